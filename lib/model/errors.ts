@@ -1,0 +1,26 @@
+/** What went wrong, as a caller can branch on it. Messages are safe to show to a user. */
+export type FencingErrorCode =
+  | 'invalid_input'
+  | 'unknown_row'
+  | 'token_not_issued'
+  | 'stale_token_refused'
+  | 'db_unavailable';
+
+export class FencingError extends Error {
+  readonly code: FencingErrorCode;
+
+  constructor(code: FencingErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'FencingError';
+    this.code = code;
+  }
+
+  static unreachable(cause: unknown): FencingError {
+    const reason = cause instanceof Error && cause.message ? cause.message : String(cause);
+    return new FencingError('db_unavailable', `no database reachable (${reason})`, { cause });
+  }
+}
+
+export function isFencingError(error: unknown, code?: FencingErrorCode): error is FencingError {
+  return error instanceof FencingError && (code === undefined || error.code === code);
+}

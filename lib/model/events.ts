@@ -1,0 +1,32 @@
+import type { Token } from './token';
+
+/** Everything that can happen in a lab, as recorded in the `events` table. */
+export const EVENT_KINDS = [
+  'lease_acquired',
+  'lease_renewed',
+  'lease_released',
+  'lease_expired',
+  'lease_lost',
+  'write_accepted',
+  'write_rejected',
+] as const;
+
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export const DEFAULT_LAB = 'main';
+
+export type NewEvent = {
+  lab?: string;
+  actor: string;
+  kind: EventKind;
+  resource?: string;
+  rowId?: number;
+  token?: Token;
+  storedToken?: Token | 0;
+  outcome?: string;
+  detail?: Record<string, unknown>;
+};
+
+/** An event as stored: `id` order is commit order, `at` is the database's clock. */
+export type LabEvent = Required<Pick<NewEvent, 'lab' | 'actor' | 'kind'>> &
+  Omit<NewEvent, 'lab' | 'actor' | 'kind'> & { id: number; at: Date };

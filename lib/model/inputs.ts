@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { FencingError } from './errors';
+
+export const LEASE_TTL_MIN_MS = 100;
+export const LEASE_TTL_MAX_MS = 10 * 60 * 1000;
+export const NAME_MAX_CHARS = 100;
+export const VALUE_MAX_CHARS = 10_000;
+export const ROW_ID_MAX = 2_147_483_647;
+
+const name = (what: string) =>
+  z
+    .string({ error: `${what} must be text` })
+    .trim()
+    .min(1, `${what} must not be empty`)
+    .max(NAME_MAX_CHARS, `${what} must be at most ${NAME_MAX_CHARS} characters`);
+
+export const holderSchema = name('holder');
+export const resourceSchema = name('resource');
+
+export const leaseTtlMsSchema = z
+  .number({ error: 'lease TTL must be a number of milliseconds' })
+  .int('lease TTL must be a whole number of milliseconds')
+  .min(LEASE_TTL_MIN_MS, `lease TTL must be at least ${LEASE_TTL_MIN_MS} ms`)
+  .max(LEASE_TTL_MAX_MS, `lease TTL must be at most ${LEASE_TTL_MAX_MS} ms`);
+
+export const rowIdSchema = z
+  .number({ error: 'row id must be a number' })
+  .int('row id must be a whole number')
+  .min(1, 'row id must be at least 1')
+  .max(ROW_ID_MAX, `row id must be at most ${ROW_ID_MAX}`);
+
+export const rowValueSchema = z
+  .string({ error: 'value must be text' })
+  .max(VALUE_MAX_CHARS, `value must be at most ${VALUE_MAX_CHARS} characters`);
+
+/** Parses with a schema or throws `invalid_input` carrying the first problem, in words. */
+export function parseInput<T>(schema: z.ZodType<T>, raw: unknown): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? 'invalid input';
+    throw new FencingError('invalid_input', message);
+  }
+  return parsed.data;
+}
