@@ -1,0 +1,150 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { migrate } from '../../db/migrate';
+import { buildIsStale } from './build-freshness';
+import { type EmbeddedCluster, startEmbeddedPostgres } from './embedded-postgres';
+import { commandLine, isAlive, terminate } from './processes';
+
+/*
+ * `npm start` / `npm run dev`: one process that owns the database and the Next server.
+ * Order on the way up: database (DATABASE_URL, or an embedded PostgreSQL in .data/pg), migrations,
+ * a production build when the sources are newer than it (start only), then Next. On the way down
+ * (Ctrl-C, SIGTERM, SIGHUP, or Next exiting): Next and everything it started first, then Postgres.
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DATA_DIR = path.join(ROOT, '.data');
+const STATE_FILE = path.join(DATA_DIR, 'launcher.json');
+const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+const EMBEDDED_PG_PREFERRED_PORT = 54329;
+const NEXT_STOP_GRACE_MS = 10_000;
+const READY_TIMEOUT_MS = 60_000;
+
+type Mode = 'start' | 'dev';
+type LauncherState = { launcherPid: number; nextPid: number };
+
+const say = (line: string) => console.log(`[fencing-lab] ${line}`);
+
+let cluster: EmbeddedCluster | undefined;
+let child: ChildProcess | undefined;
+let stopping = false;
+
+async function main(mode: Mode): Promise<void> {
+  const port = parsePort(process.env.PORT);
+  // Loopback unless asked otherwise: the lab starts processes on behalf of whoever can reach it.
+  const host = process.env.HOST || '127.0.0.1';
+  await stopOrphanedServer();
+
+  if (process.env.DATABASE_URL) {
+    say('using the database at DATABASE_URL');
+  } else {
+    cluster = await startEmbeddedPostgres({
+      dataDir: path.join(DATA_DIR, 'pg'),
+      preferredPort: EMBEDDED_PG_PREFERRED_PORT,
+      log: say,
+    });
+  }
+  const databaseUrl = process.env.DATABASE_URL ?? (cluster as EmbeddedCluster).url;
+  const applied = await migrate(databaseUrl);
+  say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
+
+  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' };
+  if (mode === 'start' && (await buildIsStale(ROOT))) {
+    say('building the app (sources changed since the last build)…');
+    const code = await runToEnd(spawnNext(['build'], env));
+    if (stopping) return;
+    if (code !== 0) return shutdown(`the build failed (exit ${code})`, 1);
+  }
+
+  const server = spawnNext([mode, '--port', String(port), '--hostname', host], env);
+  await writeFile(STATE_FILE, JSON.stringify({ launcherPid: process.pid, nextPid: server.pid } as LauncherState));
+  server.once('exit', (code) => {
+    if (!stopping) void shutdown(`the Next server exited (code ${code})`, code ?? 1);
+  });
+  if (await waitForHealth(host, port)) {
+    say(`Fencing Lab is ready at http://${displayHost(host)}:${port} (Ctrl-C stops everything)`);
+  }
+}
+
+function spawnNext(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  // Its own process group, so shutdown can end Next and anything Next started, in order.
+  child = spawn(process.execPath, [NEXT_BIN, ...args], { cwd: ROOT, env, stdio: 'inherit', detached: true });
+  return child;
+}
+
+function runToEnd(process: ChildProcess): Promise<number> {
+  return new Promise((resolve) => process.once('exit', (code) => resolve(code ?? 1)));
+}
+
+function displayHost(host: string): string {
+  return host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+}
+
+async function waitForHealth(host: string, port: number): Promise<boolean> {
+  const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!stopping && Date.now() < deadline) {
+    const ok = await fetch(`http://${probeHost}:${port}/api/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) return true;
+    await sleep(200);
+  }
+  return false;
+}
+
+async function shutdown(reason: string, exitCode: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  say(`stopping: ${reason}`);
+  const pid = child?.pid;
+  if (pid !== undefined && child?.exitCode === null) {
+    await terminate(pid, { signal: 'SIGTERM', graceMs: NEXT_STOP_GRACE_MS, group: true });
+  }
+  await rm(STATE_FILE, { force: true });
+  if (cluster) {
+    await cluster.stop();
+    if (cluster.owned) say('PostgreSQL stopped');
+  }
+  process.exit(exitCode);
+}
+
+/** A launcher killed with SIGKILL leaves its Next server running; end it before starting anew. */
+async function stopOrphanedServer(): Promise<void> {
+  const state = await readFile(STATE_FILE, 'utf8').then(
+    (text) => JSON.parse(text) as LauncherState,
+    () => undefined,
+  );
+  if (!state) return;
+  if (isAlive(state.launcherPid) && commandLine(state.launcherPid).includes('launcher')) {
+    throw new Error(`Fencing Lab is already running (process ${state.launcherPid}); stop it first`);
+  }
+  if (isAlive(state.nextPid) && commandLine(state.nextPid).includes('next')) {
+    say(`stopping Next server ${state.nextPid}, orphaned by an earlier run that was killed`);
+    await terminate(state.nextPid, { signal: 'SIGTERM', graceMs: NEXT_STOP_GRACE_MS, group: true });
+  }
+  await rm(STATE_FILE, { force: true });
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 3000;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new Error(`PORT must be a whole number from 1 to 65535, got ${JSON.stringify(raw)}`);
+  }
+  return port;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => void shutdown(`received ${signal}`, 0));
+}
+
+const mode: Mode = process.argv[2] === 'dev' ? 'dev' : 'start';
+main(mode).catch((error: unknown) => {
+  console.error(`[fencing-lab] ${error instanceof Error ? error.message : String(error)}`);
+  void shutdown('start-up failed', 1);
+});
