@@ -2,7 +2,7 @@ import 'server-only';
 import { FencingError } from '../lib/model/errors';
 import { DEFAULT_LAB } from '../lib/model/events';
 import { holderSchema, parseInput, rowIdSchema, rowValueSchema } from '../lib/model/inputs';
-import { parseStoredToken, parseToken, type Token } from '../lib/model/token';
+import { parseStoredToken, parseToken, requireToken, type Token } from '../lib/model/token';
 import type { WriteResult } from '../lib/model/write-result';
 import { appendEvent } from './events';
 import { getPool, type Queryable, type Session, withTransaction } from './pool';
@@ -47,7 +47,7 @@ export type FencedWriteInput = {
 export async function fencedWrite(input: FencedWriteInput, session?: Session): Promise<WriteResult> {
   const rowId = parseInput(rowIdSchema, input.rowId);
   const value = parseInput(rowValueSchema, input.value);
-  const token = parseToken(input.token);
+  const token = requireToken(input.token);
   const actor = parseInput(holderSchema, input.actor);
   const lab = input.lab ?? DEFAULT_LAB;
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import { DEFAULT_LAB } from '../lib/model/events';
 import { holderSchema, leaseTtlMsSchema, parseInput, resourceSchema } from '../lib/model/inputs';
-import { parseToken, type Token } from '../lib/model/token';
+import { parseToken, requireToken, type Token } from '../lib/model/token';
 import { appendEvent } from './events';
 import { getPool, type Queryable, type Session, withTransaction } from './pool';
 
@@ -108,7 +108,7 @@ export async function renewLease(request: LeaseRequest & { token: unknown }, ses
   const resource = parseInput(resourceSchema, request.resource);
   const holder = parseInput(holderSchema, request.holder);
   const ttlMs = parseInput(leaseTtlMsSchema, request.ttlMs);
-  const token = parseToken(request.token);
+  const token = requireToken(request.token);
   const lab = request.lab ?? DEFAULT_LAB;
 
   return withTransaction(async (client) => {
@@ -143,7 +143,7 @@ export async function releaseLease(
 ): Promise<ReleaseResult> {
   const resource = parseInput(resourceSchema, request.resource);
   const holder = parseInput(holderSchema, request.holder);
-  const token = parseToken(request.token);
+  const token = requireToken(request.token);
   const lab = request.lab ?? DEFAULT_LAB;
 
   return withTransaction(async (client) => {

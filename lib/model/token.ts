@@ -21,6 +21,17 @@ export function parseToken(raw: unknown, what = 'token'): Token {
   return value as Token;
 }
 
+/**
+ * A token handed in by a caller: a number, never text. (pg hands BIGINT over as text, which is
+ * what parseToken is for; a caller passing "7" has mixed the two up, and "10" < "9" as text.)
+ */
+export function requireToken(raw: unknown, what = 'token'): Token {
+  if (typeof raw !== 'number') {
+    throw new FencingError('invalid_input', `${what} must be a number, got ${typeof raw} ${showRaw(raw)}`);
+  }
+  return parseToken(raw, what);
+}
+
 /** Like parseToken, but 0 is allowed: the `last_token` of a row that was never written. */
 export function parseStoredToken(raw: unknown): Token | 0 {
   return toSafeInteger(raw) === 0 ? 0 : parseToken(raw, 'stored token');

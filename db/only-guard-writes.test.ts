@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+/*
+ * One write path: no source file but the guard may write protected_rows. Any statement that
+ * inserts, updates, deletes, truncates, merges or copies into it counts, with or without a schema
+ * prefix or quotes, across line breaks.
+ */
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SOURCE = /\.(ts|tsx|js|mjs|cjs|sql)$/;
+const SKIP_DIRS = new Set(['node_modules', '.next', '.git', '.data', 'test-results', 'playwright-report']);
+const ALLOWED = new Map([
+  ['db/guard.ts', 'the guard itself'],
+  ['db/guard-trigger.test.ts', 'bypasses the guard on purpose, to prove the database refuses stale tokens'],
+  ['db/only-guard-writes.test.ts', 'this test, which names the statements it looks for'],
+]);
+
+const TABLE = String.raw`(?:"?public"?\s*\.\s*)?"?protected_rows"?\b`;
+const WRITE = new RegExp(
+  String.raw`\b(?:UPDATE\s+(?:ONLY\s+)?${TABLE}|INSERT\s+INTO\s+${TABLE}|DELETE\s+FROM\s+(?:ONLY\s+)?${TABLE}|TRUNCATE\s+(?:TABLE\s+)?(?:ONLY\s+)?${TABLE}|MERGE\s+INTO\s+${TABLE}|COPY\s+${TABLE}[^;]*\bFROM\b)`,
+  'i',
+);
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return SKIP_DIRS.has(entry.name) ? [] : sourceFiles(full);
+      return SOURCE.test(entry.name) ? [full] : [];
+    }),
+  );
+  return nested.flat();
+}
+
+test('the detector recognises every way of writing the table', () => {
+  for (const statement of [
+    'UPDATE protected_rows SET value = 1',
+    'update\n   public.protected_rows set value = 1',
+    'INSERT INTO "protected_rows" (value) VALUES (1)',
+    'DELETE FROM protected_rows WHERE id = 1',
+    'TRUNCATE TABLE protected_rows',
+    'MERGE INTO protected_rows USING x ON true',
+    'COPY protected_rows (value) FROM STDIN',
+  ]) {
+    assert.match(statement, WRITE, statement);
+  }
+  for (const harmless of [
+    'SELECT * FROM protected_rows',
+    'BEFORE UPDATE ON protected_rows',
+    'COPY protected_rows TO STDOUT',
+  ]) {
+    assert.doesNotMatch(harmless, WRITE, harmless);
+  }
+});
+
+test('no source file but the guard writes protected_rows', async () => {
+  const offenders: string[] = [];
+  for (const file of await sourceFiles(ROOT)) {
+    const relative = path.relative(ROOT, file).split(path.sep).join('/');
+    if (ALLOWED.has(relative)) continue;
+    const text = await readFile(file, 'utf8');
+    const match = WRITE.exec(text);
+    if (match) offenders.push(`${relative}: ${match[0].replace(/\s+/g, ' ')}`);
+  }
+  assert.deepEqual(offenders, [], 'writes to protected_rows must go through db/guard.ts');
+});
+
+test('the guard really is where the writes are', async () => {
+  assert.match(await readFile(path.join(ROOT, 'db/guard.ts'), 'utf8'), WRITE);
+});

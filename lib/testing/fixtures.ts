@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createProtectedRow, type ProtectedRow } from '../../db/guard';
+import { acquireLease, type Lease } from '../../db/leases';
+import { getPool, type Session } from '../../db/pool';
+
+/** A resource name no other test uses, so test files can share one database. */
+export function freshResource(label = 'test'): string {
+  return `${label}-${randomUUID().slice(0, 8)}`;
+}
+
+export function freshRow(value = 'initial'): Promise<ProtectedRow> {
+  return createProtectedRow({ value });
+}
+
+export async function grant(resource: string, holder: string, ttlMs = 300, session?: Session): Promise<Lease> {
+  const result = await acquireLease({ resource, holder, ttlMs }, session);
+  assert.equal(result.outcome, 'granted', `${holder} should get the lease on ${resource}`);
+  return (result as { lease: Lease }).lease;
+}
+
+/** Waits until the lease has expired by the database's clock (not this process's). */
+export async function waitForExpiry(lease: Lease): Promise<void> {
+  for (;;) {
+    const { rows } = await getPool().query<{ expired: boolean; remaining_ms: number }>(
+      `SELECT clock_timestamp() >= $1::timestamptz AS expired,
+              extract(epoch FROM $1::timestamptz - clock_timestamp()) * 1000 AS remaining_ms`,
+      [lease.expiresAt],
+    );
+    if (rows[0]?.expired) return;
+    await sleep(Math.max(5, Math.ceil(rows[0]?.remaining_ms ?? 5)));
+  }
+}
