@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -58,41 +58,13 @@ export async function startEmbeddedPostgres(options: {
     await initialise(dataDir, password);
   }
 
-  const port = await pickPort(options.preferredPort ?? 0);
-  const { postgres } = await postgresBinaries();
-  const ids = await postgresUserIds();
-  const logFd = openSync(logFile, 'a');
-  const child = spawn(
-    postgres,
-    [
-      '-D',
-      dataDir,
-      '-p',
-      String(port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      // The token sequence is only durable if commits are (see db/leases.ts).
-      '-c',
-      'fsync=on',
-      '-c',
-      'synchronous_commit=on',
-    ],
-    // Own process group: a Ctrl-C in the terminal reaches the launcher, which stops Postgres last.
-    { ...ids, detached: true, stdio: ['ignore', logFd, logFd] },
-  );
-  closeSync(logFd);
-  const postmasterPid = child.pid;
-  if (postmasterPid === undefined) throw new Error('could not start PostgreSQL');
-  child.unref();
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
+  const { port, postmasterPid } = await spawnPostgres({
+    dataDir,
+    password,
+    logFile,
+    preferredPort: options.preferredPort ?? 0,
   });
-
   const url = urlFor(port, password);
-  await waitUntilReady({ port, password, hasExited: () => exited, logFile });
   await ensureDatabase(port, password);
   await writeFile(ownerFile, JSON.stringify({ ownerPid: process.pid, postmasterPid, port } satisfies OwnerRecord));
   log(`PostgreSQL ${postmasterPid} ready on 127.0.0.1:${port}`);
@@ -117,6 +89,67 @@ export async function crashPostmaster(cluster: EmbeddedCluster): Promise<void> {
   await waitForExit(cluster.postmasterPid, 5_000);
 }
 
+const START_ATTEMPTS = 10;
+const START_RETRY_MS = 300;
+// After a crash, backends of the dead postmaster take a moment to notice and exit; until then
+// Postgres refuses to start on the same data directory. Waiting it out is the recovery.
+const TRANSIENT_START_FAILURE = /pre-existing shared memory block|lock file .* already exists|could not bind/;
+
+async function spawnPostgres(args: {
+  dataDir: string;
+  password: string;
+  logFile: string;
+  preferredPort: number;
+}): Promise<{ port: number; postmasterPid: number }> {
+  const { postgres } = await postgresBinaries();
+  const ids = await postgresUserIds();
+  for (let attempt = 1; ; attempt++) {
+    const port = await pickPort(args.preferredPort);
+    const logStart = await fileSize(args.logFile);
+    const logFd = openSync(args.logFile, 'a');
+    const child = spawn(
+      postgres,
+      [
+        '-D',
+        args.dataDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        // The token sequence is only durable if commits are (see db/leases.ts).
+        '-c',
+        'fsync=on',
+        '-c',
+        'synchronous_commit=on',
+      ],
+      // Own process group: a Ctrl-C in the terminal reaches the launcher, which stops Postgres last.
+      { ...ids, detached: true, stdio: ['ignore', logFd, logFd] },
+    );
+    closeSync(logFd);
+    const postmasterPid = child.pid;
+    if (postmasterPid === undefined) throw new Error('could not start PostgreSQL');
+    child.unref();
+    let exited = false;
+    child.once('exit', () => {
+      exited = true;
+    });
+    try {
+      await waitUntilReady({ port, password: args.password, hasExited: () => exited });
+      return { port, postmasterPid };
+    } catch (error) {
+      const output = await tailFrom(args.logFile, logStart);
+      if (exited && attempt < START_ATTEMPTS && TRANSIENT_START_FAILURE.test(output)) {
+        await sleep(START_RETRY_MS);
+        continue;
+      }
+      if (!exited) await terminate(postmasterPid, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
+      throw new Error(`${(error as Error).message}:\n${output}`);
+    }
+  }
+}
+
 async function adoptOrClearPrevious(
   dataDir: string,
   ownerFile: string,
@@ -126,9 +159,11 @@ async function adoptOrClearPrevious(
   if (!existsSync(pidFile)) return undefined;
   const [pidLine] = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(pidLine);
-  const running = Number.isInteger(pid) && isAlive(pid) && commandLine(pid).includes(dataDir);
-  if (!running) {
-    // The server is gone (or the pid now belongs to another program): the lock file is stale.
+  // A dead pid: Postgres recovers from the stale lock file itself (and first checks that no
+  // backend of the dead server still uses its shared memory), so leave the file to it.
+  if (!Number.isInteger(pid) || !isAlive(pid)) return undefined;
+  if (!commandLine(pid).includes(dataDir)) {
+    // The pid now belongs to an unrelated program, which Postgres would mistake for itself.
     log('removing a stale PostgreSQL lock file left by an earlier run');
     await rm(pidFile, { force: true });
     return undefined;
@@ -140,9 +175,6 @@ async function adoptOrClearPrevious(
   }
   log(`stopping PostgreSQL ${pid}, orphaned by an earlier run that was killed`);
   await terminate(pid, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
-  // Backends of a killed postmaster exit on their own; wait so the new server can take over.
-  await sleep(200);
-  await rm(pidFile, { force: true });
   return undefined;
 }
 
@@ -222,16 +254,11 @@ function urlFor(port: number, password: string, database = DATABASE_NAME): strin
   return `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
-async function waitUntilReady(args: {
-  port: number;
-  password: string;
-  hasExited: () => boolean;
-  logFile: string;
-}): Promise<void> {
+async function waitUntilReady(args: { port: number; password: string; hasExited: () => boolean }): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (args.hasExited()) {
-      throw new Error(`PostgreSQL exited while starting:\n${await tail(args.logFile)}`);
+      throw new Error('PostgreSQL exited while starting');
     }
     const client = new pg.Client({ connectionString: urlFor(args.port, args.password, 'postgres') });
     client.on('error', () => undefined);
@@ -244,7 +271,7 @@ async function waitUntilReady(args: {
       await sleep(100);
     }
   }
-  throw new Error(`PostgreSQL did not accept connections within ${READY_TIMEOUT_MS} ms:\n${await tail(args.logFile)}`);
+  throw new Error(`PostgreSQL did not accept connections within ${READY_TIMEOUT_MS} ms`);
 }
 
 async function ensureDatabase(port: number, password: string): Promise<void> {
@@ -259,7 +286,15 @@ async function ensureDatabase(port: number, password: string): Promise<void> {
   }
 }
 
-async function tail(file: string, lines = 15): Promise<string> {
-  const text = await readFile(file, 'utf8').catch(() => '');
+async function fileSize(file: string): Promise<number> {
+  return stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+}
+
+/** What Postgres wrote to its log since `offset`, last lines only. */
+async function tailFrom(file: string, offset: number, lines = 15): Promise<string> {
+  const text = (await readFile(file).catch(() => Buffer.alloc(0))).subarray(offset).toString('utf8');
   return text.trimEnd().split('\n').slice(-lines).join('\n');
 }
