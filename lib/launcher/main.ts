@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { migrate } from '../../db/migrate';
 import { buildIsStale } from './build-freshness';
 import { type EmbeddedCluster, startEmbeddedPostgres } from './embedded-postgres';
+import { dataDir, EMBEDDED_PG_PREFERRED_PORT, PROJECT_ROOT } from './paths';
 import { commandLine, isAlive, terminate } from './processes';
 
 /*
@@ -15,11 +15,10 @@ import { commandLine, isAlive, terminate } from './processes';
  * (Ctrl-C, SIGTERM, SIGHUP, or Next exiting): Next and everything it started first, then Postgres.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DATA_DIR = path.join(ROOT, '.data');
+const ROOT = PROJECT_ROOT;
+const DATA_DIR = dataDir();
 const STATE_FILE = path.join(DATA_DIR, 'launcher.json');
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
-const EMBEDDED_PG_PREFERRED_PORT = 54329;
 const NEXT_STOP_GRACE_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
 
@@ -34,6 +33,7 @@ let stopping = false;
 
 async function main(mode: Mode): Promise<void> {
   const port = parsePort(process.env.PORT);
+  await mkdir(DATA_DIR, { recursive: true });
   // Loopback unless asked otherwise: the lab starts processes on behalf of whoever can reach it.
   const host = process.env.HOST || '127.0.0.1';
   await stopOrphanedServer();

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { migrate } from '../../db/migrate';
 import { closePool, newClient, toFencingError } from '../../db/pool';
 import { type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
+import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
 import { isFencingError } from '../model/errors';
 import { runPauseScenario } from './pause';
 import { jsonPrinter, textPrinter } from './story';
@@ -13,7 +13,6 @@ import { jsonPrinter, textPrinter } from './story';
  */
 
 const SCENARIOS = ['pause'] as const;
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXIT = { safe: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4 } as const;
 
 async function main(argv: string[]): Promise<number> {
@@ -36,7 +35,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (!process.env.DATABASE_URL) {
       // The same embedded database `npm start` uses: shared if it is running, started otherwise.
-      cluster = await startEmbeddedPostgres({ dataDir: path.join(ROOT, '.data', 'pg'), preferredPort: 54329 });
+      cluster = await startEmbeddedPostgres({
+        dataDir: path.join(dataDir(), 'pg'),
+        preferredPort: EMBEDDED_PG_PREFERRED_PORT,
+      });
       process.env.DATABASE_URL = cluster.url;
       sessions.a = newClientForUrl();
       sessions.b = newClientForUrl();

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, test } from 'node:test';
+
+/** Runs `npm run scenario -- …` as a user would (the same node command the npm script execs). */
+function runScenario(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', 'lib/scenario/main.ts', ...args],
+      { env },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run scenario -- pause', () => {
+  test("prints the seed's story with real tokens and exits 0 on the safe outcome", async () => {
+    const { code, stdout, stderr } = await runScenario(['pause']);
+    assert.equal(code, 0, stderr);
+    const lines = stdout.trim().split('\n');
+    assert.equal(lines.length, 5, stdout);
+    const first = lines[0]?.match(/^term (\d+) token \1 -> write accepted \(A wrote "A-1"\)$/);
+    const second = lines[1]?.match(/^lease expires, term (\d+) token \1 -> write accepted \(B wrote "B-1"\)$/);
+    assert.ok(first && second, stdout);
+    const [a, b] = [Number(first[1]), Number(second[1])];
+    assert.ok(b > a, 'the takeover got a newer token');
+    assert.equal(lines[2], `old holder resumes -> write token ${a} -> rejected (stale: row holds token ${b})`);
+    assert.equal(lines[3], `final: row 1 value "B-1" last_token ${b}`);
+    assert.match(lines[4] ?? '', /^safe: /);
+  });
+
+  test('--json prints the same story as JSON lines, tokens as numbers', async () => {
+    const { code, stdout, stderr } = await runScenario(['pause', '--json']);
+    assert.equal(code, 0, stderr);
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      lines.map((line) => line.step),
+      ['first-holder-writes', 'takeover-writes', 'old-holder-resumes', 'final', 'verdict'],
+    );
+    const [first, second, late, final, verdict] = lines;
+    assert.equal(typeof first.token, 'number');
+    assert.deepEqual([first.outcome, second.outcome, late.outcome], ['accepted', 'accepted', 'stale']);
+    assert.equal(late.storedToken, second.token);
+    assert.deepEqual([final.value, final.lastToken], ['B-1', second.token]);
+    assert.equal(verdict.safe, true);
+    assert.ok(Date.parse(second.acquiredAt) >= Date.parse(second.previousExpiresAt), 'B got in only after expiry');
+  });
+
+  test('no database reachable: a clear message and a non-zero exit', async () => {
+    const { code, stdout, stderr } = await runScenario(['pause'], {
+      ...process.env,
+      DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/nothing',
+    });
+    assert.equal(code, 3);
+    assert.equal(stdout, '');
+    assert.match(stderr, /^no database reachable \(connect ECONNREFUSED 127\.0\.0\.1:1\)/);
+    assert.doesNotMatch(stderr, /secret/, 'the password is not printed');
+  });
+
+  test('an unknown scenario or option: usage and exit 2', async () => {
+    const unknown = await runScenario(['pasue']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /usage: npm run scenario -- <pause> \[--json\]\nunknown scenario "pasue"/);
+    const badFlag = await runScenario(['pause', '--jsn']);
+    assert.equal(badFlag.code, 2);
+    assert.match(badFlag.stderr, /unknown option --jsn/);
+  });
+});
