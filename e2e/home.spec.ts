@@ -1,0 +1,43 @@
+import { expect, test } from './fixtures';
+import { HomePage } from './pages/home-page';
+
+test('the page shows what the pause scenario really left in Postgres', async ({ page, runScenario }) => {
+  const story = await runScenario('pause');
+  const takeover = story.find((line) => line.step === 'takeover-writes');
+  const verdict = story.find((line) => line.step === 'verdict');
+  expect(verdict?.safe).toBe(true);
+  const token = String(takeover?.token);
+
+  const home = new HomePage(page);
+  await home.goto();
+  await expect(home.heading).toBeVisible();
+  const row = home.rowById(1);
+  await expect(row.getByRole('cell', { name: 'B-1', exact: true })).toBeVisible();
+  await expect(row.getByRole('cell', { name: token, exact: true })).toBeVisible();
+  await expect(home.leaseOn('row-1').getByRole('cell', { name: 'B', exact: true })).toBeVisible();
+  await expect(home.leaseOn('row-1').getByRole('cell', { name: token, exact: true })).toBeVisible();
+});
+
+test('the tables follow the database without a reload, and live refresh can be paused', async ({
+  page,
+  runScenario,
+}) => {
+  const home = new HomePage(page);
+  await home.goto();
+  await expect(home.liveToggle).toHaveAttribute('aria-pressed', 'true');
+  const story = await runScenario('pause');
+  const final = story.find((line) => line.step === 'final');
+  await expect(home.rowById(1).getByRole('cell', { name: String(final?.lastToken), exact: true })).toBeVisible();
+
+  await home.liveToggle.click();
+  await expect(home.liveToggle).toHaveAttribute('aria-pressed', 'false');
+  await expect(home.liveToggle).toHaveText('Live refresh paused');
+});
+
+test('GET /api/health answers 200 with the database time', async ({ request }) => {
+  const response = await request.get('/api/health');
+  expect(response.status()).toBe(200);
+  const body = await response.json();
+  expect(body.status).toBe('ok');
+  expect(Number.isNaN(Date.parse(body.databaseTime))).toBe(false);
+});

@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/*
+ * End-to-end tests in real Chromium against `npm start` (the production build, real Postgres).
+ * Chromium comes from the system (Debian's package); Playwright cannot download browsers here.
+ * Without DATABASE_URL the app runs its embedded Postgres in .data/e2e, apart from a developer's .data.
+ */
+
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+export const E2E_DATA_DIR = path.resolve('.data/e2e');
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } }],
+  webServer: {
+    command: 'npm start',
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 240_000,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    env: { PORT: String(PORT), FENCING_LAB_DATA_DIR: E2E_DATA_DIR },
+    stdout: 'pipe',
+  },
+});
