@@ -4,14 +4,20 @@ import { DEFAULT_LAB } from '../lib/model/events';
 import { parseStoredToken, parseToken } from '../lib/model/token';
 import { getPool, type Queryable } from './pool';
 
+/** Deletes a lab's history, when the lab is reset. */
+export async function clearEvents(lab: string, db: Queryable = getPool()): Promise<void> {
+  await db.query('DELETE FROM events WHERE lab = $1', [lab]);
+}
+
 /**
  * Appends one event. Call it as the last statement of a transaction: the insert takes the events
  * lock (see 0002_events.sql) and holds it until commit, so taking it last keeps lock order fixed.
  */
-export async function appendEvent(db: Queryable, event: NewEvent): Promise<void> {
+export async function appendEvent(db: Queryable, event: NewEvent, options: { once?: boolean } = {}): Promise<void> {
+  // `once`: skip an event that is recorded only once per lease and already is (lease_expired).
   await db.query(
     `INSERT INTO events (lab, actor, kind, resource, row_id, token, stored_token, outcome, detail)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)${options.once ? ' ON CONFLICT DO NOTHING' : ''}`,
     [
       event.lab ?? DEFAULT_LAB,
       event.actor,

@@ -94,6 +94,26 @@ export async function ensureProtectedRow(
   return row;
 }
 
+/**
+ * Puts a lab's row back to `value` when the lab is reset, under a freshly minted token: last_token
+ * only ever goes up, so no token handed out before the reset can write the row again.
+ */
+export async function resetProtectedRow(
+  input: { id: unknown; value: unknown },
+  db: Queryable = getPool(),
+): Promise<ProtectedRow> {
+  const id = parseInput(rowIdSchema, input.id);
+  const value = parseInput(rowValueSchema, input.value);
+  const { rows } = await db.query<ProtectedRowRecord>(
+    `INSERT INTO protected_rows (id, value) VALUES ($1, $2)
+     ON CONFLICT (id) DO UPDATE
+       SET value = EXCLUDED.value, last_token = nextval('write_epoch'), updated_at = clock_timestamp()
+     RETURNING id, value, last_token, updated_at`,
+    [id, value],
+  );
+  return reshapeRow(rows[0] as ProtectedRowRecord);
+}
+
 /** Creates a new unwritten row with the next free id (from 1001; lower ids are for named rows). */
 export async function createProtectedRow(input: { value: unknown }, db: Queryable = getPool()): Promise<ProtectedRow> {
   const value = parseInput(rowValueSchema, input.value);

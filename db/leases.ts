@@ -39,8 +39,23 @@ function reshapeLease(row: LeaseRecord): Lease {
 
 type LeaseRequest = { resource: unknown; holder: unknown; ttlMs: unknown; lab?: string };
 
+/**
+ * Where a grant's token comes from. Always write_epoch, except in the token-as-text lab, whose own
+ * sequence is staged to cross a digit (see 0004_labs.sql). Server-side only, never from a client.
+ */
+export type TokenSource = 'write_epoch' | 'text_lab_epoch';
+const NEXT_TOKEN: Record<TokenSource, string> = {
+  write_epoch: "nextval('write_epoch')",
+  text_lab_epoch: "nextval('text_lab_epoch')",
+};
+
 /** Grants the lease if it is free or expired by the database's clock, with a freshly minted token. */
-export async function acquireLease(request: LeaseRequest, session?: Session): Promise<AcquireResult> {
+export async function acquireLease(
+  request: LeaseRequest & { tokenSource?: TokenSource },
+  session?: Session,
+): Promise<AcquireResult> {
+  const nextToken = NEXT_TOKEN[request.tokenSource ?? 'write_epoch'];
+  if (!nextToken) throw new Error(`unknown token source ${String(request.tokenSource)}`);
   const resource = parseInput(resourceSchema, request.resource);
   const holder = parseInput(holderSchema, request.holder);
   const ttlMs = parseInput(leaseTtlMsSchema, request.ttlMs);
@@ -59,17 +74,17 @@ export async function acquireLease(request: LeaseRequest, session?: Session): Pr
     // A takeover mints a new token too: keeping the old one would let the paused holder's writes in.
     const granted = previous
       ? await client.query<LeaseRecord>(
-          `UPDATE leases SET holder = $2, token = nextval('write_epoch'), acquired_at = clock_timestamp(),
-                  expires_at = clock_timestamp() + make_interval(secs => $3::double precision / 1000)
+          `UPDATE leases SET holder = $2, token = ${nextToken}, acquired_at = clock_timestamp(),
+                  expires_at = clock_timestamp() + make_interval(secs => $3::double precision / 1000), lab = $4
             WHERE resource = $1 RETURNING ${LEASE_COLUMNS}`,
-          [resource, holder, ttlMs],
+          [resource, holder, ttlMs, lab],
         )
       : await client.query<LeaseRecord>(
-          `INSERT INTO leases (resource, holder, token, acquired_at, expires_at)
-           VALUES ($1, $2, nextval('write_epoch'), clock_timestamp(),
-                   clock_timestamp() + make_interval(secs => $3::double precision / 1000))
+          `INSERT INTO leases (resource, holder, token, acquired_at, expires_at, lab)
+           VALUES ($1, $2, ${nextToken}, clock_timestamp(),
+                   clock_timestamp() + make_interval(secs => $3::double precision / 1000), $4)
            ON CONFLICT (resource) DO NOTHING RETURNING ${LEASE_COLUMNS}`,
-          [resource, holder, ttlMs],
+          [resource, holder, ttlMs, lab],
         );
     const row = granted.rows[0];
     if (!row) {
@@ -80,14 +95,18 @@ export async function acquireLease(request: LeaseRequest, session?: Session): Pr
     }
     const lease = reshapeLease(row);
     if (previous) {
-      await appendEvent(client, {
-        lab,
-        actor: previous.holder,
-        kind: 'lease_expired',
-        resource,
-        token: parseToken(previous.token),
-        detail: { expiresAt: previous.expires_at.toISOString(), noticedBy: holder },
-      });
+      await appendEvent(
+        client,
+        {
+          lab,
+          actor: previous.holder,
+          kind: 'lease_expired',
+          resource,
+          token: parseToken(previous.token),
+          detail: { expiresAt: previous.expires_at.toISOString(), noticedBy: holder },
+        },
+        { once: true },
+      );
     }
     await appendEvent(client, {
       lab,
@@ -164,6 +183,31 @@ export async function releaseLease(
 export async function readLease(resource: string, db: Queryable = getPool()): Promise<Lease | undefined> {
   const { rows } = await db.query<LeaseRecord>(`SELECT ${LEASE_COLUMNS} FROM leases WHERE resource = $1`, [resource]);
   return rows[0] ? reshapeLease(rows[0]) : undefined;
+}
+
+/**
+ * Records the expiry of every lease that has run out by the database's clock and is not recorded
+ * yet (once per lease: the next taker may have recorded it already). Returns how many it recorded.
+ */
+export async function recordExpiredLeases(db: Queryable = getPool()): Promise<number> {
+  const { rowCount } = await db.query(
+    `INSERT INTO events (lab, actor, kind, resource, token, detail)
+     SELECT l.lab, l.holder, 'lease_expired', l.resource, l.token,
+            jsonb_build_object('expiresAt', to_char(l.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                               'noticedBy', 'database clock')
+       FROM leases l
+      WHERE l.expires_at <= clock_timestamp()
+        AND NOT EXISTS (SELECT 1 FROM events e
+                         WHERE e.kind = 'lease_expired' AND e.resource = l.resource AND e.token = l.token)
+     ORDER BY l.expires_at
+     ON CONFLICT DO NOTHING`,
+  );
+  return rowCount ?? 0;
+}
+
+/** Removes a lab's lease, whoever holds it: for resetting a lab whose workers are all stopped. */
+export async function clearLease(resource: string, db: Queryable = getPool()): Promise<void> {
+  await db.query('DELETE FROM leases WHERE resource = $1', [resource]);
 }
 
 export type LeaseView = Lease & { expired: boolean; remainingMs: number; dbNow: Date };

@@ -7,8 +7,15 @@ export const EVENT_KINDS = [
   'lease_released',
   'lease_expired',
   'lease_lost',
+  'write_sent',
   'write_accepted',
   'write_rejected',
+  'pause_started',
+  'pause_ended',
+  'worker_started',
+  'worker_stopped',
+  'worker_crashed',
+  'worker_restarted',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];

@@ -1,121 +1,122 @@
 import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ensureProtectedRow, fencedWrite, readProtectedRow } from '../../db/guard';
-import { acquireLease, type Lease } from '../../db/leases';
-import type { Session } from '../../db/pool';
-import type { WriteResult } from '../model/write-result';
+import { listEvents } from '../../db/events';
+import { readLabRow } from '../../db/lab-rows';
+import { getSupervisor } from '../lab/supervisor';
+import type { LabEvent } from '../model/events';
+import { LABS, type LabId } from '../model/labs';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 /*
- * The seed's pause scenario, headless: two holders, each on its own database session as two
- * separate processes would be. A takes the lease and writes; A "pauses" (does nothing at all)
- * until its lease has expired by the database's clock; B takes over with a newer token and writes;
- * A resumes and writes with its old token. Safe means A's late write is rejected as stale and
- * B's value is intact.
+ * The seed's pause scenario with real worker processes, in any lab. A takes the lease and writes;
+ * A is frozen in its critical window (after its lease check, before its write) for longer than its
+ * lease; B takes over with a newer token and writes once; A wakes and sends its write with its old
+ * token. The fenced lab rejects it; each broken lab fails in its own way. The story is read back
+ * from the events the processes recorded, not from what this function expected.
  */
 
-export const PAUSE_ROW_ID = 1;
-export const PAUSE_RESOURCE = 'row-1';
 const LEASE_TTL_MS = 1_500;
-const ACQUIRE_RETRY_MS = 50;
-const ACQUIRE_GIVE_UP_MS = 30_000;
+const A_SETTINGS = { name: 'A', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 300 };
+// B writes once and then stays quiet (renewing), so the row shows who wrote last.
+const B_SETTINGS = { name: 'B', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 30_000 };
+const PAUSE_SECONDS = (LEASE_TTL_MS + 1_500) / 1000;
+const STEP_TIMEOUT_MS = 20_000;
+const POLL_MS = 25;
 
-export async function runPauseScenario(
-  sessions: { a: Session; b: Session },
-  print: StoryPrinter,
-): Promise<ScenarioOutcome> {
+const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+
+export async function runPauseScenario(lab: LabId, print: StoryPrinter): Promise<ScenarioOutcome> {
+  const supervisor = getSupervisor();
   const lines: StoryLine[] = [];
   const say = (line: StoryLine) => {
     lines.push(line);
     print(line);
   };
-  await ensureProtectedRow({ id: PAUSE_ROW_ID, value: 'initial' });
+  await supervisor.resetLab(lab);
+  try {
+    await supervisor.startWorker(lab, A_SETTINGS);
+    const firstA = await waitFor(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
+    await supervisor.pause(lab, 'A', { mode: 'critical-window', seconds: PAUSE_SECONDS });
+    const paused = await waitFor(lab, 'A freezes', (e) => e.actor === 'A' && e.kind === 'pause_started');
+    await supervisor.startWorker(lab, B_SETTINGS);
+    const writeB = await waitFor(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e));
+    const woke = await waitFor(lab, 'A wakes', (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > paused.id);
+    const lateA = await waitFor(lab, "A's late write", (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
+    await supervisor.stopLab(lab);
 
-  const leaseA = await acquireWhenFree('A', sessions.a);
-  const firstWrite = await fencedWrite(
-    { rowId: PAUSE_ROW_ID, value: 'A-1', token: leaseA.token, actor: 'A' },
-    sessions.a,
-  );
-  say({
-    step: 'first-holder-writes',
-    text: `term ${leaseA.token} token ${leaseA.token} -> write ${outcomeWord(firstWrite)} (A wrote "A-1")`,
-    holder: 'A',
-    token: leaseA.token,
-    expiresAt: leaseA.expiresAt.toISOString(),
-    outcome: firstWrite.outcome,
-  });
+    const events = await listEvents({ lab });
+    const termOf = (write: LabEvent) =>
+      events.filter((e) => e.actor === write.actor && e.kind === 'lease_acquired' && e.id < write.id).at(-1)?.token;
+    say({
+      step: 'first-holder-writes',
+      text: `term ${termOf(firstA)} token ${firstA.token} -> write accepted (A wrote ${JSON.stringify(firstA.detail?.value)})`,
+      holder: 'A',
+      term: termOf(firstA),
+      token: firstA.token,
+      outcome: 'accepted',
+    });
+    say({
+      step: 'takeover-writes',
+      text: `lease expires, term ${termOf(writeB)} token ${writeB.token} -> write ${describe(writeB)} (B ${writeB.kind === 'write_accepted' ? 'wrote' : 'tried'} ${JSON.stringify(writeB.detail?.value)})`,
+      holder: 'B',
+      term: termOf(writeB),
+      token: writeB.token,
+      outcome: writeB.outcome,
+      ...(writeB.storedToken === undefined ? {} : { storedToken: writeB.storedToken }),
+    });
+    say({
+      step: 'old-holder-resumes',
+      text: `old holder resumes -> write token ${lateA.token} -> ${describe(lateA)}${lateA.kind === 'write_accepted' ? ` (A wrote ${JSON.stringify(lateA.detail?.value)} over the newer value)` : ''}`,
+      holder: 'A',
+      token: lateA.token,
+      outcome: lateA.outcome,
+      ...(lateA.storedToken === undefined ? {} : { storedToken: lateA.storedToken }),
+    });
+    const row = await readLabRow(lab);
+    say({
+      step: 'final',
+      text: `final: ${row?.table} row ${row?.id} value ${JSON.stringify(row?.value)} last_token ${row?.lastToken}`,
+      table: row?.table,
+      rowId: row?.id,
+      value: row?.value,
+      lastToken: row?.lastToken,
+    });
 
-  // A is frozen from here on: it sends nothing while B waits for the lease to expire on the DB's clock.
-  const leaseB = await acquireWhenFree('B', sessions.b);
-  const secondWrite = await fencedWrite(
-    { rowId: PAUSE_ROW_ID, value: 'B-1', token: leaseB.token, actor: 'B' },
-    sessions.b,
-  );
-  say({
-    step: 'takeover-writes',
-    text: `lease expires, term ${leaseB.token} token ${leaseB.token} -> write ${outcomeWord(secondWrite)} (B wrote "B-1")`,
-    holder: 'B',
-    token: leaseB.token,
-    previousExpiresAt: leaseA.expiresAt.toISOString(),
-    acquiredAt: leaseB.acquiredAt.toISOString(),
-    outcome: secondWrite.outcome,
-  });
-
-  const lateWrite = await fencedWrite(
-    { rowId: PAUSE_ROW_ID, value: 'A-2', token: leaseA.token, actor: 'A' },
-    sessions.a,
-  );
-  say({
-    step: 'old-holder-resumes',
-    text: `old holder resumes -> write token ${leaseA.token} -> ${
-      lateWrite.outcome === 'stale'
-        ? `rejected (stale: row holds token ${lateWrite.storedToken})`
-        : 'accepted (the newer value was overwritten!)'
-    }`,
-    holder: 'A',
-    token: leaseA.token,
-    outcome: lateWrite.outcome,
-    ...(lateWrite.outcome === 'stale' ? { storedToken: lateWrite.storedToken } : {}),
-  });
-
-  const final = await readProtectedRow(PAUSE_ROW_ID, sessions.b);
-  say({
-    step: 'final',
-    text: `final: row ${PAUSE_ROW_ID} value ${JSON.stringify(final?.value)} last_token ${final?.lastToken}`,
-    rowId: PAUSE_ROW_ID,
-    value: final?.value,
-    lastToken: final?.lastToken,
-  });
-
-  const safe =
-    firstWrite.outcome === 'accepted' &&
-    secondWrite.outcome === 'accepted' &&
-    lateWrite.outcome === 'stale' &&
-    final?.value === 'B-1' &&
-    final.lastToken === leaseB.token;
-  const verdict = safe
-    ? `safe: the stale write with token ${leaseA.token} was rejected and B's value (token ${leaseB.token}) is intact`
-    : `UNSAFE: expected A's late write to be rejected and row ${PAUSE_ROW_ID} to keep "B-1" with token ${leaseB.token}`;
-  say({ step: 'verdict', text: verdict, safe });
-  return { safe, verdict, lines };
-}
-
-/** Retries until the lease is free or expired by the database's clock, as a lease client does. */
-async function acquireWhenFree(holder: string, session: Session): Promise<Lease> {
-  const deadline = Date.now() + ACQUIRE_GIVE_UP_MS;
-  for (;;) {
-    const result = await acquireLease({ resource: PAUSE_RESOURCE, holder, ttlMs: LEASE_TTL_MS }, session);
-    if (result.outcome === 'granted') return result.lease;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `${holder} could not get the lease on ${PAUSE_RESOURCE} within ${ACQUIRE_GIVE_UP_MS / 1000} s: ` +
-          `${result.heldBy.holder} holds it with token ${result.heldBy.token} until ${result.heldBy.expiresAt.toISOString()}`,
-      );
-    }
-    await sleep(ACQUIRE_RETRY_MS);
+    const safe =
+      writeB.kind === 'write_accepted' &&
+      lateA.kind === 'write_rejected' &&
+      row?.value === writeB.detail?.value &&
+      row?.lastToken === writeB.token;
+    const verdict = safe
+      ? `safe: the stale write with token ${lateA.token} was rejected and B's value (token ${writeB.token}) is intact`
+      : `UNSAFE (${LABS[lab].title}): ${explain(writeB, lateA)}`;
+    say({ step: 'verdict', text: verdict, safe, lab });
+    return { safe, verdict, lines };
+  } finally {
+    await supervisor.stopLab(lab);
   }
 }
 
-function outcomeWord(result: WriteResult): string {
-  return result.outcome === 'accepted' ? 'accepted' : `rejected (stale: row holds token ${result.storedToken})`;
+function describe(write: LabEvent): string {
+  return write.kind === 'write_accepted' ? 'accepted' : `rejected (stale: row holds token ${write.storedToken})`;
+}
+
+function explain(writeB: LabEvent, lateA: LabEvent): string {
+  if (writeB.kind === 'write_rejected') {
+    return `the new holder's write with token ${writeB.token} was rejected as stale against token ${writeB.storedToken}, and the old holder's token ${lateA.token} ${lateA.kind === 'write_accepted' ? 'won' : 'was rejected too'}`;
+  }
+  if (lateA.kind === 'write_accepted') {
+    return `lost update: B's value ${JSON.stringify(writeB.detail?.value)} (token ${writeB.token}) was overwritten by A with token ${lateA.token}`;
+  }
+  return 'the row does not hold the new holder’s value';
+}
+
+async function waitFor(lab: LabId, what: string, match: (event: LabEvent) => boolean): Promise<LabEvent> {
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const found = (await listEvents({ lab })).find(match);
+    if (found) return found;
+    await sleep(POLL_MS);
+  }
+  throw new Error(`timed out waiting for: ${what}`);
 }

@@ -1,0 +1,273 @@
+import 'server-only';
+import { appendEvent } from '../../db/events';
+import { recordExpiredLeases } from '../../db/leases';
+import { databaseUrl, getPool } from '../../db/pool';
+import { FencingError } from '../model/errors';
+import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
+import { LAB_IDS, LABS, type LabId } from '../model/labs';
+import type { WorkerMessage } from '../worker/protocol';
+import { resetLabData } from './lab-reset';
+import { WorkerProcess } from './worker-process';
+
+const EXPIRY_SWEEP_MS = 50;
+const PAUSE_ACK_TIMEOUT_MS = 3_000;
+
+type Worker = {
+  id: string;
+  lab: LabId;
+  settings: WorkerSettings;
+  process: WorkerProcess;
+  /** When a timed pause ends the supervisor resumes the worker. */
+  resumeTimer?: NodeJS.Timeout;
+  /** A pause waiting to strike, and for how long it will last once it does. */
+  pendingPauseMs?: number | 'until-resumed';
+  /** The last message the worker sent that says it failed. */
+  failure?: string;
+};
+
+/** What the UI and the server actions may know of a worker: no process id. */
+export type WorkerView = {
+  id: string;
+  name: string;
+  lab: LabId;
+  phase: string;
+  alive: boolean;
+  token?: number;
+  believedUntil?: string;
+  armed: boolean;
+  settings: WorkerSettings;
+  failure?: string;
+};
+
+/**
+ * Owns every worker process of every lab in this server process. One instance per process, kept
+ * on globalThis (see getSupervisor): Next loads modules more than once.
+ */
+export class LabSupervisor {
+  private readonly labs = new Map<LabId, Map<string, Worker>>(LAB_IDS.map((lab) => [lab, new Map()]));
+  private readonly counters = new Map<LabId, number>();
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping = false;
+
+  listWorkers(lab: LabId): WorkerView[] {
+    return [...this.workersOf(lab).values()].map(view);
+  }
+
+  async startWorker(lab: LabId, settings: WorkerSettings): Promise<WorkerView> {
+    const workers = this.workersOf(lab);
+    if (workers.size >= MAX_WORKERS_PER_LAB) {
+      throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
+    }
+    if ([...workers.values()].some((w) => w.settings.name.toLowerCase() === settings.name.toLowerCase())) {
+      throw new FencingError('invalid_input', `there is already a worker named ${JSON.stringify(settings.name)}`);
+    }
+    const id = `w${(this.counters.get(lab) ?? 0) + 1}`;
+    this.counters.set(lab, (this.counters.get(lab) ?? 0) + 1);
+    const worker: Worker = { id, lab, settings, process: this.spawn(lab, id, settings) };
+    workers.set(id, worker);
+    await this.record(worker, 'worker_started');
+    this.ensureSweeper();
+    return view(worker);
+  }
+
+  async pause(lab: LabId, ref: string, plan: PausePlan): Promise<WorkerView> {
+    const worker = this.find(lab, ref, { alive: true });
+    if (worker.process.status.phase === 'paused')
+      throw new FencingError('invalid_input', `${worker.settings.name} is already paused`);
+    const lasts = plan.mode === 'until-resumed' || plan.seconds === undefined ? 'until-resumed' : plan.seconds * 1000;
+    worker.pendingPauseMs = lasts;
+    if (plan.mode === 'critical-window') {
+      worker.process.send({ type: 'arm-critical-pause' });
+      return view(worker);
+    }
+    worker.process.send({ type: 'pause-now' });
+    await worker.process.waitUntilPaused(PAUSE_ACK_TIMEOUT_MS);
+    return view(worker);
+  }
+
+  async resume(lab: LabId, ref: string): Promise<WorkerView> {
+    const worker = this.find(lab, ref, { alive: true });
+    const phase = worker.process.status.phase;
+    if (phase !== 'paused' && !worker.process.status.armed && worker.pendingPauseMs === undefined) {
+      throw new FencingError('invalid_input', `${worker.settings.name} is not paused`);
+    }
+    this.clearPause(worker);
+    if (phase === 'paused') worker.process.unfreeze();
+    else worker.process.send({ type: 'disarm' });
+    return view(worker);
+  }
+
+  async crash(lab: LabId, ref: string): Promise<WorkerView> {
+    const worker = this.find(lab, ref, { alive: true });
+    this.clearPause(worker);
+    await worker.process.kill();
+    await this.record(worker, 'worker_crashed', { signal: 'SIGKILL' });
+    return view(worker);
+  }
+
+  async restart(lab: LabId, ref: string): Promise<WorkerView> {
+    const worker = this.find(lab, ref);
+    this.clearPause(worker);
+    if (worker.process.alive) {
+      await worker.process.kill();
+      await this.record(worker, 'worker_crashed', { signal: 'SIGKILL', reason: 'restart' });
+    }
+    worker.failure = undefined;
+    worker.process = this.spawn(lab, worker.id, worker.settings);
+    await this.record(worker, 'worker_restarted');
+    this.ensureSweeper();
+    return view(worker);
+  }
+
+  /** Stops the lab's workers and clears its lease, rows and history. Tokens never go back. */
+  async resetLab(lab: LabId): Promise<void> {
+    await this.stopAll(lab);
+    this.counters.set(lab, 0);
+    await resetLabData(lab);
+  }
+
+  /** Stops the lab's workers (paused ones included) and leaves its data as it is. */
+  async stopLab(lab: LabId): Promise<void> {
+    await this.stopAll(lab);
+  }
+
+  /** Ends every worker of every lab, paused ones included. */
+  async shutdown(): Promise<void> {
+    await Promise.all(LAB_IDS.map((lab) => this.stopAll(lab)));
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+
+  /** Synchronous last resort for process exit: SIGKILL to every child still running. */
+  killAllNow(): void {
+    for (const workers of this.labs.values()) {
+      for (const worker of workers.values()) if (worker.process.alive) worker.process.child.kill('SIGKILL');
+    }
+  }
+
+  private async stopAll(lab: LabId): Promise<void> {
+    const workers = [...this.workersOf(lab).values()];
+    for (const worker of workers) this.clearPause(worker);
+    await Promise.all(workers.map((worker) => worker.process.kill()));
+    this.workersOf(lab).clear();
+  }
+
+  private spawn(lab: LabId, id: string, settings: WorkerSettings): WorkerProcess {
+    const spawned = new WorkerProcess(lab, id, settings, databaseUrl(), (message) =>
+      this.onWorkerMessage(lab, id, message),
+    );
+    spawned.child.once('exit', (code, signal) => {
+      const worker = this.workersOf(lab).get(id);
+      // Exits the supervisor did not cause are recorded; SIGKILLs it sent are recorded where sent.
+      if (worker?.process === spawned && signal === null) {
+        void this.record(worker, 'worker_stopped', { exitCode: code, reason: worker.failure ?? 'exited' });
+      }
+    });
+    return spawned;
+  }
+
+  private onWorkerMessage(lab: LabId, id: string, message: WorkerMessage): void {
+    const worker = this.workersOf(lab).get(id);
+    if (!worker) return;
+    if (message.type === 'fatal') worker.failure = message.message;
+    if (message.type === 'paused') {
+      const lasts = worker.pendingPauseMs;
+      worker.pendingPauseMs = undefined;
+      if (typeof lasts === 'number') {
+        worker.resumeTimer = setTimeout(() => {
+          worker.resumeTimer = undefined;
+          worker.process.unfreeze();
+        }, lasts);
+      }
+    }
+  }
+
+  private clearPause(worker: Worker): void {
+    if (worker.resumeTimer) clearTimeout(worker.resumeTimer);
+    worker.resumeTimer = undefined;
+    worker.pendingPauseMs = undefined;
+  }
+
+  private find(lab: LabId, ref: string, { alive = false } = {}): Worker {
+    const workers = this.workersOf(lab);
+    const wanted = ref.trim().toLowerCase();
+    const worker = workers.get(wanted) ?? [...workers.values()].find((w) => w.settings.name.toLowerCase() === wanted);
+    if (!worker)
+      throw new FencingError('invalid_input', `no worker ${JSON.stringify(ref)} in the ${LABS[lab].title} lab`);
+    if (alive && !worker.process.alive) {
+      throw new FencingError('invalid_input', `${worker.settings.name} is not running (restart it first)`);
+    }
+    return worker;
+  }
+
+  private workersOf(lab: LabId): Map<string, Worker> {
+    const workers = this.labs.get(lab);
+    if (!workers) throw new FencingError('invalid_input', `no lab ${JSON.stringify(lab)}`);
+    return workers;
+  }
+
+  private record(
+    worker: Worker,
+    kind: 'worker_started' | 'worker_stopped' | 'worker_crashed' | 'worker_restarted',
+    detail: Record<string, unknown> = {},
+  ) {
+    return appendEvent(getPool(), {
+      lab: worker.lab,
+      actor: worker.settings.name,
+      kind,
+      resource: LABS[worker.lab].resource,
+      detail: { workerId: worker.id, ...worker.settings, ...detail },
+    }).catch((error: unknown) => console.error('[supervisor] could not record an event:', error));
+  }
+
+  /** Records lease expiries by the database's clock while any worker runs. */
+  private ensureSweeper(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      const anyAlive = [...this.labs.values()].some((ws) => [...ws.values()].some((w) => w.process.alive));
+      if (this.sweeping) return;
+      this.sweeping = true;
+      recordExpiredLeases()
+        .catch((error: unknown) => console.error('[supervisor] expiry sweep failed:', (error as Error).message))
+        .finally(() => {
+          this.sweeping = false;
+          if (!anyAlive && this.sweeper) {
+            clearInterval(this.sweeper);
+            this.sweeper = undefined;
+          }
+        });
+    }, EXPIRY_SWEEP_MS);
+    this.sweeper.unref();
+  }
+}
+
+function view(worker: Worker): WorkerView {
+  const status = worker.process.status;
+  return {
+    id: worker.id,
+    name: worker.settings.name,
+    lab: worker.lab,
+    phase: worker.process.alive ? status.phase : 'stopped',
+    alive: worker.process.alive,
+    armed: status.armed,
+    settings: worker.settings,
+    ...(status.token === undefined ? {} : { token: status.token }),
+    ...(status.believedUntil === undefined ? {} : { believedUntil: status.believedUntil }),
+    ...(worker.failure ? { failure: worker.failure } : {}),
+  };
+}
+
+type GlobalWithSupervisor = typeof globalThis & { __fencingLabSupervisor?: LabSupervisor };
+
+/** The process's one supervisor. Its children are ended when this process exits, however it exits. */
+export function getSupervisor(): LabSupervisor {
+  const holder = globalThis as GlobalWithSupervisor;
+  if (!holder.__fencingLabSupervisor) {
+    const supervisor = new LabSupervisor();
+    holder.__fencingLabSupervisor = supervisor;
+    // Workers also end by themselves when this process dies (IPC disconnect, EOF on the pause
+    // pipe); this only makes it immediate on an orderly exit.
+    process.once('exit', () => supervisor.killAllNow());
+  }
+  return holder.__fencingLabSupervisor;
+}

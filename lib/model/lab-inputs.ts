@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { LAB_IDS } from './labs';
+
+/** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
+
+export const MAX_WORKERS_PER_LAB = 8;
+export const MAX_PAUSE_SECONDS = 60;
+export const WORKER_NAME_MAX_CHARS = 40;
+export const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;
+export const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
+export const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
+
+export const DEFAULT_WORKER_SETTINGS = { leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 } as const;
+
+export const labIdSchema = z.enum(LAB_IDS, { error: `lab must be one of: ${LAB_IDS.join(', ')}` });
+
+const ms = (what: string, bounds: { min: number; max: number }) =>
+  z
+    .number({ error: `${what} must be a number of milliseconds` })
+    .int(`${what} must be a whole number of milliseconds`)
+    .min(bounds.min, `${what} must be at least ${bounds.min} ms`)
+    .max(bounds.max, `${what} must be at most ${bounds.max} ms`);
+
+export const workerNameSchema = z
+  .string({ error: 'name must be text' })
+  .trim()
+  .min(1, 'name must not be empty')
+  .max(WORKER_NAME_MAX_CHARS, `name must be at most ${WORKER_NAME_MAX_CHARS} characters`)
+  .regex(/^[\p{L}\p{N} _.-]+$/u, 'name may hold letters, digits, spaces, and _ . - only');
+
+export const workerSettingsSchema = z
+  .object({
+    name: workerNameSchema,
+    leaseTtlMs: ms('lease TTL', LEASE_TTL_BOUNDS_MS).default(DEFAULT_WORKER_SETTINGS.leaseTtlMs),
+    renewEveryMs: ms('renew interval', RENEW_EVERY_BOUNDS_MS).default(DEFAULT_WORKER_SETTINGS.renewEveryMs),
+    writeEveryMs: ms('write interval', WRITE_EVERY_BOUNDS_MS).default(DEFAULT_WORKER_SETTINGS.writeEveryMs),
+  })
+  .strict()
+  .refine((s) => s.renewEveryMs < s.leaseTtlMs, {
+    message: 'renew interval must be shorter than the lease TTL, or the lease lapses between renewals',
+    path: ['renewEveryMs'],
+  });
+
+export type WorkerSettings = z.output<typeof workerSettingsSchema>;
+
+/** A worker is named by the lab's own id ("w1") or its name; never by a process id. */
+export const workerRefSchema = z
+  .string({ error: 'worker must be a worker id or name' })
+  .trim()
+  .min(1, 'worker must not be empty')
+  .max(WORKER_NAME_MAX_CHARS, 'no such worker');
+
+export const startWorkerInput = z.object({ lab: labIdSchema, settings: workerSettingsSchema }).strict();
+
+export const workerActionInput = z.object({ lab: labIdSchema, worker: workerRefSchema }).strict();
+
+const pauseSeconds = z
+  .number({ error: 'pause length must be a number of seconds' })
+  .positive('pause length must be more than 0 seconds')
+  .max(MAX_PAUSE_SECONDS, `pause length must be at most ${MAX_PAUSE_SECONDS} seconds`);
+
+export const pausePlanSchema = z.discriminatedUnion(
+  'mode',
+  [
+    z.object({ mode: z.literal('for'), seconds: pauseSeconds }).strict(),
+    z.object({ mode: z.literal('until-resumed') }).strict(),
+    z.object({ mode: z.literal('critical-window'), seconds: pauseSeconds.optional() }).strict(),
+  ],
+  { error: 'pause mode must be "for", "until-resumed" or "critical-window"' },
+);
+
+export type PausePlan = z.output<typeof pausePlanSchema>;
+
+export const pauseWorkerInput = z.object({ lab: labIdSchema, worker: workerRefSchema, plan: pausePlanSchema }).strict();
+
+export const resetLabInput = z.object({ lab: labIdSchema }).strict();

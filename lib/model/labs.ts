@@ -1,0 +1,86 @@
+/** The labs: the fenced one, and one per classic mistake, each on a row of its own. */
+
+export const LAB_IDS = [
+  'fenced',
+  'no-fencing',
+  'read-check-write',
+  'token-as-text',
+  'per-process-counter',
+  'bypass',
+] as const;
+
+export type LabId = (typeof LAB_IDS)[number];
+
+export type LabDefinition = {
+  id: LabId;
+  title: string;
+  /** What the lab does differently, in one sentence. */
+  summary: string;
+  /** How it breaks (empty for the fenced lab). */
+  failure: string;
+  /** The row the lab's workers write: protected_rows for the fenced lab, unguarded_rows otherwise. */
+  table: 'protected_rows' | 'unguarded_rows';
+  rowId: number;
+  resource: string;
+};
+
+export const LABS: Record<LabId, LabDefinition> = {
+  fenced: {
+    id: 'fenced',
+    title: 'Fenced',
+    summary: 'Every write presents its token; one atomic UPDATE … WHERE last_token <= token decides.',
+    failure: '',
+    table: 'protected_rows',
+    rowId: 1,
+    resource: 'lab/fenced',
+  },
+  'no-fencing': {
+    id: 'no-fencing',
+    title: 'No fencing',
+    summary: 'The lease alone: writes are a plain UPDATE with no token check.',
+    failure: "lost update: the paused holder's late write overwrites the new holder's value",
+    table: 'unguarded_rows',
+    rowId: 1,
+    resource: 'lab/no-fencing',
+  },
+  'read-check-write': {
+    id: 'read-check-write',
+    title: 'Read, check, write',
+    summary: 'SELECT last_token, compare in the app, then an UPDATE without the check.',
+    failure: 'a pause between the check and the write lets the stale write through',
+    table: 'unguarded_rows',
+    rowId: 2,
+    resource: 'lab/read-check-write',
+  },
+  'token-as-text': {
+    id: 'token-as-text',
+    title: 'Token compared as text',
+    summary: "The token is compared as a string: fine until it gains a digit, then '10' < '9'.",
+    failure: 'the newer holder (token 10) is rejected as stale and the older one (token 9) wins',
+    table: 'unguarded_rows',
+    rowId: 3,
+    resource: 'lab/token-as-text',
+  },
+  'per-process-counter': {
+    id: 'per-process-counter',
+    title: 'Per-process counter',
+    summary: 'Each worker numbers its grants with an in-memory counter that starts again at 1 in every process.',
+    failure: "two holders present the same token, so the stale holder's write wins",
+    table: 'unguarded_rows',
+    rowId: 4,
+    resource: 'lab/per-process-counter',
+  },
+  bypass: {
+    id: 'bypass',
+    title: 'A path that bypasses the guard',
+    summary: 'Regular writes are fenced, but the catch-up path for an overdue write skips the token check.',
+    failure: 'the paused holder wakes up overdue, takes the catch-up path, and overwrites the newer value',
+    table: 'unguarded_rows',
+    rowId: 5,
+    resource: 'lab/bypass',
+  },
+};
+
+export function isLabId(value: unknown): value is LabId {
+  return typeof value === 'string' && (LAB_IDS as readonly string[]).includes(value);
+}

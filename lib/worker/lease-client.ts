@@ -1,0 +1,223 @@
+import 'server-only';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { appendEvent } from '../../db/events';
+import { acquireLease, type Lease, renewLease } from '../../db/leases';
+import { LABS } from '../model/labs';
+import type { Token } from '../model/token';
+import { freezeUntilResumed } from './freeze';
+import type { PauseTrigger, WorkerConfig, WorkerMessage, WorkerPhase } from './protocol';
+import { writeForLab } from './write-paths';
+
+const ACQUIRE_RETRY_MS = 50;
+
+/** What the worker believes about its lease. It may be wrong: that is the whole point. */
+type Belief = { leaseToken: Token; writeToken: Token; until: number };
+
+/**
+ * A lease client as real ones are written: acquire (retrying while someone else holds the lease),
+ * then check its own belief by its own clock, write with its token, renew on schedule; when a
+ * renewal is refused or a write is rejected as stale, it has lost the lease and acquires again.
+ *
+ * Pauses only ever happen on this loop, at its safe points (between database calls, or at the
+ * critical window), so a frozen worker never sits inside an open transaction.
+ */
+export class LeaseClient {
+  private belief: Belief | undefined;
+  private phase: WorkerPhase = 'starting';
+  private armed = false;
+  private pauseRequested = false;
+  private wake: (() => void) | undefined;
+  private writes = 0;
+  /** The per-process-counter lab's mistake: a token counter that lives and dies with the process. */
+  private processCounter = 0;
+
+  constructor(
+    private readonly config: WorkerConfig,
+    private readonly session: pg.Client,
+    private readonly send: (message: WorkerMessage) => Promise<void>,
+  ) {}
+
+  requestPause(): void {
+    this.pauseRequested = true;
+    this.wake?.();
+  }
+
+  arm(armed: boolean): void {
+    this.armed = armed;
+    void this.report();
+  }
+
+  async run(): Promise<never> {
+    for (;;) {
+      const lease = await this.acquire();
+      await this.hold(lease);
+    }
+  }
+
+  private async acquire(): Promise<Lease> {
+    const { lab, name, leaseTtlMs } = this.config;
+    this.belief = undefined;
+    await this.setPhase('acquiring');
+    for (;;) {
+      await this.safePoint();
+      const result = await acquireLease(
+        {
+          resource: LABS[lab].resource,
+          holder: name,
+          ttlMs: leaseTtlMs,
+          lab,
+          tokenSource: lab === 'token-as-text' ? 'text_lab_epoch' : 'write_epoch',
+        },
+        this.session,
+      );
+      if (result.outcome === 'granted') return result.lease;
+      await this.nap(ACQUIRE_RETRY_MS);
+    }
+  }
+
+  private async hold(lease: Lease): Promise<void> {
+    const { leaseTtlMs, renewEveryMs, writeEveryMs } = this.config;
+    const writeToken = this.config.lab === 'per-process-counter' ? (++this.processCounter as Token) : lease.token;
+    this.belief = { leaseToken: lease.token, writeToken, until: Date.now() + leaseTtlMs };
+    await this.setPhase('holding');
+    let nextRenew = Date.now() + renewEveryMs;
+    let nextWrite = Date.now();
+
+    for (;;) {
+      await this.nap(Math.min(nextRenew, nextWrite) - Date.now());
+      await this.safePoint();
+      if (Date.now() >= nextRenew) {
+        if (!(await this.renew(lease))) return;
+        nextRenew = Date.now() + renewEveryMs;
+      }
+      if (Date.now() >= nextWrite) {
+        const scheduledAt = nextWrite;
+        if (!(await this.write(scheduledAt))) return;
+        nextWrite = Date.now() + writeEveryMs;
+      }
+    }
+  }
+
+  private async renew(lease: Lease): Promise<boolean> {
+    const { lab, name, leaseTtlMs } = this.config;
+    const result = await renewLease(
+      { resource: LABS[lab].resource, holder: name, token: lease.token, ttlMs: leaseTtlMs, lab },
+      this.session,
+    );
+    if (result.outcome === 'lost') {
+      await this.lost('my renewal was refused', result.current);
+      return false;
+    }
+    if (this.belief) this.belief.until = Date.now() + leaseTtlMs;
+    await this.report();
+    return true;
+  }
+
+  private async write(scheduledAt: number): Promise<boolean> {
+    const belief = this.belief;
+    if (!belief) return false;
+    // The check every lease client makes, by its own clock: do I still hold the lease?
+    if (Date.now() >= belief.until) {
+      await this.lost('my own clock says my lease ran out');
+      return false;
+    }
+    const value = `${this.config.name}-${++this.writes}`;
+    const result = await writeForLab(
+      {
+        lab: this.config.lab,
+        value,
+        token: belief.writeToken,
+        actor: this.config.name,
+        isOverdue: () => Date.now() - scheduledAt > this.config.writeEveryMs,
+        criticalWindow: () => this.criticalWindow(value, belief.writeToken),
+      },
+      this.session,
+    );
+    if (result.outcome === 'stale') {
+      await this.lost(`my write with token ${result.presentedToken} was rejected: the row holds ${result.storedToken}`);
+      return false;
+    }
+    return true;
+  }
+
+  /** Between the lease check and the write reaching the database. */
+  private async criticalWindow(value: string, token: Token): Promise<void> {
+    if (this.armed) {
+      this.armed = false;
+      await this.freeze('critical-window');
+    }
+    await this.event('write_sent', { token, detail: { value } });
+  }
+
+  private async lost(reason: string, current?: Lease): Promise<void> {
+    const token = this.belief?.leaseToken;
+    await this.event('lease_lost', {
+      ...(token === undefined ? {} : { token }),
+      detail: { reason, ...(current ? { heldBy: current.holder, heldWithToken: current.token } : {}) },
+    });
+    this.belief = undefined;
+  }
+
+  private async safePoint(): Promise<void> {
+    if (this.pauseRequested) {
+      this.pauseRequested = false;
+      await this.freeze('now');
+    }
+  }
+
+  private async freeze(trigger: PauseTrigger): Promise<void> {
+    await this.event('pause_started', { detail: { trigger, belief: this.describeBelief() } });
+    const before = this.phase;
+    await this.setPhase('paused');
+    await this.send({ type: 'paused', trigger });
+    const { resumed, frozenMs } = freezeUntilResumed();
+    if (!resumed) process.exit(0); // the supervisor is gone: nobody can resume us
+    await this.event('pause_ended', {
+      detail: {
+        frozenMs,
+        belief: this.describeBelief(),
+        ...(this.belief ? { believedUntil: new Date(this.belief.until).toISOString() } : {}),
+      },
+    });
+    await this.setPhase(before);
+  }
+
+  private describeBelief(): string {
+    if (!this.belief) return 'I hold no lease';
+    return `I hold token ${this.belief.writeToken} until ${new Date(this.belief.until).toISOString()} (by my clock)`;
+  }
+
+  /** Sleeps, but wakes early when a pause is requested so that it strikes promptly. */
+  private async nap(ms: number): Promise<void> {
+    if (ms <= 0 || this.pauseRequested) return;
+    const controller = new AbortController();
+    this.wake = () => controller.abort();
+    await sleep(ms, undefined, { signal: controller.signal }).catch(() => undefined);
+    this.wake = undefined;
+  }
+
+  private async event(
+    kind: 'write_sent' | 'lease_lost' | 'pause_started' | 'pause_ended',
+    fields: { token?: Token; detail?: Record<string, unknown> },
+  ): Promise<void> {
+    const { lab, name } = this.config;
+    await appendEvent(this.session, { lab, actor: name, kind, resource: LABS[lab].resource, ...fields });
+  }
+
+  private async setPhase(phase: WorkerPhase): Promise<void> {
+    this.phase = phase;
+    await this.report();
+  }
+
+  private report(): Promise<void> {
+    return this.send({
+      type: 'status',
+      phase: this.phase,
+      armed: this.armed,
+      ...(this.belief
+        ? { token: this.belief.writeToken, believedUntil: new Date(this.belief.until).toISOString() }
+        : {}),
+    });
+  }
+}

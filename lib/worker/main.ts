@@ -1,0 +1,48 @@
+import 'server-only';
+import { newClient } from '../../db/pool';
+import { LeaseClient } from './lease-client';
+import type { SupervisorMessage, WorkerConfig, WorkerMessage } from './protocol';
+
+/*
+ * A worker process, forked by the supervisor: its own database connection, its own lease loop.
+ * It ends when told to stop, when the supervisor goes away (IPC disconnect, or EOF on the pause
+ * pipe while frozen), or on SIGTERM/SIGKILL.
+ */
+
+function send(message: WorkerMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.connected || !process.send) return resolve();
+    process.send(message, undefined, {}, () => resolve());
+  });
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.env.FENCING_LAB_WORKER ?? 'null') as WorkerConfig | null;
+  if (!config) throw new Error('FENCING_LAB_WORKER is not set: workers are started by the lab supervisor');
+  process.on('disconnect', () => process.exit(0));
+
+  const session = newClient(config.databaseUrl);
+  session.on('error', (error) => {
+    void send({ type: 'fatal', message: `database connection lost: ${error.message}` }).finally(() => process.exit(1));
+  });
+  await session.connect();
+  const client = new LeaseClient(config, session, send);
+  process.on('message', (message: SupervisorMessage) => {
+    switch (message.type) {
+      case 'pause-now':
+        return client.requestPause();
+      case 'arm-critical-pause':
+        return client.arm(true);
+      case 'disarm':
+        return client.arm(false);
+      case 'stop':
+        return process.exit(0);
+    }
+  });
+  await client.run();
+}
+
+main().catch(async (error: unknown) => {
+  await send({ type: 'fatal', message: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+});

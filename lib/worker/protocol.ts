@@ -1,0 +1,42 @@
+import type { LabId } from '../model/labs';
+
+/** The typed messages between the supervisor and a worker process (over the fork IPC channel). */
+
+export type WorkerConfig = {
+  lab: LabId;
+  /** The lab's own id for this worker ("w1"), never a PID. */
+  workerId: string;
+  name: string;
+  leaseTtlMs: number;
+  renewEveryMs: number;
+  writeEveryMs: number;
+  databaseUrl: string;
+};
+
+export type PauseTrigger = 'now' | 'critical-window';
+
+export type SupervisorMessage =
+  /** Freeze now, wherever the worker is. */
+  | { type: 'pause-now' }
+  /** Freeze the next time the worker is between its lease check and its write. */
+  | { type: 'arm-critical-pause' }
+  | { type: 'disarm' }
+  | { type: 'stop' };
+
+export type WorkerPhase = 'starting' | 'acquiring' | 'holding' | 'paused' | 'stopped';
+
+export type WorkerMessage =
+  | {
+      type: 'status';
+      phase: WorkerPhase;
+      token?: number;
+      /** When the worker believes its lease runs out, by its own clock (ISO). */
+      believedUntil?: string;
+      armed: boolean;
+    }
+  /** Sent, and flushed, just before the worker blocks: the supervisor resumes it. */
+  | { type: 'paused'; trigger: PauseTrigger }
+  | { type: 'fatal'; message: string };
+
+/** The worker's pause pipe is this file descriptor: one byte from the supervisor resumes it. */
+export const PAUSE_FD = 3;
