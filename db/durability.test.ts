@@ -95,11 +95,12 @@ describe('the token sequence is durable', () => {
       })().catch(() => undefined);
 
       await sleep(150 + Math.random() * 150);
-      const handedOutBeforeCrash = highestHandedOut;
       await crashPostmaster(cluster);
       running = false;
       await Promise.all([rolling, granting]);
       await Promise.all([granter.end().catch(() => undefined), roller.end().catch(() => undefined)]);
+      // Backends can outlive a killed postmaster for a moment: count every grant that returned.
+      const handedOutBeforeCrash = highestHandedOut;
       assert.ok(handedOutBeforeCrash > 0, 'grants were committed before the crash');
 
       await restart();

@@ -56,11 +56,26 @@ test('a direct UPDATE that invents a token the sequence never issued is refused'
   assert.equal((await readProtectedRow(row.id))?.lastToken, newer.token);
 });
 
-test('a new row cannot be born holding a token', async () => {
+test('a protected row cannot be deleted or truncated, so it can never be recreated at an old token', async () => {
+  const { row, newer } = await rowWithTwoTokens();
   await assert.rejects(
-    psql.query("INSERT INTO protected_rows (value, last_token) VALUES ('x', 5)"),
-    (error: { code?: string }) => error.code === 'FL005',
+    psql.query('DELETE FROM protected_rows WHERE id = $1', [row.id]),
+    (error: { code?: string }) => error.code === 'FL006',
   );
+  await assert.rejects(psql.query('TRUNCATE protected_rows'), (error: { code?: string }) => error.code === 'FL006');
+  assert.equal((await readProtectedRow(row.id))?.lastToken, newer.token);
+});
+
+test('a new row is born at the highest token issued, whatever the INSERT says: older grants cannot write it', async () => {
+  const older = await grant(freshResource(), 'older', 5_000);
+  const newer = await grant(freshResource(), 'newer', 5_000);
+  const inserted = await psql.query<{ id: number; last_token: string }>(
+    "INSERT INTO protected_rows (value, last_token) VALUES ('x', 0) RETURNING id, last_token",
+  );
+  const row = inserted.rows[0] as { id: number; last_token: string };
+  assert.ok(Number(row.last_token) >= newer.token, `born at ${row.last_token}, after token ${newer.token}`);
+  const write = await fencedWrite({ rowId: row.id, value: 'too old', token: older.token, actor: 'older' });
+  assert.equal(write.outcome, 'stale');
 });
 
 test('documented limit of <=: a direct UPDATE that keeps the current token can still change the value', async () => {

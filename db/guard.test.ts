@@ -104,7 +104,7 @@ describe('bad input: a clear error and no row changed', () => {
         (error) => isFencingError(error, 'invalid_input') && message.test(error.message),
       );
       const stored = await readProtectedRow(row.id);
-      assert.deepEqual([stored?.value, stored?.lastToken], ['untouched', 0]);
+      assert.deepEqual([stored?.value, stored?.lastToken], ['untouched', row.lastToken]);
     });
   }
 
@@ -115,6 +115,6 @@ describe('bad input: a clear error and no row changed', () => {
       (error) => isFencingError(error, 'token_not_issued'),
     );
     const stored = await readProtectedRow(row.id);
-    assert.deepEqual([stored?.value, stored?.lastToken], ['untouched', 0]);
+    assert.deepEqual([stored?.value, stored?.lastToken], ['untouched', row.lastToken]);
   });
 });

@@ -81,7 +81,7 @@ export async function fencedWrite(input: FencedWriteInput, session?: Session): P
   }, session);
 }
 
-/** Creates the row with this id, unwritten (token 0), unless it exists. Returns the row as it is. */
+/** Creates the row with this id unless it exists (born at the highest token issued so far). */
 export async function ensureProtectedRow(
   input: { id: unknown; value: unknown },
   db: Queryable = getPool(),
@@ -114,7 +114,7 @@ export async function resetProtectedRow(
   return reshapeRow(rows[0] as ProtectedRowRecord);
 }
 
-/** Creates a new unwritten row with the next free id (from 1001; lower ids are for named rows). */
+/** Creates a new row with the next free id (from 1001; lower ids are for named rows). */
 export async function createProtectedRow(input: { value: unknown }, db: Queryable = getPool()): Promise<ProtectedRow> {
   const value = parseInput(rowValueSchema, input.value);
   const { rows } = await db.query<ProtectedRowRecord>(

@@ -16,9 +16,10 @@ export async function migrate(url?: string): Promise<string[]> {
   const client = newClient(url);
   await client.connect();
   try {
+    // The lock first: two starts on an empty database must not both create the table.
+    await client.query("SELECT pg_advisory_lock(hashtext('fencing_lab.migrate'))");
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT clock_timestamp())`);
-    await client.query("SELECT pg_advisory_lock(hashtext('fencing_lab.migrate'))");
     const applied = new Set(
       (await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
     );

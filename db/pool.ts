@@ -7,6 +7,9 @@ const globalWithPool = globalThis as GlobalWithPool;
 
 export const POOL_MAX_CLIENTS = 10;
 const CONNECT_TIMEOUT_MS = 5_000;
+// Every session of ours commits synchronously, whatever the server's default: an accepted write
+// or a grant lost in a crash would let an older token back in.
+const SESSION_OPTIONS = '-c synchronous_commit=on';
 
 export function databaseUrl(): string {
   const url = process.env.DATABASE_URL;
@@ -21,7 +24,11 @@ export function databaseUrl(): string {
 
 /** A client of its own, for callers that need a dedicated session (a second holder, LISTEN). */
 export function newClient(url: string = databaseUrl()): pg.Client {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    options: SESSION_OPTIONS,
+  });
   // Without a listener a server restart surfaces as an uncaughtException.
   client.on('error', (error) => console.error('[db] client error:', error.message));
   return client;
@@ -34,6 +41,7 @@ export function getPool(): pg.Pool {
       connectionString: databaseUrl(),
       max: POOL_MAX_CLIENTS,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      options: SESSION_OPTIONS,
     });
     pool.on('error', (error) => console.error('[db] idle client error:', error.message));
     globalWithPool.__fencingLabPool = pool;

@@ -138,6 +138,13 @@ export class LabSupervisor {
     this.sweeper = undefined;
   }
 
+  /** The OS process ids of running workers: for shutdown checks on this server, never for a client. */
+  processIds(): number[] {
+    return [...this.labs.values()].flatMap((workers) =>
+      [...workers.values()].flatMap((w) => (w.process.alive && w.process.child.pid ? [w.process.child.pid] : [])),
+    );
+  }
+
   /** Synchronous last resort for process exit: SIGKILL to every child still running. */
   killAllNow(): void {
     for (const workers of this.labs.values()) {

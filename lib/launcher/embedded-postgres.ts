@@ -40,6 +40,11 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   preferredPort?: number;
   log?: (line: string) => void;
+  /**
+   * When another live command runs the server, become its owner (the launcher does): that command
+   * then leaves it running when it finishes, and this one stops it.
+   */
+  takeOver?: boolean;
 }): Promise<EmbeddedCluster> {
   const dataDir = path.resolve(options.dataDir);
   const log = options.log ?? (() => undefined);
@@ -53,8 +58,13 @@ export async function startEmbeddedPostgres(options: {
   const password = await readOrCreatePassword(`${dataDir}.password`);
 
   const shared = await adoptOrClearPrevious(dataDir, ownerFile, log);
-  if (shared) {
+  if (shared && !options.takeOver) {
     return { ...shared, url: urlFor(shared.port, password), owned: false, logFile, stop: async () => undefined };
+  }
+  if (shared) {
+    await writeOwner(ownerFile, shared);
+    log(`taking over PostgreSQL ${shared.postmasterPid}: it will stop with this process`);
+    return { ...shared, url: urlFor(shared.port, password), owned: true, logFile, stop: stopper(shared, ownerFile) };
   }
 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
@@ -70,20 +80,23 @@ export async function startEmbeddedPostgres(options: {
   });
   const url = urlFor(port, password);
   await ensureDatabase(port, password);
-  await writeFile(ownerFile, JSON.stringify({ ownerPid: process.pid, postmasterPid, port } satisfies OwnerRecord));
+  await writeOwner(ownerFile, { postmasterPid, port });
   log(`PostgreSQL ${postmasterPid} ready on 127.0.0.1:${port}`);
+  return { url, port, postmasterPid, owned: true, logFile, stop: stopper({ postmasterPid }, ownerFile) };
+}
 
-  return {
-    url,
-    port,
-    postmasterPid,
-    owned: true,
-    logFile,
-    stop: async () => {
-      // SIGINT is Postgres's "fast" shutdown: abort transactions, checkpoint, exit.
-      await terminate(postmasterPid, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
-      await rm(ownerFile, { force: true });
-    },
+async function writeOwner(ownerFile: string, server: { postmasterPid: number; port: number }): Promise<void> {
+  await writeFile(ownerFile, JSON.stringify({ ownerPid: process.pid, ...server } satisfies OwnerRecord));
+}
+
+function stopper(server: { postmasterPid: number }, ownerFile: string): () => Promise<void> {
+  return async () => {
+    const owner = await readOwner(ownerFile);
+    // Another command took the server over while we used it: it is theirs to stop now.
+    if (owner && owner.ownerPid !== process.pid && isAlive(owner.ownerPid)) return;
+    // SIGINT is Postgres's "fast" shutdown: abort transactions, checkpoint, exit.
+    await terminate(server.postmasterPid, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
+    await rm(ownerFile, { force: true });
   };
 }
 

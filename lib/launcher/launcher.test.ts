@@ -25,6 +25,14 @@ before(async () => {
   port = await freePort();
 });
 after(async () => {
+  // Should the test fail half-way, leave nothing running behind it.
+  for (const group of groups) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -56,16 +64,22 @@ function startLauncher(): { child: ChildProcess; output: () => string; ready: Pr
   return { child, output: () => output, ready };
 }
 
-/** Every process whose command line mentions our data directory or whose pid we recorded. */
-async function processesOf(pids: number[]): Promise<string[]> {
+const groups = new Set<number>();
+
+/**
+ * Every live process in the process groups of the servers we saw (Postgres and Next each lead a
+ * group of their own, so their backends and children are in it), or whose command line mentions
+ * our data directory.
+ */
+async function leftovers(): Promise<string[]> {
   const found: string[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    const status = await readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
-    if (/^State:\s+Z/m.test(status)) continue;
-    if (cmdline.includes(dataDir) || pids.includes(Number(entry)))
-      found.push(`${entry} ${cmdline.replaceAll('\0', ' ')}`);
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (!stat || state === 'Z') continue;
+    const cmdline = (await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ');
+    if (groups.has(Number(pgrp)) || cmdline.includes(dataDir)) found.push(`${entry} ${cmdline}`);
   }
   return found;
 }
@@ -73,6 +87,8 @@ async function processesOf(pids: number[]): Promise<string[]> {
 async function state(): Promise<{ nextPid: number; postmasterPid: number }> {
   const launcher = JSON.parse(await readFile(path.join(dataDir, 'launcher.json'), 'utf8'));
   const owner = JSON.parse(await readFile(path.join(dataDir, 'pg.owner.json'), 'utf8'));
+  groups.add(launcher.nextPid);
+  groups.add(owner.postmasterPid);
   return { nextPid: launcher.nextPid, postmasterPid: owner.postmasterPid };
 }
 
@@ -99,15 +115,12 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
   assert.match(second.output(), /stopping Next server \d+, orphaned by an earlier run/);
   assert.match(second.output(), /stopping PostgreSQL \d+, orphaned by an earlier run/);
   assert.equal((await fetch(`http://127.0.0.1:${port}/api/health`)).status, 200);
-  const running = await state();
+  await state();
 
   const exited = new Promise<number | null>((resolve) => second.child.once('exit', (code) => resolve(code)));
   second.child.kill('SIGINT');
   assert.equal(await exited, 0);
-  assert.deepEqual(
-    await processesOf([running.nextPid, running.postmasterPid, orphans.nextPid, orphans.postmasterPid]),
-    [],
-  );
+  assert.deepEqual(await leftovers(), []);
   await assert.rejects(fetch(`http://127.0.0.1:${port}/api/health`), 'nothing listens on the port any more');
 });
 

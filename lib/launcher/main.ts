@@ -23,13 +23,14 @@ const NEXT_STOP_GRACE_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
 
 type Mode = 'start' | 'dev';
-type LauncherState = { launcherPid: number; nextPid: number };
+type LauncherState = { launcherPid: number; nextPid: number | undefined };
 
 const say = (line: string) => console.log(`[fencing-lab] ${line}`);
 
 let cluster: EmbeddedCluster | undefined;
 let child: ChildProcess | undefined;
 let stopping = false;
+let startup: Promise<void> = Promise.resolve();
 
 async function main(mode: Mode): Promise<void> {
   const port = parsePort(process.env.PORT);
@@ -45,22 +46,26 @@ async function main(mode: Mode): Promise<void> {
       dataDir: path.join(DATA_DIR, 'pg'),
       preferredPort: EMBEDDED_PG_PREFERRED_PORT,
       log: say,
+      takeOver: true,
     });
   }
+  if (stopping) return;
   const databaseUrl = process.env.DATABASE_URL ?? (cluster as EmbeddedCluster).url;
   const applied = await migrate(databaseUrl);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
+  if (stopping) return;
 
   const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' };
   if (mode === 'start' && (await buildIsStale(ROOT))) {
-    say('building the app (sources changed since the last build)…');
-    const code = await runToEnd(spawnNext(['build'], env));
     if (stopping) return;
-    if (code !== 0) return shutdown(`the build failed (exit ${code})`, 1);
+    say('building the app (sources changed since the last build)…');
+    const code = await runToEnd(await spawnNext(['build'], env));
+    if (stopping) return;
+    if (code !== 0) return void shutdown(`the build failed (exit ${code})`, 1);
   }
+  if (stopping) return;
 
-  const server = spawnNext([mode, '--port', String(port), '--hostname', host], env);
-  await writeFile(STATE_FILE, JSON.stringify({ launcherPid: process.pid, nextPid: server.pid } as LauncherState));
+  const server = await spawnNext([mode, '--port', String(port), '--hostname', host], env);
   server.once('exit', (code) => {
     if (!stopping) void shutdown(`the Next server exited (code ${code})`, code ?? 1);
   });
@@ -69,9 +74,11 @@ async function main(mode: Mode): Promise<void> {
   }
 }
 
-function spawnNext(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+async function spawnNext(args: string[], env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   // Its own process group, so shutdown can end Next and anything Next started, in order.
   child = spawn(process.execPath, [NEXT_BIN, ...args], { cwd: ROOT, env, stdio: 'inherit', detached: true });
+  // Recorded at once (a build too), so that a start after this launcher is SIGKILLed can end it.
+  await writeFile(STATE_FILE, JSON.stringify({ launcherPid: process.pid, nextPid: child.pid } satisfies LauncherState));
   return child;
 }
 
@@ -101,16 +108,24 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   say(`stopping: ${reason}`);
-  const pid = child?.pid;
-  if (pid !== undefined && child?.exitCode === null) {
-    await terminate(pid, { signal: 'SIGTERM', graceMs: NEXT_STOP_GRACE_MS, group: true });
-  }
+  await stopChild();
+  // Start-up checks `stopping` after every step: let it get there, so that a Postgres it was still
+  // starting is known (and stopped below) and no Next is spawned after this point.
+  await startup.catch(() => undefined);
+  await stopChild();
   await rm(STATE_FILE, { force: true });
   if (cluster) {
     await cluster.stop();
     if (cluster.owned) say('PostgreSQL stopped');
   }
   process.exit(exitCode);
+}
+
+async function stopChild(): Promise<void> {
+  const pid = child?.pid;
+  if (pid !== undefined && child?.exitCode === null && child.signalCode === null) {
+    await terminate(pid, { signal: 'SIGTERM', graceMs: NEXT_STOP_GRACE_MS, group: true });
+  }
 }
 
 /** A launcher killed with SIGKILL leaves its Next server running; end it before starting anew. */
@@ -123,7 +138,7 @@ async function stopOrphanedServer(): Promise<void> {
   if (isAlive(state.launcherPid) && commandLine(state.launcherPid).includes('launcher')) {
     throw new Error(`Fencing Lab is already running (process ${state.launcherPid}); stop it first`);
   }
-  if (isAlive(state.nextPid) && commandLine(state.nextPid).includes('next')) {
+  if (state.nextPid !== undefined && isAlive(state.nextPid) && commandLine(state.nextPid).includes('next')) {
     say(`stopping Next server ${state.nextPid}, orphaned by an earlier run that was killed`);
     await terminate(state.nextPid, { signal: 'SIGTERM', graceMs: NEXT_STOP_GRACE_MS, group: true });
   }
@@ -144,7 +159,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 const mode: Mode = process.argv[2] === 'dev' ? 'dev' : 'start';
-main(mode).catch((error: unknown) => {
+startup = main(mode);
+startup.catch((error: unknown) => {
   console.error(`[fencing-lab] ${error instanceof Error ? error.message : String(error)}`);
   void shutdown('start-up failed', 1);
 });

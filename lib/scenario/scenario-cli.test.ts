@@ -34,7 +34,7 @@ describe('npm run scenario -- pause', () => {
     const [a, b] = [Number(first[1]), Number(second[1])];
     assert.ok(b > a, 'the takeover got a newer token');
     assert.equal(lines[2], `old holder resumes -> write token ${a} -> rejected (stale: row holds token ${b})`);
-    assert.equal(lines[3], `final: row 1 value "B-1" last_token ${b}`);
+    assert.equal(lines[3], `final: protected_rows row 1 value "B-1" last_token ${b}`);
     assert.match(lines[4] ?? '', /^safe: /);
   });
 
@@ -55,7 +55,6 @@ describe('npm run scenario -- pause', () => {
     assert.equal(late.storedToken, second.token);
     assert.deepEqual([final.value, final.lastToken], ['B-1', second.token]);
     assert.equal(verdict.safe, true);
-    assert.ok(Date.parse(second.acquiredAt) >= Date.parse(second.previousExpiresAt), 'B got in only after expiry');
   });
 
   test('no database reachable: a clear message and a non-zero exit', async () => {
@@ -72,7 +71,10 @@ describe('npm run scenario -- pause', () => {
   test('an unknown scenario or option: usage and exit 2', async () => {
     const unknown = await runScenario(['pasue']);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /usage: npm run scenario -- <pause> \[--json\]\nunknown scenario "pasue"/);
+    assert.match(
+      unknown.stderr,
+      /usage: npm run scenario -- <pause\|no-fencing\|[a-z|-]+> \[--json\]\nunknown scenario "pasue"/,
+    );
     const badFlag = await runScenario(['pause', '--jsn']);
     assert.equal(badFlag.code, 2);
     assert.match(badFlag.stderr, /unknown option --jsn/);

@@ -36,7 +36,16 @@ async function main(): Promise<number> {
     await migrate(url);
     const child = spawn(
       process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', ...selected],
+      // One file at a time: several drive the same labs' real worker processes.
+      [
+        '--conditions=react-server',
+        '--import',
+        'tsx',
+        '--test',
+        '--test-concurrency=1',
+        '--test-reporter=spec',
+        ...selected,
+      ],
       { stdio: 'inherit', env: { ...process.env, DATABASE_URL: url } },
     );
     const stop = () => child.kill('SIGTERM');

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { listEvents } from '../../db/events';
+import { closePool } from '../../db/pool';
+import { getSupervisor } from '../lab/supervisor';
+import type { LabEvent } from '../model/events';
+import type { LabId } from '../model/labs';
+import { runPauseScenario } from './pause';
+
+/*
+ * The pause scenario with real worker processes in every lab: A frozen in its critical window past
+ * its TTL, B taking over, A waking up with its old token. The fenced lab holds; each broken lab
+ * breaks in the way it names. Everything asserted is read back from the events the processes wrote.
+ */
+
+after(async () => {
+  await getSupervisor().shutdown();
+  await closePool();
+});
+
+async function run(lab: LabId) {
+  const outcome = await runPauseScenario(lab, () => undefined);
+  const events = await listEvents({ lab });
+  const byA = (kind: string) => events.filter((e) => e.actor === 'A' && e.kind === kind);
+  const byB = (kind: string) => events.filter((e) => e.actor === 'B' && e.kind === kind);
+  const pauseEnded = byA('pause_ended')[0] as LabEvent;
+  const isOutcome = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+  const lateA = events.find((e) => e.actor === 'A' && e.id > pauseEnded.id && isOutcome(e)) as LabEvent;
+  const writeB = events.find((e) => e.actor === 'B' && isOutcome(e)) as LabEvent;
+  return { outcome, events, byA, byB, lateA, writeB };
+}
+
+/** The kinds of `events` in order, keeping only the first of each (actor, kind) pair listed. */
+function storyOf(events: LabEvent[], wanted: Array<[string, string]>): string[] {
+  const seen = new Set<string>();
+  return events.flatMap((e) => {
+    const key = `${e.actor} ${e.kind}`;
+    if (seen.has(key) || !wanted.some(([actor, kind]) => actor === e.actor && kind === e.kind)) return [];
+    seen.add(key);
+    return [key];
+  });
+}
+
+describe('the pause, with real processes', () => {
+  test('fenced: A frozen past its TTL, B takes over, A wakes and its write is rejected as stale', async () => {
+    const { outcome, events, byA, byB, lateA, writeB } = await run('fenced');
+    assert.equal(outcome.safe, true, outcome.verdict);
+
+    const grantA = byA('lease_acquired')[0] as LabEvent;
+    const grantB = byB('lease_acquired')[0] as LabEvent;
+    assert.ok((grantB.token as number) > (grantA.token as number));
+    assert.equal(writeB.kind, 'write_accepted');
+    assert.equal(lateA.kind, 'write_rejected');
+    assert.deepEqual([lateA.token, lateA.storedToken], [grantA.token, grantB.token]);
+
+    // The history tells exactly this story, in this order.
+    const after = events.filter((e) => e.id > (byA('write_accepted')[0] as LabEvent).id - 1);
+    assert.deepEqual(
+      storyOf(after, [
+        ['A', 'write_accepted'],
+        ['A', 'pause_started'],
+        ['A', 'lease_expired'],
+        ['B', 'lease_acquired'],
+        ['B', 'write_accepted'],
+        ['A', 'pause_ended'],
+        ['A', 'write_rejected'],
+      ]),
+      [
+        'A write_accepted',
+        'A pause_started',
+        'A lease_expired',
+        'B lease_acquired',
+        'B write_accepted',
+        'A pause_ended',
+        'A write_rejected',
+      ],
+    );
+    // A's expiry by database time precedes B's grant, and A's belief outlived the truth.
+    const expired = byA('lease_expired')[0] as LabEvent;
+    assert.equal(expired.token, grantA.token);
+    assert.ok(Date.parse(String(expired.detail?.expiresAt)) <= grantB.at.getTime());
+    assert.ok(expired.id < grantB.id);
+    assert.match(String(pauseEndedBelief(events)), /^I hold token \d+ until .* \(by my clock\)$/);
+    const sentLate = events.filter((e) => e.actor === 'A' && e.kind === 'write_sent').at(-1) as LabEvent;
+    assert.ok(sentLate.id > (byA('pause_ended')[0] as LabEvent).id, 'the write was sent after waking');
+  });
+
+  test('no fencing: the same pause, and A overwrites B (a lost update the history shows)', async () => {
+    const { outcome, lateA, writeB } = await run('no-fencing');
+    assert.equal(outcome.safe, false);
+    assert.equal(writeB.kind, 'write_accepted');
+    assert.equal(lateA.kind, 'write_accepted');
+    assert.ok((lateA.token as number) < (writeB.token as number));
+    assert.ok(lateA.id > writeB.id, 'the older token was accepted after the newer one');
+    assert.match(outcome.verdict, /lost update: B's value "B-1" \(token \d+\) was overwritten by A with token \d+/);
+  });
+
+  test('read-check-write: A checked before its pause and wrote without checking after it', async () => {
+    const { outcome, lateA } = await run('read-check-write');
+    assert.equal(outcome.safe, false);
+    assert.equal(lateA.kind, 'write_accepted');
+    assert.equal(lateA.detail?.path, 'checked in the app, written unconditionally');
+  });
+
+  test("token as text: B's token 10 is rejected against 9, and A's 9 wins", async () => {
+    const { outcome, writeB, lateA } = await run('token-as-text');
+    assert.equal(outcome.safe, false);
+    assert.deepEqual([writeB.kind, writeB.token, writeB.storedToken], ['write_rejected', 10, 9]);
+    assert.deepEqual([lateA.kind, lateA.token], ['write_accepted', 9]);
+  });
+
+  test('per-process counter: both processes present token 1 though their leases differ', async () => {
+    const { outcome, byA, byB, writeB, lateA } = await run('per-process-counter');
+    assert.equal(outcome.safe, false);
+    assert.notEqual(byA('lease_acquired')[0]?.token, byB('lease_acquired')[0]?.token);
+    assert.deepEqual([writeB.token, lateA.token], [1, 1]);
+    assert.equal(lateA.kind, 'write_accepted');
+  });
+
+  test('bypass: regular writes are fenced, but the overdue write takes the unguarded path', async () => {
+    const { outcome, writeB, lateA } = await run('bypass');
+    assert.equal(outcome.safe, false);
+    assert.equal(writeB.detail?.path, 'fenced');
+    assert.equal(lateA.detail?.path, 'catch-up path, bypasses the guard');
+    assert.equal(lateA.kind, 'write_accepted');
+  });
+});
+
+function pauseEndedBelief(events: LabEvent[]): unknown {
+  return events.find((e) => e.actor === 'A' && e.kind === 'pause_ended')?.detail?.belief;
+}
