@@ -4,9 +4,14 @@ import { DEFAULT_LAB } from '../lib/model/events';
 import { parseStoredToken, parseToken } from '../lib/model/token';
 import { getPool, type Queryable } from './pool';
 
-/** Deletes a lab's history, when the lab is reset. */
+/** Deletes a lab's history when the lab is reset, and tells live feeds so (NOTIFY, same statement). */
 export async function clearEvents(lab: string, db: Queryable = getPool()): Promise<void> {
-  await db.query('DELETE FROM events WHERE lab = $1', [lab]);
+  await db.query(
+    `WITH cleared AS (DELETE FROM events WHERE lab = $1 RETURNING id)
+     SELECT pg_notify('fencing_events', json_build_object('lab', $1::text, 'reset', true)::text)
+       FROM (SELECT count(*) FROM cleared) done`,
+    [lab],
+  );
 }
 
 /**

@@ -1,0 +1,91 @@
+import { getEventFeed } from '@/db/event-feed';
+import { listEvents } from '@/db/events';
+import { readLabSnapshot } from '@/db/lab-snapshot';
+import { getPool } from '@/db/pool';
+import { getSupervisor } from '@/lib/lab/supervisor';
+import { isLabId, type LabId } from '@/lib/model/labs';
+import { toWire } from '@/lib/model/wire';
+import { eventStream, type Send } from '@/lib/server/event-stream';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+const SNAPSHOT_EVERY_MS = 1_000;
+
+/**
+ * The lab's live feed: first a `hello` (the id of the lab's oldest event, so a client drops events a
+ * reset deleted), then the history after Last-Event-ID (or ?after=), then each new event as it
+ * commits, with its id, and `snapshot`s of the row, the lease and the workers.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ lab: string }> }) {
+  const { lab } = await params;
+  if (!isLabId(lab)) return Response.json({ error: `no lab ${JSON.stringify(lab)}` }, { status: 404 });
+  const after = parseAfter(request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('after'));
+  if (after === undefined) return Response.json({ error: 'Last-Event-ID must be a whole number' }, { status: 400 });
+
+  return eventStream(request.signal, async (send, close) => {
+    let sent = after;
+    let pumping: Promise<void> | undefined;
+    let pumpAgain = false;
+    // Coalesced: one catch-up query at a time, re-run if notes arrived meanwhile. Reading
+    // `id > sent` in id (= commit) order means nothing is skipped or sent twice.
+    const pump = (): void => {
+      if (pumping) {
+        pumpAgain = true;
+        return;
+      }
+      pumping = (async () => {
+        do {
+          pumpAgain = false;
+          for (const event of await listEvents({ lab, afterId: sent })) {
+            send({ id: event.id, event: 'lab-event', data: toWire(event) });
+            sent = event.id;
+          }
+          await sendSnapshot(lab, send);
+        } while (pumpAgain);
+      })()
+        .catch((error: unknown) => {
+          console.error('[sse] catch-up failed:', error);
+          close();
+        })
+        .finally(() => {
+          pumping = undefined;
+        });
+    };
+
+    const unsubscribe = await getEventFeed().subscribe({
+      onNote: (note) => {
+        if (note.lab !== lab) return;
+        if (note.reset) send({ event: 'reset', data: { lab } });
+        pump();
+      },
+      onClose: close,
+    });
+    send({ event: 'hello', data: { lab, firstId: await firstEventId(lab) } });
+    pump();
+    const ticker = setInterval(() => {
+      if (!pumping) void sendSnapshot(lab, send).catch(() => undefined);
+    }, SNAPSHOT_EVERY_MS);
+    return () => {
+      clearInterval(ticker);
+      unsubscribe();
+    };
+  });
+}
+
+async function sendSnapshot(lab: LabId, send: Send): Promise<void> {
+  const snapshot = await readLabSnapshot(lab);
+  send({ event: 'snapshot', data: { ...snapshot, workers: getSupervisor().listWorkers(lab) } });
+}
+
+async function firstEventId(lab: LabId): Promise<number | null> {
+  const { rows } = await getPool().query<{ id: string | null }>('SELECT min(id) AS id FROM events WHERE lab = $1', [
+    lab,
+  ]);
+  return rows[0]?.id == null ? null : Number(rows[0].id);
+}
+
+function parseAfter(raw: string | null): number | undefined {
+  if (raw === null || raw === '') return 0;
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+}

@@ -1,0 +1,73 @@
+import 'server-only';
+import type pg from 'pg';
+import { newClient } from './pool';
+
+/** What NOTIFY fencing_events carries: the new event's id, or a lab that was reset. */
+export type EventNote = { lab: string; id?: number; reset?: boolean };
+
+type Subscriber = { onNote: (note: EventNote) => void; onClose: () => void };
+
+/**
+ * One LISTEN connection for the whole server process (kept on globalThis), fanned out to every
+ * open event stream. When the connection dies every stream is closed, so that browsers reconnect
+ * (with Last-Event-ID) to a fresh one instead of waiting on a dead feed.
+ */
+class EventFeed {
+  private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
+  private readonly subscribers = new Set<Subscriber>();
+
+  async subscribe(subscriber: Subscriber): Promise<() => void> {
+    await this.connect();
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= (async () => {
+      const client = newClient();
+      client.on('notification', (message) => {
+        let note: EventNote;
+        try {
+          note = JSON.parse(message.payload ?? '') as EventNote;
+        } catch {
+          return;
+        }
+        for (const subscriber of this.subscribers) subscriber.onNote(note);
+      });
+      const dead = () => this.drop(client);
+      client.on('error', dead);
+      client.on('end', dead);
+      try {
+        await client.connect();
+        await client.query('LISTEN fencing_events');
+      } catch (error) {
+        this.connecting = undefined;
+        await client.end().catch(() => undefined);
+        throw error;
+      }
+      this.client = client;
+      this.connecting = undefined;
+      return client;
+    })();
+    return this.connecting;
+  }
+
+  private drop(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    const subscribers = [...this.subscribers];
+    this.subscribers.clear();
+    for (const subscriber of subscribers) subscriber.onClose();
+    void client.end().catch(() => undefined);
+  }
+}
+
+type GlobalWithFeed = typeof globalThis & { __fencingLabEventFeed?: EventFeed };
+
+export function getEventFeed(): EventFeed {
+  const holder = globalThis as GlobalWithFeed;
+  holder.__fencingLabEventFeed ??= new EventFeed();
+  return holder.__fencingLabEventFeed;
+}

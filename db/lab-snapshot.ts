@@ -1,0 +1,58 @@
+import 'server-only';
+import { LABS, type LabId } from '../lib/model/labs';
+import { parseStoredToken, parseToken } from '../lib/model/token';
+import type { LabSnapshot } from '../lib/model/wire';
+import { getPool, type Queryable } from './pool';
+
+/** The lab's row and lease as they are now, with the database's clock, in one round trip. */
+export async function readLabSnapshot(lab: LabId, db: Queryable = getPool()): Promise<Omit<LabSnapshot, 'workers'>> {
+  const { table, rowId, resource } = LABS[lab];
+  const rowSql =
+    table === 'protected_rows'
+      ? 'SELECT value, last_token, updated_at FROM protected_rows WHERE id = $1'
+      : 'SELECT value, last_token, updated_at FROM unguarded_rows WHERE id = $1';
+  const { rows } = await db.query<{
+    db_now: Date;
+    value: string | null;
+    last_token: string | null;
+    updated_at: Date | null;
+    holder: string | null;
+    token: string | null;
+    acquired_at: Date | null;
+    expires_at: Date | null;
+  }>(
+    `SELECT clock_timestamp() AS db_now, r.value, r.last_token, r.updated_at,
+            l.holder, l.token, l.acquired_at, l.expires_at
+       FROM (SELECT 1) one
+       LEFT JOIN (${rowSql}) r ON true
+       LEFT JOIN leases l ON l.resource = $2`,
+    [rowId, resource],
+  );
+  const found = rows[0];
+  if (!found) throw new Error('the snapshot query returned nothing');
+  return {
+    lab,
+    dbNow: found.db_now.getTime(),
+    ...(found.value !== null && found.last_token !== null && found.updated_at
+      ? {
+          row: {
+            table,
+            id: rowId,
+            value: found.value,
+            lastToken: parseStoredToken(found.last_token),
+            updatedAt: found.updated_at.getTime(),
+          },
+        }
+      : {}),
+    ...(found.holder !== null && found.token !== null && found.acquired_at && found.expires_at
+      ? {
+          lease: {
+            holder: found.holder,
+            token: parseToken(found.token),
+            acquiredAt: found.acquired_at.getTime(),
+            expiresAt: found.expires_at.getTime(),
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,41 @@
+import type { EventKind, LabEvent } from './events';
+
+/** An event as it crosses to the browser: database time in milliseconds since the epoch. */
+export type WireEvent = {
+  id: number;
+  lab: string;
+  at: number;
+  actor: string;
+  kind: EventKind;
+  resource?: string;
+  rowId?: number;
+  token?: number;
+  storedToken?: number;
+  outcome?: string;
+  detail: Record<string, unknown>;
+};
+
+export function toWire(event: LabEvent): WireEvent {
+  const { at, detail, ...rest } = event;
+  return { ...rest, at: at.getTime(), detail: detail ?? {} };
+}
+
+/** The lab's live state beside the history: its row and lease as they are in the database. */
+export type LabSnapshot = {
+  lab: string;
+  /** The database's clock when the snapshot was taken (ms since the epoch). */
+  dbNow: number;
+  row?: { table: string; id: number; value: string; lastToken: number; updatedAt: number };
+  lease?: { holder: string; token: number; acquiredAt: number; expiresAt: number };
+  workers: Array<{
+    id: string;
+    name: string;
+    phase: string;
+    alive: boolean;
+    armed: boolean;
+    token?: number;
+    believedUntil?: string;
+    settings: { leaseTtlMs: number; renewEveryMs: number; writeEveryMs: number };
+    failure?: string;
+  }>;
+};

@@ -1,0 +1,23 @@
+import { writeFile } from 'node:fs/promises';
+import { listEvents } from '../../db/events';
+import { closePool } from '../../db/pool';
+import { getSupervisor } from '../lab/supervisor';
+import type { LabId } from '../model/labs';
+import { toWire } from '../model/wire';
+import { runPauseScenario } from '../scenario/pause';
+
+/*
+ * Records a real history for the pure model's tests: runs a lab's pause scenario with real workers
+ * and writes its events (as the browser receives them) to a JSON file.
+ * Usage: DATABASE_URL=… record-history.ts <lab> <file>
+ */
+const [lab, file] = process.argv.slice(2) as [LabId, string];
+try {
+  await runPauseScenario(lab, () => undefined);
+  const events = (await listEvents({ lab })).map(toWire);
+  await writeFile(file, `${JSON.stringify(events, null, 1)}\n`);
+  console.log(`${events.length} events from the ${lab} lab written to ${file}`);
+} finally {
+  await getSupervisor().shutdown();
+  await closePool();
+}
