@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { checkHistory, type Rule, type Verdict } from './checker';
+import type { WireEvent } from './wire';
+
+/** Histories recorded from real runs of the pause scenario (lib/testing/record-history.ts). */
+function recorded(name: string): WireEvent[] {
+  return JSON.parse(readFileSync(new URL(`./fixtures/${name}-pause.json`, import.meta.url), 'utf8')) as WireEvent[];
+}
+
+// Hand-made histories start at 12:00:00.000 UTC so that messages can be compared in full.
+const at = (s: number) => Date.UTC(2026, 0, 1, 12, 0, 0) + Math.round(s * 1000);
+const ev = (
+  id: number,
+  s: number,
+  actor: string,
+  kind: WireEvent['kind'],
+  extra: Partial<WireEvent> = {},
+): WireEvent => ({
+  id,
+  lab: 'fenced',
+  at: at(s),
+  actor,
+  kind,
+  detail: {},
+  ...extra,
+});
+const grant = (id: number, s: number, actor: string, token: number, lab = 'fenced') =>
+  ev(id, s, actor, 'lease_acquired', { token, lab });
+const wrote = (id: number, s: number, actor: string, token: number, value: string, rowId = 1) =>
+  ev(id, s, actor, 'write_accepted', { token, rowId, outcome: 'accepted', detail: { value } });
+
+const only = (verdict: Verdict, rule: Rule) => verdict.violations.filter((v) => v.rule === rule);
+const rulesOf = (verdict: Verdict) => [...new Set(verdict.violations.map((v) => v.rule))].sort();
+
+describe('token-went-back', () => {
+  test('an older token overwriting a newer one is a lost update, naming both writes', () => {
+    const history = [
+      grant(1, 0, 'A', 7),
+      grant(2, 2, 'B', 8),
+      wrote(3, 2.1, 'B', 8, 'B-1'),
+      wrote(4, 3.512, 'A', 7, 'A-2'),
+    ];
+    const [lost, ...more] = only(checkHistory(history), 'token-went-back');
+    assert.deepEqual(more, []);
+    assert.deepEqual(lost?.eventIds, [3, 4]);
+    assert.equal(
+      lost?.message,
+      'lost update: B\'s value "B-1" (token 8) overwritten by A with token 7 at 12:00:03.512',
+    );
+  });
+
+  test('repeating the current token is allowed, and each row is judged on its own', () => {
+    const history = [
+      grant(1, 0, 'A', 7),
+      wrote(2, 1, 'A', 7, 'A-1', 1),
+      wrote(3, 2, 'A', 7, 'A-2', 1),
+      grant(4, 3, 'B', 8),
+      wrote(5, 4, 'B', 8, 'B-1', 1),
+      wrote(6, 5, 'B', 8, 'B-2', 2),
+    ];
+    assert.deepEqual(checkHistory(history), { ok: true, violations: [], checked: { writes: 4, grants: 2 } });
+  });
+});
+
+describe('final-state', () => {
+  const history = [grant(1, 0, 'A', 7), wrote(2, 1, 'A', 7, 'A-1'), wrote(3, 2, 'A', 7, 'A-2')];
+
+  test('a row that is not what the last accepted write left is a violation naming that write', () => {
+    const [wrong, ...more] = only(checkHistory(history, { value: 'A-1', lastToken: 7 }), 'final-state');
+    assert.deepEqual(more, []);
+    assert.deepEqual(wrong?.eventIds, [3]);
+    assert.match(wrong?.message ?? '', /row holds "A-1" \(token 7\), but the last accepted write was A's "A-2"/);
+  });
+
+  test('a row equal to the last accepted write, or no row given, is fine', () => {
+    assert.equal(checkHistory(history, { value: 'A-2', lastToken: 7 }).ok, true);
+    assert.equal(checkHistory(history).ok, true);
+  });
+});
+
+describe('superseded-holder', () => {
+  test("a write accepted after another holder's newer grant names the lease, the grant and the write", () => {
+    const history = [grant(1, 0, 'A', 7), grant(2, 2, 'B', 8), wrote(3, 3, 'A', 7, 'A-2')];
+    const [stale, ...more] = only(checkHistory(history), 'superseded-holder');
+    assert.deepEqual(more, []);
+    assert.deepEqual(stale?.eventIds, [1, 2, 3]);
+    assert.match(
+      stale?.message ?? '',
+      /A wrote "A-2" with token 7 .* superseded: B was granted token 8 at 12:00:02\.000/,
+    );
+  });
+
+  test("a token that is not the writer's lease token (a per-process counter) is named as such", () => {
+    // Both processes count from 1; A's late write repeats B's token, so the row's check lets it through.
+    const history = [
+      grant(1, 0, 'A', 57),
+      grant(2, 2, 'B', 58),
+      wrote(3, 2.1, 'B', 1, 'B-1'),
+      wrote(4, 3, 'A', 1, 'A-2'),
+    ];
+    const verdict = checkHistory(history);
+    assert.deepEqual(only(verdict, 'token-went-back'), [], 'the counter never goes back: rule 1 alone misses it');
+    const messages = only(verdict, 'superseded-holder').map((v) => [v.eventIds, v.message.split(' (')[0]]);
+    assert.deepEqual(messages, [
+      [[2, 3], 'B wrote with token 1, but its lease is token 58'],
+      [[1, 4], 'A wrote with token 1, but its lease is token 57'],
+      [[1, 2, 4], 'A wrote "A-2" with token 1 at 12:00:03.000, but its lease'],
+    ]);
+  });
+
+  test('a write by someone never granted a lease is flagged', () => {
+    const [stray] = checkHistory([wrote(1, 0, 'C', 3, 'C-1')]).violations;
+    assert.deepEqual([stray?.rule, stray?.eventIds], ['superseded-holder', [1]]);
+    assert.match(stray?.message ?? '', /C wrote with token 3, but it was never granted a lease/);
+  });
+
+  test("writes before the next grant, the holder's own newer grant, and other labs' grants supersede nothing", () => {
+    const history = [
+      grant(1, 0, 'A', 7),
+      wrote(2, 1, 'A', 7, 'A-1'),
+      grant(3, 2, 'A', 8), // A's own newer grant does not make its older token someone else's
+      grant(4, 2, 'B', 99, 'token-as-text'),
+      wrote(5, 3, 'A', 7, 'A-2'),
+      grant(6, 5, 'B', 9),
+      wrote(7, 6, 'B', 9, 'B-1'),
+    ];
+    assert.deepEqual(checkHistory(history).violations, []);
+  });
+});
+
+describe('token-granted-twice', () => {
+  test('the same token granted to two holders names both grants', () => {
+    const [twice, ...more] = checkHistory([grant(1, 0, 'A', 7), grant(2, 1, 'B', 7)]).violations;
+    assert.deepEqual(more, []);
+    assert.deepEqual([twice?.rule, twice?.eventIds], ['token-granted-twice', [1, 2]]);
+    assert.match(twice?.message ?? '', /token 7 granted twice: to A at 12:00:00\.000 and to B at 12:00:01\.000/);
+  });
+
+  test("distinct tokens are fine, and a lab with its own sequence may reuse another lab's numbers", () => {
+    const history = [grant(1, 0, 'A', 9), grant(2, 1, 'B', 10), grant(3, 2, 'A', 9, 'token-as-text')];
+    assert.deepEqual(checkHistory(history), { ok: true, violations: [], checked: { writes: 0, grants: 3 } });
+  });
+});
+
+describe('recorded histories', () => {
+  test('fenced: safe, and the row as it ended matches', () => {
+    const verdict = checkHistory(recorded('fenced'), { value: 'B-1', lastToken: 63 });
+    assert.deepEqual(verdict, { ok: true, violations: [], checked: { writes: 2, grants: 2 } });
+  });
+
+  test("no fencing: A's stale token 64 overwrites B's 65, and A had been superseded", () => {
+    const verdict = checkHistory(recorded('no-fencing'), { value: 'A-2', lastToken: 64 });
+    assert.equal(verdict.ok, false);
+    assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-went-back']);
+    const [lost] = only(verdict, 'token-went-back');
+    assert.deepEqual(lost?.eventIds, [271, 277]);
+    assert.equal(
+      lost?.message,
+      'lost update: B\'s value "B-1" (token 65) overwritten by A with token 64 at 10:28:44.294',
+    );
+    assert.deepEqual(only(verdict, 'superseded-holder')[0]?.eventIds, [261, 269, 277]);
+  });
+
+  test("token as text: A's older token 9 is accepted after B was granted 10", () => {
+    const verdict = checkHistory(recorded('token-as-text'));
+    assert.equal(verdict.ok, false);
+    assert.deepEqual(rulesOf(verdict), ['superseded-holder']);
+    const [stale] = verdict.violations;
+    assert.deepEqual(stale?.eventIds, [280, 288, 300]);
+    assert.match(stale?.message ?? '', /A wrote "A-2" with token 9 .* B was granted token 10/);
+  });
+
+  test('the verdict does not depend on the order the events arrive in, nor change them', () => {
+    const events = recorded('no-fencing');
+    const copy = structuredClone(events);
+    assert.deepEqual(checkHistory([...events].reverse()), checkHistory(events));
+    assert.deepEqual(events, copy);
+  });
+});
