@@ -1,8 +1,10 @@
+import Link from 'next/link';
 import { AutoRefresh } from '@/components/lab/auto-refresh';
 import { LeasesTable } from '@/components/lab/leases-table';
 import { ProtectedRowsTable } from '@/components/lab/protected-rows-table';
 import { listProtectedRows } from '@/db/guard';
 import { listLeases } from '@/db/leases';
+import { LAB_IDS, LABS } from '@/lib/model/labs';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,32 +18,75 @@ export default async function HomePage() {
   );
 
   return (
-    <main className="mx-auto max-w-5xl space-y-6 px-6 py-8">
-      <header className="flex flex-wrap items-start justify-between gap-4">
-        <div className="space-y-2">
-          <h1 className="text-3xl font-bold tracking-tight">Fencing Lab</h1>
-          <p className="max-w-3xl text-lg text-slate-700 dark:text-slate-300">
-            A lease alone is not safe: a holder that pauses past its lease still believes it owns the resource. Every
-            grant carries a token from a database sequence, and the table below rejects any write whose token is older
-            than the one it holds.
-          </p>
-        </div>
-        <AutoRefresh />
-      </header>
-      {data.ok ? (
-        <div className="grid gap-6 lg:grid-cols-2">
-          <ProtectedRowsTable rows={data.rows} />
-          <LeasesTable leases={data.leases} />
-        </div>
-      ) : (
-        <p
-          role="alert"
-          className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
-        >
-          The database is not reachable. Start the app with <code className="font-mono">npm start</code>, or check{' '}
-          <code className="font-mono">DATABASE_URL</code>.
+    <main className="mx-auto max-w-6xl space-y-8 px-6 py-8">
+      <header className="space-y-3">
+        <h1 className="text-4xl font-bold tracking-tight">Fencing Lab</h1>
+        <p className="max-w-3xl text-xl leading-relaxed text-slate-700 dark:text-slate-300">
+          A lease alone is not safe: a holder that freezes past its lease wakes up still believing it owns the resource.
+          Fencing gives every lease grant a token from a database sequence, and the storage rejects any write whose
+          token is older than the one it holds. Here it happens for real: worker processes, a real freeze, a real
+          PostgreSQL.
         </p>
-      )}
+        <p>
+          <Link
+            href="/labs/fenced/walkthrough"
+            className="inline-block rounded-lg bg-sky-700 px-5 py-3 text-lg font-semibold text-white hover:bg-sky-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600"
+          >
+            Start the walkthrough: The pause
+          </Link>
+        </p>
+      </header>
+
+      <section aria-labelledby="labs-heading" className="space-y-3">
+        <h2 id="labs-heading" className="text-2xl font-semibold">
+          The labs
+        </h2>
+        <ul className="grid gap-3 md:grid-cols-2 lg:grid-cols-3">
+          {LAB_IDS.map((lab) => (
+            <li key={lab} className="rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+              <h3 className="text-lg font-semibold">
+                {lab === 'fenced' ? '✓ ' : '✗ '}
+                {LABS[lab].title}
+              </h3>
+              <p className="mt-1 text-slate-700 dark:text-slate-300">{LABS[lab].summary}</p>
+              {LABS[lab].failure ? (
+                <p className="mt-1 text-rose-800 dark:text-rose-300">Breaks: {LABS[lab].failure}.</p>
+              ) : null}
+              <p className="mt-2 flex gap-4">
+                <Link className="font-semibold underline" href={`/labs/${lab}/walkthrough`}>
+                  Walkthrough<span className="sr-only"> of the {LABS[lab].title} lab</span>
+                </Link>
+                <Link className="font-semibold underline" href={`/labs/${lab}`}>
+                  Free play<span className="sr-only"> in the {LABS[lab].title} lab</span>
+                </Link>
+              </p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="db-heading" className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="db-heading" className="text-2xl font-semibold">
+            In the database now
+          </h2>
+          <AutoRefresh />
+        </div>
+        {data.ok ? (
+          <div className="grid gap-6 lg:grid-cols-2">
+            <ProtectedRowsTable rows={data.rows} />
+            <LeasesTable leases={data.leases} />
+          </div>
+        ) : (
+          <p
+            role="alert"
+            className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+          >
+            The database is not reachable. Start the app with <code className="font-mono">npm start</code>, or check{' '}
+            <code className="font-mono">DATABASE_URL</code>.
+          </p>
+        )}
+      </section>
     </main>
   );
 }

@@ -14,8 +14,8 @@ test('the page shows what the pause scenario really left in Postgres', async ({ 
   const row = home.rowById(1);
   await expect(row.getByRole('cell', { name: 'B-1', exact: true })).toBeVisible();
   await expect(row.getByRole('cell', { name: token, exact: true })).toBeVisible();
-  await expect(home.leaseOn('row-1').getByRole('cell', { name: 'B', exact: true })).toBeVisible();
-  await expect(home.leaseOn('row-1').getByRole('cell', { name: token, exact: true })).toBeVisible();
+  await expect(home.leaseOn('lab/fenced').getByRole('cell', { name: 'B', exact: true })).toBeVisible();
+  await expect(home.leaseOn('lab/fenced').getByRole('cell', { name: token, exact: true })).toBeVisible();
 });
 
 test('the tables follow the database without a reload, and live refresh can be paused', async ({

@@ -8,7 +8,7 @@ export function ProtectedRowsTable({ rows }: { rows: ProtectedRow[] }) {
       </h2>
       {rows.length === 0 ? (
         <p className="px-4 py-6 text-slate-600 dark:text-slate-400">
-          No protected rows yet. Run <code className="font-mono">npm run scenario -- pause</code> to write some.
+          No protected rows yet. Start a lab, or run <code className="font-mono">npm run scenario -- pause</code>.
         </p>
       ) : (
         <table className="w-full text-left text-base">

@@ -1,0 +1,151 @@
+'use client';
+
+import { useEffect, useId, useState } from 'react';
+import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab-inputs';
+import { useLabStore } from '../lab-store-provider';
+import { NoticeArea } from './notice-area';
+import { ShortcutsHelp, useShortcuts } from './shortcuts';
+import { useLabCommands } from './use-lab-commands';
+import { WorkerList } from './worker-list';
+
+export const controlButton =
+  'rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800';
+const input =
+  'w-24 rounded-md border border-slate-300 bg-white px-2 py-1 font-mono text-base dark:border-slate-700 dark:bg-slate-900';
+
+const NAMES = 'ABCDEFGH'.split('');
+
+/** Start, pause, resume, crash, restart and reset, with the settings a trainer changes most. */
+export function LabControls() {
+  const commands = useLabCommands();
+  const workers = useLabStore((s) => s.snapshot?.workers ?? []);
+  const selected = useLabStore((s) => s.selectedWorker);
+  const [name, setName] = useState('A');
+  const [ttlSeconds, setTtlSeconds] = useState(DEFAULT_WORKER_SETTINGS.leaseTtlMs / 1000);
+  const [pauseSeconds, setPauseSeconds] = useState(6);
+  const ids = { name: useId(), ttl: useId(), pause: useId() };
+  const selectedWorker = workers.find((w) => w.id === selected);
+
+  // Suggest the next free letter as the name.
+  const taken = workers.map((w) => w.name).join(',');
+  useEffect(() => {
+    const used = new Set(taken.split(','));
+    setName((current) => (used.has(current) ? (NAMES.find((n) => !used.has(n)) ?? '') : current));
+  }, [taken]);
+
+  const start = () =>
+    commands.start({
+      name,
+      leaseTtlMs: Math.round(ttlSeconds * 1000),
+      renewEveryMs: Math.round((ttlSeconds * 1000) / 3),
+      writeEveryMs: DEFAULT_WORKER_SETTINGS.writeEveryMs,
+    });
+  const target = selectedWorker?.id;
+  const actions = {
+    start,
+    pauseFor: () => target && commands.pause(target, 'for', pauseSeconds),
+    pauseUntilResumed: () => target && commands.pause(target, 'until-resumed'),
+    armCritical: () => target && commands.pause(target, 'critical-window', pauseSeconds),
+    resume: () => target && commands.resume(target),
+    crash: () => target && commands.crash(target),
+    restart: () => target && commands.restart(target),
+    reset: () => commands.reset(),
+  };
+  useShortcuts(actions);
+  const running = selectedWorker?.alive ?? false;
+  const paused = selectedWorker?.phase === 'paused' || selectedWorker?.armed === true;
+
+  return (
+    <section
+      aria-labelledby="controls-heading"
+      className="space-y-4 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+    >
+      <h2 id="controls-heading" className="text-lg font-semibold">
+        Controls
+      </h2>
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void start();
+        }}
+      >
+        <label htmlFor={ids.name} className="grid gap-1 text-sm font-medium">
+          Worker name
+          <input
+            id={ids.name}
+            className={input}
+            value={name}
+            maxLength={40}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </label>
+        <label htmlFor={ids.ttl} className="grid gap-1 text-sm font-medium">
+          Lease TTL (s)
+          <input
+            id={ids.ttl}
+            className={input}
+            type="number"
+            min={0.5}
+            max={60}
+            step={0.5}
+            value={ttlSeconds}
+            onChange={(e) => setTtlSeconds(Number(e.target.value))}
+          />
+        </label>
+        <button
+          type="submit"
+          className={controlButton}
+          disabled={commands.busy || workers.length >= MAX_WORKERS_PER_LAB}
+        >
+          Start worker <kbd className="ml-1 text-xs opacity-70">N</kbd>
+        </button>
+      </form>
+      <WorkerList workers={workers} />
+      <fieldset className="flex flex-wrap items-end gap-2">
+        <legend className="sr-only">{`Commands for ${selectedWorker?.name ?? 'the selected worker'}`}</legend>
+        <label htmlFor={ids.pause} className="grid gap-1 text-sm font-medium">
+          Pause length (s)
+          <input
+            id={ids.pause}
+            className={input}
+            type="number"
+            min={0.5}
+            max={MAX_PAUSE_SECONDS}
+            step={0.5}
+            value={pauseSeconds}
+            onChange={(e) => setPauseSeconds(Number(e.target.value))}
+          />
+        </label>
+        <button type="button" className={controlButton} disabled={!running || paused} onClick={actions.pauseFor}>
+          Pause {pauseSeconds} s <kbd className="ml-1 text-xs opacity-70">P</kbd>
+        </button>
+        <button
+          type="button"
+          className={controlButton}
+          disabled={!running || paused}
+          onClick={actions.pauseUntilResumed}
+        >
+          Pause until resumed <kbd className="ml-1 text-xs opacity-70">U</kbd>
+        </button>
+        <button type="button" className={controlButton} disabled={!running || paused} onClick={actions.armCritical}>
+          Freeze before its next write <kbd className="ml-1 text-xs opacity-70">W</kbd>
+        </button>
+        <button type="button" className={controlButton} disabled={!running || !paused} onClick={actions.resume}>
+          Resume <kbd className="ml-1 text-xs opacity-70">R</kbd>
+        </button>
+        <button type="button" className={controlButton} disabled={!running} onClick={actions.crash}>
+          Crash <kbd className="ml-1 text-xs opacity-70">K</kbd>
+        </button>
+        <button type="button" className={controlButton} disabled={!selectedWorker} onClick={actions.restart}>
+          Restart <kbd className="ml-1 text-xs opacity-70">T</kbd>
+        </button>
+        <button type="button" className={`${controlButton} ml-auto`} onClick={actions.reset}>
+          Reset lab <kbd className="ml-1 text-xs opacity-70">X</kbd>
+        </button>
+      </fieldset>
+      <NoticeArea />
+      <ShortcutsHelp />
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import Link from 'next/link';
+import { LAB_IDS, LABS, type LabId } from '@/lib/model/labs';
+
+/** The labs side by side: the fenced one first, then each mistake. */
+export function LabNav({ current, mode }: { current: LabId; mode: 'free' | 'walkthrough' }) {
+  return (
+    <nav aria-label="Labs">
+      <ul className="flex flex-wrap gap-1.5">
+        {LAB_IDS.map((lab) => (
+          <li key={lab}>
+            <Link
+              href={mode === 'walkthrough' ? `/labs/${lab}/walkthrough` : `/labs/${lab}`}
+              aria-current={lab === current ? 'page' : undefined}
+              className={`block rounded-md border px-3 py-1.5 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 ${
+                lab === current
+                  ? 'border-sky-700 bg-sky-700 text-white dark:border-sky-400 dark:bg-sky-400 dark:text-slate-950'
+                  : 'border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-900'
+              }`}
+            >
+              {lab === 'fenced' ? '✓ ' : '✗ '}
+              {LABS[lab].title}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

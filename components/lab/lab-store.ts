@@ -1,0 +1,94 @@
+import { createStore } from 'zustand/vanilla';
+import type { LabId } from '@/lib/model/labs';
+import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
+
+/*
+ * The browser's copy of a lab: the event log as the live feed delivered it (in id order, each id
+ * once) and the latest snapshot of the row, the lease and the workers; plus view state. Lanes and
+ * tables are derived from these by pure functions, never stored.
+ */
+
+export type Connection = 'connecting' | 'live' | 'reconnecting';
+
+export type Notice = { tone: 'ok' | 'error'; message: string; at: number };
+
+export type LabState = {
+  lab: LabId;
+  events: WireEvent[];
+  snapshot: LabSnapshot | undefined;
+  /** Database clock minus this browser's clock, from the latest snapshot. */
+  clockOffsetMs: number;
+  connection: Connection;
+  /** How much time the timeline shows, and where it ends (undefined: it follows now). */
+  windowMs: number;
+  viewEnd: number | undefined;
+  selectedMark: string | undefined;
+  selectedWorker: string | undefined;
+  notice: Notice | undefined;
+};
+
+export type LabActions = {
+  receiveEvent: (event: WireEvent) => void;
+  /** A (re)connection's hello: events older than the lab's oldest were deleted by a reset. */
+  receiveHello: (firstId: number | null) => void;
+  receiveReset: () => void;
+  receiveSnapshot: (snapshot: LabSnapshot) => void;
+  setConnection: (connection: Connection) => void;
+  zoom: (factor: number) => void;
+  pan: (deltaMs: number, now: number) => void;
+  follow: () => void;
+  selectMark: (key: string | undefined) => void;
+  selectWorker: (id: string | undefined) => void;
+  notify: (tone: Notice['tone'], message: string) => void;
+};
+
+export type LabStore = LabState & LabActions;
+
+export const WINDOW_BOUNDS_MS = { min: 2_000, max: 10 * 60_000, initial: 14_000 } as const;
+
+export function createLabStore(lab: LabId) {
+  return createStore<LabStore>()((set, get) => ({
+    lab,
+    events: [],
+    snapshot: undefined,
+    clockOffsetMs: 0,
+    connection: 'connecting',
+    windowMs: WINDOW_BOUNDS_MS.initial,
+    viewEnd: undefined,
+    selectedMark: undefined,
+    selectedWorker: undefined,
+    notice: undefined,
+
+    receiveEvent: (event) => {
+      const last = get().events.at(-1);
+      if (last && event.id <= last.id) return; // already have it
+      set({ events: [...get().events, event] });
+    },
+    receiveHello: (firstId) => set({ events: firstId === null ? [] : get().events.filter((e) => e.id >= firstId) }),
+    receiveReset: () => set({ events: [], selectedMark: undefined, viewEnd: undefined }),
+    receiveSnapshot: (snapshot) => {
+      const { selectedWorker } = get();
+      const stillThere = snapshot.workers.some((w) => w.id === selectedWorker);
+      set({
+        snapshot,
+        clockOffsetMs: snapshot.dbNow - Date.now(),
+        selectedWorker: stillThere ? selectedWorker : snapshot.workers[0]?.id,
+      });
+    },
+    setConnection: (connection) => set({ connection }),
+    zoom: (factor) => {
+      const next = Math.round(get().windowMs * factor);
+      set({ windowMs: Math.min(WINDOW_BOUNDS_MS.max, Math.max(WINDOW_BOUNDS_MS.min, next)) });
+    },
+    pan: (deltaMs, now) => {
+      const end = (get().viewEnd ?? now) + deltaMs;
+      set({ viewEnd: end >= now ? undefined : end });
+    },
+    follow: () => set({ viewEnd: undefined }),
+    selectMark: (key) => set({ selectedMark: key }),
+    selectWorker: (id) => set({ selectedWorker: id }),
+    notify: (tone, message) => set({ notice: { tone, message, at: Date.now() } }),
+  }));
+}
+
+export type LabStoreApi = ReturnType<typeof createLabStore>;

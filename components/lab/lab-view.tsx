@@ -1,0 +1,41 @@
+'use client';
+
+import Link from 'next/link';
+import { LABS, type LabId } from '@/lib/model/labs';
+import { LabControls } from './controls/lab-controls';
+import { LabStoreProvider } from './lab-store-provider';
+import { LiveTables } from './live-tables';
+import { Timeline } from './timeline/timeline';
+import { WalkthroughPanel } from './walkthrough/walkthrough-panel';
+
+/** A lab on one screen: the timeline beside the live tables, with the controls or the narration. */
+export function LabView({ lab, walkthroughStep }: { lab: LabId; walkthroughStep?: number }) {
+  const definition = LABS[lab];
+  return (
+    <LabStoreProvider lab={lab}>
+      <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
+        <div className="min-w-0 space-y-4">
+          <Timeline />
+        </div>
+        <div className="space-y-4 xl:row-start-1 xl:col-start-2">
+          {walkthroughStep !== undefined ? <WalkthroughPanel lab={lab} initialStep={walkthroughStep} /> : null}
+          <LiveTables />
+          {definition.failure ? (
+            <p className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-base dark:border-rose-800 dark:bg-rose-950">
+              <strong>Deliberately broken.</strong> {definition.summary} It fails: {definition.failure}.
+            </p>
+          ) : null}
+          {walkthroughStep === undefined ? (
+            <LabControls />
+          ) : (
+            <p className="text-base">
+              <Link className="font-semibold underline" href={`/labs/${lab}`}>
+                Leave the walkthrough and drive this lab yourself
+              </Link>
+            </p>
+          )}
+        </div>
+      </div>
+    </LabStoreProvider>
+  );
+}

@@ -1,0 +1,135 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import { LABS } from '@/lib/model/labs';
+import { clock } from './format';
+import { useLabStore } from './lab-store-provider';
+import { useDbNow } from './use-db-now';
+
+const FLASH_MS = 1_500;
+
+/** True for a moment after `value` changes: to highlight what just changed without moving it. */
+function useFlash(value: unknown): boolean {
+  const [flash, setFlash] = useState(false);
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the flash is triggered by a change of value.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    setFlash(true);
+    const timer = setTimeout(() => setFlash(false), FLASH_MS);
+    return () => clearTimeout(timer);
+  }, [value]);
+  return flash;
+}
+
+const cell = 'px-3 py-2 font-mono text-base';
+const head = 'px-3 py-2 text-left text-sm font-medium text-slate-600 dark:text-slate-400';
+const flashClass = (on: boolean) =>
+  `transition-colors duration-700 ${on ? 'bg-yellow-200 dark:bg-yellow-800' : 'bg-transparent'}`;
+
+/** The lab's row as it is in the database, and its lease with a countdown by the database's clock. */
+export function LiveTables() {
+  const lab = useLabStore((s) => s.lab);
+  const row = useLabStore((s) => s.snapshot?.row);
+  const lease = useLabStore((s) => s.snapshot?.lease);
+  const now = useDbNow(100);
+  const rowFlash = useFlash(row ? `${row.value}/${row.lastToken}` : undefined);
+  const leaseFlash = useFlash(lease ? `${lease.holder}/${lease.token}` : undefined);
+  const table = LABS[lab].table;
+  const remaining = lease ? lease.expiresAt - now : 0;
+
+  return (
+    <div className="grid gap-4">
+      <section aria-labelledby="row-heading" className="rounded-lg border border-slate-200 dark:border-slate-800">
+        <h2
+          id="row-heading"
+          className="border-b border-slate-200 px-3 py-2 text-lg font-semibold dark:border-slate-800"
+        >
+          {table}
+          {table === 'unguarded_rows' ? (
+            <span className="ml-2 text-sm font-normal text-rose-700 dark:text-rose-300">(no guard: a broken lab)</span>
+          ) : null}
+        </h2>
+        <table className="w-full">
+          <thead>
+            <tr>
+              <th scope="col" className={head}>
+                id
+              </th>
+              <th scope="col" className={head}>
+                value
+              </th>
+              <th scope="col" className={head}>
+                last_token
+              </th>
+              <th scope="col" className={head}>
+                updated
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {row ? (
+              <tr className={flashClass(rowFlash)} data-testid="lab-row">
+                <td className={cell}>{row.id}</td>
+                <td className={`${cell} font-semibold`}>{row.value}</td>
+                <td className={`${cell} font-semibold`}>{row.lastToken}</td>
+                <td className={`${cell} text-sm`}>{clock(row.updatedAt)}</td>
+              </tr>
+            ) : (
+              <tr>
+                <td colSpan={4} className="px-3 py-3 text-slate-600 dark:text-slate-400">
+                  No row yet: reset the lab or start a worker.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </section>
+      <section aria-labelledby="lease-heading" className="rounded-lg border border-slate-200 dark:border-slate-800">
+        <h2
+          id="lease-heading"
+          className="border-b border-slate-200 px-3 py-2 text-lg font-semibold dark:border-slate-800"
+        >
+          leases
+        </h2>
+        <table className="w-full">
+          <thead>
+            <tr>
+              <th scope="col" className={head}>
+                holder
+              </th>
+              <th scope="col" className={head}>
+                token
+              </th>
+              <th scope="col" className={head}>
+                expires (database clock)
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {lease ? (
+              <tr className={flashClass(leaseFlash)} data-testid="lab-lease">
+                <td className={`${cell} font-semibold`}>{lease.holder}</td>
+                <td className={`${cell} font-semibold`}>{lease.token}</td>
+                <td className={`${cell} tabular-nums`}>
+                  {remaining > 0
+                    ? `in ${(remaining / 1000).toFixed(1)} s`
+                    : `expired ${(-remaining / 1000).toFixed(1)} s ago`}
+                </td>
+              </tr>
+            ) : (
+              <tr>
+                <td colSpan={3} className="px-3 py-3 text-slate-600 dark:text-slate-400">
+                  Nobody holds the lease.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { useEffect } from 'react';
+import type { LabId } from '@/lib/model/labs';
+import { controlButton } from '../controls/lab-controls';
+import { NoticeArea } from '../controls/notice-area';
+import { useWalkthrough } from './use-walkthrough';
+
+/** The narration: one step at a time, Next / Back / autoplay, each step a deep link (?step=N). */
+export function WalkthroughPanel({ lab, initialStep }: { lab: LabId; initialStep: number }) {
+  const walk = useWalkthrough(lab, initialStep);
+  const router = useRouter();
+  const pathname = usePathname();
+  const step = walk.steps[walk.shown];
+  const complete = walk.shown <= walk.reached;
+  const last = walk.shown === walk.steps.length - 1;
+
+  useEffect(() => {
+    if (walk.reached >= 0) router.replace(`${pathname}?step=${walk.shown + 1}`, { scroll: false });
+  }, [walk.shown, walk.reached, pathname, router]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) return;
+      if (event.key === 'ArrowRight' && !event.shiftKey) void walk.next();
+      if (event.key === 'ArrowLeft' && !event.shiftKey) walk.back();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [walk]);
+
+  return (
+    <section
+      aria-labelledby="walkthrough-heading"
+      className="space-y-2 rounded-lg border border-sky-300 bg-sky-50 p-3 dark:border-sky-800 dark:bg-sky-950"
+    >
+      <p className="text-sm font-medium text-sky-900 dark:text-sky-200">
+        Step {walk.shown + 1} of {walk.steps.length}
+      </p>
+      <h2 id="walkthrough-heading" className="text-xl font-bold">
+        {step?.title}
+      </h2>
+      <p className="min-h-36 text-lg leading-snug" data-testid="narration">
+        {complete && step ? step.narrate(walk.facts) : ''}
+      </p>
+      <p role="status" className="min-h-6 text-base text-slate-700 dark:text-slate-300">
+        {walk.status.kind === 'working' ? `Waiting for ${walk.status.what}…` : ''}
+      </p>
+      {walk.status.kind === 'failed' ? (
+        <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
+          The step did not complete: {walk.status.message}.
+        </p>
+      ) : null}
+      <div className="flex flex-wrap items-center gap-2">
+        <button type="button" className={controlButton} onClick={walk.back} disabled={walk.shown === 0}>
+          Back
+        </button>
+        <button
+          type="button"
+          className={controlButton}
+          onClick={() => void walk.next()}
+          disabled={last || walk.status.kind === 'working'}
+        >
+          Next
+        </button>
+        <button
+          type="button"
+          className={controlButton}
+          aria-pressed={walk.autoplay}
+          onClick={() => walk.setAutoplay(!walk.autoplay)}
+        >
+          Autoplay
+        </button>
+        <button
+          type="button"
+          className={controlButton}
+          onClick={() => void walk.restart()}
+          disabled={walk.status.kind === 'working'}
+        >
+          Start over
+        </button>
+      </div>
+      <NoticeArea />
+      {last && complete ? <AfterTheEnd lab={lab} /> : null}
+      <p className="text-sm text-slate-600 dark:text-slate-400">← → step back and forward.</p>
+    </section>
+  );
+}
+
+function AfterTheEnd({ lab }: { lab: LabId }) {
+  return (
+    <p className="text-base">
+      {lab === 'fenced' ? (
+        <>
+          Now watch it break:{' '}
+          <Link className="font-semibold underline" href="/labs/no-fencing/walkthrough">
+            the same pause without fencing
+          </Link>
+          .
+        </>
+      ) : (
+        <>
+          Compare:{' '}
+          <Link className="font-semibold underline" href="/labs/fenced/walkthrough">
+            the pause with fencing
+          </Link>
+          .
+        </>
+      )}{' '}
+      Or{' '}
+      <Link className="font-semibold underline" href={`/labs/${lab}`}>
+        drive this lab yourself
+      </Link>
+      .
+    </p>
+  );
+}

@@ -1,0 +1,160 @@
+import { LABS, type LabId } from './labs';
+import type { WireEvent } from './wire';
+
+/*
+ * The guided walkthrough "The pause", as data: what each step does to the real lab, which event
+ * tells that it happened, and what to say about it, with the tokens the database really gave.
+ * Pure: the page runs the actions and feeds the events back in.
+ */
+
+export const WALKTHROUGH_SETTINGS = {
+  A: { name: 'A', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 },
+  // B writes once and then renews quietly, so the table shows who wrote last.
+  B: { name: 'B', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 30_000 },
+} as const;
+export const FREEZE_SECONDS = 10;
+
+export type StepAction =
+  | { kind: 'reset' }
+  | { kind: 'start'; worker: 'A' | 'B' }
+  | { kind: 'freeze-before-write'; worker: 'A'; seconds: number }
+  | { kind: 'resume'; worker: 'A' }
+  | { kind: 'none' };
+
+export type Facts = {
+  tokenA?: number;
+  tokenB?: number;
+  firstWriteA?: WireEvent;
+  pauseA?: WireEvent;
+  expiryA?: WireEvent;
+  writeB?: WireEvent;
+  wokeA?: WireEvent;
+  lateWriteA?: WireEvent;
+};
+
+export type Step = {
+  id: string;
+  title: string;
+  action: StepAction;
+  /** What the page waits for after the action, in words. */
+  waitingFor: string;
+  done: (facts: Facts) => boolean;
+  narrate: (facts: Facts) => string;
+};
+
+const isOutcome = (e: WireEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+
+/** What happened so far, read from the events of this run (ids after the run began). */
+export function factsFrom(events: readonly WireEvent[]): Facts {
+  const find = (match: (e: WireEvent) => boolean, after = 0) => events.find((e) => e.id > after && match(e));
+  const grantA = find((e) => e.actor === 'A' && e.kind === 'lease_acquired');
+  const grantB = find((e) => e.actor === 'B' && e.kind === 'lease_acquired');
+  const pauseA = find((e) => e.actor === 'A' && e.kind === 'pause_started');
+  const wokeA = pauseA && find((e) => e.actor === 'A' && e.kind === 'pause_ended', pauseA.id);
+  const facts: Facts = {
+    ...(grantA?.token === undefined ? {} : { tokenA: grantA.token }),
+    ...(grantB?.token === undefined ? {} : { tokenB: grantB.token }),
+  };
+  const set = <K extends keyof Facts>(key: K, value: Facts[K] | undefined) => {
+    if (value !== undefined) facts[key] = value;
+  };
+  set(
+    'firstWriteA',
+    find((e) => e.actor === 'A' && e.kind === 'write_accepted'),
+  );
+  set('pauseA', pauseA);
+  set(
+    'expiryA',
+    find((e) => e.actor === 'A' && e.kind === 'lease_expired'),
+  );
+  set(
+    'writeB',
+    find((e) => e.actor === 'B' && isOutcome(e)),
+  );
+  set('wokeA', wokeA);
+  set('lateWriteA', wokeA && find((e) => e.actor === 'A' && isOutcome(e), wokeA.id));
+  return facts;
+}
+
+const t = (n: number | undefined) => (n === undefined ? '…' : String(n));
+const value = (e: WireEvent | undefined) => JSON.stringify(e?.detail.value ?? '…');
+const time = (ms: number | string | undefined) =>
+  ms === undefined ? '…' : new Date(typeof ms === 'string' ? Date.parse(ms) : ms).toISOString().slice(11, 23);
+
+export function walkthroughFor(lab: LabId): Step[] {
+  const definition = LABS[lab];
+  const fenced = lab === 'fenced';
+  return [
+    {
+      id: 'setup',
+      title: fenced ? 'Two workers, one row' : `${definition.title}: two workers, one row`,
+      action: { kind: 'reset' },
+      waitingFor: 'the lab to be reset',
+      done: () => true,
+      narrate: () =>
+        fenced
+          ? `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}. Every grant carries a token from the database sequence write_epoch, and the row keeps the highest token that wrote it. The lab has been reset: no workers, no history.`
+          : `The same story, with one mistake: ${definition.summary} The workers write row ${definition.rowId} of ${definition.table}, a table with no guard. The lab has been reset.`,
+    },
+    {
+      id: 'a-writes',
+      title: 'A takes the lease and writes',
+      action: { kind: 'start', worker: 'A' },
+      waitingFor: "A's first accepted write",
+      done: (f) => f.firstWriteA !== undefined,
+      narrate: (f) =>
+        `term ${t(f.tokenA)} token ${t(f.firstWriteA?.token)} → write accepted. A is a real process: it got the lease with token ${t(f.tokenA)} and wrote ${value(f.firstWriteA)}. It renews its lease every second and writes again every 0.7 s.`,
+    },
+    {
+      id: 'a-freezes',
+      title: 'A freezes',
+      action: { kind: 'freeze-before-write', worker: 'A', seconds: FREEZE_SECONDS },
+      waitingFor: 'A to freeze before its next write',
+      done: (f) => f.pauseA !== undefined,
+      narrate: (f) =>
+        `A checked its lease ("${String(f.pauseA?.detail.belief ?? '…')}") and froze right after, before its write reached the database, like a stop-the-world GC pause. Its process runs nothing now: no timers, no renewals.`,
+    },
+    {
+      id: 'a-expires',
+      title: "A's lease expires",
+      action: { kind: 'none' },
+      waitingFor: "A's lease to run out by the database's clock",
+      done: (f) => f.expiryA !== undefined,
+      narrate: (f) =>
+        `By the database's clock, A's lease ran out at ${time(f.expiryA?.detail.expiresAt as string | undefined)}. A does not know: it is frozen, and still believes it holds token ${t(f.tokenA)} (the hatched band).`,
+    },
+    {
+      id: 'b-takes-over',
+      title: 'B takes over',
+      action: { kind: 'start', worker: 'B' },
+      waitingFor: "B's lease and B's write",
+      done: (f) => f.writeB !== undefined,
+      narrate: (f) =>
+        f.writeB?.kind === 'write_accepted'
+          ? `lease expires, term ${t(f.tokenB)} token ${t(f.writeB.token)} → write accepted. B got a new token from the sequence and wrote ${value(f.writeB)}. The row now holds token ${t(f.writeB.token)}.`
+          : `lease expires, term ${t(f.tokenB)} token ${t(f.writeB?.token)} → write rejected (stale: row holds token ${t(f.writeB?.storedToken)}). B is the rightful holder, with the newer token, and it was turned away: ${definition.failure}.`,
+    },
+    {
+      id: 'a-wakes',
+      title: 'A wakes up',
+      action: { kind: 'resume', worker: 'A' },
+      waitingFor: "A's late write",
+      done: (f) => f.lateWriteA !== undefined,
+      narrate: (f) =>
+        f.lateWriteA?.kind === 'write_rejected'
+          ? `old holder resumes → write token ${t(f.lateWriteA.token)} → rejected (stale: row holds token ${t(f.lateWriteA.storedToken)}). A sent its write with its old token; the database compared it with the row's token in the same UPDATE and changed nothing.`
+          : `old holder resumes → write token ${t(f.lateWriteA?.token)} → accepted. A wrote ${value(f.lateWriteA)} with its old token over the newer value: ${definition.failure || 'a lost update'}.`,
+    },
+    {
+      id: 'the-row',
+      title: fenced ? 'The newer value is intact' : 'What the row holds now',
+      action: { kind: 'none' },
+      waitingFor: 'nothing',
+      done: () => true,
+      narrate: (f) =>
+        f.lateWriteA?.kind === 'write_rejected'
+          ? `The row still holds B's value ${value(f.writeB)} with token ${t(f.writeB?.token)}. A found out from the rejection that it lost the lease, and went back to waiting for it. That is fencing: the storage itself refuses the stale token, in the same statement as the write.`
+          : `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: ${definition.failure || 'a lost update'}. Compare with the fenced lab, where the same pause ends with the newer value intact.`,
+    },
+  ];
+}
