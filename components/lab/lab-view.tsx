@@ -16,10 +16,10 @@ export function LabView({ lab, walkthroughStep }: { lab: LabId; walkthroughStep?
       <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="min-w-0 space-y-4">
           <Timeline />
-        </div>
-        <div className="space-y-4 xl:row-start-1 xl:col-start-2">
-          {walkthroughStep !== undefined ? <WalkthroughPanel lab={lab} initialStep={walkthroughStep} /> : null}
           <LiveTables />
+        </div>
+        <div className="space-y-4 xl:col-start-2 xl:row-start-1">
+          {walkthroughStep !== undefined ? <WalkthroughPanel lab={lab} initialStep={walkthroughStep} /> : null}
           {definition.failure ? (
             <p className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-base dark:border-rose-800 dark:bg-rose-950">
               <strong>Deliberately broken.</strong> {definition.summary} It fails: {definition.failure}.

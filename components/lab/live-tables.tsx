@@ -42,7 +42,7 @@ export function LiveTables() {
   const remaining = lease ? lease.expiresAt - now : 0;
 
   return (
-    <div className="grid gap-4">
+    <div className="grid gap-4 md:grid-cols-2">
       <section aria-labelledby="row-heading" className="rounded-lg border border-slate-200 dark:border-slate-800">
         <h2
           id="row-heading"

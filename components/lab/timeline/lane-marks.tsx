@@ -30,6 +30,7 @@ export function LaneMarks({ lane, top, scale, marks, onSelect }: Props & { lane:
               y={barY}
               h={20}
               className="fill-sky-200 stroke-sky-700 dark:fill-sky-900 dark:stroke-sky-300"
+              short={String(bar.token)}
             >
               {`token ${bar.token}`}
             </Bar>
@@ -47,6 +48,7 @@ export function LaneMarks({ lane, top, scale, marks, onSelect }: Props & { lane:
                 fill="url(#hatch-belief)"
                 className="stroke-amber-700 dark:stroke-amber-300"
                 dashed
+                short={`≠ ${band.token}`}
               >
                 {`believes it holds token ${band.token}`}
               </Bar>
@@ -62,6 +64,7 @@ export function LaneMarks({ lane, top, scale, marks, onSelect }: Props & { lane:
               h={16}
               fill="url(#hatch-pause)"
               className="stroke-slate-600 dark:stroke-slate-300"
+              short="⏸"
             >
               {pause.trigger === 'critical-window' ? '⏸ frozen before its write' : '⏸ frozen'}
             </Bar>
@@ -184,16 +187,9 @@ function Mark({
   );
 }
 
-function Bar({
-  x1,
-  x2,
-  y,
-  h,
-  className,
-  fill,
-  dashed,
-  children,
-}: {
+const CHAR_W = 6.6;
+
+type BarProps = {
   x1: number;
   x2: number;
   y: number;
@@ -201,9 +197,17 @@ function Bar({
   className: string;
   fill?: string;
   dashed?: boolean;
+  /** A shorter label for a narrow bar. */
+  short?: string;
   children: string;
-}) {
+};
+
+/** A bar with its label inside, shortened (or left out) when the bar is too narrow to hold it. */
+function Bar({ x1, x2, y, h, className, fill, dashed, short, children }: BarProps) {
   const width = Math.max(3, x2 - x1);
+  const room = x2 - Math.max(x1, LABEL_W) - 10;
+  const label =
+    children.length * CHAR_W <= room ? children : short && short.length * CHAR_W <= room ? short : undefined;
   return (
     <>
       <rect
@@ -217,9 +221,9 @@ function Bar({
         strokeWidth={1.5}
         strokeDasharray={dashed ? '5 3' : undefined}
       />
-      {width > 60 ? (
-        <text x={Math.max(x1, LABEL_W) + 6} y={y + h / 2 + 4.5} className="fill-current text-xs font-semibold">
-          {children}
+      {label ? (
+        <text x={Math.max(x1, LABEL_W) + 5} y={y + h / 2 + 4.5} className="fill-current text-xs font-semibold">
+          {label}
         </text>
       ) : null}
     </>

@@ -120,7 +120,12 @@ function NowCursor({ x, height }: { x: number; height: number }) {
         strokeWidth={2}
         strokeDasharray="4 3"
       />
-      <text x={x + 4} y={AXIS_H - 10} className="fill-fuchsia-700 text-xs font-semibold dark:fill-fuchsia-300">
+      <text
+        x={x - 4}
+        y={height - 6}
+        textAnchor="end"
+        className="fill-fuchsia-700 text-xs font-semibold dark:fill-fuchsia-300"
+      >
         now
       </text>
     </g>
