@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { appendEvent } from '@/db/events';
+import { closePool, getPool } from '@/db/pool';
+import { resetLabData } from '@/lib/lab/lab-reset';
+import { GET } from './route';
+
+/*
+ * The live feed as a browser sees it: history first, then live events as they commit, a reconnect
+ * with Last-Event-ID that loses and duplicates nothing, resets, and a closed stream when the LISTEN
+ * connection dies (so the browser reconnects).
+ */
+
+const LAB = 'per-process-counter';
+type Message = { id?: number; event: string; data: Record<string, unknown> };
+
+function open(lab: string, lastEventId?: number) {
+  const abort = new AbortController();
+  const request = new Request(`http://lab.test/api/labs/${lab}/events`, {
+    headers: lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) },
+    signal: abort.signal,
+  });
+  const response = GET(request, { params: Promise.resolve({ lab }) });
+  const queue: Message[] = [];
+  let ended = false;
+  let buffer = '';
+  const reading = (async () => {
+    const body = (await response).body;
+    if (!body) return;
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value: chunk } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(chunk, { stream: true });
+      let cut = buffer.indexOf('\n\n');
+      while (cut >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        cut = buffer.indexOf('\n\n');
+        const fields = Object.fromEntries(
+          block
+            .split('\n')
+            .filter((line) => !line.startsWith(':'))
+            .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+        );
+        if (fields.data === undefined) continue;
+        queue.push({
+          event: fields.event ?? 'message',
+          data: JSON.parse(fields.data),
+          ...(fields.id ? { id: Number(fields.id) } : {}),
+        });
+      }
+    }
+  })()
+    .catch(() => undefined)
+    .finally(() => {
+      ended = true;
+    });
+
+  return {
+    response,
+    /** Waits until `count` messages of kind `event` arrived; returns them (and drops them from the queue). */
+    async take(event: string, count: number, timeoutMs = 5_000): Promise<Message[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (queue.filter((m) => m.event === event).length < count) {
+        if (Date.now() > deadline)
+          throw new Error(`only ${queue.filter((m) => m.event === event).length} of ${count} "${event}"`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const taken = queue.filter((m) => m.event === event).slice(0, count);
+      for (const m of taken) queue.splice(queue.indexOf(m), 1);
+      return taken;
+    },
+    pending: (event: string) => queue.filter((m) => m.event === event),
+    ended: () => ended,
+    reading,
+    close: () => abort.abort(),
+  };
+}
+
+const write = (value: string) =>
+  appendEvent(getPool(), { lab: LAB, actor: 'T', kind: 'write_sent', detail: { value } });
+
+before(async () => {
+  await resetLabData(LAB);
+});
+after(async () => {
+  await closePool();
+});
+
+test('history, then live events, then a reconnect with Last-Event-ID: nothing lost, nothing doubled', async () => {
+  for (const value of ['h1', 'h2', 'h3']) await write(value);
+  const first = open(LAB);
+  const [hello] = await first.take('hello', 1);
+  const history = await first.take('lab-event', 3);
+  assert.deepEqual(
+    history.map((m) => m.data.detail),
+    [{ value: 'h1' }, { value: 'h2' }, { value: 'h3' }],
+  );
+  assert.equal(hello?.data.firstId, history[0]?.id);
+  assert.ok(history.every((m, i) => i === 0 || (m.id as number) > (history[i - 1]?.id as number)));
+  await first.take('snapshot', 1);
+
+  await write('live');
+  const [live] = await first.take('lab-event', 1);
+  assert.deepEqual(live?.data.detail, { value: 'live' });
+  first.close();
+  await first.reading;
+
+  for (const value of ['while-away-1', 'while-away-2']) await write(value);
+  const second = open(LAB, live?.id);
+  const resumed = await second.take('lab-event', 2);
+  assert.deepEqual(
+    resumed.map((m) => m.data.detail),
+    [{ value: 'while-away-1' }, { value: 'while-away-2' }],
+  );
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(second.pending('lab-event'), [], 'no event sent twice');
+  second.close();
+});
+
+test('a reset reaches open streams, and the next hello tells a client which old events to drop', async () => {
+  const stream = open(LAB);
+  await stream.take('hello', 1);
+  await resetLabData(LAB);
+  await stream.take('reset', 1);
+  stream.close();
+  const after = open(LAB);
+  const [hello] = await after.take('hello', 1);
+  assert.equal(hello?.data.firstId, null, 'nothing left: a client clears its log');
+  after.close();
+});
+
+test('when the LISTEN connection dies, the stream closes so that the browser reconnects', async () => {
+  const stream = open(LAB);
+  await stream.take('hello', 1);
+  await getPool().query(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN fencing_events' AND pid <> pg_backend_pid()",
+  );
+  const deadline = Date.now() + 5_000;
+  while (!stream.ended() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  assert.equal(stream.ended(), true);
+});
+
+test('an unknown lab is a 404 and a malformed Last-Event-ID a 400', async () => {
+  assert.equal((await open('prod').response).status, 404);
+  const bad = new Request(`http://lab.test/api/labs/${LAB}/events`, { headers: { 'last-event-id': 'abc' } });
+  assert.equal((await GET(bad, { params: Promise.resolve({ lab: LAB }) })).status, 400);
+});
