@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { AutoRefresh } from '@/components/lab/auto-refresh';
 import { LeasesTable } from '@/components/lab/leases-table';
 import { ProtectedRowsTable } from '@/components/lab/protected-rows-table';
+import { ThemeToggle } from '@/components/theme-toggle';
 import { listProtectedRows } from '@/db/guard';
 import { listLeases } from '@/db/leases';
 import { LAB_IDS, LABS } from '@/lib/model/labs';
@@ -20,7 +21,10 @@ export default async function HomePage() {
   return (
     <main className="mx-auto max-w-6xl space-y-8 px-6 py-8">
       <header className="space-y-3">
-        <h1 className="text-4xl font-bold tracking-tight">Fencing Lab</h1>
+        <div className="flex items-start justify-between gap-4">
+          <h1 className="text-4xl font-bold tracking-tight">Fencing Lab</h1>
+          <ThemeToggle />
+        </div>
         <p className="max-w-3xl text-xl leading-relaxed text-slate-700 dark:text-slate-300">
           A lease alone is not safe: a holder that freezes past its lease wakes up still believing it owns the resource.
           Fencing gives every lease grant a token from a database sequence, and the storage rejects any write whose

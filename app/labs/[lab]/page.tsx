@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { LabNav } from '@/components/lab/lab-nav';
 import { LabView } from '@/components/lab/lab-view';
+import { ThemeToggle } from '@/components/theme-toggle';
 import { isLabId, LABS } from '@/lib/model/labs';
 
 export const dynamic = 'force-dynamic';
@@ -26,9 +27,12 @@ export default async function LabPage({ params }: Props) {
           </Link>{' '}
           <span className="font-normal">· {LABS[lab].title}</span>
         </h1>
-        <Link href={`/labs/${lab}/walkthrough`} className="text-base font-semibold underline">
-          Walkthrough of this lab
-        </Link>
+        <div className="flex items-center gap-4">
+          <Link href={`/labs/${lab}/walkthrough`} className="text-base font-semibold underline">
+            Walkthrough of this lab
+          </Link>
+          <ThemeToggle />
+        </div>
       </header>
       <LabNav current={lab} mode="free" />
       <LabView lab={lab} />

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { LabNav } from '@/components/lab/lab-nav';
 import { LabView } from '@/components/lab/lab-view';
+import { ThemeToggle } from '@/components/theme-toggle';
 import { isLabId, LABS } from '@/lib/model/labs';
 
 export const dynamic = 'force-dynamic';
@@ -29,6 +30,7 @@ export default async function WalkthroughPage({ params, searchParams }: Props) {
           </Link>{' '}
           <span className="font-normal">· The pause{lab === 'fenced' ? '' : `: ${LABS[lab].title}`}</span>
         </h1>
+        <ThemeToggle />
       </header>
       <LabNav current={lab} mode="walkthrough" />
       <LabView lab={lab} walkthroughStep={step} />
