@@ -81,15 +81,27 @@ describe('final-state', () => {
 });
 
 describe('superseded-holder', () => {
-  test("a write accepted after another holder's newer grant names the lease, the grant and the write", () => {
-    const history = [grant(1, 0, 'A', 7), grant(2, 2, 'B', 8), wrote(3, 3, 'A', 7, 'A-2')];
-    const [stale, ...more] = only(checkHistory(history), 'superseded-holder');
-    assert.deepEqual(more, []);
-    assert.deepEqual(stale?.eventIds, [1, 2, 3]);
-    assert.match(
-      stale?.message ?? '',
-      /A wrote "A-2" with token 7 .* superseded: B was granted token 8 at 12:00:02\.000/,
+  test('a write accepted after a newer holder had written names the lease, the newer write and the write', () => {
+    const history = [
+      grant(1, 0, 'A', 7),
+      grant(2, 2, 'B', 8),
+      wrote(3, 2.5, 'B', 8, 'B-1'),
+      wrote(4, 3, 'A', 7, 'A-2'),
+    ];
+    const stale = only(checkHistory(history), 'superseded-holder');
+    assert.deepEqual(
+      stale.map((v) => v.eventIds),
+      [[1, 3, 4]],
     );
+    assert.match(
+      stale[0]?.message ?? '',
+      /A wrote "A-2" with its lease token 7 at 12:00:03\.000, after B had written with the newer token 8/,
+    );
+  });
+
+  test("a stale holder's write before the new holder's first write is ordered before it: no violation", () => {
+    const history = [grant(1, 0, 'A', 7), grant(2, 2, 'B', 8), wrote(3, 3, 'A', 7, 'A-2'), wrote(4, 4, 'B', 8, 'B-1')];
+    assert.deepEqual(checkHistory(history).violations, []);
   });
 
   test("a token that is not the writer's lease token (a per-process counter) is named as such", () => {
@@ -106,7 +118,10 @@ describe('superseded-holder', () => {
     assert.deepEqual(messages, [
       [[2, 3], 'B wrote with token 1, but its lease is token 58'],
       [[1, 4], 'A wrote with token 1, but its lease is token 57'],
-      [[1, 2, 4], 'A wrote "A-2" with token 1 at 12:00:03.000, but its lease'],
+      [
+        [1, 3, 4],
+        'A wrote "A-2" with its lease token 57 at 12:00:03.000, after B had written with the newer token 58: its lease was superseded',
+      ],
     ]);
   });
 
@@ -150,7 +165,7 @@ describe('recorded histories', () => {
     assert.deepEqual(verdict, { ok: true, violations: [], checked: { writes: 2, grants: 2 } });
   });
 
-  test("no fencing: A's stale token 64 overwrites B's 65, and A had been superseded", () => {
+  test("no fencing: A's stale token 64 overwrites B's 65, after B had written", () => {
     const verdict = checkHistory(recorded('no-fencing'), { value: 'A-2', lastToken: 64 });
     assert.equal(verdict.ok, false);
     assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-went-back']);
@@ -160,16 +175,31 @@ describe('recorded histories', () => {
       lost?.message,
       'lost update: B\'s value "B-1" (token 65) overwritten by A with token 64 at 10:28:44.294',
     );
-    assert.deepEqual(only(verdict, 'superseded-holder')[0]?.eventIds, [261, 269, 277]);
+    assert.deepEqual(only(verdict, 'superseded-holder')[0]?.eventIds, [261, 271, 277]);
   });
 
-  test("token as text: A's older token 9 is accepted after B was granted 10", () => {
+  test("token as text: B's newer token 10 is turned away against 9", () => {
     const verdict = checkHistory(recorded('token-as-text'));
     assert.equal(verdict.ok, false);
-    assert.deepEqual(rulesOf(verdict), ['superseded-holder']);
-    const [stale] = verdict.violations;
-    assert.deepEqual(stale?.eventIds, [280, 288, 300]);
-    assert.match(stale?.message ?? '', /A wrote "A-2" with token 9 .* B was granted token 10/);
+    assert.deepEqual(rulesOf(verdict), ['newer-token-rejected']);
+    const [first] = verdict.violations;
+    assert.match(
+      first?.message ?? '',
+      /^B's write with token 10 was rejected as stale at .*, but the row held only token 9$/,
+    );
+  });
+
+  test('newer-token-rejected: a rejection of an older token is fine, of a newer one is not', () => {
+    const rejected = (id: number, token: number, storedToken: number) => ({
+      ...grant(id, id, 'X', token),
+      kind: 'write_rejected' as const,
+      storedToken,
+    });
+    assert.deepEqual(only(checkHistory([rejected(1, 7, 8)]), 'newer-token-rejected'), []);
+    assert.deepEqual(
+      only(checkHistory([rejected(1, 10, 9)]), 'newer-token-rejected').map((v) => v.eventIds),
+      [[1]],
+    );
   });
 
   test('the verdict does not depend on the order the events arrive in, nor change them', () => {

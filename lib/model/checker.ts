@@ -10,7 +10,12 @@ import type { WireEvent } from './wire';
  * say nothing about each other. Nothing is remembered between calls either.
  */
 
-export type Rule = 'token-went-back' | 'final-state' | 'superseded-holder' | 'token-granted-twice';
+export type Rule =
+  | 'token-went-back'
+  | 'final-state'
+  | 'superseded-holder'
+  | 'token-granted-twice'
+  | 'newer-token-rejected';
 
 export type Violation = { rule: Rule; message: string; eventIds: number[] };
 
@@ -21,6 +26,8 @@ export type FinalRow = { value: string; lastToken: number };
 
 type Grant = { id: number; at: number; actor: string; token: number };
 type Write = { id: number; at: number; actor: string; token: number; value: string };
+/** The accepted write whose lease was the newest so far on a row: it fenced out every older lease. */
+type Fence = { write: Write; leaseToken: number };
 
 /** Database time as HH:MM:SS.mmm UTC, the precision at which the interesting things happen. */
 export const clockOf = (at: number): string => new Date(at).toISOString().slice(11, 23);
@@ -37,12 +44,21 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
   const ordered = [...events].sort((a, b) => a.id - b.id);
   const grantsByLab = new Map<string, Grant[]>();
   const lastWriteByRow = new Map<string, Write>();
+  const fenceByRow = new Map<string, Fence>();
   let lastWrite: Write | undefined;
   let writes = 0;
   let grants = 0;
 
   for (const event of ordered) {
     if (event.token === undefined) continue; // no token, nothing to fence with: no rule applies
+    if (event.kind === 'write_rejected' && event.storedToken !== undefined && event.token > event.storedToken) {
+      // The mirror image of a lost update: the rightful, newer holder turned away (token as text).
+      violations.push({
+        rule: 'newer-token-rejected',
+        message: `${event.actor}'s write with token ${event.token} was rejected as stale at ${clockOf(event.at)}, but the row held only token ${event.storedToken}`,
+        eventIds: [event.id],
+      });
+    }
     const labGrants = grantsByLab.get(event.lab) ?? [];
     grantsByLab.set(event.lab, labGrants);
 
@@ -79,7 +95,19 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
       }
       lastWriteByRow.set(rowKey, write);
       lastWrite = write;
-      violations.push(...checkHolder(write, labGrants));
+      const { lease, violations: holderViolations } = checkHolder(write, labGrants);
+      violations.push(...holderViolations);
+      if (lease) {
+        const fence = fenceByRow.get(rowKey);
+        if (fence && fence.write.actor !== write.actor && fence.leaseToken > lease.token) {
+          violations.push({
+            rule: 'superseded-holder',
+            message: `${write.actor} wrote "${write.value}" with its lease token ${lease.token} at ${clockOf(write.at)}, after ${fence.write.actor} had written with the newer token ${fence.leaseToken}: its lease was superseded`,
+            eventIds: [lease.id, fence.write.id, write.id],
+          });
+        }
+        if (!fence || lease.token >= fence.leaseToken) fenceByRow.set(rowKey, { write, leaseToken: lease.token });
+      }
     }
   }
 
@@ -95,42 +123,39 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
 }
 
 /**
- * Was the writer still the holder? Its presented token must be one of its own lease tokens (a token
- * from anywhere else, like a per-process counter, fences nothing), and no other holder may have been
- * granted a newer lease since. `grants` are the lab's grants committed before the write.
+ * Did the writer present its own lease's token? A token from anywhere else (a per-process counter)
+ * fences nothing. Returns the lease the write was made under (the one whose token it presents,
+ * else the writer's latest) for the superseded check. `grants`: the lab's grants before the write.
+ *
+ * A stale holder writing before the new holder's first write is not flagged: that write is ordered
+ * before every newer one, and no newer value is lost. What fencing forbids is writing after a newer
+ * lease has written, which the caller checks with the lease returned here.
  */
-function checkHolder(write: Write, grants: readonly Grant[]): Violation[] {
+function checkHolder(write: Write, grants: readonly Grant[]): { lease?: Grant; violations: Violation[] } {
   const own = grants.filter((g) => g.actor === write.actor);
   const current = own.at(-1);
   const at = `("${write.value}" at ${clockOf(write.at)})`;
   if (!current) {
-    return [
+    return {
+      violations: [
+        {
+          rule: 'superseded-holder',
+          message: `${write.actor} wrote with token ${write.token}, but it was never granted a lease ${at}`,
+          eventIds: [write.id],
+        },
+      ],
+    };
+  }
+  const lease = own.findLast((g) => g.token === write.token);
+  if (lease) return { lease, violations: [] };
+  return {
+    lease: current,
+    violations: [
       {
         rule: 'superseded-holder',
-        message: `${write.actor} wrote with token ${write.token}, but it was never granted a lease ${at}`,
-        eventIds: [write.id],
+        message: `${write.actor} wrote with token ${write.token}, but its lease is token ${current.token} ${at}`,
+        eventIds: [current.id, write.id],
       },
-    ];
-  }
-  const violations: Violation[] = [];
-  // The lease the write was made under: the one whose token it presents, else the writer's latest.
-  let lease = own.findLast((g) => g.token === write.token);
-  if (!lease) {
-    lease = current;
-    violations.push({
-      rule: 'superseded-holder',
-      message: `${write.actor} wrote with token ${write.token}, but its lease is token ${lease.token} ${at}`,
-      eventIds: [lease.id, write.id],
-    });
-  }
-  const leaseToken = lease.token;
-  const newer = grants.find((g) => g.actor !== write.actor && g.token > leaseToken);
-  if (newer) {
-    violations.push({
-      rule: 'superseded-holder',
-      message: `${write.actor} wrote "${write.value}" with token ${write.token} at ${clockOf(write.at)}, but its lease (token ${leaseToken}) had been superseded: ${newer.actor} was granted token ${newer.token} at ${clockOf(newer.at)}`,
-      eventIds: [lease.id, newer.id, write.id],
-    });
-  }
-  return violations;
+    ],
+  };
 }

@@ -27,7 +27,8 @@ async function run(lab: LabId) {
   const isOutcome = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
   const lateA = events.find((e) => e.actor === 'A' && e.id > pauseEnded.id && isOutcome(e)) as LabEvent;
   const writeB = events.find((e) => e.actor === 'B' && isOutcome(e)) as LabEvent;
-  return { outcome, events, byA, byB, lateA, writeB };
+  const violations = outcome.lines.filter((line) => line.step === 'violation').map((line) => String(line.rule));
+  return { outcome, events, byA, byB, lateA, writeB, violations };
 }
 
 /** The kinds of `events` in order, keeping only the first of each (actor, kind) pair listed. */
@@ -43,8 +44,9 @@ function storyOf(events: LabEvent[], wanted: Array<[string, string]>): string[] 
 
 describe('the pause, with real processes', () => {
   test('fenced: A frozen past its TTL, B takes over, A wakes and its write is rejected as stale', async () => {
-    const { outcome, events, byA, byB, lateA, writeB } = await run('fenced');
+    const { outcome, events, byA, byB, lateA, writeB, violations } = await run('fenced');
     assert.equal(outcome.safe, true, outcome.verdict);
+    assert.deepEqual(violations, [], 'the checker finds nothing wrong');
 
     const grantA = byA('lease_acquired')[0] as LabEvent;
     const grantB = byB('lease_acquired')[0] as LabEvent;
@@ -86,8 +88,9 @@ describe('the pause, with real processes', () => {
   });
 
   test('no fencing: the same pause, and A overwrites B (a lost update the history shows)', async () => {
-    const { outcome, lateA, writeB } = await run('no-fencing');
+    const { outcome, lateA, writeB, violations } = await run('no-fencing');
     assert.equal(outcome.safe, false);
+    assert.ok(violations.includes('token-went-back'), 'the checker names the lost update');
     assert.equal(writeB.kind, 'write_accepted');
     assert.equal(lateA.kind, 'write_accepted');
     assert.ok((lateA.token as number) < (writeB.token as number));
@@ -96,30 +99,34 @@ describe('the pause, with real processes', () => {
   });
 
   test('read-check-write: A checked before its pause and wrote without checking after it', async () => {
-    const { outcome, lateA } = await run('read-check-write');
+    const { outcome, lateA, violations } = await run('read-check-write');
     assert.equal(outcome.safe, false);
+    assert.ok(violations.includes('token-went-back'));
     assert.equal(lateA.kind, 'write_accepted');
     assert.equal(lateA.detail?.path, 'checked in the app, written unconditionally');
   });
 
   test("token as text: B's token 10 is rejected against 9, and A's 9 wins", async () => {
-    const { outcome, writeB, lateA } = await run('token-as-text');
+    const { outcome, writeB, lateA, violations } = await run('token-as-text');
     assert.equal(outcome.safe, false);
+    assert.ok(violations.includes('newer-token-rejected'));
     assert.deepEqual([writeB.kind, writeB.token, writeB.storedToken], ['write_rejected', 10, 9]);
     assert.deepEqual([lateA.kind, lateA.token], ['write_accepted', 9]);
   });
 
   test('per-process counter: both processes present token 1 though their leases differ', async () => {
-    const { outcome, byA, byB, writeB, lateA } = await run('per-process-counter');
+    const { outcome, byA, byB, writeB, lateA, violations } = await run('per-process-counter');
     assert.equal(outcome.safe, false);
+    assert.ok(violations.includes('superseded-holder'));
     assert.notEqual(byA('lease_acquired')[0]?.token, byB('lease_acquired')[0]?.token);
     assert.deepEqual([writeB.token, lateA.token], [1, 1]);
     assert.equal(lateA.kind, 'write_accepted');
   });
 
   test('bypass: regular writes are fenced, but the overdue write takes the unguarded path', async () => {
-    const { outcome, writeB, lateA } = await run('bypass');
+    const { outcome, writeB, lateA, violations } = await run('bypass');
     assert.equal(outcome.safe, false);
+    assert.ok(violations.includes('token-went-back'));
     assert.equal(writeB.detail?.path, 'fenced');
     assert.equal(lateA.detail?.path, 'catch-up path, bypasses the guard');
     assert.equal(lateA.kind, 'write_accepted');

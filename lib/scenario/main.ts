@@ -6,13 +6,13 @@ import { type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedde
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
 import { isFencingError } from '../model/errors';
 import { LAB_IDS, type LabId } from '../model/labs';
-import { runPauseScenario } from './pause';
+import { LabInUseError, runPauseScenario } from './pause';
 import { jsonPrinter, textPrinter } from './story';
 
 /*
  * `npm run scenario -- <name> [--json]`, with real worker processes. Exit codes: 0 safe outcome,
  * 1 unsafe outcome (what every broken lab should show), 2 bad usage, 3 no database reachable,
- * 4 any other failure, 130 interrupted.
+ * 4 any other failure, 5 the lab is in use by another process (a running app), 130 interrupted.
  */
 
 // `pause` is the fenced lab's scenario; every other name is a broken lab's.
@@ -20,7 +20,7 @@ const SCENARIOS: ReadonlyMap<string, LabId> = new Map([
   ['pause', 'fenced'],
   ...LAB_IDS.filter((lab) => lab !== 'fenced').map((lab) => [lab, lab] as const),
 ]);
-const EXIT = { safe: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, interrupted: 130 } as const;
+const EXIT = { safe: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, inUse: 5, interrupted: 130 } as const;
 
 let cluster: EmbeddedCluster | undefined;
 
@@ -59,6 +59,10 @@ async function main(argv: string[]): Promise<number> {
         `${failure.message}\nSet DATABASE_URL to a reachable PostgreSQL, or unset it to use the embedded one.`,
       );
       return EXIT.noDatabase;
+    }
+    if (error instanceof LabInUseError) {
+      console.error(error.message);
+      return EXIT.inUse;
     }
     console.error(`scenario failed: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.failed;

@@ -2,9 +2,12 @@ import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
+import { getPool } from '../../db/pool';
 import { getSupervisor } from '../lab/supervisor';
+import { checkHistory } from '../model/checker';
 import type { LabEvent } from '../model/events';
 import { LABS, type LabId } from '../model/labs';
+import { toWire } from '../model/wire';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 /*
@@ -32,6 +35,7 @@ export async function runPauseScenario(lab: LabId, print: StoryPrinter): Promise
     lines.push(line);
     print(line);
   };
+  await refuseIfInUse(lab);
   await supervisor.resetLab(lab);
   try {
     await supervisor.startWorker(lab, A_SETTINGS);
@@ -57,7 +61,7 @@ export async function runPauseScenario(lab: LabId, print: StoryPrinter): Promise
     });
     say({
       step: 'takeover-writes',
-      text: `lease expires, term ${termOf(writeB)} token ${writeB.token} -> write ${describe(writeB)} (B ${writeB.kind === 'write_accepted' ? 'wrote' : 'tried'} ${JSON.stringify(writeB.detail?.value)})`,
+      text: `lease expires, term ${termOf(writeB)} token ${writeB.token} -> write ${outcomeText(writeB)} (B ${writeB.kind === 'write_accepted' ? 'wrote' : 'tried'} ${JSON.stringify(writeB.detail?.value)})`,
       holder: 'B',
       term: termOf(writeB),
       token: writeB.token,
@@ -66,7 +70,7 @@ export async function runPauseScenario(lab: LabId, print: StoryPrinter): Promise
     });
     say({
       step: 'old-holder-resumes',
-      text: `old holder resumes -> write token ${lateA.token} -> ${describe(lateA)}${lateA.kind === 'write_accepted' ? ` (A wrote ${JSON.stringify(lateA.detail?.value)} over the newer value)` : ''}`,
+      text: `old holder resumes -> write token ${lateA.token} -> ${outcomeText(lateA)}${lateA.kind === 'write_accepted' ? ` (A wrote ${JSON.stringify(lateA.detail?.value)} over the newer value)` : ''}`,
       holder: 'A',
       token: lateA.token,
       outcome: lateA.outcome,
@@ -82,7 +86,23 @@ export async function runPauseScenario(lab: LabId, print: StoryPrinter): Promise
       lastToken: row?.lastToken,
     });
 
+    const verdictOfChecker = checkHistory(
+      events.map(toWire),
+      row ? { value: row.value, lastToken: row.lastToken } : undefined,
+    );
+    for (const violation of verdictOfChecker.violations) {
+      say({ step: 'violation', text: `checker: ${violation.rule}: ${violation.message}`, ...violation });
+    }
+    say({
+      step: 'checker',
+      text: verdictOfChecker.ok
+        ? `checker: no violation in ${verdictOfChecker.checked.writes} accepted writes and ${verdictOfChecker.checked.grants} grants`
+        : `checker: ${verdictOfChecker.violations.length} violation${verdictOfChecker.violations.length === 1 ? '' : 's'}`,
+      ok: verdictOfChecker.ok,
+      checked: verdictOfChecker.checked,
+    });
     const safe =
+      verdictOfChecker.ok &&
       writeB.kind === 'write_accepted' &&
       lateA.kind === 'write_rejected' &&
       row?.value === writeB.detail?.value &&
@@ -97,7 +117,7 @@ export async function runPauseScenario(lab: LabId, print: StoryPrinter): Promise
   }
 }
 
-function describe(write: LabEvent): string {
+function outcomeText(write: LabEvent): string {
   return write.kind === 'write_accepted' ? 'accepted' : `rejected (stale: row holds token ${write.storedToken})`;
 }
 
@@ -120,3 +140,31 @@ async function waitFor(lab: LabId, what: string, match: (event: LabEvent) => boo
   }
   throw new Error(`timed out waiting for: ${what}`);
 }
+
+const IN_USE_GRACE_MS = 10_000;
+
+/**
+ * A scenario resets its lab. If another process (a running app) drives that lab right now, its
+ * workers would fight this scenario's: say so instead of clobbering the lab. A lease left by
+ * workers that are gone runs out by itself, so wait for that first (at most 10 s).
+ */
+async function refuseIfInUse(lab: LabId): Promise<void> {
+  const deadline = Date.now() + IN_USE_GRACE_MS;
+  for (;;) {
+    const { rows } = await getPool().query<{ holder: string; remaining_ms: number }>(
+      `SELECT holder, (extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS remaining_ms
+         FROM leases WHERE resource = $1 AND expires_at > clock_timestamp()`,
+      [LABS[lab].resource],
+    );
+    const lease = rows[0];
+    if (!lease) return;
+    if (Date.now() + lease.remaining_ms > deadline) {
+      throw new LabInUseError(
+        `the ${LABS[lab].title} lab is in use by another process (${lease.holder} holds its lease and keeps renewing it): reset it in the app, or stop the app, and run this again`,
+      );
+    }
+    await sleep(Math.max(50, lease.remaining_ms + 20));
+  }
+}
+
+export class LabInUseError extends Error {}

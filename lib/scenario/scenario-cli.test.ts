@@ -27,7 +27,7 @@ describe('npm run scenario -- pause', () => {
     const { code, stdout, stderr } = await runScenario(['pause']);
     assert.equal(code, 0, stderr);
     const lines = stdout.trim().split('\n');
-    assert.equal(lines.length, 5, stdout);
+    assert.equal(lines.length, 6, stdout);
     const first = lines[0]?.match(/^term (\d+) token \1 -> write accepted \(A wrote "A-1"\)$/);
     const second = lines[1]?.match(/^lease expires, term (\d+) token \1 -> write accepted \(B wrote "B-1"\)$/);
     assert.ok(first && second, stdout);
@@ -35,7 +35,8 @@ describe('npm run scenario -- pause', () => {
     assert.ok(b > a, 'the takeover got a newer token');
     assert.equal(lines[2], `old holder resumes -> write token ${a} -> rejected (stale: row holds token ${b})`);
     assert.equal(lines[3], `final: protected_rows row 1 value "B-1" last_token ${b}`);
-    assert.match(lines[4] ?? '', /^safe: /);
+    assert.match(lines[4] ?? '', /^checker: no violation in \d+ accepted writes and \d+ grants$/);
+    assert.match(lines[5] ?? '', /^safe: /);
   });
 
   test('--json prints the same story as JSON lines, tokens as numbers', async () => {
@@ -47,9 +48,10 @@ describe('npm run scenario -- pause', () => {
       .map((line) => JSON.parse(line));
     assert.deepEqual(
       lines.map((line) => line.step),
-      ['first-holder-writes', 'takeover-writes', 'old-holder-resumes', 'final', 'verdict'],
+      ['first-holder-writes', 'takeover-writes', 'old-holder-resumes', 'final', 'checker', 'verdict'],
     );
-    const [first, second, late, final, verdict] = lines;
+    const [first, second, late, final, checker, verdict] = lines;
+    assert.equal(checker.ok, true);
     assert.equal(typeof first.token, 'number');
     assert.deepEqual([first.outcome, second.outcome, late.outcome], ['accepted', 'accepted', 'stale']);
     assert.equal(late.storedToken, second.token);

@@ -25,7 +25,7 @@ export async function waitForExpiry(lease: Lease): Promise<void> {
   for (;;) {
     const { rows } = await getPool().query<{ expired: boolean; remaining_ms: number }>(
       `SELECT clock_timestamp() >= $1::timestamptz AS expired,
-              extract(epoch FROM $1::timestamptz - clock_timestamp()) * 1000 AS remaining_ms`,
+              (extract(epoch FROM $1::timestamptz - clock_timestamp()) * 1000)::float8 AS remaining_ms`,
       [lease.expiresAt],
     );
     if (rows[0]?.expired) return;
