@@ -6,6 +6,7 @@ import { LabControls } from './controls/lab-controls';
 import { LabStoreProvider } from './lab-store-provider';
 import { LiveTables } from './live-tables';
 import { Timeline } from './timeline/timeline';
+import { VerdictBanner } from './verdict-banner';
 import { WalkthroughPanel } from './walkthrough/walkthrough-panel';
 
 /** A lab on one screen: the timeline beside the live tables, with the controls or the narration. */
@@ -15,6 +16,7 @@ export function LabView({ lab, walkthroughStep }: { lab: LabId; walkthroughStep?
     <LabStoreProvider lab={lab}>
       <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="min-w-0 space-y-4">
+          <VerdictBanner />
           <Timeline />
           <LiveTables />
         </div>

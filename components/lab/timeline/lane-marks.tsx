@@ -6,12 +6,19 @@ import { beliefKey, leaseKey, type MarkInfo, pauseKey, rowKey, writeKey } from '
 import type { Scale } from './timeline';
 import { LABEL_W, LANE_H, ROW_LANE_H } from './timeline';
 
-type Props = { top: number; scale: Scale; marks: Map<string, MarkInfo>; onSelect: (key: string) => void };
+type Props = {
+  top: number;
+  scale: Scale;
+  marks: Map<string, MarkInfo>;
+  onSelect: (key: string) => void;
+  /** Ids of events the checker named in a violation. */
+  flagged: Set<number>;
+};
 
 const LIFE_GLYPH = { started: '▶', restarted: '↻', crashed: '✕', stopped: '■' } as const;
 
 /** One holder's lane: lease bars, belief bands, freezes, writes, life events. */
-export function LaneMarks({ lane, top, scale, marks, onSelect }: Props & { lane: Lane }) {
+export function LaneMarks({ lane, top, scale, marks, onSelect, flagged }: Props & { lane: Lane }) {
   const barY = top + 8;
   const pauseY = top + 32;
   const writeY = top + 60;
@@ -23,7 +30,13 @@ export function LaneMarks({ lane, top, scale, marks, onSelect }: Props & { lane:
       </text>
       <g clipPath="url(#track-clip)">
         {lane.leases.map((bar) => (
-          <Mark key={leaseKey(lane.holder, bar)} id={leaseKey(lane.holder, bar)} marks={marks} onSelect={onSelect}>
+          <Mark
+            key={leaseKey(lane.holder, bar)}
+            id={leaseKey(lane.holder, bar)}
+            marks={marks}
+            onSelect={onSelect}
+            flag={flagged.has(bar.grantEventId) ? { x: scale.x(bar.from), y: barY } : undefined}
+          >
             <Bar
               x1={scale.x(bar.from)}
               x2={scale.x(bar.to)}
@@ -74,7 +87,13 @@ export function LaneMarks({ lane, top, scale, marks, onSelect }: Props & { lane:
           const x = scale.x(write.at);
           const accepted = write.outcome === 'accepted';
           return (
-            <Mark key={writeKey(write)} id={writeKey(write)} marks={marks} onSelect={onSelect}>
+            <Mark
+              key={writeKey(write)}
+              id={writeKey(write)}
+              marks={marks}
+              onSelect={onSelect}
+              flag={flagged.has(write.eventId) ? { x, y: writeY - 10 } : undefined}
+            >
               <circle
                 cx={x}
                 cy={writeY}
@@ -115,7 +134,7 @@ export function LaneMarks({ lane, top, scale, marks, onSelect }: Props & { lane:
 }
 
 /** The database lane: the row's value and last_token as they changed. */
-export function RowLane({ changes, top, scale, marks, onSelect }: Props & { changes: RowChange[] }) {
+export function RowLane({ changes, top, scale, marks, onSelect, flagged }: Props & { changes: RowChange[] }) {
   return (
     <g>
       <line x1={0} x2={scale.width} y1={top} y2={top} className="stroke-slate-300 dark:stroke-slate-700" />
@@ -127,7 +146,13 @@ export function RowLane({ changes, top, scale, marks, onSelect }: Props & { chan
           const next = changes[i + 1];
           const wentBack = next !== undefined && next.token < change.token;
           return (
-            <Mark key={rowKey(change)} id={rowKey(change)} marks={marks} onSelect={onSelect}>
+            <Mark
+              key={rowKey(change)}
+              id={rowKey(change)}
+              marks={marks}
+              onSelect={onSelect}
+              flag={flagged.has(change.eventId) ? { x: scale.x(change.at), y: top + 12 } : undefined}
+            >
               <Bar
                 x1={scale.x(change.at)}
                 x2={next ? scale.x(next.at) : scale.end > change.at ? scale.x(scale.end) : scale.x(change.at) + 4}
@@ -154,15 +179,18 @@ function Mark({
   id,
   marks,
   onSelect,
+  flag,
   children,
 }: {
   id: string;
   marks: Map<string, MarkInfo>;
   onSelect: (key: string) => void;
+  /** Where to put the ⚠ of a mark the checker named in a violation. */
+  flag?: { x: number; y: number } | undefined;
   children: ReactNode;
 }) {
   const info = marks.get(id);
-  const label = info ? `${info.title}. ${info.lines.join('. ')}` : id;
+  const label = `${flag ? 'Violation: ' : ''}${info ? `${info.title}. ${info.lines.join('. ')}` : id}`;
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
@@ -176,6 +204,7 @@ function Mark({
       tabIndex={0}
       aria-label={label}
       data-mark={id}
+      data-flagged={flag ? 'true' : undefined}
       onClick={() => onSelect(id)}
       onFocus={() => onSelect(id)}
       onMouseEnter={() => onSelect(id)}
@@ -183,6 +212,16 @@ function Mark({
       className="cursor-pointer outline-none focus-visible:[&>*:first-child]:stroke-[3px] focus-visible:[&>*:first-child]:stroke-fuchsia-600"
     >
       {children}
+      {flag ? (
+        <text
+          x={flag.x}
+          y={flag.y - 2}
+          textAnchor="middle"
+          className="fill-rose-700 text-base font-black dark:fill-rose-300"
+        >
+          ⚠
+        </text>
+      ) : null}
     </g>
   );
 }

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { buildTimeline, type Lane, type Timeline as TimelineModel } from '@/lib/model/timeline';
 import { useLabStore } from '../lab-store-provider';
 import { useDbNow } from '../use-db-now';
+import { useFlaggedEvents } from '../verdict-banner';
 import { LaneMarks, RowLane } from './lane-marks';
 import { MarkDetails } from './mark-details';
 import { describeMarks } from './marks';
@@ -43,6 +44,7 @@ export function Timeline() {
   const nowBucket = Math.floor(now / 250) * 250;
   const timeline: TimelineModel = useMemo(() => buildTimeline(events, nowBucket), [events, nowBucket]);
   const marks = useMemo(() => describeMarks(timeline), [timeline]);
+  const flagged = useFlaggedEvents();
 
   const end = viewEnd ?? now + windowMs * 0.08;
   const start = end - windowMs;
@@ -89,6 +91,7 @@ export function Timeline() {
               scale={scale}
               marks={marks}
               onSelect={selectMark}
+              flagged={flagged}
             />
           ))}
           <RowLane
@@ -97,6 +100,7 @@ export function Timeline() {
             scale={scale}
             marks={marks}
             onSelect={selectMark}
+            flagged={flagged}
           />
           <NowCursor x={scale.x(now)} height={height} />
         </svg>
