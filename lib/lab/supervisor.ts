@@ -224,7 +224,7 @@ export class LabSupervisor {
       kind,
       resource: LABS[worker.lab].resource,
       detail: { workerId: worker.id, ...worker.settings, ...detail },
-    }).catch((error: unknown) => console.error('[supervisor] could not record an event:', error));
+    }).catch((error: unknown) => console.error('[supervisor] could not record an event:', (error as Error).message));
   }
 
   /** Records lease expiries by the database's clock while any worker runs. */

@@ -1,46 +1,115 @@
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { migrate } from '../../db/migrate';
 import { closePool, toFencingError } from '../../db/pool';
 import { getSupervisor } from '../lab/supervisor';
-import { type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
+import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
 import { isFencingError } from '../model/errors';
-import { LAB_IDS, type LabId } from '../model/labs';
+import { isLabId, LAB_IDS, type LabId } from '../model/labs';
+import { runChaosScenario } from './chaos';
+import { runDurabilityScenario } from './durability';
 import { LabInUseError, runPauseScenario } from './pause';
-import { jsonPrinter, textPrinter } from './story';
+import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
 
 /*
- * `npm run scenario -- <name> [--json]`, with real worker processes. Exit codes: 0 safe outcome,
- * 1 unsafe outcome (what every broken lab should show), 2 bad usage, 3 no database reachable,
- * 4 any other failure, 5 the lab is in use by another process (a running app), 130 interrupted.
+ * `npm run scenario -- <name> [options]`, with real worker processes.
+ *   pause | no-fencing | read-check-write | token-as-text | per-process-counter | bypass
+ *   chaos [--seed 42] [--workers 5] [--seconds 30] [--lab fenced] [--db-crash]
+ *   durability [--cycles 20]
+ * Every scenario takes --json. Exit codes: 0 safe outcome, 1 unsafe outcome (what every broken
+ * lab should show), 2 bad usage, 3 no database reachable, 4 any other failure, 5 the lab is in use
+ * by another process (a running app), 130 interrupted.
  */
 
-// `pause` is the fenced lab's scenario; every other name is a broken lab's.
-const SCENARIOS: ReadonlyMap<string, LabId> = new Map([
+const PAUSE_SCENARIOS: ReadonlyMap<string, LabId> = new Map([
   ['pause', 'fenced'],
   ...LAB_IDS.filter((lab) => lab !== 'fenced').map((lab) => [lab, lab] as const),
 ]);
+const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability'];
 const EXIT = { safe: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, inUse: 5, interrupted: 130 } as const;
+const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
+  chaos:      [--seed 42] [--workers 5] [--seconds 30] [--lab ${LAB_IDS.join('|')}] [--db-crash]
+  durability: [--cycles 20]`;
+
+class UsageError extends Error {}
 
 let cluster: EmbeddedCluster | undefined;
 
+type Options = {
+  json: boolean;
+  seed: number;
+  workers: number;
+  seconds: number;
+  lab: LabId;
+  dbCrash: boolean;
+  cycles: number;
+};
+
+function parse(argv: string[]): { name: string; options: Options } {
+  const { values, positionals } = (() => {
+    try {
+      return parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          json: { type: 'boolean', default: false },
+          seed: { type: 'string' },
+          workers: { type: 'string' },
+          seconds: { type: 'string' },
+          lab: { type: 'string' },
+          'db-crash': { type: 'boolean', default: false },
+          cycles: { type: 'string' },
+        },
+      });
+    } catch (error) {
+      throw new UsageError((error as Error).message.replace(/^Unknown option '(.*)'.*$/s, 'unknown option $1'));
+    }
+  })();
+  const [name, ...extra] = positionals;
+  if (!name) throw new UsageError('which scenario?');
+  if (!NAMES.includes(name)) throw new UsageError(`unknown scenario ${JSON.stringify(name)}`);
+  if (extra.length) throw new UsageError(`unexpected ${extra.join(' ')}`);
+  const whole = (flag: string, raw: string | undefined, fallback: number, min: number, max: number) => {
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    }
+    return value;
+  };
+  const lab = values.lab ?? 'fenced';
+  if (!isLabId(lab)) throw new UsageError(`--lab must be one of ${LAB_IDS.join(', ')}`);
+  return {
+    name,
+    options: {
+      json: values.json ?? false,
+      seed: whole('seed', values.seed, 42, 0, 2 ** 31 - 1),
+      workers: whole('workers', values.workers, 5, 2, 8),
+      seconds: whole('seconds', values.seconds, 30, 5, 600),
+      lab,
+      dbCrash: values['db-crash'] ?? false,
+      cycles: whole('cycles', values.cycles, 20, 1, 500),
+    },
+  };
+}
+
 async function main(argv: string[]): Promise<number> {
-  const json = argv.includes('--json');
-  const unknownFlags = argv.filter((arg) => arg.startsWith('-') && arg !== '--json');
-  const [name, ...extra] = argv.filter((arg) => !arg.startsWith('-'));
-  const lab = name === undefined ? undefined : SCENARIOS.get(name);
-  if (!lab || extra.length || unknownFlags.length) {
-    console.error(
-      `usage: npm run scenario -- <${[...SCENARIOS.keys()].join('|')}> [--json]` +
-        (name && !lab ? `\nunknown scenario ${JSON.stringify(name)}` : '') +
-        (unknownFlags.length ? `\nunknown option ${unknownFlags.join(' ')}` : ''),
-    );
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${USAGE}\n${error.message}`);
     return EXIT.usage;
   }
+  const { name, options } = parsed;
   const write = (text: string) => console.log(text);
-  const print = json ? jsonPrinter(write) : textPrinter(write);
+  const print: StoryPrinter = options.json ? jsonPrinter(write) : textPrinter(write);
 
   try {
+    if (name === 'durability')
+      return (await runDurabilityScenario(options.cycles, print)).safe ? EXIT.safe : EXIT.unsafe;
     if (!process.env.DATABASE_URL) {
       // The same embedded database `npm start` uses: shared if it is running, started otherwise.
       cluster = await startEmbeddedPostgres({
@@ -50,9 +119,29 @@ async function main(argv: string[]): Promise<number> {
       process.env.DATABASE_URL = cluster.url;
     }
     await migrate();
-    const outcome = await runPauseScenario(lab, print);
+    const lab = PAUSE_SCENARIOS.get(name);
+    if (lab) return (await runPauseScenario(lab, print)).safe ? EXIT.safe : EXIT.unsafe;
+    if (options.dbCrash && !cluster?.owned) {
+      throw new UsageError(
+        '--db-crash needs the embedded database, started by this command (unset DATABASE_URL and stop the app)',
+      );
+    }
+    const outcome = await runChaosScenario(
+      {
+        lab: options.lab,
+        seed: options.seed,
+        workers: options.workers,
+        seconds: options.seconds,
+        ...(options.dbCrash ? { crashDatabase } : {}),
+      },
+      print,
+    );
     return outcome.safe ? EXIT.safe : EXIT.unsafe;
   } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${USAGE}\n${error.message}`);
+      return EXIT.usage;
+    }
     const failure = toFencingError(error);
     if (isFencingError(failure, 'db_unavailable')) {
       console.error(
@@ -69,6 +158,21 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await cleanUp();
   }
+}
+
+/** kill -9 of the postmaster, then a start on the same data directory (crash recovery runs). */
+async function crashDatabase(): Promise<void> {
+  if (!cluster) throw new Error('no embedded database to crash');
+  await crashPostmaster(cluster);
+  const restarted = await startEmbeddedPostgres({
+    dataDir: path.join(dataDir(), 'pg'),
+    preferredPort: cluster.port,
+  });
+  if (restarted.url !== cluster.url) {
+    await closePool();
+    process.env.DATABASE_URL = restarted.url;
+  }
+  cluster = restarted;
 }
 
 /** Workers first, then the pool, then the database if this command started it. */

@@ -1,0 +1,153 @@
+import 'server-only';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listEvents } from '../../db/events';
+import { readLabRow } from '../../db/lab-rows';
+import { readLease } from '../../db/leases';
+import { getSupervisor } from '../lab/supervisor';
+import { type ChaosAction, LEASE_HOLDER, planChaos } from '../model/chaos-plan';
+import { checkHistory, type Verdict } from '../model/checker';
+import { LABS, type LabId } from '../model/labs';
+import { toWire } from '../model/wire';
+
+const WORKER_NAMES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
+const CHAOS_WORKER = { leaseTtlMs: 1_500, renewEveryMs: 500, writeEveryMs: 200 } as const;
+const PROGRESS_EVERY_MS = 5_000;
+
+export type ChaosProgress = {
+  elapsedMs: number;
+  accepted: number;
+  rejected: number;
+  grants: number;
+  pauses: number;
+  crashes: number;
+};
+
+export type ChaosReport = {
+  lab: LabId;
+  seed: number;
+  workers: number;
+  seconds: number;
+  planned: number;
+  skipped: Array<{ action: ChaosAction; reason: string }>;
+  totals: ChaosProgress;
+  finalRow?: { value: string; lastToken: number };
+  verdict: Verdict;
+};
+
+export type ChaosRequest = {
+  lab: LabId;
+  seed: number;
+  workers: number;
+  seconds: number;
+  /** Crashes the database (kill -9) and starts it again; only where this process owns the database. */
+  crashDatabase?: () => Promise<void>;
+  onProgress?: (progress: ChaosProgress) => void;
+  onAction?: (action: ChaosAction, outcome: string) => void;
+};
+
+/**
+ * A seeded chaos run with real workers: random freezes (some past the lease, some in the critical
+ * window), crashes and restarts, optionally a database crash; then the checker's verdict on
+ * everything the lab recorded, and the row as it ended.
+ */
+export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
+  const { lab, seed, seconds } = request;
+  const supervisor = getSupervisor();
+  const names = WORKER_NAMES.slice(0, request.workers);
+  const plan = planChaos({
+    seed,
+    workers: names,
+    seconds,
+    leaseTtlMs: CHAOS_WORKER.leaseTtlMs,
+    dbCrash: !!request.crashDatabase,
+  });
+  const skipped: ChaosReport['skipped'] = [];
+  await supervisor.resetLab(lab);
+  for (const name of names) await supervisor.startWorker(lab, { name, ...CHAOS_WORKER });
+
+  const started = Date.now();
+  const progress = async (): Promise<ChaosProgress> =>
+    tally(await listEvents({ lab }).catch(() => []), Date.now() - started);
+  const ticker = setInterval(() => {
+    void progress().then((p) => request.onProgress?.(p));
+  }, PROGRESS_EVERY_MS);
+  try {
+    for (const action of plan) {
+      const wait = started + action.at - Date.now();
+      if (wait > 0) await sleep(wait);
+      const outcome = await apply(lab, action, request.crashDatabase).catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        skipped.push({ action, reason });
+        return `skipped: ${reason}`;
+      });
+      request.onAction?.(action, outcome);
+    }
+    const rest = started + seconds * 1000 - Date.now();
+    if (rest > 0) await sleep(rest);
+  } finally {
+    clearInterval(ticker);
+    await supervisor.stopLab(lab);
+  }
+
+  const events = (await listEvents({ lab })).map(toWire);
+  const row = await readLabRow(lab);
+  const finalRow = row ? { value: row.value, lastToken: row.lastToken } : undefined;
+  return {
+    lab,
+    seed,
+    workers: names.length,
+    seconds,
+    planned: plan.length,
+    skipped,
+    totals: tally(events, Date.now() - started),
+    ...(finalRow ? { finalRow } : {}),
+    verdict: checkHistory(events, finalRow),
+  };
+}
+
+async function apply(lab: LabId, action: ChaosAction, crashDatabase?: () => Promise<void>): Promise<string> {
+  const supervisor = getSupervisor();
+  switch (action.kind) {
+    case 'pause': {
+      const worker = action.worker === LEASE_HOLDER ? await currentHolder(lab) : action.worker;
+      await supervisor.pause(lab, worker, {
+        mode: action.criticalWindow ? 'critical-window' : 'for',
+        seconds: action.ms / 1000,
+      });
+      return `${worker}${action.worker === LEASE_HOLDER ? ' (the holder)' : ''} frozen for ${action.ms} ms${action.criticalWindow ? ' before its next write' : ''}`;
+    }
+    case 'crash':
+      await supervisor.crash(lab, action.worker);
+      return `${action.worker} crashed (SIGKILL)`;
+    case 'restart':
+      await supervisor.restart(lab, action.worker);
+      return `${action.worker} restarted`;
+    case 'db-crash': {
+      if (!crashDatabase) throw new Error('this process does not own the database');
+      await crashDatabase();
+      // Workers lose their connections and exit; bring every one back.
+      for (const worker of supervisor.listWorkers(lab)) {
+        if (!worker.alive) await supervisor.restart(lab, worker.id);
+      }
+      return 'the database was crashed (kill -9) and started again; workers restarted';
+    }
+  }
+}
+
+async function currentHolder(lab: LabId): Promise<string> {
+  const lease = await readLease(LABS[lab].resource);
+  if (!lease) throw new Error('nobody holds the lease right now');
+  return lease.holder;
+}
+
+export function tally(events: ReadonlyArray<{ kind: string }>, elapsedMs: number): ChaosProgress {
+  const count = (kind: string) => events.filter((e) => e.kind === kind).length;
+  return {
+    elapsedMs,
+    accepted: count('write_accepted'),
+    rejected: count('write_rejected'),
+    grants: count('lease_acquired'),
+    pauses: count('pause_started'),
+    crashes: count('worker_crashed'),
+  };
+}

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { planChaos } from './chaos-plan';
+import { seededRandom } from './random';
+
+const options = { seed: 42, workers: ['A', 'B', 'C', 'D', 'E'], seconds: 30, leaseTtlMs: 1_500, dbCrash: false };
+
+test('the same seed gives the same plan; another seed another plan', () => {
+  assert.deepEqual(planChaos(options), planChaos(options));
+  assert.notDeepEqual(planChaos(options), planChaos({ ...options, seed: 43 }));
+  assert.equal(seededRandom(7)(), seededRandom(7)());
+});
+
+test('a plan mixes freezes shorter and longer than the lease, in and out of the critical window, and crashes', () => {
+  const plan = planChaos(options);
+  const pauses = plan.filter((a) => a.kind === 'pause');
+  assert.ok(
+    pauses.some((p) => p.ms > options.leaseTtlMs),
+    'some pauses outlive the lease',
+  );
+  assert.ok(
+    pauses.some((p) => p.ms < options.leaseTtlMs),
+    'some do not',
+  );
+  assert.ok(pauses.some((p) => p.criticalWindow) && pauses.some((p) => !p.criticalWindow));
+  assert.ok(
+    pauses.some((p) => p.worker === 'holder') && pauses.some((p) => p.worker !== 'holder'),
+    'mostly the holder',
+  );
+  const crashes = plan.filter((a) => a.kind === 'crash');
+  assert.ok(crashes.length > 0);
+  for (const crash of crashes) {
+    assert.ok(
+      plan.some((a) => a.kind === 'restart' && a.worker === crash.worker && a.at > crash.at),
+      'each crash is followed by a restart',
+    );
+  }
+});
+
+test('actions stay inside the run and never overlap on one worker; a database crash lands half-way', () => {
+  const plan = planChaos({ ...options, dbCrash: true });
+  assert.ok(plan.every((a) => a.at >= 1_000 && a.at <= 30_000));
+  assert.ok(
+    plan.every((a, i) => i === 0 || a.at >= (plan[i - 1]?.at ?? 0)),
+    'in time order',
+  );
+  assert.deepEqual(
+    plan.filter((a) => a.kind === 'db-crash').map((a) => a.at),
+    [15_000],
+  );
+  for (const worker of options.workers) {
+    let freeAt = 0;
+    for (const action of plan.filter((a) => 'worker' in a && a.worker === worker)) {
+      if (action.kind === 'restart') {
+        freeAt = action.at;
+        continue;
+      }
+      assert.ok(action.at >= freeAt, `${worker}: ${action.kind} at ${action.at} while busy until ${freeAt}`);
+      freeAt = action.kind === 'pause' ? action.at + action.ms : Number.POSITIVE_INFINITY;
+    }
+  }
+});
