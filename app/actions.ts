@@ -1,8 +1,15 @@
 'use server';
 
+import { startChaosRun } from '@/lib/chaos/chaos-runs';
 import { getSupervisor, type WorkerView } from '@/lib/lab/supervisor';
 import { validatedAction } from '@/lib/lab/validated-action';
-import { pauseWorkerInput, resetLabInput, startWorkerInput, workerActionInput } from '@/lib/model/lab-inputs';
+import {
+  chaosInput,
+  pauseWorkerInput,
+  resetLabInput,
+  startWorkerInput,
+  workerActionInput,
+} from '@/lib/model/lab-inputs';
 
 /*
  * The lab's controls. Each takes plain data, validated with zod; a worker is named by the lab's
@@ -27,6 +34,11 @@ const listWorkers = validatedAction(
   async ({ lab }): Promise<WorkerView[]> => getSupervisor().listWorkers(lab),
 );
 
+const startChaos = validatedAction(chaosInput, async ({ lab, ...options }) => startChaosRun(lab, options));
+
+export async function startChaosAction(input: unknown) {
+  return startChaos(input);
+}
 export async function startWorkerAction(input: unknown) {
   return startWorker(input);
 }

@@ -74,3 +74,24 @@ export type PausePlan = z.output<typeof pausePlanSchema>;
 export const pauseWorkerInput = z.object({ lab: labIdSchema, worker: workerRefSchema, plan: pausePlanSchema }).strict();
 
 export const resetLabInput = z.object({ lab: labIdSchema }).strict();
+
+export const chaosInput = z
+  .object({
+    lab: labIdSchema,
+    seed: z
+      .number({ error: 'seed must be a number' })
+      .int('seed must be a whole number')
+      .min(0, 'seed must be at least 0')
+      .max(2 ** 31 - 1, 'seed is too large'),
+    workers: z
+      .number({ error: 'workers must be a number' })
+      .int('workers must be a whole number')
+      .min(2, 'a chaos run needs at least 2 workers')
+      .max(MAX_WORKERS_PER_LAB, `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`),
+    seconds: z
+      .number({ error: 'length must be a number of seconds' })
+      .int('length must be whole seconds')
+      .min(5, 'a chaos run lasts at least 5 s')
+      .max(600, 'a chaos run lasts at most 600 s'),
+  })
+  .strict();

@@ -20,6 +20,18 @@ export function toWire(event: LabEvent): WireEvent {
   return { ...rest, at: at.getTime(), detail: detail ?? {} };
 }
 
+/** A chaos run started from the UI, as the lab's feed reports it. */
+export type ChaosRunView = {
+  seed: number;
+  workers: number;
+  seconds: number;
+  running: boolean;
+  /** This server's clock (ms since the epoch). */
+  endsAt: number;
+  result?: { ok: boolean; violations: number; accepted: number };
+  failure?: string;
+};
+
 /** The lab's live state beside the history: its row and lease as they are in the database. */
 export type LabSnapshot = {
   lab: string;
@@ -38,4 +50,5 @@ export type LabSnapshot = {
     settings: { leaseTtlMs: number; renewEveryMs: number; writeEveryMs: number };
     failure?: string;
   }>;
+  chaos?: ChaosRunView;
 };

@@ -3,13 +3,13 @@
 import { useEffect, useId, useState } from 'react';
 import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab-inputs';
 import { useLabStore } from '../lab-store-provider';
+import { ChaosPanel } from './chaos-panel';
 import { NoticeArea } from './notice-area';
 import { ShortcutsHelp, useShortcuts } from './shortcuts';
+import { controlButton } from './styles';
 import { useLabCommands } from './use-lab-commands';
 import { WorkerList } from './worker-list';
 
-export const controlButton =
-  'rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800';
 const input =
   'w-24 rounded-md border border-slate-300 bg-white px-2 py-1 font-mono text-base dark:border-slate-700 dark:bg-slate-900';
 
@@ -145,6 +145,7 @@ export function LabControls() {
         </button>
       </fieldset>
       <NoticeArea />
+      <ChaosPanel />
       <ShortcutsHelp />
     </section>
   );

@@ -4,8 +4,8 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import type { LabId } from '@/lib/model/labs';
-import { controlButton } from '../controls/lab-controls';
 import { NoticeArea } from '../controls/notice-area';
+import { controlButton } from '../controls/styles';
 import { useWalkthrough } from './use-walkthrough';
 
 /** The narration: one step at a time, Next / Back / autoplay, each step a deep link (?step=N). */

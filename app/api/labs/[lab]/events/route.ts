@@ -2,6 +2,7 @@ import { getEventFeed } from '@/db/event-feed';
 import { listEvents } from '@/db/events';
 import { readLabSnapshot } from '@/db/lab-snapshot';
 import { getPool } from '@/db/pool';
+import { chaosRunOf } from '@/lib/chaos/chaos-runs';
 import { getSupervisor } from '@/lib/lab/supervisor';
 import { isLabId, type LabId } from '@/lib/model/labs';
 import { toWire } from '@/lib/model/wire';
@@ -75,7 +76,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
 
 async function sendSnapshot(lab: LabId, send: Send): Promise<void> {
   const snapshot = await readLabSnapshot(lab);
-  send({ event: 'snapshot', data: { ...snapshot, workers: getSupervisor().listWorkers(lab) } });
+  const chaos = chaosRunOf(lab);
+  send({
+    event: 'snapshot',
+    data: { ...snapshot, workers: getSupervisor().listWorkers(lab), ...(chaos ? { chaos } : {}) },
+  });
 }
 
 async function firstEventId(lab: LabId): Promise<number | null> {

@@ -1,0 +1,93 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { startChaosAction } from '@/app/actions';
+import { useLabStore } from '../lab-store-provider';
+import { controlButton } from './styles';
+
+const input =
+  'w-20 rounded-md border border-slate-300 bg-white px-2 py-1 font-mono text-base dark:border-slate-700 dark:bg-slate-900';
+
+/** A seeded chaos run from the browser: it resets the lab, runs, and the checker judges it live. */
+export function ChaosPanel() {
+  const lab = useLabStore((s) => s.lab);
+  const chaos = useLabStore((s) => s.snapshot?.chaos);
+  const notify = useLabStore((s) => s.notify);
+  const [seed, setSeed] = useState(42);
+  const [workers, setWorkers] = useState(5);
+  const [seconds, setSeconds] = useState(30);
+  const ids = { seed: useId(), workers: useId(), seconds: useId() };
+
+  const start = async () => {
+    const result = await startChaosAction({ lab, seed, workers, seconds }).catch(() => undefined);
+    if (!result) return notify('error', 'Chaos: the server could not be reached');
+    if (!result.ok) return notify('error', `Chaos: ${result.error.message}`);
+    notify('ok', `Chaos run started: seed ${seed}, ${workers} workers, ${seconds} s.`);
+  };
+  const left = chaos?.running ? Math.max(0, Math.ceil((chaos.endsAt - Date.now()) / 1000)) : 0;
+
+  return (
+    <details className="rounded-md border border-slate-200 p-3 dark:border-slate-800">
+      <summary className="cursor-pointer font-semibold">Chaos run</summary>
+      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+        Resets the lab, starts the workers, then freezes (some past the lease, some before a write), crashes and
+        restarts them at random, from the seed. The checker above judges everything that happens.
+      </p>
+      <form
+        className="mt-2 flex flex-wrap items-end gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void start();
+        }}
+      >
+        <label htmlFor={ids.seed} className="grid gap-1 text-sm font-medium">
+          Seed
+          <input
+            id={ids.seed}
+            className={input}
+            type="number"
+            min={0}
+            value={seed}
+            onChange={(e) => setSeed(Number(e.target.value))}
+          />
+        </label>
+        <label htmlFor={ids.workers} className="grid gap-1 text-sm font-medium">
+          Workers
+          <input
+            id={ids.workers}
+            className={input}
+            type="number"
+            min={2}
+            max={8}
+            value={workers}
+            onChange={(e) => setWorkers(Number(e.target.value))}
+          />
+        </label>
+        <label htmlFor={ids.seconds} className="grid gap-1 text-sm font-medium">
+          Seconds
+          <input
+            id={ids.seconds}
+            className={input}
+            type="number"
+            min={5}
+            max={600}
+            value={seconds}
+            onChange={(e) => setSeconds(Number(e.target.value))}
+          />
+        </label>
+        <button type="submit" className={controlButton} disabled={chaos?.running}>
+          Run chaos
+        </button>
+      </form>
+      <p role="status" className="mt-2 text-base">
+        {chaos?.running
+          ? `Running: seed ${chaos.seed}, ${chaos.workers} workers, about ${left} s left.`
+          : chaos?.result
+            ? `Last run (seed ${chaos.seed}): ${chaos.result.accepted} writes accepted, ${chaos.result.ok ? 'no violation' : `${chaos.result.violations} violation${chaos.result.violations === 1 ? '' : 's'}`}.`
+            : chaos?.failure
+              ? `Last run failed: ${chaos.failure}.`
+              : ''}
+      </p>
+    </details>
+  );
+}

@@ -1,0 +1,42 @@
+import 'server-only';
+import { FencingError } from '../model/errors';
+import type { LabId } from '../model/labs';
+import type { ChaosRunView } from '../model/wire';
+import { runChaos } from './run-chaos';
+
+/** Chaos runs started from the UI, one per lab at a time, kept on globalThis like the supervisor. */
+type GlobalWithChaos = typeof globalThis & { __fencingLabChaos?: Map<LabId, ChaosRunView> };
+
+function runs(): Map<LabId, ChaosRunView> {
+  const holder = globalThis as GlobalWithChaos;
+  holder.__fencingLabChaos ??= new Map();
+  return holder.__fencingLabChaos;
+}
+
+export function chaosRunOf(lab: LabId): ChaosRunView | undefined {
+  return runs().get(lab);
+}
+
+/** Starts a run in the background; its progress shows in the lab's feed, its verdict at the end. */
+export function startChaosRun(lab: LabId, options: { seed: number; workers: number; seconds: number }): ChaosRunView {
+  if (runs().get(lab)?.running) throw new FencingError('invalid_input', 'a chaos run is already going on in this lab');
+  const view: ChaosRunView = { ...options, running: true, endsAt: Date.now() + options.seconds * 1000 };
+  runs().set(lab, view);
+  void runChaos({ lab, ...options })
+    .then((report) => {
+      runs().set(lab, {
+        ...view,
+        running: false,
+        result: {
+          ok: report.verdict.ok,
+          violations: report.verdict.violations.length,
+          accepted: report.totals.accepted,
+        },
+      });
+    })
+    .catch((error: unknown) => {
+      console.error('[chaos] the run failed:', error);
+      runs().set(lab, { ...view, running: false, failure: 'the run failed; see the server log' });
+    });
+  return view;
+}
