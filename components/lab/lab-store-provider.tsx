@@ -7,6 +7,7 @@ import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
 import { createLabStore, type LabStore, type LabStoreApi } from './lab-store';
 
 const LabStoreContext = createContext<LabStoreApi | undefined>(undefined);
+const FLUSH_MS = 16;
 
 /** Creates the lab's store once, and keeps it fed from the lab's live feed (one EventSource). */
 export function LabStoreProvider({ lab, children }: { lab: LabId; children: ReactNode }) {
@@ -19,10 +20,28 @@ export function LabStoreProvider({ lab, children }: { lab: LabId; children: Reac
     source.addEventListener('open', () => getState().setConnection('live'));
     source.addEventListener('error', () => getState().setConnection('reconnecting'));
     source.addEventListener('hello', (m) => getState().receiveHello(parse<{ firstId: number | null }>(m).firstId));
-    source.addEventListener('reset', () => getState().receiveReset());
-    source.addEventListener('lab-event', (m) => getState().receiveEvent(parse<WireEvent>(m)));
+    source.addEventListener('reset', () => {
+      pending = [];
+      getState().receiveReset();
+    });
+    // A replay can be thousands of events: store them in batches, not one render per event.
+    let pending: WireEvent[] = [];
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      flushTimer = undefined;
+      const batch = pending;
+      pending = [];
+      getState().receiveEvents(batch);
+    };
+    source.addEventListener('lab-event', (m) => {
+      pending.push(parse<WireEvent>(m));
+      flushTimer ??= setTimeout(flush, FLUSH_MS);
+    });
     source.addEventListener('snapshot', (m) => getState().receiveSnapshot(parse<LabSnapshot>(m)));
-    return () => source.close();
+    return () => {
+      source.close();
+      if (flushTimer) clearTimeout(flushTimer);
+    };
   }, [lab, store]);
 
   return <LabStoreContext.Provider value={store}>{children}</LabStoreContext.Provider>;

@@ -28,7 +28,8 @@ export type LabState = {
 };
 
 export type LabActions = {
-  receiveEvent: (event: WireEvent) => void;
+  /** Events in id order from the feed; ones already held are skipped. */
+  receiveEvents: (events: WireEvent[]) => void;
   /** A (re)connection's hello: events older than the lab's oldest were deleted by a reset. */
   receiveHello: (firstId: number | null) => void;
   receiveReset: () => void;
@@ -59,10 +60,10 @@ export function createLabStore(lab: LabId) {
     selectedWorker: undefined,
     notice: undefined,
 
-    receiveEvent: (event) => {
-      const last = get().events.at(-1);
-      if (last && event.id <= last.id) return; // already have it
-      set({ events: [...get().events, event] });
+    receiveEvents: (batch) => {
+      const lastId = get().events.at(-1)?.id ?? 0;
+      const fresh = batch.filter((event) => event.id > lastId);
+      if (fresh.length) set({ events: get().events.concat(fresh) });
     },
     receiveHello: (firstId) => set({ events: firstId === null ? [] : get().events.filter((e) => e.id >= firstId) }),
     receiveReset: () => set({ events: [], selectedMark: undefined, viewEnd: undefined }),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { buildTimeline } from './timeline';
+import { buildTimeline, cullTimeline } from './timeline';
 import type { WireEvent } from './wire';
 
 /** Histories recorded from real runs of the pause scenario (lib/testing/record-history.ts). */
@@ -182,5 +182,32 @@ describe('hand-made histories', () => {
 
   test('an empty log is an empty timeline at now', () => {
     assert.deepEqual(buildTimeline([], at(1)), { lanes: [], row: [], from: at(1), to: at(1), lastEventId: 0 });
+  });
+});
+
+describe('culling to the visible stretch', () => {
+  test('keeps what overlaps the window, and the row value in force at its start', () => {
+    const events = recorded('fenced');
+    const end = (events.at(-1)?.at ?? 0) + 100;
+    const full = buildTimeline(events, end);
+    const pause = full.lanes[0]?.pauses[0];
+    assert.ok(pause);
+    // A window inside A's freeze: nothing was written then, the pause and both leases overlap it.
+    const from = pause.from + 1_000;
+    const to = pause.from + 1_200;
+    const culled = cullTimeline(full, from, to);
+    const a = culled.lanes[0];
+    assert.deepEqual(a?.writes, []);
+    assert.equal(a?.pauses.length, 1);
+    assert.deepEqual(
+      culled.row.map((r) => r.value),
+      ['A-1'],
+      'the row held A-1 during the freeze',
+    );
+    assert.deepEqual(
+      cullTimeline(full, full.from - 10, end).lanes,
+      full.lanes,
+      'a window over everything keeps everything',
+    );
   });
 });

@@ -68,6 +68,8 @@ export type Timeline = { lanes: Lane[]; row: RowChange[]; from: number; to: numb
 
 type HolderState = {
   lane: Lane;
+  /** The lane's lease bars by token, so that long histories stay linear. */
+  leaseByToken: Map<number, LeaseBar>;
   openLease?: LeaseBar;
   believed?: { token: number };
   openPause?: PauseBlock;
@@ -87,7 +89,10 @@ export function buildTimeline(events: readonly WireEvent[], now: number): Timeli
   const stateOf = (holder: string): HolderState => {
     let state = holders.get(holder);
     if (!state) {
-      state = { lane: { holder, leases: [], beliefs: [], pauses: [], writes: [], losses: [], life: [] } };
+      state = {
+        lane: { holder, leases: [], beliefs: [], pauses: [], writes: [], losses: [], life: [] },
+        leaseByToken: new Map(),
+      };
       holders.set(holder, state);
     }
     return state;
@@ -108,6 +113,7 @@ export function buildTimeline(events: readonly WireEvent[], now: number): Timeli
           grantEventId: event.id,
         };
         lane.leases.push(bar);
+        state.leaseByToken.set(bar.token, bar);
         state.openLease = bar;
         state.believed = { token: bar.token };
         break;
@@ -119,7 +125,7 @@ export function buildTimeline(events: readonly WireEvent[], now: number): Timeli
         }
         break;
       case 'lease_expired': {
-        const bar = lane.leases.find((b) => b.token === event.token);
+        const bar = event.token === undefined ? undefined : state.leaseByToken.get(event.token);
         if (bar) {
           bar.end = 'expired';
           bar.to = expiresAtOf(event) ?? bar.to;
@@ -223,7 +229,8 @@ export function buildTimeline(events: readonly WireEvent[], now: number): Timeli
       state.openLease = undefined;
     }
     const believed = state.believed;
-    const lost = believed && state.lane.leases.findLast((b) => b.token === believed.token && b.end !== 'held');
+    const bar2 = believed && state.leaseByToken.get(believed.token);
+    const lost = bar2 && bar2.end !== 'held' ? bar2 : undefined;
     if (believed && lost && lost.to < now) {
       state.lane.beliefs.push({ token: believed.token, from: lost.to, to: now, open: true });
     }
@@ -245,7 +252,7 @@ function endBelief(state: HolderState, at: number, reason?: string): void {
   const believed = state.believed;
   state.believed = undefined;
   if (!believed) return;
-  const bar = state.lane.leases.findLast((b) => b.token === believed.token);
+  const bar = state.leaseByToken.get(believed.token);
   if (bar && bar.to < at) {
     state.lane.beliefs.push({
       token: believed.token,
@@ -255,4 +262,26 @@ function endBelief(state: HolderState, at: number, reason?: string): void {
       ...(reason ? { reason } : {}),
     });
   }
+}
+
+/** Only what overlaps [from, to]: what a view of that stretch of time has to draw. */
+export function cullTimeline(timeline: Timeline, from: number, to: number): Timeline {
+  const span = <T extends { from: number; to: number }>(items: T[]) =>
+    items.filter((i) => i.to >= from && i.from <= to);
+  const point = <T extends { at: number }>(items: T[]) => items.filter((i) => i.at >= from && i.at <= to);
+  const rowFrom = timeline.row.findLastIndex((change) => change.at < from);
+  return {
+    ...timeline,
+    lanes: timeline.lanes.map((lane) => ({
+      holder: lane.holder,
+      leases: span(lane.leases),
+      beliefs: span(lane.beliefs),
+      pauses: span(lane.pauses),
+      writes: point(lane.writes),
+      losses: point(lane.losses),
+      life: point(lane.life),
+    })),
+    // The change in force at `from` stays: the row holds it until the next one.
+    row: timeline.row.slice(Math.max(0, rowFrom)).filter((change) => change.at <= to),
+  };
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { buildTimeline, type Lane, type Timeline as TimelineModel } from '@/lib/model/timeline';
+import { buildTimeline, cullTimeline, type Lane, type Timeline as TimelineModel } from '@/lib/model/timeline';
 import { useLabStore } from '../lab-store-provider';
 import { useDbNow } from '../use-db-now';
 import { useFlaggedEvents } from '../verdict-banner';
@@ -42,15 +42,23 @@ export function Timeline() {
 
   // Rebuilt from the log when it grows; between events only "now" moves (rounded to keep it cheap).
   const nowBucket = Math.floor(now / 250) * 250;
-  const timeline: TimelineModel = useMemo(() => buildTimeline(events, nowBucket), [events, nowBucket]);
-  const marks = useMemo(() => describeMarks(timeline), [timeline]);
+  const full: TimelineModel = useMemo(() => buildTimeline(events, nowBucket), [events, nowBucket]);
   const flagged = useFlaggedEvents();
 
   const end = viewEnd ?? now + windowMs * 0.08;
   const start = end - windowMs;
+  // Only what is on screen is drawn and described: a long history stays as fast as a short one.
+  const margin = windowMs / 4;
+  const visibleFrom = Math.floor((start - margin) / margin) * margin;
+  const timeline = useMemo(
+    () => cullTimeline(full, visibleFrom, visibleFrom + windowMs * 1.75),
+    [full, visibleFrom, windowMs],
+  );
+  const marks = useMemo(() => describeMarks(timeline), [timeline]);
   const trackW = width - LABEL_W - 8;
   const scale: Scale = { start, end, width, x: (t) => LABEL_W + ((t - start) / windowMs) * trackW };
   const lanes: Lane[] = timeline.lanes;
+  const origin = full.from;
   const laneCount = Math.max(MIN_LANES, lanes.length);
   const height = AXIS_H + laneCount * LANE_H + ROW_LANE_H + 8;
 
@@ -77,7 +85,7 @@ export function Timeline() {
               <rect x={LABEL_W} y={0} width={trackW + 8} height={height} />
             </clipPath>
           </defs>
-          <TimeAxis scale={scale} origin={timeline.from} height={height} />
+          <TimeAxis scale={scale} origin={origin} height={height} />
           {lanes.length === 0 ? (
             <text x={LABEL_W + 12} y={AXIS_H + LANE_H / 2} className="fill-slate-500 text-sm">
               No holder yet: start a worker to see its lane.
