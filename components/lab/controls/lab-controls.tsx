@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useState } from 'react';
 import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab-inputs';
+import type { LabSnapshot } from '@/lib/model/wire';
 import { useLabStore } from '../lab-store-provider';
 import { ChaosPanel } from './chaos-panel';
 import { NoticeArea } from './notice-area';
@@ -14,11 +15,13 @@ const input =
   'w-24 rounded-md border border-slate-300 bg-white px-2 py-1 font-mono text-base dark:border-slate-700 dark:bg-slate-900';
 
 const NAMES = 'ABCDEFGH'.split('');
+// One empty list for "no snapshot yet": a new [] per call would make the store's selector unstable.
+const NO_WORKERS: LabSnapshot['workers'] = [];
 
 /** Start, pause, resume, crash, restart and reset, with the settings a trainer changes most. */
 export function LabControls() {
   const commands = useLabCommands();
-  const workers = useLabStore((s) => s.snapshot?.workers ?? []);
+  const workers = useLabStore((s) => s.snapshot?.workers ?? NO_WORKERS);
   const selected = useLabStore((s) => s.selectedWorker);
   const [name, setName] = useState('A');
   const [ttlSeconds, setTtlSeconds] = useState(DEFAULT_WORKER_SETTINGS.leaseTtlMs / 1000);
