@@ -83,9 +83,14 @@ export function LaneMarks({ lane, top, scale, marks, onSelect, flagged }: Props 
             </Bar>
           </Mark>
         ))}
-        {lane.writes.map((write) => {
+        {lane.writes.map((write, i) => {
           const x = scale.x(write.at);
           const accepted = write.outcome === 'accepted';
+          const label = accepted ? `${write.value} · ${write.token}` : `${write.token} vs ${write.storedToken}`;
+          // A label only where it does not run into the next mark; a rejection always keeps its tokens.
+          const next = lane.writes[i + 1];
+          const room = next ? scale.x(next.at) - x - 24 : Number.POSITIVE_INFINITY;
+          const shown = !accepted || label.length * CHAR_W <= room;
           return (
             <Mark
               key={writeKey(write)}
@@ -103,9 +108,11 @@ export function LaneMarks({ lane, top, scale, marks, onSelect, flagged }: Props 
               <text x={x} y={writeY + 4.5} textAnchor="middle" className="fill-white text-[13px] font-bold">
                 {accepted ? '✓' : '✗'}
               </text>
-              <text x={x + 12} y={writeY + 5} className="fill-current text-xs">
-                {accepted ? `${write.value} · ${write.token}` : `${write.token} vs ${write.storedToken}`}
-              </text>
+              {shown ? (
+                <text x={x + 12} y={writeY + 5} className="fill-current text-xs">
+                  {label}
+                </text>
+              ) : null}
             </Mark>
           );
         })}
