@@ -1,13 +1,20 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { test as base } from '@playwright/test';
+import type { LabId } from '../lib/model/labs';
 import { E2E_DATA_DIR } from '../playwright.config';
+import { LabPage } from './pages/lab-page';
 
 const run = promisify(execFile);
 
 type Fixtures = {
   /** Runs `npm run scenario -- <name> --json` against the database the app under test uses. */
   runScenario: (name: string) => Promise<Array<Record<string, unknown>>>;
+  /**
+   * A lab's page object (not yet opened). Every lab a test touched is reset when the test ends, so
+   * that no worker it started goes on writing into the next test.
+   */
+  lab: (lab: LabId) => LabPage;
 };
 
 export const test = base.extend<Fixtures>({
@@ -24,6 +31,20 @@ export const test = base.extend<Fixtures>({
         .split('\n')
         .map((line) => JSON.parse(line) as Record<string, unknown>);
     });
+  },
+
+  lab: async ({ page }, use) => {
+    const touched = new Set<LabId>();
+    await use((lab) => {
+      touched.add(lab);
+      return new LabPage(page, lab);
+    });
+    // Arriving at a lab's walkthrough runs its first step, a reset: every worker of the lab stopped.
+    for (const lab of touched) {
+      const cleanup = new LabPage(page, lab);
+      await cleanup.gotoWalkthrough();
+      await cleanup.expectStep(1, 'reset');
+    }
   },
 });
 

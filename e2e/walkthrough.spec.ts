@@ -1,0 +1,78 @@
+import { expect, test } from './fixtures';
+import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+
+test('the fenced walkthrough, step by step: the paused holder wakes up and its stale write is rejected', async ({
+  lab,
+}) => {
+  test.setTimeout(120_000);
+  const fenced = lab('fenced');
+
+  // Arriving runs step 1 for real: the lab is reset.
+  await fenced.gotoWalkthrough();
+  await fenced.expectStep(1, 'The lab has been reset: no workers, no history.');
+  await expect(fenced.noHolderYet).toBeVisible();
+  await expect(fenced.nobodyHoldsTheLease).toBeVisible();
+  await expect(fenced.back).toBeDisabled();
+
+  // 2. A takes the lease and writes.
+  await fenced.nextStep();
+  await fenced.expectStep(2, /^term \d+ token \d+ → write accepted\./);
+  const [, termA, tokenOfFirstWrite] = (await fenced.narration.textContent())?.match(/^term (\d+) token (\d+)/) ?? [];
+  const tokenA = Number(termA);
+  expect(Number(tokenOfFirstWrite)).toBe(tokenA);
+  await expect(fenced.writeMark('A', 'accepted', { value: 'A-1', token: tokenA })).toBeVisible();
+  await expect(fenced.leaseHolder()).toHaveText('A');
+  await expect(fenced.leaseToken()).toHaveText(String(tokenA));
+
+  // 3. A freezes in its critical window: after its lease check, before its write.
+  await fenced.nextStep();
+  await fenced.expectStep(3, `A checked its lease ("I hold token ${tokenA} until`);
+  await expect(fenced.markTitled('A frozen in its critical window')).toBeVisible();
+
+  // 4. A's lease runs out by the database's clock; frozen A still believes it holds it.
+  await fenced.nextStep();
+  await fenced.expectStep(4, `still believes it holds token ${tokenA}`);
+  await expect(fenced.markTitled(`A believes it holds token ${tokenA}, but its lease ran out`)).toBeVisible();
+
+  // 5. B takes over with a newer token and writes.
+  await fenced.nextStep();
+  await fenced.expectStep(5, /^lease expires, term \d+ token \d+ → write accepted\./);
+  const tokenB = Number((await fenced.narration.textContent())?.match(/token (\d+) → write accepted/)?.[1]);
+  expect(tokenB).toBeGreaterThan(tokenA);
+  await expect(fenced.writeMark('B', 'accepted', { value: 'B-1', token: tokenB })).toBeVisible();
+  await expect(fenced.leaseHolder()).toHaveText('B');
+  await expect(fenced.leaseToken()).toHaveText(String(tokenB));
+
+  // 6. A wakes up and sends its write with its old token: the database turns it away.
+  await fenced.nextStep();
+  await fenced.expectStep(
+    6,
+    `old holder resumes → write token ${tokenA} → rejected (stale: row holds token ${tokenB})`,
+  );
+  const rejected = fenced.writeMark('A', 'rejected', { token: tokenA });
+  await expect(rejected).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
+  await expect(rejected).toHaveAccessibleName(
+    new RegExp(`with token ${tokenA}: rejected as stale\\..*the row holds token ${tokenB}$`),
+  );
+  await expect(fenced.markTitled(`A found out it lost its lease (token ${tokenA})`)).toBeVisible();
+  // The late write did not get through as well: no accepted mark carries its value.
+  const lateValue = (await rejected.getAttribute('aria-label'))?.match(/^A's write "(A-\d+)"/)?.[1] ?? '';
+  expect(lateValue).toMatch(/^A-\d+$/);
+  await expect(fenced.writeMark('A', 'accepted', { value: lateValue })).toHaveCount(0);
+
+  // 7. B's value is intact, in the narration and in the table.
+  await fenced.nextStep();
+  await fenced.expectStep(7, `The row still holds B's value "B-1" with token ${tokenB}.`);
+  await expect(fenced.next).toBeDisabled();
+  await expect(fenced.rowValue()).toHaveText('B-1');
+  await expect(fenced.rowToken()).toHaveText(String(tokenB));
+  await expect(fenced.rowMark('B-1', tokenB)).toHaveAccessibleName(/still there now$/);
+  await expect(fenced.page.getByRole('link', { name: 'the same pause without fencing' })).toBeVisible();
+  // The history checker finds nothing wrong: no write went through with an older token.
+  await expect(fenced.checkerOk).toBeVisible();
+  await expect(fenced.checkerViolations).toHaveCount(0);
+
+  // Back shows the earlier narration again without running anything.
+  await fenced.back.click();
+  await fenced.expectStep(6, `old holder resumes → write token ${tokenA} → rejected`);
+});

@@ -1,0 +1,60 @@
+import { expect, test } from './fixtures';
+import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+
+test('without fencing, the same pause ends in a lost update: the table and the timeline show it', async ({ lab }) => {
+  test.setTimeout(120_000);
+  const noFencing = lab('no-fencing');
+
+  await noFencing.gotoWalkthrough();
+  await noFencing.expectStep(1, 'The lab has been reset.');
+  await expect(noFencing.rowTable).toHaveAccessibleName(/^unguarded_rows/);
+
+  await noFencing.nextStep();
+  await noFencing.expectStep(2, /^term \d+ token \d+ → write accepted\./);
+  const tokenA = Number((await noFencing.narration.textContent())?.match(/^term (\d+)/)?.[1]);
+
+  await noFencing.nextStep();
+  await noFencing.expectStep(3, `A checked its lease ("I hold token ${tokenA} until`);
+
+  await noFencing.nextStep();
+  await noFencing.expectStep(4, `still believes it holds token ${tokenA}`);
+
+  await noFencing.nextStep();
+  await noFencing.expectStep(5, /^lease expires, term \d+ token \d+ → write accepted\./);
+  const tokenB = Number((await noFencing.narration.textContent())?.match(/token (\d+) → write accepted/)?.[1]);
+  expect(tokenB).toBeGreaterThan(tokenA);
+  await expect(noFencing.rowValue()).toHaveText('B-1');
+  await expect(noFencing.rowToken()).toHaveText(String(tokenB));
+
+  // A wakes up: with no token check, its write with the older token goes through.
+  await noFencing.nextStep();
+  await noFencing.expectStep(6, `old holder resumes → write token ${tokenA} → accepted. A wrote "A-`);
+  const lateValue = (await noFencing.narration.textContent())?.match(/A wrote "(A-\d+)"/)?.[1] ?? '';
+  expect(lateValue).toMatch(/^A-\d+$/);
+  await expect(noFencing.narration).toContainText('over the newer value: lost update');
+
+  // The table: A's value, with A's older token, where B's newer one was.
+  await expect(noFencing.rowValue()).toHaveText(lateValue);
+  await expect(noFencing.rowToken()).toHaveText(String(tokenA));
+
+  // The timeline: A's late write is an accepted mark; nothing on A's lane was rejected.
+  await expect(noFencing.writeMark('A', 'accepted', { value: lateValue, token: tokenA })).toHaveCount(1, {
+    timeout: WORKER_STEP_TIMEOUT,
+  });
+  await expect(noFencing.writeMark('A', 'rejected')).toHaveCount(0);
+  // The database lane: B's value was overwritten by an older token.
+  const overwritten = noFencing.rowMark('B-1', tokenB);
+  await expect(overwritten).toHaveAccessibleName(
+    new RegExp(
+      `until A wrote "${lateValue}" with token ${tokenA}\\. the token went back from ${tokenB} to ${tokenA}: a lost update$`,
+    ),
+  );
+  await expect(noFencing.rowMark(lateValue, tokenA)).toHaveAccessibleName(/still there now$/);
+  // And the history checker says so.
+  await expect(noFencing.checkerViolations).toBeVisible();
+
+  await noFencing.nextStep();
+  await noFencing.expectStep(7, `The row holds A's stale value "${lateValue}" with token ${tokenA}: lost update`);
+  await expect(noFencing.rowValue()).toHaveText(lateValue);
+  await expect(noFencing.rowToken()).toHaveText(String(tokenA));
+});
