@@ -56,22 +56,37 @@ export async function benchEventLatency(baseUrl: string, databaseUrl: string): P
   ];
 }
 
-/** Resolves with this machine's clock at the first frame painted after the mark is in the DOM. */
+/**
+ * Resolves with this machine's clock at the first frame painted after the mark is in the DOM.
+ * Page code is passed as text: tsx would wrap a function in helpers the page does not have.
+ */
 function paintOf(page: Page, mark: string): Promise<number> {
-  return page.evaluate(
-    (selector) =>
-      new Promise<number>((resolve) => {
-        const done = () => requestAnimationFrame(() => resolve(Date.now()));
-        if (document.querySelector(selector)) return done();
-        const observer = new MutationObserver(() => {
-          if (!document.querySelector(selector)) return;
-          observer.disconnect();
-          done();
-        });
-        observer.observe(document.body, { childList: true, subtree: true });
-      }),
-    `[data-mark="${mark}"]`,
-  );
+  const selector = JSON.stringify(`[data-mark="${mark}"]`);
+  return page.evaluate(`new Promise((resolve, reject) => {
+    setTimeout(() => reject(new Error('the mark ' + ${selector} + ' was not drawn within 5 s')), 5000);
+    const done = () => requestAnimationFrame(() => resolve(Date.now()));
+    if (document.querySelector(${selector})) return done();
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector(${selector})) return;
+      observer.disconnect();
+      done();
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+  })`) as Promise<number>;
+}
+
+/** Frames per second over `ms`, counted with requestAnimationFrame in the page. */
+function framesPerSecond(page: Page, ms: number): Promise<number> {
+  return page.evaluate(`new Promise((resolve) => {
+    let frames = 0;
+    const start = performance.now();
+    const tick = () => {
+      frames++;
+      if (performance.now() - start < ${ms}) requestAnimationFrame(tick);
+      else resolve((frames * 1000) / (performance.now() - start));
+    };
+    requestAnimationFrame(tick);
+  })`) as Promise<number>;
 }
 
 export async function benchTimelineFps(baseUrl: string, databaseUrl: string): Promise<Figure[]> {
@@ -108,51 +123,30 @@ export async function benchTimelineFps(baseUrl: string, databaseUrl: string): Pr
       .waitFor({ timeout: 60_000 });
     const loadMs = Date.now() - loadStarted;
     await page.locator('body').click({ position: { x: 5, y: 5 } });
-    const fps = await page.evaluate(
-      ({ ms }) =>
-        new Promise<number>((resolve) => {
-          let frames = 0;
-          const start = performance.now();
-          const tick = () => {
-            frames++;
-            if (performance.now() - start < ms) requestAnimationFrame(tick);
-            else resolve((frames * 1000) / (performance.now() - start));
-          };
-          requestAnimationFrame(tick);
-        }),
-      { ms: FPS_MEASURE_MS },
-    );
-    void fps;
-    // Measure again while panning and zooming with the keyboard shortcuts, every 50 ms.
-    const measuring = page.evaluate(
-      ({ ms }) =>
-        new Promise<number>((resolve) => {
-          let frames = 0;
-          const start = performance.now();
-          const tick = () => {
-            frames++;
-            if (performance.now() - start < ms) requestAnimationFrame(tick);
-            else resolve((frames * 1000) / (performance.now() - start));
-          };
-          requestAnimationFrame(tick);
-        }),
-      { ms: FPS_MEASURE_MS },
-    );
-    const keys = ['ArrowLeft', 'ArrowLeft', '-', 'ArrowLeft', '+', 'ArrowRight'];
-    const deadline = Date.now() + FPS_MEASURE_MS - 200;
-    for (let i = 0; Date.now() < deadline; i++) {
-      await page.keyboard.press(keys[i % keys.length] as string);
-      await page.waitForTimeout(50);
-    }
-    const panningFps = await measuring;
+    const idleFps = await framesPerSecond(page, FPS_MEASURE_MS);
+    // While panning (the arrow keys, every 50 ms), then while zooming (− and +, every 50 ms).
+    const fpsWhile = async (keys: string[]) => {
+      const measuring = framesPerSecond(page, FPS_MEASURE_MS);
+      const deadline = Date.now() + FPS_MEASURE_MS - 200;
+      for (let i = 0; Date.now() < deadline; i++) {
+        await page.keyboard.press(keys[i % keys.length] as string);
+        await page.waitForTimeout(50);
+      }
+      return measuring;
+    };
+    const panningFps = await fpsWhile(['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowRight']);
+    const zoomingFps = await fpsWhile(['-', '+']);
+    const name = `${FPS_LANES} lanes × ${FPS_EVENTS_PER_LANE} events`;
     return [
       {
-        name: `timeline, ${FPS_LANES} lanes × ${FPS_EVENTS_PER_LANE} events, panning`,
-        value: `${panningFps.toFixed(0)} fps`,
+        name: `${name}, at rest (following now)`,
+        value: `${idleFps.toFixed(0)} fps`,
         goal: '≥ 50 fps',
-        met: panningFps >= 50,
+        met: idleFps >= 50,
         note: `history loaded and drawn in ${(loadMs / 1000).toFixed(1)} s`,
       },
+      { name: `${name}, panning`, value: `${panningFps.toFixed(0)} fps`, goal: '≥ 50 fps', met: panningFps >= 50 },
+      { name: `${name}, zooming`, value: `${zoomingFps.toFixed(0)} fps`, goal: '≥ 50 fps', met: zoomingFps >= 50 },
     ];
   } finally {
     await browser.close();

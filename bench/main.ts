@@ -58,6 +58,9 @@ async function main(): Promise<void> {
     await chmod(dataDir, 0o755);
     console.log('starting the app (npm start) for the browser benchmarks…');
     const app = await startApp(dataDir);
+    const stopOnSignal = () => void app.stop().finally(() => process.exit(130));
+    process.once('SIGINT', stopOnSignal);
+    process.once('SIGTERM', stopOnSignal);
     try {
       if (selected.has('latency')) {
         console.log('latency: event commit → mark painted in Chromium…');

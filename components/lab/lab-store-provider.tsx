@@ -17,25 +17,40 @@ export function LabStoreProvider({ lab, children }: { lab: LabId; children: Reac
     const source = new EventSource(`/api/labs/${lab}/events`);
     const { getState } = store;
     const parse = <T,>(message: MessageEvent) => JSON.parse(message.data as string) as T;
-    source.addEventListener('open', () => getState().setConnection('live'));
+    // A lone event is stored at once; a burst (a replay of thousands) in batches of one frame.
+    let pending: WireEvent[] = [];
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    let lastFlush = 0;
+    const flush = () => {
+      flushTimer = undefined;
+      lastFlush = performance.now();
+      const batch = pending;
+      pending = [];
+      getState().receiveEvents(batch);
+    };
+    // Until the history is out, events are only collected: a replay of thousands is stored (and
+    // drawn) once, not once per frame. After that, each event is stored as it comes.
+    let caughtUp = false;
+    source.addEventListener('open', () => {
+      caughtUp = false;
+    });
     source.addEventListener('error', () => getState().setConnection('reconnecting'));
+    source.addEventListener('caught-up', () => {
+      caughtUp = true;
+      flush();
+      getState().setConnection('live');
+    });
     source.addEventListener('hello', (m) => getState().receiveHello(parse<{ firstId: number | null }>(m).firstId));
     source.addEventListener('reset', () => {
       pending = [];
       getState().receiveReset();
     });
-    // A replay can be thousands of events: store them in batches, not one render per event.
-    let pending: WireEvent[] = [];
-    let flushTimer: ReturnType<typeof setTimeout> | undefined;
-    const flush = () => {
-      flushTimer = undefined;
-      const batch = pending;
-      pending = [];
-      getState().receiveEvents(batch);
-    };
     source.addEventListener('lab-event', (m) => {
       pending.push(parse<WireEvent>(m));
-      flushTimer ??= setTimeout(flush, FLUSH_MS);
+      if (!caughtUp || flushTimer) return;
+      const since = performance.now() - lastFlush;
+      if (since >= FLUSH_MS) flush();
+      else flushTimer = setTimeout(flush, FLUSH_MS - since);
     });
     source.addEventListener('snapshot', (m) => getState().receiveSnapshot(parse<LabSnapshot>(m)));
     return () => {

@@ -1,19 +1,55 @@
 'use client';
 
-import { useMemo } from 'react';
-import { checkHistory } from '@/lib/model/checker';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { checkHistory, type Verdict } from '@/lib/model/checker';
+import type { WireEvent } from '@/lib/model/wire';
 import { useLabStore } from './lab-store-provider';
+
+// One verdict per version of the log, shared by the banner and the timeline.
+const verdicts = new WeakMap<readonly WireEvent[], Verdict>();
+function verdictOf(events: readonly WireEvent[]): Verdict {
+  let verdict = verdicts.get(events);
+  if (!verdict) {
+    verdict = checkHistory(events);
+    verdicts.set(events, verdict);
+  }
+  return verdict;
+}
+
+const VERDICT_EVERY_MS = 500;
+
+/**
+ * The log, at most twice a second: judging a long history takes a while, and the verdict need not
+ * follow every single event of a busy lab.
+ */
+function useThrottledEvents(): readonly WireEvent[] {
+  const events = useLabStore((s) => s.events);
+  const [shown, setShown] = useState(events);
+  const last = useRef(0);
+  useEffect(() => {
+    const wait = last.current + VERDICT_EVERY_MS - Date.now();
+    const timer = setTimeout(
+      () => {
+        last.current = Date.now();
+        setShown(events);
+      },
+      Math.max(0, wait),
+    );
+    return () => clearTimeout(timer);
+  }, [events]);
+  return shown;
+}
 
 /** Events named by a violation, for the timeline to mark. */
 export function useFlaggedEvents(): Set<number> {
-  const events = useLabStore((s) => s.events);
-  return useMemo(() => new Set(checkHistory(events).violations.flatMap((v) => v.eventIds)), [events]);
+  const events = useThrottledEvents();
+  return useMemo(() => new Set(verdictOf(events).violations.flatMap((v) => v.eventIds)), [events]);
 }
 
 /** The history checker's verdict on everything this lab recorded, live. */
 export function VerdictBanner() {
-  const events = useLabStore((s) => s.events);
-  const verdict = useMemo(() => checkHistory(events), [events]);
+  const events = useThrottledEvents();
+  const verdict = useMemo(() => verdictOf(events), [events]);
   if (verdict.checked.writes === 0 && verdict.violations.length === 0) return null;
   return verdict.ok ? (
     <p

@@ -154,6 +154,10 @@ function parsePort(raw: string | undefined): number {
   return port;
 }
 
+// Whoever reads our output may go away first (a closed terminal, a dead pipe): a failed write must
+// never stop the shutdown half-way and leave Next or Postgres running.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => void shutdown(`received ${signal}`, 0));
 }

@@ -25,6 +25,8 @@ export type Verdict = { ok: boolean; violations: Violation[]; checked: { writes:
 export type FinalRow = { value: string; lastToken: number };
 
 type Grant = { id: number; at: number; actor: string; token: number };
+/** A lab's grants, indexed so that a long history is checked in linear time. */
+type LabGrants = { byToken: Map<number, Grant>; byActor: Map<string, { latest: Grant; byToken: Map<number, Grant> }> };
 type Write = { id: number; at: number; actor: string; token: number; value: string };
 /** The accepted write whose lease was the newest so far on a row: it fenced out every older lease. */
 type Fence = { write: Write; leaseToken: number };
@@ -42,7 +44,7 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
   const violations: Violation[] = [];
   // Id order is commit order; sort a copy so a log assembled out of order is still judged right.
   const ordered = [...events].sort((a, b) => a.id - b.id);
-  const grantsByLab = new Map<string, Grant[]>();
+  const grantsByLab = new Map<string, LabGrants>();
   const lastWriteByRow = new Map<string, Write>();
   const fenceByRow = new Map<string, Fence>();
   let lastWrite: Write | undefined;
@@ -59,13 +61,16 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
         eventIds: [event.id],
       });
     }
-    const labGrants = grantsByLab.get(event.lab) ?? [];
-    grantsByLab.set(event.lab, labGrants);
+    let labGrants = grantsByLab.get(event.lab);
+    if (!labGrants) {
+      labGrants = { byToken: new Map(), byActor: new Map() };
+      grantsByLab.set(event.lab, labGrants);
+    }
 
     if (event.kind === 'lease_acquired') {
       grants += 1;
       const grant: Grant = { id: event.id, at: event.at, actor: event.actor, token: event.token };
-      const earlier = labGrants.find((g) => g.token === grant.token);
+      const earlier = labGrants.byToken.get(grant.token);
       if (earlier) {
         violations.push({
           rule: 'token-granted-twice',
@@ -73,7 +78,11 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
           eventIds: [earlier.id, grant.id],
         });
       }
-      labGrants.push(grant);
+      if (!earlier) labGrants.byToken.set(grant.token, grant);
+      const own = labGrants.byActor.get(grant.actor) ?? { latest: grant, byToken: new Map<number, Grant>() };
+      own.latest = grant;
+      own.byToken.set(grant.token, grant);
+      labGrants.byActor.set(grant.actor, own);
     } else if (event.kind === 'write_accepted') {
       writes += 1;
       const write: Write = {
@@ -95,7 +104,7 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
       }
       lastWriteByRow.set(rowKey, write);
       lastWrite = write;
-      const { lease, violations: holderViolations } = checkHolder(write, labGrants);
+      const { lease, violations: holderViolations } = checkHolder(write, labGrants.byActor.get(write.actor));
       violations.push(...holderViolations);
       if (lease) {
         const fence = fenceByRow.get(rowKey);
@@ -125,15 +134,17 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
 /**
  * Did the writer present its own lease's token? A token from anywhere else (a per-process counter)
  * fences nothing. Returns the lease the write was made under (the one whose token it presents,
- * else the writer's latest) for the superseded check. `grants`: the lab's grants before the write.
+ * else the writer's latest) for the superseded check. `own`: the writer's grants before the write.
  *
  * A stale holder writing before the new holder's first write is not flagged: that write is ordered
  * before every newer one, and no newer value is lost. What fencing forbids is writing after a newer
  * lease has written, which the caller checks with the lease returned here.
  */
-function checkHolder(write: Write, grants: readonly Grant[]): { lease?: Grant; violations: Violation[] } {
-  const own = grants.filter((g) => g.actor === write.actor);
-  const current = own.at(-1);
+function checkHolder(
+  write: Write,
+  own: { latest: Grant; byToken: Map<number, Grant> } | undefined,
+): { lease?: Grant; violations: Violation[] } {
+  const current = own?.latest;
   const at = `("${write.value}" at ${clockOf(write.at)})`;
   if (!current) {
     return {
@@ -146,7 +157,7 @@ function checkHolder(write: Write, grants: readonly Grant[]): { lease?: Grant; v
       ],
     };
   }
-  const lease = own.findLast((g) => g.token === write.token);
+  const lease = own?.byToken.get(write.token);
   if (lease) return { lease, violations: [] };
   return {
     lease: current,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { buildTimeline, cullTimeline } from './timeline';
+import { buildTimeline, cullTimeline, reuseUnchangedLanes } from './timeline';
 import type { WireEvent } from './wire';
 
 /** Histories recorded from real runs of the pause scenario (lib/testing/record-history.ts). */
@@ -210,4 +210,20 @@ describe('culling to the visible stretch', () => {
       'a window over everything keeps everything',
     );
   });
+});
+
+test('a lane whose visible marks did not change keeps its identity; a changed one does not', () => {
+  const events = recorded('fenced');
+  const end = (events.at(-1)?.at ?? 0) + 100;
+  const full = buildTimeline(events, end);
+  const first = cullTimeline(full, full.from - 10, end);
+  const again = reuseUnchangedLanes(first, cullTimeline(full, full.from - 10, end));
+  assert.ok(again.lanes.every((lane, i) => lane === first.lanes[i]));
+  const grown = buildTimeline(events, end + 5_000);
+  const later = reuseUnchangedLanes(first, cullTimeline(grown, full.from - 10, end + 5_000));
+  assert.equal(
+    later.lanes.find((l) => l.holder === 'A'),
+    first.lanes.find((l) => l.holder === 'A'),
+    'A did nothing new',
+  );
 });

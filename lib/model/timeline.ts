@@ -285,3 +285,29 @@ export function cullTimeline(timeline: Timeline, from: number, to: number): Time
     row: timeline.row.slice(Math.max(0, rowFrom)).filter((change) => change.at <= to),
   };
 }
+
+/**
+ * `next`, with each lane whose marks are the same as in `previous` (same events, same extent)
+ * replaced by the previous lane object: a view can then skip drawing what did not change, even
+ * across rebuilds of the whole timeline.
+ */
+export function reuseUnchangedLanes(previous: Timeline | undefined, next: Timeline): Timeline {
+  if (!previous) return next;
+  const before = new Map(previous.lanes.map((lane) => [lane.holder, lane]));
+  const same = <T>(a: T[], b: T[], key: (item: T) => string | number) =>
+    a.length === b.length && a.every((item, i) => key(item) === key(b[i] as T));
+  const lanes = next.lanes.map((lane) => {
+    const old = before.get(lane.holder);
+    const unchanged =
+      old &&
+      same(old.leases, lane.leases, (b) => `${b.grantEventId}:${b.to}:${b.end}`) &&
+      same(old.beliefs, lane.beliefs, (b) => `${b.from}:${b.to}:${b.open}`) &&
+      same(old.pauses, lane.pauses, (p) => `${p.eventId}:${p.to}:${p.open}`) &&
+      same(old.writes, lane.writes, (w) => w.eventId) &&
+      same(old.losses, lane.losses, (l) => l.eventId) &&
+      same(old.life, lane.life, (l) => l.eventId);
+    return unchanged ? old : lane;
+  });
+  const row = same(previous.row, next.row, (r) => r.eventId) ? previous.row : next.row;
+  return { ...next, lanes, row };
+}

@@ -1,12 +1,14 @@
 'use client';
 
+import { useMemo } from 'react';
+import type { Timeline } from '@/lib/model/timeline';
 import { useLabStore } from '../lab-store-provider';
-import type { MarkInfo } from './marks';
+import { describeMarks } from './marks';
 
 /** What the hovered or focused mark means, in words (announced politely to screen readers). */
-export function MarkDetails({ marks }: { marks: Map<string, MarkInfo> }) {
+export function MarkDetails({ timeline }: { timeline: Timeline }) {
   const selected = useLabStore((s) => s.selectedMark);
-  const info = selected ? marks.get(selected) : undefined;
+  const info = useMemo(() => (selected ? describeMarks(timeline).get(selected) : undefined), [selected, timeline]);
   return (
     <div
       aria-live="polite"

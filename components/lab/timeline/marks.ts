@@ -12,10 +12,17 @@ export const rowKey = (change: RowChange) => `row:${change.eventId}`;
 
 export function describeMarks(timeline: Timeline): Map<string, MarkInfo> {
   const marks = new Map<string, MarkInfo>();
+  for (const lane of timeline.lanes) for (const [key, info] of describeLane(lane)) marks.set(key, info);
+  for (const [key, info] of describeRow(timeline.row)) marks.set(key, info);
+  return marks;
+}
+
+/** The database lane's marks. */
+export function describeRow(changes: RowChange[]): Map<string, MarkInfo> {
+  const marks = new Map<string, MarkInfo>();
   const add = (info: MarkInfo) => marks.set(info.key, info);
-  for (const lane of timeline.lanes) describeLane(lane, add);
-  timeline.row.forEach((change, i) => {
-    const next = timeline.row[i + 1];
+  changes.forEach((change, i) => {
+    const next = changes[i + 1];
     add({
       key: rowKey(change),
       title: `The row holds ${JSON.stringify(change.value)} with token ${change.token}`,
@@ -31,7 +38,10 @@ export function describeMarks(timeline: Timeline): Map<string, MarkInfo> {
   return marks;
 }
 
-function describeLane(lane: Lane, add: (info: MarkInfo) => void): void {
+/** One holder's marks. */
+export function describeLane(lane: Lane): Map<string, MarkInfo> {
+  const marks = new Map<string, MarkInfo>();
+  const add = (info: MarkInfo) => marks.set(info.key, info);
   const who = lane.holder;
   for (const bar of lane.leases) {
     add({
@@ -97,4 +107,5 @@ function describeLane(lane: Lane, add: (info: MarkInfo) => void): void {
       lines: [`at ${clock(loss.at)}`, loss.reason],
     });
   }
+  return marks;
 }

@@ -1,23 +1,19 @@
 'use client';
 
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { buildTimeline, cullTimeline, type Lane, type Timeline as TimelineModel } from '@/lib/model/timeline';
+import { buildTimeline, cullTimeline, reuseUnchangedLanes, type Timeline as TimelineModel } from '@/lib/model/timeline';
 import { useLabStore } from '../lab-store-provider';
 import { useDbNow } from '../use-db-now';
 import { useFlaggedEvents } from '../verdict-banner';
-import { LaneMarks, RowLane } from './lane-marks';
+import { AXIS_H, LABEL_W, LANE_H, ROW_LANE_H } from './geometry';
 import { MarkDetails } from './mark-details';
-import { describeMarks } from './marks';
-import { TimeAxis } from './time-axis';
 import { TimelineToolbar } from './timeline-toolbar';
+import { TrackLayer } from './track-layer';
 
-export const LABEL_W = 112;
-export const LANE_H = 76;
-export const ROW_LANE_H = 56;
-export const AXIS_H = 28;
 const MIN_LANES = 2;
-
-export type Scale = { x: (t: number) => number; start: number; end: number; width: number };
+const REBUILD_MS = 1_000;
+/** The drawn layer spans three windows on a one-window grid: panning redraws it every fourth step. */
+const LAYER_WINDOWS = 3;
 
 /**
  * The heart of the lab: one lane per holder and one for the database, drawn from the event log.
@@ -39,28 +35,34 @@ export function Timeline() {
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+  const visibleLanes = useVisibleLanes(box);
 
-  // Rebuilt from the log when it grows; between events only "now" moves (rounded to keep it cheap).
-  const nowBucket = Math.floor(now / 250) * 250;
+  // Rebuilt from the log when it grows; between events only "now" moves, so once a second is enough
+  // for what is still open (a freeze, a belief).
+  const nowBucket = Math.floor(now / REBUILD_MS) * REBUILD_MS;
   const full: TimelineModel = useMemo(() => buildTimeline(events, nowBucket), [events, nowBucket]);
   const flagged = useFlaggedEvents();
 
   const end = viewEnd ?? now + windowMs * 0.08;
   const start = end - windowMs;
-  // Only what is on screen is drawn and described: a long history stays as fast as a short one.
-  const margin = windowMs / 4;
-  const visibleFrom = Math.floor((start - margin) / margin) * margin;
-  const timeline = useMemo(
-    () => cullTimeline(full, visibleFrom, visibleFrom + windowMs * 1.75),
-    [full, visibleFrom, windowMs],
-  );
-  const marks = useMemo(() => describeMarks(timeline), [timeline]);
   const trackW = width - LABEL_W - 8;
-  const scale: Scale = { start, end, width, x: (t) => LABEL_W + ((t - start) / windowMs) * trackW };
-  const lanes: Lane[] = timeline.lanes;
-  const origin = full.from;
-  const laneCount = Math.max(MIN_LANES, lanes.length);
-  const height = AXIS_H + laneCount * LANE_H + ROW_LANE_H + 8;
+  const pxPerMs = trackW / windowMs;
+  // The layer starts a window before the view, on a one-window grid: it is redrawn only when the
+  // view crosses a grid line, and slid (a compositor transform) in between. Lanes whose visible
+  // marks did not change keep their identity, so that only the others are drawn again.
+  const layerFrom = Math.floor((start - windowMs) / windowMs) * windowMs;
+  const spanMs = windowMs * LAYER_WINDOWS;
+  const previous = useRef<TimelineModel | undefined>(undefined);
+  const timeline = useMemo(() => {
+    const culled = reuseUnchangedLanes(previous.current, cullTimeline(full, layerFrom, layerFrom + spanMs));
+    previous.current = culled;
+    return culled;
+  }, [full, layerFrom, spanMs]);
+  const laneCount = Math.max(MIN_LANES, timeline.lanes.length);
+  const rowTop = AXIS_H + laneCount * LANE_H;
+  const height = rowTop + ROW_LANE_H + 8;
+  const shift = (layerFrom - start) * pxPerMs;
+  const nowX = (now - start) * pxPerMs;
 
   return (
     <section aria-labelledby="timeline-heading" className="rounded-lg border border-slate-200 dark:border-slate-800">
@@ -70,92 +72,117 @@ export function Timeline() {
         </h2>
         <TimelineToolbar now={now} />
       </div>
-      <div ref={box} className="relative overflow-hidden">
-        {/* biome-ignore lint/a11y/useSemanticElements: an <svg> of marks cannot be a <fieldset>; it groups them. */}
-        <svg
-          width={width}
-          height={height}
+      <div ref={box}>
+        {/* biome-ignore lint/a11y/useSemanticElements: a drawing of marks is a group, not a <fieldset> of form controls. */}
+        <div
           role="group"
-          aria-label={`Timeline of ${lanes.length} holder${lanes.length === 1 ? '' : 's'} and the database`}
-          className="block select-none font-sans"
+          aria-label={`Timeline of ${timeline.lanes.length} holder${timeline.lanes.length === 1 ? '' : 's'} and the database`}
+          className="relative"
+          style={{ height }}
         >
-          <Patterns />
-          <defs>
-            <clipPath id="track-clip">
-              <rect x={LABEL_W} y={0} width={trackW + 8} height={height} />
-            </clipPath>
-          </defs>
-          <TimeAxis scale={scale} origin={origin} height={height} />
-          {lanes.length === 0 ? (
-            <text x={LABEL_W + 12} y={AXIS_H + LANE_H / 2} className="fill-slate-500 text-sm">
+          <LaneHeaders holders={timeline.lanes.map((l) => l.holder)} rowTop={rowTop} height={height} />
+          {timeline.lanes.length === 0 ? (
+            <p
+              className="absolute text-sm text-slate-500"
+              style={{ left: LABEL_W + 12, top: AXIS_H + LANE_H / 2 - 10 }}
+            >
               No holder yet: start a worker to see its lane.
-            </text>
+            </p>
           ) : null}
-          {lanes.map((lane, i) => (
-            <LaneMarks
-              key={lane.holder}
-              lane={lane}
-              top={AXIS_H + i * LANE_H}
-              scale={scale}
-              marks={marks}
-              onSelect={selectMark}
-              flagged={flagged}
-            />
-          ))}
-          <RowLane
-            changes={timeline.row}
-            top={AXIS_H + laneCount * LANE_H}
-            scale={scale}
-            marks={marks}
-            onSelect={selectMark}
-            flagged={flagged}
-          />
-          <NowCursor x={scale.x(now)} height={height} />
-        </svg>
+          <div className="absolute top-0 overflow-hidden" style={{ left: LABEL_W, width: trackW + 8, height }}>
+            <div className="will-change-transform" style={{ transform: `translateX(${shift}px)` }}>
+              <TrackLayer
+                timeline={timeline}
+                from={layerFrom}
+                spanMs={spanMs}
+                windowMs={windowMs}
+                pxPerMs={pxPerMs}
+                origin={full.from}
+                laneCount={laneCount}
+                rowTop={rowTop}
+                height={height}
+                until={nowBucket + REBUILD_MS}
+                flagged={flagged}
+                onSelect={selectMark}
+                visibleLanes={visibleLanes}
+              />
+            </div>
+            {nowX >= 0 && nowX <= trackW + 8 ? (
+              <div
+                aria-hidden="true"
+                className="pointer-events-none absolute top-0 border-l-2 border-dashed border-fuchsia-600 will-change-transform dark:border-fuchsia-400"
+                style={{ height, transform: `translateX(${nowX}px)` }}
+              >
+                <span className="absolute bottom-1 right-1 text-xs font-semibold text-fuchsia-700 dark:text-fuchsia-300">
+                  now
+                </span>
+              </div>
+            ) : null}
+          </div>
+        </div>
       </div>
-      <MarkDetails marks={marks} />
+      <MarkDetails timeline={timeline} />
     </section>
   );
 }
 
-function NowCursor({ x, height }: { x: number; height: number }) {
-  if (x < LABEL_W) return null;
-  return (
-    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <g> is not focusable; this only hides decoration.
-    <g aria-hidden="true">
-      <line
-        x1={x}
-        x2={x}
-        y1={AXIS_H - 6}
-        y2={height}
-        className="stroke-fuchsia-600 dark:stroke-fuchsia-400"
-        strokeWidth={2}
-        strokeDasharray="4 3"
-      />
-      <text
-        x={x - 4}
-        y={height - 6}
-        textAnchor="end"
-        className="fill-fuchsia-700 text-xs font-semibold dark:fill-fuchsia-300"
-      >
-        now
-      </text>
-    </g>
-  );
+const LANE_MARGIN = 2;
+
+/**
+ * Which lanes are on screen, give or take two: with fifty holders the timeline is taller than the
+ * window, and drawing lanes nobody can see would only slow the ones they can.
+ */
+function useVisibleLanes(box: React.RefObject<HTMLDivElement | null>): readonly [number, number] {
+  const [range, setRange] = useState<readonly [number, number]>([0, 12]);
+  useEffect(() => {
+    const update = () => {
+      const element = box.current;
+      if (!element) return;
+      const top = element.getBoundingClientRect().top + AXIS_H;
+      const first = Math.max(0, Math.floor(-top / LANE_H) - LANE_MARGIN);
+      const last = Math.max(first, Math.ceil((window.innerHeight - top) / LANE_H) + LANE_MARGIN);
+      setRange((current) => (current[0] === first && current[1] === last ? current : [first, last]));
+    };
+    update();
+    window.addEventListener('scroll', update, { passive: true });
+    window.addEventListener('resize', update);
+    return () => {
+      window.removeEventListener('scroll', update);
+      window.removeEventListener('resize', update);
+    };
+  }, [box]);
+  return range;
 }
 
-/** Hatches, so that belief and freeze read without colour. */
-function Patterns() {
+/** Lane names, outside the sliding track. */
+function LaneHeaders({ holders, rowTop, height }: { holders: string[]; rowTop: number; height: number }) {
   return (
-    <defs>
-      <pattern id="hatch-belief" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-        <rect width="8" height="8" className="fill-amber-100 dark:fill-amber-950" />
-        <line x1="0" y1="0" x2="0" y2="8" className="stroke-amber-600 dark:stroke-amber-400" strokeWidth="3" />
-      </pattern>
-      <pattern id="hatch-pause" width="6" height="6" patternUnits="userSpaceOnUse">
-        <rect width="6" height="6" className="fill-slate-200 dark:fill-slate-700" />
-        <path d="M0 0 L6 6 M6 0 L0 6" className="stroke-slate-500 dark:stroke-slate-300" strokeWidth="1" />
-      </pattern>
-    </defs>
+    <svg width={LABEL_W} height={height} className="absolute top-0 left-0" aria-hidden="true">
+      {holders.map((holder, i) => (
+        <g key={holder}>
+          <line
+            x1={0}
+            x2={LABEL_W}
+            y1={AXIS_H + i * LANE_H}
+            y2={AXIS_H + i * LANE_H}
+            className="stroke-slate-200 dark:stroke-slate-800"
+          />
+          <text x={12} y={AXIS_H + i * LANE_H + LANE_H / 2 + 6} className="fill-current text-lg font-bold">
+            {holder}
+          </text>
+        </g>
+      ))}
+      <line x1={0} x2={LABEL_W} y1={rowTop} y2={rowTop} className="stroke-slate-300 dark:stroke-slate-700" />
+      <text x={12} y={rowTop + ROW_LANE_H / 2 + 5} className="fill-current text-sm font-bold">
+        database
+      </text>
+      <line
+        x1={LABEL_W - 1}
+        x2={LABEL_W - 1}
+        y1={0}
+        y2={rowTop + ROW_LANE_H}
+        className="stroke-slate-300 dark:stroke-slate-700"
+      />
+    </svg>
   );
 }

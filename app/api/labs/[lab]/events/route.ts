@@ -15,8 +15,8 @@ const SNAPSHOT_EVERY_MS = 1_000;
 
 /**
  * The lab's live feed: first a `hello` (the id of the lab's oldest event, so a client drops events a
- * reset deleted), then the history after Last-Event-ID (or ?after=), then each new event as it
- * commits, with its id, and `snapshot`s of the row, the lease and the workers.
+ * reset deleted), then the history after Last-Event-ID (or ?after=) and `caught-up`, then each new
+ * event as it commits, with its id, and `snapshot`s of the row, the lease and the workers.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ lab: string }> }) {
   const { lab } = await params;
@@ -26,6 +26,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
 
   return eventStream(request.signal, async (send, close) => {
     let sent = after;
+    let caughtUp = false;
     let pumping: Promise<void> | undefined;
     let pumpAgain = false;
     // Coalesced: one catch-up query at a time, re-run if notes arrived meanwhile. Reading
@@ -43,6 +44,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
             sent = event.id;
           }
           await sendSnapshot(lab, send);
+          if (!caughtUp) {
+            // The history is out: from here on, every event is news (the browser draws each at once).
+            caughtUp = true;
+            send({ event: 'caught-up', data: { lastId: sent } });
+          }
         } while (pumpAgain);
       })()
         .catch((error: unknown) => {
