@@ -12,12 +12,12 @@ export const WALKTHROUGH_SETTINGS = {
   // B writes once and then renews quietly, so the table shows who wrote last.
   B: { name: 'B', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 30_000 },
 } as const;
-export const FREEZE_SECONDS = 10;
 
 export type StepAction =
   | { kind: 'reset' }
   | { kind: 'start'; worker: 'A' | 'B' }
-  | { kind: 'freeze-before-write'; worker: 'A'; seconds: number }
+  /** Until the walkthrough resumes it: the story must not depend on how long a reader lingers. */
+  | { kind: 'freeze-before-write'; worker: 'A' }
   | { kind: 'resume'; worker: 'A' }
   | { kind: 'none' };
 
@@ -108,7 +108,7 @@ export function walkthroughFor(lab: LabId): Step[] {
     {
       id: 'a-freezes',
       title: 'A freezes',
-      action: { kind: 'freeze-before-write', worker: 'A', seconds: FREEZE_SECONDS },
+      action: { kind: 'freeze-before-write', worker: 'A' },
       waitingFor: 'A to freeze before its next write',
       done: (f) => f.pauseA !== undefined,
       narrate: (f) =>

@@ -63,7 +63,9 @@ function parse(argv: string[]): { name: string; options: Options } {
         },
       });
     } catch (error) {
-      throw new UsageError((error as Error).message.replace(/^Unknown option '(.*)'.*$/s, 'unknown option $1'));
+      const message = (error as Error).message;
+      const unknown = message.match(/Unknown option '([^']+)'/)?.[1];
+      throw new UsageError(unknown ? `unknown option ${unknown}` : message);
     }
   })();
   const [name, ...extra] = positionals;

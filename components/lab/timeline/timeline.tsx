@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { buildTimeline, cullTimeline, reuseUnchangedLanes, type Timeline as TimelineModel } from '@/lib/model/timeline';
 import { useLabStore } from '../lab-store-provider';
 import { useDbNow } from '../use-db-now';
@@ -11,6 +11,7 @@ import { TimelineToolbar } from './timeline-toolbar';
 import { TrackLayer } from './track-layer';
 
 const MIN_LANES = 2;
+const noSubscription = () => () => undefined;
 const REBUILD_MS = 1_000;
 /** The drawn layer spans three windows on a one-window grid: panning redraws it every fourth step. */
 const LAYER_WINDOWS = 3;
@@ -36,6 +37,13 @@ export function Timeline() {
     return () => observer.disconnect();
   }, []);
   const visibleLanes = useVisibleLanes(box);
+  // Drawn in the browser only: the server's "now" is not the browser's, and the page must hydrate
+  // to exactly what the server sent.
+  const mounted = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
   // Rebuilt from the log when it grows; between events only "now" moves, so once a second is enough
   // for what is still open (a freeze, a belief).
@@ -90,24 +98,26 @@ export function Timeline() {
             </p>
           ) : null}
           <div className="absolute top-0 overflow-hidden" style={{ left: LABEL_W, width: trackW + 8, height }}>
-            <div className="will-change-transform" style={{ transform: `translateX(${shift}px)` }}>
-              <TrackLayer
-                timeline={timeline}
-                from={layerFrom}
-                spanMs={spanMs}
-                windowMs={windowMs}
-                pxPerMs={pxPerMs}
-                origin={full.from}
-                laneCount={laneCount}
-                rowTop={rowTop}
-                height={height}
-                until={nowBucket + REBUILD_MS}
-                flagged={flagged}
-                onSelect={selectMark}
-                visibleLanes={visibleLanes}
-              />
-            </div>
-            {nowX >= 0 && nowX <= trackW + 8 ? (
+            {mounted ? (
+              <div className="will-change-transform" style={{ transform: `translateX(${shift}px)` }}>
+                <TrackLayer
+                  timeline={timeline}
+                  from={layerFrom}
+                  spanMs={spanMs}
+                  windowMs={windowMs}
+                  pxPerMs={pxPerMs}
+                  origin={full.from}
+                  laneCount={laneCount}
+                  rowTop={rowTop}
+                  height={height}
+                  until={nowBucket + REBUILD_MS}
+                  flagged={flagged}
+                  onSelect={selectMark}
+                  visibleLanes={visibleLanes}
+                />
+              </div>
+            ) : null}
+            {mounted && nowX >= 0 && nowX <= trackW + 8 ? (
               <div
                 aria-hidden="true"
                 className="pointer-events-none absolute top-0 border-l-2 border-dashed border-fuchsia-600 will-change-transform dark:border-fuchsia-400"

@@ -71,10 +71,8 @@ export function useWalkthrough(lab: LabId, initialStep: number) {
         if (!(await commands.start(WALKTHROUGH_SETTINGS[action.worker])))
           return fail(`${action.worker} could not start`);
       } else if (action.kind === 'freeze-before-write') {
-        if (!(await commands.pause(action.worker, 'critical-window', action.seconds)))
-          return fail('A could not be frozen');
+        if (!(await commands.pause(action.worker, 'critical-window'))) return fail('A could not be frozen');
       } else if (action.kind === 'resume') {
-        // A may have woken by itself already (its freeze has a length); then there is nothing to resume.
         await commands.resume(action.worker);
       }
       if (!(await waitFor(step, currentMark ?? 0)))
