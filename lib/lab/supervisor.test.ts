@@ -201,6 +201,65 @@ describe('bad input: a clear error, and nothing changes', () => {
   });
 });
 
+describe('commands that race each other', () => {
+  test('a double-clicked Restart leaves one process for the worker, and a reset leaves none', async () => {
+    await resetLabAction({ lab: LAB });
+    await startWorkerAction({ lab: LAB, settings: { name: 'R', ...FAST } });
+    await Promise.all([restartWorkerAction({ lab: LAB, worker: 'R' }), restartWorkerAction({ lab: LAB, worker: 'R' })]);
+    assert.equal(getSupervisor().processIds().length, 1, 'one process for one worker');
+    await Promise.all([
+      resetLabAction({ lab: LAB }),
+      startWorkerAction({ lab: LAB, settings: { name: 'S', ...FAST } }),
+    ]);
+    const tracked = getSupervisor().processIds().length;
+    assert.equal(tracked, (await workers()).filter((w) => w.alive).length, 'every process is tracked');
+    await resetLabAction({ lab: LAB });
+    assert.deepEqual(getSupervisor().processIds(), []);
+  });
+
+  test('a double Resume does not leave a wake-up behind: the next pause freezes for its full length', async () => {
+    await startWorkerAction({ lab: LAB, settings: { name: 'D', ...FAST } });
+    await waitForEvent((e) => e.actor === 'D' && e.kind === 'lease_acquired', "D's grant");
+    await pauseWorkerAction({ lab: LAB, worker: 'D', plan: { mode: 'until-resumed' } });
+    const [first, second] = await Promise.all([
+      resumeWorkerAction({ lab: LAB, worker: 'D' }),
+      resumeWorkerAction({ lab: LAB, worker: 'D' }),
+    ]);
+    assert.ok(first.ok);
+    assert.equal(second.ok, false, 'the second finds nothing to resume');
+    await waitForEvent((e) => e.actor === 'D' && e.kind === 'pause_ended', 'the first pause to end');
+    const mark = (await listEvents({ lab: LAB })).at(-1)?.id ?? 0;
+    await pauseWorkerAction({ lab: LAB, worker: 'D', plan: { mode: 'for', seconds: 1 } });
+    const ended = await waitForEvent(
+      (e) => e.actor === 'D' && e.kind === 'pause_ended' && e.id > mark,
+      'the timed pause',
+    );
+    assert.ok(Number(ended.detail?.frozenMs) >= 900, `frozen ${ended.detail?.frozenMs} ms`);
+  });
+
+  test('a pause armed for the critical window and a pause now each keep their own length', async () => {
+    const mark = (await listEvents({ lab: LAB })).at(-1)?.id ?? 0;
+    await pauseWorkerAction({ lab: LAB, worker: 'D', plan: { mode: 'critical-window', seconds: 0.5 } });
+    await pauseWorkerAction({ lab: LAB, worker: 'D', plan: { mode: 'for', seconds: 0.3 } }).catch(() => undefined);
+    // Both freezes end by themselves: two pause_ended within a few seconds, none stuck "until resumed".
+    const deadline = Date.now() + 8_000;
+    let ended: LabEvent[] = [];
+    while (Date.now() < deadline) {
+      ended = (await listEvents({ lab: LAB })).filter(
+        (e) => e.actor === 'D' && e.kind === 'pause_ended' && e.id > mark,
+      );
+      if (ended.length >= 2) break;
+      await sleep(50);
+    }
+    assert.ok(ended.length >= 1, 'the freezes ended by themselves');
+    assert.ok(
+      ended.every((e) => Number(e.detail?.frozenMs) < 2_000),
+      JSON.stringify(ended.map((e) => e.detail?.frozenMs)),
+    );
+    await resetLabAction({ lab: LAB });
+  });
+});
+
 test('SIGKILL of the server: no worker remains after 5 s, a frozen one included', async () => {
   const host = spawn(
     process.execPath,

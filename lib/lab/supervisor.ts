@@ -1,15 +1,14 @@
 import 'server-only';
 import { appendEvent } from '../../db/events';
-import { recordExpiredLeases } from '../../db/leases';
 import { databaseUrl, getPool } from '../../db/pool';
 import { FencingError } from '../model/errors';
 import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
 import { LAB_IDS, LABS, type LabId } from '../model/labs';
 import type { WorkerMessage } from '../worker/protocol';
+import { ExpirySweeper } from './expiry-sweeper';
 import { resetLabData } from './lab-reset';
 import { WorkerProcess } from './worker-process';
 
-const EXPIRY_SWEEP_MS = 50;
 const PAUSE_ACK_TIMEOUT_MS = 3_000;
 
 type Worker = {
@@ -19,11 +18,13 @@ type Worker = {
   process: WorkerProcess;
   /** When a timed pause ends the supervisor resumes the worker. */
   resumeTimer?: NodeJS.Timeout;
-  /** A pause waiting to strike, and for how long it will last once it does. */
-  pendingPauseMs?: number | 'until-resumed';
+  /** How long each kind of pause lasts once it strikes; kept apart so that one never takes the other's. */
+  pending: { now?: PauseLength; criticalWindow?: PauseLength };
   /** The last message the worker sent that says it failed. */
   failure?: string;
 };
+
+type PauseLength = number | 'until-resumed';
 
 /** What the UI and the server actions may know of a worker: no process id. */
 export type WorkerView = {
@@ -46,96 +47,125 @@ export type WorkerView = {
 export class LabSupervisor {
   private readonly labs = new Map<LabId, Map<string, Worker>>(LAB_IDS.map((lab) => [lab, new Map()]));
   private readonly counters = new Map<LabId, number>();
-  private sweeper: NodeJS.Timeout | undefined;
-  private sweeping = false;
+  private readonly queues = new Map<LabId, Promise<unknown>>();
+  private readonly sweeper = new ExpirySweeper(() =>
+    [...this.labs.values()].some((workers) => [...workers.values()].some((w) => w.process.alive)),
+  );
+
+  /**
+   * One command at a time per lab: a double-clicked Restart, or a reset racing a start, must not
+   * leave a process the supervisor has lost track of.
+   */
+  private serially<T>(lab: LabId, command: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(lab) ?? Promise.resolve();
+    const next = previous.then(command, command);
+    this.queues.set(
+      lab,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
 
   listWorkers(lab: LabId): WorkerView[] {
     return [...this.workersOf(lab).values()].map(view);
   }
 
-  async startWorker(lab: LabId, settings: WorkerSettings): Promise<WorkerView> {
-    const workers = this.workersOf(lab);
-    if (workers.size >= MAX_WORKERS_PER_LAB) {
-      throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
-    }
-    if ([...workers.values()].some((w) => w.settings.name.toLowerCase() === settings.name.toLowerCase())) {
-      throw new FencingError('invalid_input', `there is already a worker named ${JSON.stringify(settings.name)}`);
-    }
-    const id = `w${(this.counters.get(lab) ?? 0) + 1}`;
-    this.counters.set(lab, (this.counters.get(lab) ?? 0) + 1);
-    const worker: Worker = { id, lab, settings, process: this.spawn(lab, id, settings) };
-    workers.set(id, worker);
-    await this.record(worker, 'worker_started');
-    this.ensureSweeper();
-    return view(worker);
-  }
-
-  async pause(lab: LabId, ref: string, plan: PausePlan): Promise<WorkerView> {
-    const worker = this.find(lab, ref, { alive: true });
-    if (worker.process.status.phase === 'paused')
-      throw new FencingError('invalid_input', `${worker.settings.name} is already paused`);
-    const lasts = plan.mode === 'until-resumed' || plan.seconds === undefined ? 'until-resumed' : plan.seconds * 1000;
-    worker.pendingPauseMs = lasts;
-    if (plan.mode === 'critical-window') {
-      worker.process.send({ type: 'arm-critical-pause' });
+  startWorker(lab: LabId, settings: WorkerSettings): Promise<WorkerView> {
+    return this.serially(lab, async () => {
+      const workers = this.workersOf(lab);
+      if (workers.size >= MAX_WORKERS_PER_LAB) {
+        throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
+      }
+      if ([...workers.values()].some((w) => w.settings.name.toLowerCase() === settings.name.toLowerCase())) {
+        throw new FencingError('invalid_input', `there is already a worker named ${JSON.stringify(settings.name)}`);
+      }
+      const id = `w${(this.counters.get(lab) ?? 0) + 1}`;
+      this.counters.set(lab, (this.counters.get(lab) ?? 0) + 1);
+      const worker: Worker = { id, lab, settings, process: this.spawn(lab, id, settings), pending: {} };
+      workers.set(id, worker);
+      await this.record(worker, 'worker_started');
+      this.sweeper.ensureRunning();
       return view(worker);
-    }
-    worker.process.send({ type: 'pause-now' });
-    await worker.process.waitUntilPaused(PAUSE_ACK_TIMEOUT_MS);
-    return view(worker);
+    });
   }
 
-  async resume(lab: LabId, ref: string): Promise<WorkerView> {
-    const worker = this.find(lab, ref, { alive: true });
-    const phase = worker.process.status.phase;
-    if (phase !== 'paused' && !worker.process.status.armed && worker.pendingPauseMs === undefined) {
-      throw new FencingError('invalid_input', `${worker.settings.name} is not paused`);
-    }
-    this.clearPause(worker);
-    if (phase === 'paused') worker.process.unfreeze();
-    else worker.process.send({ type: 'disarm' });
-    return view(worker);
+  pause(lab: LabId, ref: string, plan: PausePlan): Promise<WorkerView> {
+    return this.serially(lab, async () => {
+      const worker = this.find(lab, ref, { alive: true });
+      if (worker.process.frozen) throw new FencingError('invalid_input', `${worker.settings.name} is already paused`);
+      const lasts: PauseLength =
+        plan.mode === 'until-resumed' || plan.seconds === undefined ? 'until-resumed' : plan.seconds * 1000;
+      if (plan.mode === 'critical-window') {
+        worker.pending.criticalWindow = lasts;
+        worker.process.send({ type: 'arm-critical-pause' });
+        return view(worker);
+      }
+      worker.pending.now = lasts;
+      worker.process.send({ type: 'pause-now' });
+      await worker.process.waitUntilPaused(PAUSE_ACK_TIMEOUT_MS);
+      return view(worker);
+    });
   }
 
-  async crash(lab: LabId, ref: string): Promise<WorkerView> {
-    const worker = this.find(lab, ref, { alive: true });
-    this.clearPause(worker);
-    await worker.process.kill();
-    await this.record(worker, 'worker_crashed', { signal: 'SIGKILL' });
-    return view(worker);
+  resume(lab: LabId, ref: string): Promise<WorkerView> {
+    return this.serially(lab, async () => {
+      const worker = this.find(lab, ref, { alive: true });
+      const waiting = worker.pending.now !== undefined || worker.pending.criticalWindow !== undefined;
+      if (!worker.process.frozen && !waiting && !worker.process.status.armed) {
+        throw new FencingError('invalid_input', `${worker.settings.name} is not paused`);
+      }
+      this.clearPause(worker);
+      // A pause that has not struck yet is called off; a frozen worker gets its one byte.
+      worker.process.send({ type: 'cancel-pauses' });
+      worker.process.unfreeze();
+      return view(worker);
+    });
   }
 
-  async restart(lab: LabId, ref: string): Promise<WorkerView> {
-    const worker = this.find(lab, ref);
-    this.clearPause(worker);
-    if (worker.process.alive) {
+  crash(lab: LabId, ref: string): Promise<WorkerView> {
+    return this.serially(lab, async () => {
+      const worker = this.find(lab, ref, { alive: true });
+      this.clearPause(worker);
       await worker.process.kill();
-      await this.record(worker, 'worker_crashed', { signal: 'SIGKILL', reason: 'restart' });
-    }
-    worker.failure = undefined;
-    worker.process = this.spawn(lab, worker.id, worker.settings);
-    await this.record(worker, 'worker_restarted');
-    this.ensureSweeper();
-    return view(worker);
+      await this.record(worker, 'worker_crashed', { signal: 'SIGKILL' });
+      return view(worker);
+    });
+  }
+
+  restart(lab: LabId, ref: string): Promise<WorkerView> {
+    return this.serially(lab, async () => {
+      const worker = this.find(lab, ref);
+      this.clearPause(worker);
+      if (worker.process.alive) {
+        await worker.process.kill();
+        await this.record(worker, 'worker_crashed', { signal: 'SIGKILL', reason: 'restart' });
+      }
+      worker.failure = undefined;
+      worker.process = this.spawn(lab, worker.id, worker.settings);
+      await this.record(worker, 'worker_restarted');
+      this.sweeper.ensureRunning();
+      return view(worker);
+    });
   }
 
   /** Stops the lab's workers and clears its lease, rows and history. Tokens never go back. */
-  async resetLab(lab: LabId): Promise<void> {
-    await this.stopAll(lab);
-    this.counters.set(lab, 0);
-    await resetLabData(lab);
+  resetLab(lab: LabId): Promise<void> {
+    return this.serially(lab, async () => {
+      await this.stopAll(lab);
+      this.counters.set(lab, 0);
+      await resetLabData(lab);
+    });
   }
 
   /** Stops the lab's workers (paused ones included) and leaves its data as it is. */
-  async stopLab(lab: LabId): Promise<void> {
-    await this.stopAll(lab);
+  stopLab(lab: LabId): Promise<void> {
+    return this.serially(lab, () => this.stopAll(lab));
   }
 
   /** Ends every worker of every lab, paused ones included. */
   async shutdown(): Promise<void> {
-    await Promise.all(LAB_IDS.map((lab) => this.stopAll(lab)));
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = undefined;
+    await Promise.all(LAB_IDS.map((lab) => this.stopLab(lab)));
+    this.sweeper.stop();
   }
 
   /** The OS process ids of running workers: for shutdown checks on this server, never for a client. */
@@ -153,10 +183,11 @@ export class LabSupervisor {
   }
 
   private async stopAll(lab: LabId): Promise<void> {
+    // Out of the map first, then killed: nothing is dropped while the kills are awaited.
     const workers = [...this.workersOf(lab).values()];
+    this.workersOf(lab).clear();
     for (const worker of workers) this.clearPause(worker);
     await Promise.all(workers.map((worker) => worker.process.kill()));
-    this.workersOf(lab).clear();
   }
 
   private spawn(lab: LabId, id: string, settings: WorkerSettings): WorkerProcess {
@@ -178,8 +209,11 @@ export class LabSupervisor {
     if (!worker) return;
     if (message.type === 'fatal') worker.failure = message.message;
     if (message.type === 'paused') {
-      const lasts = worker.pendingPauseMs;
-      worker.pendingPauseMs = undefined;
+      const slot = message.trigger === 'critical-window' ? 'criticalWindow' : 'now';
+      const lasts = worker.pending[slot];
+      worker.pending[slot] = undefined;
+      // Called off (resumed) after the worker had already started to freeze: wake it at once.
+      if (lasts === undefined) worker.process.unfreeze();
       if (typeof lasts === 'number') {
         worker.resumeTimer = setTimeout(() => {
           worker.resumeTimer = undefined;
@@ -192,7 +226,7 @@ export class LabSupervisor {
   private clearPause(worker: Worker): void {
     if (worker.resumeTimer) clearTimeout(worker.resumeTimer);
     worker.resumeTimer = undefined;
-    worker.pendingPauseMs = undefined;
+    worker.pending = {};
   }
 
   private find(lab: LabId, ref: string, { alive = false } = {}): Worker {
@@ -225,26 +259,6 @@ export class LabSupervisor {
       resource: LABS[worker.lab].resource,
       detail: { workerId: worker.id, ...worker.settings, ...detail },
     }).catch((error: unknown) => console.error('[supervisor] could not record an event:', (error as Error).message));
-  }
-
-  /** Records lease expiries by the database's clock while any worker runs. */
-  private ensureSweeper(): void {
-    if (this.sweeper) return;
-    this.sweeper = setInterval(() => {
-      const anyAlive = [...this.labs.values()].some((ws) => [...ws.values()].some((w) => w.process.alive));
-      if (this.sweeping) return;
-      this.sweeping = true;
-      recordExpiredLeases()
-        .catch((error: unknown) => console.error('[supervisor] expiry sweep failed:', (error as Error).message))
-        .finally(() => {
-          this.sweeping = false;
-          if (!anyAlive && this.sweeper) {
-            clearInterval(this.sweeper);
-            this.sweeper = undefined;
-          }
-        });
-    }, EXPIRY_SWEEP_MS);
-    this.sweeper.unref();
   }
 }
 

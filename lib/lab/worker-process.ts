@@ -21,6 +21,8 @@ export class WorkerProcess {
   readonly child: ChildProcess;
   status: WorkerStatus = { type: 'status', phase: 'starting', armed: false };
   exitCode: number | null | undefined;
+  /** Between the worker saying it freezes and the byte that wakes it: the only time a byte may go. */
+  frozen = false;
   private readonly pausePipe: Writable;
   private readonly exited: Promise<void>;
   private pausedWaiters: Array<() => void> = [];
@@ -45,7 +47,10 @@ export class WorkerProcess {
     this.pausePipe.on('error', () => undefined); // the worker may be gone already
     this.child.on('message', (message: WorkerMessage) => {
       if (message.type === 'status') this.status = message;
-      if (message.type === 'paused') for (const waiter of this.pausedWaiters.splice(0)) waiter();
+      if (message.type === 'paused') {
+        this.frozen = true;
+        for (const waiter of this.pausedWaiters.splice(0)) waiter();
+      }
       this.onMessage(message);
     });
     this.exited = new Promise((resolve) => {
@@ -67,7 +72,7 @@ export class WorkerProcess {
 
   /** Resolves once the worker reports that it is about to freeze, or after timeoutMs. */
   waitUntilPaused(timeoutMs: number): Promise<boolean> {
-    if (this.status.phase === 'paused') return Promise.resolve(true);
+    if (this.frozen) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), timeoutMs);
       this.pausedWaiters.push(() => {
@@ -77,9 +82,14 @@ export class WorkerProcess {
     });
   }
 
-  /** Unfreezes a frozen worker: one byte down the pause pipe. */
+  /**
+   * Unfreezes a frozen worker: one byte down the pause pipe, once per freeze. A second byte would
+   * sit in the pipe and make the next freeze end at once.
+   */
   unfreeze(): void {
-    if (this.alive) this.pausePipe.write(Buffer.from([1]));
+    if (!this.alive || !this.frozen) return;
+    this.frozen = false;
+    this.pausePipe.write(Buffer.from([1]));
   }
 
   /** SIGKILL works on a frozen process too; resolves when it is gone. */

@@ -48,6 +48,11 @@ export class LeaseClient {
     void this.report();
   }
 
+  cancelPauses(): void {
+    this.pauseRequested = false;
+    this.arm(false);
+  }
+
   async run(): Promise<never> {
     for (;;) {
       const lease = await this.acquire();

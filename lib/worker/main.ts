@@ -33,8 +33,8 @@ async function main(): Promise<void> {
         return client.requestPause();
       case 'arm-critical-pause':
         return client.arm(true);
-      case 'disarm':
-        return client.arm(false);
+      case 'cancel-pauses':
+        return client.cancelPauses();
       case 'stop':
         return process.exit(0);
     }

@@ -20,7 +20,8 @@ export type SupervisorMessage =
   | { type: 'pause-now' }
   /** Freeze the next time the worker is between its lease check and its write. */
   | { type: 'arm-critical-pause' }
-  | { type: 'disarm' }
+  /** Call off any pause that has not struck yet (armed or requested). */
+  | { type: 'cancel-pauses' }
   | { type: 'stop' };
 
 export type WorkerPhase = 'starting' | 'acquiring' | 'holding' | 'paused' | 'stopped';
