@@ -2,16 +2,20 @@ import 'server-only';
 import type { EventKind, LabEvent, NewEvent } from '../lib/model/events';
 import { DEFAULT_LAB } from '../lib/model/events';
 import { parseStoredToken, parseToken } from '../lib/model/token';
-import { getPool, type Queryable } from './pool';
+import { getPool, type Queryable, withTransaction } from './pool';
 
-/** Deletes a lab's history when the lab is reset, and tells live feeds so (NOTIFY, same statement). */
-export async function clearEvents(lab: string, db: Queryable = getPool()): Promise<void> {
-  await db.query(
-    `WITH cleared AS (DELETE FROM events WHERE lab = $1 RETURNING id)
-     SELECT pg_notify('fencing_events', json_build_object('lab', $1::text, 'reset', true)::text)
-       FROM (SELECT count(*) FROM cleared) done`,
-    [lab],
-  );
+/**
+ * Deletes a lab's history when the lab is reset, and tells live feeds so. Under the events lock, so
+ * that an event being appended right now lands either before the reset (and is deleted) or after.
+ */
+export async function clearEvents(lab: string): Promise<void> {
+  await withTransaction(async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'))");
+    await client.query('DELETE FROM events WHERE lab = $1', [lab]);
+    await client.query("SELECT pg_notify('fencing_events', json_build_object('lab', $1::text, 'reset', true)::text)", [
+      lab,
+    ]);
+  });
 }
 
 /**

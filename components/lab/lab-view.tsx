@@ -14,13 +14,20 @@ export function LabView({ lab, walkthroughStep }: { lab: LabId; walkthroughStep?
   const definition = LABS[lab];
   return (
     <LabStoreProvider lab={lab}>
+      {/* The timeline holds many focusable marks: keyboard users can jump past them. */}
+      <a
+        href="#lab-side"
+        className="sr-only rounded-md bg-sky-700 px-3 py-2 font-semibold text-white focus:not-sr-only focus:absolute focus:z-20"
+      >
+        {walkthroughStep === undefined ? 'Skip to the controls' : 'Skip to the walkthrough'}
+      </a>
       <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="min-w-0 space-y-4">
           <VerdictBanner />
           <Timeline />
           <LiveTables />
         </div>
-        <div className="space-y-4 xl:col-start-2 xl:row-start-1">
+        <div id="lab-side" tabIndex={-1} className="space-y-4 outline-none xl:col-start-2 xl:row-start-1">
           {walkthroughStep !== undefined ? <WalkthroughPanel lab={lab} initialStep={walkthroughStep} /> : null}
           {definition.failure ? (
             <p className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-base dark:border-rose-800 dark:bg-rose-950">

@@ -51,22 +51,19 @@ export function VerdictBanner() {
   const events = useThrottledEvents();
   const verdict = useMemo(() => verdictOf(events), [events]);
   if (verdict.checked.writes === 0 && verdict.violations.length === 0) return null;
+  const count = verdict.violations.length;
+  // Only the headline is a live region, so that a screen reader hears the verdict change, not
+  // every new write or every new line of the list.
   return verdict.ok ? (
-    <p
-      role="status"
-      className="rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-base dark:border-emerald-800 dark:bg-emerald-950"
-    >
-      <strong>✓ Checker:</strong> no violation in {verdict.checked.writes} accepted writes and {verdict.checked.grants}{' '}
-      grants.
-    </p>
+    <div className="rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-base dark:border-emerald-800 dark:bg-emerald-950">
+      <strong role="status">✓ Checker: no violation</strong> in {verdict.checked.writes} accepted writes and{' '}
+      {verdict.checked.grants} grants.
+    </div>
   ) : (
-    <div
-      role="alert"
-      className="rounded-lg border border-rose-400 bg-rose-50 px-3 py-2 text-base dark:border-rose-700 dark:bg-rose-950"
-    >
+    <div className="rounded-lg border border-rose-400 bg-rose-50 px-3 py-2 text-base dark:border-rose-700 dark:bg-rose-950">
       <p>
-        <strong>
-          ✗ Checker: {verdict.violations.length} violation{verdict.violations.length === 1 ? '' : 's'}
+        <strong role="alert">
+          ✗ Checker: {count} violation{count === 1 ? '' : 's'}
         </strong>{' '}
         (marked ⚠ on the timeline)
       </p>
@@ -75,7 +72,7 @@ export function VerdictBanner() {
           <li key={`${violation.rule}:${violation.eventIds.join(',')}`}>{violation.message}</li>
         ))}
       </ul>
-      {verdict.violations.length > 5 ? <p>…and {verdict.violations.length - 5} more.</p> : null}
+      {count > 5 ? <p>…and {count - 5} more.</p> : null}
     </div>
   );
 }

@@ -26,7 +26,9 @@ export const workerNameSchema = z
   .trim()
   .min(1, 'name must not be empty')
   .max(WORKER_NAME_MAX_CHARS, `name must be at most ${WORKER_NAME_MAX_CHARS} characters`)
-  .regex(/^[\p{L}\p{N} _.-]+$/u, 'name may hold letters, digits, spaces, and _ . - only');
+  .regex(/^[\p{L}\p{N} _.-]+$/u, 'name may hold letters, digits, spaces, and _ . - only')
+  // Workers are also found by their id (w1, w2, …): a name like that would hide another worker.
+  .refine((name) => !/^w\d+$/i.test(name), 'names like w1 are kept for worker ids');
 
 export const workerSettingsSchema = z
   .object({

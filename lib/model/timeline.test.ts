@@ -201,8 +201,8 @@ describe('culling to the visible stretch', () => {
     assert.equal(a?.pauses.length, 1);
     assert.deepEqual(
       culled.row.map((r) => r.value),
-      ['A-1'],
-      'the row held A-1 during the freeze',
+      ['A-1', 'B-1'],
+      'the row held A-1 during the freeze, until B-1 (kept so that A-1 is drawn and described up to it)',
     );
     assert.deepEqual(
       cullTimeline(full, full.from - 10, end).lanes,

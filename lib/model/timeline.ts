@@ -264,6 +264,11 @@ function endBelief(state: HolderState, at: number, reason?: string): void {
   }
 }
 
+function rowUntil(row: RowChange[], to: number): number {
+  const after = row.findIndex((change) => change.at > to);
+  return after === -1 ? row.length : after + 1;
+}
+
 /** Only what overlaps [from, to]: what a view of that stretch of time has to draw. */
 export function cullTimeline(timeline: Timeline, from: number, to: number): Timeline {
   const span = <T extends { from: number; to: number }>(items: T[]) =>
@@ -281,8 +286,9 @@ export function cullTimeline(timeline: Timeline, from: number, to: number): Time
       losses: point(lane.losses),
       life: point(lane.life),
     })),
-    // The change in force at `from` stays: the row holds it until the next one.
-    row: timeline.row.slice(Math.max(0, rowFrom)).filter((change) => change.at <= to),
+    // The change in force at `from` stays, and the first one after `to`: a change is drawn (and
+    // described) up to the next one, which may lie outside the stretch.
+    row: timeline.row.slice(Math.max(0, rowFrom), rowUntil(timeline.row, to)),
   };
 }
 

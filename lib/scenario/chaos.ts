@@ -1,6 +1,7 @@
 import 'server-only';
 import { type ChaosRequest, runChaos } from '../chaos/run-chaos';
 import { LABS } from '../model/labs';
+import { refuseIfInUse } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 /** `npm run scenario -- chaos …`: a seeded chaos run, its progress, and the checker's verdict. */
@@ -21,6 +22,7 @@ export async function runChaosScenario(
     seconds: request.seconds,
     lab: request.lab,
   });
+  await refuseIfInUse(request.lab);
   const report = await runChaos({
     ...request,
     onAction: (action, outcome) =>

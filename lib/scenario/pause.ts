@@ -12,9 +12,8 @@ import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 /*
  * The seed's pause scenario with real worker processes, in any lab. A takes the lease and writes;
- * A is frozen in its critical window (after its lease check, before its write) for longer than its
- * lease; B takes over with a newer token and writes once; A wakes and sends its write with its old
- * token. The fenced lab rejects it; each broken lab fails in its own way. The story is read back
+ * A is frozen in its critical window (after its lease check, before its write) until B, with a newer
+ * token, has taken over and written once; then A wakes and sends its write with its old token. The fenced lab rejects it; each broken lab fails in its own way. The story is read back
  * from the events the processes recorded, not from what this function expected.
  */
 
@@ -22,7 +21,6 @@ const LEASE_TTL_MS = 1_500;
 const A_SETTINGS = { name: 'A', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 300 };
 // B writes once and then stays quiet (renewing), so the row shows who wrote last.
 const B_SETTINGS = { name: 'B', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 30_000 };
-const PAUSE_SECONDS = (LEASE_TTL_MS + 1_500) / 1000;
 const STEP_TIMEOUT_MS = 20_000;
 const POLL_MS = 25;
 
@@ -40,10 +38,12 @@ export async function runPauseScenario(lab: LabId, print: StoryPrinter): Promise
   try {
     await supervisor.startWorker(lab, A_SETTINGS);
     const firstA = await waitFor(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
-    await supervisor.pause(lab, 'A', { mode: 'critical-window', seconds: PAUSE_SECONDS });
+    // Frozen until B has written, however long B takes to start: the story must not depend on timing.
+    await supervisor.pause(lab, 'A', { mode: 'critical-window' });
     const paused = await waitFor(lab, 'A freezes', (e) => e.actor === 'A' && e.kind === 'pause_started');
     await supervisor.startWorker(lab, B_SETTINGS);
     const writeB = await waitFor(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e));
+    await supervisor.resume(lab, 'A');
     const woke = await waitFor(lab, 'A wakes', (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > paused.id);
     const lateA = await waitFor(lab, "A's late write", (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
     await supervisor.stopLab(lab);
@@ -103,6 +103,7 @@ export async function runPauseScenario(lab: LabId, print: StoryPrinter): Promise
     });
     const safe =
       verdictOfChecker.ok &&
+      lateA.id > writeB.id &&
       writeB.kind === 'write_accepted' &&
       lateA.kind === 'write_rejected' &&
       row?.value === writeB.detail?.value &&
@@ -148,7 +149,7 @@ const IN_USE_GRACE_MS = 10_000;
  * workers would fight this scenario's: say so instead of clobbering the lab. A lease left by
  * workers that are gone runs out by itself, so wait for that first (at most 10 s).
  */
-async function refuseIfInUse(lab: LabId): Promise<void> {
+export async function refuseIfInUse(lab: LabId): Promise<void> {
   const deadline = Date.now() + IN_USE_GRACE_MS;
   for (;;) {
     const { rows } = await getPool().query<{ holder: string; remaining_ms: number }>(

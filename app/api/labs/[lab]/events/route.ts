@@ -27,6 +27,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
   return eventStream(request.signal, async (send, close) => {
     let sent = after;
     let caughtUp = false;
+    let resetPending = false;
     let pumping: Promise<void> | undefined;
     let pumpAgain = false;
     // Coalesced: one catch-up query at a time, re-run if notes arrived meanwhile. Reading
@@ -39,6 +40,12 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
       pumping = (async () => {
         do {
           pumpAgain = false;
+          // In line with the events: whatever a read begun before the reset returned goes out first,
+          // then `reset`, then what came after.
+          if (resetPending) {
+            resetPending = false;
+            send({ event: 'reset', data: { lab } });
+          }
           for (const event of await listEvents({ lab, afterId: sent })) {
             send({ id: event.id, event: 'lab-event', data: toWire(event) });
             sent = event.id;
@@ -63,7 +70,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
     const unsubscribe = await getEventFeed().subscribe({
       onNote: (note) => {
         if (note.lab !== lab) return;
-        if (note.reset) send({ event: 'reset', data: { lab } });
+        if (note.reset) resetPending = true;
         pump();
       },
       onClose: close,
