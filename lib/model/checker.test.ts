@@ -1,31 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { handMade, recorded } from '../testing/histories';
 import { checkHistory, type Rule, type Verdict } from './checker';
-import type { WireEvent } from './wire';
-
-/** Histories recorded from real runs of the pause scenario (lib/testing/record-history.ts). */
-function recorded(name: string): WireEvent[] {
-  return JSON.parse(readFileSync(new URL(`./fixtures/${name}-pause.json`, import.meta.url), 'utf8')) as WireEvent[];
-}
 
 // Hand-made histories start at 12:00:00.000 UTC so that messages can be compared in full.
-const at = (s: number) => Date.UTC(2026, 0, 1, 12, 0, 0) + Math.round(s * 1000);
-const ev = (
-  id: number,
-  s: number,
-  actor: string,
-  kind: WireEvent['kind'],
-  extra: Partial<WireEvent> = {},
-): WireEvent => ({
-  id,
-  lab: 'fenced',
-  at: at(s),
-  actor,
-  kind,
-  detail: {},
-  ...extra,
-});
+const { ev } = handMade(Date.UTC(2026, 0, 1, 12, 0, 0));
 const grant = (id: number, s: number, actor: string, token: number, lab = 'fenced') =>
   ev(id, s, actor, 'lease_acquired', { token, lab });
 const wrote = (id: number, s: number, actor: string, token: number, value: string, rowId = 1) =>

@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { handMade, recorded } from '../testing/histories';
 import { buildTimeline, cullTimeline, reuseUnchangedLanes } from './timeline';
-import type { WireEvent } from './wire';
-
-/** Histories recorded from real runs of the pause scenario (lib/testing/record-history.ts). */
-function recorded(name: string): WireEvent[] {
-  return JSON.parse(readFileSync(new URL(`./fixtures/${name}-pause.json`, import.meta.url), 'utf8')) as WireEvent[];
-}
 
 const laneOf = (timeline: ReturnType<typeof buildTimeline>, holder: string) => {
   const lane = timeline.lanes.find((l) => l.holder === holder);
@@ -108,22 +102,7 @@ describe('the timeline of recorded broken labs', () => {
 });
 
 describe('hand-made histories', () => {
-  const at = (s: number) => 1_000_000 + s * 1000;
-  const ev = (
-    id: number,
-    s: number,
-    actor: string,
-    kind: WireEvent['kind'],
-    extra: Partial<WireEvent> = {},
-  ): WireEvent => ({
-    id,
-    lab: 'fenced',
-    at: at(s),
-    actor,
-    kind,
-    detail: {},
-    ...extra,
-  });
+  const { at, ev } = handMade(1_000_000);
   const expires = (s: number) => ({ expiresAt: new Date(at(s)).toISOString() });
 
   test('a lease still held stays open; one past its expiry with nobody noticing is expired, and a belief runs to now', () => {

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { recorded } from '../testing/histories';
 import { factsFrom, walkthroughFor } from './walkthrough';
 import type { WireEvent } from './wire';
-
-const recorded = (name: string) =>
-  JSON.parse(readFileSync(new URL(`./fixtures/${name}-pause.json`, import.meta.url), 'utf8')) as WireEvent[];
 
 test('the fenced walkthrough tells the seed story with the tokens from a real run', () => {
   const events = recorded('fenced');

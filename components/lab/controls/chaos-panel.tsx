@@ -1,12 +1,10 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { startChaosAction } from '@/app/actions';
 import { useLabStore } from '../lab-store-provider';
+import { NumberField } from './number-field';
 import { controlButton } from './styles';
-
-const input =
-  'w-20 rounded-md border border-slate-300 bg-white px-2 py-1 font-mono text-base dark:border-slate-700 dark:bg-slate-900';
 
 /** A seeded chaos run from the browser: it resets the lab, runs, and the checker judges it live. */
 export function ChaosPanel() {
@@ -16,7 +14,6 @@ export function ChaosPanel() {
   const [seed, setSeed] = useState(42);
   const [workers, setWorkers] = useState(5);
   const [seconds, setSeconds] = useState(30);
-  const ids = { seed: useId(), workers: useId(), seconds: useId() };
 
   const start = async () => {
     const result = await startChaosAction({ lab, seed, workers, seconds }).catch(() => undefined);
@@ -40,41 +37,9 @@ export function ChaosPanel() {
           void start();
         }}
       >
-        <label htmlFor={ids.seed} className="grid gap-1 text-sm font-medium">
-          Seed
-          <input
-            id={ids.seed}
-            className={input}
-            type="number"
-            min={0}
-            value={seed}
-            onChange={(e) => setSeed(Number(e.target.value))}
-          />
-        </label>
-        <label htmlFor={ids.workers} className="grid gap-1 text-sm font-medium">
-          Workers
-          <input
-            id={ids.workers}
-            className={input}
-            type="number"
-            min={2}
-            max={8}
-            value={workers}
-            onChange={(e) => setWorkers(Number(e.target.value))}
-          />
-        </label>
-        <label htmlFor={ids.seconds} className="grid gap-1 text-sm font-medium">
-          Seconds
-          <input
-            id={ids.seconds}
-            className={input}
-            type="number"
-            min={5}
-            max={600}
-            value={seconds}
-            onChange={(e) => setSeconds(Number(e.target.value))}
-          />
-        </label>
+        <NumberField label="Seed" value={seed} onChange={setSeed} min={0} />
+        <NumberField label="Workers" value={workers} onChange={setWorkers} min={2} max={8} />
+        <NumberField label="Seconds" value={seconds} onChange={setSeconds} min={5} max={600} />
         <button type="submit" className={controlButton} disabled={chaos?.running}>
           Run chaos
         </button>

@@ -6,6 +6,7 @@ import type { LabSnapshot } from '@/lib/model/wire';
 import { useLabStore } from '../lab-store-provider';
 import { ChaosPanel } from './chaos-panel';
 import { NoticeArea } from './notice-area';
+import { NumberField } from './number-field';
 import { ShortcutsHelp, useShortcuts } from './shortcuts';
 import { controlButton } from './styles';
 import { useLabCommands } from './use-lab-commands';
@@ -26,7 +27,7 @@ export function LabControls() {
   const [name, setName] = useState('A');
   const [ttlSeconds, setTtlSeconds] = useState(DEFAULT_WORKER_SETTINGS.leaseTtlMs / 1000);
   const [pauseSeconds, setPauseSeconds] = useState(6);
-  const ids = { name: useId(), ttl: useId(), pause: useId() };
+  const nameId = useId();
   const selectedWorker = workers.find((w) => w.id === selected);
 
   // Suggest the next free letter as the name.
@@ -73,29 +74,11 @@ export function LabControls() {
           void start();
         }}
       >
-        <label htmlFor={ids.name} className="grid gap-1 text-sm font-medium">
+        <label htmlFor={nameId} className="grid gap-1 text-sm font-medium">
           Worker name
-          <input
-            id={ids.name}
-            className={input}
-            value={name}
-            maxLength={40}
-            onChange={(e) => setName(e.target.value)}
-          />
+          <input id={nameId} className={input} value={name} maxLength={40} onChange={(e) => setName(e.target.value)} />
         </label>
-        <label htmlFor={ids.ttl} className="grid gap-1 text-sm font-medium">
-          Lease TTL (s)
-          <input
-            id={ids.ttl}
-            className={input}
-            type="number"
-            min={0.5}
-            max={60}
-            step={0.5}
-            value={ttlSeconds}
-            onChange={(e) => setTtlSeconds(Number(e.target.value))}
-          />
-        </label>
+        <NumberField label="Lease TTL (s)" value={ttlSeconds} onChange={setTtlSeconds} min={0.5} max={60} step={0.5} />
         <button
           type="submit"
           className={controlButton}
@@ -107,19 +90,14 @@ export function LabControls() {
       <WorkerList workers={workers} />
       <fieldset className="flex flex-wrap items-end gap-2">
         <legend className="sr-only">{`Commands for ${selectedWorker?.name ?? 'the selected worker'}`}</legend>
-        <label htmlFor={ids.pause} className="grid gap-1 text-sm font-medium">
-          Pause length (s)
-          <input
-            id={ids.pause}
-            className={input}
-            type="number"
-            min={0.5}
-            max={MAX_PAUSE_SECONDS}
-            step={0.5}
-            value={pauseSeconds}
-            onChange={(e) => setPauseSeconds(Number(e.target.value))}
-          />
-        </label>
+        <NumberField
+          label="Pause length (s)"
+          value={pauseSeconds}
+          onChange={setPauseSeconds}
+          min={0.5}
+          max={MAX_PAUSE_SECONDS}
+          step={0.5}
+        />
         <button type="button" className={controlButton} disabled={!running || paused} onClick={actions.pauseFor}>
           Pause {pauseSeconds} s <kbd className="ml-1 text-xs opacity-70">P</kbd>
         </button>

@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import type { WireEvent } from '../model/wire';
+
+/** A history recorded from a real run of a lab's pause scenario (lib/testing/record-history.ts). */
+export function recorded(name: 'fenced' | 'no-fencing' | 'token-as-text'): WireEvent[] {
+  const file = new URL(`../model/fixtures/${name}-pause.json`, import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8')) as WireEvent[];
+}
+
+/**
+ * Hand-made histories: `at(s)` is `s` seconds after `origin`, `ev(...)` one event of the fenced lab.
+ */
+export function handMade(origin: number) {
+  const at = (s: number) => origin + Math.round(s * 1000);
+  const ev = (
+    id: number,
+    s: number,
+    actor: string,
+    kind: WireEvent['kind'],
+    extra: Partial<WireEvent> = {},
+  ): WireEvent => ({
+    id,
+    lab: 'fenced',
+    at: at(s),
+    actor,
+    kind,
+    detail: {},
+    ...extra,
+  });
+  return { at, ev };
+}
