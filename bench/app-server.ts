@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../lib/launcher/paths';
+import { freePort } from '../lib/launcher/ports';
 
 /** The app as `npm start` runs it, on a data directory and port of its own, for the browser benchmarks. */
 export async function startApp(
@@ -37,15 +37,4 @@ export async function startApp(
         child.kill('SIGINT');
       }),
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { freePort } from './ports';
 import { commandLine, isAlive, terminate, waitForExit } from './processes';
 
 /*
@@ -121,7 +121,7 @@ async function spawnPostgres(args: {
   const { postgres } = await postgresBinaries();
   const ids = await postgresUserIds();
   for (let attempt = 1; ; attempt++) {
-    const port = await pickPort(args.preferredPort);
+    const port = await freePort(args.preferredPort);
     const logStart = await fileSize(args.logFile);
     const logFd = openSync(args.logFile, 'a');
     const child = spawn(
@@ -268,21 +268,6 @@ async function readOrCreatePassword(file: string): Promise<string> {
     await writeFile(file, password, { mode: 0o600 });
     return password;
   }
-}
-
-async function pickPort(preferred: number): Promise<number> {
-  const tryListen = (port: number) =>
-    new Promise<number | undefined>((resolve) => {
-      const server = net.createServer();
-      server.once('error', () => resolve(undefined));
-      server.listen(port, '127.0.0.1', () => {
-        const address = server.address();
-        server.close(() => resolve(typeof address === 'object' && address ? address.port : undefined));
-      });
-    });
-  const port = (preferred > 0 ? await tryListen(preferred) : undefined) ?? (await tryListen(0));
-  if (!port) throw new Error('no free TCP port for PostgreSQL');
-  return port;
 }
 
 function urlFor(port: number, password: string, database = DATABASE_NAME): string {

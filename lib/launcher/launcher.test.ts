@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PROJECT_ROOT } from './paths';
+import { freePort } from './ports';
 import { isAlive } from './processes';
 
 /*
@@ -123,14 +123,3 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
   assert.deepEqual(await leftovers(), []);
   await assert.rejects(fetch(`http://127.0.0.1:${port}/api/health`), 'nothing listens on the port any more');
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
