@@ -87,8 +87,9 @@ const CONNECTION_ERROR_CODES = new Set([
   'ENOTFOUND',
   'EPIPE',
   'ETIMEDOUT',
-  '57P01',
-  '57P03',
+  '57P01', // admin shutdown
+  '57P02', // crash shutdown
+  '57P03', // cannot connect now (starting up, recovering)
 ]);
 
 /** Connection failures become `db_unavailable`; everything else passes through unchanged. */
@@ -98,7 +99,9 @@ export function toFencingError(error: unknown): unknown {
   const message = error instanceof Error ? error.message : '';
   if (
     (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) ||
-    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/.test(message)
+    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|not queryable|terminating connection/.test(
+      message,
+    )
   ) {
     return FencingError.unreachable(error);
   }

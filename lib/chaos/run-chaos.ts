@@ -125,11 +125,10 @@ async function apply(lab: LabId, action: ChaosAction, crashDatabase?: () => Prom
     case 'db-crash': {
       if (!crashDatabase) throw new Error('this process does not own the database');
       await crashDatabase();
-      // Workers lose their connections and exit; bring every one back.
-      for (const worker of supervisor.listWorkers(lab)) {
-        if (!worker.alive) await supervisor.restart(lab, worker.id);
-      }
-      return 'the database was crashed (kill -9) and started again; workers restarted';
+      // Workers reconnect by themselves; any that died meanwhile is brought back.
+      const dead = supervisor.listWorkers(lab).filter((worker) => !worker.alive);
+      for (const worker of dead) await supervisor.restart(lab, worker.id);
+      return `the database was crashed (kill -9) and started again; the workers reconnect${dead.length ? ` (${dead.length} restarted)` : ''}`;
     }
   }
 }

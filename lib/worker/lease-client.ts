@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { appendEvent } from '../../db/events';
 import { acquireLease, type Lease, renewLease } from '../../db/leases';
+import { toFencingError } from '../../db/pool';
+import { isFencingError } from '../model/errors';
 import { LABS } from '../model/labs';
 import type { Token } from '../model/token';
 import { freezeUntilResumed } from './freeze';
@@ -10,6 +12,8 @@ import type { PauseTrigger, WorkerConfig, WorkerMessage, WorkerPhase } from './p
 import { writeForLab } from './write-paths';
 
 const ACQUIRE_RETRY_MS = 50;
+const RECONNECT_FIRST_MS = 200;
+const RECONNECT_MAX_MS = 2_000;
 
 /** What the worker believes about its lease. It may be wrong: that is the whole point. */
 type Belief = { leaseToken: Token; writeToken: Token; until: number };
@@ -34,7 +38,8 @@ export class LeaseClient {
 
   constructor(
     private readonly config: WorkerConfig,
-    private readonly session: pg.Client,
+    private session: pg.Client,
+    private readonly connect: () => Promise<pg.Client>,
     private readonly send: (message: WorkerMessage) => Promise<void>,
   ) {}
 
@@ -55,8 +60,33 @@ export class LeaseClient {
 
   async run(): Promise<never> {
     for (;;) {
-      const lease = await this.acquire();
-      await this.hold(lease);
+      try {
+        const lease = await this.acquire();
+        await this.hold(lease);
+      } catch (error) {
+        if (!isFencingError(toFencingError(error), 'db_unavailable')) throw error;
+        await this.reconnect();
+      }
+    }
+  }
+
+  /** The database went away: connect again (backing off), then say what was lost, and start over. */
+  private async reconnect(): Promise<void> {
+    const token = this.belief?.leaseToken;
+    this.belief = undefined;
+    await this.setPhase('reconnecting');
+    await this.session.end().catch(() => undefined);
+    for (let delayMs = RECONNECT_FIRST_MS; ; delayMs = Math.min(delayMs * 2, RECONNECT_MAX_MS)) {
+      await this.nap(delayMs);
+      try {
+        this.session = await this.connect();
+        break;
+      } catch {
+        // still down: try again, a little later
+      }
+    }
+    if (token !== undefined) {
+      await this.event('lease_lost', { token, detail: { reason: 'my database connection was lost' } });
     }
   }
 

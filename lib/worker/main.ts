@@ -21,12 +21,14 @@ async function main(): Promise<void> {
   if (!config) throw new Error('FENCING_LAB_WORKER is not set: workers are started by the lab supervisor');
   process.on('disconnect', () => process.exit(0));
 
-  const session = newClient(config.databaseUrl);
-  session.on('error', (error) => {
-    void send({ type: 'fatal', message: `database connection lost: ${error.message}` }).finally(() => process.exit(1));
-  });
-  await session.connect();
-  const client = new LeaseClient(config, session, send);
+  // A connection of its own, and a new one whenever the database goes away (the lease client
+  // reconnects, as a real one would, instead of dying with the connection).
+  const connect = async () => {
+    const session = newClient(config.databaseUrl);
+    await session.connect();
+    return session;
+  };
+  const client = new LeaseClient(config, await connect(), connect, send);
   process.on('message', (message: SupervisorMessage) => {
     switch (message.type) {
       case 'pause-now':

@@ -24,7 +24,7 @@ export type SupervisorMessage =
   | { type: 'cancel-pauses' }
   | { type: 'stop' };
 
-export type WorkerPhase = 'starting' | 'acquiring' | 'holding' | 'paused' | 'stopped';
+export type WorkerPhase = 'starting' | 'acquiring' | 'holding' | 'paused' | 'reconnecting' | 'stopped';
 
 export type WorkerMessage =
   | {

@@ -8,6 +8,7 @@ const PHASE_WORDS: Record<string, string> = {
   acquiring: 'waiting for the lease',
   holding: 'holds the lease',
   paused: 'frozen',
+  reconnecting: 'reconnecting to the database',
   stopped: 'stopped',
 };
 

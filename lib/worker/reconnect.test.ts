@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listEvents } from '../../db/events';
+import { migrate } from '../../db/migrate';
+import { closePool } from '../../db/pool';
+import { getSupervisor } from '../lab/supervisor';
+import { crashPostmaster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
+import { startTestCluster, type TestCluster } from '../testing/test-cluster';
+
+/*
+ * A worker outlives a crash of the database, as a real lease client would: it reconnects, says it
+ * lost its lease, and acquires a newer token. On a cluster of its own, since it kills it.
+ */
+
+let cluster: TestCluster;
+
+before(async () => {
+  cluster = await startTestCluster('reconnect');
+  process.env.DATABASE_URL = cluster.url;
+  await migrate(cluster.url);
+});
+after(async () => {
+  await getSupervisor().shutdown();
+  await closePool();
+  await cluster.dispose();
+});
+
+test('after kill -9 of the postmaster the worker reconnects, reports the lost lease and takes a newer token', async () => {
+  const supervisor = getSupervisor();
+  await supervisor.resetLab('fenced');
+  await supervisor.startWorker('fenced', { name: 'A', leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 200 });
+  await sleep(1_200);
+  await crashPostmaster(cluster);
+  const restarted = await startEmbeddedPostgres({ dataDir: cluster.dataDir, preferredPort: cluster.port });
+  assert.equal(restarted.port, cluster.port, 'the database came back where the worker looks for it');
+
+  const deadline = Date.now() + 15_000;
+  let grants: number[] = [];
+  while (Date.now() < deadline) {
+    const events = await listEvents({ lab: 'fenced' }).catch(() => []);
+    grants = events.filter((e) => e.kind === 'lease_acquired').map((e) => e.token as number);
+    if (grants.length >= 2 && events.some((e) => e.kind === 'lease_lost')) break;
+    await sleep(100);
+  }
+  const events = await listEvents({ lab: 'fenced' });
+  const lost = events.find((e) => e.kind === 'lease_lost');
+  assert.equal(lost?.detail?.reason, 'my database connection was lost');
+  assert.ok(grants.length >= 2 && (grants.at(-1) as number) > (grants[0] as number), `grants ${grants}`);
+  const [worker] = supervisor.listWorkers('fenced');
+  assert.equal(worker?.alive, true, 'the same process, still running');
+});
