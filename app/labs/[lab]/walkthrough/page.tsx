@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { LabNav } from '@/components/lab/lab-nav';
+import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
-import { ThemeToggle } from '@/components/theme-toggle';
 import { isLabId, LABS } from '@/lib/model/labs';
+import { walkthroughFor } from '@/lib/model/walkthrough';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,20 +19,10 @@ export default async function WalkthroughPage({ params, searchParams }: Props) {
   const { lab } = await params;
   if (!isLabId(lab)) notFound();
   const asked = Number.parseInt((await searchParams).step ?? '1', 10);
-  const step = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, 7) - 1 : 0;
+  const step = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, walkthroughFor(lab).length) - 1 : 0;
   return (
-    <main className="mx-auto max-w-[110rem] space-y-4 px-4 py-4">
-      <header className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">
-          <Link href="/" className="hover:underline">
-            Fencing Lab
-          </Link>{' '}
-          <span className="font-normal">· The pause{lab === 'fenced' ? '' : `: ${LABS[lab].title}`}</span>
-        </h1>
-        <ThemeToggle />
-      </header>
-      <LabNav current={lab} mode="walkthrough" />
+    <LabPageShell lab={lab} mode="walkthrough" subtitle={`The pause${lab === 'fenced' ? '' : `: ${LABS[lab].title}`}`}>
       <LabView lab={lab} walkthroughStep={step} />
-    </main>
+    </LabPageShell>
   );
 }
