@@ -42,7 +42,7 @@ export function planChaos({ seed, workers, seconds, leaseTtlMs, dbCrash }: Chaos
     if (worker === undefined) continue;
     if (worker === LEASE_HOLDER || random() < 0.75) {
       const long = random() < 0.5;
-      const ms = long ? between(leaseTtlMs * 1.2, leaseTtlMs * 2.5) : between(leaseTtlMs * 0.2, leaseTtlMs * 0.9);
+      const ms = long ? between(leaseTtlMs * 2, leaseTtlMs * 3) : between(leaseTtlMs * 0.2, leaseTtlMs * 0.9);
       plan.push({ at, kind: 'pause', worker, ms, criticalWindow: random() < 0.4 });
       busyUntil.set(worker, at + ms + 200);
     } else {
