@@ -1,0 +1,101 @@
+import { el } from './svg-markup';
+
+/*
+ * The app's timeline colours (Tailwind's palette, as components/lab/timeline uses it), written out
+ * as hex: an exported SVG has no stylesheet and must look the same in any viewer.
+ */
+
+export type SvgTheme = 'light' | 'dark';
+
+export type Palette = {
+  background: string;
+  text: string;
+  muted: string;
+  grid: string;
+  separator: string;
+  leaseFill: string;
+  leaseStroke: string;
+  beliefFill: string;
+  beliefHatch: string;
+  beliefStroke: string;
+  pauseFill: string;
+  pauseHatch: string;
+  pauseStroke: string;
+  accepted: string;
+  rejected: string;
+  onMark: string;
+  rowFill: string;
+  rowStroke: string;
+  wentBackFill: string;
+  wentBackStroke: string;
+  loss: string;
+};
+
+export const PALETTES: Record<SvgTheme, Palette> = {
+  light: {
+    background: '#ffffff', // white
+    text: '#0f172a', // slate-900
+    muted: '#475569', // slate-600
+    grid: '#f1f5f9', // slate-100
+    separator: '#e2e8f0', // slate-200
+    leaseFill: '#bae6fd', // sky-200
+    leaseStroke: '#0369a1', // sky-700
+    beliefFill: '#fef3c7', // amber-100
+    beliefHatch: '#d97706', // amber-600
+    beliefStroke: '#b45309', // amber-700
+    pauseFill: '#e2e8f0', // slate-200
+    pauseHatch: '#64748b', // slate-500
+    pauseStroke: '#475569', // slate-600
+    accepted: '#059669', // emerald-600
+    rejected: '#e11d48', // rose-600
+    onMark: '#ffffff',
+    rowFill: '#ecfdf5', // emerald-50
+    rowStroke: '#047857', // emerald-700
+    wentBackFill: '#ffe4e6', // rose-100
+    wentBackStroke: '#be123c', // rose-700
+    loss: '#92400e', // amber-800
+  },
+  dark: {
+    background: '#020617', // slate-950
+    text: '#f1f5f9', // slate-100
+    muted: '#94a3b8', // slate-400
+    grid: '#0f172a', // slate-900
+    separator: '#1e293b', // slate-800
+    leaseFill: '#0c4a6e', // sky-900
+    leaseStroke: '#7dd3fc', // sky-300
+    beliefFill: '#451a03', // amber-950
+    beliefHatch: '#fbbf24', // amber-400
+    beliefStroke: '#fcd34d', // amber-300
+    pauseFill: '#334155', // slate-700
+    pauseHatch: '#cbd5e1', // slate-300
+    pauseStroke: '#cbd5e1', // slate-300
+    accepted: '#10b981', // emerald-500
+    rejected: '#f43f5e', // rose-500
+    onMark: '#ffffff',
+    rowFill: '#022c22', // emerald-950
+    rowStroke: '#6ee7b7', // emerald-300
+    wentBackFill: '#4c0519', // rose-950
+    wentBackStroke: '#fda4af', // rose-300
+    loss: '#fcd34d', // amber-300
+  },
+};
+
+/** The hatches, so that a belief and a freeze read without colour (and in black-and-white print). */
+export function hatchPatterns(p: Palette): string {
+  return el(
+    'defs',
+    {},
+    el(
+      'pattern',
+      { id: 'hatch-belief', width: 8, height: 8, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
+      el('rect', { width: 8, height: 8, fill: p.beliefFill }),
+      el('line', { x1: 0, y1: 0, x2: 0, y2: 8, stroke: p.beliefHatch, 'stroke-width': 3 }),
+    ),
+    el(
+      'pattern',
+      { id: 'hatch-pause', width: 6, height: 6, patternUnits: 'userSpaceOnUse' },
+      el('rect', { width: 6, height: 6, fill: p.pauseFill }),
+      el('path', { d: 'M0 0 L6 6 M6 0 L0 6', stroke: p.pauseHatch, 'stroke-width': 1 }),
+    ),
+  );
+}
