@@ -9,6 +9,8 @@ import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const E2E_DATA_DIR = path.resolve('.data/e2e');
+/** The trainer key of the app under test: the `page` fixture enters it (e2e/fixtures.ts). */
+export const E2E_TRAINER_KEY = process.env.FENCING_LAB_TRAINER_KEY ?? 'e2e-trainer-key';
 
 export default defineConfig({
   testDir: './e2e',
@@ -29,7 +31,7 @@ export default defineConfig({
     reuseExistingServer: !process.env.CI,
     timeout: 240_000,
     gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-    env: { PORT: String(PORT), FENCING_LAB_DATA_DIR: E2E_DATA_DIR },
+    env: { PORT: String(PORT), FENCING_LAB_DATA_DIR: E2E_DATA_DIR, FENCING_LAB_TRAINER_KEY: E2E_TRAINER_KEY },
     stdout: 'pipe',
   },
 });

@@ -1,62 +1,93 @@
 'use server';
 
-import { startChaosRun } from '@/lib/chaos/chaos-runs';
-import { getSupervisor, type WorkerView } from '@/lib/lab/supervisor';
-import { validatedAction } from '@/lib/lab/validated-action';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { cookies } from 'next/headers';
+import * as commands from '@/lib/lab/lab-actions';
+import type { ActionResult } from '@/lib/lab/validated-action';
+import { trainerKeyInput } from '@/lib/model/lab-inputs';
 import {
-  chaosInput,
-  pauseWorkerInput,
-  resetLabInput,
-  startWorkerInput,
-  workerActionInput,
-} from '@/lib/model/lab-inputs';
+  COOKIE_MAX_AGE_S,
+  isTrainerKey,
+  newOwnerSecret,
+  OWNER_COOKIE,
+  TRAINER_COOKIE,
+  trainerKey,
+  trainerProofOf,
+} from '@/lib/server/access';
+import { readCredentials } from '@/lib/server/request-credentials';
 
 /*
- * The lab's controls. Each takes plain data, validated with zod; a worker is named by the lab's
- * own id ("w1") or its name, never by a process id, and nothing here takes SQL or a file path.
+ * The server actions: the caller's credentials come from its cookies, never from the input, and
+ * every input is validated by the command it goes to (lib/lab/lab-actions.ts).
  */
 
-const startWorker = validatedAction(startWorkerInput, ({ lab, settings }) =>
-  getSupervisor().startWorker(lab, settings),
-);
-const pauseWorker = validatedAction(pauseWorkerInput, ({ lab, worker, plan }) =>
-  getSupervisor().pause(lab, worker, plan),
-);
-const resumeWorker = validatedAction(workerActionInput, ({ lab, worker }) => getSupervisor().resume(lab, worker));
-const crashWorker = validatedAction(workerActionInput, ({ lab, worker }) => getSupervisor().crash(lab, worker));
-const restartWorker = validatedAction(workerActionInput, ({ lab, worker }) => getSupervisor().restart(lab, worker));
-const resetLab = validatedAction(resetLabInput, async ({ lab }) => {
-  await getSupervisor().resetLab(lab);
-  return { lab };
-});
-const listWorkers = validatedAction(
-  resetLabInput,
-  async ({ lab }): Promise<WorkerView[]> => getSupervisor().listWorkers(lab),
-);
+const WRONG_KEY_DELAY_MS = 400;
 
-const startChaos = validatedAction(chaosInput, async ({ lab, ...options }) => startChaosRun(lab, options));
+const credentials = readCredentials;
 
-export async function startChaosAction(input: unknown) {
-  return startChaos(input);
-}
+const cookieOptions = {
+  httpOnly: true,
+  sameSite: 'strict' as const,
+  path: '/',
+  maxAge: COOKIE_MAX_AGE_S,
+};
+
 export async function startWorkerAction(input: unknown) {
-  return startWorker(input);
+  return commands.startWorker(input, await credentials());
 }
 export async function pauseWorkerAction(input: unknown) {
-  return pauseWorker(input);
+  return commands.pauseWorker(input, await credentials());
 }
 export async function resumeWorkerAction(input: unknown) {
-  return resumeWorker(input);
+  return commands.resumeWorker(input, await credentials());
 }
 export async function crashWorkerAction(input: unknown) {
-  return crashWorker(input);
+  return commands.crashWorker(input, await credentials());
 }
 export async function restartWorkerAction(input: unknown) {
-  return restartWorker(input);
+  return commands.restartWorker(input, await credentials());
 }
 export async function resetLabAction(input: unknown) {
-  return resetLab(input);
+  return commands.resetLab(input, await credentials());
 }
 export async function listWorkersAction(input: unknown) {
-  return listWorkers(input);
+  return commands.listWorkers(input, await credentials());
+}
+export async function startChaosAction(input: unknown) {
+  return commands.startChaos(input, await credentials());
+}
+export async function closePrivateLabAction(input: unknown) {
+  return commands.closePrivateLab(input, await credentials());
+}
+
+/** Opens a private lab for this browser, giving it an owner secret first if it has none. */
+export async function openPrivateLabAction(input: unknown) {
+  const jar = await cookies();
+  let ownerSecret = jar.get(OWNER_COOKIE)?.value;
+  if (!ownerSecret) {
+    ownerSecret = newOwnerSecret();
+    jar.set(OWNER_COOKIE, ownerSecret, cookieOptions);
+  }
+  return commands.openPrivateLab(input, { ownerSecret });
+}
+
+/** Checks the trainer key; if right, this browser drives the shared labs from now on. */
+export async function unlockTrainerAction(input: unknown): Promise<ActionResult<{ trainer: true }>> {
+  const parsed = trainerKeyInput.safeParse(input);
+  if (!parsed.success) {
+    return { ok: false, error: { code: 'invalid_input', message: parsed.error.issues[0]?.message ?? 'invalid key' } };
+  }
+  if (!isTrainerKey(parsed.data.key)) {
+    // A little slower on a wrong key: guessing a key someone chose by hand should not be quick.
+    await sleep(WRONG_KEY_DELAY_MS);
+    return { ok: false, error: { code: 'forbidden', message: 'that is not the trainer key' } };
+  }
+  (await cookies()).set(TRAINER_COOKIE, trainerProofOf(trainerKey()), cookieOptions);
+  return { ok: true, data: { trainer: true } };
+}
+
+/** This browser stops driving the shared labs (it keeps its private labs). */
+export async function lockTrainerAction(): Promise<ActionResult<{ trainer: false }>> {
+  (await cookies()).delete(TRAINER_COOKIE);
+  return { ok: true, data: { trainer: false } };
 }

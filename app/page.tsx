@@ -1,17 +1,40 @@
 import Link from 'next/link';
+import { OpenPrivateLab } from '@/components/access/open-private-lab';
+import { TrainerLock, TrainerUnlock } from '@/components/access/trainer-unlock';
 import { AutoRefresh } from '@/components/lab/auto-refresh';
 import { LeasesTable } from '@/components/lab/leases-table';
 import { ProtectedRowsTable } from '@/components/lab/protected-rows-table';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { listProtectedRows } from '@/db/guard';
+import { listPrivateRowIds } from '@/db/labs';
 import { listLeases } from '@/db/leases';
+import { privateLabsOf } from '@/lib/lab/lab-actions';
+import { isPrivateLabId } from '@/lib/model/lab-instance';
 import { LAB_IDS, LABS } from '@/lib/model/labs';
+import { isTrainer } from '@/lib/server/access';
+import { readCredentials } from '@/lib/server/request-credentials';
 
 export const dynamic = 'force-dynamic';
 
-export default async function HomePage() {
-  const data = await Promise.all([listProtectedRows(), listLeases()]).then(
-    ([rows, leases]) => ({ ok: true as const, rows, leases }),
+type Props = { searchParams: Promise<{ unlock?: string }> };
+
+export default async function HomePage({ searchParams }: Props) {
+  const credentials = await readCredentials();
+  const trainer = isTrainer(credentials);
+  const unlockFailed = (await searchParams).unlock === 'failed';
+  // Private labs are nobody else's business: their rows and leases stay off this page.
+  const data = await Promise.all([
+    listProtectedRows(),
+    listLeases(),
+    listPrivateRowIds(),
+    privateLabsOf(credentials),
+  ]).then(
+    ([rows, leases, privateRows, mine]) => ({
+      ok: true as const,
+      rows: rows.filter((row) => !privateRows.has(row.id)),
+      leases: leases.filter((lease) => !isPrivateLabId(lease.resource.replace(/^lab\//, ''))),
+      mine,
+    }),
     (error: unknown) => {
       console.error('[page] could not read the database:', error);
       return { ok: false as const };
@@ -40,6 +63,54 @@ export default async function HomePage() {
           </Link>
         </p>
       </header>
+
+      <section aria-labelledby="session-heading" className="grid gap-4 lg:grid-cols-2">
+        <div className="space-y-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+          <h2 id="session-heading" className="text-xl font-semibold">
+            Training session
+          </h2>
+          {trainer ? (
+            <>
+              <p data-testid="trainer-status">
+                You are the trainer: you drive the shared labs, and everyone on them sees what you do.
+              </p>
+              <TrainerLock />
+            </>
+          ) : (
+            <>
+              <p data-testid="trainer-status">
+                The shared labs below are driven by the trainer; you watch them live. The trainer key is printed where
+                the server was started.
+              </p>
+              {unlockFailed ? (
+                <p role="alert" className="text-rose-800 dark:text-rose-300">
+                  That link did not hold the trainer key.
+                </p>
+              ) : null}
+              <TrainerUnlock />
+            </>
+          )}
+        </div>
+        <div className="space-y-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+          <h2 className="text-xl font-semibold">Your private labs</h2>
+          <p>A lab of your own: its own row, workers and history, which nobody else sees or drives.</p>
+          <OpenPrivateLab />
+          {data.ok && data.mine.length ? (
+            <ul aria-label="Your private labs" className="space-y-1">
+              {data.mine.map((lab) => (
+                <li key={lab.id}>
+                  <Link className="font-semibold underline" href={`/labs/${lab.id}`}>
+                    {LABS[lab.kind].title} · {lab.id}
+                  </Link>{' '}
+                  <span className="text-sm text-slate-600 dark:text-slate-400">
+                    {lab.closedAt ? 'closed (replay only)' : 'open'}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      </section>
 
       <section aria-labelledby="labs-heading" className="space-y-3">
         <h2 id="labs-heading" className="text-2xl font-semibold">

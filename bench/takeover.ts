@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../db/events';
 import { readLease } from '../db/leases';
 import { getSupervisor } from '../lib/lab/supervisor';
-import { LABS } from '../lib/model/labs';
+import { sharedLab } from '../lib/model/lab-instance';
 import { type Figure, percentile } from './stats';
 
 /*
@@ -12,7 +12,7 @@ import { type Figure, percentile } from './stats';
  */
 
 const TAKEOVERS = 15;
-const LAB = 'fenced';
+const LAB = sharedLab('fenced');
 const SETTINGS = { leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 300 };
 
 export async function benchTakeover(): Promise<Figure[]> {
@@ -28,7 +28,7 @@ export async function benchTakeover(): Promise<Figure[]> {
       const grant = await waitForEvent(
         (e) => e.kind === 'lease_acquired' && e.actor !== lease.holder && (e.token ?? 0) > lease.token,
       );
-      const expired = (await listEvents({ lab: LAB })).find(
+      const expired = (await listEvents({ lab: LAB.id })).find(
         (e) => e.kind === 'lease_expired' && e.token === lease.token,
       );
       const expiresAt = Date.parse(String(expired?.detail?.expiresAt));
@@ -55,7 +55,7 @@ export async function benchTakeover(): Promise<Figure[]> {
 
 async function waitForLease() {
   for (;;) {
-    const lease = await readLease(LABS[LAB].resource);
+    const lease = await readLease(LAB.resource);
     if (lease && lease.expiresAt.getTime() > Date.now() + 200) return lease;
     await sleep(20);
   }
@@ -64,7 +64,7 @@ async function waitForLease() {
 async function waitForEvent(match: (e: Awaited<ReturnType<typeof listEvents>>[number]) => boolean) {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const found = (await listEvents({ lab: LAB })).find(match);
+    const found = (await listEvents({ lab: LAB.id })).find(match);
     if (found) return found;
     await sleep(10);
   }

@@ -1,6 +1,5 @@
 import 'server-only';
-import type { LabId } from '../lib/model/labs';
-import { LABS } from '../lib/model/labs';
+import type { LabInstance } from '../lib/model/lab-instance';
 import { parseStoredToken, type Token } from '../lib/model/token';
 import type { WriteResult } from '../lib/model/write-result';
 import { appendEvent } from './events';
@@ -13,7 +12,10 @@ import { getPool, type Queryable, type Session, withTransaction } from './pool';
  */
 
 export type BrokenWrite = {
-  lab: LabId;
+  /** The lab's id, for its history. */
+  lab: string;
+  /** The lab's own row in unguarded_rows. */
+  rowId: number;
   value: string;
   token: Token;
   actor: string;
@@ -30,7 +32,7 @@ export async function writeWithoutFencing(write: BrokenWrite, session: Session):
     db.query<Row>(
       `UPDATE unguarded_rows SET value = $1, last_token = $2, last_token_text = $4, updated_at = clock_timestamp()
         WHERE id = $3 RETURNING last_token, last_token_text`,
-      [write.value, write.token, rowOf(write.lab), String(write.token)],
+      [write.value, write.token, write.rowId, String(write.token)],
     ),
   );
 }
@@ -38,7 +40,7 @@ export async function writeWithoutFencing(write: BrokenWrite, session: Session):
 /** Mistake: read the token, compare it in the app, then write without the check. Not atomic. */
 export async function writeReadCheckWrite(write: BrokenWrite, session: Session): Promise<WriteResult> {
   const current = await session.query<Row>('SELECT last_token, last_token_text FROM unguarded_rows WHERE id = $1', [
-    rowOf(write.lab),
+    write.rowId,
   ]);
   const stored = parseStoredToken(current.rows[0]?.last_token ?? '0');
   if (write.token < stored) return recordStale(write, session, stored, 'checked in the app');
@@ -48,7 +50,7 @@ export async function writeReadCheckWrite(write: BrokenWrite, session: Session):
     db.query<Row>(
       `UPDATE unguarded_rows SET value = $1, last_token = $2, last_token_text = $4, updated_at = clock_timestamp()
         WHERE id = $3 RETURNING last_token, last_token_text`,
-      [write.value, write.token, rowOf(write.lab), String(write.token)],
+      [write.value, write.token, write.rowId, String(write.token)],
     ),
   );
 }
@@ -60,7 +62,7 @@ export async function writeTokenAsText(write: BrokenWrite, session: Session): Pr
     db.query<Row>(
       `UPDATE unguarded_rows SET value = $1, last_token = $2, last_token_text = $4, updated_at = clock_timestamp()
         WHERE id = $3 AND last_token_text <= $4 RETURNING last_token, last_token_text`,
-      [write.value, write.token, rowOf(write.lab), String(write.token)],
+      [write.value, write.token, write.rowId, String(write.token)],
     ),
   );
 }
@@ -75,7 +77,7 @@ export async function writeFencedUnguarded(write: BrokenWrite, session: Session)
     db.query<Row>(
       `UPDATE unguarded_rows SET value = $1, last_token = $2, last_token_text = $4, updated_at = clock_timestamp()
         WHERE id = $3 AND last_token <= $2 RETURNING last_token, last_token_text`,
-      [write.value, write.token, rowOf(write.lab), String(write.token)],
+      [write.value, write.token, write.rowId, String(write.token)],
     ),
   );
 }
@@ -87,15 +89,9 @@ export async function writeBypassingGuard(write: BrokenWrite, session: Session):
     db.query<Row>(
       `UPDATE unguarded_rows SET value = $1, last_token = $2, last_token_text = $4, updated_at = clock_timestamp()
         WHERE id = $3 RETURNING last_token, last_token_text`,
-      [write.value, write.token, rowOf(write.lab), String(write.token)],
+      [write.value, write.token, write.rowId, String(write.token)],
     ),
   );
-}
-
-function rowOf(lab: LabId): number {
-  const definition = LABS[lab];
-  if (definition.table !== 'unguarded_rows') throw new Error(`${lab} is not a broken lab`);
-  return definition.rowId;
 }
 
 async function record(
@@ -107,15 +103,13 @@ async function record(
   return withTransaction(async (client) => {
     const written = (await statement(client)).rows[0];
     if (!written) {
-      const current = await client.query<Row>('SELECT last_token FROM unguarded_rows WHERE id = $1', [
-        rowOf(write.lab),
-      ]);
+      const current = await client.query<Row>('SELECT last_token FROM unguarded_rows WHERE id = $1', [write.rowId]);
       const stored = parseStoredToken(current.rows[0]?.last_token ?? '0');
       await appendOutcome(client, write, { outcome: 'stale', storedToken: stored, path });
-      return { outcome: 'stale', rowId: rowOf(write.lab), presentedToken: write.token, storedToken: stored };
+      return { outcome: 'stale', rowId: write.rowId, presentedToken: write.token, storedToken: stored };
     }
     await appendOutcome(client, write, { outcome: 'accepted', path });
-    return { outcome: 'accepted', rowId: rowOf(write.lab), value: write.value, token: write.token };
+    return { outcome: 'accepted', rowId: write.rowId, value: write.value, token: write.token };
   }, session);
 }
 
@@ -126,7 +120,7 @@ async function recordStale(
   path: string,
 ): Promise<WriteResult> {
   await appendOutcome(session, write, { outcome: 'stale', storedToken: stored, path });
-  return { outcome: 'stale', rowId: rowOf(write.lab), presentedToken: write.token, storedToken: stored };
+  return { outcome: 'stale', rowId: write.rowId, presentedToken: write.token, storedToken: stored };
 }
 
 async function appendOutcome(
@@ -138,7 +132,7 @@ async function appendOutcome(
     lab: write.lab,
     actor: write.actor,
     kind: outcome.outcome === 'accepted' ? 'write_accepted' : 'write_rejected',
-    rowId: rowOf(write.lab),
+    rowId: write.rowId,
     token: write.token,
     ...(outcome.storedToken === undefined ? {} : { storedToken: outcome.storedToken }),
     outcome: outcome.outcome,
@@ -155,15 +149,16 @@ export type UnguardedRow = {
   updatedAt: Date;
 };
 
-/** Puts a broken lab's row back to its initial state (and restages the text lab's token sequence). */
-export async function resetUnguardedRow(lab: LabId, value: string, db: Queryable = getPool()): Promise<void> {
+/** Puts a broken lab's row back to its initial state (and restages the text lab's token counter). */
+export async function resetUnguardedRow(lab: LabInstance, value: string, db: Queryable = getPool()): Promise<void> {
+  if (lab.kind === 'fenced') throw new Error(`${lab.id} is not a broken lab`);
   await db.query(
     `INSERT INTO unguarded_rows (id, lab, value) VALUES ($1, $2, $3)
      ON CONFLICT (id) DO UPDATE SET value = EXCLUDED.value, last_token = 0, last_token_text = '0',
                                     updated_at = clock_timestamp()`,
-    [rowOf(lab), lab, value],
+    [lab.rowId, lab.id, value],
   );
-  if (lab === 'token-as-text') await db.query('ALTER SEQUENCE text_lab_epoch RESTART');
+  if (lab.kind === 'token-as-text') await db.query('UPDATE labs SET text_epoch = 8 WHERE id = $1', [lab.id]);
 }
 
 export async function listUnguardedRows(db: Queryable = getPool()): Promise<UnguardedRow[]> {

@@ -1,13 +1,14 @@
 import 'server-only';
-import { LABS, type LabId } from '../lib/model/labs';
+import type { LabInstance } from '../lib/model/lab-instance';
 import { parseStoredToken, type Token } from '../lib/model/token';
 import { getPool, type Queryable } from './pool';
 
 export type LabRow = { table: 'protected_rows' | 'unguarded_rows'; id: number; value: string; lastToken: Token | 0 };
 
 /** The row a lab's workers write, as it is now. */
-export async function readLabRow(lab: LabId, db: Queryable = getPool()): Promise<LabRow | undefined> {
-  const { table, rowId } = LABS[lab];
+export async function readLabRow(lab: LabInstance, db: Queryable = getPool()): Promise<LabRow | undefined> {
+  const { rowId } = lab;
+  const table = lab.kind === 'fenced' ? 'protected_rows' : 'unguarded_rows';
   const sql =
     table === 'protected_rows'
       ? 'SELECT id, value, last_token FROM protected_rows WHERE id = $1'

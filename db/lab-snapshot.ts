@@ -1,12 +1,16 @@
 import 'server-only';
-import { LABS, type LabId } from '../lib/model/labs';
+import type { LabInstance } from '../lib/model/lab-instance';
 import { parseStoredToken, parseToken } from '../lib/model/token';
 import type { LabSnapshot } from '../lib/model/wire';
 import { getPool, type Queryable } from './pool';
 
 /** The lab's row and lease as they are now, with the database's clock, in one round trip. */
-export async function readLabSnapshot(lab: LabId, db: Queryable = getPool()): Promise<Omit<LabSnapshot, 'workers'>> {
-  const { table, rowId, resource } = LABS[lab];
+export async function readLabSnapshot(
+  lab: LabInstance,
+  db: Queryable = getPool(),
+): Promise<Omit<LabSnapshot, 'workers'>> {
+  const { rowId, resource } = lab;
+  const table = lab.kind === 'fenced' ? 'protected_rows' : 'unguarded_rows';
   const rowSql =
     table === 'protected_rows'
       ? 'SELECT value, last_token, updated_at FROM protected_rows WHERE id = $1'
@@ -31,7 +35,7 @@ export async function readLabSnapshot(lab: LabId, db: Queryable = getPool()): Pr
   const found = rows[0];
   if (!found) throw new Error('the snapshot query returned nothing');
   return {
-    lab,
+    lab: lab.id,
     dbNow: found.db_now.getTime(),
     ...(found.value !== null && found.last_token !== null && found.updated_at
       ? {

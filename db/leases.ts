@@ -40,13 +40,17 @@ function reshapeLease(row: LeaseRecord): Lease {
 type LeaseRequest = { resource: unknown; holder: unknown; ttlMs: unknown; lab?: string };
 
 /**
- * Where a grant's token comes from. Always write_epoch, except in the token-as-text lab, whose own
- * sequence is staged to cross a digit (see 0004_labs.sql). Server-side only, never from a client.
+ * Where a grant's token comes from. Always write_epoch, except in the token-as-text labs, whose own
+ * counter (labs.text_epoch, bumped in the grant's transaction) is staged to cross a digit (see
+ * 0006_lab_instances.sql). Server-side only, never from a client.
  */
-export type TokenSource = 'write_epoch' | 'text_lab_epoch';
-const NEXT_TOKEN: Record<TokenSource, string> = {
-  write_epoch: "nextval('write_epoch')",
-  text_lab_epoch: "nextval('text_lab_epoch')",
+export type TokenSource = 'write_epoch' | 'lab_text_epoch';
+const NEXT_TOKEN: Record<TokenSource, { before: string; token: string }> = {
+  write_epoch: { before: '', token: "nextval('write_epoch')" },
+  lab_text_epoch: {
+    before: 'WITH bumped AS (UPDATE labs SET text_epoch = text_epoch + 1 WHERE id = $4 RETURNING text_epoch)',
+    token: '(SELECT text_epoch FROM bumped)',
+  },
 };
 
 /** Grants the lease if it is free or expired by the database's clock, with a freshly minted token. */
@@ -54,8 +58,8 @@ export async function acquireLease(
   request: LeaseRequest & { tokenSource?: TokenSource },
   session?: Session,
 ): Promise<AcquireResult> {
-  const nextToken = NEXT_TOKEN[request.tokenSource ?? 'write_epoch'];
-  if (!nextToken) throw new Error(`unknown token source ${String(request.tokenSource)}`);
+  const next = NEXT_TOKEN[request.tokenSource ?? 'write_epoch'];
+  if (!next) throw new Error(`unknown token source ${String(request.tokenSource)}`);
   const resource = parseInput(resourceSchema, request.resource);
   const holder = parseInput(holderSchema, request.holder);
   const ttlMs = parseInput(leaseTtlMsSchema, request.ttlMs);
@@ -74,14 +78,14 @@ export async function acquireLease(
     // A takeover mints a new token too: keeping the old one would let the paused holder's writes in.
     const granted = previous
       ? await client.query<LeaseRecord>(
-          `UPDATE leases SET holder = $2, token = ${nextToken}, acquired_at = clock_timestamp(),
+          `${next.before} UPDATE leases SET holder = $2, token = ${next.token}, acquired_at = clock_timestamp(),
                   expires_at = clock_timestamp() + make_interval(secs => $3::double precision / 1000), lab = $4
             WHERE resource = $1 RETURNING ${LEASE_COLUMNS}`,
           [resource, holder, ttlMs, lab],
         )
       : await client.query<LeaseRecord>(
-          `INSERT INTO leases (resource, holder, token, acquired_at, expires_at, lab)
-           VALUES ($1, $2, ${nextToken}, clock_timestamp(),
+          `${next.before} INSERT INTO leases (resource, holder, token, acquired_at, expires_at, lab)
+           VALUES ($1, $2, ${next.token}, clock_timestamp(),
                    clock_timestamp() + make_interval(secs => $3::double precision / 1000), $4)
            ON CONFLICT (resource) DO NOTHING RETURNING ${LEASE_COLUMNS}`,
           [resource, holder, ttlMs, lab],

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { test as base } from '@playwright/test';
 import type { LabId } from '../lib/model/labs';
-import { E2E_DATA_DIR } from '../playwright.config';
+import { E2E_DATA_DIR, E2E_TRAINER_KEY } from '../playwright.config';
 import { LabPage } from './pages/lab-page';
 
 const run = promisify(execFile);
@@ -18,6 +18,12 @@ type Fixtures = {
 };
 
 export const test = base.extend<Fixtures>({
+  /** The trainer's browser: it has entered the trainer key (the trainer link), so it drives the shared labs. */
+  page: async ({ page }, use) => {
+    await page.goto(`/unlock?key=${encodeURIComponent(E2E_TRAINER_KEY)}`);
+    await use(page);
+  },
+
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   runScenario: async ({}, use) => {
     await use(async (name) => {

@@ -1,8 +1,8 @@
 import Link from 'next/link';
-import { LAB_IDS, LABS, type LabId } from '@/lib/model/labs';
+import { LAB_IDS, LABS } from '@/lib/model/labs';
 
 /** The labs side by side: the fenced one first, then each mistake. */
-export function LabNav({ current, mode }: { current: LabId; mode: 'free' | 'walkthrough' }) {
+export function LabNav({ current, mode }: { current: string; mode: 'free' | 'walkthrough' }) {
   return (
     <nav aria-label="Labs">
       <ul className="flex flex-wrap gap-1.5">

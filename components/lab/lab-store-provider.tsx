@@ -2,7 +2,7 @@
 
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { useStore } from 'zustand';
-import type { LabId } from '@/lib/model/labs';
+import type { LabSummary } from '@/lib/model/lab-instance';
 import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
 import { createLabStore, type LabStore, type LabStoreApi } from './lab-store';
 
@@ -10,8 +10,17 @@ const LabStoreContext = createContext<LabStoreApi | undefined>(undefined);
 const FLUSH_MS = 16;
 
 /** Creates the lab's store once, and keeps it fed from the lab's live feed (one EventSource). */
-export function LabStoreProvider({ lab, children }: { lab: LabId; children: ReactNode }) {
-  const [store] = useState(() => createLabStore(lab));
+export function LabStoreProvider({
+  lab: summary,
+  canDrive,
+  children,
+}: {
+  lab: LabSummary;
+  canDrive: boolean;
+  children: ReactNode;
+}) {
+  const [store] = useState(() => createLabStore(summary, canDrive));
+  const lab = summary.id;
 
   useEffect(() => {
     const source = new EventSource(`/api/labs/${lab}/events`);

@@ -1,4 +1,5 @@
 import { createStore } from 'zustand/vanilla';
+import type { LabSummary } from '@/lib/model/lab-instance';
 import type { LabId } from '@/lib/model/labs';
 import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
 
@@ -13,7 +14,12 @@ export type Connection = 'connecting' | 'live' | 'reconnecting';
 export type Notice = { tone: 'ok' | 'error'; message: string; at: number };
 
 export type LabState = {
-  lab: LabId;
+  /** The lab's id ("fenced", or a private lab's "p-…"). */
+  lab: string;
+  kind: LabId;
+  visibility: LabSummary['visibility'];
+  /** Whether this browser may drive the lab (the trainer, or a private lab's owner); else it watches. */
+  canDrive: boolean;
   events: WireEvent[];
   snapshot: LabSnapshot | undefined;
   /** Database clock minus this browser's clock, from the latest snapshot. */
@@ -47,9 +53,12 @@ export type LabStore = LabState & LabActions;
 
 export const WINDOW_BOUNDS_MS = { min: 2_000, max: 10 * 60_000, initial: 14_000 } as const;
 
-export function createLabStore(lab: LabId) {
+export function createLabStore(summary: LabSummary, canDrive: boolean) {
   return createStore<LabStore>()((set, get) => ({
-    lab,
+    lab: summary.id,
+    kind: summary.kind,
+    visibility: summary.visibility,
+    canDrive,
     events: [],
     snapshot: undefined,
     clockOffsetMs: 0,

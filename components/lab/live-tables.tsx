@@ -32,13 +32,13 @@ const flashClass = (on: boolean) =>
 
 /** The lab's row as it is in the database, and its lease with a countdown by the database's clock. */
 export function LiveTables() {
-  const lab = useLabStore((s) => s.lab);
+  const kind = useLabStore((s) => s.kind);
   const row = useLabStore((s) => s.snapshot?.row);
   const lease = useLabStore((s) => s.snapshot?.lease);
   const now = useDbNow(100);
   const rowFlash = useFlash(row ? `${row.value}/${row.lastToken}` : undefined);
   const leaseFlash = useFlash(lease ? `${lease.holder}/${lease.token}` : undefined);
-  const table = LABS[lab].table;
+  const table = LABS[kind].table;
   const remaining = lease ? lease.expiresAt - now : 0;
 
   return (

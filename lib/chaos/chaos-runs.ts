@@ -1,30 +1,34 @@
 import 'server-only';
 import { FencingError } from '../model/errors';
-import type { LabId } from '../model/labs';
+import type { LabInstance } from '../model/lab-instance';
 import type { ChaosRunView } from '../model/wire';
 import { runChaos } from './run-chaos';
 
 /** Chaos runs started from the UI, one per lab at a time, kept on globalThis like the supervisor. */
-type GlobalWithChaos = typeof globalThis & { __fencingLabChaos?: Map<LabId, ChaosRunView> };
+type GlobalWithChaos = typeof globalThis & { __fencingLabChaos?: Map<string, ChaosRunView> };
 
-function runs(): Map<LabId, ChaosRunView> {
+function runs(): Map<string, ChaosRunView> {
   const holder = globalThis as GlobalWithChaos;
   holder.__fencingLabChaos ??= new Map();
   return holder.__fencingLabChaos;
 }
 
-export function chaosRunOf(lab: LabId): ChaosRunView | undefined {
-  return runs().get(lab);
+export function chaosRunOf(labId: string): ChaosRunView | undefined {
+  return runs().get(labId);
 }
 
 /** Starts a run in the background; its progress shows in the lab's feed, its verdict at the end. */
-export function startChaosRun(lab: LabId, options: { seed: number; workers: number; seconds: number }): ChaosRunView {
-  if (runs().get(lab)?.running) throw new FencingError('invalid_input', 'a chaos run is already going on in this lab');
+export function startChaosRun(
+  lab: LabInstance,
+  options: { seed: number; workers: number; seconds: number },
+): ChaosRunView {
+  if (runs().get(lab.id)?.running)
+    throw new FencingError('invalid_input', 'a chaos run is already going on in this lab');
   const view: ChaosRunView = { ...options, running: true, endsAt: Date.now() + options.seconds * 1000 };
-  runs().set(lab, view);
+  runs().set(lab.id, view);
   void runChaos({ lab, ...options })
     .then((report) => {
-      runs().set(lab, {
+      runs().set(lab.id, {
         ...view,
         running: false,
         result: {
@@ -36,7 +40,7 @@ export function startChaosRun(lab: LabId, options: { seed: number; workers: numb
     })
     .catch((error: unknown) => {
       console.error('[chaos] the run failed:', error);
-      runs().set(lab, { ...view, running: false, failure: 'the run failed; see the server log' });
+      runs().set(lab.id, { ...view, running: false, failure: 'the run failed; see the server log' });
     });
   return view;
 }

@@ -3,6 +3,7 @@ import { after, test } from 'node:test';
 import { closePool } from '../../db/pool';
 import { getSupervisor } from '../lab/supervisor';
 import { planChaos } from '../model/chaos-plan';
+import { sharedLab } from '../model/lab-instance';
 import { runChaos } from './run-chaos';
 
 /*
@@ -34,14 +35,14 @@ test('the seed really freezes the lease holder past its lease in its critical wi
 });
 
 test('guard on: 0 violations, and the row ends as the last accepted write left it', async () => {
-  const report = await runChaos({ lab: 'fenced', seed: SEED, workers: WORKERS, seconds: SECONDS });
+  const report = await runChaos({ lab: sharedLab('fenced'), seed: SEED, workers: WORKERS, seconds: SECONDS });
   assert.deepEqual(report.verdict.violations, []);
   assert.ok(report.totals.accepted > 10, `${report.totals.accepted} writes accepted`);
   assert.ok(report.totals.pauses > 0 && report.totals.grants > 1, JSON.stringify(report.totals));
 });
 
 test('fencing off, same seed: the checker finds the damage and names it', async () => {
-  const report = await runChaos({ lab: 'no-fencing', seed: SEED, workers: WORKERS, seconds: SECONDS });
+  const report = await runChaos({ lab: sharedLab('no-fencing'), seed: SEED, workers: WORKERS, seconds: SECONDS });
   assert.equal(report.verdict.ok, false);
   const lost = report.verdict.violations.find((v) => v.rule === 'token-went-back');
   assert.ok(lost, JSON.stringify(report.verdict.violations));

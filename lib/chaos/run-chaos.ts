@@ -6,7 +6,7 @@ import { readLease } from '../../db/leases';
 import { getSupervisor } from '../lab/supervisor';
 import { type ChaosAction, LEASE_HOLDER, planChaos } from '../model/chaos-plan';
 import { checkHistory, type Verdict } from '../model/checker';
-import { LABS, type LabId } from '../model/labs';
+import type { LabInstance } from '../model/lab-instance';
 import { toWire } from '../model/wire';
 
 const WORKER_NAMES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
@@ -23,7 +23,7 @@ export type ChaosProgress = {
 };
 
 export type ChaosReport = {
-  lab: LabId;
+  lab: string;
   seed: number;
   workers: number;
   seconds: number;
@@ -35,7 +35,7 @@ export type ChaosReport = {
 };
 
 export type ChaosRequest = {
-  lab: LabId;
+  lab: LabInstance;
   seed: number;
   workers: number;
   seconds: number;
@@ -67,7 +67,7 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
 
   const started = Date.now();
   const progress = async (): Promise<ChaosProgress> =>
-    tally(await listEvents({ lab }).catch(() => []), Date.now() - started);
+    tally(await listEvents({ lab: lab.id }).catch(() => []), Date.now() - started);
   const ticker = setInterval(() => {
     void progress().then((p) => request.onProgress?.(p));
   }, PROGRESS_EVERY_MS);
@@ -89,11 +89,11 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
     await supervisor.stopLab(lab);
   }
 
-  const events = (await listEvents({ lab })).map(toWire);
+  const events = (await listEvents({ lab: lab.id })).map(toWire);
   const row = await readLabRow(lab);
   const finalRow = row ? { value: row.value, lastToken: row.lastToken } : undefined;
   return {
-    lab,
+    lab: lab.id,
     seed,
     workers: names.length,
     seconds,
@@ -105,7 +105,7 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
   };
 }
 
-async function apply(lab: LabId, action: ChaosAction, crashDatabase?: () => Promise<void>): Promise<string> {
+async function apply(lab: LabInstance, action: ChaosAction, crashDatabase?: () => Promise<void>): Promise<string> {
   const supervisor = getSupervisor();
   switch (action.kind) {
     case 'pause': {
@@ -133,8 +133,8 @@ async function apply(lab: LabId, action: ChaosAction, crashDatabase?: () => Prom
   }
 }
 
-async function currentHolder(lab: LabId): Promise<string> {
-  const lease = await readLease(LABS[lab].resource);
+async function currentHolder(lab: LabInstance): Promise<string> {
+  const lease = await readLease(lab.resource);
   if (!lease) throw new Error('nobody holds the lease right now');
   return lease.holder;
 }

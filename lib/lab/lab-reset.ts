@@ -3,7 +3,7 @@ import { resetUnguardedRow } from '../../db/broken-labs';
 import { clearEvents } from '../../db/events';
 import { resetProtectedRow } from '../../db/guard';
 import { clearLease } from '../../db/leases';
-import { LABS, type LabId } from '../model/labs';
+import type { LabInstance } from '../model/lab-instance';
 
 export const INITIAL_ROW_VALUE = 'initial';
 
@@ -12,13 +12,12 @@ export const INITIAL_ROW_VALUE = 'initial';
  * lab's row is reset under a freshly minted token (db/guard.ts), so tokens never go back.
  * Call only with the lab's workers stopped.
  */
-export async function resetLabData(lab: LabId): Promise<void> {
-  const definition = LABS[lab];
-  await clearLease(definition.resource);
-  if (definition.table === 'protected_rows') {
-    await resetProtectedRow({ id: definition.rowId, value: INITIAL_ROW_VALUE });
+export async function resetLabData(lab: LabInstance): Promise<void> {
+  await clearLease(lab.resource);
+  if (lab.kind === 'fenced') {
+    await resetProtectedRow({ id: lab.rowId, value: INITIAL_ROW_VALUE });
   } else {
     await resetUnguardedRow(lab, INITIAL_ROW_VALUE);
   }
-  await clearEvents(lab);
+  await clearEvents(lab.id);
 }

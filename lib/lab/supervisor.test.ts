@@ -2,20 +2,23 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  crashWorkerAction,
-  listWorkersAction,
-  pauseWorkerAction,
-  resetLabAction,
-  restartWorkerAction,
-  resumeWorkerAction,
-  startWorkerAction,
-} from '../../app/actions';
 import { listEvents } from '../../db/events';
 import { closePool } from '../../db/pool';
 import { isAlive } from '../launcher/processes';
 import type { LabEvent } from '../model/events';
+import { trainerKey, trainerProofOf } from '../server/access';
+import * as commands from './lab-actions';
 import { getSupervisor } from './supervisor';
+
+// The trainer drives the shared labs (lab-access.test.ts covers everyone else).
+const TRAINER = { trainerProof: trainerProofOf(trainerKey()) };
+const startWorkerAction = (input: unknown) => commands.startWorker(input, TRAINER);
+const pauseWorkerAction = (input: unknown) => commands.pauseWorker(input, TRAINER);
+const resumeWorkerAction = (input: unknown) => commands.resumeWorker(input, TRAINER);
+const crashWorkerAction = (input: unknown) => commands.crashWorker(input, TRAINER);
+const restartWorkerAction = (input: unknown) => commands.restartWorker(input, TRAINER);
+const resetLabAction = (input: unknown) => commands.resetLab(input, TRAINER);
+const listWorkersAction = (input: unknown) => commands.listWorkers(input, TRAINER);
 
 /*
  * The supervisor behind the server actions, with real worker processes: every control does what

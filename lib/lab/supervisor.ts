@@ -2,8 +2,8 @@ import 'server-only';
 import { appendEvent } from '../../db/events';
 import { databaseUrl, getPool } from '../../db/pool';
 import { FencingError } from '../model/errors';
-import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
-import { LAB_IDS, LABS, type LabId } from '../model/labs';
+import { MAX_WORKERS_PER_LAB, MAX_WORKERS_PER_SERVER, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
+import { type LabInstance, labTitle } from '../model/lab-instance';
 import type { WorkerMessage } from '../worker/protocol';
 import { ExpirySweeper } from './expiry-sweeper';
 import { resetLabData } from './lab-reset';
@@ -13,7 +13,7 @@ const PAUSE_ACK_TIMEOUT_MS = 3_000;
 
 type Worker = {
   id: string;
-  lab: LabId;
+  lab: LabInstance;
   settings: WorkerSettings;
   process: WorkerProcess;
   /** When a timed pause ends the supervisor resumes the worker. */
@@ -30,7 +30,7 @@ type PauseLength = number | 'until-resumed';
 export type WorkerView = {
   id: string;
   name: string;
-  lab: LabId;
+  lab: string;
   phase: string;
   alive: boolean;
   token?: number;
@@ -45,9 +45,11 @@ export type WorkerView = {
  * on globalThis (see getSupervisor): Next loads modules more than once.
  */
 export class LabSupervisor {
-  private readonly labs = new Map<LabId, Map<string, Worker>>(LAB_IDS.map((lab) => [lab, new Map()]));
-  private readonly counters = new Map<LabId, number>();
-  private readonly queues = new Map<LabId, Promise<unknown>>();
+  /** By lab id: the labs this server has run workers in. */
+  private readonly labs = new Map<string, Map<string, Worker>>();
+  private readonly instances = new Map<string, LabInstance>();
+  private readonly counters = new Map<string, number>();
+  private readonly queues = new Map<string, Promise<unknown>>();
   private readonly sweeper = new ExpirySweeper(() =>
     [...this.labs.values()].some((workers) => [...workers.values()].some((w) => w.process.alive)),
   );
@@ -56,31 +58,37 @@ export class LabSupervisor {
    * One command at a time per lab: a double-clicked Restart, or a reset racing a start, must not
    * leave a process the supervisor has lost track of.
    */
-  private serially<T>(lab: LabId, command: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(lab) ?? Promise.resolve();
+  private serially<T>(lab: LabInstance, command: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(lab.id) ?? Promise.resolve();
     const next = previous.then(command, command);
     this.queues.set(
-      lab,
+      lab.id,
       next.catch(() => undefined),
     );
     return next;
   }
 
-  listWorkers(lab: LabId): WorkerView[] {
+  listWorkers(lab: LabInstance): WorkerView[] {
     return [...this.workersOf(lab).values()].map(view);
   }
 
-  startWorker(lab: LabId, settings: WorkerSettings): Promise<WorkerView> {
+  startWorker(lab: LabInstance, settings: WorkerSettings): Promise<WorkerView> {
     return this.serially(lab, async () => {
       const workers = this.workersOf(lab);
       if (workers.size >= MAX_WORKERS_PER_LAB) {
         throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
       }
+      if (this.processIds().length >= MAX_WORKERS_PER_SERVER) {
+        throw new FencingError(
+          'limit_reached',
+          `this server already runs ${MAX_WORKERS_PER_SERVER} workers, its limit: stop some, or wait for idle labs to close`,
+        );
+      }
       if ([...workers.values()].some((w) => w.settings.name.toLowerCase() === settings.name.toLowerCase())) {
         throw new FencingError('invalid_input', `there is already a worker named ${JSON.stringify(settings.name)}`);
       }
-      const id = `w${(this.counters.get(lab) ?? 0) + 1}`;
-      this.counters.set(lab, (this.counters.get(lab) ?? 0) + 1);
+      const id = `w${(this.counters.get(lab.id) ?? 0) + 1}`;
+      this.counters.set(lab.id, (this.counters.get(lab.id) ?? 0) + 1);
       const worker: Worker = { id, lab, settings, process: this.spawn(lab, id, settings), pending: {} };
       workers.set(id, worker);
       await this.record(worker, 'worker_started');
@@ -89,7 +97,7 @@ export class LabSupervisor {
     });
   }
 
-  pause(lab: LabId, ref: string, plan: PausePlan): Promise<WorkerView> {
+  pause(lab: LabInstance, ref: string, plan: PausePlan): Promise<WorkerView> {
     return this.serially(lab, async () => {
       const worker = this.find(lab, ref, { alive: true });
       if (worker.process.frozen) throw new FencingError('invalid_input', `${worker.settings.name} is already paused`);
@@ -107,7 +115,7 @@ export class LabSupervisor {
     });
   }
 
-  resume(lab: LabId, ref: string): Promise<WorkerView> {
+  resume(lab: LabInstance, ref: string): Promise<WorkerView> {
     return this.serially(lab, async () => {
       const worker = this.find(lab, ref, { alive: true });
       const waiting = worker.pending.now !== undefined || worker.pending.criticalWindow !== undefined;
@@ -122,7 +130,7 @@ export class LabSupervisor {
     });
   }
 
-  crash(lab: LabId, ref: string): Promise<WorkerView> {
+  crash(lab: LabInstance, ref: string): Promise<WorkerView> {
     return this.serially(lab, async () => {
       const worker = this.find(lab, ref, { alive: true });
       this.clearPause(worker);
@@ -132,7 +140,7 @@ export class LabSupervisor {
     });
   }
 
-  restart(lab: LabId, ref: string): Promise<WorkerView> {
+  restart(lab: LabInstance, ref: string): Promise<WorkerView> {
     return this.serially(lab, async () => {
       const worker = this.find(lab, ref);
       this.clearPause(worker);
@@ -149,23 +157,28 @@ export class LabSupervisor {
   }
 
   /** Stops the lab's workers and clears its lease, rows and history. Tokens never go back. */
-  resetLab(lab: LabId): Promise<void> {
+  resetLab(lab: LabInstance): Promise<void> {
     return this.serially(lab, async () => {
       await this.stopAll(lab);
-      this.counters.set(lab, 0);
+      this.counters.set(lab.id, 0);
       await resetLabData(lab);
     });
   }
 
   /** Stops the lab's workers (paused ones included) and leaves its data as it is. */
-  stopLab(lab: LabId): Promise<void> {
+  stopLab(lab: LabInstance): Promise<void> {
     return this.serially(lab, () => this.stopAll(lab));
   }
 
   /** Ends every worker of every lab, paused ones included. */
   async shutdown(): Promise<void> {
-    await Promise.all(LAB_IDS.map((lab) => this.stopLab(lab)));
+    await Promise.all([...this.instances.values()].map((lab) => this.stopLab(lab)));
     this.sweeper.stop();
+  }
+
+  /** How many workers of a lab are running now. */
+  runningIn(labId: string): number {
+    return [...(this.labs.get(labId)?.values() ?? [])].filter((w) => w.process.alive).length;
   }
 
   /** The OS process ids of running workers: for shutdown checks on this server, never for a client. */
@@ -182,7 +195,7 @@ export class LabSupervisor {
     }
   }
 
-  private async stopAll(lab: LabId): Promise<void> {
+  private async stopAll(lab: LabInstance): Promise<void> {
     // Out of the map first, then killed: nothing is dropped while the kills are awaited.
     const workers = [...this.workersOf(lab).values()];
     this.workersOf(lab).clear();
@@ -190,7 +203,7 @@ export class LabSupervisor {
     await Promise.all(workers.map((worker) => worker.process.kill()));
   }
 
-  private spawn(lab: LabId, id: string, settings: WorkerSettings): WorkerProcess {
+  private spawn(lab: LabInstance, id: string, settings: WorkerSettings): WorkerProcess {
     const spawned = new WorkerProcess(lab, id, settings, databaseUrl(), (message) =>
       this.onWorkerMessage(lab, id, message),
     );
@@ -204,7 +217,7 @@ export class LabSupervisor {
     return spawned;
   }
 
-  private onWorkerMessage(lab: LabId, id: string, message: WorkerMessage): void {
+  private onWorkerMessage(lab: LabInstance, id: string, message: WorkerMessage): void {
     const worker = this.workersOf(lab).get(id);
     if (!worker) return;
     if (message.type === 'fatal') worker.failure = message.message;
@@ -229,21 +242,25 @@ export class LabSupervisor {
     worker.pending = {};
   }
 
-  private find(lab: LabId, ref: string, { alive = false } = {}): Worker {
+  private find(lab: LabInstance, ref: string, { alive = false } = {}): Worker {
     const workers = this.workersOf(lab);
     const wanted = ref.trim().toLowerCase();
     const worker = workers.get(wanted) ?? [...workers.values()].find((w) => w.settings.name.toLowerCase() === wanted);
     if (!worker)
-      throw new FencingError('invalid_input', `no worker ${JSON.stringify(ref)} in the ${LABS[lab].title} lab`);
+      throw new FencingError('invalid_input', `no worker ${JSON.stringify(ref)} in the ${labTitle(lab)} lab`);
     if (alive && !worker.process.alive) {
       throw new FencingError('invalid_input', `${worker.settings.name} is not running (restart it first)`);
     }
     return worker;
   }
 
-  private workersOf(lab: LabId): Map<string, Worker> {
-    const workers = this.labs.get(lab);
-    if (!workers) throw new FencingError('invalid_input', `no lab ${JSON.stringify(lab)}`);
+  private workersOf(lab: LabInstance): Map<string, Worker> {
+    let workers = this.labs.get(lab.id);
+    if (!workers) {
+      workers = new Map();
+      this.labs.set(lab.id, workers);
+      this.instances.set(lab.id, lab);
+    }
     return workers;
   }
 
@@ -253,10 +270,10 @@ export class LabSupervisor {
     detail: Record<string, unknown> = {},
   ) {
     return appendEvent(getPool(), {
-      lab: worker.lab,
+      lab: worker.lab.id,
       actor: worker.settings.name,
       kind,
-      resource: LABS[worker.lab].resource,
+      resource: worker.lab.resource,
       detail: { workerId: worker.id, ...worker.settings, ...detail },
     }).catch((error: unknown) => console.error('[supervisor] could not record an event:', (error as Error).message));
   }
@@ -267,7 +284,7 @@ function view(worker: Worker): WorkerView {
   return {
     id: worker.id,
     name: worker.settings.name,
-    lab: worker.lab,
+    lab: worker.lab.id,
     phase: worker.process.alive ? status.phase : 'stopped',
     alive: worker.process.alive,
     armed: status.armed,

@@ -3,7 +3,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { WorkerSettings } from '../model/lab-inputs';
-import type { LabId } from '../model/labs';
+import type { LabInstance } from '../model/lab-instance';
 import { PAUSE_FD, type SupervisorMessage, type WorkerConfig, type WorkerMessage } from '../worker/protocol';
 
 /** The project root: where the worker's entry file is. The launcher starts Next there. */
@@ -28,7 +28,7 @@ export class WorkerProcess {
   private pausedWaiters: Array<() => void> = [];
 
   constructor(
-    lab: LabId,
+    lab: LabInstance,
     workerId: string,
     settings: WorkerSettings,
     databaseUrl: string,

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -55,7 +56,16 @@ async function main(mode: Mode): Promise<void> {
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
   if (stopping) return;
 
-  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' };
+  // The trainer key: set by FENCING_LAB_TRAINER_KEY, or a fresh one per start. Only a browser that
+  // has it drives the shared labs, whatever the address the server listens on.
+  const trainerKey = process.env.FENCING_LAB_TRAINER_KEY?.trim() || randomBytes(12).toString('base64url');
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    NEXT_TELEMETRY_DISABLED: '1',
+    FENCING_LAB_TRAINER_KEY: trainerKey,
+  };
   if (mode === 'start' && (await buildIsStale(ROOT))) {
     if (stopping) return;
     say('building the app (sources changed since the last build)…');
@@ -70,7 +80,17 @@ async function main(mode: Mode): Promise<void> {
     if (!stopping) void shutdown(`the Next server exited (code ${code})`, code ?? 1);
   });
   if (await waitForHealth(host, port)) {
-    say(`Fencing Lab is ready at http://${displayHost(host)}:${port} (Ctrl-C stops everything)`);
+    const base = `http://${displayHost(host)}:${port}`;
+    say(`Fencing Lab is ready at ${base} (Ctrl-C stops everything)`);
+    say(`trainer key: ${trainerKey}`);
+    say(
+      `trainer link (opens the lab with the controls unlocked): ${base}/unlock?key=${encodeURIComponent(trainerKey)}`,
+    );
+    if (!isLoopback(host)) {
+      say(
+        `listening on ${host}: anyone who can reach this machine can watch; only browsers with the trainer key drive the shared labs`,
+      );
+    }
   }
 }
 
@@ -84,6 +104,10 @@ async function spawnNext(args: string[], env: NodeJS.ProcessEnv): Promise<ChildP
 
 function runToEnd(process: ChildProcess): Promise<number> {
   return new Promise((resolve) => process.once('exit', (code) => resolve(code ?? 1)));
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
 function displayHost(host: string): string {

@@ -4,7 +4,13 @@ export type FencingErrorCode =
   | 'unknown_row'
   | 'token_not_issued'
   | 'stale_token_refused'
-  | 'db_unavailable';
+  | 'db_unavailable'
+  /** The caller may watch this lab but not drive it (no trainer key, or someone else's private lab). */
+  | 'forbidden'
+  /** A server-wide limit (labs, workers) is reached. */
+  | 'limit_reached'
+  /** The lab was closed (idle too long); its history stays for replay. */
+  | 'lab_closed';
 
 export class FencingError extends Error {
   readonly code: FencingErrorCode;

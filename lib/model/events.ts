@@ -16,6 +16,8 @@ export const EVENT_KINDS = [
   'worker_stopped',
   'worker_crashed',
   'worker_restarted',
+  /** A private lab was closed (idle too long): its workers were stopped, its history kept. */
+  'lab_closed',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];

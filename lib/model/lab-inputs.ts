@@ -1,9 +1,14 @@
 import { z } from 'zod';
+import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
 import { LAB_IDS } from './labs';
 
 /** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
 
 export const MAX_WORKERS_PER_LAB = 8;
+/** Workers this server runs at once, over all labs (remote workers run elsewhere and do not count). */
+export const MAX_WORKERS_PER_SERVER = 40;
+/** Private labs open at once on this server. */
+export const MAX_PRIVATE_LABS = 30;
 export const MAX_PAUSE_SECONDS = 60;
 export const WORKER_NAME_MAX_CHARS = 40;
 export const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;
@@ -12,7 +17,16 @@ export const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
 
 export const DEFAULT_WORKER_SETTINGS = { leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 } as const;
 
-export const labIdSchema = z.enum(LAB_IDS, { error: `lab must be one of: ${LAB_IDS.join(', ')}` });
+/** A lab kind: the fenced lab or one of the classic mistakes. */
+export const labKindSchema = z.enum(LAB_IDS, { error: `lab kind must be one of: ${LAB_IDS.join(', ')}` });
+
+/** A lab by its id: a shared lab ("fenced") or a private one ("p-…"). Whether it exists is the server's to say. */
+export const labIdSchema = z
+  .string({ error: 'lab must be a lab id' })
+  .refine(
+    (id) => (LAB_IDS as readonly string[]).includes(id) || PRIVATE_LAB_ID_PATTERN.test(id),
+    `lab must be one of: ${LAB_IDS.join(', ')}, or a private lab's id (p-…)`,
+  );
 
 const ms = (what: string, bounds: { min: number; max: number }) =>
   z
@@ -76,6 +90,21 @@ export type PausePlan = z.output<typeof pausePlanSchema>;
 export const pauseWorkerInput = z.object({ lab: labIdSchema, worker: workerRefSchema, plan: pausePlanSchema }).strict();
 
 export const resetLabInput = z.object({ lab: labIdSchema }).strict();
+
+export const labInput = resetLabInput;
+
+export const openPrivateLabInput = z.object({ kind: labKindSchema }).strict();
+
+export const TRAINER_KEY_MAX_CHARS = 200;
+export const trainerKeyInput = z
+  .object({
+    key: z
+      .string({ error: 'the trainer key must be text' })
+      .trim()
+      .min(1, 'enter the trainer key')
+      .max(TRAINER_KEY_MAX_CHARS, 'that is not the trainer key'),
+  })
+  .strict();
 
 export const chaosInput = z
   .object({

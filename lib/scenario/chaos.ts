@@ -1,6 +1,6 @@
 import 'server-only';
 import { type ChaosRequest, runChaos } from '../chaos/run-chaos';
-import { LABS } from '../model/labs';
+import { labTitle } from '../model/lab-instance';
 import { refuseIfInUse } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
@@ -16,11 +16,11 @@ export async function runChaosScenario(
   };
   say({
     step: 'chaos',
-    text: `chaos: seed ${request.seed}, ${request.workers} workers, ${request.seconds} s, ${LABS[request.lab].title} lab${request.crashDatabase ? ', with a database crash half-way' : ''}`,
+    text: `chaos: seed ${request.seed}, ${request.workers} workers, ${request.seconds} s, ${labTitle(request.lab)} lab${request.crashDatabase ? ', with a database crash half-way' : ''}`,
     seed: request.seed,
     workers: request.workers,
     seconds: request.seconds,
-    lab: request.lab,
+    lab: request.lab.id,
   });
   await refuseIfInUse(request.lab);
   const report = await runChaos({

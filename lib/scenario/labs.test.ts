@@ -4,6 +4,7 @@ import { listEvents } from '../../db/events';
 import { closePool } from '../../db/pool';
 import { getSupervisor } from '../lab/supervisor';
 import type { LabEvent } from '../model/events';
+import { sharedLab } from '../model/lab-instance';
 import type { LabId } from '../model/labs';
 import { runPauseScenario } from './pause';
 
@@ -19,7 +20,7 @@ after(async () => {
 });
 
 async function run(lab: LabId) {
-  const outcome = await runPauseScenario(lab, () => undefined);
+  const outcome = await runPauseScenario(sharedLab(lab), () => undefined);
   const events = await listEvents({ lab });
   const byA = (kind: string) => events.filter((e) => e.actor === 'A' && e.kind === kind);
   const byB = (kind: string) => events.filter((e) => e.actor === 'B' && e.kind === kind);

@@ -6,6 +6,7 @@ import { getSupervisor } from '../lab/supervisor';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
 import { isFencingError } from '../model/errors';
+import { sharedLab } from '../model/lab-instance';
 import { isLabId, LAB_IDS, type LabId } from '../model/labs';
 import { runChaosScenario } from './chaos';
 import { runDurabilityScenario } from './durability';
@@ -122,7 +123,7 @@ async function main(argv: string[]): Promise<number> {
     }
     await migrate();
     const lab = PAUSE_SCENARIOS.get(name);
-    if (lab) return (await runPauseScenario(lab, print)).safe ? EXIT.safe : EXIT.unsafe;
+    if (lab) return (await runPauseScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     if (options.dbCrash && !cluster?.owned) {
       throw new UsageError(
         '--db-crash needs the embedded database, started by this command (unset DATABASE_URL and stop the app)',
@@ -130,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const outcome = await runChaosScenario(
       {
-        lab: options.lab,
+        lab: sharedLab(options.lab),
         seed: options.seed,
         workers: options.workers,
         seconds: options.seconds,

@@ -6,7 +6,7 @@ import { getPool } from '../../db/pool';
 import { getSupervisor } from '../lab/supervisor';
 import { checkHistory } from '../model/checker';
 import type { LabEvent } from '../model/events';
-import { LABS, type LabId } from '../model/labs';
+import { type LabInstance, labTitle } from '../model/lab-instance';
 import { toWire } from '../model/wire';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
@@ -26,7 +26,7 @@ const POLL_MS = 25;
 
 const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
 
-export async function runPauseScenario(lab: LabId, print: StoryPrinter): Promise<ScenarioOutcome> {
+export async function runPauseScenario(lab: LabInstance, print: StoryPrinter): Promise<ScenarioOutcome> {
   const supervisor = getSupervisor();
   const lines: StoryLine[] = [];
   const say = (line: StoryLine) => {
@@ -48,7 +48,7 @@ export async function runPauseScenario(lab: LabId, print: StoryPrinter): Promise
     const lateA = await waitFor(lab, "A's late write", (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
     await supervisor.stopLab(lab);
 
-    const events = await listEvents({ lab });
+    const events = await listEvents({ lab: lab.id });
     const termOf = (write: LabEvent) =>
       events.filter((e) => e.actor === write.actor && e.kind === 'lease_acquired' && e.id < write.id).at(-1)?.token;
     say({
@@ -110,8 +110,8 @@ export async function runPauseScenario(lab: LabId, print: StoryPrinter): Promise
       row?.lastToken === writeB.token;
     const verdict = safe
       ? `safe: the stale write with token ${lateA.token} was rejected and B's value (token ${writeB.token}) is intact`
-      : `UNSAFE (${LABS[lab].title}): ${explain(writeB, lateA)}`;
-    say({ step: 'verdict', text: verdict, safe, lab });
+      : `UNSAFE (${labTitle(lab)}): ${explain(writeB, lateA)}`;
+    say({ step: 'verdict', text: verdict, safe, lab: lab.id });
     return { safe, verdict, lines };
   } finally {
     await supervisor.stopLab(lab);
@@ -132,10 +132,10 @@ function explain(writeB: LabEvent, lateA: LabEvent): string {
   return 'the row does not hold the new holder’s value';
 }
 
-async function waitFor(lab: LabId, what: string, match: (event: LabEvent) => boolean): Promise<LabEvent> {
+async function waitFor(lab: LabInstance, what: string, match: (event: LabEvent) => boolean): Promise<LabEvent> {
   const deadline = Date.now() + STEP_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    const found = (await listEvents({ lab })).find(match);
+    const found = (await listEvents({ lab: lab.id })).find(match);
     if (found) return found;
     await sleep(POLL_MS);
   }
@@ -149,19 +149,19 @@ const IN_USE_GRACE_MS = 10_000;
  * workers would fight this scenario's: say so instead of clobbering the lab. A lease left by
  * workers that are gone runs out by itself, so wait for that first (at most 10 s).
  */
-export async function refuseIfInUse(lab: LabId): Promise<void> {
+export async function refuseIfInUse(lab: LabInstance): Promise<void> {
   const deadline = Date.now() + IN_USE_GRACE_MS;
   for (;;) {
     const { rows } = await getPool().query<{ holder: string; remaining_ms: number }>(
       `SELECT holder, (extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS remaining_ms
          FROM leases WHERE resource = $1 AND expires_at > clock_timestamp()`,
-      [LABS[lab].resource],
+      [lab.resource],
     );
     const lease = rows[0];
     if (!lease) return;
     if (Date.now() + lease.remaining_ms > deadline) {
       throw new LabInUseError(
-        `the ${LABS[lab].title} lab is in use by another process (${lease.holder} holds its lease and keeps renewing it): reset it in the app, or stop the app, and run this again`,
+        `the ${labTitle(lab)} lab is in use by another process (${lease.holder} holds its lease and keeps renewing it): reset it in the app, or stop the app, and run this again`,
       );
     }
     await sleep(Math.max(50, lease.remaining_ms + 20));

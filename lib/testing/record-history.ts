@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { listEvents } from '../../db/events';
 import { closePool } from '../../db/pool';
 import { getSupervisor } from '../lab/supervisor';
+import { sharedLab } from '../model/lab-instance';
 import type { LabId } from '../model/labs';
 import { toWire } from '../model/wire';
 import { runPauseScenario } from '../scenario/pause';
@@ -13,7 +14,7 @@ import { runPauseScenario } from '../scenario/pause';
  */
 const [lab, file] = process.argv.slice(2) as [LabId, string];
 try {
-  await runPauseScenario(lab, () => undefined);
+  await runPauseScenario(sharedLab(lab), () => undefined);
   const events = (await listEvents({ lab })).map(toWire);
   await writeFile(file, `${JSON.stringify(events, null, 1)}\n`);
   console.log(`${events.length} events from the ${lab} lab written to ${file}`);

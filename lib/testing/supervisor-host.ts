@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getSupervisor } from '../lab/supervisor';
+import { sharedLab } from '../model/lab-instance';
 import type { LabId } from '../model/labs';
 
 /*
@@ -7,7 +8,7 @@ import type { LabId } from '../model/labs';
  * until resumed, prints the workers' process ids as JSON, and waits to be killed.
  * Usage: supervisor-host.ts <lab>
  */
-const lab = (process.argv[2] ?? 'fenced') as LabId;
+const lab = sharedLab((process.argv[2] ?? 'fenced') as LabId);
 const supervisor = getSupervisor();
 await supervisor.resetLab(lab);
 await supervisor.startWorker(lab, { name: 'A', leaseTtlMs: 2_000, renewEveryMs: 500, writeEveryMs: 300 });

@@ -5,7 +5,6 @@ import { appendEvent } from '../../db/events';
 import { acquireLease, type Lease, renewLease } from '../../db/leases';
 import { toFencingError } from '../../db/pool';
 import { isFencingError } from '../model/errors';
-import { LABS } from '../model/labs';
 import type { Token } from '../model/token';
 import { freezeUntilResumed } from './freeze';
 import type { PauseTrigger, WorkerConfig, WorkerMessage, WorkerPhase } from './protocol';
@@ -98,11 +97,11 @@ export class LeaseClient {
       await this.safePoint();
       const result = await acquireLease(
         {
-          resource: LABS[lab].resource,
+          resource: lab.resource,
           holder: name,
           ttlMs: leaseTtlMs,
-          lab,
-          tokenSource: lab === 'token-as-text' ? 'text_lab_epoch' : 'write_epoch',
+          lab: lab.id,
+          tokenSource: lab.kind === 'token-as-text' ? 'lab_text_epoch' : 'write_epoch',
         },
         this.session,
       );
@@ -113,7 +112,7 @@ export class LeaseClient {
 
   private async hold(lease: Lease): Promise<void> {
     const { leaseTtlMs, renewEveryMs, writeEveryMs } = this.config;
-    const writeToken = this.config.lab === 'per-process-counter' ? (++this.processCounter as Token) : lease.token;
+    const writeToken = this.config.lab.kind === 'per-process-counter' ? (++this.processCounter as Token) : lease.token;
     this.belief = { leaseToken: lease.token, writeToken, until: Date.now() + leaseTtlMs };
     await this.setPhase('holding');
     let nextRenew = Date.now() + renewEveryMs;
@@ -137,7 +136,7 @@ export class LeaseClient {
   private async renew(lease: Lease): Promise<boolean> {
     const { lab, name, leaseTtlMs } = this.config;
     const result = await renewLease(
-      { resource: LABS[lab].resource, holder: name, token: lease.token, ttlMs: leaseTtlMs, lab },
+      { resource: lab.resource, holder: name, token: lease.token, ttlMs: leaseTtlMs, lab: lab.id },
       this.session,
     );
     if (result.outcome === 'lost') {
@@ -237,7 +236,7 @@ export class LeaseClient {
     fields: { token?: Token; detail?: Record<string, unknown> },
   ): Promise<void> {
     const { lab, name } = this.config;
-    await appendEvent(this.session, { lab, actor: name, kind, resource: LABS[lab].resource, ...fields });
+    await appendEvent(this.session, { lab: lab.id, actor: name, kind, resource: lab.resource, ...fields });
   }
 
   private async setPhase(phase: WorkerPhase): Promise<void> {

@@ -1,9 +1,9 @@
-import type { LabId } from '../model/labs';
+import type { LabInstance } from '../model/lab-instance';
 
 /** The typed messages between the supervisor and a worker process (over the fork IPC channel). */
 
 export type WorkerConfig = {
-  lab: LabId;
+  lab: LabInstance;
   /** The lab's own id for this worker ("w1"), never a PID. */
   workerId: string;
   name: string;

@@ -6,7 +6,10 @@ import { migrate } from '../../db/migrate';
 import { closePool } from '../../db/pool';
 import { getSupervisor } from '../lab/supervisor';
 import { crashPostmaster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
+import { sharedLab } from '../model/lab-instance';
 import { startTestCluster, type TestCluster } from '../testing/test-cluster';
+
+const FENCED = sharedLab('fenced');
 
 /*
  * A worker outlives a crash of the database, as a real lease client would: it reconnects, says it
@@ -28,8 +31,8 @@ after(async () => {
 
 test('after kill -9 of the postmaster the worker reconnects, reports the lost lease and takes a newer token', async () => {
   const supervisor = getSupervisor();
-  await supervisor.resetLab('fenced');
-  await supervisor.startWorker('fenced', { name: 'A', leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 200 });
+  await supervisor.resetLab(FENCED);
+  await supervisor.startWorker(FENCED, { name: 'A', leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 200 });
   await sleep(1_200);
   await crashPostmaster(cluster);
   const restarted = await startEmbeddedPostgres({ dataDir: cluster.dataDir, preferredPort: cluster.port });
@@ -47,6 +50,6 @@ test('after kill -9 of the postmaster the worker reconnects, reports the lost le
   const lost = events.find((e) => e.kind === 'lease_lost');
   assert.equal(lost?.detail?.reason, 'my database connection was lost');
   assert.ok(grants.length >= 2 && (grants.at(-1) as number) > (grants[0] as number), `grants ${grants}`);
-  const [worker] = supervisor.listWorkers('fenced');
+  const [worker] = supervisor.listWorkers(FENCED);
   assert.equal(worker?.alive, true, 'the same process, still running');
 });

@@ -8,12 +8,12 @@ import {
 } from '../../db/broken-labs';
 import { fencedWrite } from '../../db/guard';
 import type { Session } from '../../db/pool';
-import { LABS, type LabId } from '../model/labs';
+import type { LabInstance } from '../model/lab-instance';
 import type { Token } from '../model/token';
 import type { WriteResult } from '../model/write-result';
 
 export type WriteRequest = {
-  lab: LabId;
+  lab: LabInstance;
   value: string;
   token: Token;
   actor: string;
@@ -24,23 +24,24 @@ export type WriteRequest = {
 
 /** How each lab writes. The fenced lab goes through the guard and nothing else. */
 export async function writeForLab(request: WriteRequest, session: Session): Promise<WriteResult> {
-  const { lab, value, token, actor, criticalWindow } = request;
-  switch (lab) {
+  const { value, token, actor, criticalWindow } = request;
+  const { id: lab, rowId } = request.lab;
+  switch (request.lab.kind) {
     case 'fenced':
       await criticalWindow();
-      return fencedWrite({ rowId: LABS.fenced.rowId, value, token, actor, lab }, session);
+      return fencedWrite({ rowId, value, token, actor, lab }, session);
     case 'no-fencing':
-      return writeWithoutFencing({ lab, value, token, actor, criticalWindow }, session);
+      return writeWithoutFencing({ lab, rowId, value, token, actor, criticalWindow }, session);
     case 'read-check-write':
-      return writeReadCheckWrite({ lab, value, token, actor, criticalWindow }, session);
+      return writeReadCheckWrite({ lab, rowId, value, token, actor, criticalWindow }, session);
     case 'token-as-text':
-      return writeTokenAsText({ lab, value, token, actor, criticalWindow }, session);
+      return writeTokenAsText({ lab, rowId, value, token, actor, criticalWindow }, session);
     case 'per-process-counter':
-      return writeFencedUnguarded({ lab, value, token, actor, criticalWindow }, session);
+      return writeFencedUnguarded({ lab, rowId, value, token, actor, criticalWindow }, session);
     case 'bypass': {
       // The path is chosen after the critical window: a worker that froze there wakes up overdue.
       await criticalWindow();
-      const write = { lab, value, token, actor, criticalWindow: async () => undefined };
+      const write = { lab, rowId, value, token, actor, criticalWindow: async () => undefined };
       return request.isOverdue() ? writeBypassingGuard(write, session) : writeFencedUnguarded(write, session);
     }
   }

@@ -1,34 +1,34 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
-import { isLabId, LABS } from '@/lib/model/labs';
+import { summaryTitle } from '@/lib/model/lab-instance';
+import { labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';
 
 type Props = { params: Promise<{ lab: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { lab } = await params;
-  return { title: isLabId(lab) ? `${LABS[lab].title} lab · Fencing Lab` : 'Fencing Lab' };
+  const { lab } = await labForPage((await params).lab);
+  return { title: `${summaryTitle(lab)} · Fencing Lab` };
 }
 
 export default async function LabPage({ params }: Props) {
-  const { lab } = await params;
-  if (!isLabId(lab)) notFound();
+  const access = await labForPage((await params).lab);
+  const { lab } = access;
   return (
     <LabPageShell
-      lab={lab}
+      access={access}
       mode="free"
-      subtitle={LABS[lab].title}
+      subtitle={summaryTitle(lab)}
       links={
-        <Link href={`/labs/${lab}/walkthrough`} className="text-base font-semibold underline">
+        <Link href={`/labs/${lab.id}/walkthrough`} className="text-base font-semibold underline">
           Walkthrough of this lab
         </Link>
       }
     >
-      <LabView lab={lab} />
+      <LabView lab={lab} canDrive={access.canDrive} />
     </LabPageShell>
   );
 }

@@ -9,7 +9,7 @@ import { controlButton } from '../controls/styles';
 import { useWalkthrough } from './use-walkthrough';
 
 /** The narration: one step at a time, Next / Back / autoplay, each step a deep link (?step=N). */
-export function WalkthroughPanel({ lab, initialStep }: { lab: LabId; initialStep: number }) {
+export function WalkthroughPanel({ lab, labId, initialStep }: { lab: LabId; labId: string; initialStep: number }) {
   const walk = useWalkthrough(lab, initialStep);
   const router = useRouter();
   const pathname = usePathname();
@@ -84,13 +84,13 @@ export function WalkthroughPanel({ lab, initialStep }: { lab: LabId; initialStep
         </button>
       </div>
       <NoticeArea />
-      {last && complete ? <AfterTheEnd lab={lab} /> : null}
+      {last && complete ? <AfterTheEnd lab={lab} labId={labId} /> : null}
       <p className="text-sm text-slate-600 dark:text-slate-400">← → step back and forward.</p>
     </section>
   );
 }
 
-function AfterTheEnd({ lab }: { lab: LabId }) {
+function AfterTheEnd({ lab, labId }: { lab: LabId; labId: string }) {
   return (
     <p className="text-base">
       {lab === 'fenced' ? (
@@ -111,7 +111,7 @@ function AfterTheEnd({ lab }: { lab: LabId }) {
         </>
       )}{' '}
       Or{' '}
-      <Link className="font-semibold underline" href={`/labs/${lab}`}>
+      <Link className="font-semibold underline" href={`/labs/${labId}`}>
         drive this lab yourself
       </Link>
       .

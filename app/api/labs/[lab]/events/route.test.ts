@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { appendEvent } from '@/db/events';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
+import { sharedLab } from '@/lib/model/lab-instance';
 import { GET } from './route';
 
 /*
@@ -83,7 +84,7 @@ const write = (value: string) =>
   appendEvent(getPool(), { lab: LAB, actor: 'T', kind: 'write_sent', detail: { value } });
 
 before(async () => {
-  await resetLabData(LAB);
+  await resetLabData(sharedLab(LAB));
 });
 after(async () => {
   await closePool();
@@ -123,7 +124,7 @@ test('history, then live events, then a reconnect with Last-Event-ID: nothing lo
 test('a reset reaches open streams, and the next hello tells a client which old events to drop', async () => {
   const stream = open(LAB);
   await stream.take('hello', 1);
-  await resetLabData(LAB);
+  await resetLabData(sharedLab(LAB));
   await stream.take('reset', 1);
   stream.close();
   const after = open(LAB);

@@ -1,11 +1,13 @@
 import { getEventFeed } from '@/db/event-feed';
 import { listEvents } from '@/db/events';
 import { readLabSnapshot } from '@/db/lab-snapshot';
+import { findLab, type LabRecord } from '@/db/labs';
 import { getPool } from '@/db/pool';
 import { chaosRunOf } from '@/lib/chaos/chaos-runs';
+import { getPrivateLabs } from '@/lib/lab/private-labs';
 import { getSupervisor } from '@/lib/lab/supervisor';
-import { isLabId, type LabId } from '@/lib/model/labs';
 import { toWire } from '@/lib/model/wire';
+import { canView, credentialsFromCookieHeader } from '@/lib/server/access';
 import { eventStream, type Send } from '@/lib/server/event-stream';
 
 export const runtime = 'nodejs';
@@ -19,8 +21,13 @@ const SNAPSHOT_EVERY_MS = 1_000;
  * event as it commits, with its id, and `snapshot`s of the row, the lease and the workers.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ lab: string }> }) {
-  const { lab } = await params;
-  if (!isLabId(lab)) return Response.json({ error: `no lab ${JSON.stringify(lab)}` }, { status: 404 });
+  const { lab: labId } = await params;
+  const found = await findLab(labId);
+  // Someone else's private lab is reported exactly like a lab that does not exist.
+  if (!found || !canView(found, credentialsFromCookieHeader(request.headers.get('cookie')))) {
+    return Response.json({ error: `no lab ${JSON.stringify(labId)}` }, { status: 404 });
+  }
+  const lab: LabRecord = found;
   const after = parseAfter(request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('after'));
   if (after === undefined) return Response.json({ error: 'Last-Event-ID must be a whole number' }, { status: 400 });
 
@@ -44,9 +51,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
           // then `reset`, then what came after.
           if (resetPending) {
             resetPending = false;
-            send({ event: 'reset', data: { lab } });
+            send({ event: 'reset', data: { lab: lab.id } });
           }
-          for (const event of await listEvents({ lab, afterId: sent })) {
+          for (const event of await listEvents({ lab: lab.id, afterId: sent })) {
             send({ id: event.id, event: 'lab-event', data: toWire(event) });
             sent = event.id;
           }
@@ -69,13 +76,14 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
 
     const unsubscribe = await getEventFeed().subscribe({
       onNote: (note) => {
-        if (note.lab !== lab) return;
+        if (note.lab !== lab.id) return;
         if (note.reset) resetPending = true;
         pump();
       },
       onClose: close,
     });
-    send({ event: 'hello', data: { lab, firstId: await firstEventId(lab) } });
+    send({ event: 'hello', data: { lab: lab.id, firstId: await firstEventId(lab.id) } });
+    const unwatch = lab.visibility === 'private' ? getPrivateLabs().watch(lab.id) : undefined;
     pump();
     const ticker = setInterval(() => {
       if (!pumping) void sendSnapshot(lab, send).catch(() => undefined);
@@ -83,20 +91,21 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
     return () => {
       clearInterval(ticker);
       unsubscribe();
+      unwatch?.();
     };
   });
 }
 
-async function sendSnapshot(lab: LabId, send: Send): Promise<void> {
+async function sendSnapshot(lab: LabRecord, send: Send): Promise<void> {
   const snapshot = await readLabSnapshot(lab);
-  const chaos = chaosRunOf(lab);
+  const chaos = chaosRunOf(lab.id);
   send({
     event: 'snapshot',
     data: { ...snapshot, workers: getSupervisor().listWorkers(lab), ...(chaos ? { chaos } : {}) },
   });
 }
 
-async function firstEventId(lab: LabId): Promise<number | null> {
+async function firstEventId(lab: string): Promise<number | null> {
   const { rows } = await getPool().query<{ id: string | null }>('SELECT min(id) AS id FROM events WHERE lab = $1', [
     lab,
   ]);

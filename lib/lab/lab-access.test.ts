@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listEvents } from '../../db/events';
+import { readLabRow } from '../../db/lab-rows';
+import { findLab } from '../../db/labs';
+import { closePool } from '../../db/pool';
+import { sharedLab } from '../model/lab-instance';
+import { credentialsFromCookieHeader, newOwnerSecret, trainerKey, trainerProofOf } from '../server/access';
+import * as commands from './lab-actions';
+import { getPrivateLabs } from './private-labs';
+import { getSupervisor } from './supervisor';
+
+/*
+ * Who may drive what, through the same commands the server actions call: the shared labs take
+ * commands from the trainer only; a private lab is seen and driven by the browser that opened it,
+ * and nobody else can tell it exists; private labs write rows of their own.
+ */
+
+const TRAINER = { trainerProof: trainerProofOf(trainerKey()) };
+const VIEWER = {};
+const ALICE = { ownerSecret: newOwnerSecret() };
+const BOB = { ownerSecret: newOwnerSecret() };
+const FAST = { leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 200 };
+
+async function openLab(owner: { ownerSecret: string }, kind = 'fenced') {
+  const opened = await commands.openPrivateLab({ kind }, owner);
+  assert.ok(opened.ok, JSON.stringify(opened));
+  return opened.data.id;
+}
+
+async function waitForAccepted(lab: string, actor: string) {
+  for (let i = 0; i < 200; i++) {
+    const found = (await listEvents({ lab })).find((e) => e.actor === actor && e.kind === 'write_accepted');
+    if (found) return found;
+    await sleep(25);
+  }
+  throw new Error(`${actor} never wrote in ${lab}`);
+}
+
+before(async () => {
+  await commands.resetLab({ lab: 'fenced' }, TRAINER);
+});
+after(async () => {
+  await getSupervisor().shutdown();
+  await closePool();
+});
+
+test('without the trainer key the shared labs are read-only, and nothing changes', async () => {
+  const before = await listEvents({ lab: 'fenced' });
+  for (const attempt of [
+    () => commands.startWorker({ lab: 'fenced', settings: { name: 'Mallory' } }, VIEWER),
+    () => commands.resetLab({ lab: 'fenced' }, VIEWER),
+    () => commands.startChaos({ lab: 'fenced', seed: 1, workers: 2, seconds: 5 }, VIEWER),
+    () => commands.startWorker({ lab: 'fenced', settings: { name: 'Mallory' } }, { trainerProof: 'guessed' }),
+    // An owner of private labs is not the trainer.
+    () => commands.resetLab({ lab: 'fenced' }, ALICE),
+  ]) {
+    const result = await attempt();
+    assert.equal(result.ok, false);
+    assert.equal(!result.ok && result.error.code, 'forbidden');
+    assert.match(!result.ok ? result.error.message : '', /trainer/);
+  }
+  assert.deepEqual(await listEvents({ lab: 'fenced' }), before);
+  assert.deepEqual(getSupervisor().listWorkers(sharedLab('fenced')), []);
+  // Watching is open to all.
+  assert.ok((await commands.listWorkers({ lab: 'fenced' }, VIEWER)).ok);
+});
+
+test('the trainer cookie is read from the Cookie header, and only the right proof counts', () => {
+  const header = `theme=dark; fl_trainer=${encodeURIComponent(TRAINER.trainerProof)}; fl_owner=abc`;
+  assert.deepEqual(credentialsFromCookieHeader(header), { trainerProof: TRAINER.trainerProof, ownerSecret: 'abc' });
+  assert.deepEqual(credentialsFromCookieHeader(null), {});
+});
+
+test('a private lab is driven by its owner, invisible to others, and writes its own row', async () => {
+  const lab = await openLab(ALICE);
+  assert.match(lab, /^p-[a-z0-9]{10}$/);
+  const record = await findLab(lab);
+  assert.ok(record && record.kind === 'fenced' && record.rowId > 1000, 'a protected row of its own');
+
+  // Bob, a viewer and even the trainer cannot tell it exists.
+  for (const stranger of [BOB, VIEWER, TRAINER]) {
+    const seen = await commands.listWorkers({ lab }, stranger);
+    assert.deepEqual(seen, { ok: false, error: { code: 'invalid_input', message: `no lab "${lab}"` } });
+    const driven = await commands.startWorker({ lab, settings: { name: 'Intruder' } }, stranger);
+    assert.equal(!driven.ok && driven.error.message, `no lab "${lab}"`);
+  }
+
+  const sharedBefore = await readLabRow(sharedLab('fenced'));
+  const started = await commands.startWorker({ lab, settings: { name: 'A', ...FAST } }, ALICE);
+  assert.ok(started.ok, JSON.stringify(started));
+  const write = await waitForAccepted(lab, 'A');
+  assert.equal(write.rowId, record.rowId);
+  const grant = (await listEvents({ lab })).find((e) => e.kind === 'lease_acquired');
+  assert.equal(grant?.resource, `lab/${lab}`, 'a lease of its own');
+  // The shared lab saw nothing of it.
+  assert.deepEqual(await readLabRow(sharedLab('fenced')), sharedBefore);
+  assert.equal((await listEvents({ lab: 'fenced' })).length, 0);
+  assert.deepEqual(getSupervisor().listWorkers(sharedLab('fenced')), []);
+  // And its own listing shows its worker to its owner.
+  const listed = await commands.listWorkers({ lab }, ALICE);
+  assert.deepEqual(listed.ok && listed.data.map((w) => w.name), ['A']);
+});
+
+test('each private token-as-text lab crosses the digit on its own counter', async () => {
+  const first = await openLab(BOB, 'token-as-text');
+  const second = await openLab(BOB, 'token-as-text');
+  for (const lab of [first, second]) {
+    assert.ok((await commands.startWorker({ lab, settings: { name: 'A', ...FAST } }, BOB)).ok);
+  }
+  const tokens = await Promise.all([first, second].map((lab) => waitForAccepted(lab, 'A')));
+  assert.deepEqual(
+    tokens.map((e) => e.token),
+    [9, 9],
+    'both start at 9, whatever the other does',
+  );
+  for (const lab of [first, second]) await commands.closePrivateLab({ lab }, BOB);
+});
+
+test('an idle private lab is closed: workers stopped, history kept, commands refused', async () => {
+  const lab = await openLab(ALICE, 'no-fencing');
+  assert.ok((await commands.startWorker({ lab, settings: { name: 'A', ...FAST } }, ALICE)).ok);
+  await waitForAccepted(lab, 'A');
+  const closed = await getPrivateLabs().closeIdle(Date.now() + 24 * 60 * 60_000);
+  assert.ok(closed.includes(lab), `${lab} closed`);
+  const record = await findLab(lab);
+  assert.ok(record?.closedAt, 'marked closed');
+  const workers = await commands.listWorkers({ lab }, ALICE);
+  assert.deepEqual(workers.ok && workers.data.map((w) => w.alive), []);
+  const events = await listEvents({ lab });
+  assert.equal(events.at(-1)?.kind, 'lab_closed');
+  assert.ok(
+    events.some((e) => e.kind === 'write_accepted'),
+    'its history is still there for replay',
+  );
+  const refused = await commands.startWorker({ lab, settings: { name: 'B' } }, ALICE);
+  assert.equal(!refused.ok && refused.error.code, 'lab_closed');
+});
+
+test('a kind that does not exist, or a malformed lab id, is a clear error', async () => {
+  const badKind = await commands.openPrivateLab({ kind: 'mine' }, ALICE);
+  assert.equal(!badKind.ok && badKind.error.code, 'invalid_input');
+  assert.match(!badKind.ok ? badKind.error.message : '', /kind/);
+  const badId = await commands.startWorker({ lab: "p-'; drop", settings: { name: 'A' } }, ALICE);
+  assert.match(!badId.ok ? badId.error.message : '', /^lab: /);
+});

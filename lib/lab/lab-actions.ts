@@ -1,0 +1,86 @@
+import 'server-only';
+import type { z } from 'zod';
+import { findLab, type LabRecord, listPrivateLabs } from '../../db/labs';
+import { startChaosRun } from '../chaos/chaos-runs';
+import { FencingError } from '../model/errors';
+import {
+  chaosInput,
+  labInput,
+  openPrivateLabInput,
+  pauseWorkerInput,
+  startWorkerInput,
+  workerActionInput,
+} from '../model/lab-inputs';
+import { type Credentials, canView, ownerHashOf, requireDriver } from '../server/access';
+import { getPrivateLabs } from './private-labs';
+import { getSupervisor } from './supervisor';
+import { type ActionResult, validatedAction } from './validated-action';
+
+/*
+ * The lab's controls, with who-may-do-what applied: each takes plain data (validated with zod)
+ * and the caller's credentials (from cookies, read by app/actions.ts). A worker is named by the
+ * lab's own id ("w1") or its name, never by a process id; nothing here takes SQL or a file path.
+ */
+
+type LabCommand<T> = (input: unknown, credentials: Credentials) => Promise<ActionResult<T>>;
+
+/** Resolves the lab named in the input and lets the command run only for one who may drive it. */
+function driverCommand<S extends z.ZodType<{ lab: string }>, T>(
+  schema: S,
+  command: (lab: LabRecord, input: z.output<S>) => Promise<T>,
+): LabCommand<T> {
+  return (raw, credentials) =>
+    validatedAction(schema, async (input) => {
+      const lab = await labFor(input.lab, credentials);
+      requireDriver(lab, credentials);
+      if (lab.visibility === 'private') getPrivateLabs().touch(lab.id);
+      return command(lab, input);
+    })(raw);
+}
+
+/** The lab, if it exists and the caller may see it; a private lab of someone else's does not exist. */
+export async function labFor(id: string, credentials: Credentials): Promise<LabRecord> {
+  const lab = await findLab(id);
+  if (!lab || !canView(lab, credentials)) throw new FencingError('invalid_input', `no lab ${JSON.stringify(id)}`);
+  return lab;
+}
+
+export const startWorker = driverCommand(startWorkerInput, (lab, { settings }) =>
+  getSupervisor().startWorker(lab, settings),
+);
+export const pauseWorker = driverCommand(pauseWorkerInput, (lab, { worker, plan }) =>
+  getSupervisor().pause(lab, worker, plan),
+);
+export const resumeWorker = driverCommand(workerActionInput, (lab, { worker }) => getSupervisor().resume(lab, worker));
+export const crashWorker = driverCommand(workerActionInput, (lab, { worker }) => getSupervisor().crash(lab, worker));
+export const restartWorker = driverCommand(workerActionInput, (lab, { worker }) =>
+  getSupervisor().restart(lab, worker),
+);
+export const resetLab = driverCommand(labInput, async (lab) => {
+  await getSupervisor().resetLab(lab);
+  return { lab: lab.id };
+});
+export const startChaos = driverCommand(chaosInput, async (lab, { lab: _, ...options }) => startChaosRun(lab, options));
+
+/** Anyone who may see the lab may list its workers. */
+export const listWorkers = (raw: unknown, credentials: Credentials) =>
+  validatedAction(labInput, async ({ lab }) => getSupervisor().listWorkers(await labFor(lab, credentials)))(raw);
+
+/** Opens a private lab for the caller; needs their owner secret (app/actions.ts makes one if missing). */
+export const openPrivateLab = (raw: unknown, credentials: Required<Pick<Credentials, 'ownerSecret'>>) =>
+  validatedAction(openPrivateLabInput, async ({ kind }) => {
+    const lab = await getPrivateLabs().open(kind, ownerHashOf(credentials.ownerSecret));
+    return { id: lab.id, kind: lab.kind };
+  })(raw);
+
+/** Closes one of the caller's private labs now: workers stopped, history kept. */
+export const closePrivateLab = driverCommand(labInput, async (lab) => {
+  if (lab.visibility !== 'private') throw new FencingError('invalid_input', 'the shared labs cannot be closed');
+  await getPrivateLabs().close(lab, 'closed by its owner');
+  return { lab: lab.id };
+});
+
+export async function privateLabsOf(credentials: Credentials): Promise<LabRecord[]> {
+  if (!credentials.ownerSecret) return [];
+  return listPrivateLabs({ ownerHash: ownerHashOf(credentials.ownerSecret), includeClosed: true });
+}

@@ -1,0 +1,111 @@
+import 'server-only';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { LabRecord } from '../../db/labs';
+import { FencingError } from '../model/errors';
+
+/*
+ * Who may drive what. Every browser may watch the shared labs; only the trainer drives them,
+ * proven by a cookie derived from the trainer key (never the key itself). A private lab is seen
+ * and driven only by the browser that opened it: that browser holds a random owner secret, and
+ * the lab stores only its hash. Nothing here trusts anything the client says about itself.
+ */
+
+export const TRAINER_COOKIE = 'fl_trainer';
+export const OWNER_COOKIE = 'fl_owner';
+export const COOKIE_MAX_AGE_S = 60 * 60 * 24 * 30;
+
+export type Credentials = { trainerProof?: string; ownerSecret?: string };
+
+type GlobalWithKey = typeof globalThis & { __fencingLabTrainerKey?: string };
+
+/** The trainer key: FENCING_LAB_TRAINER_KEY (the launcher sets it, printing it), or one made up now. */
+export function trainerKey(): string {
+  const fromEnv = process.env.FENCING_LAB_TRAINER_KEY?.trim();
+  if (fromEnv) return fromEnv;
+  const holder = globalThis as GlobalWithKey;
+  if (!holder.__fencingLabTrainerKey) {
+    holder.__fencingLabTrainerKey = newTrainerKey();
+    console.log(`[fencing-lab] trainer key: ${holder.__fencingLabTrainerKey}`);
+  }
+  return holder.__fencingLabTrainerKey;
+}
+
+export function newTrainerKey(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** What the trainer's browser keeps in its cookie: an HMAC of the key, so the cookie is not the key. */
+export function trainerProofOf(key: string): string {
+  return createHmac('sha256', key).update('fencing-lab trainer').digest('base64url');
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export function isTrainerKey(candidate: string): boolean {
+  return sameText(candidate.trim(), trainerKey());
+}
+
+export function isTrainer(credentials: Credentials): boolean {
+  return credentials.trainerProof !== undefined && sameText(credentials.trainerProof, trainerProofOf(trainerKey()));
+}
+
+export function newOwnerSecret(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export function ownerHashOf(secret: string): string {
+  return createHash('sha256').update(`fencing-lab owner:${secret}`).digest('hex');
+}
+
+function ownsLab(lab: LabRecord, credentials: Credentials): boolean {
+  return (
+    lab.ownerHash !== undefined &&
+    credentials.ownerSecret !== undefined &&
+    sameText(ownerHashOf(credentials.ownerSecret), lab.ownerHash)
+  );
+}
+
+export function canView(lab: LabRecord, credentials: Credentials): boolean {
+  return lab.visibility === 'shared' || ownsLab(lab, credentials);
+}
+
+export function canDrive(lab: LabRecord, credentials: Credentials): boolean {
+  return lab.visibility === 'shared' ? isTrainer(credentials) : ownsLab(lab, credentials);
+}
+
+/** Throws the error a person can act on when the caller may not drive the lab. */
+export function requireDriver(lab: LabRecord, credentials: Credentials): void {
+  if (canDrive(lab, credentials)) {
+    if (lab.closedAt) {
+      throw new FencingError(
+        'lab_closed',
+        'this private lab was closed after being idle; its history is kept for replay: open a new lab to drive one',
+      );
+    }
+    return;
+  }
+  throw new FencingError(
+    'forbidden',
+    lab.visibility === 'shared'
+      ? 'only the trainer drives the shared labs: enter the trainer key, or open a private lab of your own'
+      : 'this private lab belongs to another browser',
+  );
+}
+
+/** Reads the credentials from a Cookie header (route handlers, and tests). */
+export function credentialsFromCookieHeader(header: string | null): Credentials {
+  const credentials: Credentials = {};
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    const value = decodeURIComponent(part.slice(eq + 1).trim());
+    if (name === TRAINER_COOKIE) credentials.trainerProof = value;
+    if (name === OWNER_COOKIE) credentials.ownerSecret = value;
+  }
+  return credentials;
+}
