@@ -38,6 +38,8 @@ export type WorkerView = {
   armed: boolean;
   settings: WorkerSettings;
   failure?: string;
+  /** A worker on another machine (lib/lab/remote-workers.ts), known by its name. */
+  remote?: boolean;
 };
 
 /**
@@ -70,6 +72,13 @@ export class LabSupervisor {
 
   listWorkers(lab: LabInstance): WorkerView[] {
     return [...this.workersOf(lab).values()].map(view);
+  }
+
+  /** Whether `ref` names one of this server's workers in the lab (else it may be a remote one). */
+  hasWorker(lab: LabInstance, ref: string): boolean {
+    const wanted = ref.trim().toLowerCase();
+    const workers = this.workersOf(lab);
+    return workers.has(wanted) || [...workers.values()].some((w) => w.settings.name.toLowerCase() === wanted);
   }
 
   startWorker(lab: LabInstance, settings: WorkerSettings): Promise<WorkerView> {

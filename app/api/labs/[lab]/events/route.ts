@@ -5,7 +5,7 @@ import { findLab, type LabRecord } from '@/db/labs';
 import { getPool } from '@/db/pool';
 import { chaosRunOf } from '@/lib/chaos/chaos-runs';
 import { getPrivateLabs } from '@/lib/lab/private-labs';
-import { getSupervisor } from '@/lib/lab/supervisor';
+import { listLabWorkers } from '@/lib/lab/remote-workers';
 import { toWire } from '@/lib/model/wire';
 import { canView, credentialsFromCookieHeader } from '@/lib/server/access';
 import { eventStream, type Send } from '@/lib/server/event-stream';
@@ -97,12 +97,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
 }
 
 async function sendSnapshot(lab: LabRecord, send: Send): Promise<void> {
-  const snapshot = await readLabSnapshot(lab);
+  const [snapshot, workers] = await Promise.all([readLabSnapshot(lab), listLabWorkers(lab)]);
   const chaos = chaosRunOf(lab.id);
-  send({
-    event: 'snapshot',
-    data: { ...snapshot, workers: getSupervisor().listWorkers(lab), ...(chaos ? { chaos } : {}) },
-  });
+  send({ event: 'snapshot', data: { ...snapshot, workers, ...(chaos ? { chaos } : {}) } });
 }
 
 async function firstEventId(lab: string): Promise<number | null> {
