@@ -138,6 +138,12 @@ export default async function HomePage({ searchParams }: Props) {
             </li>
           ))}
         </ul>
+        <p>
+          <Link className="font-semibold underline" href="/replay">
+            Replay a saved history
+          </Link>{' '}
+          (a JSON file exported from a lab)
+        </p>
       </section>
 
       <section aria-labelledby="db-heading" className="space-y-3">
