@@ -1,7 +1,7 @@
 'use client';
 
 import { nextEventTime, previousEventTime, REPLAY_SPEEDS, type ReplaySpeed } from '@/lib/model/replay';
-import { momentLabel } from '@/lib/model/replay-view';
+import { momentOffsetLabel } from '@/lib/model/replay-view';
 import { controlButton } from '../controls/styles';
 import { useLabStore } from '../lab-store-provider';
 import { CopyMomentLink } from './copy-moment-link';
@@ -35,9 +35,15 @@ export function ReplayBar() {
 
   const replaying = replayAt !== undefined;
   const moment = replayAt ?? bounds?.to ?? 0;
-  const label = bounds ? momentLabel(moment, bounds) : '';
   const announcement = useSettledAnnouncement(
-    !bounds ? '' : playing ? `Playing at ${speed}×` : replaying ? `Replay at ${label}` : 'Live',
+    // The moment alone: "of 40.0 s" grows with every live event, and must not be re-announced for it.
+    !bounds
+      ? ''
+      : playing
+        ? `Playing at ${speed}×`
+        : replaying
+          ? `Replay at ${momentOffsetLabel(moment, bounds)}`
+          : 'Live',
     ANNOUNCE_QUIET_MS,
   );
   const previous = bounds ? previousEventTime(events, moment) : undefined;
@@ -85,10 +91,10 @@ export function ReplayBar() {
             onClick={() => previous !== undefined && moveTo(previous)}
             disabled={previous === undefined}
           >
-            <Glyph>⏮</Glyph> Previous event
+            <Glyph>|◀</Glyph> Previous event
           </button>
           <button type="button" className={controlButton} onClick={togglePlay}>
-            <Glyph>{playing ? '⏸' : '▶'}</Glyph> {playing ? 'Pause' : 'Play'}
+            <Glyph>{playing ? '❚❚' : '▶'}</Glyph> {playing ? 'Pause' : 'Play'}
           </button>
           <button
             type="button"
@@ -96,7 +102,7 @@ export function ReplayBar() {
             onClick={() => next !== undefined && moveTo(next)}
             disabled={next === undefined}
           >
-            Next event <Glyph>⏭</Glyph>
+            Next event <Glyph>▶|</Glyph>
           </button>
           <label className="flex items-center gap-1 text-sm font-semibold">
             Speed
