@@ -14,9 +14,9 @@ export class SessionPage {
   constructor(readonly page: Page) {
     this.driveStatus = page.getByTestId('drive-status');
     this.readOnly = page.getByRole('region', { name: 'Watching: read-only' });
-    this.trainerKey = page.getByLabel('Trainer key', { exact: true });
+    this.trainerKey = page.getByRole('textbox', { name: 'Trainer key', exact: true });
     this.unlock = page.getByRole('button', { name: 'Drive the shared labs' });
-    this.keyError = page.getByRole('form', { name: 'Trainer key' }).getByRole('alert');
+    this.keyError = page.getByRole('form', { name: 'Drive with the trainer key' }).getByRole('alert');
     this.privateKind = page.getByRole('form', { name: 'Open a private lab' }).getByLabel('Kind of lab');
     this.openPrivate = page.getByRole('button', { name: 'Open a private lab' });
   }
