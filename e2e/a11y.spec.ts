@@ -37,3 +37,20 @@ test('the walkthrough, at its end (every kind of mark drawn), has no serious or 
   await expect(fenced.writeMark('A', 'rejected')).toHaveCount(1);
   expect(await seriousViolations(fenced.page)).toEqual([]);
 });
+
+test("a watcher's pages (home, and a lab read-only) have no serious or critical accessibility violation", async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Your private labs' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto('/labs/no-fencing');
+    await expect(page.getByRole('region', { name: 'Watching: read-only' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
