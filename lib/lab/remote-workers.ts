@@ -55,7 +55,10 @@ function viewOf(worker: RemoteWorkerRecord): WorkerView {
 export function listRemoteWorkers(lab: LabInstance): Promise<WorkerView[]> {
   const cached = cache().get(lab.id);
   if (cached && Date.now() - cached.at < LIST_TTL_MS) return cached.workers;
-  const workers = listLiveRemoteWorkers(lab.id).then((found) => found.map(viewOf));
+  const workers = listLiveRemoteWorkers(lab.id).then((found) => {
+    if (found.some((worker) => worker.live)) getSupervisor().noteRemoteWorkers();
+    return found.map(viewOf);
+  });
   cache().set(lab.id, { at: Date.now(), workers });
   workers.catch(() => cache().delete(lab.id));
   return workers;

@@ -10,6 +10,7 @@ import { resetLabData } from './lab-reset';
 import { WorkerProcess } from './worker-process';
 
 const PAUSE_ACK_TIMEOUT_MS = 3_000;
+const REMOTE_SWEEP_GRACE_MS = 5_000;
 
 type Worker = {
   id: string;
@@ -52,9 +53,22 @@ export class LabSupervisor {
   private readonly instances = new Map<string, LabInstance>();
   private readonly counters = new Map<string, number>();
   private readonly queues = new Map<string, Promise<unknown>>();
-  private readonly sweeper = new ExpirySweeper(() =>
-    [...this.labs.values()].some((workers) => [...workers.values()].some((w) => w.process.alive)),
+  /** When a live remote worker was last seen in a lab someone watches (lib/lab/remote-workers.ts). */
+  private remoteSeenAt = 0;
+  private readonly sweeper = new ExpirySweeper(
+    () =>
+      Date.now() - this.remoteSeenAt < REMOTE_SWEEP_GRACE_MS ||
+      [...this.labs.values()].some((workers) => [...workers.values()].some((w) => w.process.alive)),
   );
+
+  /**
+   * Remote workers run elsewhere, but their lease expiries are recorded here like any other: a
+   * frozen remote holder cannot say its lease ran out either. Kept sweeping while they are seen.
+   */
+  noteRemoteWorkers(): void {
+    this.remoteSeenAt = Date.now();
+    this.sweeper.ensureRunning();
+  }
 
   /**
    * One command at a time per lab: a double-clicked Restart, or a reset racing a start, must not
