@@ -47,11 +47,6 @@ test('the trainer drives, a viewer sees the same events within a second and cann
     await expect(trainer.markTitled(/^A frozen/)).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
     await expect(viewer.markTitled(/^A frozen/)).toBeVisible({ timeout: VIEWER_LAG_MS });
 
-    // The viewer's shortcuts do nothing: N would start a worker for a driver.
-    await viewerPage.locator('body').press('n');
-    await viewerPage.waitForTimeout(1_500);
-    await expect(trainer.worker('B')).toHaveCount(0);
-
     // A wrong key is refused with a clear message, and changes nothing.
     await session.trainerKey.fill('not-the-key');
     await session.unlock.click();
@@ -73,6 +68,26 @@ test('the trainer drives, a viewer sees the same events within a second and cann
   } finally {
     await viewerContext.close();
   }
+});
+
+test('the server refuses a control action from a browser without the trainer key', async ({ lab }) => {
+  test.setTimeout(60_000);
+  const fenced = lab('fenced');
+  await fenced.gotoFreePlay();
+  await fenced.reset();
+  // The controls are on screen, but the browser no longer has the key: the action reaches the
+  // server with no trainer cookie, and the server says no.
+  await fenced.page.context().clearCookies();
+  await fenced.workerName.fill('Mallory');
+  await fenced.startWorkerButton.click();
+  await expect(fenced.error).toContainText('only the trainer drives the shared labs', {
+    timeout: WORKER_STEP_TIMEOUT,
+  });
+  await fenced.page.reload();
+  await expect(new SessionPage(fenced.page).driveStatus).toHaveText('Watching');
+  await expect(fenced.markTitled(/^Mallory/)).toHaveCount(0);
+  // The trainer's link gives the controls back (and the fixture's clean-up needs them).
+  await fenced.page.goto(`/unlock?key=${encodeURIComponent(E2E_TRAINER_KEY)}`);
 });
 
 test('a private lab is invisible to, and unaffected by, the shared lab and its trainer', async ({ lab, browser }) => {

@@ -53,6 +53,8 @@ export class LabSupervisor {
   private readonly instances = new Map<string, LabInstance>();
   private readonly counters = new Map<string, number>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** Private labs closed while this server ran: a start already on its way must not land in one. */
+  private readonly closed = new Set<string>();
   /** When a live remote worker was last seen in a lab someone watches (lib/lab/remote-workers.ts). */
   private remoteSeenAt = 0;
   private readonly sweeper = new ExpirySweeper(
@@ -97,6 +99,7 @@ export class LabSupervisor {
 
   startWorker(lab: LabInstance, settings: WorkerSettings): Promise<WorkerView> {
     return this.serially(lab, async () => {
+      this.refuseIfClosed(lab);
       const workers = this.workersOf(lab);
       if (workers.size >= MAX_WORKERS_PER_LAB) {
         throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
@@ -165,6 +168,7 @@ export class LabSupervisor {
 
   restart(lab: LabInstance, ref: string): Promise<WorkerView> {
     return this.serially(lab, async () => {
+      this.refuseIfClosed(lab);
       const worker = this.find(lab, ref);
       this.clearPause(worker);
       if (worker.process.alive) {
@@ -199,9 +203,24 @@ export class LabSupervisor {
     this.sweeper.stop();
   }
 
-  /** How many workers of a lab are running now. */
-  runningIn(labId: string): number {
-    return [...(this.labs.get(labId)?.values() ?? [])].filter((w) => w.process.alive).length;
+  /**
+   * Closes a private lab for good: its workers stopped, and, in the same turn of its queue, no start
+   * or restart after it. What the supervisor kept for the lab is let go (memory stays flat).
+   */
+  closeLab(lab: LabInstance): Promise<void> {
+    return this.serially(lab, async () => {
+      this.closed.add(lab.id);
+      await this.stopAll(lab);
+      this.labs.delete(lab.id);
+      this.instances.delete(lab.id);
+      this.counters.delete(lab.id);
+    });
+  }
+
+  private refuseIfClosed(lab: LabInstance): void {
+    if (this.closed.has(lab.id)) {
+      throw new FencingError('lab_closed', 'this private lab was closed; its history is kept for replay');
+    }
   }
 
   /** The OS process ids of running workers: for shutdown checks on this server, never for a client. */

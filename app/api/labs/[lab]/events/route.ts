@@ -83,7 +83,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
       onClose: close,
     });
     send({ event: 'hello', data: { lab: lab.id, firstId: await firstEventId(lab.id) } });
-    const unwatch = lab.visibility === 'private' ? getPrivateLabs().watch(lab.id) : undefined;
+    const unwatch = lab.visibility === 'private' ? getPrivateLabs().watch(lab) : undefined;
     pump();
     const ticker = setInterval(() => {
       if (!pumping) void sendSnapshot(lab, send).catch(() => undefined);
