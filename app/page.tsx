@@ -90,6 +90,12 @@ export default async function HomePage({ searchParams }: Props) {
               <TrainerUnlock />
             </>
           )}
+          <p>
+            <Link className="font-semibold underline" href="/labs/fenced/present">
+              Presenter mode
+            </Link>{' '}
+            for a projector: the walkthrough in large type, and single keys for the trainer.
+          </p>
         </div>
         <div className="space-y-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
           <h2 className="text-xl font-semibold">Your private labs</h2>
@@ -138,6 +144,12 @@ export default async function HomePage({ searchParams }: Props) {
             </li>
           ))}
         </ul>
+        <p>
+          <Link className="font-semibold underline" href="/replay">
+            Replay a saved history
+          </Link>{' '}
+          (a JSON file exported from a lab)
+        </p>
       </section>
 
       <section aria-labelledby="db-heading" className="space-y-3">

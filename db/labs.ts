@@ -94,11 +94,11 @@ export async function listPrivateLabs(
   return rows.map(reshapeLab);
 }
 
-export async function countOpenPrivateLabs(db: Queryable = getPool()): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM labs WHERE visibility = 'private' AND closed_at IS NULL",
+export async function listOpenPrivateLabIds(db: Queryable = getPool()): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    "SELECT id FROM labs WHERE visibility = 'private' AND closed_at IS NULL",
   );
-  return rows[0]?.n ?? 0;
+  return rows.map((row) => row.id);
 }
 
 /** Marks a private lab closed: it keeps its history and row, and takes no more commands. */

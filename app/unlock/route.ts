@@ -1,6 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { COOKIE_MAX_AGE_S, isTrainerKey, TRAINER_COOKIE, trainerKey, trainerProofOf } from '@/lib/server/access';
 
 export const runtime = 'nodejs';
+
+const WRONG_KEY_DELAY_MS = 400;
 export const dynamic = 'force-dynamic';
 
 /**
@@ -10,6 +13,8 @@ export const dynamic = 'force-dynamic';
 export async function GET(request: Request) {
   const key = new URL(request.url).searchParams.get('key') ?? '';
   const ok = key.length > 0 && key.length <= 200 && isTrainerKey(key);
+  // As slow on a wrong key as the form is: a key chosen by hand should not be quick to guess.
+  if (!ok) await sleep(WRONG_KEY_DELAY_MS);
   const headers = new Headers({ Location: ok ? '/' : '/?unlock=failed', 'Cache-Control': 'no-store' });
   if (ok) {
     headers.append(

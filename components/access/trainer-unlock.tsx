@@ -17,7 +17,7 @@ export function TrainerUnlock() {
   return (
     <form
       className="flex flex-wrap items-end gap-2"
-      aria-label="Trainer key"
+      aria-label="Drive with the trainer key"
       onSubmit={async (event) => {
         event.preventDefault();
         setBusy(true);

@@ -9,20 +9,27 @@ import { createLabStore, type LabStore, type LabStoreApi } from './lab-store';
 const LabStoreContext = createContext<LabStoreApi | undefined>(undefined);
 const FLUSH_MS = 16;
 
-/** Creates the lab's store once, and keeps it fed from the lab's live feed (one EventSource). */
+/**
+ * Creates the lab's store once, and keeps it fed from the lab's live feed (one EventSource); or,
+ * given a `history` (a file opened for replay), seeds the store with it and opens no feed at all.
+ */
 export function LabStoreProvider({
   lab: summary,
   canDrive,
+  history,
   children,
 }: {
   lab: LabSummary;
   canDrive: boolean;
+  history?: readonly WireEvent[];
   children: ReactNode;
 }) {
-  const [store] = useState(() => createLabStore(summary, canDrive));
+  const [store] = useState(() => createLabStore(summary, canDrive, history));
   const lab = summary.id;
+  const live = history === undefined;
 
   useEffect(() => {
+    if (!live) return;
     const source = new EventSource(`/api/labs/${lab}/events`);
     const { getState } = store;
     const parse = <T,>(message: MessageEvent) => JSON.parse(message.data as string) as T;
@@ -66,7 +73,7 @@ export function LabStoreProvider({
       source.close();
       if (flushTimer) clearTimeout(flushTimer);
     };
-  }, [lab, store]);
+  }, [lab, store, live]);
 
   return <LabStoreContext.Provider value={store}>{children}</LabStoreContext.Provider>;
 }

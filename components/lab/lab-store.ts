@@ -1,6 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import type { LabId } from '@/lib/model/labs';
+import type { ReplaySpeed } from '@/lib/model/replay';
 import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
 
 /*
@@ -31,6 +32,12 @@ export type LabState = {
   selectedMark: string | undefined;
   selectedWorker: string | undefined;
   notice: Notice | undefined;
+  /** False for a history opened from a file: no feed, nothing live, always replaying. */
+  live: boolean;
+  /** The replayed moment (database time); undefined: the lab is shown live. */
+  replayAt: number | undefined;
+  replaySpeed: ReplaySpeed;
+  replayPlaying: boolean;
 };
 
 export type LabActions = {
@@ -47,27 +54,38 @@ export type LabActions = {
   selectMark: (key: string | undefined) => void;
   selectWorker: (id: string | undefined) => void;
   notify: (tone: Notice['tone'], message: string) => void;
+  /** Replays the lab at `at` (the caller keeps it within the history). */
+  replayTo: (at: number) => void;
+  setReplaySpeed: (speed: ReplaySpeed) => void;
+  setReplayPlaying: (playing: boolean) => void;
+  backToLive: () => void;
 };
 
 export type LabStore = LabState & LabActions;
 
 export const WINDOW_BOUNDS_MS = { min: 2_000, max: 10 * 60_000, initial: 14_000 } as const;
 
-export function createLabStore(summary: LabSummary, canDrive: boolean) {
+/** With `history`, the store holds that history (from a file) and replays it at its last moment. */
+export function createLabStore(summary: LabSummary, canDrive: boolean, history?: readonly WireEvent[]) {
+  const last = history?.reduce((latest, event) => Math.max(latest, event.at), Number.NEGATIVE_INFINITY);
   return createStore<LabStore>()((set, get) => ({
     lab: summary.id,
     kind: summary.kind,
     visibility: summary.visibility,
     canDrive,
-    events: [],
+    events: history ? [...history] : [],
     snapshot: undefined,
     clockOffsetMs: 0,
-    connection: 'connecting',
+    connection: history ? 'live' : 'connecting',
     windowMs: WINDOW_BOUNDS_MS.initial,
     viewEnd: undefined,
     selectedMark: undefined,
     selectedWorker: undefined,
     notice: undefined,
+    live: !history,
+    replayAt: last !== undefined && Number.isFinite(last) ? last : undefined,
+    replaySpeed: 1,
+    replayPlaying: false,
 
     receiveEvents: (batch) => {
       const lastId = get().events.at(-1)?.id ?? 0;
@@ -75,7 +93,8 @@ export function createLabStore(summary: LabSummary, canDrive: boolean) {
       if (fresh.length) set({ events: get().events.concat(fresh) });
     },
     receiveHello: (firstId) => set({ events: firstId === null ? [] : get().events.filter((e) => e.id >= firstId) }),
-    receiveReset: () => set({ events: [], selectedMark: undefined, viewEnd: undefined }),
+    receiveReset: () =>
+      set({ events: [], selectedMark: undefined, viewEnd: undefined, replayAt: undefined, replayPlaying: false }),
     receiveSnapshot: (snapshot) => {
       const { selectedWorker } = get();
       const stillThere = snapshot.workers.some((w) => w.id === selectedWorker);
@@ -98,6 +117,11 @@ export function createLabStore(summary: LabSummary, canDrive: boolean) {
     selectMark: (key) => set({ selectedMark: key }),
     selectWorker: (id) => set({ selectedWorker: id }),
     notify: (tone, message) => set({ notice: { tone, message, at: Date.now() } }),
+    replayTo: (at) => set({ replayAt: at }),
+    setReplaySpeed: (speed) => set({ replaySpeed: speed }),
+    setReplayPlaying: (playing) => set({ replayPlaying: playing }),
+    // A history from a file has no live end to go back to.
+    backToLive: () => (get().live ? set({ replayAt: undefined, replayPlaying: false }) : undefined),
   }));
 }
 

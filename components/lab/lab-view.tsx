@@ -4,9 +4,11 @@ import Link from 'next/link';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import { LABS } from '@/lib/model/labs';
 import { LabControls } from './controls/lab-controls';
+import { ExportPanel } from './export/export-panel';
 import { LabStoreProvider } from './lab-store-provider';
 import { LiveTables } from './live-tables';
 import { ReadOnlyPanel } from './read-only-panel';
+import { ReplayBar } from './replay/replay-bar';
 import { Timeline } from './timeline/timeline';
 import { VerdictBanner } from './verdict-banner';
 import { WalkthroughPanel } from './walkthrough/walkthrough-panel';
@@ -35,6 +37,7 @@ export function LabView({
       <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="min-w-0 space-y-4">
           <VerdictBanner />
+          <ReplayBar />
           <Timeline />
           <LiveTables />
         </div>
@@ -56,6 +59,7 @@ export function LabView({
               </Link>
             </p>
           ) : null}
+          <ExportPanel />
         </div>
       </div>
     </LabStoreProvider>

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { LABS } from '@/lib/model/labs';
 import { clock } from './format';
 import { useLabStore } from './lab-store-provider';
-import { useDbNow } from './use-db-now';
+import { useTablesView } from './replay/use-tables-view';
 
 const FLASH_MS = 1_500;
 
@@ -30,12 +30,13 @@ const head = 'px-3 py-2 text-left text-sm font-medium text-slate-600 dark:text-s
 const flashClass = (on: boolean) =>
   `transition-colors duration-700 ${on ? 'bg-yellow-200 dark:bg-yellow-800' : 'bg-transparent'}`;
 
-/** The lab's row as it is in the database, and its lease with a countdown by the database's clock. */
+/**
+ * The lab's row as it is in the database, and its lease with a countdown by the database's clock;
+ * while replaying, both as they were at the moment, and labelled so.
+ */
 export function LiveTables() {
   const kind = useLabStore((s) => s.kind);
-  const row = useLabStore((s) => s.snapshot?.row);
-  const lease = useLabStore((s) => s.snapshot?.lease);
-  const now = useDbNow(100);
+  const { row, lease, now, replayLabel } = useTablesView();
   const rowFlash = useFlash(row ? `${row.value}/${row.lastToken}` : undefined);
   const leaseFlash = useFlash(lease ? `${lease.holder}/${lease.token}` : undefined);
   const table = LABS[kind].table;
@@ -54,6 +55,7 @@ export function LiveTables() {
           ) : null}
         </h2>
         <table className="w-full">
+          <ReplayCaption label={replayLabel} />
           <thead>
             <tr>
               <th scope="col" className={head}>
@@ -73,7 +75,7 @@ export function LiveTables() {
           <tbody>
             {row ? (
               <tr className={flashClass(rowFlash)} data-testid="lab-row">
-                <td className={cell}>{row.id}</td>
+                <td className={cell}>{row.id ?? '–'}</td>
                 <td className={`${cell} font-semibold`}>{row.value}</td>
                 <td className={`${cell} font-semibold`}>{row.lastToken}</td>
                 <td className={`${cell} text-sm`}>{clock(row.updatedAt)}</td>
@@ -81,7 +83,7 @@ export function LiveTables() {
             ) : (
               <tr>
                 <td colSpan={4} className="px-3 py-3 text-slate-600 dark:text-slate-400">
-                  No row yet: reset the lab or start a worker.
+                  {replayLabel ? 'No write yet at this moment.' : 'No row yet: reset the lab or start a worker.'}
                 </td>
               </tr>
             )}
@@ -96,6 +98,7 @@ export function LiveTables() {
           leases
         </h2>
         <table className="w-full">
+          <ReplayCaption label={replayLabel} />
           <thead>
             <tr>
               <th scope="col" className={head}>
@@ -131,5 +134,18 @@ export function LiveTables() {
         </table>
       </section>
     </div>
+  );
+}
+
+/** Says, on each table, that it shows a replayed moment and not the database as it is now. */
+function ReplayCaption({ label }: { label: string | undefined }) {
+  if (!label) return null;
+  return (
+    <caption
+      data-testid="replay-caption"
+      className="bg-violet-100 px-3 py-1 text-left text-sm font-semibold text-violet-900 dark:bg-violet-950 dark:text-violet-100"
+    >
+      {label}
+    </caption>
   );
 }

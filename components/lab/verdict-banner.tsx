@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { checkHistory, type Verdict } from '@/lib/model/checker';
 import type { WireEvent } from '@/lib/model/wire';
 import { useLabStore } from './lab-store-provider';
+import { useViewEvents } from './replay/use-replay-view';
 
 // One verdict per version of the log, shared by the banner and the timeline.
 const verdicts = new WeakMap<readonly WireEvent[], Verdict>();
@@ -23,7 +24,8 @@ const VERDICT_EVERY_MS = 500;
  * follow every single event of a busy lab.
  */
 function useThrottledEvents(): readonly WireEvent[] {
-  const events = useLabStore((s) => s.events);
+  // While replaying, the verdict is on what had happened by the moment.
+  const events = useViewEvents();
   const [shown, setShown] = useState(events);
   const last = useRef(0);
   useEffect(() => {
@@ -50,14 +52,16 @@ export function useFlaggedEvents(): Set<number> {
 export function VerdictBanner() {
   const events = useThrottledEvents();
   const verdict = useMemo(() => verdictOf(events), [events]);
+  const replaying = useLabStore((s) => s.replayAt !== undefined);
   if (verdict.checked.writes === 0 && verdict.violations.length === 0) return null;
+  const scope = replaying ? ' up to the replay moment' : '';
   const count = verdict.violations.length;
   // Only the headline is a live region, so that a screen reader hears the verdict change, not
   // every new write or every new line of the list.
   return verdict.ok ? (
     <div className="rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-base dark:border-emerald-800 dark:bg-emerald-950">
       <strong role="status">✓ Checker: no violation</strong> in {verdict.checked.writes} accepted writes and{' '}
-      {verdict.checked.grants} grants.
+      {verdict.checked.grants} grants{scope}.
     </div>
   ) : (
     <div className="rounded-lg border border-rose-400 bg-rose-50 px-3 py-2 text-base dark:border-rose-700 dark:bg-rose-950">
@@ -65,7 +69,7 @@ export function VerdictBanner() {
         <strong role="alert">
           ✗ Checker: {count} violation{count === 1 ? '' : 's'}
         </strong>{' '}
-        (marked ⚠ on the timeline)
+        {scope ? `${scope.trim()} ` : ''}(marked ⚠ on the timeline)
       </p>
       <ul className="mt-1 list-disc pl-5">
         {verdict.violations.slice(0, 5).map((violation) => (

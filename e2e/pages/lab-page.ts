@@ -1,5 +1,4 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { LabId } from '../../lib/model/labs';
 
 /** Generous: every worker-driven step waits on real processes, leases of seconds and a 10 s freeze. */
 export const WORKER_STEP_TIMEOUT = 20_000;
@@ -59,7 +58,7 @@ export class LabPage {
 
   constructor(
     readonly page: Page,
-    readonly lab: LabId,
+    readonly lab: string,
   ) {
     this.timeline = page.getByRole('region', { name: /^Timeline/ });
     this.marks = this.timeline.getByRole('group', { name: /^Timeline of / }).getByRole('button');

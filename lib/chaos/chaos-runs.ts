@@ -1,5 +1,7 @@
 import 'server-only';
-import { FencingError } from '../model/errors';
+import { getSupervisor } from '../lab/supervisor';
+import { FencingError, isFencingError } from '../model/errors';
+import { MAX_WORKERS_PER_SERVER } from '../model/lab-inputs';
 import type { LabInstance } from '../model/lab-instance';
 import type { ChaosRunView } from '../model/wire';
 import { runChaos } from './run-chaos';
@@ -24,6 +26,15 @@ export function startChaosRun(
 ): ChaosRunView {
   if (runs().get(lab.id)?.running)
     throw new FencingError('invalid_input', 'a chaos run is already going on in this lab');
+  // Said now, not as a failed run later: the run first stops the lab's own workers, then starts its own.
+  const supervisor = getSupervisor();
+  const elsewhere = supervisor.processIds().length - supervisor.listWorkers(lab).filter((w) => w.alive).length;
+  if (elsewhere + options.workers > MAX_WORKERS_PER_SERVER) {
+    throw new FencingError(
+      'limit_reached',
+      `this server runs ${elsewhere} workers in other labs; ${options.workers} more would pass its limit of ${MAX_WORKERS_PER_SERVER}`,
+    );
+  }
   const view: ChaosRunView = { ...options, running: true, endsAt: Date.now() + options.seconds * 1000 };
   runs().set(lab.id, view);
   void runChaos({ lab, ...options })
@@ -40,7 +51,8 @@ export function startChaosRun(
     })
     .catch((error: unknown) => {
       console.error('[chaos] the run failed:', error);
-      runs().set(lab.id, { ...view, running: false, failure: 'the run failed; see the server log' });
+      const failure = isFencingError(error) ? error.message : 'the run failed; see the server log';
+      runs().set(lab.id, { ...view, running: false, failure });
     });
   return view;
 }

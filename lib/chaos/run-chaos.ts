@@ -63,7 +63,13 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
   });
   const skipped: ChaosReport['skipped'] = [];
   await supervisor.resetLab(lab);
-  for (const name of names) await supervisor.startWorker(lab, { name, ...CHAOS_WORKER });
+  try {
+    for (const name of names) await supervisor.startWorker(lab, { name, ...CHAOS_WORKER });
+  } catch (error) {
+    // Not all could start (a limit, say): none of them is left running unattended.
+    await supervisor.stopLab(lab);
+    throw error;
+  }
 
   const started = Date.now();
   const progress = async (): Promise<ChaosProgress> =>

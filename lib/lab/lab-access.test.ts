@@ -71,6 +71,9 @@ test('the trainer cookie is read from the Cookie header, and only the right proo
   const header = `theme=dark; fl_trainer=${encodeURIComponent(TRAINER.trainerProof)}; fl_owner=abc`;
   assert.deepEqual(credentialsFromCookieHeader(header), { trainerProof: TRAINER.trainerProof, ownerSecret: 'abc' });
   assert.deepEqual(credentialsFromCookieHeader(null), {});
+  // Another app's malformed cookie on the same host is ignored, not fatal.
+  assert.deepEqual(credentialsFromCookieHeader('other_app=100%; fl_owner=abc'), { ownerSecret: 'abc' });
+  assert.deepEqual(credentialsFromCookieHeader('fl_owner=%E0%A4%A'), {});
 });
 
 test('a private lab is driven by its owner, invisible to others, and writes its own row', async () => {
@@ -144,4 +147,27 @@ test('a kind that does not exist, or a malformed lab id, is a clear error', asyn
   assert.match(!badKind.ok ? badKind.error.message : '', /kind/);
   const badId = await commands.startWorker({ lab: "p-'; drop", settings: { name: 'A' } }, ALICE);
   assert.match(!badId.ok ? badId.error.message : '', /^lab: /);
+});
+
+test('a server opens a limited number of private labs; closed ones do not count', async () => {
+  const opened: string[] = [];
+  let refused: Awaited<ReturnType<typeof commands.openPrivateLab>> | undefined;
+  for (let i = 0; i < 40 && !refused; i++) {
+    const result = await commands.openPrivateLab({ kind: 'no-fencing' }, BOB);
+    if (result.ok) opened.push(result.data.id);
+    else refused = result;
+  }
+  assert.ok(refused && !refused.ok, 'the limit was reached');
+  assert.equal(refused.error.code, 'limit_reached');
+  assert.match(refused.error.message, /already has 30 private labs open/);
+  // Closing one makes room for one, even while its history is watched (replayed).
+  const [first] = opened;
+  assert.ok(first);
+  assert.ok((await commands.closePrivateLab({ lab: first }, BOB)).ok);
+  const closedRecord = await findLab(first);
+  assert.ok(closedRecord?.closedAt);
+  getPrivateLabs().watch(closedRecord)();
+  const again = await commands.openPrivateLab({ kind: 'no-fencing' }, BOB);
+  assert.ok(again.ok, JSON.stringify(again));
+  for (const lab of [...opened.slice(1), again.data.id]) await commands.closePrivateLab({ lab }, BOB);
 });

@@ -13,6 +13,16 @@ import {
 } from '../model/lab-inputs';
 import { type Credentials, canView, ownerHashOf, requireDriver } from '../server/access';
 import { getPrivateLabs } from './private-labs';
+import {
+  crashRemoteWorker,
+  listLabWorkers,
+  pauseRemoteWorker,
+  refuseRemoteName,
+  remoteWorkerFor,
+  restartRemoteWorker,
+  resumeRemoteWorker,
+  stopRemoteWorkers,
+} from './remote-workers';
 import { getSupervisor } from './supervisor';
 import { type ActionResult, validatedAction } from './validated-action';
 
@@ -45,26 +55,41 @@ export async function labFor(id: string, credentials: Credentials): Promise<LabR
   return lab;
 }
 
-export const startWorker = driverCommand(startWorkerInput, (lab, { settings }) =>
-  getSupervisor().startWorker(lab, settings),
-);
-export const pauseWorker = driverCommand(pauseWorkerInput, (lab, { worker, plan }) =>
-  getSupervisor().pause(lab, worker, plan),
-);
-export const resumeWorker = driverCommand(workerActionInput, (lab, { worker }) => getSupervisor().resume(lab, worker));
-export const crashWorker = driverCommand(workerActionInput, (lab, { worker }) => getSupervisor().crash(lab, worker));
-export const restartWorker = driverCommand(workerActionInput, (lab, { worker }) =>
-  getSupervisor().restart(lab, worker),
-);
+export const startWorker = driverCommand(startWorkerInput, async (lab, { settings }) => {
+  await refuseRemoteName(lab, settings.name);
+  return getSupervisor().startWorker(lab, settings);
+});
+// A worker this server runs is driven directly; one on another machine through the database.
+export const pauseWorker = driverCommand(pauseWorkerInput, async (lab, { worker, plan }) => {
+  const remote = await remoteWorkerFor(lab, worker);
+  return remote ? pauseRemoteWorker(lab, remote, plan) : getSupervisor().pause(lab, worker, plan);
+});
+export const resumeWorker = driverCommand(workerActionInput, async (lab, { worker }) => {
+  const remote = await remoteWorkerFor(lab, worker);
+  return remote ? resumeRemoteWorker(lab, remote) : getSupervisor().resume(lab, worker);
+});
+export const crashWorker = driverCommand(workerActionInput, async (lab, { worker }) => {
+  const remote = await remoteWorkerFor(lab, worker);
+  return remote ? crashRemoteWorker(lab, remote) : getSupervisor().crash(lab, worker);
+});
+export const restartWorker = driverCommand(workerActionInput, async (lab, { worker }) => {
+  const remote = await remoteWorkerFor(lab, worker);
+  return remote ? restartRemoteWorker(remote) : getSupervisor().restart(lab, worker);
+});
 export const resetLab = driverCommand(labInput, async (lab) => {
+  await stopRemoteWorkers(lab);
   await getSupervisor().resetLab(lab);
   return { lab: lab.id };
 });
-export const startChaos = driverCommand(chaosInput, async (lab, { lab: _, ...options }) => startChaosRun(lab, options));
+// A chaos run resets the lab first: remote workers are stopped as a reset stops them.
+export const startChaos = driverCommand(chaosInput, async (lab, { lab: _, ...options }) => {
+  await stopRemoteWorkers(lab);
+  return startChaosRun(lab, options);
+});
 
 /** Anyone who may see the lab may list its workers. */
 export const listWorkers = (raw: unknown, credentials: Credentials) =>
-  validatedAction(labInput, async ({ lab }) => getSupervisor().listWorkers(await labFor(lab, credentials)))(raw);
+  validatedAction(labInput, async ({ lab }) => listLabWorkers(await labFor(lab, credentials)))(raw);
 
 /** Opens a private lab for the caller; needs their owner secret (app/actions.ts makes one if missing). */
 export const openPrivateLab = (raw: unknown, credentials: Required<Pick<Credentials, 'ownerSecret'>>) =>

@@ -1,6 +1,6 @@
 import 'server-only';
 import { appendEvent } from '../../db/events';
-import { closeLab, createPrivateLab, findLab, type LabRecord } from '../../db/labs';
+import { closeLab, createPrivateLab, findLab, type LabRecord, listOpenPrivateLabIds } from '../../db/labs';
 import { getPool } from '../../db/pool';
 import { FencingError } from '../model/errors';
 import { MAX_PRIVATE_LABS } from '../model/lab-inputs';
@@ -23,14 +23,31 @@ export function idleLimitMs(): number {
  * kept for replay. One instance per process, on globalThis.
  */
 export class PrivateLabs {
+  /** The open private labs, by when they were last used. Closed labs are not in it. */
   private readonly lastUsed = new Map<string, number>();
   private readonly viewers = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  private adopted: Promise<void> | undefined;
+
+  /**
+   * Labs a previous run of the server left open are adopted once, as if used just now: their
+   * remote workers may still run, and they close when left idle like any other.
+   */
+  private adoptOpenLabs(): Promise<void> {
+    this.adopted ??= listOpenPrivateLabIds()
+      .then((ids) => {
+        for (const id of ids) if (!this.lastUsed.has(id)) this.touch(id);
+      })
+      .catch((error: unknown) => {
+        this.adopted = undefined;
+        console.error('[labs] could not list open private labs:', (error as Error).message);
+      });
+    return this.adopted;
+  }
 
   async open(kind: LabId, ownerHash: string): Promise<LabRecord> {
-    // Counted here, not in the database: labs a previous run of the server left open have no
-    // workers, and close on their own once used and left idle again.
+    await this.adoptOpenLabs();
     if (this.lastUsed.size >= MAX_PRIVATE_LABS) {
       throw new FencingError(
         'limit_reached',
@@ -42,20 +59,30 @@ export class PrivateLabs {
     return lab;
   }
 
+  /** The lab was used just now (an open lab only: a closed one is history, and costs nothing). */
   touch(labId: string): void {
     this.lastUsed.set(labId, Date.now());
     this.ensureSweeping();
+    void this.adoptOpenLabs();
   }
 
-  /** A live feed opened on the lab; call the returned function when it closes. */
-  watch(labId: string): () => void {
+  /**
+   * A live feed opened on the lab; call the returned function (once or more) when it closes. A
+   * closed lab is only history: watching it (a replay) keeps nothing open and counts for nothing.
+   */
+  watch(lab: Pick<LabRecord, 'id' | 'closedAt'>): () => void {
+    if (lab.closedAt) return () => undefined;
+    const labId = lab.id;
     this.viewers.set(labId, (this.viewers.get(labId) ?? 0) + 1);
     this.touch(labId);
+    let watching = true;
     return () => {
+      if (!watching) return;
+      watching = false;
       const left = (this.viewers.get(labId) ?? 1) - 1;
       if (left > 0) this.viewers.set(labId, left);
       else this.viewers.delete(labId);
-      this.touch(labId);
+      if (this.lastUsed.has(labId)) this.touch(labId);
     };
   }
 
@@ -64,19 +91,25 @@ export class PrivateLabs {
     const closed: string[] = [];
     for (const [labId, at] of [...this.lastUsed]) {
       if ((this.viewers.get(labId) ?? 0) > 0 || now - at < idleLimitMs()) continue;
-      this.lastUsed.delete(labId);
       const lab = await findLab(labId);
-      if (!lab || lab.closedAt) continue;
+      if (!lab || lab.closedAt) {
+        this.lastUsed.delete(labId);
+        continue;
+      }
+      // Forgotten only once closed: a close that fails (the database away) is tried again later.
       await this.close(lab, `idle for ${Math.round(idleLimitMs() / 60_000)} minutes`);
       closed.push(labId);
     }
     return closed;
   }
 
+  /** Stops the lab's workers for good (remote ones see it in their heartbeat), keeping its history. */
   async close(lab: LabRecord, reason: string): Promise<void> {
-    await getSupervisor().stopLab(lab);
+    await getSupervisor().closeLab(lab);
     await closeLab(lab.id);
     await appendEvent(getPool(), { lab: lab.id, actor: 'server', kind: 'lab_closed', detail: { reason } });
+    this.lastUsed.delete(lab.id);
+    this.viewers.delete(lab.id);
   }
 
   private ensureSweeping(): void {

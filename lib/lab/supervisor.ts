@@ -10,6 +10,7 @@ import { resetLabData } from './lab-reset';
 import { WorkerProcess } from './worker-process';
 
 const PAUSE_ACK_TIMEOUT_MS = 3_000;
+const REMOTE_SWEEP_GRACE_MS = 5_000;
 
 type Worker = {
   id: string;
@@ -38,6 +39,8 @@ export type WorkerView = {
   armed: boolean;
   settings: WorkerSettings;
   failure?: string;
+  /** A worker on another machine (lib/lab/remote-workers.ts), known by its name. */
+  remote?: boolean;
 };
 
 /**
@@ -50,9 +53,24 @@ export class LabSupervisor {
   private readonly instances = new Map<string, LabInstance>();
   private readonly counters = new Map<string, number>();
   private readonly queues = new Map<string, Promise<unknown>>();
-  private readonly sweeper = new ExpirySweeper(() =>
-    [...this.labs.values()].some((workers) => [...workers.values()].some((w) => w.process.alive)),
+  /** Private labs closed while this server ran: a start already on its way must not land in one. */
+  private readonly closed = new Set<string>();
+  /** When a live remote worker was last seen in a lab someone watches (lib/lab/remote-workers.ts). */
+  private remoteSeenAt = 0;
+  private readonly sweeper = new ExpirySweeper(
+    () =>
+      Date.now() - this.remoteSeenAt < REMOTE_SWEEP_GRACE_MS ||
+      [...this.labs.values()].some((workers) => [...workers.values()].some((w) => w.process.alive)),
   );
+
+  /**
+   * Remote workers run elsewhere, but their lease expiries are recorded here like any other: a
+   * frozen remote holder cannot say its lease ran out either. Kept sweeping while they are seen.
+   */
+  noteRemoteWorkers(): void {
+    this.remoteSeenAt = Date.now();
+    this.sweeper.ensureRunning();
+  }
 
   /**
    * One command at a time per lab: a double-clicked Restart, or a reset racing a start, must not
@@ -72,8 +90,16 @@ export class LabSupervisor {
     return [...this.workersOf(lab).values()].map(view);
   }
 
+  /** Whether `ref` names one of this server's workers in the lab (else it may be a remote one). */
+  hasWorker(lab: LabInstance, ref: string): boolean {
+    const wanted = ref.trim().toLowerCase();
+    const workers = this.workersOf(lab);
+    return workers.has(wanted) || [...workers.values()].some((w) => w.settings.name.toLowerCase() === wanted);
+  }
+
   startWorker(lab: LabInstance, settings: WorkerSettings): Promise<WorkerView> {
     return this.serially(lab, async () => {
+      this.refuseIfClosed(lab);
       const workers = this.workersOf(lab);
       if (workers.size >= MAX_WORKERS_PER_LAB) {
         throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
@@ -142,6 +168,7 @@ export class LabSupervisor {
 
   restart(lab: LabInstance, ref: string): Promise<WorkerView> {
     return this.serially(lab, async () => {
+      this.refuseIfClosed(lab);
       const worker = this.find(lab, ref);
       this.clearPause(worker);
       if (worker.process.alive) {
@@ -176,9 +203,24 @@ export class LabSupervisor {
     this.sweeper.stop();
   }
 
-  /** How many workers of a lab are running now. */
-  runningIn(labId: string): number {
-    return [...(this.labs.get(labId)?.values() ?? [])].filter((w) => w.process.alive).length;
+  /**
+   * Closes a private lab for good: its workers stopped, and, in the same turn of its queue, no start
+   * or restart after it. What the supervisor kept for the lab is let go (memory stays flat).
+   */
+  closeLab(lab: LabInstance): Promise<void> {
+    return this.serially(lab, async () => {
+      this.closed.add(lab.id);
+      await this.stopAll(lab);
+      this.labs.delete(lab.id);
+      this.instances.delete(lab.id);
+      this.counters.delete(lab.id);
+    });
+  }
+
+  private refuseIfClosed(lab: LabInstance): void {
+    if (this.closed.has(lab.id)) {
+      throw new FencingError('lab_closed', 'this private lab was closed; its history is kept for replay');
+    }
   }
 
   /** The OS process ids of running workers: for shutdown checks on this server, never for a client. */

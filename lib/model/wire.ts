@@ -49,6 +49,8 @@ export type LabSnapshot = {
     believedUntil?: string;
     settings: { leaseTtlMs: number; renewEveryMs: number; writeEveryMs: number };
     failure?: string;
+    /** Runs on another machine (`npm run worker`): paused and crashed through the database, never restarted from here. */
+    remote?: boolean;
   }>;
   chaos?: ChaosRunView;
 };

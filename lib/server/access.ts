@@ -103,9 +103,17 @@ export function credentialsFromCookieHeader(header: string | null): Credentials 
     const eq = part.indexOf('=');
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim();
-    const value = decodeURIComponent(part.slice(eq + 1).trim());
+    // Only this app's cookies are read: another app's on the same host (cookies ignore the port)
+    // may hold anything, and must not break the feed.
+    if (name !== TRAINER_COOKIE && name !== OWNER_COOKIE) continue;
+    let value: string;
+    try {
+      value = decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      continue;
+    }
     if (name === TRAINER_COOKIE) credentials.trainerProof = value;
-    if (name === OWNER_COOKIE) credentials.ownerSecret = value;
+    else credentials.ownerSecret = value;
   }
   return credentials;
 }

@@ -4,7 +4,7 @@ import { listEvents } from '@/db/events';
 import { readLabSnapshot } from '@/db/lab-snapshot';
 import { getPool } from '@/db/pool';
 import { chaosRunOf } from '@/lib/chaos/chaos-runs';
-import { getSupervisor } from '@/lib/lab/supervisor';
+import { listLabWorkers } from '@/lib/lab/remote-workers';
 import type { LabInstance } from '@/lib/model/lab-instance';
 import { toWire } from '@/lib/model/wire';
 import type { SseMessage } from './event-stream';
@@ -194,14 +194,11 @@ class LabHub {
   }
 }
 
-/** The lab's row, lease, workers and chaos run as one `snapshot` message. */
+/** The lab's row, lease, workers (this server's and remote ones) and chaos run as one `snapshot` message. */
 export async function labSnapshotMessage(lab: LabInstance): Promise<SseMessage> {
-  const snapshot = await readLabSnapshot(lab);
+  const [snapshot, workers] = await Promise.all([readLabSnapshot(lab), listLabWorkers(lab)]);
   const chaos = chaosRunOf(lab.id);
-  return {
-    event: 'snapshot',
-    data: { ...snapshot, workers: getSupervisor().listWorkers(lab), ...(chaos ? { chaos } : {}) },
-  };
+  return { event: 'snapshot', data: { ...snapshot, workers, ...(chaos ? { chaos } : {}) } };
 }
 
 async function lastEventId(lab: string): Promise<number> {

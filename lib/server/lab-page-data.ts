@@ -9,7 +9,7 @@ export type LabAccess = { lab: LabSummary; canDrive: boolean; isTrainer: boolean
 
 /** The lab a page is about, as this caller may see it; a 404 when it may not (or there is none). */
 export async function labForPage(id: string): Promise<LabAccess> {
-  const [lab, credentials] = await Promise.all([findLab(id).catch(() => undefined), readCredentials()]);
+  const [lab, credentials] = await Promise.all([findLab(id), readCredentials()]);
   if (!lab || !canView(lab, credentials)) notFound();
   return {
     lab: summaryOf(lab),

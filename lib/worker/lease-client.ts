@@ -6,7 +6,7 @@ import { acquireLease, type Lease, renewLease } from '../../db/leases';
 import { toFencingError } from '../../db/pool';
 import { isFencingError } from '../model/errors';
 import type { Token } from '../model/token';
-import { freezeUntilResumed } from './freeze';
+import { freezeUntilResumed as freezeOnPausePipe } from './freeze';
 import type { PauseTrigger, WorkerConfig, WorkerMessage, WorkerPhase } from './protocol';
 import { writeForLab } from './write-paths';
 
@@ -40,6 +40,8 @@ export class LeaseClient {
     private session: pg.Client,
     private readonly connect: () => Promise<pg.Client>,
     private readonly send: (message: WorkerMessage) => Promise<void>,
+    /** How this process freezes: on its pause pipe (forked workers), or on shared memory (remote ones). */
+    private readonly freezeUntilResumed: () => { resumed: boolean; frozenMs: number } = freezeOnPausePipe,
   ) {}
 
   requestPause(): void {
@@ -205,8 +207,8 @@ export class LeaseClient {
     const before = this.phase;
     await this.setPhase('paused');
     await this.send({ type: 'paused', trigger });
-    const { resumed, frozenMs } = freezeUntilResumed();
-    if (!resumed) process.exit(0); // the supervisor is gone: nobody can resume us
+    const { resumed, frozenMs } = this.freezeUntilResumed();
+    if (!resumed) process.exit(0); // the supervisor is gone (or told us to stop): nobody will resume us
     await this.event('pause_ended', {
       detail: {
         frozenMs,

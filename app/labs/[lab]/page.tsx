@@ -23,9 +23,14 @@ export default async function LabPage({ params }: Props) {
       mode="free"
       subtitle={summaryTitle(lab)}
       links={
-        <Link href={`/labs/${lab.id}/walkthrough`} className="text-base font-semibold underline">
-          Walkthrough of this lab
-        </Link>
+        <>
+          <Link href={`/labs/${lab.id}/walkthrough`} className="text-base font-semibold underline">
+            Walkthrough of this lab
+          </Link>
+          <Link href={`/labs/${lab.id}/present`} className="text-base font-semibold underline">
+            Presenter mode
+          </Link>
+        </>
       }
     >
       <LabView lab={lab} canDrive={access.canDrive} />

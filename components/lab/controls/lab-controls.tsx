@@ -118,7 +118,13 @@ export function LabControls() {
         <button type="button" className={controlButton} disabled={!running} onClick={actions.crash}>
           Crash <kbd className="ml-1 text-xs opacity-70">K</kbd>
         </button>
-        <button type="button" className={controlButton} disabled={!selectedWorker} onClick={actions.restart}>
+        <button
+          type="button"
+          className={controlButton}
+          // A remote worker is restarted on its own machine.
+          disabled={!selectedWorker || selectedWorker.remote === true}
+          onClick={actions.restart}
+        >
           Restart <kbd className="ml-1 text-xs opacity-70">T</kbd>
         </button>
         <button type="button" className={`${controlButton} ml-auto`} onClick={actions.reset}>

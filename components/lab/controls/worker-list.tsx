@@ -40,6 +40,11 @@ export function WorkerList({ workers }: { workers: LabSnapshot['workers'] }) {
               onChange={() => select(worker.id)}
             />
             <span className="font-bold">{worker.name}</span>
+            {worker.remote ? (
+              <span className="rounded bg-slate-200 px-1.5 text-xs dark:bg-slate-800" title="runs on another machine">
+                remote
+              </span>
+            ) : null}
             <span className="text-sm text-slate-700 dark:text-slate-300" data-testid={`worker-${worker.name}-phase`}>
               {PHASE_WORDS[worker.phase] ?? worker.phase}
               {worker.armed ? ', will freeze before its next write' : ''}

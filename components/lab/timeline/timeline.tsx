@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { buildTimeline, cullTimeline, reuseUnchangedLanes, type Timeline as TimelineModel } from '@/lib/model/timeline';
 import { useLabStore } from '../lab-store-provider';
-import { useDbNow } from '../use-db-now';
+import { useViewEvents, useViewNow } from '../replay/use-replay-view';
 import { useFlaggedEvents } from '../verdict-banner';
 import { AXIS_H, LABEL_W, LANE_H, ROW_LANE_H } from './geometry';
 import { MarkDetails } from './mark-details';
@@ -21,11 +21,13 @@ const LAYER_WINDOWS = 3;
  * Every mark can be reached with the keyboard (Tab) and explains itself in the details panel.
  */
 export function Timeline() {
-  const events = useLabStore((s) => s.events);
+  // Live, or up to the replay moment with that moment as "now".
+  const events = useViewEvents();
+  const replayAt = useLabStore((s) => s.replayAt);
   const windowMs = useLabStore((s) => s.windowMs);
   const viewEnd = useLabStore((s) => s.viewEnd);
   const selectMark = useLabStore((s) => s.selectMark);
-  const now = useDbNow();
+  const now = useViewNow();
   const [width, setWidth] = useState(900);
   const box = useRef<HTMLDivElement>(null);
 
@@ -47,7 +49,8 @@ export function Timeline() {
 
   // Rebuilt from the log when it grows; between events only "now" moves, so once a second is enough
   // for what is still open (a freeze, a belief).
-  const nowBucket = Math.floor(now / REBUILD_MS) * REBUILD_MS;
+  // A replayed moment is drawn exactly: what is open ends at the moment, not at the next second.
+  const nowBucket = replayAt ?? Math.floor(now / REBUILD_MS) * REBUILD_MS;
   const full: TimelineModel = useMemo(() => buildTimeline(events, nowBucket), [events, nowBucket]);
   const flagged = useFlaggedEvents();
 
@@ -110,7 +113,7 @@ export function Timeline() {
                   laneCount={laneCount}
                   rowTop={rowTop}
                   height={height}
-                  until={nowBucket + REBUILD_MS}
+                  until={replayAt ?? nowBucket + REBUILD_MS}
                   flagged={flagged}
                   onSelect={selectMark}
                   visibleLanes={visibleLanes}
@@ -124,7 +127,7 @@ export function Timeline() {
                 style={{ height, transform: `translateX(${nowX}px)` }}
               >
                 <span className="absolute bottom-1 right-1 text-xs font-semibold text-fuchsia-700 dark:text-fuchsia-300">
-                  now
+                  {replayAt === undefined ? 'now' : 'replay'}
                 </span>
               </div>
             ) : null}

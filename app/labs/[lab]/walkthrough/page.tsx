@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
 import { summaryTitle } from '@/lib/model/lab-instance';
@@ -24,7 +25,16 @@ export default async function WalkthroughPage({ params, searchParams }: Props) {
   const subtitle =
     lab.kind === 'fenced' && lab.visibility === 'shared' ? 'The pause' : `The pause: ${summaryTitle(lab)}`;
   return (
-    <LabPageShell access={access} mode="walkthrough" subtitle={subtitle}>
+    <LabPageShell
+      access={access}
+      mode="walkthrough"
+      subtitle={subtitle}
+      links={
+        <Link href={`/labs/${lab.id}/present`} className="text-base font-semibold underline">
+          Presenter mode
+        </Link>
+      }
+    >
       <LabView lab={lab} canDrive={access.canDrive} walkthroughStep={step} />
     </LabPageShell>
   );

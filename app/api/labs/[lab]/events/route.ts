@@ -26,7 +26,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
   if (after === undefined) return Response.json({ error: 'Last-Event-ID must be a whole number' }, { status: 400 });
 
   return eventStream(request.signal, async (send, close, backlog) => {
-    const unwatch = lab.visibility === 'private' ? getPrivateLabs().watch(lab.id) : undefined;
+    const unwatch = lab.visibility === 'private' ? getPrivateLabs().watch(lab) : undefined;
     try {
       const stop = await startLabFeed({ lab, after, send, close, backlog });
       return () => {

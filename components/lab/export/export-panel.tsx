@@ -1,0 +1,113 @@
+'use client';
+
+import Link from 'next/link';
+import { useId, useState } from 'react';
+import { checkHistory } from '@/lib/model/checker';
+import { checkerReport } from '@/lib/model/checker-report';
+import { serializeHistory } from '@/lib/model/history-file';
+import { isPrivateLabId } from '@/lib/model/lab-instance';
+import { LABS } from '@/lib/model/labs';
+import { replayBounds } from '@/lib/model/replay';
+import { type ExportKind, exportEnd, exportFileName, momentOffsetLabel } from '@/lib/model/replay-view';
+import { buildTimeline } from '@/lib/model/timeline';
+import { timelineToSvg } from '@/lib/model/timeline-svg';
+import { controlButton } from '../controls/styles';
+import { useLabStore, useLabStoreApi } from '../lab-store-provider';
+import { useReplayBounds, useViewEvents } from '../replay/use-replay-view';
+import { downloadBlob, downloadText, svgToPng } from './download';
+
+/** PNGs at twice the SVG's size: sharp on a projector and in slides. */
+const PNG_SCALE = 2;
+
+type Outcome = { ok: true; fileName: string } | { ok: false; message: string };
+
+/**
+ * Downloads of what is on screen: the timeline as SVG or PNG, the history as JSON (which /replay
+ * opens again), the checker's report as Markdown. Live, the whole history so far; while replaying,
+ * the history up to the moment. Made in this browser: nothing is asked of the server.
+ */
+export function ExportPanel({ title, linkToReplay = true }: { title?: string; linkToReplay?: boolean }) {
+  const store = useLabStoreApi();
+  const events = useViewEvents();
+  const replayAt = useLabStore((s) => s.replayAt);
+  const bounds = useReplayBounds();
+  const [outcome, setOutcome] = useState<Outcome | undefined>(undefined);
+  const scopeId = useId();
+
+  const run = async (kind: ExportKind) => {
+    const { lab, kind: labKind, clockOffsetMs } = store.getState();
+    const labTitle =
+      title ?? (isPrivateLabId(lab) ? `${LABS[labKind].title} (private lab ${lab})` : LABS[labKind].title);
+    const exportedAt = new Date();
+    const fileName = exportFileName(lab, kind, exportedAt);
+    try {
+      if (kind === 'json') {
+        const text = serializeHistory({ lab: { id: lab, kind: labKind, title: labTitle }, events, exportedAt });
+        downloadText(text, 'application/json', fileName);
+      } else if (kind === 'md') {
+        const report = checkerReport({ labTitle, labId: lab, verdict: checkHistory(events), events, exportedAt });
+        downloadText(report, 'text/markdown', fileName);
+      } else {
+        const end = exportEnd(replayBounds(events), replayAt, Date.now() + clockOffsetMs);
+        const svg = timelineToSvg(buildTimeline(events, end), { title: `Fencing Lab · ${labTitle}` });
+        if (kind === 'svg') downloadText(svg, 'image/svg+xml', fileName);
+        else downloadBlob(await svgToPng(svg, PNG_SCALE), fileName);
+      }
+      setOutcome({ ok: true, fileName });
+    } catch (error) {
+      setOutcome({ ok: false, message: error instanceof Error ? error.message : 'the export failed' });
+    }
+  };
+
+  const scope =
+    replayAt !== undefined && bounds
+      ? `Up to the replay moment (${momentOffsetLabel(replayAt, bounds)}): ${events.length} events.`
+      : `The whole history so far: ${events.length} events.`;
+  const buttons: Array<[ExportKind, string]> = [
+    ['svg', 'Export SVG'],
+    ['png', 'Export PNG'],
+    ['json', 'Export history (JSON)'],
+    ['md', 'Checker report'],
+  ];
+  return (
+    <section
+      aria-labelledby="export-heading"
+      className="space-y-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+    >
+      <h2 id="export-heading" className="text-lg font-semibold">
+        Export
+      </h2>
+      <p id={scopeId} className="text-sm">
+        {scope}
+      </p>
+      <div className="flex flex-wrap gap-2">
+        {buttons.map(([kind, label]) => (
+          <button
+            key={kind}
+            type="button"
+            className={controlButton}
+            aria-describedby={scopeId}
+            disabled={events.length === 0}
+            onClick={() => void run(kind)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
+        {outcome?.ok ? `✓ Downloaded ${outcome.fileName}` : ''}
+      </p>
+      <p role="alert" className="text-sm font-semibold text-rose-800 dark:text-rose-300">
+        {outcome && !outcome.ok ? `✗ Could not export: ${outcome.message}` : ''}
+      </p>
+      {linkToReplay ? (
+        <p className="text-sm">
+          <Link href="/replay" className="font-semibold underline">
+            Replay a saved history
+          </Link>{' '}
+          (a JSON file exported here, on any machine)
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+'use client';
+
+import type { WalkthroughStatus } from '../walkthrough/use-walkthrough';
+
+export type NarrationView = {
+  /** From 1. */
+  step: number;
+  steps: number;
+  title: string;
+  /** Empty until the step has happened on the lab. */
+  text: string;
+  status: WalkthroughStatus;
+};
+
+export type NarrationDrive = {
+  next: () => unknown;
+  back: () => unknown;
+  canNext: boolean;
+  canBack: boolean;
+  autoplay: boolean;
+  toggleAutoplay: () => unknown;
+};
+
+const bigButton =
+  'rounded-lg border-2 border-slate-400 bg-white px-4 py-2 text-xl font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800';
+
+/** The current step's narration in large type, with Back / Next / Play for the trainer. */
+export function PresenterNarration({ view, drive }: { view: NarrationView; drive: NarrationDrive | undefined }) {
+  return (
+    <section
+      aria-labelledby="presenter-step-title"
+      className="space-y-4 rounded-xl border-2 border-sky-300 bg-sky-50 p-5 dark:border-sky-800 dark:bg-sky-950"
+    >
+      <p className="text-2xl font-semibold text-sky-900 dark:text-sky-200" data-testid="step-counter">
+        Step {view.step} of {view.steps}
+      </p>
+      <h2 id="presenter-step-title" className="text-4xl font-bold leading-tight">
+        {view.title}
+      </h2>
+      <p aria-live="polite" className="min-h-48 text-3xl leading-snug" data-testid="narration">
+        {view.text}
+      </p>
+      <p role="status" className="min-h-8 text-xl text-slate-700 dark:text-slate-300">
+        {view.status.kind === 'working' ? `Waiting for ${view.status.what}…` : ''}
+      </p>
+      {view.status.kind === 'failed' ? (
+        <p role="alert" className="text-xl font-semibold text-rose-800 dark:text-rose-300">
+          The step did not complete: {view.status.message}.
+        </p>
+      ) : null}
+      {drive ? (
+        <div className="flex flex-wrap items-center gap-3">
+          <button
+            type="button"
+            className={bigButton}
+            onClick={() => void drive.back()}
+            disabled={!drive.canBack}
+            aria-keyshortcuts="ArrowLeft"
+          >
+            Back
+          </button>
+          <button
+            type="button"
+            className={bigButton}
+            onClick={() => void drive.next()}
+            disabled={!drive.canNext}
+            aria-keyshortcuts="ArrowRight"
+          >
+            Next
+          </button>
+          <button
+            type="button"
+            className={bigButton}
+            aria-pressed={drive.autoplay}
+            aria-keyshortcuts="Space"
+            onClick={() => void drive.toggleAutoplay()}
+          >
+            Autoplay
+          </button>
+          <span data-testid="autoplay-status" className="text-xl font-semibold">
+            {drive.autoplay ? '▶ playing' : '‖ paused'}
+          </span>
+        </div>
+      ) : null}
+    </section>
+  );
+}

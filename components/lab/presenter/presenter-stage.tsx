@@ -1,0 +1,177 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { type CSSProperties, useCallback, useEffect, useId, useState } from 'react';
+import type { LabSummary } from '@/lib/model/lab-instance';
+import { ThemeToggle } from '../../theme-toggle';
+import { NoticeArea } from '../controls/notice-area';
+import { useLabStore, useLabStoreApi } from '../lab-store-provider';
+import { LiveTables } from '../live-tables';
+import { Timeline } from '../timeline/timeline';
+import { VerdictBanner } from '../verdict-banner';
+import { PresenterHelp } from './presenter-help';
+import { type DriveKeys, usePresenterKeys } from './presenter-keys';
+import { type NarrationDrive, type NarrationView, PresenterNarration } from './presenter-narration';
+import { WorkerStrip } from './worker-strip';
+
+/*
+ * The timeline is drawn in fixed pixels (lanes, marks, labels): CSS zoom scales all of it, and the
+ * live tables, together, so the marks stay legible from the back of a room without a second
+ * geometry. The narration is large by its own type sizes.
+ */
+const DRAWING_ZOOM: CSSProperties = { zoom: 1.25 };
+
+const headerButton =
+  'rounded-lg border-2 border-slate-300 px-3 py-1.5 text-lg font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-700 dark:hover:bg-slate-900';
+
+export type StageDrive = { narration: NarrationDrive; togglePause: () => unknown; resume: () => unknown };
+
+/** Presenter mode's screen: narration, workers, the timeline and tables, large, driven by single keys. */
+export function PresenterStage(props: {
+  lab: LabSummary;
+  subtitle: string;
+  narration: NarrationView;
+  drive: StageDrive | undefined;
+}) {
+  const { lab, drive } = props;
+  const router = useRouter();
+  const store = useLabStoreApi();
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [refusal, setRefusal] = useState('');
+  const fullscreen = useFullscreen();
+  const helpId = useId();
+  const exitHref = `/labs/${lab.id}`;
+
+  const driveKeys: DriveKeys | undefined = drive && {
+    next: drive.narration.next,
+    back: drive.narration.back,
+    toggleAutoplay: drive.narration.toggleAutoplay,
+    togglePause: drive.togglePause,
+    resume: drive.resume,
+  };
+  usePresenterKeys({
+    drive: driveKeys,
+    refused: (key) => setRefusal(`${key} is the trainer's key: you are watching, so it does nothing here.`),
+    selectWorker: (index) => {
+      const { snapshot, selectWorker } = store.getState();
+      const worker = snapshot?.workers[index];
+      if (worker) selectWorker(worker.id);
+    },
+    toggleFullscreen: fullscreen.toggle,
+    toggleHelp: () => setHelpOpen((open) => !open),
+    closeHelp: () => {
+      if (!helpOpen) return false;
+      setHelpOpen(false);
+      return true;
+    },
+    exit: () => router.push(exitHref),
+  });
+
+  return (
+    <main className="mx-auto max-w-[120rem] space-y-4 px-5 py-4 text-xl">
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-bold">
+          Fencing Lab <span className="font-normal">· {props.subtitle}</span>
+        </h1>
+        <div className="flex flex-wrap items-center gap-3">
+          <span
+            data-testid="drive-status"
+            className={`rounded-full px-3 py-1 text-lg font-semibold ${
+              drive
+                ? 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100'
+                : 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100'
+            }`}
+          >
+            {drive ? 'Presenting: you drive' : 'Watching'}
+          </span>
+          <button
+            type="button"
+            className={headerButton}
+            aria-expanded={helpOpen}
+            aria-controls={helpId}
+            aria-keyshortcuts="Shift+?"
+            onClick={() => setHelpOpen(!helpOpen)}
+          >
+            ? Keys
+          </button>
+          <button type="button" className={headerButton} aria-keyshortcuts="F" onClick={fullscreen.toggle}>
+            {fullscreen.on ? 'Leave full screen' : 'Full screen'}
+          </button>
+          <Link href={exitHref} className={headerButton} aria-keyshortcuts="Escape">
+            Leave presenter mode
+          </Link>
+          <ThemeToggle />
+        </div>
+      </header>
+      {helpOpen ? <PresenterHelp id={helpId} canDrive={drive !== undefined} /> : null}
+      {drive ? null : <WatchingBanner labHref={exitHref} refusal={refusal} />}
+      <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_32rem]">
+        <div className="min-w-0 space-y-4">
+          <WorkerStrip />
+          <div className="space-y-4" style={DRAWING_ZOOM}>
+            <VerdictBanner />
+            <Timeline />
+            <LiveTables />
+          </div>
+        </div>
+        <div className="space-y-3 lg:col-start-2 lg:row-start-1">
+          <PresenterNarration view={props.narration} drive={drive?.narration} />
+          {drive ? <DriveHints /> : null}
+          <NoticeArea />
+        </div>
+      </div>
+    </main>
+  );
+}
+
+function DriveHints() {
+  const selected = useLabStore((s) => s.snapshot?.workers.find((w) => w.id === s.selectedWorker)?.name);
+  return (
+    <p className="text-lg text-slate-700 dark:text-slate-300">
+      <kbd>→</kbd> next · <kbd>Space</kbd> play/pause · <kbd>P</kbd> pause {selected ?? 'the selected worker'} ·{' '}
+      <kbd>?</kbd> all keys
+    </p>
+  );
+}
+
+/** A watcher's notice: what they see, and why the driving keys do nothing. */
+function WatchingBanner({ labHref, refusal }: { labHref: string; refusal: string }) {
+  return (
+    <section
+      aria-labelledby="watching-heading"
+      data-testid="read-only"
+      className="rounded-xl border-2 border-amber-300 bg-amber-50 p-4 dark:border-amber-800 dark:bg-amber-950"
+    >
+      <h2 id="watching-heading" className="text-2xl font-semibold">
+        Watching: read-only
+      </h2>
+      <p>
+        Only the trainer drives this lab; the narration follows what happens in it. The keys → ← Space P R are disabled
+        here. To drive, enter the trainer key on{' '}
+        <Link className="font-semibold underline" href={labHref}>
+          the lab's page
+        </Link>
+        .
+      </p>
+      <p role="status" className="min-h-7 font-semibold">
+        {refusal}
+      </p>
+    </section>
+  );
+}
+
+function useFullscreen() {
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    const update = () => setOn(document.fullscreenElement !== null);
+    document.addEventListener('fullscreenchange', update);
+    return () => document.removeEventListener('fullscreenchange', update);
+  }, []);
+  // Browsers may refuse (no user gesture, an iframe): the page then simply stays as it is.
+  const toggle = useCallback(() => {
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    else void document.documentElement.requestFullscreen?.().catch(() => undefined);
+  }, []);
+  return { on, toggle };
+}

@@ -1,0 +1,69 @@
+'use client';
+
+import type { LabSnapshot } from '@/lib/model/wire';
+import { useLabStore } from '../lab-store-provider';
+
+// Shorter than the controls' words: the strip is read across a room, one line per worker.
+const PHASE: Record<string, { icon: string; words: string }> = {
+  starting: { icon: '…', words: 'starting' },
+  acquiring: { icon: '⌛', words: 'waiting for the lease' },
+  holding: { icon: '●', words: 'holds the lease' },
+  paused: { icon: '‖', words: 'paused (frozen)' },
+  reconnecting: { icon: '↻', words: 'reconnecting' },
+  stopped: { icon: '■', words: 'stopped' },
+};
+
+const MAX_KEYED_WORKERS = 8;
+// One empty list: a selector that made a new one each time would never let the store settle.
+const NO_WORKERS: LabSnapshot['workers'] = [];
+
+/** The lab's workers in one row; the selected one (1–8, or a click) is the one P and R act on. */
+export function WorkerStrip() {
+  const workers = useLabStore((s) => s.snapshot?.workers ?? NO_WORKERS);
+  const selected = useLabStore((s) => s.selectedWorker);
+  const select = useLabStore((s) => s.selectWorker);
+  return (
+    <section aria-labelledby="worker-strip-heading" className="flex flex-wrap items-center gap-3">
+      <h2 id="worker-strip-heading" className="text-xl font-semibold">
+        Workers
+      </h2>
+      {workers.length === 0 ? <p className="text-xl text-slate-600 dark:text-slate-400">none running</p> : null}
+      <ul className="flex flex-wrap gap-2">
+        {workers.map((worker, i) => {
+          const phase = PHASE[worker.phase] ?? { icon: '?', words: worker.phase };
+          const isSelected = worker.id === selected;
+          return (
+            <li key={worker.id}>
+              <button
+                type="button"
+                aria-pressed={isSelected}
+                aria-keyshortcuts={i < MAX_KEYED_WORKERS ? String(i + 1) : undefined}
+                onClick={() => select(worker.id)}
+                className={`flex items-baseline gap-2 rounded-lg border-2 px-3 py-1.5 text-xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 ${
+                  isSelected
+                    ? 'border-sky-700 bg-sky-100 dark:border-sky-400 dark:bg-sky-900'
+                    : 'border-slate-300 dark:border-slate-700'
+                }`}
+              >
+                {i < MAX_KEYED_WORKERS ? (
+                  // aria-keyshortcuts says it to a screen reader; the button's name starts with the worker.
+                  <span aria-hidden="true" className="font-mono text-base text-slate-600 dark:text-slate-300">
+                    {i + 1}
+                  </span>
+                ) : null}
+                <span className="text-2xl font-bold">{worker.name}</span>{' '}
+                <span data-testid={`strip-${worker.name}-phase`}>
+                  <span aria-hidden="true">{phase.icon} </span>
+                  {phase.words}
+                  {worker.armed ? ', will freeze before its next write' : ''}
+                  {worker.token !== undefined && worker.alive ? ` · token ${worker.token}` : ''}
+                </span>
+                {isSelected ? <span className="sr-only"> (selected)</span> : null}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,129 @@
+'use client';
+
+import { type DragEvent, useId, useState } from 'react';
+import { type HistoryFile, MAX_HISTORY_FILE_CHARS, parseHistoryFile } from '@/lib/model/history-file';
+import { isPrivateLabId, type LabSummary } from '@/lib/model/lab-instance';
+import { ExportPanel } from '../export/export-panel';
+import { LabStoreProvider } from '../lab-store-provider';
+import { LiveTables } from '../live-tables';
+import { Timeline } from '../timeline/timeline';
+import { VerdictBanner } from '../verdict-banner';
+import { ReplayBar } from './replay-bar';
+
+/** A character takes at most 4 bytes in UTF-8: a larger file cannot be a history, and is not read at all. */
+const MAX_FILE_BYTES = MAX_HISTORY_FILE_CHARS * 4;
+
+type Loaded = { file: HistoryFile; fileName: string; serial: number };
+
+const summaryOf = (file: HistoryFile): LabSummary => ({
+  id: file.lab.id,
+  kind: file.lab.kind,
+  visibility: isPrivateLabId(file.lab.id) ? 'private' : 'shared',
+  closed: true,
+});
+
+/**
+ * A history file opened in this browser and replayed with the lab's own views: no server, no live
+ * feed. A file that cannot be read is refused in words, and whatever was replayed before stays.
+ */
+export function HistoryReplay() {
+  const [loaded, setLoaded] = useState<Loaded | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [dragging, setDragging] = useState(false);
+  const inputId = useId();
+
+  const open = async (file: File | undefined) => {
+    if (!file) return;
+    const kept = loaded ? ' The replay below is unchanged.' : '';
+    if (file.size > MAX_FILE_BYTES) {
+      setError(`${file.name} was not opened: the file is too large.${kept}`);
+      return;
+    }
+    let text: string;
+    try {
+      text = await file.text();
+    } catch {
+      setError(`${file.name} could not be read.${kept}`);
+      return;
+    }
+    const parsed = parseHistoryFile(text);
+    if (!parsed.ok) {
+      setError(`${file.name} was not opened: ${parsed.error}.${kept}`);
+      return;
+    }
+    setError(undefined);
+    setLoaded((previous) => ({ file: parsed.file, fileName: file.name, serial: (previous?.serial ?? 0) + 1 }));
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    void open(event.dataTransfer.files[0]);
+  };
+
+  return (
+    <div className="space-y-4">
+      <section
+        aria-labelledby="open-heading"
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        className={`space-y-2 rounded-lg border-2 border-dashed p-4 ${
+          dragging ? 'border-sky-600 bg-sky-50 dark:bg-sky-950' : 'border-slate-300 dark:border-slate-700'
+        }`}
+      >
+        <h2 id="open-heading" className="text-lg font-semibold">
+          Open a history file
+        </h2>
+        <p>
+          A JSON file from a lab&apos;s <strong>Export history (JSON)</strong>, from this server or any other. It is
+          read in this browser only: nothing is uploaded.
+        </p>
+        <label htmlFor={inputId} className="mr-2 font-semibold">
+          History file (JSON)
+        </label>
+        <input
+          id={inputId}
+          type="file"
+          accept="application/json,.json"
+          onChange={(event) => {
+            void open(event.target.files?.[0]);
+            // The same file can be chosen again (after editing it, say).
+            event.target.value = '';
+          }}
+          className="text-base file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:font-semibold dark:file:border-slate-700 dark:file:bg-slate-900"
+        />
+        <span className="ml-2 text-sm text-slate-600 dark:text-slate-400">or drop it here</span>
+        <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
+          {error ? `✗ ${error}` : ''}
+        </p>
+      </section>
+      {loaded ? (
+        <LabStoreProvider
+          key={loaded.serial}
+          lab={summaryOf(loaded.file)}
+          canDrive={false}
+          history={loaded.file.events}
+        >
+          <p data-testid="replayed-file" className="text-base">
+            Replaying <strong>{loaded.fileName}</strong>: {loaded.file.lab.title} (lab {loaded.file.lab.id}),{' '}
+            {loaded.file.events.length} events, exported {loaded.file.exportedAt}.
+          </p>
+          <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
+            <div className="min-w-0 space-y-4">
+              <VerdictBanner />
+              <ReplayBar />
+              <Timeline />
+              <LiveTables />
+            </div>
+            <div className="xl:col-start-2 xl:row-start-1">
+              <ExportPanel title={loaded.file.lab.title} linkToReplay={false} />
+            </div>
+          </div>
+        </LabStoreProvider>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+'use client';
+
+import { useMemo } from 'react';
+import { leaseAt, rowAt } from '@/lib/model/replay';
+import { momentOffsetLabel } from '@/lib/model/replay-view';
+import { useLabStore } from '../lab-store-provider';
+import { useReplayBounds, useViewNow } from './use-replay-view';
+
+export type TableRow = { id: number | undefined; value: string; lastToken: number; updatedAt: number };
+export type TableLease = { holder: string; token: number; expiresAt: number };
+
+export type TablesView = {
+  row: TableRow | undefined;
+  lease: TableLease | undefined;
+  /** The clock the lease's countdown is read against: the database's, or the replayed moment. */
+  now: number;
+  /** "as at 12.3 s (replay)" while replaying; undefined live. */
+  replayLabel: string | undefined;
+};
+
+/**
+ * The row and the lease the tables show: live, as the latest snapshot has them in the database; or,
+ * while replaying, as they were at the moment, rebuilt from the history by the timeline's reducer.
+ */
+export function useTablesView(): TablesView {
+  const liveRow = useLabStore((s) => s.snapshot?.row);
+  const liveLease = useLabStore((s) => s.snapshot?.lease);
+  const events = useLabStore((s) => s.events);
+  const replayAt = useLabStore((s) => s.replayAt);
+  const bounds = useReplayBounds();
+  const now = useViewNow(100);
+  const replayed = useMemo(() => {
+    if (replayAt === undefined) return undefined;
+    const row = rowAt(events, replayAt);
+    const write = row ? events.find((event) => event.id === row.eventId) : undefined;
+    return {
+      row: row && { id: write?.rowId, value: row.value, lastToken: row.lastToken, updatedAt: write?.at ?? replayAt },
+      lease: leaseAt(events, replayAt),
+    };
+  }, [events, replayAt]);
+  if (!replayed || replayAt === undefined) return { row: liveRow, lease: liveLease, now, replayLabel: undefined };
+  return {
+    ...replayed,
+    now: replayAt,
+    replayLabel: `as at ${bounds ? momentOffsetLabel(replayAt, bounds) : '0.0 s'} (replay)`,
+  };
+}

@@ -1,0 +1,201 @@
+import 'server-only';
+import type { WorkerSettings } from '../lib/model/lab-inputs';
+import { parseToken } from '../lib/model/token';
+import { getPool, type Queryable } from './pool';
+
+/*
+ * Remote workers (lib/worker/remote-main.ts) and their commands, in the database: the one place the
+ * server and a worker on another machine both reach. Every time here is the database's clock.
+ */
+
+/** A remote worker is live while it beat within this long; after that it is gone, whatever its row says. */
+export const REMOTE_HEARTBEAT_FRESH_MS = 5_000;
+
+export type RemoteCommand = 'pause-now' | 'arm-critical-pause' | 'cancel-pauses' | 'resume' | 'crash' | 'stop';
+
+export type RemoteWorkerRecord = {
+  lab: string;
+  name: string;
+  settings: WorkerSettings;
+  phase: string;
+  token?: number;
+  believedUntil?: string;
+  armed: boolean;
+  live: boolean;
+};
+
+export type RemoteStatus = { phase: string; token?: number; believedUntil?: string; armed: boolean };
+
+type RemoteWorkerRow = {
+  lab: string;
+  name: string;
+  settings: WorkerSettings;
+  phase: string;
+  token: string | null;
+  believed_until: Date | null;
+  armed: boolean;
+  live: boolean;
+};
+
+const COLUMNS = `lab, name, settings, phase, token, believed_until, armed,
+  (stopped_at IS NULL AND heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})) AS live`;
+
+function reshapeRemoteWorker(row: RemoteWorkerRow): RemoteWorkerRecord {
+  return {
+    lab: row.lab,
+    name: row.name,
+    settings: row.settings,
+    phase: row.phase,
+    armed: row.armed,
+    live: row.live,
+    ...(row.token === null ? {} : { token: parseToken(row.token) }),
+    ...(row.believed_until === null ? {} : { believedUntil: row.believed_until.toISOString() }),
+  };
+}
+
+/**
+ * Claims the name in the lab for this run. Refused (undefined) while another run of that name is
+ * live; a stopped or silent one is taken over, and commands it left untaken are dropped.
+ */
+export async function registerRemoteWorker(
+  input: { lab: string; name: string; instance: string; settings: WorkerSettings },
+  db: Queryable,
+): Promise<boolean> {
+  // Names are told apart without case, as the supervisor does: "far" would hide "Far".
+  const { rows: taken } = await db.query(
+    `SELECT 1 FROM remote_workers
+      WHERE lab = $1 AND lower(name) = lower($2) AND name <> $2 AND stopped_at IS NULL
+        AND heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})`,
+    [input.lab, input.name],
+  );
+  if (taken.length > 0) return false;
+  const { rows } = await db.query(
+    `INSERT INTO remote_workers AS r (lab, name, instance, settings, phase)
+     VALUES ($1, $2, $3, $4, 'starting')
+     ON CONFLICT (lab, name) DO UPDATE
+        SET instance = EXCLUDED.instance, settings = EXCLUDED.settings, phase = 'starting', token = NULL,
+            believed_until = NULL, armed = false, started_at = clock_timestamp(),
+            heartbeat_at = clock_timestamp(), stopped_at = NULL
+      WHERE r.stopped_at IS NOT NULL
+         OR r.heartbeat_at <= clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})
+     RETURNING name`,
+    [input.lab, input.name, input.instance, JSON.stringify(input.settings)],
+  );
+  if (rows.length === 0) return false;
+  await db.query(
+    'UPDATE worker_commands SET taken_at = clock_timestamp() WHERE lab = $1 AND worker = $2 AND taken_at IS NULL',
+    [input.lab, input.name],
+  );
+  return true;
+}
+
+/**
+ * The worker's heartbeat with its state. Returns why it must stop, if it must: its lab was closed,
+ * or another run took its name over (this one fell silent for longer than the heartbeat window).
+ */
+export async function beatRemoteWorker(
+  input: { lab: string; name: string; instance: string; status: RemoteStatus },
+  db: Queryable,
+): Promise<{ stop?: string }> {
+  const { status } = input;
+  const { rows } = await db.query<{ instance: string; closed: boolean }>(
+    `UPDATE remote_workers r
+        SET heartbeat_at = clock_timestamp(), phase = $4, token = $5, believed_until = $6, armed = $7
+       FROM labs l
+      WHERE r.lab = $1 AND r.name = $2 AND l.id = r.lab AND r.instance = $3 AND r.stopped_at IS NULL
+      RETURNING r.instance, l.closed_at IS NOT NULL AS closed`,
+    [
+      input.lab,
+      input.name,
+      input.instance,
+      status.phase,
+      status.token ?? null,
+      status.believedUntil ?? null,
+      status.armed,
+    ],
+  );
+  const row = rows[0];
+  if (!row) return { stop: 'another worker took this name over (this one was silent too long)' };
+  if (row.closed) return { stop: 'the lab was closed' };
+  return {};
+}
+
+export async function markRemoteWorkerStopped(
+  input: { lab: string; name: string; instance: string },
+  db: Queryable,
+): Promise<void> {
+  await db.query(
+    `UPDATE remote_workers SET stopped_at = clock_timestamp(), phase = 'stopped'
+      WHERE lab = $1 AND name = $2 AND instance = $3 AND stopped_at IS NULL`,
+    [input.lab, input.name, input.instance],
+  );
+}
+
+/** The lab's live remote workers, by name. */
+export async function listLiveRemoteWorkers(lab: string, db: Queryable = getPool()): Promise<RemoteWorkerRecord[]> {
+  const { rows } = await db.query<RemoteWorkerRow>(
+    `SELECT ${COLUMNS} FROM remote_workers
+      WHERE lab = $1 AND stopped_at IS NULL
+        AND heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})
+      ORDER BY started_at, name`,
+    [lab],
+  );
+  return rows.map(reshapeRemoteWorker);
+}
+
+export async function findRemoteWorker(
+  input: { lab: string; name: string },
+  db: Queryable = getPool(),
+): Promise<RemoteWorkerRecord | undefined> {
+  const { rows } = await db.query<RemoteWorkerRow>(
+    `SELECT ${COLUMNS} FROM remote_workers WHERE lab = $1 AND lower(name) = lower($2)
+      ORDER BY stopped_at IS NULL DESC, heartbeat_at DESC LIMIT 1`,
+    [input.lab, input.name],
+  );
+  return rows[0] ? reshapeRemoteWorker(rows[0]) : undefined;
+}
+
+export async function enqueueWorkerCommand(
+  input: { lab: string; worker: string; command: RemoteCommand; seconds?: number },
+  db: Queryable = getPool(),
+): Promise<void> {
+  await db.query('INSERT INTO worker_commands (lab, worker, command, seconds) VALUES ($1, $2, $3, $4)', [
+    input.lab,
+    input.worker,
+    input.command,
+    input.seconds ?? null,
+  ]);
+}
+
+/** Whether commands wait for the worker untaken (a pause it has not yet been told of). */
+export async function hasPendingCommand(
+  input: { lab: string; worker: string; commands: RemoteCommand[] },
+  db: Queryable = getPool(),
+): Promise<boolean> {
+  const { rows } = await db.query(
+    'SELECT 1 FROM worker_commands WHERE lab = $1 AND worker = $2 AND taken_at IS NULL AND command = ANY($3) LIMIT 1',
+    [input.lab, input.worker, input.commands],
+  );
+  return rows.length > 0;
+}
+
+/** Takes the worker's waiting commands, oldest first; each is taken once, even by racing takers. */
+export async function takeWorkerCommands(
+  input: { lab: string; worker: string },
+  db: Queryable,
+): Promise<Array<{ id: number; command: RemoteCommand; seconds?: number }>> {
+  const { rows } = await db.query<{ id: string; command: RemoteCommand; seconds: number | null }>(
+    `UPDATE worker_commands SET taken_at = clock_timestamp()
+      WHERE id IN (SELECT id FROM worker_commands WHERE lab = $1 AND worker = $2 AND taken_at IS NULL
+                    ORDER BY id FOR UPDATE SKIP LOCKED)
+      RETURNING id, command, seconds`,
+    [input.lab, input.worker],
+  );
+  return rows
+    .map((row) => ({
+      id: Number(row.id),
+      command: row.command,
+      ...(row.seconds === null ? {} : { seconds: row.seconds }),
+    }))
+    .sort((a, b) => a.id - b.id);
+}

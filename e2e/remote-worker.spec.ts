@@ -1,0 +1,40 @@
+import { startRemoteWorker } from '../lib/testing/remote-worker-process';
+import { appDatabaseUrl } from './app-database';
+import { expect, test } from './fixtures';
+import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+
+test('a remote worker started from a shell appears in the lab and obeys a pause from it', async ({ lab }) => {
+  test.setTimeout(120_000);
+  const fenced = lab('fenced');
+  await fenced.gotoFreePlay();
+  await fenced.reset();
+
+  // As someone on another machine would start it: only the database URL in common with the app.
+  const far = startRemoteWorker(['--db', await appDatabaseUrl(), '--lab', 'fenced', '--name', 'Far']);
+  try {
+    await far.pid();
+    await expect(fenced.worker('Far')).toHaveAccessibleName(/^Far remote holds the lease · token \d+$/, {
+      timeout: WORKER_STEP_TIMEOUT,
+    });
+    await expect(fenced.writeMark('Far', 'accepted').first()).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
+
+    await fenced.worker('Far').check();
+    await expect(fenced.restart).toBeDisabled(); // a remote worker is restarted on its own machine
+    await fenced.pauseUntilResumed.click();
+    await expect(fenced.notice).toHaveText(/Far is frozen until resumed\./, { timeout: WORKER_STEP_TIMEOUT });
+    await expect(fenced.worker('Far')).toHaveAccessibleName(/^Far remote frozen/, { timeout: WORKER_STEP_TIMEOUT });
+    await expect(fenced.markTitled('Far frozen')).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
+    // Still there and still frozen well past the heartbeat window: its listener thread keeps beating.
+    await fenced.page.waitForTimeout(6_000);
+    await expect(fenced.worker('Far')).toHaveAccessibleName(/^Far remote frozen/);
+
+    await fenced.resume.click();
+    await expect(fenced.notice).toHaveText(/Far resumed\./, { timeout: WORKER_STEP_TIMEOUT });
+    await expect(fenced.worker('Far')).toHaveAccessibleName(/^Far remote (holds the lease|waiting for the lease)/, {
+      timeout: WORKER_STEP_TIMEOUT,
+    });
+    await expect(fenced.markTitled(/^Far frozen.* to .*\(\d/)).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
+  } finally {
+    await far.stop();
+  }
+});

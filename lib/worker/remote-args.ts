@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_WORKER_SETTINGS, labIdSchema, type WorkerSettings, workerSettingsSchema } from '../model/lab-inputs';
+
+/** The command line of `npm run worker`: parsed and checked with the same rules the UI's Start uses. */
+
+export const REMOTE_USAGE = `usage: npm run worker -- --lab <id> --name <name> [--db <postgres url>]
+    [--lease-ttl-ms ${DEFAULT_WORKER_SETTINGS.leaseTtlMs}] [--renew-every-ms ${DEFAULT_WORKER_SETTINGS.renewEveryMs}] [--write-every-ms ${DEFAULT_WORKER_SETTINGS.writeEveryMs}]
+  --db defaults to DATABASE_URL: the lab server's PostgreSQL, reachable from this machine.`;
+
+export class UsageError extends Error {}
+
+export type RemoteArgs = { databaseUrl: string; lab: string; settings: WorkerSettings };
+
+export function parseRemoteArgs(argv: string[], env: NodeJS.ProcessEnv): RemoteArgs {
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        db: { type: 'string' },
+        lab: { type: 'string' },
+        name: { type: 'string' },
+        'lease-ttl-ms': { type: 'string' },
+        'renew-every-ms': { type: 'string' },
+        'write-every-ms': { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    const message = (error as Error).message;
+    const unknown = message.match(/Unknown option '([^']+)'/)?.[1];
+    throw new UsageError(unknown ? `unknown option ${unknown}` : message);
+  }
+  const databaseUrl = values.db ?? env.DATABASE_URL;
+  if (!databaseUrl) throw new UsageError('--db is required (or set DATABASE_URL)');
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError('--db must be a postgres:// URL');
+  if (values.lab === undefined) throw new UsageError('--lab is required: the id of the lab to join');
+  const lab = labIdSchema.safeParse(values.lab);
+  if (!lab.success) throw new UsageError(`--lab: ${lab.error.issues[0]?.message ?? 'not a lab id'}`);
+  if (values.name === undefined) throw new UsageError('--name is required: the name of this worker in the lab');
+
+  const number = (flag: string) => {
+    const raw = values[flag];
+    if (raw === undefined) return undefined;
+    const parsed = Number(raw);
+    return Number.isFinite(parsed) && raw.trim() !== '' ? parsed : raw;
+  };
+  const settings = workerSettingsSchema.safeParse({
+    name: values.name,
+    ...defined('leaseTtlMs', number('lease-ttl-ms')),
+    ...defined('renewEveryMs', number('renew-every-ms')),
+    ...defined('writeEveryMs', number('write-every-ms')),
+  });
+  if (!settings.success) {
+    const issue = settings.error.issues[0];
+    const flags: Record<string, string> = {
+      name: '--name',
+      leaseTtlMs: '--lease-ttl-ms',
+      renewEveryMs: '--renew-every-ms',
+      writeEveryMs: '--write-every-ms',
+    };
+    const flag = flags[String(issue?.path[0])] ?? 'options';
+    throw new UsageError(`${flag}: ${issue?.message ?? 'invalid'}`);
+  }
+  return { databaseUrl, lab: lab.data, settings: settings.data };
+}
+
+function defined<K extends string>(key: K, value: unknown): Partial<Record<K, unknown>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, unknown>);
+}

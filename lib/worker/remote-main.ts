@@ -1,0 +1,174 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import type pg from 'pg';
+import { appendEvent } from '../../db/events';
+import { findLab } from '../../db/labs';
+import { newClient } from '../../db/pool';
+import { markRemoteWorkerStopped, registerRemoteWorker } from '../../db/remote-workers';
+import { labTitle } from '../model/lab-instance';
+import { LeaseClient } from './lease-client';
+import type { WorkerConfig, WorkerMessage } from './protocol';
+import { parseRemoteArgs, REMOTE_USAGE, type RemoteArgs, UsageError } from './remote-args';
+import { freezeOnSharedMemory, markFrozen, newFreezeState } from './remote-freeze';
+import type { ListenerData, ToListener, ToMain } from './remote-protocol';
+
+/*
+ * `npm run worker -- --db <url> --lab <id> --name <name>`: a worker on another machine, joining a
+ * lab through its PostgreSQL alone. It runs the same lease loop as the workers the server forks and
+ * writes the same events under its name, so it is a lane like theirs. The trainer's commands reach
+ * it through the database (remote-listener.ts). Exit codes: 0 stopped (Ctrl-C, SIGTERM, the lab was
+ * reset or closed), 1 failed, 2 bad usage or refused (no such lab, name in use), 3 no database.
+ */
+
+const EXIT = { stopped: 0, failed: 1, usage: 2, noDatabase: 3 } as const;
+const STOP_RECORD_TIMEOUT_MS = 3_000;
+
+class Refused extends Error {}
+
+async function main(): Promise<number> {
+  let args: RemoteArgs;
+  try {
+    args = parseRemoteArgs(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${REMOTE_USAGE}\n${error.message}`);
+    return EXIT.usage;
+  }
+  const { databaseUrl, settings } = args;
+  const connect = async () => {
+    const session = newClient(databaseUrl);
+    try {
+      await session.connect();
+    } catch (error) {
+      await session.end().catch(() => undefined);
+      throw error;
+    }
+    return session;
+  };
+  let session: pg.Client;
+  try {
+    session = await connect();
+  } catch (error) {
+    console.error(`cannot reach the database at ${withoutPassword(databaseUrl)}: ${(error as Error).message}`);
+    return EXIT.noDatabase;
+  }
+
+  const found = await findLab(args.lab, session);
+  if (!found) throw new Refused(`no lab ${JSON.stringify(args.lab)} in this database`);
+  if (found.closedAt) throw new Refused(`the lab ${found.id} was closed: open a new one in the app`);
+  const { id, kind, rowId, resource, visibility } = found;
+  const lab = { id, kind, rowId, resource, visibility };
+  const { name } = settings;
+  const me = { lab: lab.id, name, instance: randomBytes(8).toString('hex') };
+  if (!(await registerRemoteWorker({ ...me, settings }, session))) {
+    throw new Refused(
+      `a worker named ${JSON.stringify(name)} is already running in the lab ${lab.id}: pick another --name`,
+    );
+  }
+  const detail = { workerId: name, ...settings, remote: true };
+  await appendEvent(session, { lab: lab.id, actor: name, kind: 'worker_started', resource, detail });
+
+  const freezeState = newFreezeState();
+  const workerData: ListenerData = { databaseUrl, lab, name, instance: me.instance, settings, freezeState };
+  const listener = new Worker(new URL('./remote-listener-entry.mjs', import.meta.url), { workerData });
+  const toListener = (message: ToListener) => listener.postMessage(message);
+
+  let stopping = false;
+  /** Ctrl-C, SIGTERM or a failure: recorded like the supervisor records a local worker's end. */
+  const stopOnOurOwn = async (reason: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    toListener({ type: 'stopping' });
+    const record = async () => {
+      const db = await connect();
+      try {
+        await markRemoteWorkerStopped(me, db);
+        await appendEvent(db, {
+          lab: lab.id,
+          actor: name,
+          kind: 'worker_stopped',
+          resource,
+          detail: { ...detail, reason },
+        });
+      } finally {
+        await db.end().catch(() => undefined);
+      }
+    };
+    // The database may be away: the heartbeat stops anyway, and the lab drops this worker soon after.
+    await Promise.race([record(), new Promise((resolve) => setTimeout(resolve, STOP_RECORD_TIMEOUT_MS))]).catch(
+      () => undefined,
+    );
+    console.log(`${name} stopped (${reason})`);
+    process.exit(code);
+  };
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const onSignal = (signal: NodeJS.Signals) => void stopOnOurOwn(signal, EXIT.stopped);
+  for (const signal of signals) process.on(signal, onSignal);
+  /*
+   * A frozen main thread runs no handler, so a caught Ctrl-C would be held until the trainer resumes
+   * it. The handlers come off for the freeze: SIGINT and SIGTERM then end the process at once
+   * (unrecorded; the lab drops the worker when its heartbeat goes stale), as they end a local one.
+   */
+  const freeze = () => {
+    for (const signal of signals) process.off(signal, onSignal);
+    try {
+      return freezeOnSharedMemory(freezeState);
+    } finally {
+      for (const signal of signals) process.on(signal, onSignal);
+    }
+  };
+  listener.once('error', (error) => void stopOnOurOwn(`the command listener failed: ${error.message}`, EXIT.failed));
+
+  const send = async (message: WorkerMessage) => {
+    if (message.type === 'status') {
+      const { type: _, ...status } = message;
+      toListener({ type: 'status', ...status });
+    }
+    if (message.type === 'paused') {
+      // Marked before the listener hears of it, so its wake-up can never come too early to count.
+      markFrozen(freezeState);
+      toListener(message);
+    }
+  };
+  const config: WorkerConfig = { lab, workerId: name, ...settings, databaseUrl };
+  const client = new LeaseClient(config, session, connect, send, freeze);
+  listener.on('message', (message: ToMain) => {
+    switch (message.type) {
+      case 'pause-now':
+        return client.requestPause();
+      case 'arm-critical-pause':
+        return client.arm(true);
+      case 'cancel-pauses':
+        return client.cancelPauses();
+      case 'stop':
+        // The listener has marked it stopped; the lab's history is being cleared, so no event.
+        return process.exit(EXIT.stopped);
+    }
+  });
+  console.log(
+    `${name} joined the ${labTitle(lab)} lab (${lab.id}) as a remote worker, pid ${process.pid}. Ctrl-C stops it.`,
+  );
+  try {
+    return await client.run();
+  } catch (error) {
+    await stopOnOurOwn(`failed: ${(error as Error).message}`, EXIT.failed);
+    return EXIT.failed;
+  }
+}
+
+function withoutPassword(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof Refused) {
+      console.error(error.message);
+      process.exit(EXIT.usage);
+    }
+    console.error(`the worker failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(EXIT.failed);
+  },
+);

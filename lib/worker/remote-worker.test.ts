@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listEvents } from '../../db/events';
+import { closePool, databaseUrl } from '../../db/pool';
+import * as commands from '../lab/lab-actions';
+import { getSupervisor } from '../lab/supervisor';
+import { isAlive } from '../launcher/processes';
+import type { LabEvent } from '../model/events';
+import { trainerKey, trainerProofOf } from '../server/access';
+import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
+
+/*
+ * `npm run worker` as a real process started from a shell, driven by the trainer through the same
+ * server actions the UI calls: the commands reach it through the database only.
+ */
+
+const TRAINER = { trainerProof: trainerProofOf(trainerKey()) };
+const LAB = 'fenced';
+const FAST_FLAGS = ['--lease-ttl-ms', '1000', '--renew-every-ms', '300', '--write-every-ms', '200'];
+const FAST = { leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 200 };
+const STEP_MS = 20_000;
+
+const runs: RemoteWorkerRun[] = [];
+const worker = (args: string[]) => {
+  const run = startRemoteWorker(['--db', databaseUrl(), ...args]);
+  runs.push(run);
+  return run;
+};
+
+before(async () => {
+  assert.ok((await commands.resetLab({ lab: LAB }, TRAINER)).ok);
+});
+after(async () => {
+  await Promise.all(runs.map((run) => run.stop()));
+  await getSupervisor().shutdown();
+  await closePool();
+});
+
+async function waitForEvent(match: (e: LabEvent) => boolean, what: string, timeoutMs = STEP_MS): Promise<LabEvent> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const found = (await listEvents({ lab: LAB })).find(match);
+    if (found) return found;
+    await sleep(50);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function lastId(): Promise<number> {
+  return (await listEvents({ lab: LAB })).at(-1)?.id ?? 0;
+}
+
+async function listed(name: string) {
+  const result = await commands.listWorkers({ lab: LAB }, TRAINER);
+  assert.ok(result.ok);
+  return result.data.find((w) => w.name === name);
+}
+
+describe('bad usage: a clear message and exit code 2', () => {
+  test('an unknown lab', async () => {
+    const run = worker(['--lab', 'p-zzzzzzzzzz', '--name', 'Far']);
+    assert.equal(await run.exited, 2);
+    assert.match(run.output(), /no lab "p-zzzzzzzzzz" in this database/);
+  });
+
+  test('a lab id that cannot be one', async () => {
+    const run = worker(['--lab', 'nope', '--name', 'Far']);
+    assert.equal(await run.exited, 2);
+    assert.match(run.output(), /--lab: lab must be one of/);
+  });
+
+  test('no --name', async () => {
+    const run = worker(['--lab', LAB]);
+    assert.equal(await run.exited, 2);
+    assert.match(run.output(), /--name is required/);
+  });
+
+  test('a database that is not there: exit code 3', async () => {
+    const run = startRemoteWorker(['--db', 'postgres://nobody:x@127.0.0.1:1/none', '--lab', LAB, '--name', 'Far']);
+    runs.push(run);
+    assert.equal(await run.exited, 3);
+    assert.match(run.output(), /cannot reach the database at postgres:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none/);
+  });
+});
+
+describe('a remote worker, driven from the lab', () => {
+  let far: RemoteWorkerRun;
+  let farPid: number;
+
+  test('it joins the lab: it writes under its name and is listed as remote', async () => {
+    far = worker(['--lab', LAB, '--name', 'Far', ...FAST_FLAGS]);
+    farPid = await far.pid();
+    await waitForEvent((e) => e.actor === 'Far' && e.kind === 'write_accepted', "Far's first write");
+    const started = await waitForEvent((e) => e.actor === 'Far' && e.kind === 'worker_started', 'worker_started');
+    assert.equal(started.detail?.remote, true);
+    const view = await listed('Far');
+    assert.equal(view?.remote, true);
+    assert.equal(view?.id, 'Far');
+    assert.equal(view?.alive, true);
+
+    const twin = worker(['--lab', LAB, '--name', 'far']);
+    assert.equal(await twin.exited, 2, 'a second worker of the same name is refused');
+    assert.match(twin.output(), /already running in the lab fenced/);
+  });
+
+  test('a timed pause freezes it for its length, and nothing of it lands meanwhile', async () => {
+    const paused = await commands.pauseWorker(
+      { lab: LAB, worker: 'Far', plan: { mode: 'for', seconds: 1.5 } },
+      TRAINER,
+    );
+    assert.ok(paused.ok, JSON.stringify(paused));
+    assert.equal(paused.data.phase, 'paused');
+    const started = await waitForEvent((e) => e.actor === 'Far' && e.kind === 'pause_started', 'pause_started');
+    const ended = await waitForEvent((e) => e.actor === 'Far' && e.kind === 'pause_ended', 'pause_ended');
+    const frozenMs = Number(ended.detail?.frozenMs);
+    assert.ok(frozenMs >= 1_400 && frozenMs < 3_000, `frozen for ${frozenMs} ms`);
+    const during = (await listEvents({ lab: LAB })).filter(
+      (e) => e.actor === 'Far' && e.id > started.id && e.id < ended.id && e.kind !== 'lease_expired',
+    );
+    assert.deepEqual(
+      during.map((e) => e.kind),
+      [],
+    );
+  });
+
+  test('frozen in its critical window past its lease: a local worker takes over, and its late write is rejected', async () => {
+    // Far holds the lease again (its lease ran out in the timed pause) before Near starts to wait for it.
+    const since = await lastId();
+    const held = await waitForEvent((e) => e.actor === 'Far' && e.kind === 'write_accepted' && e.id > since, 'a write');
+    assert.ok((await commands.startWorker({ lab: LAB, settings: { name: 'Near', ...FAST } }, TRAINER)).ok);
+    const mark = await lastId();
+    const armed = await commands.pauseWorker({ lab: LAB, worker: 'Far', plan: { mode: 'critical-window' } }, TRAINER);
+    assert.ok(armed.ok, JSON.stringify(armed));
+    const frozen = await waitForEvent(
+      (e) => e.actor === 'Far' && e.kind === 'pause_started' && e.id > mark,
+      'Far freezing in its critical window',
+    );
+    assert.equal((frozen.detail?.trigger as string) ?? '', 'critical-window');
+
+    await waitForEvent((e) => e.kind === 'lease_expired' && e.actor === 'Far' && e.id > frozen.id, "Far's expiry");
+    const grant = await waitForEvent(
+      (e) => e.actor === 'Near' && e.kind === 'lease_acquired' && e.id > frozen.id,
+      "Near's grant",
+    );
+    await waitForEvent((e) => e.actor === 'Near' && e.kind === 'write_accepted' && e.id > grant.id, "Near's write");
+    // Longer than the heartbeat window: the frozen worker still beats, and shows as paused, not gone.
+    await sleep(6_000);
+    const view = await listed('Far');
+    assert.equal(view?.alive, true);
+    assert.equal(view?.phase, 'paused');
+    const meanwhile = (await listEvents({ lab: LAB })).filter(
+      (e) => e.actor === 'Far' && e.id > frozen.id && e.kind !== 'lease_expired',
+    );
+    assert.deepEqual(
+      meanwhile.map((e) => e.kind),
+      [],
+      'no write, no renewal from Far while it is frozen',
+    );
+
+    const restart = await commands.restartWorker({ lab: LAB, worker: 'Far' }, TRAINER);
+    assert.equal(restart.ok, false);
+    assert.match(restart.ok ? '' : restart.error.message, /a remote worker is restarted on its own machine/);
+
+    assert.ok((await commands.resumeWorker({ lab: LAB, worker: 'Far' }, TRAINER)).ok);
+    const rejected = await waitForEvent(
+      (e) => e.actor === 'Far' && e.kind === 'write_rejected' && e.id > frozen.id,
+      "Far's late write",
+    );
+    assert.equal(rejected.token, held.token);
+    assert.equal(rejected.storedToken, grant.token);
+  });
+
+  test('crash: the process is gone, and the crash is recorded', async () => {
+    const crashed = await commands.crashWorker({ lab: LAB, worker: 'Far' }, TRAINER);
+    assert.ok(crashed.ok, JSON.stringify(crashed));
+    assert.equal(crashed.data.alive, false);
+    await far.exited;
+    assert.equal(isAlive(farPid), false);
+    const event = await waitForEvent((e) => e.actor === 'Far' && e.kind === 'worker_crashed', 'worker_crashed');
+    assert.deepEqual([event.detail?.signal, event.detail?.remote], ['SIGKILL', true]);
+    assert.equal(await listed('Far'), undefined);
+  });
+
+  test('a reset stops the lab’s remote workers: its history is cleared under them', async () => {
+    const again = worker(['--lab', LAB, '--name', 'Far', ...FAST_FLAGS]);
+    await again.pid();
+    await waitForEvent((e) => e.actor === 'Far' && e.kind === 'worker_started', 'Far again');
+    assert.ok((await commands.resetLab({ lab: LAB }, TRAINER)).ok);
+    assert.equal(await again.exited, 0);
+    assert.match(again.output(), /stopped: the lab was reset/);
+    assert.equal(await listed('Far'), undefined);
+  });
+});
