@@ -7,9 +7,10 @@ import { freePort } from '../lib/launcher/ports';
 /** The app as `npm start` runs it, on a data directory and port of its own, for the browser benchmarks. */
 export async function startApp(
   dataDir: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ baseUrl: string; databaseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), FENCING_LAB_DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, PORT: String(port), FENCING_LAB_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   const child: ChildProcess = spawn(
     process.execPath,

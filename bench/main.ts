@@ -7,6 +7,7 @@ import { getSupervisor } from '../lib/lab/supervisor';
 import { startTestCluster } from '../lib/testing/test-cluster';
 import { startApp } from './app-server';
 import { benchEventLatency, benchTimelineFps } from './browser';
+import { benchRoom, ROOM_TRAINER_KEY } from './room';
 import { type Figure, printFigures } from './stats';
 import { benchTakeover } from './takeover';
 import { benchThroughput } from './throughput';
@@ -14,20 +15,27 @@ import { benchThroughput } from './throughput';
 /*
  * `npm run bench [-- throughput|takeover|latency|fps]`: the four figures with their goals. Each
  * runs on a throwaway database (and app) of its own, never on the developer's data.
+ * `npm run bench -- room [--minutes 10]`: a training room (50 viewers, 20 workers) for that long;
+ * asked for by name only, since it takes minutes. It exits non-zero if a viewer missed an event.
  */
 
-const ALL = ['throughput', 'takeover', 'latency', 'fps'] as const;
+const ALL = ['throughput', 'takeover', 'latency', 'fps', 'room'] as const;
+const BY_DEFAULT: readonly Bench[] = ['throughput', 'takeover', 'latency', 'fps'];
 type Bench = (typeof ALL)[number];
+const ROOM_DEFAULT_MINUTES = 10;
 
 async function main(): Promise<void> {
-  const asked = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const minutesAt = args.indexOf('--minutes');
+  const minutes = minutesAt >= 0 ? Number(args[minutesAt + 1]) : ROOM_DEFAULT_MINUTES;
+  const asked = minutesAt >= 0 ? args.filter((_, i) => i !== minutesAt && i !== minutesAt + 1) : args;
   const unknown = asked.filter((a) => !(ALL as readonly string[]).includes(a));
-  if (unknown.length) {
-    console.error(`usage: npm run bench [-- ${ALL.join('|')} …]\nunknown: ${unknown.join(' ')}`);
+  if (unknown.length || !(minutes > 0)) {
+    console.error(`usage: npm run bench [-- ${ALL.join('|')} … [--minutes N]]\nunknown: ${unknown.join(' ')}`);
     process.exitCode = 2;
     return;
   }
-  const selected = new Set<Bench>(asked.length ? (asked as Bench[]) : ALL);
+  const selected = new Set<Bench>(asked.length ? (asked as Bench[]) : BY_DEFAULT);
   const report: Array<[string, Figure[]]> = [];
 
   if (selected.has('throughput') || selected.has('takeover')) {
@@ -53,11 +61,11 @@ async function main(): Promise<void> {
     }
   }
 
-  if (selected.has('latency') || selected.has('fps')) {
+  if (selected.has('latency') || selected.has('fps') || selected.has('room')) {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-bench-app-'));
     await chmod(dataDir, 0o755);
     console.log('starting the app (npm start) for the browser benchmarks…');
-    const app = await startApp(dataDir);
+    const app = await startApp(dataDir, { FENCING_LAB_TRAINER_KEY: ROOM_TRAINER_KEY });
     const stopOnSignal = () => void app.stop().finally(() => process.exit(130));
     process.once('SIGINT', stopOnSignal);
     process.once('SIGTERM', stopOnSignal);
@@ -69,6 +77,12 @@ async function main(): Promise<void> {
       if (selected.has('fps')) {
         console.log('fps: 50 lanes, 50,000 events…');
         report.push(['Timeline rendering', await benchTimelineFps(app.baseUrl, app.databaseUrl)]);
+      }
+      if (selected.has('room')) {
+        console.log(`room: 50 viewers and 20 workers for ${minutes} min…`);
+        const room = await benchRoom({ ...app, dataDir, minutes });
+        report.push([`A training room: 50 viewers, 20 workers, ${minutes} min`, room.figures]);
+        if (room.lost > 0 || room.duplicates > 0) process.exitCode = 1;
       }
     } finally {
       await app.stop();

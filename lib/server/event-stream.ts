@@ -2,56 +2,66 @@ import 'server-only';
 
 export type SseMessage = { id?: number; event?: string; data: unknown };
 export type Send = (message: SseMessage) => void;
+/** Bytes written to the stream that the client has not read yet (the network is slower than the feed). */
+export type Backlog = () => number;
 
 const HEARTBEAT_MS = 15_000;
 
 /**
  * A Server-Sent Events response. `init(send, close)` starts the feed and returns its cleanup, which
  * runs when the client goes away (the request's signal aborts) or the feed closes the stream.
+ * `backlog()` tells a feed how far behind its client is, so that it can drop a client that stopped reading.
  */
 export function eventStream(
   signal: AbortSignal,
-  init: (send: Send, close: () => void) => Promise<() => void>,
+  init: (send: Send, close: () => void, backlog: Backlog) => Promise<() => void>,
 ): Response {
   const encoder = new TextEncoder();
   let cleanup: (() => void) | undefined;
   let closed = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        clearInterval(heartbeat);
-        cleanup?.();
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+  // Queued in bytes, with no allowance: desiredSize is then minus the bytes the client has not read.
+  const backlog: Backlog = () => -(controllerRef?.desiredSize ?? 0);
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async start(controller) {
+        controllerRef = controller;
+        const close = () => {
+          if (closed) return;
+          closed = true;
+          clearInterval(heartbeat);
+          cleanup?.();
+          try {
+            controller.close();
+          } catch {
+            // already closed by the client
+          }
+        };
+        const write = (text: string) => {
+          if (!closed) controller.enqueue(encoder.encode(text));
+        };
+        const send: Send = ({ id, event, data }) =>
+          write(
+            `${id === undefined ? '' : `id: ${id}\n`}${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`,
+          );
+        const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
+        signal.addEventListener('abort', close, { once: true });
         try {
-          controller.close();
-        } catch {
-          // already closed by the client
+          cleanup = await init(send, close, backlog);
+          if (closed) cleanup();
+        } catch (error) {
+          console.error('[sse] the feed could not start:', error);
+          write(`event: failure\ndata: ${JSON.stringify({ message: 'the live feed could not start' })}\n\n`);
+          close();
         }
-      };
-      const write = (text: string) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
-      };
-      const send: Send = ({ id, event, data }) =>
-        write(
-          `${id === undefined ? '' : `id: ${id}\n`}${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`,
-        );
-      const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
-      signal.addEventListener('abort', close, { once: true });
-      try {
-        cleanup = await init(send, close);
-        if (closed) cleanup();
-      } catch (error) {
-        console.error('[sse] the feed could not start:', error);
-        write(`event: failure\ndata: ${JSON.stringify({ message: 'the live feed could not start' })}\n\n`);
-        close();
-      }
+      },
+      cancel() {
+        closed = true;
+        cleanup?.();
+      },
     },
-    cancel() {
-      closed = true;
-      cleanup?.();
-    },
-  });
+    new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
+  );
   return new Response(stream, {
     headers: {
       'Content-Type': 'text/event-stream; charset=utf-8',

@@ -1,0 +1,93 @@
+import type pg from 'pg';
+
+/*
+ * One trainee's laptop, as far as the server can tell: an EventSource on a lab's live feed, read by
+ * Node's fetch. Like EventSource it reconnects with Last-Event-ID when the stream ends (the server
+ * drops viewers that fall behind, and they catch up that way), and like the browser's store it
+ * forgets its log on `reset`.
+ */
+
+const RECONNECT_DELAY_MS = 1_000;
+
+export type RoomViewer = {
+  lab: string;
+  /** The ids of the lab events received, in the order they arrived. */
+  ids: number[];
+  reconnects: number;
+  stop: () => Promise<void>;
+};
+
+export function openViewer(baseUrl: string, lab: string): RoomViewer {
+  const abort = new AbortController();
+  const viewer: RoomViewer = { lab, ids: [], reconnects: 0, stop: async () => undefined };
+  let lastEventId: number | undefined;
+
+  const readOnce = async () => {
+    const response = await fetch(`${baseUrl}/api/labs/${lab}/events`, {
+      headers: lastEventId === undefined ? {} : { 'Last-Event-ID': String(lastEventId) },
+      signal: abort.signal,
+    });
+    if (!response.ok || !response.body) throw new Error(`${lab}: HTTP ${response.status}`);
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let cut = buffer.indexOf('\n\n');
+      while (cut >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        cut = buffer.indexOf('\n\n');
+        let event = 'message';
+        let id: number | undefined;
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event: ')) event = line.slice(7);
+          else if (line.startsWith('id: ')) id = Number(line.slice(4));
+        }
+        if (event === 'reset') viewer.ids = [];
+        if (event === 'lab-event' && id !== undefined) {
+          viewer.ids.push(id);
+          lastEventId = id;
+        }
+      }
+    }
+  };
+
+  const running = (async () => {
+    while (!abort.signal.aborted) {
+      await readOnce().catch((error: unknown) => {
+        if (!abort.signal.aborted) console.error(`viewer of ${lab}: ${(error as Error).message}`);
+      });
+      if (abort.signal.aborted) break;
+      viewer.reconnects++;
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
+    }
+  })();
+  viewer.stop = async () => {
+    abort.abort();
+    await running;
+  };
+  return viewer;
+}
+
+export type ViewerCheck = { received: number; lost: number; duplicates: number; outOfOrder: number };
+
+/**
+ * What the viewer received against the lab's events in Postgres between the first and the last id
+ * it received: an id in the database it never got is lost.
+ */
+export async function checkViewer(db: pg.Client, viewer: RoomViewer): Promise<ViewerCheck> {
+  const { ids } = viewer;
+  const received = new Set(ids);
+  const duplicates = ids.length - received.size;
+  const outOfOrder = ids.filter((id, i) => i > 0 && id <= (ids[i - 1] as number)).length;
+  if (ids.length === 0) return { received: 0, lost: 0, duplicates, outOfOrder };
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM events WHERE lab = $1 AND id BETWEEN $2 AND $3 ORDER BY id',
+    [viewer.lab, ids.reduce((a, b) => Math.min(a, b)), ids.reduce((a, b) => Math.max(a, b))],
+  );
+  const lost = rows.filter((row) => !received.has(Number(row.id))).length;
+  return { received: ids.length, lost, duplicates, outOfOrder };
+}

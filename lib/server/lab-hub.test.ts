@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { appendEvent } from '@/db/events';
+import { closePool, getPool } from '@/db/pool';
+import { resetLabData } from '@/lib/lab/lab-reset';
+import { sharedLab } from '@/lib/model/lab-instance';
+import { eventually, openLabFeed } from '@/lib/testing/sse-client';
+import type { SseMessage } from './event-stream';
+import { getLabHub, MAX_VIEWER_BACKLOG_BYTES } from './lab-hub';
+
+/*
+ * Many viewers of one lab share one reader: they see the same events in the same order, a viewer
+ * joining mid-run gets its history and then live events with nothing missing or doubled, and a lab
+ * nobody watches any more costs nothing.
+ */
+
+const LAB = 'read-check-write';
+
+const write = (value: string) =>
+  appendEvent(getPool(), { lab: LAB, actor: 'T', kind: 'write_sent', detail: { value } });
+
+async function idsInDatabase(): Promise<number[]> {
+  const { rows } = await getPool().query<{ id: string }>('SELECT id FROM events WHERE lab = $1 ORDER BY id', [LAB]);
+  return rows.map((row) => Number(row.id));
+}
+
+/** Writes from several connections at once until stopped, so that commits interleave. */
+function keepWriting(prefix: string) {
+  let going = true;
+  const writers = [1, 2, 3].map(async (writer) => {
+    for (let n = 0; going; n++) await write(`${prefix}-${writer}-${n}`);
+  });
+  return async () => {
+    going = false;
+    await Promise.all(writers);
+  };
+}
+
+before(async () => {
+  await resetLabData(sharedLab(LAB));
+});
+after(async () => {
+  // The server's one LISTEN connection lives as long as the process: end it so that the test exits.
+  await getPool().query(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN fencing_events' AND pid <> pg_backend_pid()",
+  );
+  await closePool();
+});
+
+test('two viewers receive the same events in the same order, as the database holds them', async () => {
+  await resetLabData(sharedLab(LAB));
+  const one = openLabFeed(LAB);
+  const two = openLabFeed(LAB);
+  await eventually(() => [one, two].every((v) => v.received.some((m) => m.event === 'caught-up')), 'caught-up');
+  const stop = keepWriting('both');
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await stop();
+  const expected = await idsInDatabase();
+  assert.ok(expected.length >= 10, `enough writes to interleave (${expected.length})`);
+  await eventually(() => one.eventIds().length >= expected.length && two.eventIds().length >= expected.length, 'all');
+  assert.deepEqual(one.eventIds(), expected);
+  assert.deepEqual(two.eventIds(), expected);
+  assert.equal(getLabHub().stateOf(LAB).viewers, 2, 'both share one channel');
+  await one.close();
+  await two.close();
+});
+
+test('a viewer joining mid-run gets the history, then live events, with no gap and no double', async () => {
+  await resetLabData(sharedLab(LAB));
+  const early = openLabFeed(LAB);
+  const stop = keepWriting('mid');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Joins while events commit: some land in its history, some reach it live, some both ways.
+  const late = openLabFeed(LAB);
+  await eventually(() => late.received.some((m) => m.event === 'caught-up'), 'the late viewer caught up');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await stop();
+  const expected = await idsInDatabase();
+  await eventually(() => late.eventIds().length >= expected.length, 'the late viewer has every event');
+  assert.deepEqual(late.eventIds(), expected);
+  const caughtUp = late.received.find((m) => m.event === 'caught-up');
+  const lastHistoryId = caughtUp?.data.lastId as number;
+  assert.ok(lastHistoryId > 0 && lastHistoryId < (expected.at(-1) as number), 'events came both as history and live');
+  await eventually(() => early.eventIds().length >= expected.length, 'the early viewer has every event');
+  assert.deepEqual(early.eventIds(), expected);
+  await early.close();
+  await late.close();
+});
+
+test('a viewer that disconnects is removed, and a lab with no viewers stops its timers', async () => {
+  const one = openLabFeed(LAB);
+  const two = openLabFeed(LAB);
+  await eventually(() => getLabHub().stateOf(LAB).viewers === 2, 'two viewers');
+  assert.equal(getLabHub().stateOf(LAB).ticking, true);
+  await one.close();
+  await eventually(() => getLabHub().stateOf(LAB).viewers === 1, 'one viewer left');
+  await write('still live');
+  await eventually(
+    () => two.received.some((m) => (m.data.detail as { value?: string })?.value === 'still live'),
+    'live',
+  );
+  await two.close();
+  await eventually(() => getLabHub().stateOf(LAB).viewers === 0, 'no viewer left');
+  assert.deepEqual(getLabHub().stateOf(LAB), { viewers: 0, ticking: false });
+});
+
+test('a viewer that stops reading is dropped (it reconnects with Last-Event-ID), the others carry on', async () => {
+  const reading = openLabFeed(LAB);
+  const got: SseMessage[] = [];
+  let closed = false;
+  let backlog = 0;
+  const leave = await getLabHub().join(sharedLab(LAB), {
+    deliver: (message) => {
+      got.push(message);
+      backlog += MAX_VIEWER_BACKLOG_BYTES; // as if its client had stopped reading long ago
+    },
+    close: () => {
+      closed = true;
+    },
+    backlogBytes: () => backlog,
+  });
+  await eventually(() => getLabHub().stateOf(LAB).viewers === 2, 'both joined');
+  await write('one too many');
+  await eventually(() => closed, 'the stalled viewer was closed');
+  assert.equal(getLabHub().stateOf(LAB).viewers, 1);
+  await eventually(() => reading.received.some((m) => m.event === 'lab-event'), 'the reading viewer got it');
+  leave();
+  await reading.close();
+});

@@ -1,0 +1,217 @@
+import 'server-only';
+import { getEventFeed } from '@/db/event-feed';
+import { listEvents } from '@/db/events';
+import { readLabSnapshot } from '@/db/lab-snapshot';
+import { getPool } from '@/db/pool';
+import { chaosRunOf } from '@/lib/chaos/chaos-runs';
+import { listLabWorkers } from '@/lib/lab/remote-workers';
+import type { LabInstance } from '@/lib/model/lab-instance';
+import { toWire } from '@/lib/model/wire';
+import type { SseMessage } from './event-stream';
+
+const SNAPSHOT_EVERY_MS = 1_000;
+/**
+ * How far a viewer may fall behind (bytes its client has not read) before it is dropped. A viewer
+ * dropped this way loses nothing: its EventSource reconnects with Last-Event-ID and the route sends
+ * it everything after that id from the database. Buffering without a bound instead would let one
+ * stalled laptop grow the server's memory for the whole session.
+ */
+export const MAX_VIEWER_BACKLOG_BYTES = 2 * 1024 * 1024;
+
+/** One open feed, as the hub sees it. */
+export type HubViewer = {
+  deliver: (message: SseMessage) => void;
+  /** Ends the viewer's stream (its browser reconnects). */
+  close: () => void;
+  /** Bytes delivered that the viewer's client has not read yet. */
+  backlogBytes: () => number;
+};
+
+/**
+ * Everything one lab's viewers share: one subscription to the event feed, one reader that fetches
+ * each new event once (`id > last read`, in id order, which is commit order: 0002_events.sql) and
+ * hands it to every viewer, and one snapshot a second. Viewers cost a send each, not queries.
+ */
+class LabChannel {
+  readonly viewers = new Set<HubViewer>();
+  readonly ready: Promise<void>;
+  private lastId = 0;
+  private started = false;
+  private stopped = false;
+  private notedBeforeStart = false;
+  private resetPending = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private ticker: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    readonly lab: LabInstance,
+    private readonly onDead: () => void,
+  ) {
+    this.ready = this.start();
+  }
+
+  private async start(): Promise<void> {
+    // Subscribed before reading where the history ends: an event committed in between is both
+    // noted and newer than lastId, so it is read.
+    const unsubscribe = await getEventFeed().subscribe({
+      onNote: (note) => {
+        if (note.lab !== this.lab.id) return;
+        if (note.reset) this.resetPending = true;
+        this.pump();
+      },
+      onClose: () => this.closeAll(),
+    });
+    this.unsubscribe = unsubscribe;
+    if (this.stopped) return unsubscribe();
+    this.lastId = await lastEventId(this.lab.id);
+    if (this.stopped) return;
+    this.started = true;
+    this.ticker = setInterval(() => {
+      if (!this.pumping) void this.sendSnapshot().catch(() => undefined);
+    }, SNAPSHOT_EVERY_MS);
+    if (this.notedBeforeStart || this.resetPending) this.pump();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+    this.unsubscribe?.();
+  }
+
+  /** Whether the channel still runs a timer (for tests: a lab nobody watches costs nothing). */
+  get ticking(): boolean {
+    return this.ticker !== undefined;
+  }
+
+  /** Coalesced: one read at a time, run again if notes arrived meanwhile. */
+  private pump(): void {
+    if (!this.started) {
+      this.notedBeforeStart = true;
+      return;
+    }
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    (async () => {
+      do {
+        this.pumpAgain = false;
+        // In line with the events: what a read begun before the reset returned went out first,
+        // then `reset`, then what came after.
+        if (this.resetPending) {
+          this.resetPending = false;
+          this.broadcast({ event: 'reset', data: { lab: this.lab.id } });
+        }
+        const events = await listEvents({ lab: this.lab.id, afterId: this.lastId });
+        if (this.stopped) return;
+        for (const event of events) {
+          this.broadcast({ id: event.id, event: 'lab-event', data: toWire(event) });
+          this.lastId = event.id;
+        }
+        await this.sendSnapshot();
+      } while (this.pumpAgain && !this.stopped);
+    })()
+      .catch((error: unknown) => {
+        console.error('[sse] reading new events failed:', error);
+        this.closeAll();
+      })
+      .finally(() => {
+        this.pumping = false;
+      });
+  }
+
+  private async sendSnapshot(): Promise<void> {
+    const message = await labSnapshotMessage(this.lab);
+    if (!this.stopped) this.broadcast(message);
+  }
+
+  private broadcast(message: SseMessage): void {
+    for (const viewer of [...this.viewers]) {
+      viewer.deliver(message);
+      if (viewer.backlogBytes() > MAX_VIEWER_BACKLOG_BYTES) {
+        this.viewers.delete(viewer);
+        viewer.close();
+      }
+    }
+    if (this.viewers.size === 0) this.dispose();
+  }
+
+  /** The feed is gone: every viewer's stream ends, and their browsers reconnect to a fresh one. */
+  private closeAll(): void {
+    const viewers = [...this.viewers];
+    this.viewers.clear();
+    this.dispose();
+    for (const viewer of viewers) viewer.close();
+  }
+
+  dispose(): void {
+    if (this.stopped) return;
+    this.stop();
+    this.onDead();
+  }
+}
+
+/** The per-lab channels of this server process, kept on globalThis (Next loads modules more than once). */
+class LabHub {
+  private readonly channels = new Map<string, LabChannel>();
+
+  /**
+   * Adds a viewer to its lab's channel: from the moment this is called it is handed every event
+   * newer than what the channel had read, in order. Resolves once the channel is listening; returns
+   * the viewer's leave function.
+   */
+  async join(lab: LabInstance, viewer: HubViewer): Promise<() => void> {
+    let channel = this.channels.get(lab.id);
+    if (!channel) {
+      const created = new LabChannel(lab, () => {
+        if (this.channels.get(lab.id) === created) this.channels.delete(lab.id);
+      });
+      this.channels.set(lab.id, created);
+      channel = created;
+    }
+    const joined = channel;
+    joined.viewers.add(viewer);
+    const leave = () => {
+      if (joined.viewers.delete(viewer) && joined.viewers.size === 0) joined.dispose();
+    };
+    try {
+      await joined.ready;
+    } catch (error) {
+      leave();
+      throw error;
+    }
+    return leave;
+  }
+
+  /** Viewers connected to a lab, and whether its channel runs timers (0 and false once nobody watches). */
+  stateOf(labId: string): { viewers: number; ticking: boolean } {
+    const channel = this.channels.get(labId);
+    return { viewers: channel?.viewers.size ?? 0, ticking: channel?.ticking ?? false };
+  }
+}
+
+/** The lab's row, lease, workers (this server's and remote ones) and chaos run as one `snapshot` message. */
+export async function labSnapshotMessage(lab: LabInstance): Promise<SseMessage> {
+  const [snapshot, workers] = await Promise.all([readLabSnapshot(lab), listLabWorkers(lab)]);
+  const chaos = chaosRunOf(lab.id);
+  return { event: 'snapshot', data: { ...snapshot, workers, ...(chaos ? { chaos } : {}) } };
+}
+
+async function lastEventId(lab: string): Promise<number> {
+  const { rows } = await getPool().query<{ id: string | null }>('SELECT max(id) AS id FROM events WHERE lab = $1', [
+    lab,
+  ]);
+  return rows[0]?.id == null ? 0 : Number(rows[0].id);
+}
+
+type GlobalWithHub = typeof globalThis & { __fencingLabHub?: LabHub };
+
+export function getLabHub(): LabHub {
+  const holder = globalThis as GlobalWithHub;
+  holder.__fencingLabHub ??= new LabHub();
+  return holder.__fencingLabHub;
+}
