@@ -69,6 +69,17 @@ export async function registerRemoteWorker(
     [input.lab, input.name],
   );
   if (taken.length > 0) return false;
+  // Nor the name of a worker the server runs in the lab: the server records its workers' lives in
+  // the lab's history (a remote worker's carry detail.remote), and the last word on that name says
+  // whether it still runs. Two holders of one name would share a lane and a lease holder's name.
+  const { rows: local } = await db.query<{ kind: string }>(
+    `SELECT kind FROM events
+      WHERE lab = $1 AND lower(actor) = lower($2) AND NOT (detail ? 'remote')
+        AND kind IN ('worker_started', 'worker_restarted', 'worker_stopped', 'worker_crashed')
+      ORDER BY id DESC LIMIT 1`,
+    [input.lab, input.name],
+  );
+  if (local[0]?.kind === 'worker_started' || local[0]?.kind === 'worker_restarted') return false;
   const { rows } = await db.query(
     `INSERT INTO remote_workers AS r (lab, name, instance, settings, phase)
      VALUES ($1, $2, $3, $4, 'starting')

@@ -26,6 +26,7 @@ const LIST_TTL_MS = 1_000;
 const ACK_TIMEOUT_MS = 3_000;
 const STOP_TIMEOUT_MS = 5_000;
 const POLL_MS = 100;
+const STOP_SETTLE_MS = 300;
 
 type Cached = { at: number; workers: Promise<WorkerView[]> };
 type GlobalWithCache = typeof globalThis & { __fencingLabRemoteWorkers?: Map<string, Cached> };
@@ -134,6 +135,9 @@ export async function stopRemoteWorkers(lab: LabInstance): Promise<void> {
       await waitFor(lab, worker, (w) => !w.live, STOP_TIMEOUT_MS);
     }),
   );
+  // The worker's listener marks it stopped before its main thread has read the word: a query that
+  // thread had already sent may still land. It lands before the reset this waits for, not after.
+  if (live.length > 0) await sleep(STOP_SETTLE_MS);
 }
 
 async function command(lab: LabInstance, worker: RemoteWorkerRecord, what: RemoteCommand, seconds?: number) {

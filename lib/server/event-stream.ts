@@ -19,6 +19,17 @@ export function eventStream(
   const encoder = new TextEncoder();
   let cleanup: (() => void) | undefined;
   let closed = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let cleanedUp = false;
+  // Once, however the stream ends (the feed closes it, the client aborts, the stream is cancelled,
+  // or all three): a cleanup run twice would, say, count a private lab's viewer out twice.
+  const finish = () => {
+    closed = true;
+    clearInterval(heartbeat);
+    if (cleanedUp || !cleanup) return;
+    cleanedUp = true;
+    cleanup();
+  };
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
   // Queued in bytes, with no allowance: desiredSize is then minus the bytes the client has not read.
   const backlog: Backlog = () => -(controllerRef?.desiredSize ?? 0);
@@ -28,9 +39,7 @@ export function eventStream(
         controllerRef = controller;
         const close = () => {
           if (closed) return;
-          closed = true;
-          clearInterval(heartbeat);
-          cleanup?.();
+          finish();
           try {
             controller.close();
           } catch {
@@ -44,11 +53,11 @@ export function eventStream(
           write(
             `${id === undefined ? '' : `id: ${id}\n`}${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`,
           );
-        const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
+        heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
         signal.addEventListener('abort', close, { once: true });
         try {
           cleanup = await init(send, close, backlog);
-          if (closed) cleanup();
+          if (closed) finish();
         } catch (error) {
           console.error('[sse] the feed could not start:', error);
           write(`event: failure\ndata: ${JSON.stringify({ message: 'the live feed could not start' })}\n\n`);
@@ -56,8 +65,7 @@ export function eventStream(
         }
       },
       cancel() {
-        closed = true;
-        cleanup?.();
+        finish();
       },
     },
     new ByteLengthQueuingStrategy({ highWaterMark: 0 }),

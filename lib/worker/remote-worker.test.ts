@@ -102,6 +102,13 @@ describe('a remote worker, driven from the lab', () => {
     const twin = worker(['--lab', LAB, '--name', 'far']);
     assert.equal(await twin.exited, 2, 'a second worker of the same name is refused');
     assert.match(twin.output(), /already running in the lab fenced/);
+
+    // Nor may it take the name of a worker the server runs in the lab.
+    assert.ok((await commands.startWorker({ lab: LAB, settings: { name: 'Local', ...FAST } }, TRAINER)).ok);
+    const clash = worker(['--lab', LAB, '--name', 'local']);
+    assert.equal(await clash.exited, 2, 'the name of a local worker is refused');
+    assert.match(clash.output(), /already running in the lab fenced/);
+    assert.ok((await commands.crashWorker({ lab: LAB, worker: 'Local' }, TRAINER)).ok);
   });
 
   test('a timed pause freezes it for its length, and nothing of it lands meanwhile', async () => {
@@ -114,7 +121,8 @@ describe('a remote worker, driven from the lab', () => {
     const started = await waitForEvent((e) => e.actor === 'Far' && e.kind === 'pause_started', 'pause_started');
     const ended = await waitForEvent((e) => e.actor === 'Far' && e.kind === 'pause_ended', 'pause_ended');
     const frozenMs = Number(ended.detail?.frozenMs);
-    assert.ok(frozenMs >= 1_400 && frozenMs < 3_000, `frozen for ${frozenMs} ms`);
+    // The upper bound is loose: a loaded machine wakes it late, never early.
+    assert.ok(frozenMs >= 1_400 && frozenMs < 6_000, `frozen for ${frozenMs} ms`);
     const during = (await listEvents({ lab: LAB })).filter(
       (e) => e.actor === 'Far' && e.id > started.id && e.id < ended.id && e.kind !== 'lease_expired',
     );
