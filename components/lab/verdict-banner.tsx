@@ -60,8 +60,9 @@ export function VerdictBanner() {
   // every new write or every new line of the list.
   return verdict.ok ? (
     <div className="rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-base dark:border-emerald-800 dark:bg-emerald-950">
-      <strong role="status">✓ Checker: no violation</strong> in {verdict.checked.writes} accepted writes and{' '}
-      {verdict.checked.grants} grants{scope}.
+      <strong role="status">✓ Checker: no violation</strong> in {plural(verdict.checked.writes, 'accepted write')} and{' '}
+      {plural(verdict.checked.grants, 'grant')}
+      {scope}.
     </div>
   ) : (
     <div className="rounded-lg border border-rose-400 bg-rose-50 px-3 py-2 text-base dark:border-rose-700 dark:bg-rose-950">
@@ -79,4 +80,8 @@ export function VerdictBanner() {
       {count > 5 ? <p>…and {count - 5} more.</p> : null}
     </div>
   );
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
