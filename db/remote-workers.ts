@@ -176,6 +176,8 @@ export async function enqueueWorkerCommand(
     input.command,
     input.seconds ?? null,
   ]);
+  // Commands are done with once taken: a day later nobody needs them (the table stays small).
+  await db.query("DELETE FROM worker_commands WHERE taken_at < clock_timestamp() - interval '1 day'");
 }
 
 /** Whether commands wait for the worker untaken (a pause it has not yet been told of). */

@@ -40,12 +40,37 @@ function driverCommand<S extends z.ZodType<{ lab: string }>, T>(
   command: (lab: LabRecord, input: z.output<S>) => Promise<T>,
 ): LabCommand<T> {
   return (raw, credentials) =>
-    validatedAction(schema, async (input) => {
-      const lab = await labFor(input.lab, credentials);
-      requireDriver(lab, credentials);
-      if (lab.visibility === 'private') getPrivateLabs().touch(lab.id);
-      return command(lab, input);
-    })(raw);
+    validatedAction(schema, (input) =>
+      inArrivalOrder(input.lab, async () => {
+        const lab = await labFor(input.lab, credentials);
+        requireDriver(lab, credentials);
+        if (lab.visibility === 'private') getPrivateLabs().touch(lab.id);
+        return command(lab, input);
+      }),
+    )(raw);
+}
+
+type GlobalWithArrivals = typeof globalThis & { __fencingLabArrivals?: Map<string, Promise<unknown>> };
+
+/**
+ * A lab's commands run one at a time in the order they arrived, lookups and remote workers'
+ * commands included: a double-clicked Resume is one resume and one "not paused", in that order.
+ */
+function inArrivalOrder<T>(labId: string, run: () => Promise<T>): Promise<T> {
+  const holder = globalThis as GlobalWithArrivals;
+  holder.__fencingLabArrivals ??= new Map();
+  const arrivals = holder.__fencingLabArrivals;
+  const next = (arrivals.get(labId) ?? Promise.resolve()).then(run, run);
+  const settled = next.then(
+    () => undefined,
+    () => undefined,
+  );
+  arrivals.set(labId, settled);
+  // Let go of a lab's queue once it has drained (private labs come and go).
+  void settled.then(() => {
+    if (arrivals.get(labId) === settled) arrivals.delete(labId);
+  });
+  return next;
 }
 
 /** The lab, if it exists and the caller may see it; a private lab of someone else's does not exist. */
