@@ -129,8 +129,13 @@ test('a private lab is invisible to, and unaffected by, the shared lab and its t
     await expect(trainee.page.getByRole('list', { name: 'Your private labs' }).getByRole('link')).toContainText([
       mine.lab,
     ]);
+    // Its owner closes it: the workers stop, the history stays to replay, the controls go.
     await mine.gotoFreePlay();
-    await mine.reset();
+    await trainee.page.getByRole('button', { name: 'Close this lab' }).click();
+    await expect(trainee.readOnly).toContainText('was closed', { timeout: WORKER_STEP_TIMEOUT });
+    await expect(mine.controls).toHaveCount(0);
+    await expect(mine.writeMark('Zed', 'accepted', { value: 'Zed-1' })).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
+    await expect(mine.markTitled('Zed stopped')).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
   } finally {
     await traineeContext.close();
   }

@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import { LABS } from '@/lib/model/labs';
+import { ClosePrivateLab } from '../access/close-private-lab';
 import { LabControls } from './controls/lab-controls';
 import { ExportPanel } from './export/export-panel';
 import { LabStoreProvider } from './lab-store-provider';
@@ -52,6 +53,7 @@ export function LabView({
           ) : null}
           {!canDrive ? <ReadOnlyPanel lab={lab} walkthrough={walkthrough} /> : null}
           {canDrive && !walkthrough ? <LabControls /> : null}
+          {canDrive && lab.visibility === 'private' ? <ClosePrivateLab lab={lab.id} /> : null}
           {canDrive && walkthrough ? (
             <p className="text-base">
               <Link className="font-semibold underline" href={`/labs/${lab.id}`}>

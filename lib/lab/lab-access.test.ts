@@ -132,7 +132,14 @@ test('an idle private lab is closed: workers stopped, history kept, commands ref
   const workers = await commands.listWorkers({ lab }, ALICE);
   assert.deepEqual(workers.ok && workers.data.map((w) => w.alive), []);
   const events = await listEvents({ lab });
-  assert.equal(events.at(-1)?.kind, 'lab_closed');
+  assert.deepEqual(
+    events.slice(-2).map((e) => [e.actor, e.kind]),
+    [
+      ['A', 'worker_stopped'],
+      ['server', 'lab_closed'],
+    ],
+    "A's lane ends where it was stopped, then the lab closes",
+  );
   assert.ok(
     events.some((e) => e.kind === 'write_accepted'),
     'its history is still there for replay',
@@ -149,12 +156,24 @@ test('a kind that does not exist, or a malformed lab id, is a clear error', asyn
   assert.match(!badId.ok ? badId.error.message : '', /^lab: /);
 });
 
+test('one browser opens at most 3 private labs at once', async () => {
+  const carol = { ownerSecret: newOwnerSecret() };
+  const mine: string[] = [];
+  for (let i = 0; i < 3; i++) mine.push(await openLab(carol, 'no-fencing'));
+  const fourth = await commands.openPrivateLab({ kind: 'fenced' }, carol);
+  assert.equal(!fourth.ok && fourth.error.code, 'limit_reached');
+  assert.match(!fourth.ok ? fourth.error.message : '', /you already have 3 private labs open/);
+  for (const lab of mine) assert.ok((await commands.closePrivateLab({ lab }, carol)).ok);
+  assert.ok((await commands.openPrivateLab({ kind: 'fenced' }, carol)).ok, 'closed ones do not count');
+});
+
 test('a server opens a limited number of private labs; closed ones do not count', async () => {
-  const opened: string[] = [];
+  const opened: Array<{ id: string; owner: { ownerSecret: string } }> = [];
   let refused: Awaited<ReturnType<typeof commands.openPrivateLab>> | undefined;
   for (let i = 0; i < 40 && !refused; i++) {
-    const result = await commands.openPrivateLab({ kind: 'no-fencing' }, BOB);
-    if (result.ok) opened.push(result.data.id);
+    const owner = { ownerSecret: newOwnerSecret() };
+    const result = await commands.openPrivateLab({ kind: 'no-fencing' }, owner);
+    if (result.ok) opened.push({ id: result.data.id, owner });
     else refused = result;
   }
   assert.ok(refused && !refused.ok, 'the limit was reached');
@@ -163,11 +182,12 @@ test('a server opens a limited number of private labs; closed ones do not count'
   // Closing one makes room for one, even while its history is watched (replayed).
   const [first] = opened;
   assert.ok(first);
-  assert.ok((await commands.closePrivateLab({ lab: first }, BOB)).ok);
-  const closedRecord = await findLab(first);
+  assert.ok((await commands.closePrivateLab({ lab: first.id }, first.owner)).ok);
+  const closedRecord = await findLab(first.id);
   assert.ok(closedRecord?.closedAt);
   getPrivateLabs().watch(closedRecord)();
   const again = await commands.openPrivateLab({ kind: 'no-fencing' }, BOB);
   assert.ok(again.ok, JSON.stringify(again));
-  for (const lab of [...opened.slice(1), again.data.id]) await commands.closePrivateLab({ lab }, BOB);
+  for (const { id, owner } of opened.slice(1)) await commands.closePrivateLab({ lab: id }, owner);
+  await commands.closePrivateLab({ lab: again.data.id }, BOB);
 });

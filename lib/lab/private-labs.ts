@@ -1,9 +1,16 @@
 import 'server-only';
 import { appendEvent } from '../../db/events';
-import { closeLab, createPrivateLab, findLab, type LabRecord, listOpenPrivateLabIds } from '../../db/labs';
+import {
+  closeLab,
+  createPrivateLab,
+  findLab,
+  type LabRecord,
+  listOpenPrivateLabIds,
+  listPrivateLabs,
+} from '../../db/labs';
 import { getPool } from '../../db/pool';
 import { FencingError } from '../model/errors';
-import { MAX_PRIVATE_LABS } from '../model/lab-inputs';
+import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER } from '../model/lab-inputs';
 import type { LabId } from '../model/labs';
 import { INITIAL_ROW_VALUE } from './lab-reset';
 import { getSupervisor } from './supervisor';
@@ -52,6 +59,14 @@ export class PrivateLabs {
       throw new FencingError(
         'limit_reached',
         `this server already has ${MAX_PRIVATE_LABS} private labs open, its limit: try again when idle labs have closed, or ask the trainer`,
+      );
+    }
+    // One browser may not take the whole room's share.
+    const mine = await listPrivateLabs({ ownerHash });
+    if (mine.length >= MAX_PRIVATE_LABS_PER_OWNER) {
+      throw new FencingError(
+        'limit_reached',
+        `you already have ${MAX_PRIVATE_LABS_PER_OWNER} private labs open: close one (its page has "Close this lab") first`,
       );
     }
     const lab = await createPrivateLab({ kind, ownerHash, initialValue: INITIAL_ROW_VALUE });

@@ -210,7 +210,10 @@ export class LabSupervisor {
   closeLab(lab: LabInstance): Promise<void> {
     return this.serially(lab, async () => {
       this.closed.add(lab.id);
+      const running = [...this.workersOf(lab).values()].filter((w) => w.process.alive);
       await this.stopAll(lab);
+      // Its history stays for replay: each lane ends where its worker was stopped.
+      for (const worker of running) await this.record(worker, 'worker_stopped', { reason: 'the lab was closed' });
       this.labs.delete(lab.id);
       this.instances.delete(lab.id);
       this.counters.delete(lab.id);

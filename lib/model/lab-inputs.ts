@@ -9,6 +9,8 @@ export const MAX_WORKERS_PER_LAB = 8;
 export const MAX_WORKERS_PER_SERVER = 40;
 /** Private labs open at once on this server. */
 export const MAX_PRIVATE_LABS = 30;
+/** Private labs one browser may have open at once. */
+export const MAX_PRIVATE_LABS_PER_OWNER = 3;
 export const MAX_PAUSE_SECONDS = 60;
 export const WORKER_NAME_MAX_CHARS = 40;
 export const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;

@@ -52,6 +52,11 @@ export function WorkerStrip() {
                   </span>
                 ) : null}
                 <span className="text-2xl font-bold">{worker.name}</span>{' '}
+                {worker.remote ? (
+                  <span className="rounded bg-violet-100 px-1.5 text-sm font-semibold text-violet-900 dark:bg-violet-900 dark:text-violet-100">
+                    remote
+                  </span>
+                ) : null}{' '}
                 <span data-testid={`strip-${worker.name}-phase`}>
                   <span aria-hidden="true">{phase.icon} </span>
                   {phase.words}
