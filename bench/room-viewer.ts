@@ -42,11 +42,17 @@ export function openViewer(baseUrl: string, lab: string): RoomViewer {
         cut = buffer.indexOf('\n\n');
         let event = 'message';
         let id: number | undefined;
+        let data = '';
         for (const line of block.split('\n')) {
           if (line.startsWith('event: ')) event = line.slice(7);
           else if (line.startsWith('id: ')) id = Number(line.slice(4));
+          else if (line.startsWith('data: ')) data = line.slice(6);
         }
-        if (event === 'reset') viewer.ids = [];
+        if (event === 'reset') {
+          // As the browser does: the events up to the reset's boundary are gone, later ones stay.
+          const upTo = (JSON.parse(data || '{}') as { upTo?: number }).upTo;
+          viewer.ids = upTo === undefined ? [] : viewer.ids.filter((kept) => kept > upTo);
+        }
         if (event === 'lab-event' && id !== undefined) {
           viewer.ids.push(id);
           lastEventId = id;
@@ -78,15 +84,19 @@ export type ViewerCheck = { received: number; lost: number; duplicates: number; 
  * What the viewer received against the lab's events in Postgres between the first and the last id
  * it received: an id in the database it never got is lost.
  */
-export async function checkViewer(db: pg.Client, viewer: RoomViewer): Promise<ViewerCheck> {
+/**
+ * What the viewer missed: every event of its lab from its first one to the lab's newest at the end
+ * that it does not hold (a viewer whose feed went quiet, or that never got anything, loses them all).
+ */
+export async function checkViewer(db: pg.Client, viewer: RoomViewer, newestId: number): Promise<ViewerCheck> {
   const { ids } = viewer;
   const received = new Set(ids);
   const duplicates = ids.length - received.size;
   const outOfOrder = ids.filter((id, i) => i > 0 && id <= (ids[i - 1] as number)).length;
-  if (ids.length === 0) return { received: 0, lost: 0, duplicates, outOfOrder };
+  const firstId = ids.length ? ids.reduce((a, b) => Math.min(a, b)) : 0;
   const { rows } = await db.query<{ id: string }>(
     'SELECT id FROM events WHERE lab = $1 AND id BETWEEN $2 AND $3 ORDER BY id',
-    [viewer.lab, ids.reduce((a, b) => Math.min(a, b)), ids.reduce((a, b) => Math.max(a, b))],
+    [viewer.lab, firstId, newestId],
   );
   const lost = rows.filter((row) => !received.has(Number(row.id))).length;
   return { received: ids.length, lost, duplicates, outOfOrder };

@@ -34,7 +34,7 @@ export async function benchRoom(options: {
   databaseUrl: string;
   dataDir: string;
   minutes: number;
-}): Promise<{ figures: Figure[]; lost: number; duplicates: number }> {
+}): Promise<{ figures: Figure[]; lost: number; duplicates: number; failed: boolean }> {
   const { baseUrl, databaseUrl, dataDir, minutes } = options;
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
@@ -84,13 +84,16 @@ export async function benchRoom(options: {
     await Promise.all(viewers.map((v) => v.stop()));
 
     const checks = [];
-    for (const viewer of viewers) checks.push(await checkViewer(db, viewer));
+    for (const viewer of viewers) checks.push(await checkViewer(db, viewer, newest.get(viewer.lab) ?? 0));
     const lost = checks.reduce((sum, c) => sum + c.lost, 0);
     const duplicates = checks.reduce((sum, c) => sum + c.duplicates, 0);
     const outOfOrder = checks.reduce((sum, c) => sum + c.outOfOrder, 0);
     const reconnects = viewers.reduce((sum, v) => sum + v.reconnects, 0);
     printMemoryTable(samples);
-    return { figures: figuresOf({ samples, lost, duplicates, outOfOrder, behind, reconnects }), lost, duplicates };
+    const figures = figuresOf({ samples, lost, duplicates, outOfOrder, behind, reconnects });
+    // The run fails on any event lost, doubled or out of order, a viewer left behind, or memory that grew.
+    const failed = lost + duplicates + outOfOrder + behind > 0 || figures.some((figure) => figure.met === false);
+    return { figures, lost, duplicates, failed };
   } finally {
     await Promise.all(viewers.map((v) => v.stop()));
     await db.end();

@@ -2,8 +2,11 @@ import 'server-only';
 import type pg from 'pg';
 import { newClient } from './pool';
 
-/** What NOTIFY fencing_events carries: the new event's id, or a lab that was reset. */
-export type EventNote = { lab: string; id?: number; reset?: boolean };
+/**
+ * What NOTIFY fencing_events carries: the new event's id, or a lab that was reset (every event of
+ * it up to `upTo` deleted).
+ */
+export type EventNote = { lab: string; id?: number; reset?: boolean; upTo?: number };
 
 type Subscriber = { onNote: (note: EventNote) => void; onClose: () => void };
 
@@ -17,6 +20,11 @@ class EventFeed {
   private connecting: Promise<pg.Client> | undefined;
   private readonly subscribers = new Set<Subscriber>();
 
+  /** How many feeds listen now (for tests: a feed that went away must not stay subscribed). */
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
   async subscribe(subscriber: Subscriber): Promise<() => void> {
     await this.connect();
     this.subscribers.add(subscriber);
@@ -26,7 +34,9 @@ class EventFeed {
   private connect(): Promise<pg.Client> {
     if (this.client) return Promise.resolve(this.client);
     this.connecting ??= (async () => {
-      const client = newClient();
+      // keepAlive: a connection that hangs half-open (a remote DATABASE_URL, a NAT) is noticed and
+      // dropped, so that feeds reconnect instead of showing "live" with no events coming.
+      const client = newClient(undefined, { keepAlive: true });
       client.on('notification', (message) => {
         let note: EventNote;
         try {

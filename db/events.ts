@@ -5,16 +5,21 @@ import { parseStoredToken, parseToken } from '../lib/model/token';
 import { getPool, type Queryable, withTransaction } from './pool';
 
 /**
- * Deletes a lab's history when the lab is reset, and tells live feeds so. Under the events lock, so
- * that an event being appended right now lands either before the reset (and is deleted) or after.
+ * Deletes a lab's history when the lab is reset, and tells live feeds so, with the boundary: every
+ * event of the lab up to `upTo` is gone, every later one is news. Under the events lock, so that an
+ * event being appended right now lands either before the reset (id <= upTo, deleted) or after it.
+ * The boundary makes a reset exact wherever it falls among the events a feed is delivering.
  */
 export async function clearEvents(lab: string): Promise<void> {
   await withTransaction(async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'))");
-    await client.query('DELETE FROM events WHERE lab = $1', [lab]);
-    await client.query("SELECT pg_notify('fencing_events', json_build_object('lab', $1::text, 'reset', true)::text)", [
-      lab,
-    ]);
+    await client.query(
+      `WITH gone AS (DELETE FROM events WHERE lab = $1 RETURNING id)
+       SELECT pg_notify('fencing_events',
+                        json_build_object('lab', $1::text, 'reset', true,
+                                          'upTo', (SELECT coalesce(max(id), 0) FROM gone))::text)`,
+      [lab],
+    );
   });
 }
 

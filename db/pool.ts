@@ -23,11 +23,12 @@ export function databaseUrl(): string {
 }
 
 /** A client of its own, for callers that need a dedicated session (a second holder, LISTEN). */
-export function newClient(url: string = databaseUrl()): pg.Client {
+export function newClient(url: string = databaseUrl(), extra: { keepAlive?: boolean } = {}): pg.Client {
   const client = new pg.Client({
     connectionString: url,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     options: SESSION_OPTIONS,
+    ...extra,
   });
   // Without a listener a server restart surfaces as an uncaughtException.
   client.on('error', (error) => console.error('[db] client error:', error.message));

@@ -57,9 +57,11 @@ export function LabStoreProvider({
       getState().setConnection('live');
     });
     source.addEventListener('hello', (m) => getState().receiveHello(parse<{ firstId: number | null }>(m).firstId));
-    source.addEventListener('reset', () => {
-      pending = [];
-      getState().receiveReset();
+    source.addEventListener('reset', (m) => {
+      // Events after the reset may have arrived before the word of it: only older ones go.
+      const { upTo } = parse<{ upTo?: number }>(m);
+      pending = upTo === undefined ? [] : pending.filter((e) => e.id > upTo);
+      getState().receiveReset(upTo);
     });
     source.addEventListener('lab-event', (m) => {
       pending.push(parse<WireEvent>(m));

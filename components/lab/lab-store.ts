@@ -45,7 +45,8 @@ export type LabActions = {
   receiveEvents: (events: WireEvent[]) => void;
   /** A (re)connection's hello: events older than the lab's oldest were deleted by a reset. */
   receiveHello: (firstId: number | null) => void;
-  receiveReset: () => void;
+  /** The lab was reset: its events up to `upTo` are gone (all of them, without a boundary). */
+  receiveReset: (upTo?: number) => void;
   receiveSnapshot: (snapshot: LabSnapshot) => void;
   setConnection: (connection: Connection) => void;
   zoom: (factor: number) => void;
@@ -93,8 +94,14 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
       if (fresh.length) set({ events: get().events.concat(fresh) });
     },
     receiveHello: (firstId) => set({ events: firstId === null ? [] : get().events.filter((e) => e.id >= firstId) }),
-    receiveReset: () =>
-      set({ events: [], selectedMark: undefined, viewEnd: undefined, replayAt: undefined, replayPlaying: false }),
+    receiveReset: (upTo) =>
+      set({
+        events: upTo === undefined ? [] : get().events.filter((e) => e.id > upTo),
+        selectedMark: undefined,
+        viewEnd: undefined,
+        replayAt: undefined,
+        replayPlaying: false,
+      }),
     receiveSnapshot: (snapshot) => {
       const { selectedWorker } = get();
       const stillThere = snapshot.workers.some((w) => w.id === selectedWorker);

@@ -24,6 +24,9 @@ export async function startLabFeed(options: {
 }): Promise<() => void> {
   const { lab, after, send, close, backlog } = options;
   let held: SseMessage[] | undefined = [];
+  // The history is queued in one go, and a big one takes a slow client a while to read: only what
+  // is queued beyond it counts against the viewer (a client that stopped reading is still dropped).
+  let caughtUpBacklog = 0;
   let lastSentId = after;
   // The hub's reader may still be behind this viewer's history when the viewer goes live (its read
   // began before the history's): what the viewer already sent is skipped by id.
@@ -37,32 +40,22 @@ export async function startLabFeed(options: {
   const leave = await getLabHub().join(lab, {
     deliver: (message) => (held ? held.push(message) : sendOnce(message)),
     close,
-    backlogBytes: backlog,
+    backlogBytes: () => (held ? 0 : Math.max(0, backlog() - caughtUpBacklog)),
   });
   try {
     send({ event: 'hello', data: { lab: lab.id, firstId: await firstEventId(lab.id) } });
-    let afterId = after;
-    for (;;) {
-      const history = await listEvents({ lab: lab.id, afterId });
-      const snapshot = await labSnapshotMessage(lab);
-      const reset = held.findLastIndex((message) => message.event === 'reset');
-      if (reset >= 0) {
-        // The lab was reset while its history was read, before or after the read: the client
-        // starts over with the lab's events as they are now.
-        send({ event: 'reset', data: { lab: lab.id } });
-        held = held.slice(reset + 1);
-        afterId = 0;
-        continue;
-      }
-      lastSentId = afterId;
-      for (const event of history) sendOnce({ id: event.id, event: 'lab-event', data: toWire(event) });
-      send(snapshot);
-      send({ event: 'caught-up', data: { lastId: lastSentId } });
-      // Held snapshots are older than the one just sent; held events up to lastSentId were in the history.
-      for (const message of held) if (message.event !== 'snapshot') sendOnce(message);
-      held = undefined;
-      return leave;
-    }
+    const history = await listEvents({ lab: lab.id, afterId: after });
+    const snapshot = await labSnapshotMessage(lab);
+    for (const event of history) sendOnce({ id: event.id, event: 'lab-event', data: toWire(event) });
+    send(snapshot);
+    send({ event: 'caught-up', data: { lastId: lastSentId } });
+    // What the hub delivered meanwhile, in its order. Held snapshots are older than the one just
+    // sent; held events up to lastSentId were in the history. A held reset goes on as it is: its
+    // boundary drops exactly the events it deleted, whether the history was read before or after it.
+    for (const message of held) if (message.event !== 'snapshot') sendOnce(message);
+    held = undefined;
+    caughtUpBacklog = backlog();
+    return leave;
   } catch (error) {
     leave();
     throw error;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { getEventFeed } from '@/db/event-feed';
 import { appendEvent } from '@/db/events';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
@@ -88,6 +89,7 @@ test('a viewer joining mid-run gets the history, then live events, with no gap a
 });
 
 test('a viewer that disconnects is removed, and a lab with no viewers stops its timers', async () => {
+  const subscribedBefore = getEventFeed().subscriberCount;
   const one = openLabFeed(LAB);
   const two = openLabFeed(LAB);
   await eventually(() => getLabHub().stateOf(LAB).viewers === 2, 'two viewers');
@@ -102,6 +104,7 @@ test('a viewer that disconnects is removed, and a lab with no viewers stops its 
   await two.close();
   await eventually(() => getLabHub().stateOf(LAB).viewers === 0, 'no viewer left');
   assert.deepEqual(getLabHub().stateOf(LAB), { viewers: 0, ticking: false });
+  assert.equal(getEventFeed().subscriberCount, subscribedBefore, 'its LISTEN subscription is let go');
 });
 
 test('a viewer that stops reading is dropped (it reconnects with Last-Event-ID), the others carry on', async () => {

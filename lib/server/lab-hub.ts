@@ -33,13 +33,16 @@ export type HubViewer = {
  * hands it to every viewer, and one snapshot a second. Viewers cost a send each, not queries.
  */
 class LabChannel {
+  /** Every channel with a timer running, whether or not its hub still lists it (for tests). */
+  static readonly ticking = new Set<LabChannel>();
   readonly viewers = new Set<HubViewer>();
   readonly ready: Promise<void>;
   private lastId = 0;
   private started = false;
   private stopped = false;
   private notedBeforeStart = false;
-  private resetPending = false;
+  /** A reset noted and not yet sent on: the boundary it carries (every event up to it deleted). */
+  private resetPending: { upTo?: number } | undefined;
   private pumping = false;
   private pumpAgain = false;
   private ticker: NodeJS.Timeout | undefined;
@@ -58,7 +61,7 @@ class LabChannel {
     const unsubscribe = await getEventFeed().subscribe({
       onNote: (note) => {
         if (note.lab !== this.lab.id) return;
-        if (note.reset) this.resetPending = true;
+        if (note.reset) this.resetPending = { upTo: Math.max(note.upTo ?? 0, this.resetPending?.upTo ?? 0) };
         this.pump();
       },
       onClose: () => this.closeAll(),
@@ -68,9 +71,10 @@ class LabChannel {
     this.lastId = await lastEventId(this.lab.id);
     if (this.stopped) return;
     this.started = true;
-    this.ticker = setInterval(() => {
-      if (!this.pumping) void this.sendSnapshot().catch(() => undefined);
-    }, SNAPSHOT_EVERY_MS);
+    // Through the reader, not beside it: snapshots go out one at a time, in order, after the
+    // events they may show the effect of, and never pile up while the database is slow.
+    this.ticker = setInterval(() => this.pump(), SNAPSHOT_EVERY_MS);
+    LabChannel.ticking.add(this);
     if (this.notedBeforeStart || this.resetPending) this.pump();
   }
 
@@ -78,6 +82,7 @@ class LabChannel {
     this.stopped = true;
     clearInterval(this.ticker);
     this.ticker = undefined;
+    LabChannel.ticking.delete(this);
     this.unsubscribe?.();
   }
 
@@ -100,11 +105,12 @@ class LabChannel {
     (async () => {
       do {
         this.pumpAgain = false;
-        // In line with the events: what a read begun before the reset returned went out first,
-        // then `reset`, then what came after.
+        // The reset carries its boundary, so where it falls among the events does not matter: a
+        // read begun before the reset may return events from after it, and they stay.
         if (this.resetPending) {
-          this.resetPending = false;
-          this.broadcast({ event: 'reset', data: { lab: this.lab.id } });
+          const { upTo } = this.resetPending;
+          this.resetPending = undefined;
+          this.broadcast({ event: 'reset', data: { lab: this.lab.id, ...(upTo === undefined ? {} : { upTo }) } });
         }
         const events = await listEvents({ lab: this.lab.id, afterId: this.lastId });
         if (this.stopped) return;
@@ -112,7 +118,11 @@ class LabChannel {
           this.broadcast({ id: event.id, event: 'lab-event', data: toWire(event) });
           this.lastId = event.id;
         }
-        await this.sendSnapshot();
+        // A failed snapshot is skipped (the next comes within a second); only a failed read of
+        // the events, which would leave a gap, closes the viewers so that they catch up anew.
+        await this.sendSnapshot().catch((error: unknown) =>
+          console.error('[sse] a snapshot failed:', (error as Error).message),
+        );
       } while (this.pumpAgain && !this.stopped);
     })()
       .catch((error: unknown) => {
@@ -190,7 +200,9 @@ class LabHub {
   /** Viewers connected to a lab, and whether its channel runs timers (0 and false once nobody watches). */
   stateOf(labId: string): { viewers: number; ticking: boolean } {
     const channel = this.channels.get(labId);
-    return { viewers: channel?.viewers.size ?? 0, ticking: channel?.ticking ?? false };
+    // Asked of every channel of the lab, listed or not: one let go while its timer still ran leaks.
+    const ticking = [...LabChannel.ticking].some((c) => c.lab.id === labId);
+    return { viewers: channel?.viewers.size ?? 0, ticking };
   }
 }
 

@@ -51,12 +51,18 @@ export function openLabFeed(lab: string, lastEventId?: number) {
   return {
     /** Everything received so far, in order. */
     received,
-    /** The ids of the lab events the client holds now: a `reset` clears its log, as the browser's store does. */
-    eventIds: () =>
-      received
-        .slice(received.findLastIndex((m) => m.event === 'reset') + 1)
-        .filter((m) => m.event === 'lab-event')
-        .map((m) => m.id as number),
+    /** The ids of the lab events the client holds now: a `reset` drops those up to its `upTo`, as the browser's store does. */
+    eventIds: () => {
+      let ids: number[] = [];
+      for (const m of received) {
+        if (m.event === 'lab-event') ids.push(m.id as number);
+        if (m.event === 'reset') {
+          const upTo = (m.data as { upTo?: number }).upTo;
+          ids = upTo === undefined ? [] : ids.filter((id) => id > upTo);
+        }
+      }
+      return ids;
+    },
     ended: () => ended,
     close: async () => {
       abort.abort();

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { appendEvent, clearEvents } from '@/db/events';
+import { closePool, getPool } from '@/db/pool';
+import { resetLabData } from '@/lib/lab/lab-reset';
+import { sharedLab } from '@/lib/model/lab-instance';
+import { eventually, openLabFeed } from '@/lib/testing/sse-client';
+
+/*
+ * A reset that falls among events a feed is delivering: a read of the hub's that began before the
+ * reset returns an event committed after it, and a viewer joins before the hub has passed the reset
+ * on. The reset's boundary (every event up to it deleted) keeps the later event for both viewers.
+ */
+
+const LAB = 'read-check-write';
+const write = (value: string) =>
+  appendEvent(getPool(), { lab: LAB, actor: 'T', kind: 'write_sent', detail: { value } });
+async function idsInDatabase(): Promise<number[]> {
+  const { rows } = await getPool().query<{ id: string }>('SELECT id FROM events WHERE lab = $1 ORDER BY id', [LAB]);
+  return rows.map((row) => Number(row.id));
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// A pool wait or a slow network before the hub's next "id > last read" query runs.
+let delayNextRead = 0;
+before(async () => {
+  await resetLabData(sharedLab(LAB));
+  const pool = getPool();
+  const original = pool.query.bind(pool) as (...a: unknown[]) => unknown;
+  (pool as unknown as { query: unknown }).query = async (...args: unknown[]) => {
+    if (delayNextRead && typeof args[0] === 'string' && args[0].includes('id > $2')) {
+      const ms = delayNextRead;
+      delayNextRead = 0;
+      await sleep(ms);
+    }
+    return original(...args);
+  };
+});
+after(async () => {
+  await getPool().query(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN fencing_events' AND pid <> pg_backend_pid()",
+  );
+  await closePool();
+});
+
+test('an event committed just after a reset survives the reset, for an open viewer and one joining then', async () => {
+  const early = openLabFeed(LAB);
+  await eventually(() => early.received.some((m) => m.event === 'caught-up'), 'caught-up');
+  await write('before');
+  await eventually(() => early.eventIds().length === 1, 'first event');
+
+  delayNextRead = 400; // the hub's next read is slow to start
+  await write('deleted by the reset'); // note -> pump -> listEvents (delayed)
+  await sleep(50);
+  await clearEvents(LAB); // reset note arrives while the read is in flight
+  await write('after the reset'); // commits before the delayed read takes its snapshot
+  const late = openLabFeed(LAB); // joins while the hub has not yet broadcast the reset
+  await eventually(() => late.received.some((m) => m.event === 'caught-up'), 'late caught-up');
+  await sleep(1_500);
+  const expected = await idsInDatabase();
+  const earlyIds = early.eventIds();
+  const lateIds = late.eventIds();
+  await early.close();
+  await late.close();
+  assert.deepEqual({ early: earlyIds, late: lateIds }, { early: expected, late: expected });
+});
