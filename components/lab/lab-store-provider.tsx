@@ -51,6 +51,8 @@ export function LabStoreProvider({
       caughtUp = false;
     });
     source.addEventListener('error', () => getState().setConnection('reconnecting'));
+    // The server could not start this feed: it closes the stream, and EventSource tries again.
+    source.addEventListener('failure', () => getState().setConnection('reconnecting'));
     source.addEventListener('caught-up', () => {
       caughtUp = true;
       flush();
