@@ -49,6 +49,8 @@ export function openLabFeed(lab: string, lastEventId?: number) {
     });
 
   return {
+    /** The route handler's response (its status, for a feed that was refused). */
+    response,
     /** Everything received so far, in order. */
     received,
     /** The ids of the lab events the client holds now: a `reset` drops those up to its `upTo`, as the browser's store does. */

@@ -4,6 +4,7 @@ import { appendEvent } from '@/db/events';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { sharedLab } from '@/lib/model/lab-instance';
+import { openLabFeed, type SseEvent } from '@/lib/testing/sse-client';
 import { GET } from './route';
 
 /*
@@ -13,70 +14,29 @@ import { GET } from './route';
  */
 
 const LAB = 'per-process-counter';
-type Message = { id?: number; event: string; data: Record<string, unknown> };
+type Message = SseEvent;
 
+/** The feed as the shared test client reads it, taken message by message. */
 function open(lab: string, lastEventId?: number) {
-  const abort = new AbortController();
-  const request = new Request(`http://lab.test/api/labs/${lab}/events`, {
-    headers: lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) },
-    signal: abort.signal,
-  });
-  const response = GET(request, { params: Promise.resolve({ lab }) });
-  const queue: Message[] = [];
-  let ended = false;
-  let buffer = '';
-  const reading = (async () => {
-    const body = (await response).body;
-    if (!body) return;
-    const decoder = new TextDecoder();
-    const reader = body.getReader();
-    for (;;) {
-      const { done, value: chunk } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(chunk, { stream: true });
-      let cut = buffer.indexOf('\n\n');
-      while (cut >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        cut = buffer.indexOf('\n\n');
-        const fields = Object.fromEntries(
-          block
-            .split('\n')
-            .filter((line) => !line.startsWith(':'))
-            .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
-        );
-        if (fields.data === undefined) continue;
-        queue.push({
-          event: fields.event ?? 'message',
-          data: JSON.parse(fields.data),
-          ...(fields.id ? { id: Number(fields.id) } : {}),
-        });
-      }
-    }
-  })()
-    .catch(() => undefined)
-    .finally(() => {
-      ended = true;
-    });
-
+  const feed = openLabFeed(lab, lastEventId);
+  const taken = new Set<Message>();
+  const left = (event: string) => feed.received.filter((m) => m.event === event && !taken.has(m));
   return {
-    response,
-    /** Waits until `count` messages of kind `event` arrived; returns them (and drops them from the queue). */
+    response: feed.response,
+    /** Waits until `count` messages of kind `event` arrived; returns them (and counts them as taken). */
     async take(event: string, count: number, timeoutMs = 5_000): Promise<Message[]> {
       const deadline = Date.now() + timeoutMs;
-      while (queue.filter((m) => m.event === event).length < count) {
-        if (Date.now() > deadline)
-          throw new Error(`only ${queue.filter((m) => m.event === event).length} of ${count} "${event}"`);
+      while (left(event).length < count) {
+        if (Date.now() > deadline) throw new Error(`only ${left(event).length} of ${count} "${event}"`);
         await new Promise((r) => setTimeout(r, 20));
       }
-      const taken = queue.filter((m) => m.event === event).slice(0, count);
-      for (const m of taken) queue.splice(queue.indexOf(m), 1);
-      return taken;
+      const batch = left(event).slice(0, count);
+      for (const m of batch) taken.add(m);
+      return batch;
     },
-    pending: (event: string) => queue.filter((m) => m.event === event),
-    ended: () => ended,
-    reading,
-    close: () => abort.abort(),
+    pending: left,
+    ended: feed.ended,
+    close: feed.close,
   };
 }
 
@@ -106,8 +66,7 @@ test('history, then live events, then a reconnect with Last-Event-ID: nothing lo
   await write('live');
   const [live] = await first.take('lab-event', 1);
   assert.deepEqual(live?.data.detail, { value: 'live' });
-  first.close();
-  await first.reading;
+  await first.close();
 
   for (const value of ['while-away-1', 'while-away-2']) await write(value);
   const second = open(LAB, live?.id);
