@@ -10,12 +10,20 @@ test('the trainer presents with single keys: → runs the next step, P pauses an
   lab,
 }) => {
   test.setTimeout(120_000);
-  lab('fenced'); // the fixture resets the lab when the test ends
+  const freePlay = lab('fenced'); // the fixture resets the lab when the test ends
   const presenter = new PresenterPage(page, 'fenced');
 
-  // Arriving runs step 1 for real, as the walkthrough does: the lab is reset.
+  // A session is under way: Z runs in free play.
+  await freePlay.gotoFreePlay();
+  await freePlay.reset();
+  await freePlay.startWorker('Z', 3);
+
+  // Arriving changes nothing (Z runs on); → runs step 1 for real: the lab is reset.
   await presenter.gotoPresenter();
   await expect(presenter.driveStatus).toHaveText('Presenting: you drive');
+  await expect(presenter.narration).toContainText('Ready when you are: press → to begin.');
+  await expect(presenter.stripPhase('Z')).toHaveText(/holds the lease/, { timeout });
+  await page.keyboard.press('ArrowRight');
   await presenter.expectStep(1, 'The lab has been reset: no workers, no history.');
   await expect(presenter.noHolderYet).toBeVisible();
   await expect(presenter.workerStrip).toContainText('none running');
@@ -75,6 +83,8 @@ test("a watcher's presenter page follows the trainer's steps, and its driving ke
   lab('fenced');
   const trainer = new PresenterPage(page, 'fenced');
   await trainer.gotoPresenter();
+  await expect(trainer.narration).toContainText('Ready when you are');
+  await page.keyboard.press('ArrowRight');
   await trainer.expectStep(1, 'The lab has been reset');
 
   const context = await browser.newContext();

@@ -18,7 +18,10 @@ export function PresenterView(props: {
   lab: LabSummary;
   canDrive: boolean;
   subtitle: string;
-  /** From 0: the step to run up to on arrival (a deep link, ?step=N). */
+  /**
+   * From 0: the step to run up to on arrival (a deep link, ?step=N); -1 runs nothing until → is
+   * pressed, so that opening presenter mode in the middle of a session does not reset the lab.
+   */
   initialStep: number;
 }) {
   return (
@@ -58,7 +61,7 @@ function DrivenPresenter({ lab, subtitle, initialStep }: { lab: LabSummary; subt
         step: walk.shown + 1,
         steps: walk.steps.length,
         title: step?.title ?? '',
-        text: complete && step ? step.narrate(walk.facts) : '',
+        text: complete && step ? step.narrate(walk.facts) : walk.reached < 0 ? READY_TEXT : '',
         status: walk.status,
       }}
       drive={{
@@ -83,6 +86,9 @@ function DrivenPresenter({ lab, subtitle, initialStep }: { lab: LabSummary; subt
     />
   );
 }
+
+const READY_TEXT =
+  'Ready when you are: press → to begin. This step resets the lab (its workers stop, its history is cleared); until then it runs on as it is.';
 
 function WatchedPresenter({ lab, subtitle }: { lab: LabSummary; subtitle: string }) {
   const steps = useMemo(() => walkthroughFor(lab.kind), [lab.kind]);

@@ -15,14 +15,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /**
  * Presenter mode, for a trainer projecting the lab: the walkthrough in large type with hotkeys.
- * Like the walkthrough page, arriving runs the first step (a reset) when this browser drives, and
- * `?step=N` runs the steps before N for real first.
+ * Arriving changes nothing (the trainer may open it in the middle of a session): → runs the first
+ * step, a reset. `?step=N` is a deep link: it runs the steps up to N for real, as the walkthrough's does.
  */
 export default async function PresenterPage({ params, searchParams }: Props) {
   const { lab, canDrive } = await labForPage((await params).lab);
-  const asked = Number.parseInt((await searchParams).step ?? '1', 10);
+  const raw = (await searchParams).step;
+  const asked = raw === undefined ? Number.NaN : Number.parseInt(raw, 10);
   const steps = walkthroughFor(lab.kind).length;
-  const step = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, steps) - 1 : 0;
+  const step = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, steps) - 1 : -1;
   return (
     <PresenterView lab={lab} canDrive={canDrive} subtitle={`Presenter: ${summaryTitle(lab)}`} initialStep={step} />
   );
