@@ -32,6 +32,10 @@ test('the trainer drives, a viewer sees the same events within a second and cann
     await expect(session.driveStatus).toHaveText('Watching');
     await expect(session.readOnly).toBeVisible();
     await expect(viewer.controls).toHaveCount(0);
+    // The trainer sees the room: two browsers on the lab now.
+    await expect(trainer.page.getByTestId('room-status')).toHaveText(/^● Live · 2 browsers watch$/, {
+      timeout: WORKER_STEP_TIMEOUT,
+    });
 
     // The trainer starts a worker; each write the trainer sees, the viewer sees within a second.
     await trainer.startWorker('A', 3);

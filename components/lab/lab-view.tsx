@@ -10,6 +10,7 @@ import { LabStoreProvider } from './lab-store-provider';
 import { LiveTables } from './live-tables';
 import { ReadOnlyPanel } from './read-only-panel';
 import { ReplayBar } from './replay/replay-bar';
+import { RoomStatus } from './room-status';
 import { Timeline } from './timeline/timeline';
 import { VerdictBanner } from './verdict-banner';
 import { WalkthroughPanel } from './walkthrough/walkthrough-panel';
@@ -43,6 +44,7 @@ export function LabView({
           <LiveTables />
         </div>
         <div id="lab-side" tabIndex={-1} className="space-y-4 outline-none xl:col-start-2 xl:row-start-1">
+          <RoomStatus />
           {walkthrough && canDrive ? (
             <WalkthroughPanel lab={lab.kind} labId={lab.id} initialStep={walkthroughStep} />
           ) : null}

@@ -53,4 +53,6 @@ export type LabSnapshot = {
     remote?: boolean;
   }>;
   chaos?: ChaosRunView;
+  /** How many browsers watch the lab's live feed on this server (the room, as the trainer sees it). */
+  viewers?: number;
 };

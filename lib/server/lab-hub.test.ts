@@ -62,6 +62,11 @@ test('two viewers receive the same events in the same order, as the database hol
   assert.deepEqual(one.eventIds(), expected);
   assert.deepEqual(two.eventIds(), expected);
   assert.equal(getLabHub().stateOf(LAB).viewers, 2, 'both share one channel');
+  // Each snapshot says how many watch: the room, as the trainer sees it.
+  await eventually(
+    () => one.received.some((m) => m.event === 'snapshot' && m.data.viewers === 2),
+    'a snapshot counting both viewers',
+  );
   await one.close();
   await two.close();
 });

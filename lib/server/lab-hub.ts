@@ -136,7 +136,8 @@ class LabChannel {
 
   private async sendSnapshot(): Promise<void> {
     const message = await labSnapshotMessage(this.lab);
-    if (!this.stopped) this.broadcast(message);
+    if (this.stopped) return;
+    this.broadcast({ ...message, data: { ...(message.data as object), viewers: this.viewers.size } });
   }
 
   private broadcast(message: SseMessage): void {
