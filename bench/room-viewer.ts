@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { idsAfterReset, readSse } from '../lib/testing/sse-reader';
 
 /*
  * One trainee's laptop, as far as the server can tell: an EventSource on a lab's live feed, read by
@@ -28,35 +29,12 @@ export function openViewer(baseUrl: string, lab: string): RoomViewer {
       signal: abort.signal,
     });
     if (!response.ok || !response.body) throw new Error(`${lab}: HTTP ${response.status}`);
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let cut = buffer.indexOf('\n\n');
-      while (cut >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        cut = buffer.indexOf('\n\n');
-        let event = 'message';
-        let id: number | undefined;
-        let data = '';
-        for (const line of block.split('\n')) {
-          if (line.startsWith('event: ')) event = line.slice(7);
-          else if (line.startsWith('id: ')) id = Number(line.slice(4));
-          else if (line.startsWith('data: ')) data = line.slice(6);
-        }
-        if (event === 'reset') {
-          // As the browser does: the events up to the reset's boundary are gone, later ones stay.
-          const upTo = (JSON.parse(data || '{}') as { upTo?: number }).upTo;
-          viewer.ids = upTo === undefined ? [] : viewer.ids.filter((kept) => kept > upTo);
-        }
-        if (event === 'lab-event' && id !== undefined) {
-          viewer.ids.push(id);
-          lastEventId = id;
-        }
+    for await (const message of readSse(response.body)) {
+      // As the browser does: the events up to a reset's boundary are gone, later ones stay.
+      if (message.event === 'reset') viewer.ids = idsAfterReset(viewer.ids, message);
+      if (message.event === 'lab-event' && message.id !== undefined) {
+        viewer.ids.push(message.id);
+        lastEventId = message.id;
       }
     }
   };

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { LabAccess } from '@/lib/server/lab-page-data';
 import { ThemeToggle } from '../theme-toggle';
+import { DriveStatus } from './drive-status';
 import { LabNav } from './lab-nav';
 
 /** The frame of a lab's pages: title, who is driving, a link or two, the theme toggle, the labs side by side. */
@@ -23,16 +24,10 @@ export function LabPageShell(props: {
           <span className="font-normal">· {props.subtitle}</span>
         </h1>
         <div className="flex items-center gap-4">
-          <span
-            data-testid="drive-status"
-            className={`rounded-full px-3 py-1 text-sm font-semibold ${
-              canDrive
-                ? 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100'
-                : 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100'
-            }`}
-          >
-            {canDrive ? (lab.visibility === 'private' ? 'Your private lab' : 'Trainer: you drive') : 'Watching'}
-          </span>
+          <DriveStatus
+            drives={canDrive}
+            label={canDrive ? (lab.visibility === 'private' ? 'Your private lab' : 'Trainer: you drive') : 'Watching'}
+          />
           {props.links}
           <ThemeToggle />
         </div>

@@ -6,13 +6,10 @@ import { LABS } from '@/lib/model/labs';
 import { ClosePrivateLab } from '../access/close-private-lab';
 import { LabControls } from './controls/lab-controls';
 import { ExportPanel } from './export/export-panel';
+import { LabMainColumn } from './lab-main-column';
 import { LabStoreProvider } from './lab-store-provider';
-import { LiveTables } from './live-tables';
 import { ReadOnlyPanel } from './read-only-panel';
-import { ReplayBar } from './replay/replay-bar';
 import { RoomStatus } from './room-status';
-import { Timeline } from './timeline/timeline';
-import { VerdictBanner } from './verdict-banner';
 import { WalkthroughPanel } from './walkthrough/walkthrough-panel';
 
 /** A lab on one screen: the timeline beside the live tables, with the controls or the narration. */
@@ -37,12 +34,7 @@ export function LabView({
         {walkthrough ? 'Skip to the walkthrough' : 'Skip to the controls'}
       </a>
       <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
-        <div className="min-w-0 space-y-4">
-          <VerdictBanner />
-          <ReplayBar />
-          <Timeline />
-          <LiveTables />
-        </div>
+        <LabMainColumn />
         <div id="lab-side" tabIndex={-1} className="space-y-4 outline-none xl:col-start-2 xl:row-start-1">
           <RoomStatus />
           {walkthrough && canDrive ? (

@@ -7,6 +7,19 @@ export type Backlog = () => number;
 
 const HEARTBEAT_MS = 15_000;
 
+// A lab's hub hands one message object to every viewer: it is serialised once, not once per viewer.
+const formattedMessages = new WeakMap<SseMessage, string>();
+
+function formatted(message: SseMessage): string {
+  let text = formattedMessages.get(message);
+  if (text === undefined) {
+    const { id, event, data } = message;
+    text = `${id === undefined ? '' : `id: ${id}\n`}${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+    formattedMessages.set(message, text);
+  }
+  return text;
+}
+
 /**
  * A Server-Sent Events response. `init(send, close)` starts the feed and returns its cleanup, which
  * runs when the client goes away (the request's signal aborts) or the feed closes the stream.
@@ -49,10 +62,7 @@ export function eventStream(
         const write = (text: string) => {
           if (!closed) controller.enqueue(encoder.encode(text));
         };
-        const send: Send = ({ id, event, data }) =>
-          write(
-            `${id === undefined ? '' : `id: ${id}\n`}${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`,
-          );
+        const send: Send = (message) => write(formatted(message));
         heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
         signal.addEventListener('abort', close, { once: true });
         try {

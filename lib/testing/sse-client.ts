@@ -1,8 +1,9 @@
 import { GET } from '@/app/api/labs/[lab]/events/route';
+import { idsAfterReset, readSse, type SseEvent } from './sse-reader';
 
 /** A lab's live feed read the way a browser's EventSource reads it, straight from the route handler. */
 
-export type SseEvent = { id?: number; event: string; data: Record<string, unknown> };
+export type { SseEvent };
 
 export function openLabFeed(lab: string, lastEventId?: number) {
   const abort = new AbortController();
@@ -16,32 +17,7 @@ export function openLabFeed(lab: string, lastEventId?: number) {
   const reading = (async () => {
     const body = (await response).body;
     if (!body) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    const reader = body.getReader();
-    for (;;) {
-      const { done, value: chunk } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(chunk, { stream: true });
-      let cut = buffer.indexOf('\n\n');
-      while (cut >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        cut = buffer.indexOf('\n\n');
-        const fields = Object.fromEntries(
-          block
-            .split('\n')
-            .filter((line) => !line.startsWith(':'))
-            .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
-        );
-        if (fields.data === undefined) continue;
-        received.push({
-          event: fields.event ?? 'message',
-          data: JSON.parse(fields.data),
-          ...(fields.id ? { id: Number(fields.id) } : {}),
-        });
-      }
-    }
+    for await (const message of readSse(body)) received.push(message);
   })()
     .catch(() => undefined)
     .finally(() => {
@@ -58,10 +34,7 @@ export function openLabFeed(lab: string, lastEventId?: number) {
       let ids: number[] = [];
       for (const m of received) {
         if (m.event === 'lab-event') ids.push(m.id as number);
-        if (m.event === 'reset') {
-          const upTo = (m.data as { upTo?: number }).upTo;
-          ids = upTo === undefined ? [] : ids.filter((id) => id > upTo);
-        }
+        if (m.event === 'reset') ids = idsAfterReset(ids, m);
       }
       return ids;
     },

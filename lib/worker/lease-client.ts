@@ -7,7 +7,7 @@ import { toFencingError } from '../../db/pool';
 import { isFencingError } from '../model/errors';
 import type { Token } from '../model/token';
 import { freezeUntilResumed as freezeOnPausePipe } from './freeze';
-import type { PauseTrigger, WorkerConfig, WorkerMessage, WorkerPhase } from './protocol';
+import type { PauseCommand, PauseTrigger, WorkerConfig, WorkerMessage, WorkerPhase } from './protocol';
 import { writeForLab } from './write-paths';
 
 const ACQUIRE_RETRY_MS = 50;
@@ -57,6 +57,13 @@ export class LeaseClient {
   cancelPauses(): void {
     this.pauseRequested = false;
     this.arm(false);
+  }
+
+  /** A pause command, from whoever drives this worker (the supervisor over IPC, or a remote worker's listener). */
+  obey(command: PauseCommand): void {
+    if (command === 'pause-now') this.requestPause();
+    else if (command === 'arm-critical-pause') this.arm(true);
+    else this.cancelPauses();
   }
 
   async run(): Promise<never> {

@@ -30,16 +30,8 @@ async function main(): Promise<void> {
   };
   const client = new LeaseClient(config, await connect(), connect, send);
   process.on('message', (message: SupervisorMessage) => {
-    switch (message.type) {
-      case 'pause-now':
-        return client.requestPause();
-      case 'arm-critical-pause':
-        return client.arm(true);
-      case 'cancel-pauses':
-        return client.cancelPauses();
-      case 'stop':
-        return process.exit(0);
-    }
+    if (message.type === 'stop') process.exit(0);
+    client.obey(message.type);
   });
   await client.run();
 }

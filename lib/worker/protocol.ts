@@ -15,6 +15,9 @@ export type WorkerConfig = {
 
 export type PauseTrigger = 'now' | 'critical-window';
 
+/** What may be asked of a running worker's pauses, locally or from afar. */
+export type PauseCommand = 'pause-now' | 'arm-critical-pause' | 'cancel-pauses';
+
 export type SupervisorMessage =
   /** Freeze now, wherever the worker is. */
   | { type: 'pause-now' }

@@ -134,17 +134,9 @@ async function main(): Promise<number> {
   const config: WorkerConfig = { lab, workerId: name, ...settings, databaseUrl };
   const client = new LeaseClient(config, session, connect, send, freeze);
   listener.on('message', (message: ToMain) => {
-    switch (message.type) {
-      case 'pause-now':
-        return client.requestPause();
-      case 'arm-critical-pause':
-        return client.arm(true);
-      case 'cancel-pauses':
-        return client.cancelPauses();
-      case 'stop':
-        // The listener has marked it stopped; the lab's history is being cleared, so no event.
-        return process.exit(EXIT.stopped);
-    }
+    // The listener has marked it stopped; the lab's history is being cleared, so no event.
+    if (message.type === 'stop') process.exit(EXIT.stopped);
+    client.obey(message.type);
   });
   console.log(
     `${name} joined the ${labTitle(lab)} lab (${lab.id}) as a remote worker, pid ${process.pid}. Ctrl-C stops it.`,

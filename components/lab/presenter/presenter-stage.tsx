@@ -6,6 +6,7 @@ import { type CSSProperties, useCallback, useEffect, useId, useState } from 'rea
 import type { LabSummary } from '@/lib/model/lab-instance';
 import { ThemeToggle } from '../../theme-toggle';
 import { NoticeArea } from '../controls/notice-area';
+import { DriveStatus } from '../drive-status';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
 import { LiveTables } from '../live-tables';
 import { Timeline } from '../timeline/timeline';
@@ -75,16 +76,7 @@ export function PresenterStage(props: {
           Fencing Lab <span className="font-normal">· {props.subtitle}</span>
         </h1>
         <div className="flex flex-wrap items-center gap-3">
-          <span
-            data-testid="drive-status"
-            className={`rounded-full px-3 py-1 text-lg font-semibold ${
-              drive
-                ? 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100'
-                : 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100'
-            }`}
-          >
-            {drive ? 'Presenting: you drive' : 'Watching'}
-          </span>
+          <DriveStatus drives={!!drive} label={drive ? 'Presenting: you drive' : 'Watching'} large />
           <button
             type="button"
             className={headerButton}

@@ -4,11 +4,8 @@ import { type DragEvent, useId, useState } from 'react';
 import { type HistoryFile, MAX_HISTORY_FILE_CHARS, parseHistoryFile } from '@/lib/model/history-file';
 import { isPrivateLabId, type LabSummary } from '@/lib/model/lab-instance';
 import { ExportPanel } from '../export/export-panel';
+import { LabMainColumn } from '../lab-main-column';
 import { LabStoreProvider } from '../lab-store-provider';
-import { LiveTables } from '../live-tables';
-import { Timeline } from '../timeline/timeline';
-import { VerdictBanner } from '../verdict-banner';
-import { ReplayBar } from './replay-bar';
 
 /** A character takes at most 4 bytes in UTF-8: a larger file cannot be a history, and is not read at all. */
 const MAX_FILE_BYTES = MAX_HISTORY_FILE_CHARS * 4;
@@ -112,12 +109,7 @@ export function HistoryReplay() {
             {loaded.file.events.length} events, exported {loaded.file.exportedAt}.
           </p>
           <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
-            <div className="min-w-0 space-y-4">
-              <VerdictBanner />
-              <ReplayBar />
-              <Timeline />
-              <LiveTables />
-            </div>
+            <LabMainColumn />
             <div className="xl:col-start-2 xl:row-start-1">
               <ExportPanel title={loaded.file.lab.title} linkToReplay={false} />
             </div>

@@ -1,0 +1,39 @@
+/** A lab's live feed, read off an SSE response body the way EventSource reads it (tests, benchmarks). */
+
+export type SseEvent = { id?: number; event: string; data: Record<string, unknown> };
+
+/** The messages of an SSE body as they arrive: comments and heartbeats skipped, `data` parsed. */
+export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let cut = buffer.indexOf('\n\n');
+    while (cut >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      cut = buffer.indexOf('\n\n');
+      const fields = Object.fromEntries(
+        block
+          .split('\n')
+          .filter((line) => !line.startsWith(':'))
+          .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+      );
+      if (fields.data === undefined) continue;
+      yield {
+        event: fields.event ?? 'message',
+        data: JSON.parse(fields.data),
+        ...(fields.id ? { id: Number(fields.id) } : {}),
+      };
+    }
+  }
+}
+
+/** The event ids a client keeps after a `reset`: those past its boundary (none, without one). */
+export function idsAfterReset(ids: number[], reset: SseEvent): number[] {
+  const upTo = (reset.data as { upTo?: number }).upTo;
+  return upTo === undefined ? [] : ids.filter((id) => id > upTo);
+}
