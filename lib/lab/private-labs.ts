@@ -12,6 +12,7 @@ import { getPool } from '../../db/pool';
 import { FencingError } from '../model/errors';
 import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER } from '../model/lab-inputs';
 import type { LabId } from '../model/labs';
+import { OutageLog } from '../server/outage-log';
 import { INITIAL_ROW_VALUE } from './lab-reset';
 import { getSupervisor } from './supervisor';
 
@@ -35,6 +36,7 @@ export class PrivateLabs {
   private readonly viewers = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  private readonly sweepOutage = new OutageLog('labs', 'idle sweep');
   private adopted: Promise<void> | undefined;
 
   /**
@@ -133,7 +135,10 @@ export class PrivateLabs {
       if (this.sweeping) return;
       this.sweeping = true;
       this.closeIdle()
-        .catch((error: unknown) => console.error('[labs] idle sweep failed:', (error as Error).message))
+        .then(
+          () => this.sweepOutage.succeeded(),
+          (error: unknown) => this.sweepOutage.failed(error),
+        )
         .finally(() => {
           this.sweeping = false;
           if (this.lastUsed.size === 0 && this.timer) {

@@ -99,7 +99,7 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
   await first.ready;
   const health = await fetch(`http://127.0.0.1:${port}/api/health`);
   assert.equal(health.status, 200);
-  assert.equal((await health.json()).status, 'ok');
+  assert.equal((await health.json()).status, 'up');
   const page = await (await fetch(`http://127.0.0.1:${port}/`)).text();
   assert.match(page, /protected_rows/);
   assert.match(page, /leases/);
