@@ -1,5 +1,5 @@
-import { writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { writeFileAtomically } from './atomic-file';
 import type { EmbeddedCluster } from './embedded-postgres';
 import { RESTART_STABLE_MS, restartDelayMs } from './restart-backoff';
 
@@ -20,7 +20,7 @@ export function watchDatabase(
   const wake = new AbortController();
 
   const publish = (state: DatabaseState['state']) =>
-    writeFile(
+    writeFileAtomically(
       options.stateFile,
       JSON.stringify({ state, since: new Date().toISOString() } satisfies DatabaseState),
     ).catch(() => undefined);

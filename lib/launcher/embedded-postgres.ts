@@ -5,6 +5,7 @@ import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { writeFileAtomically } from './atomic-file';
 import { freePort } from './ports';
 import {
   commandLine,
@@ -143,7 +144,7 @@ async function writeOwner(ownerFile: string, server: { postmasterPid: number; po
     owner: identify(process.pid),
     postmaster: identify(server.postmasterPid),
   };
-  await writeFile(ownerFile, JSON.stringify(record));
+  await writeFileAtomically(ownerFile, JSON.stringify(record));
 }
 
 /** The recorded owner still runs: by its identity when recorded (a reused PID is not it), else its PID. */

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { migrate } from '../../db/migrate';
+import { writeFileAtomically } from './atomic-file';
 import { buildIsStale } from './build-freshness';
 import { watchDatabase } from './database-watchdog';
 import { type EmbeddedCluster, startEmbeddedPostgres } from './embedded-postgres';
@@ -178,7 +179,7 @@ async function recordState(server: ChildProcess): Promise<void> {
     launcher: identify(process.pid),
     next: server.pid === undefined ? undefined : identify(server.pid),
   };
-  await writeFile(STATE_FILE, JSON.stringify(state));
+  await writeFileAtomically(STATE_FILE, JSON.stringify(state));
 }
 
 function runToEnd(process: ChildProcess): Promise<number> {
