@@ -36,7 +36,7 @@ export class PrivateLabs {
   private readonly viewers = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
-  private readonly sweepOutage = new OutageLog('labs', 'idle sweep');
+  private readonly sweepOutage = new OutageLog('private labs idle sweep');
   private adopted: Promise<void> | undefined;
 
   /**
@@ -136,7 +136,7 @@ export class PrivateLabs {
       this.sweeping = true;
       this.closeIdle()
         .then(
-          () => this.sweepOutage.succeeded(),
+          () => this.sweepOutage.recovered(),
           (error: unknown) => this.sweepOutage.failed(error),
         )
         .finally(() => {

@@ -1,29 +1,38 @@
+import 'server-only';
+
 /**
- * For a task that retries by itself (a sweep, a probe): one line when it starts failing and one
- * when it works again, instead of a line per attempt while the database is away.
+ * One log line when something starts failing and one when it works again, never a line per
+ * attempt: while the database is away every browser retries every second or so.
  */
 export class OutageLog {
-  private failingSince: number | undefined;
-  private failures = 0;
+  private since: number | undefined;
 
-  constructor(
-    private readonly tag: string,
-    private readonly what: string,
-  ) {}
+  constructor(private readonly what: string) {}
 
   failed(error: unknown): void {
-    this.failures++;
-    if (this.failingSince !== undefined) return;
-    this.failingSince = Date.now();
+    if (this.since !== undefined) return;
+    this.since = Date.now();
     const reason = error instanceof Error ? error.message : String(error);
-    console.error(`[${this.tag}] ${this.what} failed: ${reason} (retrying; logged again once it works)`);
+    console.error(`[${this.what}] unavailable (${reason}); retrying quietly until it is back`);
   }
 
-  succeeded(): void {
-    if (this.failingSince === undefined) return;
-    const seconds = ((Date.now() - this.failingSince) / 1000).toFixed(1);
-    console.log(`[${this.tag}] ${this.what} works again after ${seconds} s (${this.failures} failed attempts)`);
-    this.failingSince = undefined;
-    this.failures = 0;
+  recovered(): void {
+    if (this.since === undefined) return;
+    const seconds = ((Date.now() - this.since) / 1000).toFixed(1);
+    this.since = undefined;
+    console.log(`[${this.what}] back after ${seconds} s`);
   }
+
+  get down(): boolean {
+    return this.since !== undefined;
+  }
+}
+
+type GlobalWithOutages = typeof globalThis & { __fencingLabFeedOutage?: OutageLog };
+
+/** The live feeds' one outage log (kept on globalThis: Next loads modules more than once). */
+export function feedOutageLog(): OutageLog {
+  const holder = globalThis as GlobalWithOutages;
+  holder.__fencingLabFeedOutage ??= new OutageLog('live feed');
+  return holder.__fencingLabFeedOutage;
 }
