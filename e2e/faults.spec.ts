@@ -23,6 +23,9 @@ import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
 
 test.describe.configure({ timeout: 300_000 });
 
+/** How long the DATABASE_URL test keeps its server down. */
+const OUTAGE_MS = 6_000;
+
 let app: AppProcess | undefined;
 let external: ExternalPostgres | undefined;
 let room: Room | undefined;
@@ -99,6 +102,10 @@ test('DATABASE_URL: the server it names is killed and started again, both pages 
 
   await server.crash();
   await until(async () => ((await current.health()) === '200 up' ? 'up' : 'not up'), 'not up', 10_000);
+  // Away for longer than a browser waits before it reconnects a dropped feed (about 3 s): the pages'
+  // reconnects meet a server without its database, as they would after a real crash.
+  await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
+  expect(await current.health()).toBe('503 down');
   await server.start();
   await until(() => current.health(), '200 up');
 
