@@ -20,6 +20,8 @@ const ROOT = PROJECT_ROOT;
 const DATA_DIR = dataDir();
 const STATE_FILE = path.join(DATA_DIR, 'launcher.json');
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+/** Stamps each request with its TCP peer: the client address per-address limits count by. */
+const PEER_ADDRESS_PRELOAD = path.join(ROOT, 'lib', 'server', 'peer-address.cjs');
 const NEXT_STOP_GRACE_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
 
@@ -65,6 +67,9 @@ async function main(mode: Mode): Promise<void> {
     PORT: String(port),
     NEXT_TELEMETRY_DISABLED: '1',
     FENCING_LAB_TRAINER_KEY: trainerKey,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require ${JSON.stringify(PEER_ADDRESS_PRELOAD)}`]
+      .filter(Boolean)
+      .join(' '),
   };
   if (mode === 'start' && (await buildIsStale(ROOT))) {
     if (stopping) return;
