@@ -74,9 +74,10 @@ test('without the trainer key the shared labs are read-only, and nothing changes
   assert.ok((await commands.listWorkers({ lab: 'fenced' }, VIEWER)).ok);
 });
 
-test('the trainer cookie is read from the Cookie header, and only the right proof counts', () => {
+test('a Cookie header gives the owner secret; a trainer cookie alone proves nothing (only a live session does)', () => {
+  // Even a cookie holding the key's HMAC (what the trainer cookie held before sessions) is not a proof.
   const header = `theme=dark; fl_trainer=${encodeURIComponent(TRAINER.trainerProof)}; fl_owner=abc`;
-  assert.deepEqual(credentialsFromCookieHeader(header), { trainerProof: TRAINER.trainerProof, ownerSecret: 'abc' });
+  assert.deepEqual(credentialsFromCookieHeader(header), { ownerSecret: 'abc' });
   assert.deepEqual(credentialsFromCookieHeader(null), {});
   // Another app's malformed cookie on the same host is ignored, not fatal.
   assert.deepEqual(credentialsFromCookieHeader('other_app=100%; fl_owner=abc'), { ownerSecret: 'abc' });

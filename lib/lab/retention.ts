@@ -1,10 +1,12 @@
 import 'server-only';
 import { deleteExpiredLabHistories } from '../../db/labs';
+import { deleteDeadTrainerSessions } from '../../db/trainer-sessions';
 
 /*
  * The retention sweep: a closed private lab's history (events, remote workers, a broken lab's row)
  * is deleted FENCING_LAB_RETENTION_HOURS (24) after it closed. Protected rows and the token
- * sequence are never touched (db/labs.ts deleteExpiredLabHistories). Started once per server
+ * sequence are never touched (db/labs.ts deleteExpiredLabHistories). Dead trainer sessions go too.
+ * Started once per server
  * process (instrumentation.ts); one timer on globalThis, closable.
  */
 
@@ -23,6 +25,8 @@ export function retentionMs(): number {
 export async function sweepClosedLabHistories(): Promise<string[]> {
   const swept = await deleteExpiredLabHistories({ retentionMs: retentionMs() });
   if (swept.length) console.log(`[labs] deleted the history of ${swept.length} private labs closed long ago`);
+  // Expired or ended trainer sessions can never count again: no need to keep them.
+  await deleteDeadTrainerSessions();
   return swept;
 }
 
