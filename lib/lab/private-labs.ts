@@ -4,6 +4,7 @@ import { closeLab, createPrivateLab, findLab, type LabRecord, listOpenPrivateLab
 import { getPool } from '../../db/pool';
 import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab-limits';
 import type { LabId } from '../model/labs';
+import { OutageLog } from '../server/outage-log';
 import { INITIAL_ROW_VALUE } from './lab-reset';
 import { getSupervisor } from './supervisor';
 
@@ -32,6 +33,7 @@ export class PrivateLabs {
   private readonly viewers = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  private readonly sweepOutage = new OutageLog('labs', 'idle sweep');
   private adopted: Promise<void> | undefined;
 
   /**
@@ -128,7 +130,10 @@ export class PrivateLabs {
       if (this.sweeping) return;
       this.sweeping = true;
       this.closeIdle()
-        .catch((error: unknown) => console.error('[labs] idle sweep failed:', (error as Error).message))
+        .then(
+          () => this.sweepOutage.succeeded(),
+          (error: unknown) => this.sweepOutage.failed(error),
+        )
         .finally(() => {
           this.sweeping = false;
           if (this.lastUsed.size === 0 && this.timer) {
