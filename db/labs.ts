@@ -178,6 +178,9 @@ export async function deleteExpiredLabHistories(input: { retentionMs: number; li
     await client.query('DELETE FROM leases WHERE resource = ANY($1)', [rows.map((row) => row.resource)]);
     // Broken labs' rows only: unguarded_rows never holds a protected row.
     await client.query('DELETE FROM unguarded_rows WHERE lab = ANY($1)', [ids]);
+    // As a reset does (db/events.ts clearEvents), under the events lock, taken last: a straggler's event
+    // lands wholly before the boundary (and goes) or after it, and a feed replaying the lab is told.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'))");
     await client.query(
       `WITH gone AS (DELETE FROM events WHERE lab = ANY($1) RETURNING lab, id)
        SELECT pg_notify('fencing_events', json_build_object('lab', lab, 'reset', true, 'upTo', max(id))::text)
