@@ -116,7 +116,6 @@ export const startChaos = driverCommand(chaosInput, async (lab, { lab: _, ...opt
 export const listWorkers = (raw: unknown, credentials: Credentials) =>
   validatedAction(labInput, async ({ lab }) => listLabWorkers(await labFor(lab, credentials)))(raw);
 
-/** Opens a private lab for the caller; needs their owner secret (app/actions.ts makes one if missing). */
 /**
  * Opens a private lab for the caller's browser (its owner secret) from its client address (the
  * TCP peer, lib/server/client-address.ts): a cookie-less script gets a new owner secret per
