@@ -9,14 +9,12 @@ import { ownHosts } from './lib/server/own-hosts';
  * of the app runs: a page on another site cannot drive or read this server through DNS rebinding.
  */
 export function proxy(request: NextRequest): NextResponse {
-  const refusal = hostRefusal(
-    {
-      host: request.headers.get('host'),
-      forwardedHost: request.headers.get('x-forwarded-host'),
-      origin: request.headers.get('origin'),
-    },
-    ownHosts(),
-  );
+  const named = {
+    host: request.headers.get('host'),
+    forwardedHost: request.headers.get('x-forwarded-host'),
+    origin: request.headers.get('origin'),
+  };
+  const refusal = hostRefusal(named, ownHosts()) && hostRefusal(named, ownHosts({ refresh: true }));
   if (!refusal) return NextResponse.next();
   return new NextResponse(refusal.message, {
     status: refusal.status,
