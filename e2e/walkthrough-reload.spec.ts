@@ -72,6 +72,7 @@ test('reloading the walkthrough and presenter pages at every step changes nothin
       await expectShown(presenter, at, `the trainer's presenter opened at step ${at}`);
       await page.reload();
       await expectShown(presenter, at, `the trainer's presenter reloaded at step ${at}`);
+      expectUnchanged(before, await readLabState(base, 'fenced'));
       await watcher.gotoPresenter();
       await expect(watcher.driveStatus).toHaveText('Watching');
       await watcherPage.reload();
