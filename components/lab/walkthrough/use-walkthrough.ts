@@ -5,7 +5,7 @@ import type { LabId } from '@/lib/model/labs';
 import { factsFrom, type Step, WALKTHROUGH_SETTINGS } from '@/lib/model/walkthrough';
 import { stepsToReach } from '@/lib/model/walkthrough-progress';
 import { useLabCommands } from '../controls/use-lab-commands';
-import { useLabStoreApi } from '../lab-store-provider';
+import { useLabStore, useLabStoreApi } from '../lab-store-provider';
 import { useWalkthroughPosition } from './use-walkthrough-position';
 
 const STEP_TIMEOUT_MS = 30_000;
@@ -36,6 +36,14 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
   const commands = useLabCommands();
   // After a reset this page ran, the events before it may linger until the feed says so.
   const [runMark, setRunMark] = useState(0);
+  // Another database behind the app (its history read again from the start): its ids are not ours.
+  const database = useLabStore((s) => s.database);
+  const markedOn = useRef(database);
+  useEffect(() => {
+    if (markedOn.current === database) return;
+    markedOn.current = database;
+    setRunMark(0);
+  }, [database]);
   const { steps, position } = useWalkthroughPosition(lab, runMark);
   const reached = position === undefined ? undefined : position.kind === 'at' ? position.step : -1;
   const [chosen, setChosen] = useState<number | undefined>(undefined);
