@@ -40,6 +40,7 @@ export function offerOf(walk: Walk): { note: string | undefined; run: string | u
     position.kind === 'off-script'
       ? `This lab is not following the walkthrough now (${position.why}).`
       : `The lab is at step ${reached + 1}.`;
+  if (lastPending === 0) return { note: where, run: 'Run step 1: reset the lab' };
   const which = first === lastPending ? `Run step ${first + 1}` : `Run steps ${first + 1} to ${lastPending + 1}`;
   return { note: where, run: first === 0 ? `${which} (step 1 resets the lab)` : which };
 }
