@@ -14,6 +14,7 @@ import {
   trainerKey,
   trainerProofOf,
 } from '@/lib/server/access';
+import { currentClientAddress } from '@/lib/server/client-address';
 import { readCredentials } from '@/lib/server/request-credentials';
 
 /*
@@ -68,7 +69,7 @@ export async function openPrivateLabAction(input: unknown) {
     ownerSecret = newOwnerSecret();
     jar.set(OWNER_COOKIE, ownerSecret, cookieOptions);
   }
-  return commands.openPrivateLab(input, { ownerSecret });
+  return commands.openPrivateLab(input, { ownerSecret, address: await currentClientAddress() });
 }
 
 /** Checks the trainer key; if right, this browser drives the shared labs from now on. */

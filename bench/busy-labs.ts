@@ -23,9 +23,18 @@ export type BusyLabsOptions = { labs?: number; seconds?: number };
 export async function benchBusyLabs(url: string, options: BusyLabsOptions = {}): Promise<Figure[]> {
   const labs = options.labs ?? BUSY_LABS;
   const seconds = options.seconds ?? 10;
-  const ownerHash = randomBytes(32).toString('hex');
+  // One owner per lab, and no opening limit to speak of: the bench opens its labs from one place.
   const created = await Promise.all(
-    Array.from({ length: labs }, () => createPrivateLab({ kind: 'fenced', ownerHash, initialValue: 'initial' })),
+    Array.from({ length: labs }, () =>
+      createPrivateLab({
+        kind: 'fenced',
+        ownerHash: randomBytes(32).toString('hex'),
+        openedFrom: 'bench',
+        initialValue: 'initial',
+        opensPerAddress: labs + 1,
+        opensWindowMs: 1,
+      }),
+    ),
   );
   const sessions = await Promise.all(
     created.map(async () => {

@@ -74,16 +74,33 @@ type EventRow = {
   detail: Record<string, unknown>;
 };
 
+/**
+ * A lab's events after `afterId`, in id order (commit order): all of them, or the first `limit`
+ * (a live feed reads a long history a page at a time).
+ */
 export async function listEvents(
-  { lab = DEFAULT_LAB, afterId = 0 }: { lab?: string; afterId?: number } = {},
+  { lab = DEFAULT_LAB, afterId = 0, limit }: { lab?: string; afterId?: number; limit?: number } = {},
   db: Queryable = getPool(),
 ): Promise<LabEvent[]> {
   const { rows } = await db.query<EventRow>(
     `SELECT id, lab, at, actor, kind, resource, row_id, token, stored_token, outcome, detail
-       FROM events WHERE lab = $1 AND id > $2 ORDER BY id`,
-    [lab, afterId],
+       FROM events WHERE lab = $1 AND id > $2 ORDER BY id${limit === undefined ? '' : ' LIMIT $3'}`,
+    limit === undefined ? [lab, afterId] : [lab, afterId, limit],
   );
   return rows.map(reshapeEvent);
+}
+
+/** The ids of a lab's oldest and newest events (null when it has none). */
+export async function eventIdRange(
+  lab: string,
+  db: Queryable = getPool(),
+): Promise<{ first: number | null; last: number | null }> {
+  const { rows } = await db.query<{ first: string | null; last: string | null }>(
+    'SELECT min(id) AS first, max(id) AS last FROM events WHERE lab = $1',
+    [lab],
+  );
+  const row = rows[0];
+  return { first: row?.first == null ? null : Number(row.first), last: row?.last == null ? null : Number(row.last) };
 }
 
 function reshapeEvent(row: EventRow): LabEvent {

@@ -142,9 +142,12 @@ export async function readProtectedRow(id: number, db: Queryable = getPool()): P
   return rows[0] ? reshapeRow(rows[0]) : undefined;
 }
 
-export async function listProtectedRows(db: Queryable = getPool()): Promise<ProtectedRow[]> {
+/** The protected rows everyone may see: none of a private lab's (left out before the limit). */
+export async function listSharedProtectedRows(db: Queryable = getPool()): Promise<ProtectedRow[]> {
   const { rows } = await db.query<ProtectedRowRecord>(
-    'SELECT id, value, last_token, updated_at FROM protected_rows ORDER BY id LIMIT 200',
+    `SELECT id, value, last_token, updated_at FROM protected_rows p
+      WHERE NOT EXISTS (SELECT 1 FROM labs b WHERE b.row_id = p.id AND b.kind = 'fenced' AND b.visibility = 'private')
+      ORDER BY id LIMIT 200`,
   );
   return rows.map(reshapeRow);
 }

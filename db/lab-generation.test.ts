@@ -9,7 +9,7 @@ import { writeWithoutFencing } from './broken-labs';
 import { appendEvent, listEvents } from './events';
 import { fencedWrite, readProtectedRow } from './guard';
 import { readLabGeneration } from './lab-generation';
-import { createPrivateLab, type LabRecord } from './labs';
+import { closeLab, createPrivateLab, type LabRecord } from './labs';
 import { acquireLease, readLease, releaseLease, renewLease } from './leases';
 import { closePool, getPool, newClient } from './pool';
 
@@ -19,13 +19,27 @@ import { closePool, getPool, newClient } from './pool';
  * reset is one transaction. Private labs of their own, so that no other test's lab is touched.
  */
 
-after(closePool);
+const opened: string[] = [];
+after(async () => {
+  // Closed, so that they never count against the private-lab caps of the tests that follow.
+  for (const id of opened) await closeLab(id);
+  await closePool();
+});
 
-const OWNER = randomBytes(32).toString('hex');
 const TTL_MS = 10_000;
 
-const openLab = (kind: 'fenced' | 'no-fencing' = 'fenced') =>
-  createPrivateLab({ kind, ownerHash: OWNER, initialValue: INITIAL_ROW_VALUE });
+async function openLab(kind: 'fenced' | 'no-fencing' = 'fenced'): Promise<LabRecord> {
+  const lab = await createPrivateLab({
+    kind,
+    ownerHash: randomBytes(32).toString('hex'),
+    openedFrom: `lab-generation-test-${randomBytes(4).toString('hex')}`,
+    initialValue: INITIAL_ROW_VALUE,
+    opensPerAddress: 1,
+    opensWindowMs: 1,
+  });
+  opened.push(lab.id);
+  return lab;
+}
 
 function refusedAsReset(error: unknown): boolean {
   assert.ok(isFencingError(error, 'lab_reset'), `expected lab_reset, got ${String(error)}`);

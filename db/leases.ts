@@ -248,13 +248,19 @@ export async function clearLease(resource: string, db: Queryable = getPool()): P
 
 export type LeaseView = Lease & { expired: boolean; remainingMs: number; dbNow: Date };
 
-/** Every lease with its state judged by the database's clock. */
-export async function listLeases(db: Queryable = getPool()): Promise<LeaseView[]> {
+/**
+ * The leases everyone may see (none of a private lab's), with their state judged by the database's
+ * clock. Private labs are left out in the query, before the limit, so that they cannot crowd out
+ * the shared ones.
+ */
+export async function listSharedLeases(db: Queryable = getPool()): Promise<LeaseView[]> {
   const { rows } = await db.query<LeaseRecord & { expired: boolean; remaining_ms: number; db_now: Date }>(
     `SELECT ${LEASE_COLUMNS}, expires_at <= clock_timestamp() AS expired,
             greatest(0, extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS remaining_ms,
             clock_timestamp() AS db_now
-       FROM leases ORDER BY resource LIMIT 200`,
+       FROM leases l
+      WHERE NOT EXISTS (SELECT 1 FROM labs b WHERE b.resource = l.resource AND b.visibility = 'private')
+      ORDER BY resource LIMIT 200`,
   );
   return rows.map((row) => ({
     ...reshapeLease(row),

@@ -9,7 +9,7 @@ export const POOL_MAX_CLIENTS = 10;
 const CONNECT_TIMEOUT_MS = 5_000;
 // Every session of ours commits synchronously, whatever the server's default: an accepted write
 // or a grant lost in a crash would let an older token back in.
-const SESSION_OPTIONS = '-c synchronous_commit=on';
+export const SESSION_OPTIONS = '-c synchronous_commit=on';
 
 export function databaseUrl(): string {
   const url = process.env.DATABASE_URL;

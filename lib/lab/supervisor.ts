@@ -3,8 +3,9 @@ import { appendEvent } from '../../db/events';
 import { readLabGeneration } from '../../db/lab-generation';
 import { databaseUrl, getPool } from '../../db/pool';
 import { FencingError } from '../model/errors';
-import { MAX_WORKERS_PER_LAB, MAX_WORKERS_PER_SERVER, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
+import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
 import { type LabInstance, labTitle } from '../model/lab-instance';
+import { type WorkerCounts, workerBudgetRefusal } from '../model/lab-limits';
 import type { WorkerMessage } from '../worker/protocol';
 import { ExpirySweeper } from './expiry-sweeper';
 import { resetLabData } from './lab-reset';
@@ -107,20 +108,14 @@ export class LabSupervisor {
       if (workers.size >= MAX_WORKERS_PER_LAB) {
         throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
       }
-      if (this.processIds().length >= MAX_WORKERS_PER_SERVER) {
-        throw new FencingError(
-          'limit_reached',
-          `this server already runs ${MAX_WORKERS_PER_SERVER} workers, its limit: stop some, or wait for idle labs to close`,
-        );
-      }
       if ([...workers.values()].some((w) => w.settings.name.toLowerCase() === settings.name.toLowerCase())) {
         throw new FencingError('invalid_input', `there is already a worker named ${JSON.stringify(settings.name)}`);
       }
       const id = `w${(this.counters.get(lab.id) ?? 0) + 1}`;
-      this.counters.set(lab.id, (this.counters.get(lab.id) ?? 0) + 1);
       const generation = await readLabGeneration(lab.id);
-      const spawned = this.spawn(lab, id, settings, generation);
+      const spawned = this.spawnWithinBudget(lab, id, settings, generation);
       const worker: Worker = { id, lab, settings, process: spawned, pending: {}, generation };
+      this.counters.set(lab.id, (this.counters.get(lab.id) ?? 0) + 1);
       workers.set(id, worker);
       await this.record(worker, 'worker_started');
       this.sweeper.ensureRunning();
@@ -182,7 +177,7 @@ export class LabSupervisor {
       }
       worker.failure = undefined;
       worker.generation = await readLabGeneration(lab.id);
-      worker.process = this.spawn(lab, worker.id, worker.settings, worker.generation);
+      worker.process = this.spawnWithinBudget(lab, worker.id, worker.settings, worker.generation);
       await this.record(worker, 'worker_restarted');
       this.sweeper.ensureRunning();
       return view(worker);
@@ -252,6 +247,27 @@ export class LabSupervisor {
     this.workersOf(lab).clear();
     for (const worker of workers) this.clearPause(worker);
     await Promise.all(workers.map((worker) => worker.process.kill()));
+  }
+
+  /** Running worker processes, the shared labs' and the private labs' apart. */
+  private runningByVisibility(): WorkerCounts {
+    const counts: WorkerCounts = { shared: 0, private: 0 };
+    for (const workers of this.labs.values()) {
+      for (const w of workers.values()) if (w.process.alive) counts[w.lab.visibility] += 1;
+    }
+    return counts;
+  }
+
+  /**
+   * The one way a worker process is started: the budget is counted and the process spawned in one
+   * synchronous step (no await between them), so that concurrent starts in different labs cannot
+   * both pass the same count. Private labs share only part of the budget: the rest is kept for the
+   * shared labs, so the trainer can always start a worker (lib/model/lab-limits.ts).
+   */
+  private spawnWithinBudget(lab: LabInstance, id: string, settings: WorkerSettings, generation: number): WorkerProcess {
+    const refusal = workerBudgetRefusal(this.runningByVisibility(), lab.visibility);
+    if (refusal) throw new FencingError(refusal.code, refusal.message);
+    return this.spawn(lab, id, settings, generation);
   }
 
   private spawn(lab: LabInstance, id: string, settings: WorkerSettings, generation: number): WorkerProcess {

@@ -1,0 +1,44 @@
+import 'server-only';
+
+/**
+ * For a task that retries by itself (a sweep, a probe, the live feeds): one line when it starts
+ * failing and one when it works again, instead of a line per attempt while the database is away.
+ */
+export class OutageLog {
+  private failingSince: number | undefined;
+  private failures = 0;
+
+  constructor(
+    private readonly tag: string,
+    private readonly what: string,
+  ) {}
+
+  failed(error: unknown): void {
+    this.failures++;
+    if (this.failingSince !== undefined) return;
+    this.failingSince = Date.now();
+    const reason = error instanceof Error ? error.message : String(error);
+    console.error(`[${this.tag}] ${this.what} failed: ${reason} (retrying; logged again once it works)`);
+  }
+
+  succeeded(): void {
+    if (this.failingSince === undefined) return;
+    const seconds = ((Date.now() - this.failingSince) / 1000).toFixed(1);
+    console.log(`[${this.tag}] ${this.what} works again after ${seconds} s (${this.failures} failed attempts)`);
+    this.failingSince = undefined;
+    this.failures = 0;
+  }
+
+  get down(): boolean {
+    return this.failingSince !== undefined;
+  }
+}
+
+type GlobalWithOutages = typeof globalThis & { __fencingLabFeedOutage?: OutageLog };
+
+/** The live feeds' one outage log (kept on globalThis: Next loads modules more than once). */
+export function feedOutageLog(): OutageLog {
+  const holder = globalThis as GlobalWithOutages;
+  holder.__fencingLabFeedOutage ??= new OutageLog('sse', 'the live feed');
+  return holder.__fencingLabFeedOutage;
+}
