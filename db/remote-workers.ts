@@ -41,8 +41,15 @@ type RemoteWorkerRow = {
   live: boolean;
 };
 
-const COLUMNS = `lab, name, settings, phase, token, believed_until, armed,
-  (stopped_at IS NULL AND heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})) AS live`;
+/**
+ * A remote worker (row `alias`) is live: not stopped, beat recently, and in the lab's current run
+ * (one from before a reset is gone for the lab, whatever its heartbeat said a moment before).
+ */
+const liveIn = (alias: string) => `(${alias}.stopped_at IS NULL
+  AND ${alias}.heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})
+  AND ${alias}.generation = (SELECT l.generation FROM labs l WHERE l.id = ${alias}.lab))`;
+
+const COLUMNS = `lab, name, settings, phase, token, believed_until, armed, ${liveIn('remote_workers')} AS live`;
 
 function reshapeRemoteWorker(row: RemoteWorkerRow): RemoteWorkerRecord {
   return {
@@ -59,7 +66,8 @@ function reshapeRemoteWorker(row: RemoteWorkerRow): RemoteWorkerRecord {
 
 /**
  * Claims the name in the lab for this run. Refused (undefined) while another run of that name is
- * live; a stopped or silent one is taken over, and commands it left untaken are dropped. Returns
+ * live; a stopped or silent one, or one from before the lab's last reset, is taken over, and
+ * commands it left untaken are dropped. Returns
  * the lab's generation the worker joins (db/lab-generation.ts): it carries it in all it sends.
  */
 export async function registerRemoteWorker(
@@ -68,9 +76,7 @@ export async function registerRemoteWorker(
 ): Promise<{ generation: number } | undefined> {
   // Names are told apart without case, as the supervisor does: "far" would hide "Far".
   const { rows: taken } = await db.query(
-    `SELECT 1 FROM remote_workers
-      WHERE lab = $1 AND lower(name) = lower($2) AND name <> $2 AND stopped_at IS NULL
-        AND heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})`,
+    `SELECT 1 FROM remote_workers r WHERE r.lab = $1 AND lower(r.name) = lower($2) AND r.name <> $2 AND ${liveIn('r')}`,
     [input.lab, input.name],
   );
   if (taken.length > 0) return undefined;
@@ -93,8 +99,7 @@ export async function registerRemoteWorker(
             generation = EXCLUDED.generation,
             believed_until = NULL, armed = false, started_at = clock_timestamp(),
             heartbeat_at = clock_timestamp(), stopped_at = NULL
-      WHERE r.stopped_at IS NOT NULL
-         OR r.heartbeat_at <= clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})
+      WHERE NOT ${liveIn('r')}
      RETURNING generation`,
     [input.lab, input.name, input.instance, JSON.stringify(input.settings)],
   );
@@ -163,10 +168,7 @@ export async function markRemoteWorkerStopped(
 /** The lab's live remote workers, by name. */
 export async function listLiveRemoteWorkers(lab: string, db: Queryable = getPool()): Promise<RemoteWorkerRecord[]> {
   const { rows } = await db.query<RemoteWorkerRow>(
-    `SELECT ${COLUMNS} FROM remote_workers
-      WHERE lab = $1 AND stopped_at IS NULL
-        AND heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})
-      ORDER BY started_at, name`,
+    `SELECT ${COLUMNS} FROM remote_workers WHERE lab = $1 AND ${liveIn('remote_workers')} ORDER BY started_at, name`,
     [lab],
   );
   return rows.map(reshapeRemoteWorker);
