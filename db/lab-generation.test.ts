@@ -8,7 +8,7 @@ import { requireToken } from '../lib/model/token';
 import { writeWithoutFencing } from './broken-labs';
 import { appendEvent, listEvents } from './events';
 import { fencedWrite, readProtectedRow } from './guard';
-import { readLabGeneration } from './lab-generation';
+import { RESET_LOCK_WAIT_MS, readLabGeneration } from './lab-generation';
 import { closeLab, createPrivateLab, type LabRecord } from './labs';
 import { acquireLease, readLease, releaseLease, renewLease } from './leases';
 import { closePool, getPool, newClient } from './pool';
@@ -163,6 +163,26 @@ describe('a worker from before a reset is refused by the database', () => {
       );
     } finally {
       await worker.end();
+    }
+  });
+
+  test('a worker frozen in the middle of a transaction does not hold the reset forever: its session is ended', async () => {
+    const lab = await openLab();
+    const joined = await readLabGeneration(lab.id);
+    const frozen = newClient();
+    await frozen.connect();
+    try {
+      // Passed its check and then stopped (SIGSTOP between two statements): it never commits.
+      await frozen.query('BEGIN');
+      await frozen.query('SELECT lab_generation_current($1, $2)', [lab.id, joined]);
+      const started = Date.now();
+      await resetLabData(lab);
+      const tookMs = Date.now() - started;
+      assert.ok(tookMs >= RESET_LOCK_WAIT_MS, `the reset waited for it first (${tookMs} ms)`);
+      assert.equal(await readLabGeneration(lab.id), joined + 1, 'and then reset the lab');
+      await assert.rejects(frozen.query('SELECT 1'), /terminat|connection/i, 'its session was ended');
+    } finally {
+      await frozen.end().catch(() => undefined);
     }
   });
 });

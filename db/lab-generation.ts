@@ -36,3 +36,24 @@ export async function bumpLabGeneration(lab: string, db: Queryable): Promise<num
   if (generation === null || generation === undefined) throw new FencingError('invalid_input', `no lab ${lab}`);
   return Number(generation);
 }
+
+/** How long a reset waits for the lab's worker transactions in flight before it ends their sessions. */
+export const RESET_LOCK_WAIT_MS = 2_000;
+
+/**
+ * Ends the database sessions that hold the lab's generation lock: worker transactions of the run a
+ * reset is ending that do not finish (a worker frozen by the operating system in the middle of one,
+ * a laptop asleep with its connection open). Harmless to them: they belong to the run being reset,
+ * and a worker whose session ends reconnects, is refused as stale, and stops. Returns how many.
+ */
+export async function endSessionsHoldingLab(lab: string, db: Queryable = getPool()): Promise<number> {
+  // A two-key advisory lock shows its keys as unsigned 32-bit numbers in classid and objid.
+  const { rows } = await db.query<{ ended: boolean }>(
+    `SELECT pg_terminate_backend(l.pid) AS ended FROM pg_locks l
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.pid <> pg_backend_pid()
+        AND l.classid = (hashtext('fencing_lab.generation')::bigint & 4294967295)::oid
+        AND l.objid = (hashtext($1)::bigint & 4294967295)::oid`,
+    [lab],
+  );
+  return rows.filter((row) => row.ended).length;
+}
