@@ -95,13 +95,16 @@ export class LeaseClient {
       await this.nap(delayMs);
       try {
         this.session = await this.connect();
-        break;
-      } catch {
-        // still down: try again, a little later
+        // Recorded before carrying on, on the new session: a database still recovering (or gone
+        // again) sends the worker back to its back-off rather than losing what it has to say.
+        if (token !== undefined) {
+          await this.event('lease_lost', { token, detail: { reason: 'my database connection was lost' } });
+        }
+        return;
+      } catch (error) {
+        if (!isFencingError(toFencingError(error), 'db_unavailable')) throw error;
+        await this.session.end().catch(() => undefined);
       }
-    }
-    if (token !== undefined) {
-      await this.event('lease_lost', { token, detail: { reason: 'my database connection was lost' } });
     }
   }
 
