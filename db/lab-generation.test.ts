@@ -240,3 +240,20 @@ async function waitForBlockedBy(holder: ReturnType<typeof newClient>): Promise<n
   }
   throw new Error('the reset never waited on the row');
 }
+
+test('closing a private lab ends its run: a worker still out there is refused by the database', async () => {
+  const lab = await openLab('no-fencing');
+  const joined = await readLabGeneration(lab.id);
+  const as = { resource: lab.resource, holder: 'Late', ttlMs: TTL_MS, lab: lab.id, generation: joined };
+  assert.equal((await acquireLease(as)).outcome, 'granted', 'in its own run it works');
+
+  await closeLab(lab.id);
+  const closedHistory = (await snapshot(lab)).events;
+  assert.equal(await readLease(lab.resource), undefined, 'the closed lab released its lease');
+  await assert.rejects(acquireLease(as), refusedAsReset);
+  await assert.rejects(
+    appendEvent(getPool(), { lab: lab.id, actor: 'Late', kind: 'write_sent' }, { generation: joined }),
+    refusedAsReset,
+  );
+  assert.deepEqual((await snapshot(lab)).events, closedHistory, 'the closed lab’s history is as it was closed');
+});

@@ -11,6 +11,7 @@ import {
 import { type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab-limits';
 import { isLabId, type LabId } from '../lib/model/labs';
 import { createProtectedRow } from './guard';
+import { bumpLabGeneration } from './lab-generation';
 import { getPool, type Queryable, withTransaction } from './pool';
 
 /*
@@ -137,6 +138,11 @@ export async function listOpenPrivateLabIds(db: Queryable = getPool()): Promise<
  */
 export async function closeLab(id: string): Promise<void> {
   await withTransaction(async (client) => {
+    // A close ends the lab's last run, as a reset does: any worker still out there (a remote one
+    // asleep through it) is refused by the database from now on (0008_lab_generations.sql). First,
+    // as in a reset, so that the lock order stays generation lock, then rows.
+    const open = await findLab(id, client);
+    if (open?.visibility === 'private' && !open.closedAt) await bumpLabGeneration(id, client);
     const { rows } = await client.query<{ resource: string }>(
       `UPDATE labs SET closed_at = clock_timestamp()
         WHERE id = $1 AND visibility = 'private' AND closed_at IS NULL RETURNING resource`,
@@ -178,9 +184,11 @@ export async function deleteExpiredLabHistories(input: { retentionMs: number; li
     await client.query('DELETE FROM leases WHERE resource = ANY($1)', [rows.map((row) => row.resource)]);
     // Broken labs' rows only: unguarded_rows never holds a protected row.
     await client.query('DELETE FROM unguarded_rows WHERE lab = ANY($1)', [ids]);
-    // As a reset does (db/events.ts clearEvents), under the events lock, taken last: a straggler's event
+    // As a reset does (db/events.ts clearEvents), under each lab's events lock (in one order), taken last: a straggler's event
     // lands wholly before the boundary (and goes) or after it, and a feed replaying the lab is told.
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'))");
+    for (const id of [...ids].sort()) {
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'), hashtext($1))", [id]);
+    }
     await client.query(
       `WITH gone AS (DELETE FROM events WHERE lab = ANY($1) RETURNING lab, id)
        SELECT pg_notify('fencing_events', json_build_object('lab', lab, 'reset', true, 'upTo', max(id))::text)
