@@ -16,7 +16,7 @@ const UNDEFINED_TABLE = '42P01';
 
 type GlobalWithHealthLog = typeof globalThis & { __fencingLabHealthLog?: OutageLog };
 const holder = globalThis as GlobalWithHealthLog;
-holder.__fencingLabHealthLog ??= new OutageLog('health check');
+holder.__fencingLabHealthLog ??= new OutageLog('health', 'the database check');
 const healthLog = holder.__fencingLabHealthLog;
 
 export async function checkDatabase(): Promise<DatabaseHealth> {
@@ -26,7 +26,7 @@ export async function checkDatabase(): Promise<DatabaseHealth> {
     );
     const row = rows[0];
     if (!row) return { status: 'down', error: 'the database returned nothing' };
-    healthLog.recovered();
+    healthLog.succeeded();
     return { status: 'up', databaseTime: row.now.toISOString(), migrations: row.migrations };
   } catch (error) {
     healthLog.failed(error);

@@ -26,6 +26,12 @@ export type LabState = {
   /** Database clock minus this browser's clock, from the latest snapshot. */
   clockOffsetMs: number;
   connection: Connection;
+  /** Why the feed is not live, in words (the database is away, too many feeds), while it is not. */
+  connectionNote: string | undefined;
+  /** Whether the feed was live before and went away: "Live again" once it is back. */
+  reconnected: boolean;
+  /** The identity of the database the events came from (the feed's `hello`). */
+  database: string | undefined;
   /** How much time the timeline shows, and where it ends (undefined: it follows now). */
   windowMs: number;
   viewEnd: number | undefined;
@@ -43,12 +49,16 @@ export type LabState = {
 export type LabActions = {
   /** Events in id order from the feed; ones already held are skipped. */
   receiveEvents: (events: WireEvent[]) => void;
-  /** A (re)connection's hello: events older than the lab's oldest were deleted by a reset. */
-  receiveHello: (firstId: number | null) => void;
+  /**
+   * A (re)connection's hello: events older than the lab's oldest were deleted by a reset. From
+   * another database than before, the history held is not this one's: it is dropped, and the
+   * result says so (the caller reads the history again from the start).
+   */
+  receiveHello: (hello: { firstId: number | null; database: string }) => 'same-database' | 'new-database';
   /** The lab was reset: its events up to `upTo` are gone (all of them, without a boundary). */
   receiveReset: (upTo?: number) => void;
   receiveSnapshot: (snapshot: LabSnapshot) => void;
-  setConnection: (connection: Connection) => void;
+  setConnection: (connection: Connection, note?: string) => void;
   zoom: (factor: number) => void;
   pan: (deltaMs: number, now: number) => void;
   follow: () => void;
@@ -78,6 +88,9 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
     snapshot: undefined,
     clockOffsetMs: 0,
     connection: history ? 'live' : 'connecting',
+    connectionNote: undefined,
+    reconnected: false,
+    database: undefined,
     windowMs: WINDOW_BOUNDS_MS.initial,
     viewEnd: undefined,
     selectedMark: undefined,
@@ -93,7 +106,22 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
       const fresh = batch.filter((event) => event.id > lastId);
       if (fresh.length) set({ events: get().events.concat(fresh) });
     },
-    receiveHello: (firstId) => set({ events: firstId === null ? [] : get().events.filter((e) => e.id >= firstId) }),
+    receiveHello: ({ firstId, database }) => {
+      const known = get().database;
+      if (known !== undefined && known !== database) {
+        set({
+          database,
+          events: [],
+          selectedMark: undefined,
+          viewEnd: undefined,
+          replayAt: undefined,
+          replayPlaying: false,
+        });
+        return 'new-database';
+      }
+      set({ database, events: firstId === null ? [] : get().events.filter((e) => e.id >= firstId) });
+      return 'same-database';
+    },
     receiveReset: (upTo) =>
       set({
         events: upTo === undefined ? [] : get().events.filter((e) => e.id > upTo),
@@ -111,7 +139,14 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
         selectedWorker: stillThere ? selectedWorker : snapshot.workers[0]?.id,
       });
     },
-    setConnection: (connection) => set({ connection }),
+    setConnection: (connection, note) => {
+      const was = get().connection;
+      set({
+        connection,
+        connectionNote: connection === 'live' ? undefined : note,
+        reconnected: connection === 'live' ? was === 'reconnecting' || get().reconnected : get().reconnected,
+      });
+    },
     zoom: (factor) => {
       const next = Math.round(get().windowMs * factor);
       set({ windowMs: Math.min(WINDOW_BOUNDS_MS.max, Math.max(WINDOW_BOUNDS_MS.min, next)) });

@@ -11,7 +11,7 @@ const EXPIRY_SWEEP_MS = 50;
 export class ExpirySweeper {
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
-  private readonly outage = new OutageLog('expiry sweep');
+  private readonly outage = new OutageLog('supervisor', 'expiry sweep');
 
   constructor(private readonly active: () => boolean) {}
 
@@ -22,7 +22,7 @@ export class ExpirySweeper {
       this.sweeping = true;
       recordExpiredLeases()
         .then(
-          () => this.outage.recovered(),
+          () => this.outage.succeeded(),
           (error: unknown) => this.outage.failed(error),
         )
         .finally(() => {

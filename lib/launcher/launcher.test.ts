@@ -171,7 +171,7 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
   const afterDbCrash = await state();
   assert.equal(count(second.output(), /PostgreSQL \d+ exited unexpectedly/), 1);
   assert.equal(count(second.output(), /PostgreSQL \d+ is back on 127\.0\.0\.1/), 1);
-  assert.ok(count(second.output(), /\[health check\] unavailable/) <= 1, 'an outage is logged once');
+  assert.ok(count(second.output(), /database check failed/) <= 1, 'an outage is logged once');
 
   // The Next server crashes: the launcher starts a new one on the same port.
   process.kill(afterDbCrash.nextPid, 'SIGKILL');

@@ -27,6 +27,8 @@ const STATE_FILE = path.join(DATA_DIR, 'launcher.json');
 /** The embedded database's state as the launcher sees it (`/api/health` reads it: "recovering"). */
 const DATABASE_STATE_FILE = path.join(DATA_DIR, 'database-state.json');
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+/** Stamps each request with its TCP peer: the client address per-address limits count by. */
+const PEER_ADDRESS_PRELOAD = path.join(ROOT, 'lib', 'server', 'peer-address.cjs');
 const NEXT_STOP_GRACE_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
 
@@ -81,8 +83,13 @@ async function main(mode: Mode): Promise<void> {
     ...process.env,
     DATABASE_URL: databaseUrl,
     PORT: String(port),
+    // With PORT, what the server's Host check (proxy.ts) counts as its own names.
+    HOST: host,
     NEXT_TELEMETRY_DISABLED: '1',
     FENCING_LAB_TRAINER_KEY: trainerKey,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require ${JSON.stringify(PEER_ADDRESS_PRELOAD)}`]
+      .filter(Boolean)
+      .join(' '),
     FENCING_LAB_DATABASE_STATE_FILE: DATABASE_STATE_FILE,
   };
   if (mode === 'start' && (await buildIsStale(ROOT))) {

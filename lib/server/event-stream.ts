@@ -4,8 +4,16 @@ export type SseMessage = { id?: number; event?: string; data: unknown };
 export type Send = (message: SseMessage) => void;
 /** Bytes written to the stream that the client has not read yet (the network is slower than the feed). */
 export type Backlog = () => number;
+/** Resolves once the client has read everything written so far (true), or the stream has ended (false). */
+export type Drained = () => Promise<boolean>;
 
 const HEARTBEAT_MS = 15_000;
+/**
+ * How long a browser waits before it reconnects a stream that ended (the `retry:` field). It
+ * applies only to a 200 event stream that closes: after any other answer a browser gives up for
+ * good, which is why every answer this server cannot serve yet is such a stream (retryLater).
+ */
+export const RECONNECT_MS = 1_000;
 
 // A lab's hub hands one message object to every viewer: it is serialised once, not once per viewer.
 const formattedMessages = new WeakMap<SseMessage, string>();
@@ -20,25 +28,40 @@ function formatted(message: SseMessage): string {
   return text;
 }
 
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+} as const;
+
 /**
- * A Server-Sent Events response. `init(send, close)` starts the feed and returns its cleanup, which
- * runs when the client goes away (the request's signal aborts) or the feed closes the stream.
- * `backlog()` tells a feed how far behind its client is, so that it can drop a client that stopped reading.
+ * A Server-Sent Events response. `init(send, close, backlog, drained)` starts the feed and returns
+ * its cleanup, which runs when the client goes away (the request's signal aborts) or the feed
+ * closes the stream. `backlog()` tells a feed how far behind its client is, so that it can drop a
+ * client that stopped reading; `drained()` lets it write a long history only as the client reads.
  */
 export function eventStream(
   signal: AbortSignal,
-  init: (send: Send, close: () => void, backlog: Backlog) => Promise<() => void>,
+  init: (send: Send, close: () => void, backlog: Backlog, drained: Drained) => Promise<() => void>,
 ): Response {
   const encoder = new TextEncoder();
   let cleanup: (() => void) | undefined;
   let closed = false;
   let heartbeat: NodeJS.Timeout | undefined;
   let cleanedUp = false;
+  let waiters: ((open: boolean) => void)[] = [];
+  const wake = () => {
+    const woken = waiters;
+    waiters = [];
+    for (const resolve of woken) resolve(!closed);
+  };
   // Once, however the stream ends (the feed closes it, the client aborts, the stream is cancelled,
   // or all three): a cleanup run twice would, say, count a private lab's viewer out twice.
   const finish = () => {
     closed = true;
     clearInterval(heartbeat);
+    wake();
     if (cleanedUp || !cleanup) return;
     cleanedUp = true;
     cleanup();
@@ -46,9 +69,11 @@ export function eventStream(
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
   // Queued in bytes, with no allowance: desiredSize is then minus the bytes the client has not read.
   const backlog: Backlog = () => -(controllerRef?.desiredSize ?? 0);
+  const drained: Drained = () =>
+    closed || backlog() <= 0 ? Promise.resolve(!closed) : new Promise<boolean>((resolve) => waiters.push(resolve));
   const stream = new ReadableStream<Uint8Array>(
     {
-      async start(controller) {
+      start(controller) {
         controllerRef = controller;
         const close = () => {
           if (closed) return;
@@ -63,16 +88,25 @@ export function eventStream(
           if (!closed) controller.enqueue(encoder.encode(text));
         };
         const send: Send = (message) => write(formatted(message));
+        write(`retry: ${RECONNECT_MS}\n\n`);
         heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
         signal.addEventListener('abort', close, { once: true });
-        try {
-          cleanup = await init(send, close, backlog);
-          if (closed) finish();
-        } catch (error) {
-          console.error('[sse] the feed could not start:', error);
-          write(`event: failure\ndata: ${JSON.stringify({ message: 'the live feed could not start' })}\n\n`);
-          close();
-        }
+        // Not awaited: the stream calls pull (which wakes `drained`) only once start has returned.
+        void init(send, close, backlog, drained).then(
+          (done) => {
+            cleanup = done;
+            if (closed) finish();
+          },
+          (error: unknown) => {
+            console.error('[sse] the feed could not start:', error);
+            write(`event: failure\ndata: ${JSON.stringify({ message: 'the live feed could not start' })}\n\n`);
+            close();
+          },
+        );
+      },
+      // The client read everything queued and waits for more.
+      pull() {
+        wake();
       },
       cancel() {
         finish();
@@ -80,12 +114,15 @@ export function eventStream(
     },
     new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
   );
-  return new Response(stream, {
-    headers: {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    },
-  });
+  return new Response(stream, { headers: SSE_HEADERS });
+}
+
+/**
+ * An answer to a feed this server cannot serve yet (the database is away, too many feeds): a 200
+ * event stream that says why in one `event` and ends, so that the browser's EventSource reconnects
+ * by itself after `retryMs` (a 5xx or 429 would make it give up for good).
+ */
+export function retryLater(event: string, message: string, retryMs: number): Response {
+  const body = `retry: ${Math.round(retryMs)}\n\nevent: ${event}\ndata: ${JSON.stringify({ message, retryMs })}\n\n`;
+  return new Response(body, { headers: SSE_HEADERS });
 }

@@ -1,19 +1,31 @@
 import 'server-only';
-import { listEvents } from '@/db/events';
-import { getPool } from '@/db/pool';
+import { readDatabaseIdentity } from '@/db/database-identity';
+import { eventIdRange, listEvents } from '@/db/events';
+import { getFeedPool } from '@/db/feed-pool';
 import type { LabInstance } from '@/lib/model/lab-instance';
 import { toWire } from '@/lib/model/wire';
-import type { Backlog, Send, SseMessage } from './event-stream';
+import type { Backlog, Drained, Send, SseMessage } from './event-stream';
 import { getLabHub, labSnapshotMessage } from './lab-hub';
 
+/** Events per history page: one query, then nothing more until the client has read the page. */
+export const HISTORY_PAGE_EVENTS = 500;
 /**
- * One viewer's feed of a lab: `hello` (the id of the lab's oldest event, so a client drops events
- * a reset deleted), its own history after `after`, a snapshot, `caught-up`, then the live events
- * the lab's hub hands every viewer. Returns the cleanup.
+ * Live events the hub may hand a viewer while one page of its history is being read. Past this the
+ * viewer is closed, and its browser resumes from the last id it holds.
+ */
+export const MAX_HELD_EVENTS = 5_000;
+
+/**
+ * One viewer's feed of a lab: `hello` (the database's identity, so that a client notices another
+ * database, and the id of the lab's oldest event, so that it drops events a reset deleted), its
+ * history after `after` a page at a time, a snapshot, `caught-up`, then the live events the lab's
+ * hub hands every viewer. Returns the cleanup.
  *
- * No gap and no double between history and live: the viewer joins the hub first and holds what
- * the hub hands it while the history is read; then it sends the history and, from then on, only
- * events newer than the last id it sent (ids are commit order, and the hub hands them in order).
+ * Bounded: a page is read only once the client has read the previous one, and meanwhile the hub's
+ * events are not kept: they are in the database, and a later page reads them. Only while a page is
+ * being read are they held (a read may miss what commits during it), and only the last page's are
+ * sent on, skipped by id if that page already had them. No gap and no double: ids are commit
+ * order, and the hub hands them in order.
  */
 export async function startLabFeed(options: {
   lab: LabInstance;
@@ -21,15 +33,12 @@ export async function startLabFeed(options: {
   send: Send;
   close: () => void;
   backlog: Backlog;
+  drained: Drained;
 }): Promise<() => void> {
-  const { lab, after, send, close, backlog } = options;
-  let held: SseMessage[] | undefined = [];
-  // The history is queued in one go, and a big one takes a slow client a while to read: only what
-  // is queued beyond it counts against the viewer (a client that stopped reading is still dropped).
-  let caughtUpBacklog = 0;
+  const { lab, after, send, close, backlog, drained } = options;
+  let live = false;
+  let held: SseMessage[] | undefined;
   let lastSentId = after;
-  // The hub's reader may still be behind this viewer's history when the viewer goes live (its read
-  // began before the history's): what the viewer already sent is skipped by id.
   const sendOnce = (message: SseMessage) => {
     if (message.id !== undefined) {
       if (message.id <= lastSentId) return;
@@ -38,33 +47,47 @@ export async function startLabFeed(options: {
     send(message);
   };
   const leave = await getLabHub().join(lab, {
-    deliver: (message) => (held ? held.push(message) : sendOnce(message)),
+    deliver: (message) => {
+      if (live) return sendOnce(message);
+      // A newer snapshot is sent at caught-up.
+      if (message.event === 'snapshot') return;
+      // A reset carries its boundary, so it may go out at once unless a page being read may still
+      // hold events it deleted (then it follows that page).
+      if (held) held.push(message);
+      else if (message.event === 'reset') send(message);
+      if (held && held.length > MAX_HELD_EVENTS) close();
+    },
     close,
-    backlogBytes: () => (held ? 0 : Math.max(0, backlog() - caughtUpBacklog)),
+    backlogBytes: () => (live ? backlog() : 0),
   });
   try {
-    send({ event: 'hello', data: { lab: lab.id, firstId: await firstEventId(lab.id) } });
-    const history = await listEvents({ lab: lab.id, afterId: after });
-    const snapshot = await labSnapshotMessage(lab);
-    for (const event of history) sendOnce({ id: event.id, event: 'lab-event', data: toWire(event) });
-    send(snapshot);
-    send({ event: 'caught-up', data: { lastId: lastSentId } });
-    // What the hub delivered meanwhile, in its order. Held snapshots are older than the one just
-    // sent; held events up to lastSentId were in the history. A held reset goes on as it is: its
-    // boundary drops exactly the events it deleted, whether the history was read before or after it.
-    for (const message of held) if (message.event !== 'snapshot') sendOnce(message);
-    held = undefined;
-    caughtUpBacklog = backlog();
-    return leave;
+    const db = getFeedPool();
+    const [database, range] = await Promise.all([readDatabaseIdentity(db), eventIdRange(lab.id, db)]);
+    send({ event: 'hello', data: { lab: lab.id, database, firstId: range.first } });
+    for (;;) {
+      held = [];
+      const page = await listEvents({ lab: lab.id, afterId: lastSentId, limit: HISTORY_PAGE_EVENTS }, db);
+      const last = page.length < HISTORY_PAGE_EVENTS;
+      // Read while the hub's events are still held: the snapshot may show their effect.
+      const snapshot = last ? await labSnapshotMessage(lab, db) : undefined;
+      const meanwhile: SseMessage[] = held;
+      held = undefined;
+      for (const event of page) sendOnce({ id: event.id, event: 'lab-event', data: toWire(event) });
+      if (snapshot) {
+        send(snapshot);
+        send({ event: 'caught-up', data: { lastId: lastSentId } });
+        // What the hub delivered during the last reads, in its order: events up to lastSentId
+        // were in the page; a reset goes on as it is (its boundary drops exactly what it deleted).
+        for (const message of meanwhile) sendOnce(message);
+        live = true;
+        return leave;
+      }
+      // More pages to come: the events held meanwhile are read with them, in order.
+      for (const message of meanwhile) if (message.event === 'reset') send(message);
+      if (!(await drained())) return leave;
+    }
   } catch (error) {
     leave();
     throw error;
   }
-}
-
-async function firstEventId(lab: string): Promise<number | null> {
-  const { rows } = await getPool().query<{ id: string | null }>('SELECT min(id) AS id FROM events WHERE lab = $1', [
-    lab,
-  ]);
-  return rows[0]?.id == null ? null : Number(rows[0].id);
 }

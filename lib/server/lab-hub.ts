@@ -1,15 +1,19 @@
 import 'server-only';
 import { getEventFeed } from '@/db/event-feed';
-import { listEvents } from '@/db/events';
+import { eventIdRange, listEvents } from '@/db/events';
+import { getFeedPool } from '@/db/feed-pool';
 import { readLabSnapshot } from '@/db/lab-snapshot';
-import { getPool } from '@/db/pool';
+import type { Queryable } from '@/db/pool';
 import { chaosRunOf } from '@/lib/chaos/chaos-runs';
 import { listLabWorkers } from '@/lib/lab/remote-workers';
 import type { LabInstance } from '@/lib/model/lab-instance';
 import { toWire } from '@/lib/model/wire';
 import type { SseMessage } from './event-stream';
+import { feedOutageLog } from './outage-log';
 
 const SNAPSHOT_EVERY_MS = 1_000;
+/** Events the reader fetches per query; a longer run of new events takes several. */
+const READ_EVENTS_PER_QUERY = 1_000;
 /**
  * How far a viewer may fall behind (bytes its client has not read) before it is dropped. A viewer
  * dropped this way loses nothing: its EventSource reconnects with Last-Event-ID and the route sends
@@ -68,7 +72,7 @@ class LabChannel {
     });
     this.unsubscribe = unsubscribe;
     if (this.stopped) return unsubscribe();
-    this.lastId = await lastEventId(this.lab.id);
+    this.lastId = (await eventIdRange(this.lab.id, getFeedPool())).last ?? 0;
     if (this.stopped) return;
     this.started = true;
     // Through the reader, not beside it: snapshots go out one at a time, in order, after the
@@ -112,21 +116,23 @@ class LabChannel {
           this.resetPending = undefined;
           this.broadcast({ event: 'reset', data: { lab: this.lab.id, ...(upTo === undefined ? {} : { upTo }) } });
         }
-        const events = await listEvents({ lab: this.lab.id, afterId: this.lastId });
+        const events = await listEvents(
+          { lab: this.lab.id, afterId: this.lastId, limit: READ_EVENTS_PER_QUERY },
+          getFeedPool(),
+        );
         if (this.stopped) return;
+        if (events.length === READ_EVENTS_PER_QUERY) this.pumpAgain = true;
         for (const event of events) {
           this.broadcast({ id: event.id, event: 'lab-event', data: toWire(event) });
           this.lastId = event.id;
         }
         // A failed snapshot is skipped (the next comes within a second); only a failed read of
         // the events, which would leave a gap, closes the viewers so that they catch up anew.
-        await this.sendSnapshot().catch((error: unknown) =>
-          console.error('[sse] a snapshot failed:', (error as Error).message),
-        );
+        await this.sendSnapshot().catch((error: unknown) => feedOutageLog().failed(error));
       } while (this.pumpAgain && !this.stopped);
     })()
       .catch((error: unknown) => {
-        console.error('[sse] reading new events failed:', error);
+        feedOutageLog().failed(error);
         this.closeAll();
       })
       .finally(() => {
@@ -135,7 +141,7 @@ class LabChannel {
   }
 
   private async sendSnapshot(): Promise<void> {
-    const message = await labSnapshotMessage(this.lab);
+    const message = await labSnapshotMessage(this.lab, getFeedPool());
     if (this.stopped) return;
     this.broadcast({ ...message, data: { ...(message.data as object), viewers: this.viewers.size } });
   }
@@ -208,17 +214,10 @@ class LabHub {
 }
 
 /** The lab's row, lease, workers (this server's and remote ones) and chaos run as one `snapshot` message. */
-export async function labSnapshotMessage(lab: LabInstance): Promise<SseMessage> {
-  const [snapshot, workers] = await Promise.all([readLabSnapshot(lab), listLabWorkers(lab)]);
+export async function labSnapshotMessage(lab: LabInstance, db: Queryable): Promise<SseMessage> {
+  const [snapshot, workers] = await Promise.all([readLabSnapshot(lab, db), listLabWorkers(lab)]);
   const chaos = chaosRunOf(lab.id);
   return { event: 'snapshot', data: { ...snapshot, workers, ...(chaos ? { chaos } : {}) } };
-}
-
-async function lastEventId(lab: string): Promise<number> {
-  const { rows } = await getPool().query<{ id: string | null }>('SELECT max(id) AS id FROM events WHERE lab = $1', [
-    lab,
-  ]);
-  return rows[0]?.id == null ? 0 : Number(rows[0].id);
 }
 
 type GlobalWithHub = typeof globalThis & { __fencingLabHub?: LabHub };

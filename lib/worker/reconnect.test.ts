@@ -34,10 +34,16 @@ test('after kill -9 of the postmaster the workers reconnect, the holder reports 
   const supervisor = getSupervisor();
   await supervisor.resetLab(FENCED);
   await supervisor.startWorker(FENCED, { name: 'A', leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 200 });
-  await sleep(600);
-  // B waits for the lease A holds, retrying its acquire: it must come through the crash as well.
+  // Holding the lease and writing first (a busy machine may take a while to start the process).
+  const holding = Date.now() + 20_000;
+  while (!(await listEvents({ lab: 'fenced' })).some((e) => e.kind === 'write_accepted')) {
+    assert.ok(Date.now() < holding, 'the worker never wrote before the crash');
+    await sleep(100);
+  }
+  // B waits for the lease A holds, retrying its acquire, or is still starting when the database
+  // dies (a worker's process takes a while to start): it must come through the crash as well.
   await supervisor.startWorker(FENCED, { name: 'B', leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 200 });
-  await sleep(600);
+  await sleep(300);
   await crashPostmaster(cluster);
   const restarted = await startEmbeddedPostgres({ dataDir: cluster.dataDir, preferredPort: cluster.port });
   assert.equal(restarted.port, cluster.port, 'the database came back where the worker looks for it');
