@@ -187,4 +187,16 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
   assert.equal(await exited, 0);
   assert.deepEqual(await leftovers(), []);
   await assert.rejects(fetch(`http://127.0.0.1:${port}/api/health`), 'nothing listens on the port any more');
+
+  // Ctrl-C while the launcher is restarting a crashed database: it still stops everything, in order.
+  const third = startLauncher();
+  await third.ready;
+  const { postmasterPid } = await state();
+  process.kill(postmasterPid, 'SIGKILL');
+  await until(async () => (third.output().includes('exited unexpectedly') ? 'restarting' : 'waiting'), 'restarting');
+  const thirdExited = new Promise<number | null>((resolve) => third.child.once('exit', (code) => resolve(code)));
+  third.child.kill('SIGINT');
+  assert.equal(await thirdExited, 0);
+  // Also any postmaster the restart may have started: its command line names the data directory.
+  assert.deepEqual(await leftovers(), []);
 });
