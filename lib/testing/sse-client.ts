@@ -5,10 +5,10 @@ import { idsAfterReset, readSse, type SseEvent } from './sse-reader';
 
 export type { SseEvent };
 
-export function openLabFeed(lab: string, lastEventId?: number) {
+export function openLabFeed(lab: string, lastEventId?: number, headers: Record<string, string> = {}) {
   const abort = new AbortController();
   const request = new Request(`http://lab.test/api/labs/${lab}/events`, {
-    headers: lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) },
+    headers: lastEventId === undefined ? headers : { ...headers, 'last-event-id': String(lastEventId) },
     signal: abort.signal,
   });
   const response = GET(request, { params: Promise.resolve({ lab }) });
