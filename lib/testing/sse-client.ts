@@ -25,6 +25,11 @@ export function openLabFeed(lab: string, lastEventId?: number, headers: Record<s
     });
 
   return {
+    /**
+     * The request, held as long as the feed is: a Request's signal follows the one it was given
+     * only while the Request itself is alive (undici), so a collected one would never see close().
+     */
+    request,
     /** The route handler's response (its status, for a feed that was refused). */
     response,
     /** Everything received so far, in order. */
