@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { acquireLease, releaseLease } from '@/db/leases';
 import { closeFeedPool, FEED_POOL_APPLICATION_NAME, FEED_POOL_MAX_CLIENTS } from '@/db/feed-pool';
+import { acquireLease, releaseLease } from '@/db/leases';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { sharedLab } from '@/lib/model/lab-instance';
