@@ -14,8 +14,11 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
 const LAB = 'per-process-counter';
 const EVENTS = 100_000;
 const MB = 1024 * 1024;
-/** What the server may grow by while it serves the history (the history's JSON alone is larger). */
-const GROWTH_BOUND_BYTES = 120 * MB;
+/**
+ * What the server may grow by while it serves the history. Measured on this kind of machine: +39 MB
+ * paged; +172 MB when the whole history was read and queued at once (the code before paging).
+ */
+const GROWTH_BOUND_BYTES = 80 * MB;
 
 test('a viewer joining a lab with 100,000 events: the page is drawn and the server memory stays bounded', async ({
   page,
