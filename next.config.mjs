@@ -4,6 +4,9 @@ const nextConfig = {
   agentRules: false,
   // Opening the dev server as 127.0.0.1 must still hydrate.
   allowedDevOrigins: ['127.0.0.1'],
+  // Server actions: no `experimental.serverActions.allowedOrigins` on purpose, so Next runs an action only when
+  // its Origin is the very Host it was sent to; proxy.ts has already refused any Host or Origin that is not one
+  // of the server's own names (lib/model/hosts.ts), DNS rebinding included.
   // pg is used by server code only; keep it a plain Node require instead of bundling it.
   serverExternalPackages: ['pg'],
 };

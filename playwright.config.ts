@@ -31,7 +31,14 @@ export default defineConfig({
     reuseExistingServer: !process.env.CI,
     timeout: 240_000,
     gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-    env: { PORT: String(PORT), FENCING_LAB_DATA_DIR: E2E_DATA_DIR, FENCING_LAB_TRAINER_KEY: E2E_TRAINER_KEY },
+    env: {
+      PORT: String(PORT),
+      FENCING_LAB_DATA_DIR: E2E_DATA_DIR,
+      FENCING_LAB_TRAINER_KEY: E2E_TRAINER_KEY,
+      // Every test browser is 127.0.0.1: the per-address limit (12 an hour) would stop the suite, and
+      // the flood in limits.spec.ts must reach the 30-lab cap. The limit itself: db/labs.test.ts.
+      FENCING_LAB_OPENS_PER_ADDRESS: '1000',
+    },
     stdout: 'pipe',
   },
 });

@@ -1,27 +1,17 @@
 'use server';
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import { cookies } from 'next/headers';
 import * as commands from '@/lib/lab/lab-actions';
 import type { ActionResult } from '@/lib/lab/validated-action';
-import { trainerKeyInput } from '@/lib/model/lab-inputs';
-import {
-  COOKIE_MAX_AGE_S,
-  isTrainerKey,
-  newOwnerSecret,
-  OWNER_COOKIE,
-  TRAINER_COOKIE,
-  trainerKey,
-  trainerProofOf,
-} from '@/lib/server/access';
+import { COOKIE_MAX_AGE_S, newOwnerSecret, OWNER_COOKIE } from '@/lib/server/access';
+import { currentClientAddress } from '@/lib/server/client-address';
 import { readCredentials } from '@/lib/server/request-credentials';
+import { lockTrainer, unlockTrainer } from '@/lib/server/trainer-session';
 
 /*
  * The server actions: the caller's credentials come from its cookies, never from the input, and
  * every input is validated by the command it goes to (lib/lab/lab-actions.ts).
  */
-
-const WRONG_KEY_DELAY_MS = 400;
 
 const credentials = readCredentials;
 
@@ -68,26 +58,16 @@ export async function openPrivateLabAction(input: unknown) {
     ownerSecret = newOwnerSecret();
     jar.set(OWNER_COOKIE, ownerSecret, cookieOptions);
   }
-  return commands.openPrivateLab(input, { ownerSecret });
+  return commands.openPrivateLab(input, { ownerSecret, address: await currentClientAddress() });
 }
 
-/** Checks the trainer key; if right, this browser drives the shared labs from now on. */
+/** Checks the trainer key; if right, this browser drives the shared labs for the session's life. */
 export async function unlockTrainerAction(input: unknown): Promise<ActionResult<{ trainer: true }>> {
-  const parsed = trainerKeyInput.safeParse(input);
-  if (!parsed.success) {
-    return { ok: false, error: { code: 'invalid_input', message: parsed.error.issues[0]?.message ?? 'invalid key' } };
-  }
-  if (!isTrainerKey(parsed.data.key)) {
-    // A little slower on a wrong key: guessing a key someone chose by hand should not be quick.
-    await sleep(WRONG_KEY_DELAY_MS);
-    return { ok: false, error: { code: 'forbidden', message: 'that is not the trainer key' } };
-  }
-  (await cookies()).set(TRAINER_COOKIE, trainerProofOf(trainerKey()), cookieOptions);
-  return { ok: true, data: { trainer: true } };
+  return unlockTrainer(input);
 }
 
-/** This browser stops driving the shared labs (it keeps its private labs). */
+/** This browser stops driving the shared labs: its session ends on the server (it keeps its private labs). */
 export async function lockTrainerAction(): Promise<ActionResult<{ trainer: false }>> {
-  (await cookies()).delete(TRAINER_COOKIE);
+  await lockTrainer();
   return { ok: true, data: { trainer: false } };
 }

@@ -5,11 +5,9 @@ import { AutoRefresh } from '@/components/lab/auto-refresh';
 import { LeasesTable } from '@/components/lab/leases-table';
 import { ProtectedRowsTable } from '@/components/lab/protected-rows-table';
 import { ThemeToggle } from '@/components/theme-toggle';
-import { listProtectedRows } from '@/db/guard';
-import { listPrivateRowIds } from '@/db/labs';
-import { listLeases } from '@/db/leases';
+import { listSharedProtectedRows } from '@/db/guard';
+import { listSharedLeases } from '@/db/leases';
 import { privateLabsOf } from '@/lib/lab/lab-actions';
-import { isPrivateLabId } from '@/lib/model/lab-instance';
 import { LAB_IDS, LABS } from '@/lib/model/labs';
 import { isTrainer } from '@/lib/server/access';
 import { readCredentials } from '@/lib/server/request-credentials';
@@ -23,18 +21,8 @@ export default async function HomePage({ searchParams }: Props) {
   const trainer = isTrainer(credentials);
   const unlockFailed = (await searchParams).unlock === 'failed';
   // Private labs are nobody else's business: their rows and leases stay off this page.
-  const data = await Promise.all([
-    listProtectedRows(),
-    listLeases(),
-    listPrivateRowIds(),
-    privateLabsOf(credentials),
-  ]).then(
-    ([rows, leases, privateRows, mine]) => ({
-      ok: true as const,
-      rows: rows.filter((row) => !privateRows.has(row.id)),
-      leases: leases.filter((lease) => !isPrivateLabId(lease.resource.replace(/^lab\//, ''))),
-      mine,
-    }),
+  const data = await Promise.all([listSharedProtectedRows(), listSharedLeases(), privateLabsOf(credentials)]).then(
+    ([rows, leases, mine]) => ({ ok: true as const, rows, leases, mine }),
     (error: unknown) => {
       console.error('[page] could not read the database:', error);
       return { ok: false as const };

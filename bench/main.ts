@@ -7,22 +7,25 @@ import { getSupervisor } from '../lib/lab/supervisor';
 import { startTestCluster } from '../lib/testing/test-cluster';
 import { startApp } from './app-server';
 import { benchEventLatency, benchTimelineFps } from './browser';
+import { BUSY_LABS, benchBusyLabs } from './busy-labs';
 import { benchRoom, ROOM_TRAINER_KEY } from './room';
 import { type Figure, printFigures } from './stats';
 import { benchTakeover } from './takeover';
 import { benchThroughput } from './throughput';
 
 /*
- * `npm run bench [-- throughput|takeover|latency|fps]`: the four figures with their goals. Each
+ * `npm run bench [-- throughput|takeover|busy-labs|latency|fps]`: the figures with their goals. Each
  * runs on a throwaway database (and app) of its own, never on the developer's data.
  * `npm run bench -- room [--minutes 10]`: a training room (50 viewers, 20 workers) for that long;
  * asked for by name only, since it takes minutes. It exits non-zero if a viewer missed an event.
  */
 
-const ALL = ['throughput', 'takeover', 'latency', 'fps', 'room'] as const;
-const BY_DEFAULT: readonly Bench[] = ['throughput', 'takeover', 'latency', 'fps'];
+const ALL = ['throughput', 'takeover', 'busy-labs', 'latency', 'fps', 'room'] as const;
+const BY_DEFAULT: readonly Bench[] = ['throughput', 'takeover', 'busy-labs', 'latency', 'fps'];
 type Bench = (typeof ALL)[number];
 const ROOM_DEFAULT_MINUTES = 10;
+/** CI runs the busy-labs figure small: it checks that it runs, not how fast. */
+const BUSY_LABS_SECONDS = process.env.CI ? 2 : 10;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -38,7 +41,7 @@ async function main(): Promise<void> {
   const selected = new Set<Bench>(asked.length ? (asked as Bench[]) : BY_DEFAULT);
   const report: Array<[string, Figure[]]> = [];
 
-  if (selected.has('throughput') || selected.has('takeover')) {
+  if (selected.has('throughput') || selected.has('takeover') || selected.has('busy-labs')) {
     const cluster = await startTestCluster('bench');
     try {
       await migrate(cluster.url);
@@ -53,6 +56,13 @@ async function main(): Promise<void> {
       if (selected.has('takeover')) {
         console.log('takeover: lease expiry → next grant…');
         report.push(['Takeover latency (database clock)', await benchTakeover()]);
+      }
+      if (selected.has('busy-labs')) {
+        console.log(`busy labs: ${BUSY_LABS} labs acquiring, renewing and writing at once…`);
+        report.push([
+          'Busy labs: lease operations (acquire, renew, write, release, each with its event)',
+          await benchBusyLabs(cluster.url, { seconds: BUSY_LABS_SECONDS }),
+        ]);
       }
     } finally {
       await getSupervisor().shutdown();

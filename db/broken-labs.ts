@@ -3,6 +3,7 @@ import type { LabInstance } from '../lib/model/lab-instance';
 import { parseStoredToken, type Token } from '../lib/model/token';
 import type { WriteResult } from '../lib/model/write-result';
 import { appendEvent } from './events';
+import { generationCheck } from './lab-generation';
 import { getPool, type Queryable, type Session, withTransaction } from './pool';
 
 /*
@@ -21,7 +22,20 @@ export type BrokenWrite = {
   actor: string;
   /** Where a pause armed for the critical window strikes: after any check, before the write. */
   criticalWindow: () => Promise<void>;
+  /** The run of the lab the writer joined: even a broken lab refuses a worker from before a reset. */
+  generation?: number;
 };
+
+/** A broken write is wrong in its own way, never about resets: each UPDATE checks the generation too. */
+const IN_THIS_RUN = `AND ${generationCheck(5, 6)}`;
+const paramsOf = (write: BrokenWrite) => [
+  write.value,
+  write.token,
+  write.rowId,
+  String(write.token),
+  write.lab,
+  write.generation ?? null,
+];
 
 type Row = { last_token: string; last_token_text: string };
 
@@ -31,8 +45,8 @@ export async function writeWithoutFencing(write: BrokenWrite, session: Session):
   return record(write, session, 'no token check', (db) =>
     db.query<Row>(
       `UPDATE unguarded_rows SET value = $1, last_token = $2, last_token_text = $4, updated_at = clock_timestamp()
-        WHERE id = $3 RETURNING last_token, last_token_text`,
-      [write.value, write.token, write.rowId, String(write.token)],
+        WHERE id = $3 ${IN_THIS_RUN} RETURNING last_token, last_token_text`,
+      paramsOf(write),
     ),
   );
 }
@@ -49,8 +63,8 @@ export async function writeReadCheckWrite(write: BrokenWrite, session: Session):
   return record(write, session, 'checked in the app, written unconditionally', (db) =>
     db.query<Row>(
       `UPDATE unguarded_rows SET value = $1, last_token = $2, last_token_text = $4, updated_at = clock_timestamp()
-        WHERE id = $3 RETURNING last_token, last_token_text`,
-      [write.value, write.token, write.rowId, String(write.token)],
+        WHERE id = $3 ${IN_THIS_RUN} RETURNING last_token, last_token_text`,
+      paramsOf(write),
     ),
   );
 }
@@ -61,8 +75,8 @@ export async function writeTokenAsText(write: BrokenWrite, session: Session): Pr
   return record(write, session, 'compared as text', (db) =>
     db.query<Row>(
       `UPDATE unguarded_rows SET value = $1, last_token = $2, last_token_text = $4, updated_at = clock_timestamp()
-        WHERE id = $3 AND last_token_text <= $4 RETURNING last_token, last_token_text`,
-      [write.value, write.token, write.rowId, String(write.token)],
+        WHERE id = $3 AND last_token_text <= $4 ${IN_THIS_RUN} RETURNING last_token, last_token_text`,
+      paramsOf(write),
     ),
   );
 }
@@ -76,8 +90,8 @@ export async function writeFencedUnguarded(write: BrokenWrite, session: Session)
   return record(write, session, 'fenced', (db) =>
     db.query<Row>(
       `UPDATE unguarded_rows SET value = $1, last_token = $2, last_token_text = $4, updated_at = clock_timestamp()
-        WHERE id = $3 AND last_token <= $2 RETURNING last_token, last_token_text`,
-      [write.value, write.token, write.rowId, String(write.token)],
+        WHERE id = $3 AND last_token <= $2 ${IN_THIS_RUN} RETURNING last_token, last_token_text`,
+      paramsOf(write),
     ),
   );
 }
@@ -88,8 +102,8 @@ export async function writeBypassingGuard(write: BrokenWrite, session: Session):
   return record(write, session, 'catch-up path, bypasses the guard', (db) =>
     db.query<Row>(
       `UPDATE unguarded_rows SET value = $1, last_token = $2, last_token_text = $4, updated_at = clock_timestamp()
-        WHERE id = $3 RETURNING last_token, last_token_text`,
-      [write.value, write.token, write.rowId, String(write.token)],
+        WHERE id = $3 ${IN_THIS_RUN} RETURNING last_token, last_token_text`,
+      paramsOf(write),
     ),
   );
 }
@@ -128,16 +142,20 @@ async function appendOutcome(
   write: BrokenWrite,
   outcome: { outcome: 'accepted' | 'stale'; storedToken?: Token | 0; path: string },
 ): Promise<void> {
-  await appendEvent(db, {
-    lab: write.lab,
-    actor: write.actor,
-    kind: outcome.outcome === 'accepted' ? 'write_accepted' : 'write_rejected',
-    rowId: write.rowId,
-    token: write.token,
-    ...(outcome.storedToken === undefined ? {} : { storedToken: outcome.storedToken }),
-    outcome: outcome.outcome,
-    detail: { value: write.value, table: 'unguarded_rows', path: outcome.path },
-  });
+  await appendEvent(
+    db,
+    {
+      lab: write.lab,
+      actor: write.actor,
+      kind: outcome.outcome === 'accepted' ? 'write_accepted' : 'write_rejected',
+      rowId: write.rowId,
+      token: write.token,
+      ...(outcome.storedToken === undefined ? {} : { storedToken: outcome.storedToken }),
+      outcome: outcome.outcome,
+      detail: { value: write.value, table: 'unguarded_rows', path: outcome.path },
+    },
+    write.generation === undefined ? {} : { generation: write.generation },
+  );
 }
 
 export type UnguardedRow = {

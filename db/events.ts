@@ -2,17 +2,18 @@ import 'server-only';
 import type { EventKind, LabEvent, NewEvent } from '../lib/model/events';
 import { DEFAULT_LAB } from '../lib/model/events';
 import { parseStoredToken, parseToken } from '../lib/model/token';
-import { getPool, type Queryable, withTransaction } from './pool';
+import { getPool, type Queryable, toFencingError, withTransaction } from './pool';
 
 /**
  * Deletes a lab's history when the lab is reset, and tells live feeds so, with the boundary: every
- * event of the lab up to `upTo` is gone, every later one is news. Under the events lock, so that an
- * event being appended right now lands either before the reset (id <= upTo, deleted) or after it.
- * The boundary makes a reset exact wherever it falls among the events a feed is delivering.
+ * event of the lab up to `upTo` is gone, every later one is news. Under the lab's events lock, so
+ * that an event being appended to it right now lands either before the reset (id <= upTo, deleted)
+ * or after it (0009_events_lock_per_lab.sql). Inside the caller's transaction when given one (the
+ * reset's), else in one of its own; the note is delivered when that transaction commits.
  */
-export async function clearEvents(lab: string): Promise<void> {
-  await withTransaction(async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'))");
+export async function clearEvents(lab: string, db?: Queryable): Promise<void> {
+  const clear = async (client: Queryable) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'), hashtext($1))", [lab]);
     await client.query(
       `WITH gone AS (DELETE FROM events WHERE lab = $1 RETURNING id)
        SELECT pg_notify('fencing_events',
@@ -20,30 +21,43 @@ export async function clearEvents(lab: string): Promise<void> {
                                           'upTo', (SELECT coalesce(max(id), 0) FROM gone))::text)`,
       [lab],
     );
-  });
+  };
+  if (db) await clear(db);
+  else await withTransaction(clear);
 }
 
 /**
- * Appends one event. Call it as the last statement of a transaction: the insert takes the events
- * lock (see 0002_events.sql) and holds it until commit, so taking it last keeps lock order fixed.
+ * Appends one event. Call it as the last statement of a transaction: the insert takes its lab's
+ * events lock (see 0009_events_lock_per_lab.sql) and holds it until commit, so taking it last keeps
+ * lock order fixed. `generation`: the run of the lab the writing worker joined; the insert is
+ * refused (`lab_reset`) if the lab was reset since. Without it, the event is the server's own.
  */
-export async function appendEvent(db: Queryable, event: NewEvent, options: { once?: boolean } = {}): Promise<void> {
+export async function appendEvent(
+  db: Queryable,
+  event: NewEvent,
+  options: { once?: boolean; generation?: number } = {},
+): Promise<void> {
   // `once`: skip an event that is recorded only once per lease and already is (lease_expired).
-  await db.query(
-    `INSERT INTO events (lab, actor, kind, resource, row_id, token, stored_token, outcome, detail)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)${options.once ? ' ON CONFLICT DO NOTHING' : ''}`,
-    [
-      event.lab ?? DEFAULT_LAB,
-      event.actor,
-      event.kind,
-      event.resource ?? null,
-      event.rowId ?? null,
-      event.token ?? null,
-      event.storedToken ?? null,
-      event.outcome ?? null,
-      JSON.stringify(event.detail ?? {}),
-    ],
-  );
+  await db
+    .query(
+      `INSERT INTO events (lab, actor, kind, resource, row_id, token, stored_token, outcome, detail, generation)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)${options.once ? ' ON CONFLICT DO NOTHING' : ''}`,
+      [
+        event.lab ?? DEFAULT_LAB,
+        event.actor,
+        event.kind,
+        event.resource ?? null,
+        event.rowId ?? null,
+        event.token ?? null,
+        event.storedToken ?? null,
+        event.outcome ?? null,
+        JSON.stringify(event.detail ?? {}),
+        options.generation ?? null,
+      ],
+    )
+    .catch((error: unknown) => {
+      throw toFencingError(error);
+    });
 }
 
 type EventRow = {

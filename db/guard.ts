@@ -5,6 +5,7 @@ import { holderSchema, parseInput, rowIdSchema, rowValueSchema } from '../lib/mo
 import { parseStoredToken, parseToken, requireToken, type Token } from '../lib/model/token';
 import type { WriteResult } from '../lib/model/write-result';
 import { appendEvent } from './events';
+import { generationCheck } from './lab-generation';
 import { getPool, type Queryable, type Session, withTransaction } from './pool';
 
 /*
@@ -16,10 +17,11 @@ import { getPool, type Queryable, type Session, withTransaction } from './pool';
 
 // The seed's statement with `<=`: the check and the write are one atomic statement. Under READ
 // COMMITTED, a write that waits on a newer writer's row lock re-checks this WHERE after that commit.
+// A worker's write also names the run of the lab it joined: refused (lab_reset) after a reset.
 const FENCED_UPDATE = `
   UPDATE protected_rows
      SET value = $1, last_token = $2, updated_at = clock_timestamp()
-   WHERE id = $3 AND last_token <= $2
+   WHERE id = $3 AND last_token <= $2 AND ${generationCheck(4, 5)}
   RETURNING last_token`;
 
 export type ProtectedRow = { id: number; value: string; lastToken: Token | 0; updatedAt: Date };
@@ -37,6 +39,8 @@ export type FencedWriteInput = {
   /** Who presents the token: recorded with the outcome in `events`. */
   actor: unknown;
   lab?: string;
+  /** The run of the lab the writer joined (db/lab-generation.ts); workers always give it. */
+  generation?: number;
 };
 
 /**
@@ -52,7 +56,9 @@ export async function fencedWrite(input: FencedWriteInput, session?: Session): P
   const lab = input.lab ?? DEFAULT_LAB;
 
   return withTransaction(async (client) => {
-    const updated = await client.query<{ last_token: string }>(FENCED_UPDATE, [value, token, rowId]).catch(explain);
+    const updated = await client
+      .query<{ last_token: string }>(FENCED_UPDATE, [value, token, rowId, lab, input.generation ?? null])
+      .catch(explain);
     let result: WriteResult;
     const written = updated.rows[0];
     if (written) {
@@ -67,16 +73,20 @@ export async function fencedWrite(input: FencedWriteInput, session?: Session): P
       if (!row) throw new FencingError('unknown_row', `there is no protected row ${rowId}`);
       result = { outcome: 'stale', rowId, presentedToken: token, storedToken: parseStoredToken(row.last_token) };
     }
-    await appendEvent(client, {
-      lab,
-      actor,
-      kind: result.outcome === 'accepted' ? 'write_accepted' : 'write_rejected',
-      rowId,
-      token,
-      ...(result.outcome === 'stale' ? { storedToken: result.storedToken } : {}),
-      outcome: result.outcome,
-      detail: { value },
-    });
+    await appendEvent(
+      client,
+      {
+        lab,
+        actor,
+        kind: result.outcome === 'accepted' ? 'write_accepted' : 'write_rejected',
+        rowId,
+        token,
+        ...(result.outcome === 'stale' ? { storedToken: result.storedToken } : {}),
+        outcome: result.outcome,
+        detail: { value },
+      },
+      input.generation === undefined ? {} : { generation: input.generation },
+    );
     return result;
   }, session);
 }
@@ -132,9 +142,12 @@ export async function readProtectedRow(id: number, db: Queryable = getPool()): P
   return rows[0] ? reshapeRow(rows[0]) : undefined;
 }
 
-export async function listProtectedRows(db: Queryable = getPool()): Promise<ProtectedRow[]> {
+/** The protected rows everyone may see: none of a private lab's (left out before the limit). */
+export async function listSharedProtectedRows(db: Queryable = getPool()): Promise<ProtectedRow[]> {
   const { rows } = await db.query<ProtectedRowRecord>(
-    'SELECT id, value, last_token, updated_at FROM protected_rows ORDER BY id LIMIT 200',
+    `SELECT id, value, last_token, updated_at FROM protected_rows p
+      WHERE NOT EXISTS (SELECT 1 FROM labs b WHERE b.row_id = p.id AND b.kind = 'fenced' AND b.visibility = 'private')
+      ORDER BY id LIMIT 200`,
   );
   return rows.map(reshapeRow);
 }

@@ -1,9 +1,23 @@
 import 'server-only';
+import { launcherIsRestartingDatabase } from '../lib/server/launcher-state';
+import { OutageLog } from '../lib/server/outage-log';
 import { getPool } from './pool';
 
+/**
+ * up: the database answers and the schema is in place. recovering: PostgreSQL says it is starting
+ * up or replaying its log (57P03), or the launcher is restarting it. down: anything else.
+ */
 export type DatabaseHealth =
-  | { status: 'ok'; databaseTime: string; migrations: number }
-  | { status: 'unavailable'; error: string };
+  | { status: 'up'; databaseTime: string; migrations: number }
+  | { status: 'recovering' | 'down'; error: string };
+
+const STARTING_UP = '57P03';
+const UNDEFINED_TABLE = '42P01';
+
+type GlobalWithHealthLog = typeof globalThis & { __fencingLabHealthLog?: OutageLog };
+const holder = globalThis as GlobalWithHealthLog;
+holder.__fencingLabHealthLog ??= new OutageLog('health', 'the database check');
+const healthLog = holder.__fencingLabHealthLog;
 
 export async function checkDatabase(): Promise<DatabaseHealth> {
   try {
@@ -11,14 +25,16 @@ export async function checkDatabase(): Promise<DatabaseHealth> {
       'SELECT clock_timestamp() AS now, (SELECT count(*)::int FROM schema_migrations) AS migrations',
     );
     const row = rows[0];
-    if (!row) return { status: 'unavailable', error: 'the database returned nothing' };
-    return { status: 'ok', databaseTime: row.now.toISOString(), migrations: row.migrations };
+    if (!row) return { status: 'down', error: 'the database returned nothing' };
+    healthLog.succeeded();
+    return { status: 'up', databaseTime: row.now.toISOString(), migrations: row.migrations };
   } catch (error) {
-    console.error('[health] database check failed:', error);
-    const missingSchema = (error as { code?: string }).code === '42P01';
-    return {
-      status: 'unavailable',
-      error: missingSchema ? 'the schema is not installed (run `npm start`)' : 'the database is not reachable',
-    };
+    healthLog.failed(error);
+    const code = (error as { code?: string }).code;
+    if (code === UNDEFINED_TABLE) return { status: 'down', error: 'the schema is not installed (run `npm start`)' };
+    if (code === STARTING_UP || (await launcherIsRestartingDatabase())) {
+      return { status: 'recovering', error: 'the database is starting up after a stop or a crash' };
+    }
+    return { status: 'down', error: 'the database is not reachable' };
   }
 }

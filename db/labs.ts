@@ -8,14 +8,18 @@ import {
   privateLabIdFrom,
   privateResourceOf,
 } from '../lib/model/lab-instance';
+import { type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab-limits';
 import { isLabId, type LabId } from '../lib/model/labs';
 import { createProtectedRow } from './guard';
+import { bumpLabGeneration } from './lab-generation';
 import { getPool, type Queryable, withTransaction } from './pool';
 
 /*
  * The lab registry: which labs exist, of which kind, on which row and lease, and who owns the
- * private ones (by a hash of the owner's secret, never the secret). Labs are never deleted: a
- * closed lab keeps its history for replay, and its row stays (protected rows are never deleted).
+ * private ones (by a hash of the owner's secret, never the secret). A closed lab holds no lease and
+ * keeps its history for replay until the retention sweep deletes that history
+ * (deleteExpiredLabHistories). Lab records are never deleted, and a fenced lab's protected row
+ * stays for good (protected rows are never deleted).
  */
 
 export type LabRecord = LabInstance & { ownerHash?: string; createdAt: Date; closedAt?: Date };
@@ -47,20 +51,47 @@ function reshapeLab(row: LabRow): LabRecord {
   };
 }
 
+/** The lab, unless it does not exist or is a closed private lab whose history was deleted. */
 export async function findLab(id: string, db: Queryable = getPool()): Promise<LabRecord | undefined> {
   if (!isLabInstanceId(id)) return undefined;
-  const { rows } = await db.query<LabRow>(`SELECT ${LAB_COLUMNS} FROM labs WHERE id = $1`, [id]);
+  const { rows } = await db.query<LabRow>(
+    `SELECT ${LAB_COLUMNS} FROM labs WHERE id = $1 AND history_deleted_at IS NULL`,
+    [id],
+  );
   return rows[0] ? reshapeLab(rows[0]) : undefined;
 }
 
-/** Opens a private lab of the given kind on a fresh row of its own. */
+/** One lock for every private-lab opening: counting and inserting happen as one step. */
+const PRIVATE_LABS_LOCK = "pg_advisory_xact_lock(hashtext('fencing_lab.private_labs'))";
+
+/**
+ * Opens a private lab of the given kind on a fresh row of its own, if the limits allow: the server's
+ * and the owner's open labs, and the labs the client address opened in the last window, are counted
+ * under one advisory lock in the transaction that inserts the lab, so that concurrent requests
+ * cannot all pass the same count. Throws FencingError ('limit_reached', 'rate_limited') otherwise.
+ */
 export async function createPrivateLab(input: {
   kind: LabId;
   ownerHash: string;
+  openedFrom: string;
   initialValue: string;
+  opensPerAddress: number;
+  opensWindowMs: number;
 }): Promise<LabRecord> {
   const id = privateLabIdFrom(randomBytes(10));
   return withTransaction(async (client) => {
+    await client.query(`SELECT ${PRIVATE_LABS_LOCK}`);
+    const { rows: counted } = await client.query<PrivateLabCounts>(
+      `SELECT count(*) FILTER (WHERE closed_at IS NULL)::int AS open,
+              count(*) FILTER (WHERE closed_at IS NULL AND owner_hash = $1)::int AS mine,
+              count(*) FILTER (WHERE opened_from = $2
+                                 AND created_at > clock_timestamp() - make_interval(secs => $3::double precision / 1000))::int
+                AS "fromAddress"
+         FROM labs WHERE visibility = 'private'`,
+      [input.ownerHash, input.openedFrom, input.opensWindowMs],
+    );
+    const refusal = privateLabRefusal(counted[0] as PrivateLabCounts, input.opensPerAddress);
+    if (refusal) throw new FencingError(refusal.code, refusal.message);
     let rowId: number;
     if (input.kind === 'fenced') {
       // Born at the highest token handed out so far: no earlier grant can ever write it.
@@ -73,9 +104,9 @@ export async function createPrivateLab(input: {
       rowId = (rows[0] as { id: number }).id;
     }
     const { rows } = await client.query<LabRow>(
-      `INSERT INTO labs (id, kind, row_id, resource, visibility, owner_hash)
-       VALUES ($1, $2, $3, $4, 'private', $5) RETURNING ${LAB_COLUMNS}`,
-      [id, input.kind, rowId, privateResourceOf(id), input.ownerHash],
+      `INSERT INTO labs (id, kind, row_id, resource, visibility, owner_hash, opened_from)
+       VALUES ($1, $2, $3, $4, 'private', $5, $6) RETURNING ${LAB_COLUMNS}`,
+      [id, input.kind, rowId, privateResourceOf(id), input.ownerHash, input.openedFrom],
     );
     return reshapeLab(rows[0] as LabRow);
   });
@@ -87,7 +118,7 @@ export async function listPrivateLabs(
 ): Promise<LabRecord[]> {
   const { rows } = await db.query<LabRow>(
     `SELECT ${LAB_COLUMNS} FROM labs
-      WHERE visibility = 'private' AND owner_hash = $1 AND ($2 OR closed_at IS NULL)
+      WHERE visibility = 'private' AND owner_hash = $1 AND history_deleted_at IS NULL AND ($2 OR closed_at IS NULL)
       ORDER BY created_at DESC LIMIT 50`,
     [input.ownerHash, input.includeClosed ?? false],
   );
@@ -101,19 +132,69 @@ export async function listOpenPrivateLabIds(db: Queryable = getPool()): Promise<
   return rows.map((row) => row.id);
 }
 
-/** Marks a private lab closed: it keeps its history and row, and takes no more commands. */
-export async function closeLab(id: string, db: Queryable = getPool()): Promise<void> {
-  const { rowCount } = await db.query(
-    "UPDATE labs SET closed_at = clock_timestamp() WHERE id = $1 AND visibility = 'private' AND closed_at IS NULL",
-    [id],
-  );
-  if (rowCount === 0 && !(await findLab(id, db))) throw new FencingError('invalid_input', `no lab ${id}`);
+/**
+ * Marks a private lab closed and releases its lease, in one transaction: it keeps its history (until
+ * the retention sweep) and its row, and takes no more commands.
+ */
+export async function closeLab(id: string): Promise<void> {
+  await withTransaction(async (client) => {
+    // A close ends the lab's last run, as a reset does: any worker still out there (a remote one
+    // asleep through it) is refused by the database from now on (0008_lab_generations.sql). First,
+    // as in a reset, so that the lock order stays generation lock, then rows.
+    const open = await findLab(id, client);
+    if (open?.visibility === 'private' && !open.closedAt) await bumpLabGeneration(id, client);
+    const { rows } = await client.query<{ resource: string }>(
+      `UPDATE labs SET closed_at = clock_timestamp()
+        WHERE id = $1 AND visibility = 'private' AND closed_at IS NULL RETURNING resource`,
+      [id],
+    );
+    const closed = rows[0];
+    if (!closed) {
+      if (!(await findLab(id, client))) throw new FencingError('invalid_input', `no lab ${id}`);
+      return;
+    }
+    await client.query('DELETE FROM leases WHERE resource = $1', [closed.resource]);
+  });
 }
 
-/** The protected rows that belong to private labs: kept off the pages everyone sees. */
-export async function listPrivateRowIds(db: Queryable = getPool()): Promise<Set<number>> {
-  const { rows } = await db.query<{ row_id: number }>(
-    "SELECT row_id FROM labs WHERE visibility = 'private' AND kind = 'fenced'",
-  );
-  return new Set(rows.map((row) => row.row_id));
+/**
+ * The retention sweep: for each private lab closed more than `retentionMs` ago (by the database's
+ * clock), deletes its history: its events, its remote workers and their commands, a lease a late
+ * remote worker may have taken since, and a broken lab's unguarded row. A fenced lab's protected
+ * row is never touched (protected rows are never deleted, see 0005), nor the token sequence; the lab's
+ * record stays, marked, so that its id is never reused and its row stays off the shared pages.
+ * Returns the ids of the labs it swept.
+ */
+export async function deleteExpiredLabHistories(input: { retentionMs: number; limit?: number }): Promise<string[]> {
+  return withTransaction(async (client) => {
+    const { rows } = await client.query<{ id: string; resource: string }>(
+      `UPDATE labs SET history_deleted_at = clock_timestamp()
+        WHERE id IN (SELECT id FROM labs
+                      WHERE visibility = 'private' AND history_deleted_at IS NULL AND closed_at IS NOT NULL
+                        AND closed_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
+                      ORDER BY closed_at LIMIT $2
+                      FOR UPDATE SKIP LOCKED)
+        RETURNING id, resource`,
+      [input.retentionMs, input.limit ?? 100],
+    );
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.id);
+    await client.query('DELETE FROM worker_commands WHERE lab = ANY($1)', [ids]);
+    await client.query('DELETE FROM remote_workers WHERE lab = ANY($1)', [ids]);
+    await client.query('DELETE FROM leases WHERE resource = ANY($1)', [rows.map((row) => row.resource)]);
+    // Broken labs' rows only: unguarded_rows never holds a protected row.
+    await client.query('DELETE FROM unguarded_rows WHERE lab = ANY($1)', [ids]);
+    // As a reset does (db/events.ts clearEvents), under each lab's events lock (in one order), taken last: a straggler's event
+    // lands wholly before the boundary (and goes) or after it, and a feed replaying the lab is told.
+    for (const id of [...ids].sort()) {
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'), hashtext($1))", [id]);
+    }
+    await client.query(
+      `WITH gone AS (DELETE FROM events WHERE lab = ANY($1) RETURNING lab, id)
+       SELECT pg_notify('fencing_events', json_build_object('lab', lab, 'reset', true, 'upTo', max(id))::text)
+         FROM gone GROUP BY lab`,
+      [ids],
+    );
+    return ids;
+  });
 }

@@ -3,6 +3,7 @@ import { DEFAULT_LAB } from '../lib/model/events';
 import { holderSchema, leaseTtlMsSchema, parseInput, resourceSchema } from '../lib/model/inputs';
 import { parseToken, requireToken, type Token } from '../lib/model/token';
 import { appendEvent } from './events';
+import { generationCheck } from './lab-generation';
 import { getPool, type Queryable, type Session, withTransaction } from './pool';
 
 /*
@@ -37,7 +38,11 @@ function reshapeLease(row: LeaseRecord): Lease {
   };
 }
 
-type LeaseRequest = { resource: unknown; holder: unknown; ttlMs: unknown; lab?: string };
+/**
+ * `generation`: the run of the lab the holder joined (see db/lab-generation.ts). Given, every
+ * statement refuses (`lab_reset`) a holder from before the lab's last reset. Workers always give it.
+ */
+type LeaseRequest = { resource: unknown; holder: unknown; ttlMs: unknown; lab?: string; generation?: number };
 
 /**
  * Where a grant's token comes from. Always write_epoch, except in the token-as-text labs, whose own
@@ -48,7 +53,8 @@ export type TokenSource = 'write_epoch' | 'lab_text_epoch';
 const NEXT_TOKEN: Record<TokenSource, { before: string; token: string }> = {
   write_epoch: { before: '', token: "nextval('write_epoch')" },
   lab_text_epoch: {
-    before: 'WITH bumped AS (UPDATE labs SET text_epoch = text_epoch + 1 WHERE id = $4 RETURNING text_epoch)',
+    before: `WITH bumped AS (UPDATE labs SET text_epoch = text_epoch + 1 WHERE id = $4 AND ${generationCheck(4, 5)}
+                             RETURNING text_epoch)`,
     token: '(SELECT text_epoch FROM bumped)',
   },
 };
@@ -64,13 +70,15 @@ export async function acquireLease(
   const holder = parseInput(holderSchema, request.holder);
   const ttlMs = parseInput(leaseTtlMsSchema, request.ttlMs);
   const lab = request.lab ?? DEFAULT_LAB;
+  const generation = request.generation ?? null;
 
   return withTransaction(async (client) => {
     await client.query('SET LOCAL synchronous_commit = on');
+    // The generation is checked on the row before the row is locked: its lock comes first (0008).
     const current = await client.query<LeaseRecord & { expired: boolean }>(
       `SELECT ${LEASE_COLUMNS}, expires_at <= clock_timestamp() AS expired
-         FROM leases WHERE resource = $1 FOR UPDATE`,
-      [resource],
+         FROM leases WHERE resource = $1 AND ${generationCheck(2, 3)} FOR UPDATE`,
+      [resource, lab, generation],
     );
     const previous = current.rows[0];
     if (previous && !previous.expired) return { outcome: 'busy', heldBy: reshapeLease(previous) };
@@ -80,15 +88,16 @@ export async function acquireLease(
       ? await client.query<LeaseRecord>(
           `${next.before} UPDATE leases SET holder = $2, token = ${next.token}, acquired_at = clock_timestamp(),
                   expires_at = clock_timestamp() + make_interval(secs => $3::double precision / 1000), lab = $4
-            WHERE resource = $1 RETURNING ${LEASE_COLUMNS}`,
-          [resource, holder, ttlMs, lab],
+            WHERE resource = $1 AND ${generationCheck(4, 5)} RETURNING ${LEASE_COLUMNS}`,
+          [resource, holder, ttlMs, lab, generation],
         )
       : await client.query<LeaseRecord>(
           `${next.before} INSERT INTO leases (resource, holder, token, acquired_at, expires_at, lab)
-           VALUES ($1, $2, ${next.token}, clock_timestamp(),
-                   clock_timestamp() + make_interval(secs => $3::double precision / 1000), $4)
+           SELECT $1, $2, ${next.token}, clock_timestamp(),
+                  clock_timestamp() + make_interval(secs => $3::double precision / 1000), $4
+            WHERE ${generationCheck(4, 5)}
            ON CONFLICT (resource) DO NOTHING RETURNING ${LEASE_COLUMNS}`,
-          [resource, holder, ttlMs, lab],
+          [resource, holder, ttlMs, lab, generation],
         );
     const row = granted.rows[0];
     if (!row) {
@@ -109,17 +118,21 @@ export async function acquireLease(
           token: parseToken(previous.token),
           detail: { expiresAt: previous.expires_at.toISOString(), noticedBy: holder },
         },
-        { once: true },
+        { once: true, ...(request.generation === undefined ? {} : { generation: request.generation }) },
       );
     }
-    await appendEvent(client, {
-      lab,
-      actor: holder,
-      kind: 'lease_acquired',
-      resource,
-      token: lease.token,
-      detail: { expiresAt: lease.expiresAt.toISOString(), ttlMs },
-    });
+    await appendEvent(
+      client,
+      {
+        lab,
+        actor: holder,
+        kind: 'lease_acquired',
+        resource,
+        token: lease.token,
+        detail: { expiresAt: lease.expiresAt.toISOString(), ttlMs },
+      },
+      withGeneration(request),
+    );
     return previous
       ? { outcome: 'granted', lease, tookOverFrom: reshapeLease(previous) }
       : { outcome: 'granted', lease };
@@ -138,30 +151,36 @@ export async function renewLease(request: LeaseRequest & { token: unknown }, ses
     const renewed = await client.query<LeaseRecord>(
       `UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
         WHERE resource = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp()
+          AND ${generationCheck(5, 6)}
         RETURNING ${LEASE_COLUMNS}`,
-      [resource, holder, token, ttlMs],
+      [resource, holder, token, ttlMs, lab, request.generation ?? null],
     );
     const row = renewed.rows[0];
     if (!row) {
+      await refuseStaleGeneration(lab, request.generation, client);
       const current = await readLease(resource, client);
       return current ? { outcome: 'lost', current } : { outcome: 'lost' };
     }
     const lease = reshapeLease(row);
-    await appendEvent(client, {
-      lab,
-      actor: holder,
-      kind: 'lease_renewed',
-      resource,
-      token,
-      detail: { expiresAt: lease.expiresAt.toISOString(), ttlMs },
-    });
+    await appendEvent(
+      client,
+      {
+        lab,
+        actor: holder,
+        kind: 'lease_renewed',
+        resource,
+        token,
+        detail: { expiresAt: lease.expiresAt.toISOString(), ttlMs },
+      },
+      withGeneration(request),
+    );
     return { outcome: 'renewed', lease };
   }, session);
 }
 
 /** Gives the lease up, only if this holder's token is still the current one. */
 export async function releaseLease(
-  request: { resource: unknown; holder: unknown; token: unknown; lab?: string },
+  request: { resource: unknown; holder: unknown; token: unknown; lab?: string; generation?: number },
   session?: Session,
 ): Promise<ReleaseResult> {
   const resource = parseInput(resourceSchema, request.resource);
@@ -170,18 +189,30 @@ export async function releaseLease(
   const lab = request.lab ?? DEFAULT_LAB;
 
   return withTransaction(async (client) => {
-    const released = await client.query('DELETE FROM leases WHERE resource = $1 AND holder = $2 AND token = $3', [
-      resource,
-      holder,
-      token,
-    ]);
+    const released = await client.query(
+      `DELETE FROM leases WHERE resource = $1 AND holder = $2 AND token = $3 AND ${generationCheck(4, 5)}`,
+      [resource, holder, token, lab, request.generation ?? null],
+    );
     if (released.rowCount !== 1) {
+      await refuseStaleGeneration(lab, request.generation, client);
       const current = await readLease(resource, client);
       return current ? { outcome: 'not_held', current } : { outcome: 'not_held' };
     }
-    await appendEvent(client, { lab, actor: holder, kind: 'lease_released', resource, token });
+    await appendEvent(client, { lab, actor: holder, kind: 'lease_released', resource, token }, withGeneration(request));
     return { outcome: 'released' };
   }, session);
+}
+
+/**
+ * Only to say why nothing matched: a holder from before a reset hears `lab_reset`, not "lost" (its
+ * lease was cleared by the reset). The decision was made in the statement itself.
+ */
+async function refuseStaleGeneration(lab: string, generation: number | undefined, db: Queryable): Promise<void> {
+  if (generation !== undefined) await db.query(`SELECT ${generationCheck(1, 2)}`, [lab, generation]);
+}
+
+function withGeneration(request: { generation?: number }): { generation?: number } {
+  return request.generation === undefined ? {} : { generation: request.generation };
 }
 
 export async function readLease(resource: string, db: Queryable = getPool()): Promise<Lease | undefined> {
@@ -203,7 +234,8 @@ export async function recordExpiredLeases(db: Queryable = getPool()): Promise<nu
       WHERE l.expires_at <= clock_timestamp()
         AND NOT EXISTS (SELECT 1 FROM events e
                          WHERE e.kind = 'lease_expired' AND e.resource = l.resource AND e.token = l.token)
-     ORDER BY l.expires_at
+     -- In the order of the labs' events locks (0009_events_lock_per_lab.sql): two sweeps never deadlock.
+     ORDER BY hashtext(l.lab), l.lab, l.expires_at
      ON CONFLICT DO NOTHING`,
   );
   return rowCount ?? 0;
@@ -216,13 +248,19 @@ export async function clearLease(resource: string, db: Queryable = getPool()): P
 
 export type LeaseView = Lease & { expired: boolean; remainingMs: number; dbNow: Date };
 
-/** Every lease with its state judged by the database's clock. */
-export async function listLeases(db: Queryable = getPool()): Promise<LeaseView[]> {
+/**
+ * The leases everyone may see (none of a private lab's), with their state judged by the database's
+ * clock. Private labs are left out in the query, before the limit, so that they cannot crowd out
+ * the shared ones.
+ */
+export async function listSharedLeases(db: Queryable = getPool()): Promise<LeaseView[]> {
   const { rows } = await db.query<LeaseRecord & { expired: boolean; remaining_ms: number; db_now: Date }>(
     `SELECT ${LEASE_COLUMNS}, expires_at <= clock_timestamp() AS expired,
             greatest(0, extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS remaining_ms,
             clock_timestamp() AS db_now
-       FROM leases ORDER BY resource LIMIT 200`,
+       FROM leases l
+      WHERE NOT EXISTS (SELECT 1 FROM labs b WHERE b.resource = l.resource AND b.visibility = 'private')
+      ORDER BY resource LIMIT 200`,
   );
   return rows.map((row) => ({
     ...reshapeLease(row),

@@ -93,11 +93,16 @@ const CONNECTION_ERROR_CODES = new Set([
   '57P03', // cannot connect now (starting up, recovering)
 ]);
 
-/** Connection failures become `db_unavailable`; everything else passes through unchanged. */
+/**
+ * Connection failures become `db_unavailable`, a stale generation `lab_reset`; everything else passes
+ * through unchanged.
+ */
 export function toFencingError(error: unknown): unknown {
   if (error instanceof FencingError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
+  // Raised by lab_generation_current (0008_lab_generations.sql): a worker from before a reset.
+  if (code === 'FL007') return new FencingError('lab_reset', message, { cause: error });
   if (
     (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) ||
     /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|not queryable|terminating connection/.test(

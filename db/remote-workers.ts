@@ -11,6 +11,10 @@ import { getPool, type Queryable } from './pool';
 /** A remote worker is live while it beat within this long; after that it is gone, whatever its row says. */
 export const REMOTE_HEARTBEAT_FRESH_MS = 5_000;
 
+/** Why a remote worker from before its lab's last reset stops. */
+export const RESET_WHILE_AWAY =
+  'the lab was reset since this worker joined it: the database refuses its leases and writes (start it again to join the new run)';
+
 export type RemoteCommand = 'pause-now' | 'arm-critical-pause' | 'cancel-pauses' | 'resume' | 'crash' | 'stop';
 
 export type RemoteWorkerRecord = {
@@ -37,8 +41,15 @@ type RemoteWorkerRow = {
   live: boolean;
 };
 
-const COLUMNS = `lab, name, settings, phase, token, believed_until, armed,
-  (stopped_at IS NULL AND heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})) AS live`;
+/**
+ * A remote worker (row `alias`) is live: not stopped, beat recently, and in the lab's current run
+ * (one from before a reset is gone for the lab, whatever its heartbeat said a moment before).
+ */
+const liveIn = (alias: string) => `(${alias}.stopped_at IS NULL
+  AND ${alias}.heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})
+  AND ${alias}.generation = (SELECT l.generation FROM labs l WHERE l.id = ${alias}.lab))`;
+
+const COLUMNS = `lab, name, settings, phase, token, believed_until, armed, ${liveIn('remote_workers')} AS live`;
 
 function reshapeRemoteWorker(row: RemoteWorkerRow): RemoteWorkerRecord {
   return {
@@ -55,20 +66,20 @@ function reshapeRemoteWorker(row: RemoteWorkerRow): RemoteWorkerRecord {
 
 /**
  * Claims the name in the lab for this run. Refused (undefined) while another run of that name is
- * live; a stopped or silent one is taken over, and commands it left untaken are dropped.
+ * live; a stopped or silent one, or one from before the lab's last reset, is taken over, and
+ * commands it left untaken are dropped. Returns
+ * the lab's generation the worker joins (db/lab-generation.ts): it carries it in all it sends.
  */
 export async function registerRemoteWorker(
   input: { lab: string; name: string; instance: string; settings: WorkerSettings },
   db: Queryable,
-): Promise<boolean> {
+): Promise<{ generation: number } | undefined> {
   // Names are told apart without case, as the supervisor does: "far" would hide "Far".
   const { rows: taken } = await db.query(
-    `SELECT 1 FROM remote_workers
-      WHERE lab = $1 AND lower(name) = lower($2) AND name <> $2 AND stopped_at IS NULL
-        AND heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})`,
+    `SELECT 1 FROM remote_workers r WHERE r.lab = $1 AND lower(r.name) = lower($2) AND r.name <> $2 AND ${liveIn('r')}`,
     [input.lab, input.name],
   );
-  if (taken.length > 0) return false;
+  if (taken.length > 0) return undefined;
   // Nor the name of a worker the server runs in the lab: the server records its workers' lives in
   // the lab's history (a remote worker's carry detail.remote), and the last word on that name says
   // whether it still runs. Two holders of one name would share a lane and a lease holder's name.
@@ -79,30 +90,32 @@ export async function registerRemoteWorker(
       ORDER BY id DESC LIMIT 1`,
     [input.lab, input.name],
   );
-  if (local[0]?.kind === 'worker_started' || local[0]?.kind === 'worker_restarted') return false;
-  const { rows } = await db.query(
-    `INSERT INTO remote_workers AS r (lab, name, instance, settings, phase)
-     VALUES ($1, $2, $3, $4, 'starting')
+  if (local[0]?.kind === 'worker_started' || local[0]?.kind === 'worker_restarted') return undefined;
+  const { rows } = await db.query<{ generation: string }>(
+    `INSERT INTO remote_workers AS r (lab, name, instance, settings, phase, generation)
+     VALUES ($1, $2, $3, $4, 'starting', (SELECT generation FROM labs WHERE id = $1))
      ON CONFLICT (lab, name) DO UPDATE
         SET instance = EXCLUDED.instance, settings = EXCLUDED.settings, phase = 'starting', token = NULL,
+            generation = EXCLUDED.generation,
             believed_until = NULL, armed = false, started_at = clock_timestamp(),
             heartbeat_at = clock_timestamp(), stopped_at = NULL
-      WHERE r.stopped_at IS NOT NULL
-         OR r.heartbeat_at <= clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})
-     RETURNING name`,
+      WHERE NOT ${liveIn('r')}
+     RETURNING generation`,
     [input.lab, input.name, input.instance, JSON.stringify(input.settings)],
   );
-  if (rows.length === 0) return false;
+  const joined = rows[0];
+  if (!joined) return undefined;
   await db.query(
     'UPDATE worker_commands SET taken_at = clock_timestamp() WHERE lab = $1 AND worker = $2 AND taken_at IS NULL',
     [input.lab, input.name],
   );
-  return true;
+  return { generation: Number(joined.generation) };
 }
 
 /**
- * The worker's heartbeat with its state. Returns why it must stop, if it must: its lab was closed,
- * or another run took its name over (this one fell silent for longer than the heartbeat window).
+ * The worker's heartbeat with its state. Returns why it must stop, if it must: its lab was closed or
+ * reset since it joined, or another run took its name over (this one fell silent for longer than the
+ * heartbeat window). A worker from before a reset never beats again: it would look live in the new run.
  */
 export async function beatRemoteWorker(
   input: { lab: string; name: string; instance: string; status: RemoteStatus },
@@ -114,6 +127,7 @@ export async function beatRemoteWorker(
         SET heartbeat_at = clock_timestamp(), phase = $4, token = $5, believed_until = $6, armed = $7
        FROM labs l
       WHERE r.lab = $1 AND r.name = $2 AND l.id = r.lab AND r.instance = $3 AND r.stopped_at IS NULL
+        AND r.generation = l.generation
       RETURNING r.instance, l.closed_at IS NOT NULL AS closed`,
     [
       input.lab,
@@ -126,7 +140,16 @@ export async function beatRemoteWorker(
     ],
   );
   const row = rows[0];
-  if (!row) return { stop: 'another worker took this name over (this one was silent too long)' };
+  if (!row) {
+    // Only to say why: the heartbeat itself was refused above, in one statement.
+    const { rows: reset } = await db.query(
+      `SELECT 1 FROM remote_workers r JOIN labs l ON l.id = r.lab
+        WHERE r.lab = $1 AND r.name = $2 AND r.instance = $3 AND r.generation <> l.generation`,
+      [input.lab, input.name, input.instance],
+    );
+    if (reset.length > 0) return { stop: RESET_WHILE_AWAY };
+    return { stop: 'another worker took this name over (this one was silent too long)' };
+  }
   if (row.closed) return { stop: 'the lab was closed' };
   return {};
 }
@@ -145,10 +168,7 @@ export async function markRemoteWorkerStopped(
 /** The lab's live remote workers, by name. */
 export async function listLiveRemoteWorkers(lab: string, db: Queryable = getPool()): Promise<RemoteWorkerRecord[]> {
   const { rows } = await db.query<RemoteWorkerRow>(
-    `SELECT ${COLUMNS} FROM remote_workers
-      WHERE lab = $1 AND stopped_at IS NULL
-        AND heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})
-      ORDER BY started_at, name`,
+    `SELECT ${COLUMNS} FROM remote_workers WHERE lab = $1 AND ${liveIn('remote_workers')} ORDER BY started_at, name`,
     [lab],
   );
   return rows.map(reshapeRemoteWorker);

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import pg from 'pg';
-import { startApp } from '../bench/app-server';
 import { crashPostmaster, startEmbeddedPostgres } from '../lib/launcher/embedded-postgres';
 import type { HistoryFile } from '../lib/model/history-file';
+import { startAppProcess } from '../lib/testing/app-process';
 import { startTestCluster, type TestCluster } from '../lib/testing/test-cluster';
 import { expect, test } from './fixtures';
 import { ReplayControls } from './pages/replay-page';
@@ -64,7 +64,7 @@ test('the page heals by itself after its database is killed and back, and after 
   try {
     const first = await startTestCluster('e2e-feed-first');
     clusters.push(first);
-    const app = await startApp(appDir, {}, { port: APP_PORT, databaseUrl: first.url });
+    const app = await startAppProcess({ dataDir: appDir, port: APP_PORT, databaseUrl: first.url });
     stopApp = app.stop;
     await withClient(first.url, (c) => c.query('DELETE FROM events WHERE lab = $1', [LAB]));
     await addEvents(first.url, ['first-1', 'first-2', 'first-3']);
@@ -91,7 +91,7 @@ test('the page heals by itself after its database is killed and back, and after 
     await expect(status).toHaveText(/^Reconnecting…/, { timeout: HEAL_TIMEOUT_MS });
     const second = await startTestCluster('e2e-feed-second');
     clusters.push(second);
-    const again = await startApp(appDir, {}, { port: APP_PORT, databaseUrl: second.url });
+    const again = await startAppProcess({ dataDir: appDir, port: APP_PORT, databaseUrl: second.url });
     stopApp = again.stop;
     await addEvents(second.url, ['second-1', 'second-2']);
     const secondIds = await idsIn(second.url);

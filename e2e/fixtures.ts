@@ -45,11 +45,11 @@ export const test = base.extend<Fixtures>({
       touched.add(lab);
       return new LabPage(page, lab);
     });
-    // Arriving at a lab's walkthrough runs its first step, a reset: every worker of the lab stopped.
+    // Reset lab in free play: every worker of the lab stopped, its history cleared.
     for (const lab of touched) {
       const cleanup = new LabPage(page, lab);
-      await cleanup.gotoWalkthrough();
-      await cleanup.expectStep(1, 'reset');
+      await cleanup.gotoFreePlay();
+      await cleanup.reset();
     }
   },
 });

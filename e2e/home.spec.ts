@@ -38,6 +38,6 @@ test('GET /api/health answers 200 with the database time', async ({ request }) =
   const response = await request.get('/api/health');
   expect(response.status()).toBe(200);
   const body = await response.json();
-  expect(body.status).toBe('ok');
+  expect(body.status).toBe('up');
   expect(Number.isNaN(Date.parse(body.databaseTime))).toBe(false);
 });

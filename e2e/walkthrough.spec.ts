@@ -7,9 +7,18 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
   test.setTimeout(120_000);
   const fenced = lab('fenced');
 
-  // Arriving runs step 1 for real: the lab is reset.
+  // A session is under way (Z runs in free play); arriving changes nothing: the walkthrough offers to
+  // begin. Its first step, by a click, resets the lab for real.
+  await fenced.gotoFreePlay();
+  await fenced.startWorker('Z', 3);
+  await fenced.waitForLeaseHolder('Z');
   await fenced.gotoWalkthrough();
+  await expect(fenced.where).toHaveText(/^This lab is not following the walkthrough now \(Z is not one/);
+  await expect(fenced.narration).toContainText('Ready when you are');
+  await expect(fenced.leaseHolder()).toHaveText('Z');
+  await fenced.runSteps.click();
   await fenced.expectStep(1, 'The lab has been reset: no workers, no history.');
+  await expect(fenced.where).toHaveCount(0);
   await expect(fenced.noHolderYet).toBeVisible();
   await expect(fenced.nobodyHoldsTheLease).toBeVisible();
   await expect(fenced.back).toBeDisabled();

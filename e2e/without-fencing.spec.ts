@@ -5,7 +5,9 @@ test('without fencing, the same pause ends in a lost update: the table and the t
   test.setTimeout(120_000);
   const noFencing = lab('no-fencing');
 
+  // Start over runs step 1 for real: the lab is reset.
   await noFencing.gotoWalkthrough();
+  await noFencing.startOver.click();
   await noFencing.expectStep(1, 'The lab has been reset.');
   await expect(noFencing.rowTable).toHaveAccessibleName(/^unguarded_rows/);
 

@@ -11,19 +11,21 @@ import { LabStoreProvider } from './lab-store-provider';
 import { ReadOnlyPanel } from './read-only-panel';
 import { RoomStatus } from './room-status';
 import { WalkthroughPanel } from './walkthrough/walkthrough-panel';
+import { WatchedWalkthroughPanel } from './walkthrough/watched-walkthrough-panel';
 
 /** A lab on one screen: the timeline beside the live tables, with the controls or the narration. */
 export function LabView({
   lab,
   canDrive,
-  walkthroughStep,
+  walkthrough: guided,
 }: {
   lab: LabSummary;
   canDrive: boolean;
-  walkthroughStep?: number;
+  /** The walkthrough page; `initialStep` (from 0) is the step a deep link names. */
+  walkthrough?: { initialStep: number | undefined };
 }) {
   const definition = LABS[lab.kind];
-  const walkthrough = walkthroughStep !== undefined;
+  const walkthrough = guided !== undefined;
   return (
     <LabStoreProvider lab={lab} canDrive={canDrive}>
       {/* The timeline holds many focusable marks: keyboard users can jump past them. */}
@@ -37,9 +39,10 @@ export function LabView({
         <LabMainColumn />
         <div id="lab-side" tabIndex={-1} className="space-y-4 outline-none xl:col-start-2 xl:row-start-1">
           <RoomStatus />
-          {walkthrough && canDrive ? (
-            <WalkthroughPanel lab={lab.kind} labId={lab.id} initialStep={walkthroughStep} />
+          {guided && canDrive ? (
+            <WalkthroughPanel lab={lab.kind} labId={lab.id} initialStep={guided.initialStep} />
           ) : null}
+          {guided && !canDrive ? <WatchedWalkthroughPanel lab={lab.kind} /> : null}
           {definition.failure ? (
             <p className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-base dark:border-rose-800 dark:bg-rose-950">
               <strong>Deliberately broken.</strong> {definition.summary} It fails: {definition.failure}.

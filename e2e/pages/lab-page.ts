@@ -38,6 +38,10 @@ export class LabPage {
   readonly back: Locator;
   readonly autoplay: Locator;
   readonly startOver: Locator;
+  /** Where the lab is, when the page shows another step (a deep link) or the lab is off script. */
+  readonly where: Locator;
+  /** The offer to run the steps up to the one shown. */
+  readonly runSteps: Locator;
 
   readonly controls: Locator;
   readonly workerName: Locator;
@@ -84,6 +88,8 @@ export class LabPage {
     this.back = page.getByRole('button', { name: 'Back', exact: true });
     this.autoplay = page.getByRole('button', { name: 'Autoplay', exact: true });
     this.startOver = page.getByRole('button', { name: 'Start over', exact: true });
+    this.where = page.getByTestId('walkthrough-where');
+    this.runSteps = page.getByRole('button', { name: /^Run steps? \d/ });
 
     this.controls = page.getByRole('region', { name: 'Controls', exact: true });
     this.workerName = this.controls.getByLabel('Worker name');
@@ -108,7 +114,7 @@ export class LabPage {
     await this.page.goto(`/labs/${this.lab}`);
   }
 
-  /** Opens the walkthrough; with `step`, the deep link that runs the earlier steps for real first. */
+  /** Opens the walkthrough; with `step`, the deep link that shows that step and offers to run up to it. */
   async gotoWalkthrough(step?: number) {
     await this.page.goto(`/labs/${this.lab}/walkthrough${step ? `?step=${step}` : ''}`);
   }
@@ -200,6 +206,12 @@ export class LabPage {
   async expectStep(n: number, narration: string | RegExp) {
     await expect(this.stepCounter).toHaveText(`Step ${n} of 7`, { timeout: WORKER_STEP_TIMEOUT });
     await expect(this.narration).toContainText(narration, { timeout: WORKER_STEP_TIMEOUT });
+  }
+
+  /** The step shown (from 1), once the page knows where the lab is and shows a narration. */
+  async shownStep(): Promise<number> {
+    await expect(this.narration).not.toBeEmpty({ timeout: WORKER_STEP_TIMEOUT });
+    return Number((await this.stepCounter.textContent())?.match(/^Step (\d+) of/)?.[1]);
   }
 
   async nextStep() {

@@ -1,5 +1,6 @@
 import 'server-only';
 import { recordExpiredLeases } from '../../db/leases';
+import { OutageLog } from '../server/outage-log';
 
 const EXPIRY_SWEEP_MS = 50;
 
@@ -10,6 +11,7 @@ const EXPIRY_SWEEP_MS = 50;
 export class ExpirySweeper {
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  private readonly outage = new OutageLog('supervisor', 'expiry sweep');
 
   constructor(private readonly active: () => boolean) {}
 
@@ -19,7 +21,10 @@ export class ExpirySweeper {
       if (this.sweeping) return;
       this.sweeping = true;
       recordExpiredLeases()
-        .catch((error: unknown) => console.error('[supervisor] expiry sweep failed:', (error as Error).message))
+        .then(
+          () => this.outage.succeeded(),
+          (error: unknown) => this.outage.failed(error),
+        )
         .finally(() => {
           this.sweeping = false;
           // Asked after the sweep, not before: a worker started meanwhile keeps it running.

@@ -23,8 +23,15 @@ const ALICE = { ownerSecret: newOwnerSecret() };
 const BOB = { ownerSecret: newOwnerSecret() };
 const FAST = { leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 200 };
 
+let addresses = 0;
+/** Opens a private lab as a browser at an address of its own (the per-address limit is tested in db/labs.test.ts). */
+function openPrivateLab(input: unknown, owner: { ownerSecret: string }) {
+  addresses += 1;
+  return commands.openPrivateLab(input, { ...owner, address: `198.18.${addresses >> 8}.${addresses & 255}` });
+}
+
 async function openLab(owner: { ownerSecret: string }, kind = 'fenced') {
-  const opened = await commands.openPrivateLab({ kind }, owner);
+  const opened = await openPrivateLab({ kind }, owner);
   assert.ok(opened.ok, JSON.stringify(opened));
   return opened.data.id;
 }
@@ -67,9 +74,10 @@ test('without the trainer key the shared labs are read-only, and nothing changes
   assert.ok((await commands.listWorkers({ lab: 'fenced' }, VIEWER)).ok);
 });
 
-test('the trainer cookie is read from the Cookie header, and only the right proof counts', () => {
+test('a Cookie header gives the owner secret; a trainer cookie alone proves nothing (only a live session does)', () => {
+  // Even a cookie holding the key's HMAC (what the trainer cookie held before sessions) is not a proof.
   const header = `theme=dark; fl_trainer=${encodeURIComponent(TRAINER.trainerProof)}; fl_owner=abc`;
-  assert.deepEqual(credentialsFromCookieHeader(header), { trainerProof: TRAINER.trainerProof, ownerSecret: 'abc' });
+  assert.deepEqual(credentialsFromCookieHeader(header), { ownerSecret: 'abc' });
   assert.deepEqual(credentialsFromCookieHeader(null), {});
   // Another app's malformed cookie on the same host is ignored, not fatal.
   assert.deepEqual(credentialsFromCookieHeader('other_app=100%; fl_owner=abc'), { ownerSecret: 'abc' });
@@ -149,7 +157,7 @@ test('an idle private lab is closed: workers stopped, history kept, commands ref
 });
 
 test('a kind that does not exist, or a malformed lab id, is a clear error', async () => {
-  const badKind = await commands.openPrivateLab({ kind: 'mine' }, ALICE);
+  const badKind = await openPrivateLab({ kind: 'mine' }, ALICE);
   assert.equal(!badKind.ok && badKind.error.code, 'invalid_input');
   assert.match(!badKind.ok ? badKind.error.message : '', /kind/);
   const badId = await commands.startWorker({ lab: "p-'; drop", settings: { name: 'A' } }, ALICE);
@@ -160,11 +168,11 @@ test('one browser opens at most 3 private labs at once', async () => {
   const carol = { ownerSecret: newOwnerSecret() };
   const mine: string[] = [];
   for (let i = 0; i < 3; i++) mine.push(await openLab(carol, 'no-fencing'));
-  const fourth = await commands.openPrivateLab({ kind: 'fenced' }, carol);
+  const fourth = await openPrivateLab({ kind: 'fenced' }, carol);
   assert.equal(!fourth.ok && fourth.error.code, 'limit_reached');
   assert.match(!fourth.ok ? fourth.error.message : '', /you already have 3 private labs open/);
   for (const lab of mine) assert.ok((await commands.closePrivateLab({ lab }, carol)).ok);
-  assert.ok((await commands.openPrivateLab({ kind: 'fenced' }, carol)).ok, 'closed ones do not count');
+  assert.ok((await openPrivateLab({ kind: 'fenced' }, carol)).ok, 'closed ones do not count');
 });
 
 test('a server opens a limited number of private labs; closed ones do not count', async () => {
@@ -172,7 +180,7 @@ test('a server opens a limited number of private labs; closed ones do not count'
   let refused: Awaited<ReturnType<typeof commands.openPrivateLab>> | undefined;
   for (let i = 0; i < 40 && !refused; i++) {
     const owner = { ownerSecret: newOwnerSecret() };
-    const result = await commands.openPrivateLab({ kind: 'no-fencing' }, owner);
+    const result = await openPrivateLab({ kind: 'no-fencing' }, owner);
     if (result.ok) opened.push({ id: result.data.id, owner });
     else refused = result;
   }
@@ -186,7 +194,7 @@ test('a server opens a limited number of private labs; closed ones do not count'
   const closedRecord = await findLab(first.id);
   assert.ok(closedRecord?.closedAt);
   getPrivateLabs().watch(closedRecord)();
-  const again = await commands.openPrivateLab({ kind: 'no-fencing' }, BOB);
+  const again = await openPrivateLab({ kind: 'no-fencing' }, BOB);
   assert.ok(again.ok, JSON.stringify(again));
   for (const { id, owner } of opened.slice(1)) await commands.closePrivateLab({ lab: id }, owner);
   await commands.closePrivateLab({ lab: again.data.id }, BOB);

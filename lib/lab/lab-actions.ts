@@ -116,10 +116,20 @@ export const startChaos = driverCommand(chaosInput, async (lab, { lab: _, ...opt
 export const listWorkers = (raw: unknown, credentials: Credentials) =>
   validatedAction(labInput, async ({ lab }) => listLabWorkers(await labFor(lab, credentials)))(raw);
 
-/** Opens a private lab for the caller; needs their owner secret (app/actions.ts makes one if missing). */
-export const openPrivateLab = (raw: unknown, credentials: Required<Pick<Credentials, 'ownerSecret'>>) =>
+/**
+ * Opens a private lab for the caller's browser (its owner secret) from its client address (the
+ * TCP peer, lib/server/client-address.ts): a cookie-less script gets a new owner secret per
+ * request, so the per-address limit is what holds it.
+ */
+export const openPrivateLab = (
+  raw: unknown,
+  caller: Required<Pick<Credentials, 'ownerSecret'>> & { address: string },
+) =>
   validatedAction(openPrivateLabInput, async ({ kind }) => {
-    const lab = await getPrivateLabs().open(kind, ownerHashOf(credentials.ownerSecret));
+    const lab = await getPrivateLabs().open(kind, {
+      ownerHash: ownerHashOf(caller.ownerSecret),
+      address: caller.address,
+    });
     return { id: lab.id, kind: lab.kind };
   })(raw);
 

@@ -2,22 +2,48 @@ import 'server-only';
 import { resetUnguardedRow } from '../../db/broken-labs';
 import { clearEvents } from '../../db/events';
 import { resetProtectedRow } from '../../db/guard';
+import { bumpLabGeneration, endSessionsHoldingLab, RESET_LOCK_WAIT_MS } from '../../db/lab-generation';
 import { clearLease } from '../../db/leases';
+import { withTransaction } from '../../db/pool';
 import type { LabInstance } from '../model/lab-instance';
 
 export const INITIAL_ROW_VALUE = 'initial';
+const LOCK_TIMEOUT = '55P03';
+const RESET_ATTEMPTS = 3;
 
 /**
- * A lab's data back to its start: no lease, its row at the initial value, no history. The fenced
- * lab's row is reset under a freshly minted token (db/guard.ts), so tokens never go back.
- * Call only with the lab's workers stopped.
+ * A lab's data back to its start, in ONE transaction: the lab's next generation (every worker that
+ * joined before it is refused by the database from then on, reachable or not: db/lab-generation.ts),
+ * no lease, its row at the initial value, no history. It all commits together or not at all: a reset
+ * that fails half-way leaves the lab as it was. The fenced lab's row is reset under a freshly minted
+ * token (db/guard.ts), so tokens never go back. The generation comes first: it waits for the worker
+ * statements in flight and holds off new ones, so nothing of the old run lands after the reset.
+ * Its own workers are stopped first (the supervisor does), so that they stop cleanly. A worker
+ * transaction that does not finish (its process frozen by the operating system in the middle of it)
+ * would hold the reset forever: after RESET_LOCK_WAIT_MS its session is ended, and the reset tries
+ * again.
  */
 export async function resetLabData(lab: LabInstance): Promise<void> {
-  await clearLease(lab.resource);
-  if (lab.kind === 'fenced') {
-    await resetProtectedRow({ id: lab.rowId, value: INITIAL_ROW_VALUE });
-  } else {
-    await resetUnguardedRow(lab, INITIAL_ROW_VALUE);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await resetOnce(lab);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== LOCK_TIMEOUT || attempt >= RESET_ATTEMPTS) throw error;
+      await endSessionsHoldingLab(lab.id);
+    }
   }
-  await clearEvents(lab.id);
+}
+
+async function resetOnce(lab: LabInstance): Promise<void> {
+  await withTransaction(async (client) => {
+    await client.query(`SET LOCAL lock_timeout = ${RESET_LOCK_WAIT_MS}`);
+    await bumpLabGeneration(lab.id, client);
+    await clearLease(lab.resource, client);
+    if (lab.kind === 'fenced') {
+      await resetProtectedRow({ id: lab.rowId, value: INITIAL_ROW_VALUE }, client);
+    } else {
+      await resetUnguardedRow(lab, INITIAL_ROW_VALUE, client);
+    }
+    await clearEvents(lab.id, client);
+  });
 }

@@ -1,17 +1,10 @@
 import 'server-only';
 import { appendEvent } from '../../db/events';
-import {
-  closeLab,
-  createPrivateLab,
-  findLab,
-  type LabRecord,
-  listOpenPrivateLabIds,
-  listPrivateLabs,
-} from '../../db/labs';
+import { closeLab, createPrivateLab, findLab, type LabRecord, listOpenPrivateLabIds } from '../../db/labs';
 import { getPool } from '../../db/pool';
-import { FencingError } from '../model/errors';
-import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER } from '../model/lab-inputs';
+import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab-limits';
 import type { LabId } from '../model/labs';
+import { OutageLog } from '../server/outage-log';
 import { INITIAL_ROW_VALUE } from './lab-reset';
 import { getSupervisor } from './supervisor';
 
@@ -22,6 +15,11 @@ const DEFAULT_IDLE_MINUTES = 15;
 export function idleLimitMs(): number {
   const minutes = Number(process.env.FENCING_LAB_IDLE_MINUTES);
   return (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_IDLE_MINUTES) * 60_000;
+}
+
+/** Private labs one client address may open per hour: FENCING_LAB_OPENS_PER_ADDRESS, or 12. */
+export function opensPerAddress(): number {
+  return positiveWholeNumber(process.env.FENCING_LAB_OPENS_PER_ADDRESS, DEFAULT_OPENS_PER_ADDRESS);
 }
 
 /**
@@ -35,6 +33,7 @@ export class PrivateLabs {
   private readonly viewers = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  private readonly sweepOutage = new OutageLog('labs', 'idle sweep');
   private adopted: Promise<void> | undefined;
 
   /**
@@ -53,23 +52,21 @@ export class PrivateLabs {
     return this.adopted;
   }
 
-  async open(kind: LabId, ownerHash: string): Promise<LabRecord> {
+  /**
+   * Opens a private lab for an owner (the hash of its browser's secret) asking from a client
+   * address. The limits (the server's, the owner's, the address's) are counted and the lab inserted
+   * in one locked transaction (db/labs.ts), so a burst of requests cannot pass them together.
+   */
+  async open(kind: LabId, owner: { ownerHash: string; address: string }): Promise<LabRecord> {
     await this.adoptOpenLabs();
-    if (this.lastUsed.size >= MAX_PRIVATE_LABS) {
-      throw new FencingError(
-        'limit_reached',
-        `this server already has ${MAX_PRIVATE_LABS} private labs open, its limit: try again when idle labs have closed, or ask the trainer`,
-      );
-    }
-    // One browser may not take the whole room's share.
-    const mine = await listPrivateLabs({ ownerHash });
-    if (mine.length >= MAX_PRIVATE_LABS_PER_OWNER) {
-      throw new FencingError(
-        'limit_reached',
-        `you already have ${MAX_PRIVATE_LABS_PER_OWNER} private labs open: close one (its page has "Close this lab") first`,
-      );
-    }
-    const lab = await createPrivateLab({ kind, ownerHash, initialValue: INITIAL_ROW_VALUE });
+    const lab = await createPrivateLab({
+      kind,
+      ownerHash: owner.ownerHash,
+      openedFrom: owner.address,
+      initialValue: INITIAL_ROW_VALUE,
+      opensPerAddress: opensPerAddress(),
+      opensWindowMs: OPENS_WINDOW_MS,
+    });
     this.touch(lab.id);
     return lab;
   }
@@ -133,7 +130,10 @@ export class PrivateLabs {
       if (this.sweeping) return;
       this.sweeping = true;
       this.closeIdle()
-        .catch((error: unknown) => console.error('[labs] idle sweep failed:', (error as Error).message))
+        .then(
+          () => this.sweepOutage.succeeded(),
+          (error: unknown) => this.sweepOutage.failed(error),
+        )
         .finally(() => {
           this.sweeping = false;
           if (this.lastUsed.size === 0 && this.timer) {

@@ -1,9 +1,11 @@
 import 'server-only';
 import { appendEvent } from '../../db/events';
+import { readLabGeneration } from '../../db/lab-generation';
 import { databaseUrl, getPool } from '../../db/pool';
 import { FencingError } from '../model/errors';
-import { MAX_WORKERS_PER_LAB, MAX_WORKERS_PER_SERVER, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
+import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
 import { type LabInstance, labTitle } from '../model/lab-instance';
+import { type WorkerCounts, workerBudgetRefusal } from '../model/lab-limits';
 import type { WorkerMessage } from '../worker/protocol';
 import { ExpirySweeper } from './expiry-sweeper';
 import { resetLabData } from './lab-reset';
@@ -23,6 +25,8 @@ type Worker = {
   pending: { now?: PauseLength; criticalWindow?: PauseLength };
   /** The last message the worker sent that says it failed. */
   failure?: string;
+  /** The run of the lab it joined: what it records after a reset of the lab is refused. */
+  generation: number;
 };
 
 type PauseLength = number | 'until-resumed';
@@ -104,18 +108,14 @@ export class LabSupervisor {
       if (workers.size >= MAX_WORKERS_PER_LAB) {
         throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
       }
-      if (this.processIds().length >= MAX_WORKERS_PER_SERVER) {
-        throw new FencingError(
-          'limit_reached',
-          `this server already runs ${MAX_WORKERS_PER_SERVER} workers, its limit: stop some, or wait for idle labs to close`,
-        );
-      }
       if ([...workers.values()].some((w) => w.settings.name.toLowerCase() === settings.name.toLowerCase())) {
         throw new FencingError('invalid_input', `there is already a worker named ${JSON.stringify(settings.name)}`);
       }
       const id = `w${(this.counters.get(lab.id) ?? 0) + 1}`;
+      const generation = await readLabGeneration(lab.id);
+      const spawned = this.spawnWithinBudget(lab, id, settings, generation);
+      const worker: Worker = { id, lab, settings, process: spawned, pending: {}, generation };
       this.counters.set(lab.id, (this.counters.get(lab.id) ?? 0) + 1);
-      const worker: Worker = { id, lab, settings, process: this.spawn(lab, id, settings), pending: {} };
       workers.set(id, worker);
       await this.record(worker, 'worker_started');
       this.sweeper.ensureRunning();
@@ -176,7 +176,8 @@ export class LabSupervisor {
         await this.record(worker, 'worker_crashed', { signal: 'SIGKILL', reason: 'restart' });
       }
       worker.failure = undefined;
-      worker.process = this.spawn(lab, worker.id, worker.settings);
+      worker.generation = await readLabGeneration(lab.id);
+      worker.process = this.spawnWithinBudget(lab, worker.id, worker.settings, worker.generation);
       await this.record(worker, 'worker_restarted');
       this.sweeper.ensureRunning();
       return view(worker);
@@ -248,8 +249,29 @@ export class LabSupervisor {
     await Promise.all(workers.map((worker) => worker.process.kill()));
   }
 
-  private spawn(lab: LabInstance, id: string, settings: WorkerSettings): WorkerProcess {
-    const spawned = new WorkerProcess(lab, id, settings, databaseUrl(), (message) =>
+  /** Running worker processes, the shared labs' and the private labs' apart. */
+  private runningByVisibility(): WorkerCounts {
+    const counts: WorkerCounts = { shared: 0, private: 0 };
+    for (const workers of this.labs.values()) {
+      for (const w of workers.values()) if (w.process.alive) counts[w.lab.visibility] += 1;
+    }
+    return counts;
+  }
+
+  /**
+   * The one way a worker process is started: the budget is counted and the process spawned in one
+   * synchronous step (no await between them), so that concurrent starts in different labs cannot
+   * both pass the same count. Private labs share only part of the budget: the rest is kept for the
+   * shared labs, so the trainer can always start a worker (lib/model/lab-limits.ts).
+   */
+  private spawnWithinBudget(lab: LabInstance, id: string, settings: WorkerSettings, generation: number): WorkerProcess {
+    const refusal = workerBudgetRefusal(this.runningByVisibility(), lab.visibility);
+    if (refusal) throw new FencingError(refusal.code, refusal.message);
+    return this.spawn(lab, id, settings, generation);
+  }
+
+  private spawn(lab: LabInstance, id: string, settings: WorkerSettings, generation: number): WorkerProcess {
+    const spawned = new WorkerProcess(lab, id, settings, databaseUrl(), generation, (message) =>
       this.onWorkerMessage(lab, id, message),
     );
     spawned.child.once('exit', (code, signal) => {
@@ -314,13 +336,18 @@ export class LabSupervisor {
     kind: 'worker_started' | 'worker_stopped' | 'worker_crashed' | 'worker_restarted',
     detail: Record<string, unknown> = {},
   ) {
-    return appendEvent(getPool(), {
-      lab: worker.lab.id,
-      actor: worker.settings.name,
-      kind,
-      resource: worker.lab.resource,
-      detail: { workerId: worker.id, ...worker.settings, ...detail },
-    }).catch((error: unknown) => console.error('[supervisor] could not record an event:', (error as Error).message));
+    // In the worker's run: a worker's end recorded after its lab was reset is refused, not mixed in.
+    return appendEvent(
+      getPool(),
+      {
+        lab: worker.lab.id,
+        actor: worker.settings.name,
+        kind,
+        resource: worker.lab.resource,
+        detail: { workerId: worker.id, ...worker.settings, ...detail },
+      },
+      { generation: worker.generation },
+    ).catch((error: unknown) => console.error('[supervisor] could not record an event:', (error as Error).message));
   }
 }
 

@@ -32,9 +32,11 @@ export class WorkerProcess {
     workerId: string,
     settings: WorkerSettings,
     databaseUrl: string,
+    /** The run of the lab it joins (db/lab-generation.ts). */
+    generation: number,
     private readonly onMessage: (message: WorkerMessage) => void,
   ) {
-    const config: WorkerConfig = { lab, workerId, ...settings, databaseUrl };
+    const config: WorkerConfig = { lab, workerId, ...settings, databaseUrl, generation };
     const entry = path.join(projectRoot(), 'lib', 'worker', 'main.ts');
     this.child = fork(/* turbopackIgnore: true */ entry, [], {
       cwd: projectRoot(),

@@ -4,6 +4,8 @@ import path from 'node:path';
 const SOURCE_DIRS = ['app', 'components', 'lib', 'db'];
 const SOURCE_FILES = [
   'next.config.mjs',
+  'proxy.ts',
+  'instrumentation.ts',
   'package.json',
   'package-lock.json',
   'tailwind.config.ts',

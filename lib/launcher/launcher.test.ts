@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -11,7 +11,8 @@ import { isAlive } from './processes';
 
 /*
  * `npm start` as a user runs it, on a data directory of its own and without DATABASE_URL: it
- * starts Postgres and Next, a SIGKILLed run is recovered by the next start, and Ctrl-C (SIGINT)
+ * starts Postgres and Next, a SIGKILLed run is recovered by the next start, a stranger holding a
+ * recorded PID is left alone, a crashed Postgres or Next is started again, and Ctrl-C (SIGINT)
  * leaves no process behind. The first start may build the app, hence the long timeout.
  */
 
@@ -84,6 +85,28 @@ async function leftovers(): Promise<string[]> {
   return found;
 }
 
+async function healthStatus(): Promise<string> {
+  return fetch(`http://127.0.0.1:${port}/api/health`).then(
+    async (res) => `${res.status} ${(await res.json()).status}`,
+    () => 'no answer',
+  );
+}
+
+/** Polls until `probe` returns `want`; every distinct answer seen on the way, in order. */
+async function until(probe: () => Promise<string>, want: string, timeoutMs = 30_000): Promise<string[]> {
+  const seen: string[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await probe();
+    if (seen.at(-1) !== now) seen.push(now);
+    if (now === want) return seen;
+    if (Date.now() > deadline) throw new Error(`still not ${want} after ${timeoutMs} ms: ${seen.join(' → ')}`);
+    await sleep(100);
+  }
+}
+
+const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern, 'g'))?.length ?? 0;
+
 async function state(): Promise<{ nextPid: number; postmasterPid: number }> {
   const launcher = JSON.parse(await readFile(path.join(dataDir, 'launcher.json'), 'utf8'));
   const owner = JSON.parse(await readFile(path.join(dataDir, 'pg.owner.json'), 'utf8'));
@@ -95,11 +118,26 @@ async function state(): Promise<{ nextPid: number; postmasterPid: number }> {
 test('npm start serves the app with its own Postgres, recovers from a killed run, and Ctrl-C leaves nothing behind', {
   timeout: READY_TIMEOUT_MS * 2,
 }, async () => {
+  // A state file left by a run before a reboot: its PIDs now belong to a stranger whose command
+  // line even says "launcher" and "next". It must be neither signalled nor mistaken for us.
+  const stranger = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'launcher', 'next'], {
+    stdio: 'ignore',
+  });
+  const strangerPid = stranger.pid as number;
+  await writeFile(
+    path.join(dataDir, 'launcher.json'),
+    JSON.stringify({ launcherPid: strangerPid, nextPid: strangerPid }),
+  );
   const first = startLauncher();
-  await first.ready;
+  try {
+    await first.ready;
+  } finally {
+    assert.ok(isAlive(strangerPid), 'the stranger still runs');
+    stranger.kill('SIGKILL');
+  }
   const health = await fetch(`http://127.0.0.1:${port}/api/health`);
   assert.equal(health.status, 200);
-  assert.equal((await health.json()).status, 'ok');
+  assert.equal((await health.json()).status, 'up');
   const page = await (await fetch(`http://127.0.0.1:${port}/`)).text();
   assert.match(page, /protected_rows/);
   assert.match(page, /leases/);
@@ -115,6 +153,33 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
   assert.match(second.output(), /stopping Next server \d+, orphaned by an earlier run/);
   assert.match(second.output(), /stopping PostgreSQL \d+, orphaned by an earlier run/);
   assert.equal((await fetch(`http://127.0.0.1:${port}/api/health`)).status, 200);
+  const before = await state();
+
+  // The database crashes: the launcher starts it again on the same port, the app says so meanwhile.
+  process.kill(before.postmasterPid, 'SIGKILL');
+  const healthSeen: string[] = [];
+  await until(async () => {
+    const health = await healthStatus();
+    if (healthSeen.at(-1) !== health) healthSeen.push(health);
+    const { postmasterPid } = await state();
+    return postmasterPid !== before.postmasterPid && health === '200 up' ? 'restarted' : 'waiting';
+  }, 'restarted');
+  // A query may still get through a backend of the dead server for a moment; then the app says
+  // it is recovering (the launcher is restarting it), never that all is well, until it is.
+  assert.ok(healthSeen.includes('503 recovering'), healthSeen.join(' → '));
+  assert.equal(healthSeen.at(-1), '200 up');
+  const afterDbCrash = await state();
+  assert.equal(count(second.output(), /PostgreSQL \d+ exited unexpectedly/), 1);
+  assert.equal(count(second.output(), /PostgreSQL \d+ is back on 127\.0\.0\.1/), 1);
+  assert.ok(count(second.output(), /database check failed/) <= 1, 'an outage is logged once');
+
+  // The Next server crashes: the launcher starts a new one on the same port.
+  process.kill(afterDbCrash.nextPid, 'SIGKILL');
+  await until(async () => {
+    const { nextPid } = await state();
+    return nextPid !== afterDbCrash.nextPid && (await healthStatus()) === '200 up' ? 'new server up' : 'waiting';
+  }, 'new server up');
+  assert.match(second.output(), /the Next server exited unexpectedly \(SIGKILL\)/);
   await state();
 
   const exited = new Promise<number | null>((resolve) => second.child.once('exit', (code) => resolve(code)));

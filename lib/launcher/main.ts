@@ -1,24 +1,31 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { migrate } from '../../db/migrate';
+import { writeFileAtomically } from './atomic-file';
 import { buildIsStale } from './build-freshness';
+import { watchDatabase } from './database-watchdog';
 import { type EmbeddedCluster, startEmbeddedPostgres } from './embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT, PROJECT_ROOT } from './paths';
-import { commandLine, isAlive, terminate } from './processes';
+import { identify, isSameProcess, type ProcessIdentity, terminate } from './processes';
+import { RESTART_STABLE_MS, restartDelayMs } from './restart-backoff';
 
 /*
  * `npm start` / `npm run dev`: one process that owns the database and the Next server.
  * Order on the way up: database (DATABASE_URL, or an embedded PostgreSQL in .data/pg), migrations,
  * a production build when the sources are newer than it (start only), then Next. On the way down
- * (Ctrl-C, SIGTERM, SIGHUP, or Next exiting): Next and everything it started first, then Postgres.
+ * (Ctrl-C, SIGTERM, SIGHUP, or Next failing to start): Next and everything it started first, then
+ * Postgres. In between, both are supervised: an embedded Postgres or a Next server that dies
+ * unexpectedly is started again, with back-off (lib/launcher/restart-backoff.ts).
  */
 
 const ROOT = PROJECT_ROOT;
 const DATA_DIR = dataDir();
 const STATE_FILE = path.join(DATA_DIR, 'launcher.json');
+/** The embedded database's state as the launcher sees it (`/api/health` reads it: "recovering"). */
+const DATABASE_STATE_FILE = path.join(DATA_DIR, 'database-state.json');
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 /** Stamps each request with its TCP peer: the client address per-address limits count by. */
 const PEER_ADDRESS_PRELOAD = path.join(ROOT, 'lib', 'server', 'peer-address.cjs');
@@ -26,7 +33,13 @@ const NEXT_STOP_GRACE_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
 
 type Mode = 'start' | 'dev';
-type LauncherState = { launcherPid: number; nextPid: number | undefined };
+/** PIDs for people and tests; identities for the clean-up of a killed run (a PID alone can be reused). */
+type LauncherState = {
+  launcherPid: number;
+  nextPid: number | undefined;
+  launcher?: ProcessIdentity;
+  next?: ProcessIdentity;
+};
 
 const say = (line: string) => console.log(`[fencing-lab] ${line}`);
 
@@ -34,6 +47,7 @@ let cluster: EmbeddedCluster | undefined;
 let child: ChildProcess | undefined;
 let stopping = false;
 let startup: Promise<void> = Promise.resolve();
+let databaseWatch: { stop(): Promise<void> } | undefined;
 
 async function main(mode: Mode): Promise<void> {
   const port = parsePort(process.env.PORT);
@@ -41,6 +55,7 @@ async function main(mode: Mode): Promise<void> {
   // Loopback unless asked otherwise: the lab starts processes on behalf of whoever can reach it.
   const host = process.env.HOST || '127.0.0.1';
   await stopOrphanedServer();
+  await rm(DATABASE_STATE_FILE, { force: true });
 
   if (process.env.DATABASE_URL) {
     say('using the database at DATABASE_URL');
@@ -53,6 +68,7 @@ async function main(mode: Mode): Promise<void> {
     });
   }
   if (stopping) return;
+  if (cluster?.owned) databaseWatch = watchDatabase(cluster, { say, stateFile: DATABASE_STATE_FILE });
   const databaseUrl = process.env.DATABASE_URL ?? (cluster as EmbeddedCluster).url;
   const applied = await migrate(databaseUrl);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
@@ -65,11 +81,14 @@ async function main(mode: Mode): Promise<void> {
     ...process.env,
     DATABASE_URL: databaseUrl,
     PORT: String(port),
+    // With PORT, what the server's Host check (proxy.ts) counts as its own names.
+    HOST: host,
     NEXT_TELEMETRY_DISABLED: '1',
     FENCING_LAB_TRAINER_KEY: trainerKey,
     NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require ${JSON.stringify(PEER_ADDRESS_PRELOAD)}`]
       .filter(Boolean)
       .join(' '),
+    FENCING_LAB_DATABASE_STATE_FILE: DATABASE_STATE_FILE,
   };
   if (mode === 'start' && (await buildIsStale(ROOT))) {
     if (stopping) return;
@@ -80,22 +99,75 @@ async function main(mode: Mode): Promise<void> {
   }
   if (stopping) return;
 
-  const server = await spawnNext([mode, '--port', String(port), '--hostname', host], env);
-  server.once('exit', (code) => {
-    if (!stopping) void shutdown(`the Next server exited (code ${code})`, code ?? 1);
-  });
-  if (await waitForHealth(host, port)) {
-    const base = `http://${displayHost(host)}:${port}`;
-    say(`Fencing Lab is ready at ${base} (Ctrl-C stops everything)`);
-    say(`trainer key: ${trainerKey}`);
-    say(
-      `trainer link (opens the lab with the controls unlocked): ${base}/unlock?key=${encodeURIComponent(trainerKey)}`,
+  await superviseNext([mode, '--port', String(port), '--hostname', host], env, { host, port, trainerKey });
+}
+
+/**
+ * Runs the Next server until shutdown. If it fails before it ever served, the launcher stops (a
+ * build or port problem will not mend itself); once it has served, an unexpected exit starts it
+ * again with back-off, and open pages reconnect to the new one.
+ */
+async function superviseNext(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  site: { host: string; port: number; trainerKey: string },
+): Promise<void> {
+  let served = false;
+  let attempt = 0;
+  for (;;) {
+    if (stopping) return;
+    const startedAt = Date.now();
+    const server = await spawnNext(args, env);
+    const exit = new Promise<string>((resolve) =>
+      server.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)),
     );
-    if (!isLoopback(host)) {
-      say(
-        `listening on ${host}: anyone who can reach this machine can watch; only browsers with the trainer key drive the shared labs`,
-      );
+    const ready = await Promise.race([
+      waitForHealth(site.host, site.port, { anyAnswer: served }),
+      exit.then(() => false),
+    ]);
+    if (ready) {
+      await recordState(server); // again: Next renames itself ("next-server") once it serves
+      if (served) say('the Next server is back: open pages reconnect by themselves');
+      else announce(site);
+      served = true;
     }
+    const how = await exit;
+    if (stopping) return;
+    if (!served) return void shutdown(`the Next server exited (${how})`, 1);
+    await endStragglers(server.pid);
+    if (Date.now() - startedAt >= RESTART_STABLE_MS) attempt = 0;
+    const delayMs = restartDelayMs(attempt++);
+    say(`the Next server exited unexpectedly (${how}): starting it again in ${delayMs / 1000} s`);
+    await sleep(delayMs);
+  }
+}
+
+/**
+ * What a dead Next server leaves in its process group: workers exit when their parent goes, except a
+ * frozen (SIGSTOPped) one, which must be continued to notice. The group cannot belong to anyone
+ * else: its id stays reserved while any member lives.
+ */
+async function endStragglers(groupId: number | undefined): Promise<void> {
+  if (groupId === undefined) return;
+  for (const signal of ['SIGCONT', 'SIGTERM'] as const) {
+    try {
+      process.kill(-groupId, signal);
+    } catch {
+      return; // nobody left in the group
+    }
+  }
+}
+
+function announce(site: { host: string; port: number; trainerKey: string }): void {
+  const { host, port, trainerKey } = site;
+  const base = `http://${displayHost(host)}:${port}`;
+  say(`Fencing Lab is ready at ${base} (Ctrl-C stops everything)`);
+  say(`trainer key: ${trainerKey}`);
+  say(`trainer link (opens the lab with the controls unlocked): ${base}/unlock?key=${encodeURIComponent(trainerKey)}`);
+  if (!isLoopback(host)) {
+    say(
+      `listening on ${host}: anyone who can reach this machine can watch; only browsers with the trainer key drive the shared labs`,
+    );
   }
 }
 
@@ -103,8 +175,18 @@ async function spawnNext(args: string[], env: NodeJS.ProcessEnv): Promise<ChildP
   // Its own process group, so shutdown can end Next and anything Next started, in order.
   child = spawn(process.execPath, [NEXT_BIN, ...args], { cwd: ROOT, env, stdio: 'inherit', detached: true });
   // Recorded at once (a build too), so that a start after this launcher is SIGKILLed can end it.
-  await writeFile(STATE_FILE, JSON.stringify({ launcherPid: process.pid, nextPid: child.pid } satisfies LauncherState));
+  await recordState(child);
   return child;
+}
+
+async function recordState(server: ChildProcess): Promise<void> {
+  const state: LauncherState = {
+    launcherPid: process.pid,
+    nextPid: server.pid,
+    launcher: identify(process.pid),
+    next: server.pid === undefined ? undefined : identify(server.pid),
+  };
+  await writeFileAtomically(STATE_FILE, JSON.stringify(state));
 }
 
 function runToEnd(process: ChildProcess): Promise<number> {
@@ -119,12 +201,13 @@ function displayHost(host: string): string {
   return host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host;
 }
 
-async function waitForHealth(host: string, port: number): Promise<boolean> {
+/** Waits for a healthy app; with `anyAnswer`, for a server that answers at all (the database may be down). */
+async function waitForHealth(host: string, port: number, { anyAnswer = false } = {}): Promise<boolean> {
   const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (!stopping && Date.now() < deadline) {
     const ok = await fetch(`http://${probeHost}:${port}/api/health`).then(
-      (res) => res.ok,
+      (res) => res.ok || anyAnswer,
       () => false,
     );
     if (ok) return true;
@@ -142,7 +225,9 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
   // starting is known (and stopped below) and no Next is spawned after this point.
   await startup.catch(() => undefined);
   await stopChild();
+  await databaseWatch?.stop();
   await rm(STATE_FILE, { force: true });
+  await rm(DATABASE_STATE_FILE, { force: true });
   if (cluster) {
     await cluster.stop();
     if (cluster.owned) say('PostgreSQL stopped');
@@ -164,12 +249,14 @@ async function stopOrphanedServer(): Promise<void> {
     () => undefined,
   );
   if (!state) return;
-  if (isAlive(state.launcherPid) && commandLine(state.launcherPid).includes('launcher')) {
+  // Only the very processes recorded (same start time, command and directory): after a reboot or
+  // a PID wrap, the same number belongs to a stranger, who is left alone.
+  if (isSameProcess(state.launcher)) {
     throw new Error(`Fencing Lab is already running (process ${state.launcherPid}); stop it first`);
   }
-  if (state.nextPid !== undefined && isAlive(state.nextPid) && commandLine(state.nextPid).includes('next')) {
-    say(`stopping Next server ${state.nextPid}, orphaned by an earlier run that was killed`);
-    await terminate(state.nextPid, { signal: 'SIGTERM', graceMs: NEXT_STOP_GRACE_MS, group: true });
+  if (isSameProcess(state.next)) {
+    say(`stopping Next server ${state.next.pid}, orphaned by an earlier run that was killed`);
+    await terminate(state.next.pid, { signal: 'SIGTERM', graceMs: NEXT_STOP_GRACE_MS, group: true });
   }
   await rm(STATE_FILE, { force: true });
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Process helpers for the launcher: liveness, identity by command line, ordered termination. */
@@ -66,5 +66,56 @@ function send(target: number, signal: NodeJS.Signals): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Who a process is, beyond its PID (which the system hands out again, after a reboot or a wrap):
+ * its start time in clock ticks since boot (`/proc/<pid>/stat` field 22), its command line and its
+ * working directory, and the boot it belongs to (start times restart at every boot). Recorded when we start a process; a leftover is signalled only if all match.
+ */
+export type ProcessIdentity = { pid: number; bootId: string; startTicks: string; commandLine: string; cwd: string };
+
+export function identify(pid: number): ProcessIdentity | undefined {
+  const startTicks = startTime(pid);
+  if (startTicks === undefined) return undefined;
+  let cwd = '';
+  try {
+    cwd = readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    // Another user's process (or gone): its directory stays unknown, and so it never matches.
+  }
+  return { pid, bootId: bootId(), startTicks, commandLine: commandLine(pid), cwd };
+}
+
+/** True only when `pid` is still the very process recorded: same start time, command and directory. */
+export function isSameProcess(recorded: ProcessIdentity | undefined): recorded is ProcessIdentity {
+  if (!recorded || !Number.isInteger(recorded.pid) || recorded.pid <= 0) return false;
+  const now = identify(recorded.pid);
+  return (
+    now !== undefined &&
+    now.bootId === recorded.bootId &&
+    now.startTicks === recorded.startTicks &&
+    now.commandLine === recorded.commandLine &&
+    now.cwd === recorded.cwd &&
+    !isZombie(recorded.pid)
+  );
+}
+
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function bootId(): string {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return '';
   }
 }

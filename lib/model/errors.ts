@@ -9,8 +9,12 @@ export type FencingErrorCode =
   | 'forbidden'
   /** A server-wide limit (labs, workers) is reached. */
   | 'limit_reached'
+  /** Too many requests of one kind from one client address: wait, then try again. */
+  | 'rate_limited'
   /** The lab was closed (idle too long); its history stays for replay. */
-  | 'lab_closed';
+  | 'lab_closed'
+  /** The lab was reset since this worker joined it: the database refuses its leases, writes and events. */
+  | 'lab_reset';
 
 export class FencingError extends Error {
   readonly code: FencingErrorCode;

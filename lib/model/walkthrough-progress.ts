@@ -1,4 +1,30 @@
-import type { Facts, Step } from './walkthrough';
+import { z } from 'zod';
+import { type Facts, factsFrom, type Step } from './walkthrough';
+import type { WireEvent } from './wire';
+
+/** The walkthrough's two workers: a lab where any other worker ran is not telling its story. */
+const WALKTHROUGH_WORKERS: ReadonlySet<string> = new Set(['A', 'B']);
+
+/**
+ * Where a lab is in the walkthrough, judged only by its history since its last reset (the events a
+ * page holds): a reloaded page, the trainer's or a watcher's, comes back here, and nothing is run
+ * to find out. `off-script` is a lab doing something else (free play): the walkthrough can only
+ * begin it again, from its first step, the reset.
+ */
+export type WalkthroughPosition =
+  | { kind: 'at'; step: number; facts: Facts }
+  | { kind: 'off-script'; why: string; facts: Facts };
+
+export function walkthroughPosition(steps: readonly Step[], events: readonly WireEvent[]): WalkthroughPosition {
+  const facts = factsFrom(events);
+  const started = events.filter((e) => e.kind === 'worker_started' || e.kind === 'worker_restarted');
+  const stranger = started.find((e) => !WALKTHROUGH_WORKERS.has(e.actor));
+  if (stranger) return { kind: 'off-script', why: `${stranger.actor} is not one of the walkthrough's workers`, facts };
+  // B joins the story only once A is frozen in its critical window.
+  const earlyB = started.find((e) => e.actor === 'B' && (facts.pauseA === undefined || e.id < facts.pauseA.id));
+  if (earlyB) return { kind: 'off-script', why: 'B started before A froze', facts };
+  return { kind: 'at', step: stepReachedBy(steps, facts), facts };
+}
 
 /**
  * How far the walkthrough has got, judged only by what happened: the last step of the unbroken run
@@ -13,4 +39,25 @@ export function stepReachedBy(steps: readonly Step[], facts: Facts): number {
     reached = i;
   }
   return reached;
+}
+
+/**
+ * The steps a deep link to step `target` (from 0) has to run, in order, from where the lab is:
+ * none when the lab is there already or past it; from the reset when the lab is off script.
+ */
+export function stepsToReach(position: WalkthroughPosition, target: number): number[] {
+  const from = position.kind === 'at' ? position.step + 1 : 0;
+  return Array.from({ length: Math.max(0, target - from + 1) }, (_, i) => from + i);
+}
+
+const stepQuery = z.coerce.number().int().min(1);
+
+/**
+ * The step (from 0) a deep link's `?step=N` (from 1) names, within the walkthrough's `count` steps;
+ * undefined without one, or for anything that is not a step number.
+ */
+export function deepLinkedStep(raw: string | string[] | undefined, count: number): number | undefined {
+  if (raw === undefined || Array.isArray(raw) || raw.trim() === '') return undefined;
+  const parsed = stepQuery.safeParse(raw);
+  return parsed.success ? Math.min(parsed.data, count) - 1 : undefined;
 }

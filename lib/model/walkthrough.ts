@@ -38,6 +38,8 @@ export type Step = {
   action: StepAction;
   /** What the page waits for after the action, in words. */
   waitingFor: string;
+  /** What the step will do, for a page that shows it before it has run (a deep link): no tokens yet. */
+  preview: string;
   done: (facts: Facts) => boolean;
   narrate: (facts: Facts) => string;
 };
@@ -49,7 +51,9 @@ export function factsFrom(events: readonly WireEvent[]): Facts {
   const find = (match: (e: WireEvent) => boolean, after = 0) => events.find((e) => e.id > after && match(e));
   const grantA = find((e) => e.actor === 'A' && e.kind === 'lease_acquired');
   const grantB = find((e) => e.actor === 'B' && e.kind === 'lease_acquired');
-  const pauseA = find((e) => e.actor === 'A' && e.kind === 'pause_started');
+  // The walkthrough's freeze is the one in A's critical window: a pause the trainer gave A by hand
+  // (until resumed, or for a while) is not the story's, and neither is a lease that ran out during it.
+  const pauseA = find((e) => e.actor === 'A' && e.kind === 'pause_started' && e.detail.trigger === 'critical-window');
   const wokeA = pauseA && find((e) => e.actor === 'A' && e.kind === 'pause_ended', pauseA.id);
   const facts: Facts = {
     ...(grantA?.token === undefined ? {} : { tokenA: grantA.token }),
@@ -63,14 +67,9 @@ export function factsFrom(events: readonly WireEvent[]): Facts {
     find((e) => e.actor === 'A' && e.kind === 'write_accepted'),
   );
   set('pauseA', pauseA);
-  set(
-    'expiryA',
-    find((e) => e.actor === 'A' && e.kind === 'lease_expired'),
-  );
-  set(
-    'writeB',
-    find((e) => e.actor === 'B' && isOutcome(e)),
-  );
+  const expiryA = pauseA && find((e) => e.actor === 'A' && e.kind === 'lease_expired', pauseA.id);
+  set('expiryA', expiryA);
+  set('writeB', expiryA && find((e) => e.actor === 'B' && isOutcome(e), expiryA.id));
   set('wokeA', wokeA);
   set('lateWriteA', wokeA && find((e) => e.actor === 'A' && isOutcome(e), wokeA.id));
   return facts;
@@ -90,6 +89,7 @@ export function walkthroughFor(lab: LabId): Step[] {
       title: fenced ? 'Two workers, one row' : `${definition.title}: two workers, one row`,
       action: { kind: 'reset' },
       waitingFor: 'the lab to be reset',
+      preview: 'The lab is reset: its workers stop and its history is cleared.',
       done: () => true,
       narrate: () =>
         fenced
@@ -101,6 +101,7 @@ export function walkthroughFor(lab: LabId): Step[] {
       title: 'A takes the lease and writes',
       action: { kind: 'start', worker: 'A' },
       waitingFor: "A's first accepted write",
+      preview: 'Worker A starts, takes the lease with a token from the database, and writes.',
       done: (f) => f.firstWriteA !== undefined,
       narrate: (f) =>
         `term ${t(f.tokenA)} token ${t(f.firstWriteA?.token)} → write accepted. A is a real process: it got the lease with token ${t(f.tokenA)} and wrote ${value(f.firstWriteA)}. It renews its lease every second and writes again every 0.7 s.`,
@@ -110,6 +111,7 @@ export function walkthroughFor(lab: LabId): Step[] {
       title: 'A freezes',
       action: { kind: 'freeze-before-write', worker: 'A' },
       waitingFor: 'A to freeze before its next write',
+      preview: 'A checks its lease and freezes right after, before its next write reaches the database.',
       done: (f) => f.pauseA !== undefined,
       narrate: (f) =>
         `A checked its lease ("${String(f.pauseA?.detail.belief ?? '…')}") and froze right after, before its write reached the database, like a stop-the-world GC pause. Its process runs nothing now: no timers, no renewals.`,
@@ -119,6 +121,7 @@ export function walkthroughFor(lab: LabId): Step[] {
       title: "A's lease expires",
       action: { kind: 'none' },
       waitingFor: "A's lease to run out by the database's clock",
+      preview: "While A is frozen, its lease runs out by the database's clock.",
       done: (f) => f.expiryA !== undefined,
       narrate: (f) =>
         `By the database's clock, A's lease ran out at ${time(f.expiryA?.detail.expiresAt as string | undefined)}. A does not know: it is frozen, and still believes it holds token ${t(f.tokenA)} (the hatched band).`,
@@ -128,6 +131,7 @@ export function walkthroughFor(lab: LabId): Step[] {
       title: 'B takes over',
       action: { kind: 'start', worker: 'B' },
       waitingFor: "B's lease and B's write",
+      preview: 'Worker B starts, takes the lease with a newer token, and writes.',
       done: (f) => f.writeB !== undefined,
       narrate: (f) =>
         f.writeB?.kind === 'write_accepted'
@@ -139,6 +143,7 @@ export function walkthroughFor(lab: LabId): Step[] {
       title: 'A wakes up',
       action: { kind: 'resume', worker: 'A' },
       waitingFor: "A's late write",
+      preview: 'A wakes up and sends its late write with its old token.',
       done: (f) => f.lateWriteA !== undefined,
       narrate: (f) =>
         f.lateWriteA?.kind === 'write_rejected'
@@ -150,6 +155,7 @@ export function walkthroughFor(lab: LabId): Step[] {
       title: fenced ? 'The newer value is intact' : 'What the row holds now',
       action: { kind: 'none' },
       waitingFor: 'nothing',
+      preview: "What the row holds after A's late write.",
       done: () => true,
       narrate: (f) =>
         f.lateWriteA?.kind === 'write_rejected'

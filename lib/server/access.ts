@@ -5,15 +5,21 @@ import { FencingError } from '../model/errors';
 
 /*
  * Who may drive what. Every browser may watch the shared labs; only the trainer drives them,
- * proven by a cookie derived from the trainer key (never the key itself). A private lab is seen
+ * proven by a live trainer session (lib/server/trainer-session.ts: the cookie holds a session id,
+ * never the key, and the server turns a live session into `trainerProof`). A private lab is seen
  * and driven only by the browser that opened it: that browser holds a random owner secret, and
  * the lab stores only its hash. Nothing here trusts anything the client says about itself.
  */
 
 export const TRAINER_COOKIE = 'fl_trainer';
 export const OWNER_COOKIE = 'fl_owner';
+/** How long the owner cookie lasts (the trainer's lasts as long as its session). */
 export const COOKIE_MAX_AGE_S = 60 * 60 * 24 * 30;
 
+/**
+ * What the server knows of a caller. `trainerProof` is set by the server only, once it found a live
+ * trainer session for the caller's cookie (readCredentials); it is never read from a request.
+ */
 export type Credentials = { trainerProof?: string; ownerSecret?: string };
 
 type GlobalWithKey = typeof globalThis & { __fencingLabTrainerKey?: string };
@@ -34,7 +40,7 @@ export function newTrainerKey(): string {
   return randomBytes(12).toString('base64url');
 }
 
-/** What the trainer's browser keeps in its cookie: an HMAC of the key, so the cookie is not the key. */
+/** An HMAC of the key: what a trainer session is bound to, and the server-side proof of a live one. */
 export function trainerProofOf(key: string): string {
   return createHmac('sha256', key).update('fencing-lab trainer').digest('base64url');
 }
@@ -96,7 +102,10 @@ export function requireDriver(lab: LabRecord, credentials: Credentials): void {
   );
 }
 
-/** Reads the credentials from a Cookie header (route handlers, and tests). */
+/**
+ * Reads the owner's credentials from a Cookie header (route handlers, and tests). The trainer cookie
+ * is not read here: it counts only once its session is checked (readCredentials).
+ */
 export function credentialsFromCookieHeader(header: string | null): Credentials {
   const credentials: Credentials = {};
   for (const part of (header ?? '').split(';')) {
@@ -105,15 +114,14 @@ export function credentialsFromCookieHeader(header: string | null): Credentials 
     const name = part.slice(0, eq).trim();
     // Only this app's cookies are read: another app's on the same host (cookies ignore the port)
     // may hold anything, and must not break the feed.
-    if (name !== TRAINER_COOKIE && name !== OWNER_COOKIE) continue;
+    if (name !== OWNER_COOKIE) continue;
     let value: string;
     try {
       value = decodeURIComponent(part.slice(eq + 1).trim());
     } catch {
       continue;
     }
-    if (name === TRAINER_COOKIE) credentials.trainerProof = value;
-    else credentials.ownerSecret = value;
+    credentials.ownerSecret = value;
   }
   return credentials;
 }

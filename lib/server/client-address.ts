@@ -3,7 +3,8 @@ import { headers } from 'next/headers';
 
 /*
  * The client's address for a request: what per-address limits (opening labs, feed connections)
- * count by. Only what a client cannot choose: the TCP peer, stamped on the request by
+ * count by. Only what a client cannot choose: the TCP peer (or, for a peer listed in
+ * FENCING_LAB_TRUSTED_PROXIES, the hop that proxy appended), stamped on the request by
  * lib/server/peer-address.cjs, which the launcher preloads into the Next server. `next start`
  * keeps a client-supplied X-Forwarded-For as it is (it fills the header only when missing), so
  * that header is never trusted while the preload is active.

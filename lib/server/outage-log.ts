@@ -1,30 +1,36 @@
 import 'server-only';
 
 /**
- * One log line when something starts failing and one when it works again, never a line per
- * attempt: while the database is away every browser retries every second or so.
+ * For a task that retries by itself (a sweep, a probe, the live feeds): one line when it starts
+ * failing and one when it works again, instead of a line per attempt while the database is away.
  */
 export class OutageLog {
-  private since: number | undefined;
+  private failingSince: number | undefined;
+  private failures = 0;
 
-  constructor(private readonly what: string) {}
+  constructor(
+    private readonly tag: string,
+    private readonly what: string,
+  ) {}
 
   failed(error: unknown): void {
-    if (this.since !== undefined) return;
-    this.since = Date.now();
+    this.failures++;
+    if (this.failingSince !== undefined) return;
+    this.failingSince = Date.now();
     const reason = error instanceof Error ? error.message : String(error);
-    console.error(`[${this.what}] unavailable (${reason}); retrying quietly until it is back`);
+    console.error(`[${this.tag}] ${this.what} failed: ${reason} (retrying; logged again once it works)`);
   }
 
-  recovered(): void {
-    if (this.since === undefined) return;
-    const seconds = ((Date.now() - this.since) / 1000).toFixed(1);
-    this.since = undefined;
-    console.log(`[${this.what}] back after ${seconds} s`);
+  succeeded(): void {
+    if (this.failingSince === undefined) return;
+    const seconds = ((Date.now() - this.failingSince) / 1000).toFixed(1);
+    console.log(`[${this.tag}] ${this.what} works again after ${seconds} s (${this.failures} failed attempts)`);
+    this.failingSince = undefined;
+    this.failures = 0;
   }
 
   get down(): boolean {
-    return this.since !== undefined;
+    return this.failingSince !== undefined;
   }
 }
 
@@ -33,6 +39,6 @@ type GlobalWithOutages = typeof globalThis & { __fencingLabFeedOutage?: OutageLo
 /** The live feeds' one outage log (kept on globalThis: Next loads modules more than once). */
 export function feedOutageLog(): OutageLog {
   const holder = globalThis as GlobalWithOutages;
-  holder.__fencingLabFeedOutage ??= new OutageLog('live feed');
+  holder.__fencingLabFeedOutage ??= new OutageLog('sse', 'the live feed');
   return holder.__fencingLabFeedOutage;
 }

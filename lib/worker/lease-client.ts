@@ -66,13 +66,20 @@ export class LeaseClient {
     else this.cancelPauses();
   }
 
+  /**
+   * Runs until the process ends. Throws a FencingError `lab_reset` when the database refuses this
+   * worker because the lab was reset since it joined: it must stop, and nothing of it lands in the
+   * new run (every statement it sent after the reset was refused).
+   */
   async run(): Promise<never> {
     for (;;) {
       try {
         const lease = await this.acquire();
         await this.hold(lease);
       } catch (error) {
-        if (!isFencingError(toFencingError(error), 'db_unavailable')) throw error;
+        const known = toFencingError(error);
+        if (isFencingError(known, 'lab_reset')) throw known;
+        if (!isFencingError(known, 'db_unavailable')) throw error;
         await this.reconnect();
       }
     }
@@ -88,13 +95,16 @@ export class LeaseClient {
       await this.nap(delayMs);
       try {
         this.session = await this.connect();
-        break;
-      } catch {
-        // still down: try again, a little later
+        // Recorded before carrying on, on the new session: a database still recovering (or gone
+        // again) sends the worker back to its back-off rather than losing what it has to say.
+        if (token !== undefined) {
+          await this.event('lease_lost', { token, detail: { reason: 'my database connection was lost' } });
+        }
+        return;
+      } catch (error) {
+        if (!isFencingError(toFencingError(error), 'db_unavailable')) throw error;
+        await this.session.end().catch(() => undefined);
       }
-    }
-    if (token !== undefined) {
-      await this.event('lease_lost', { token, detail: { reason: 'my database connection was lost' } });
     }
   }
 
@@ -110,6 +120,7 @@ export class LeaseClient {
           holder: name,
           ttlMs: leaseTtlMs,
           lab: lab.id,
+          generation: this.config.generation,
           tokenSource: lab.kind === 'token-as-text' ? 'lab_text_epoch' : 'write_epoch',
         },
         this.session,
@@ -143,9 +154,9 @@ export class LeaseClient {
   }
 
   private async renew(lease: Lease): Promise<boolean> {
-    const { lab, name, leaseTtlMs } = this.config;
+    const { lab, name, leaseTtlMs, generation } = this.config;
     const result = await renewLease(
-      { resource: lab.resource, holder: name, token: lease.token, ttlMs: leaseTtlMs, lab: lab.id },
+      { resource: lab.resource, holder: name, token: lease.token, ttlMs: leaseTtlMs, lab: lab.id, generation },
       this.session,
     );
     if (result.outcome === 'lost') {
@@ -172,6 +183,7 @@ export class LeaseClient {
         value,
         token: belief.writeToken,
         actor: this.config.name,
+        generation: this.config.generation,
         isOverdue: () => Date.now() - scheduledAt > this.config.writeEveryMs,
         criticalWindow: () => this.criticalWindow(value, belief.writeToken),
       },
@@ -244,8 +256,12 @@ export class LeaseClient {
     kind: 'write_sent' | 'lease_lost' | 'pause_started' | 'pause_ended',
     fields: { token?: Token; detail?: Record<string, unknown> },
   ): Promise<void> {
-    const { lab, name } = this.config;
-    await appendEvent(this.session, { lab: lab.id, actor: name, kind, resource: lab.resource, ...fields });
+    const { lab, name, generation } = this.config;
+    await appendEvent(
+      this.session,
+      { lab: lab.id, actor: name, kind, resource: lab.resource, ...fields },
+      { generation },
+    );
   }
 
   private async setPhase(phase: WorkerPhase): Promise<void> {

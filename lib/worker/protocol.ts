@@ -11,6 +11,11 @@ export type WorkerConfig = {
   renewEveryMs: number;
   writeEveryMs: number;
   databaseUrl: string;
+  /**
+   * The run of the lab this worker joined (labs.generation): every lease, write and event it sends
+   * carries it, and the database refuses them once the lab has been reset since.
+   */
+  generation: number;
 };
 
 export type PauseTrigger = 'now' | 'critical-window';

@@ -33,7 +33,12 @@ test('after kill -9 of the postmaster the worker reconnects, reports the lost le
   const supervisor = getSupervisor();
   await supervisor.resetLab(FENCED);
   await supervisor.startWorker(FENCED, { name: 'A', leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 200 });
-  await sleep(1_200);
+  // Holding the lease and writing first (a busy machine may take a while to start the process).
+  const holding = Date.now() + 20_000;
+  while (!(await listEvents({ lab: 'fenced' })).some((e) => e.kind === 'write_accepted')) {
+    assert.ok(Date.now() < holding, 'the worker never wrote before the crash');
+    await sleep(100);
+  }
   await crashPostmaster(cluster);
   const restarted = await startEmbeddedPostgres({ dataDir: cluster.dataDir, preferredPort: cluster.port });
   assert.equal(restarted.port, cluster.port, 'the database came back where the worker looks for it');

@@ -97,13 +97,17 @@ async function obey(command: { command: string; seconds?: number }, db: pg.Clien
       return;
     case 'crash':
       stopping = true;
-      await appendEvent(db, {
-        lab: data.lab.id,
-        actor: data.name,
-        kind: 'worker_crashed',
-        resource: data.lab.resource,
-        detail: { workerId: data.name, ...data.settings, signal: 'SIGKILL', remote: true },
-      });
+      await appendEvent(
+        db,
+        {
+          lab: data.lab.id,
+          actor: data.name,
+          kind: 'worker_crashed',
+          resource: data.lab.resource,
+          detail: { workerId: data.name, ...data.settings, signal: 'SIGKILL', remote: true },
+        },
+        { generation: data.generation },
+      );
       await markRemoteWorkerStopped(me, db);
       say('crashed by the trainer (SIGKILL)');
       process.kill(process.pid, 'SIGKILL');

@@ -5,7 +5,8 @@ import type pg from 'pg';
 import { appendEvent } from '../../db/events';
 import { findLab } from '../../db/labs';
 import { newClient } from '../../db/pool';
-import { markRemoteWorkerStopped, registerRemoteWorker } from '../../db/remote-workers';
+import { markRemoteWorkerStopped, RESET_WHILE_AWAY, registerRemoteWorker } from '../../db/remote-workers';
+import { isFencingError } from '../model/errors';
 import { labTitle } from '../model/lab-instance';
 import { LeaseClient } from './lease-client';
 import type { WorkerConfig, WorkerMessage } from './protocol';
@@ -19,6 +20,8 @@ import type { ListenerData, ToListener, ToMain } from './remote-protocol';
  * writes the same events under its name, so it is a lane like theirs. The trainer's commands reach
  * it through the database (remote-listener.ts). Exit codes: 0 stopped (Ctrl-C, SIGTERM, the lab was
  * reset or closed), 1 failed, 2 bad usage or refused (no such lab, name in use), 3 no database.
+ * It joins one run of the lab (its generation): after a reset, told or not (asleep, SIGSTOPped), the
+ * database refuses everything it sends, and it stops with a message that says so.
  */
 
 const EXIT = { stopped: 0, failed: 1, usage: 2, noDatabase: 3 } as const;
@@ -61,16 +64,18 @@ async function main(): Promise<number> {
   const lab = { id, kind, rowId, resource, visibility };
   const { name } = settings;
   const me = { lab: lab.id, name, instance: randomBytes(8).toString('hex') };
-  if (!(await registerRemoteWorker({ ...me, settings }, session))) {
+  const joined = await registerRemoteWorker({ ...me, settings }, session);
+  if (!joined) {
     throw new Refused(
       `a worker named ${JSON.stringify(name)} is already running in the lab ${lab.id}: pick another --name`,
     );
   }
+  const { generation } = joined;
   const detail = { workerId: name, ...settings, remote: true };
-  await appendEvent(session, { lab: lab.id, actor: name, kind: 'worker_started', resource, detail });
+  await appendEvent(session, { lab: lab.id, actor: name, kind: 'worker_started', resource, detail }, { generation });
 
   const freezeState = newFreezeState();
-  const workerData: ListenerData = { databaseUrl, lab, name, instance: me.instance, settings, freezeState };
+  const workerData: ListenerData = { databaseUrl, lab, name, instance: me.instance, generation, settings, freezeState };
   const listener = new Worker(new URL('./remote-listener-entry.mjs', import.meta.url), { workerData });
   const toListener = (message: ToListener) => listener.postMessage(message);
 
@@ -84,13 +89,12 @@ async function main(): Promise<number> {
       const db = await connect();
       try {
         await markRemoteWorkerStopped(me, db);
-        await appendEvent(db, {
-          lab: lab.id,
-          actor: name,
-          kind: 'worker_stopped',
-          resource,
-          detail: { ...detail, reason },
-        });
+        // In its own run: refused (and so not recorded) if the lab was reset since it joined.
+        await appendEvent(
+          db,
+          { lab: lab.id, actor: name, kind: 'worker_stopped', resource, detail: { ...detail, reason } },
+          { generation },
+        );
       } finally {
         await db.end().catch(() => undefined);
       }
@@ -131,7 +135,7 @@ async function main(): Promise<number> {
       toListener(message);
     }
   };
-  const config: WorkerConfig = { lab, workerId: name, ...settings, databaseUrl };
+  const config: WorkerConfig = { lab, workerId: name, ...settings, databaseUrl, generation };
   const client = new LeaseClient(config, session, connect, send, freeze);
   listener.on('message', (message: ToMain) => {
     // The listener has marked it stopped; the lab's history is being cleared, so no event.
@@ -144,6 +148,10 @@ async function main(): Promise<number> {
   try {
     return await client.run();
   } catch (error) {
+    if (isFencingError(error, 'lab_reset')) {
+      await stopOnOurOwn(RESET_WHILE_AWAY, EXIT.stopped);
+      return EXIT.stopped;
+    }
     await stopOnOurOwn(`failed: ${(error as Error).message}`, EXIT.failed);
     return EXIT.failed;
   }

@@ -24,6 +24,8 @@ export type ListenerData = {
   lab: { id: string; resource: string };
   name: string;
   instance: string;
+  /** The run of the lab it joined: its events are refused once the lab has been reset since. */
+  generation: number;
   /** Recorded with worker_crashed, as the supervisor records a local worker's settings. */
   settings: Record<string, unknown>;
   /** Shared with the main thread (remote-freeze.ts). */

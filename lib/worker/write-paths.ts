@@ -20,28 +20,30 @@ export type WriteRequest = {
   /** Whether the write is later than its schedule by more than one interval, asked at write time. */
   isOverdue: () => boolean;
   criticalWindow: () => Promise<void>;
+  /** The run of the lab the writer joined: a write from before the lab's last reset is refused. */
+  generation: number;
 };
 
 /** How each lab writes. The fenced lab goes through the guard and nothing else. */
 export async function writeForLab(request: WriteRequest, session: Session): Promise<WriteResult> {
-  const { value, token, actor, criticalWindow } = request;
+  const { value, token, actor, criticalWindow, generation } = request;
   const { id: lab, rowId } = request.lab;
   switch (request.lab.kind) {
     case 'fenced':
       await criticalWindow();
-      return fencedWrite({ rowId, value, token, actor, lab }, session);
+      return fencedWrite({ rowId, value, token, actor, lab, generation }, session);
     case 'no-fencing':
-      return writeWithoutFencing({ lab, rowId, value, token, actor, criticalWindow }, session);
+      return writeWithoutFencing({ lab, rowId, value, token, actor, criticalWindow, generation }, session);
     case 'read-check-write':
-      return writeReadCheckWrite({ lab, rowId, value, token, actor, criticalWindow }, session);
+      return writeReadCheckWrite({ lab, rowId, value, token, actor, criticalWindow, generation }, session);
     case 'token-as-text':
-      return writeTokenAsText({ lab, rowId, value, token, actor, criticalWindow }, session);
+      return writeTokenAsText({ lab, rowId, value, token, actor, criticalWindow, generation }, session);
     case 'per-process-counter':
-      return writeFencedUnguarded({ lab, rowId, value, token, actor, criticalWindow }, session);
+      return writeFencedUnguarded({ lab, rowId, value, token, actor, criticalWindow, generation }, session);
     case 'bypass': {
       // The path is chosen after the critical window: a worker that froze there wakes up overdue.
       await criticalWindow();
-      const write = { lab, rowId, value, token, actor, criticalWindow: async () => undefined };
+      const write = { lab, rowId, value, token, actor, generation, criticalWindow: async () => undefined };
       return request.isOverdue() ? writeBypassingGuard(write, session) : writeFencedUnguarded(write, session);
     }
   }

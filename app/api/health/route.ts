@@ -3,11 +3,11 @@ import { checkDatabase } from '@/db/health';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** 200 once the database answers and the schema is in place; 503 with the reason otherwise. */
+/** 200 with `status: 'up'` once the database answers and the schema is in place; 503 `down` or `recovering` otherwise. */
 export async function GET() {
   const health = await checkDatabase();
   return Response.json(health, {
-    status: health.status === 'ok' ? 200 : 503,
+    status: health.status === 'up' ? 200 : 503,
     headers: { 'Cache-Control': 'no-store' },
   });
 }

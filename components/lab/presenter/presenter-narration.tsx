@@ -10,6 +10,8 @@ export type NarrationView = {
   /** Empty until the step has happened on the lab. */
   text: string;
   status: WalkthroughStatus;
+  /** Where the lab is, when that is not the step shown (a deep link), or while it is not known yet. */
+  note?: string | undefined;
 };
 
 export type NarrationDrive = {
@@ -19,6 +21,8 @@ export type NarrationDrive = {
   canBack: boolean;
   autoplay: boolean;
   toggleAutoplay: () => unknown;
+  /** Runs the steps up to the one shown (a deep link's offer); → does the same. */
+  offer?: { label: string; run: () => unknown; disabled: boolean } | undefined;
 };
 
 const bigButton =
@@ -40,6 +44,25 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
       <p aria-live="polite" className="min-h-48 text-3xl leading-snug" data-testid="narration">
         {view.text}
       </p>
+      {view.note || drive?.offer ? (
+        <div className="flex flex-wrap items-center gap-3 rounded-lg border-2 border-sky-300 bg-white p-3 dark:border-sky-800 dark:bg-slate-900">
+          {view.note ? (
+            <p className="text-xl" data-testid="walkthrough-where">
+              {view.note}
+            </p>
+          ) : null}
+          {drive?.offer ? (
+            <button
+              type="button"
+              className={bigButton}
+              onClick={() => void drive.offer?.run()}
+              disabled={drive.offer.disabled}
+            >
+              {drive.offer.label}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
       <p role="status" className="min-h-8 text-xl text-slate-700 dark:text-slate-300">
         {view.status.kind === 'working' ? `Waiting for ${view.status.what}…` : ''}
       </p>

@@ -1,28 +1,25 @@
 'use client';
 
-import { usePathname, useRouter } from 'next/navigation';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback } from 'react';
 import type { LabSummary } from '@/lib/model/lab-instance';
-import { factsFrom, walkthroughFor } from '@/lib/model/walkthrough';
-import { stepReachedBy } from '@/lib/model/walkthrough-progress';
 import { useLabCommands } from '../controls/use-lab-commands';
-import { LabStoreProvider, useLabStore, useLabStoreApi } from '../lab-store-provider';
+import { LabStoreProvider, useLabStoreApi } from '../lab-store-provider';
 import { useWalkthrough } from '../walkthrough/use-walkthrough';
+import { useWalkthroughPosition } from '../walkthrough/use-walkthrough-position';
+import { narrationOf, offerOf } from '../walkthrough/walkthrough-words';
 import { PresenterStage } from './presenter-stage';
 
 /**
  * Presenter mode: the walkthrough for a room. The trainer drives it (the same real steps as the
  * walkthrough page); a watcher's narration follows what happens on the lab, read from its events.
+ * Opening or reloading it runs nothing: both come back at the step the lab is at.
  */
 export function PresenterView(props: {
   lab: LabSummary;
   canDrive: boolean;
   subtitle: string;
-  /**
-   * From 0: the step to run up to on arrival (a deep link, ?step=N); -1 runs nothing until → is
-   * pressed, so that opening presenter mode in the middle of a session does not reset the lab.
-   */
-  initialStep: number;
+  /** From 0: the step a deep link (?step=N) shows, with an offer to run the steps up to it. */
+  initialStep: number | undefined;
 }) {
   return (
     <LabStoreProvider lab={props.lab} canDrive={props.canDrive}>
@@ -31,19 +28,21 @@ export function PresenterView(props: {
   );
 }
 
-function DrivenPresenter({ lab, subtitle, initialStep }: { lab: LabSummary; subtitle: string; initialStep: number }) {
+function DrivenPresenter({
+  lab,
+  subtitle,
+  initialStep,
+}: {
+  lab: LabSummary;
+  subtitle: string;
+  initialStep: number | undefined;
+}) {
   const walk = useWalkthrough(lab.kind, initialStep);
   const commands = useLabCommands();
   const store = useLabStoreApi();
-  const router = useRouter();
-  const pathname = usePathname();
   const step = walk.steps[walk.shown];
-  const complete = walk.shown <= walk.reached;
-
-  // The address names the step shown, as on the walkthrough page: a reload comes back to it.
-  useEffect(() => {
-    if (walk.reached >= 0) router.replace(`${pathname}?step=${walk.shown + 1}`, { scroll: false });
-  }, [walk.shown, walk.reached, pathname, router]);
+  const offer = offerOf(walk);
+  const working = walk.status.kind === 'working';
 
   const selected = useCallback(() => {
     const { snapshot, selectedWorker, notify } = store.getState();
@@ -61,17 +60,20 @@ function DrivenPresenter({ lab, subtitle, initialStep }: { lab: LabSummary; subt
         step: walk.shown + 1,
         steps: walk.steps.length,
         title: step?.title ?? '',
-        text: complete && step ? step.narrate(walk.facts) : walk.reached < 0 ? READY_TEXT : '',
+        text: narrationOf(walk),
         status: walk.status,
+        note: offer.note,
       }}
       drive={{
         narration: {
           next,
           back,
-          canNext: walk.shown < walk.steps.length - 1 && walk.status.kind !== 'working',
+          canNext:
+            (walk.shown < walk.steps.length - 1 || walk.pending.length > 0) && !working && walk.reached !== undefined,
           canBack: walk.shown > 0,
           autoplay,
           toggleAutoplay: () => setAutoplay(!autoplay),
+          offer: offer.run ? { label: offer.run, run: walk.runToShown, disabled: working } : undefined,
         },
         togglePause: () => {
           const worker = selected();
@@ -87,15 +89,10 @@ function DrivenPresenter({ lab, subtitle, initialStep }: { lab: LabSummary; subt
   );
 }
 
-const READY_TEXT =
-  'Ready when you are: press → to begin. This step resets the lab (its workers stop, its history is cleared); until then it runs on as it is.';
-
 function WatchedPresenter({ lab, subtitle }: { lab: LabSummary; subtitle: string }) {
-  const steps = useMemo(() => walkthroughFor(lab.kind), [lab.kind]);
-  const events = useLabStore((s) => s.events);
-  // The store holds the events since the lab's last reset: the run a watcher can see.
-  const facts = useMemo(() => factsFrom(events), [events]);
-  const index = stepReachedBy(steps, facts);
+  const { steps, position } = useWalkthroughPosition(lab.kind);
+  // Off script (free play), the narration waits on the first step for the trainer to begin.
+  const index = position?.kind === 'at' ? position.step : 0;
   const step = steps[index];
   return (
     <PresenterStage
@@ -105,8 +102,14 @@ function WatchedPresenter({ lab, subtitle }: { lab: LabSummary; subtitle: string
         step: index + 1,
         steps: steps.length,
         title: step?.title ?? '',
-        text: step?.narrate(facts) ?? '',
+        text: position?.kind === 'at' ? (step?.narrate(position.facts) ?? '') : '',
         status: { kind: 'idle' },
+        note:
+          position === undefined
+            ? 'Finding out where the lab is…'
+            : position.kind === 'off-script'
+              ? `The lab is not following the walkthrough now (${position.why}): the narration starts when the trainer begins it.`
+              : undefined,
       }}
       drive={undefined}
     />

@@ -1,10 +1,12 @@
 'use client';
 
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LabId } from '@/lib/model/labs';
-import { factsFrom, type Step, WALKTHROUGH_SETTINGS, walkthroughFor } from '@/lib/model/walkthrough';
+import { factsFrom, type Step, WALKTHROUGH_SETTINGS } from '@/lib/model/walkthrough';
+import { stepsToReach } from '@/lib/model/walkthrough-progress';
 import { useLabCommands } from '../controls/use-lab-commands';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
+import { useWalkthroughPosition } from './use-walkthrough-position';
 
 const STEP_TIMEOUT_MS = 30_000;
 export const AUTOPLAY_READ_MS = 4_500;
@@ -14,26 +16,51 @@ export type WalkthroughStatus =
   | { kind: 'working'; what: string }
   | { kind: 'failed'; message: string };
 
+/** A deep link's address names a step; once the trainer acts, the address is the lab's plain one again. */
+function forgetDeepLink() {
+  const url = new URL(window.location.href);
+  if (!url.searchParams.has('step')) return;
+  url.searchParams.delete('step');
+  window.history.replaceState(window.history.state, '', url);
+}
+
 /**
  * Drives the real lab through the walkthrough's steps: each step's action goes through the same
  * server actions as the controls, and the step is complete when its event arrives on the live feed.
+ * Arriving runs nothing: the page shows the step the lab is at (read from its events), or the step a
+ * deep link names (`target`, from 0), and only `next`, `runToShown` or `restart` (a click or a key)
+ * drive the lab.
  */
-export function useWalkthrough(lab: LabId, initialStep: number) {
-  const steps = useMemo(() => walkthroughFor(lab), [lab]);
+export function useWalkthrough(lab: LabId, target: number | undefined) {
   const store = useLabStoreApi();
   const commands = useLabCommands();
-  const events = useLabStore((s) => s.events);
-  const [runMark, setRunMark] = useState<number | undefined>(undefined);
-  const [shown, setShown] = useState(0);
-  const [reached, setReached] = useState(-1);
+  // After a reset this page ran, the events before it may linger until the feed says so.
+  const [runMark, setRunMark] = useState(0);
+  // Another database behind the app (its history read again from the start): its ids are not ours.
+  const database = useLabStore((s) => s.database);
+  const markedOn = useRef(database);
+  useEffect(() => {
+    if (markedOn.current === database) return;
+    markedOn.current = database;
+    setRunMark(0);
+  }, [database]);
+  const { steps, position } = useWalkthroughPosition(lab, runMark);
+  const reached = position === undefined ? undefined : position.kind === 'at' ? position.step : -1;
+  const [chosen, setChosen] = useState<number | undefined>(undefined);
+  const [deepLink, setDeepLink] = useState(target !== undefined);
   const [status, setStatus] = useState<WalkthroughStatus>({ kind: 'idle' });
   const [autoplay, setAutoplay] = useState(false);
   const running = useRef(false);
+  const last = steps.length - 1;
+  const shown = Math.min(last, chosen ?? target ?? Math.max(reached ?? 0, 0));
+  // The steps the shown one still needs before it is real: none once the lab is there.
+  const pending = position === undefined ? [] : stepsToReach(position, shown);
 
-  const facts = useMemo(
-    () => factsFrom(runMark === undefined ? [] : events.filter((e) => e.id > runMark)),
-    [events, runMark],
-  );
+  // Pinned once the lab's position is known: a step that completes by itself (a lease running out)
+  // must not move the narration under the trainer's eyes; Next shows it.
+  useEffect(() => {
+    if (chosen === undefined && reached !== undefined) setChosen(shown);
+  }, [chosen, reached, shown]);
 
   const waitFor = useCallback(
     (step: Step, mark: number) =>
@@ -54,9 +81,9 @@ export function useWalkthrough(lab: LabId, initialStep: number) {
     [store],
   );
 
-  /** Runs step `index` for real; resolves false (with a message shown) if it did not complete. */
+  /** Runs step `index` for real; resolves undefined (with a message shown) if it did not complete. */
   const runStep = useCallback(
-    async (index: number, mark: number | undefined): Promise<number | undefined> => {
+    async (index: number, mark: number): Promise<number | undefined> => {
       const step = steps[index];
       if (!step) return undefined;
       setStatus({ kind: 'working', what: step.waitingFor });
@@ -75,12 +102,11 @@ export function useWalkthrough(lab: LabId, initialStep: number) {
       } else if (action.kind === 'resume') {
         await commands.resume(action.worker);
       }
-      if (!(await waitFor(step, currentMark ?? 0)))
+      if (!(await waitFor(step, currentMark)))
         return fail(`nothing happened for ${STEP_TIMEOUT_MS / 1000} s while waiting for ${step.waitingFor}`);
-      setReached(index);
-      setShown(index);
+      setChosen(index);
       setStatus({ kind: 'idle' });
-      return currentMark ?? 0;
+      return currentMark;
 
       function fail(message: string) {
         setStatus({ kind: 'failed', message });
@@ -90,58 +116,69 @@ export function useWalkthrough(lab: LabId, initialStep: number) {
     [commands, steps, store, waitFor],
   );
 
-  const next = useCallback(async () => {
-    if (running.current) return;
-    if (shown < reached) return setShown(shown + 1);
-    running.current = true;
-    try {
-      await runStep(reached + 1, runMark);
-    } finally {
-      running.current = false;
-    }
-  }, [reached, runMark, runStep, shown]);
-
-  const back = useCallback(() => setShown((i) => Math.max(0, i - 1)), []);
-
-  const restart = useCallback(async () => {
-    if (running.current) return;
-    running.current = true;
-    setReached(-1);
-    setShown(0);
-    try {
-      await runStep(0, undefined);
-    } finally {
-      running.current = false;
-    }
-  }, [runStep]);
-
-  // Start (or a deep link): run every step up to the one asked for, for real. Once per page view
-  // (a ref, not an effect clean-up, so that a development double-mount does not run it twice).
-  const started = useRef(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on arrival.
-  useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    void (async () => {
+  /** Runs `indexes` in order, one page action at a time; stops at the first that fails. */
+  const run = useCallback(
+    async (indexes: readonly number[]) => {
+      if (running.current) return;
       running.current = true;
+      forgetDeepLink();
+      setDeepLink(false);
       try {
-        let mark: number | undefined;
-        for (let i = 0; i <= Math.min(initialStep, steps.length - 1); i++) {
-          mark = await runStep(i, mark);
+        let mark: number | undefined = runMark;
+        for (const index of indexes) {
+          mark = await runStep(index, mark);
           if (mark === undefined) return;
         }
       } finally {
         running.current = false;
       }
-    })();
-  }, []);
+    },
+    [runMark, runStep],
+  );
+
+  /** The steps up to the one shown (a deep link's offer, or the first step of a lab off script). */
+  const runToShown = useCallback(() => run(pending), [pending, run]);
+
+  const next = useCallback(async () => {
+    if (running.current || reached === undefined) return;
+    if (pending.length > 0) return runToShown();
+    forgetDeepLink();
+    setDeepLink(false);
+    if (shown < reached) return setChosen(shown + 1);
+    if (shown < last) return run([shown + 1]);
+  }, [last, pending.length, reached, run, runToShown, shown]);
+
+  const back = useCallback(() => {
+    forgetDeepLink();
+    setDeepLink(false);
+    setChosen(Math.max(0, shown - 1));
+  }, [shown]);
+
+  const restart = useCallback(() => run([0]), [run]);
 
   // Autoplay: give a reader time on a completed step, then go on.
   useEffect(() => {
-    if (!autoplay || status.kind !== 'idle' || shown >= steps.length - 1 || shown !== reached) return;
+    if (!autoplay || status.kind !== 'idle' || shown >= last || shown !== reached) return;
     const timer = setTimeout(() => void next(), AUTOPLAY_READ_MS);
     return () => clearTimeout(timer);
-  }, [autoplay, next, reached, shown, status.kind, steps.length]);
+  }, [autoplay, next, reached, shown, status.kind, last]);
 
-  return { steps, shown, reached, facts, status, autoplay, setAutoplay, next, back, restart };
+  return {
+    steps,
+    shown,
+    /** The step the lab is at (from 0); -1 off script; undefined until the lab's history is in. */
+    reached,
+    position,
+    pending,
+    /** The page came from a deep link and nobody has acted on it yet. */
+    deepLink,
+    facts: position?.facts ?? factsFrom([]),
+    status,
+    autoplay,
+    setAutoplay,
+    next,
+    back,
+    restart,
+    runToShown,
+  };
 }

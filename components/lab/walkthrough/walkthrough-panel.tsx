@@ -1,25 +1,34 @@
 'use client';
 
 import Link from 'next/link';
-import { usePathname, useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import type { LabId } from '@/lib/model/labs';
 import { NoticeArea } from '../controls/notice-area';
 import { controlButton } from '../controls/styles';
 import { useWalkthrough } from './use-walkthrough';
+import { narrationOf, offerOf } from './walkthrough-words';
 
-/** The narration: one step at a time, Next / Back / autoplay, each step a deep link (?step=N). */
-export function WalkthroughPanel({ lab, labId, initialStep }: { lab: LabId; labId: string; initialStep: number }) {
+/**
+ * The narration: one step at a time, Next / Back / autoplay. Arriving runs nothing: it shows the
+ * step the lab is at, or the one a deep link (?step=N) names, with a button that runs the steps up
+ * to it.
+ */
+export function WalkthroughPanel({
+  lab,
+  labId,
+  initialStep,
+}: {
+  lab: LabId;
+  labId: string;
+  /** From 0: the step a deep link names; undefined shows the step the lab is at. */
+  initialStep: number | undefined;
+}) {
   const walk = useWalkthrough(lab, initialStep);
-  const router = useRouter();
-  const pathname = usePathname();
   const step = walk.steps[walk.shown];
-  const complete = walk.shown <= walk.reached;
+  const complete = walk.position !== undefined && walk.pending.length === 0;
   const last = walk.shown === walk.steps.length - 1;
-
-  useEffect(() => {
-    if (walk.reached >= 0) router.replace(`${pathname}?step=${walk.shown + 1}`, { scroll: false });
-  }, [walk.shown, walk.reached, pathname, router]);
+  const offer = offerOf(walk);
+  const working = walk.status.kind === 'working';
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -44,8 +53,22 @@ export function WalkthroughPanel({ lab, labId, initialStep }: { lab: LabId; labI
         {step?.title}
       </h2>
       <p className="min-h-36 text-lg leading-snug" data-testid="narration">
-        {complete && step ? step.narrate(walk.facts) : ''}
+        {narrationOf(walk)}
       </p>
+      {offer.note || offer.run ? (
+        <div className="space-y-2 rounded-md border border-sky-300 bg-white p-2 dark:border-sky-800 dark:bg-slate-900">
+          {offer.note ? (
+            <p className="text-base" data-testid="walkthrough-where">
+              {offer.note}
+            </p>
+          ) : null}
+          {offer.run ? (
+            <button type="button" className={controlButton} onClick={() => void walk.runToShown()} disabled={working}>
+              {offer.run}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
       <p role="status" className="min-h-6 text-base text-slate-700 dark:text-slate-300">
         {walk.status.kind === 'working' ? `Waiting for ${walk.status.what}…` : ''}
       </p>
@@ -62,7 +85,7 @@ export function WalkthroughPanel({ lab, labId, initialStep }: { lab: LabId; labI
           type="button"
           className={controlButton}
           onClick={() => void walk.next()}
-          disabled={last || walk.status.kind === 'working'}
+          disabled={(last && complete) || working || walk.reached === undefined}
         >
           Next
         </button>
@@ -74,12 +97,7 @@ export function WalkthroughPanel({ lab, labId, initialStep }: { lab: LabId; labI
         >
           Autoplay
         </button>
-        <button
-          type="button"
-          className={controlButton}
-          onClick={() => void walk.restart()}
-          disabled={walk.status.kind === 'working'}
-        >
+        <button type="button" className={controlButton} onClick={() => void walk.restart()} disabled={working}>
           Start over
         </button>
       </div>

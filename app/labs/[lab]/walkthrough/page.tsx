@@ -4,24 +4,26 @@ import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
 import { summaryTitle } from '@/lib/model/lab-instance';
 import { walkthroughFor } from '@/lib/model/walkthrough';
+import { deepLinkedStep } from '@/lib/model/walkthrough-progress';
 import { labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ lab: string }>; searchParams: Promise<{ step?: string }> };
+type Props = { params: Promise<{ lab: string }>; searchParams: Promise<{ step?: string | string[] }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { lab } = await labForPage((await params).lab);
   return { title: `The pause: ${summaryTitle(lab)} · Fencing Lab` };
 }
 
-/** The guided walkthrough; `?step=N` (from 1) runs the earlier steps for real, then shows step N. */
+/**
+ * The guided walkthrough. Arriving (or reloading) changes nothing: the page shows the step the lab is
+ * at. `?step=N` (from 1) is a deep link: it shows step N and offers to run the steps up to it.
+ */
 export default async function WalkthroughPage({ params, searchParams }: Props) {
   const access = await labForPage((await params).lab);
   const { lab } = access;
-  const asked = Number.parseInt((await searchParams).step ?? '1', 10);
-  const steps = walkthroughFor(lab.kind).length;
-  const step = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, steps) - 1 : 0;
+  const step = deepLinkedStep((await searchParams).step, walkthroughFor(lab.kind).length);
   const subtitle =
     lab.kind === 'fenced' && lab.visibility === 'shared' ? 'The pause' : `The pause: ${summaryTitle(lab)}`;
   return (
@@ -35,7 +37,7 @@ export default async function WalkthroughPage({ params, searchParams }: Props) {
         </Link>
       }
     >
-      <LabView lab={lab} canDrive={access.canDrive} walkthroughStep={step} />
+      <LabView lab={lab} canDrive={access.canDrive} walkthrough={{ initialStep: step }} />
     </LabPageShell>
   );
 }

@@ -83,7 +83,7 @@ test('while the database is away the feed answers what a browser retries, logs i
     assert.match(answer.body, /^retry: \d+\n\n/, 'it says when to come back');
     assert.match(answer.body, /event: unavailable\ndata: .*database is not reachable/);
   }
-  const feedLines = downLog.filter((line) => line.includes('[live feed]'));
+  const feedLines = downLog.filter((line) => line.includes('[sse] the live feed'));
   assert.equal(feedLines.length, 1, `one line for the outage, not one per attempt:\n${downLog.join('\n')}`);
   assert.ok(downLog.length <= 3, `a quiet log while the database is away:\n${downLog.join('\n')}`);
 
@@ -112,7 +112,7 @@ test('while the database is away the feed answers what a browser retries, logs i
     await second.close();
   });
   assert.ok(
-    upLog.some((line) => /\[live feed\] back after/.test(line)),
+    upLog.some((line) => /\[sse\] the live feed works again after/.test(line)),
     `one line when it is back:\n${upLog.join('\n')}`,
   );
 });

@@ -65,7 +65,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
     const unwatch = lab.visibility === 'private' ? getPrivateLabs().watch(lab) : undefined;
     try {
       const stop = await startLabFeed({ lab, after, send, close, backlog, drained });
-      feedOutageLog().recovered();
+      feedOutageLog().succeeded();
       return () => {
         stop();
         unwatch?.();

@@ -1,0 +1,46 @@
+import type { useWalkthrough } from './use-walkthrough';
+
+type Walk = Pick<
+  ReturnType<typeof useWalkthrough>,
+  'steps' | 'shown' | 'reached' | 'position' | 'pending' | 'deepLink' | 'facts'
+>;
+
+export const READY_TEXT =
+  'Ready when you are: press → to begin. This step resets the lab (its workers stop, its history is cleared); until then it runs on as it is.';
+
+/** The shown step's narration: what happened, or, before the lab got there, what the step will do. */
+export function narrationOf(walk: Walk): string {
+  const step = walk.steps[walk.shown];
+  if (!step || walk.position === undefined) return '';
+  if (walk.pending.length === 0) return step.narrate(walk.facts);
+  if (walk.position.kind === 'off-script' && walk.shown === 0) return READY_TEXT;
+  return `Not run yet. ${step.preview}`;
+}
+
+/**
+ * Where the lab is, when the page shows another step (a deep link) or does not know yet; and the
+ * label of the button that runs the steps up to the shown one, when some are needed.
+ */
+export function offerOf(walk: Walk): { note: string | undefined; run: string | undefined } {
+  const { position, pending, reached = -1, shown, deepLink } = walk;
+  if (position === undefined) return { note: 'Finding out where the lab is…', run: undefined };
+  const first = pending[0];
+  const lastPending = pending.at(-1);
+  if (first === undefined || lastPending === undefined) {
+    if (!deepLink) return { note: undefined, run: undefined };
+    return {
+      note:
+        shown === reached
+          ? 'The lab is at this step already.'
+          : `The lab is past this step already: it is at step ${reached + 1}.`,
+      run: undefined,
+    };
+  }
+  const where =
+    position.kind === 'off-script'
+      ? `This lab is not following the walkthrough now (${position.why}).`
+      : `The lab is at step ${reached + 1}.`;
+  if (lastPending === 0) return { note: where, run: 'Run step 1: reset the lab' };
+  const which = first === lastPending ? `Run step ${first + 1}` : `Run steps ${first + 1} to ${lastPending + 1}`;
+  return { note: where, run: first === 0 ? `${which} (step 1 resets the lab)` : which };
+}

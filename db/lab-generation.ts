@@ -1,0 +1,59 @@
+import 'server-only';
+import { FencingError } from '../lib/model/errors';
+import { getPool, type Queryable } from './pool';
+
+/*
+ * A lab's generation: which run of the lab it is on. A reset starts the next one
+ * (0008_lab_generations.sql), and a worker carries the generation it joined: every lease, write and
+ * event statement it sends checks it in that same statement, so a worker that joined before the
+ * last reset is refused by the database, whether or not it heard of the reset.
+ */
+
+/**
+ * SQL to AND into a statement's WHERE clause: the lab (parameter `labParam`) is still on the
+ * generation in parameter `generationParam`, or raises FL007 (`lab_reset`). A null generation is
+ * the server's own statement (the supervisor, the sweep, a reset, tests), which no reset makes stale.
+ */
+export function generationCheck(labParam: number, generationParam: number): string {
+  return `($${generationParam}::bigint IS NULL OR lab_generation_current($${labParam}::text, $${generationParam}::bigint))`;
+}
+
+/** The generation a worker joins the lab at. */
+export async function readLabGeneration(lab: string, db: Queryable = getPool()): Promise<number> {
+  const { rows } = await db.query<{ generation: string }>('SELECT generation FROM labs WHERE id = $1', [lab]);
+  const row = rows[0];
+  if (!row) throw new FencingError('invalid_input', `no lab ${lab}`);
+  return Number(row.generation);
+}
+
+/**
+ * A reset's first statement, inside its transaction: waits for every worker statement of the lab in
+ * flight to commit, then moves the lab to its next generation. Returns it.
+ */
+export async function bumpLabGeneration(lab: string, db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ generation: string | null }>('SELECT lab_generation_bump($1) AS generation', [lab]);
+  const generation = rows[0]?.generation;
+  if (generation === null || generation === undefined) throw new FencingError('invalid_input', `no lab ${lab}`);
+  return Number(generation);
+}
+
+/** How long a reset waits for the lab's worker transactions in flight before it ends their sessions. */
+export const RESET_LOCK_WAIT_MS = 2_000;
+
+/**
+ * Ends the database sessions that hold the lab's generation lock: worker transactions of the run a
+ * reset is ending that do not finish (a worker frozen by the operating system in the middle of one,
+ * a laptop asleep with its connection open). Harmless to them: they belong to the run being reset,
+ * and a worker whose session ends reconnects, is refused as stale, and stops. Returns how many.
+ */
+export async function endSessionsHoldingLab(lab: string, db: Queryable = getPool()): Promise<number> {
+  // A two-key advisory lock shows its keys as unsigned 32-bit numbers in classid and objid.
+  const { rows } = await db.query<{ ended: boolean }>(
+    `SELECT pg_terminate_backend(l.pid) AS ended FROM pg_locks l
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.pid <> pg_backend_pid()
+        AND l.classid = (hashtext('fencing_lab.generation')::bigint & 4294967295)::oid
+        AND l.objid = (hashtext($1)::bigint & 4294967295)::oid`,
+    [lab],
+  );
+  return rows.filter((row) => row.ended).length;
+}

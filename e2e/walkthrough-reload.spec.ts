@@ -1,0 +1,164 @@
+import type { Page } from '@playwright/test';
+import { walkthroughFor } from '../lib/model/walkthrough';
+import { walkthroughPosition } from '../lib/model/walkthrough-progress';
+import { expect, test } from './fixtures';
+import { type LabState, readLabState } from './lab-state';
+import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { PresenterPage } from './pages/presenter-page';
+
+const steps = walkthroughFor('fenced');
+
+/** The step (from 1) the lab's history in the database says the walkthrough is at. */
+function stepOf(state: LabState): number {
+  const position = walkthroughPosition(steps, state.events);
+  expect(position.kind, 'the lab follows the walkthrough').toBe('at');
+  return position.kind === 'at' ? position.step + 1 : 0;
+}
+
+/** What a step's action does to a lab, and so what no page load may do: a reset deletes events. */
+const DRIVEN_KINDS = new Set(['worker_started', 'worker_stopped', 'worker_restarted', 'pause_started', 'pause_ended']);
+
+/**
+ * Nothing a page load could have done happened between `before` and `after`: every event is still
+ * there, no worker was started, stopped, frozen or resumed, the row and the lease keep their
+ * tokens, and the same workers run. (The running workers go on writing and renewing meanwhile.)
+ */
+function expectUnchanged(before: LabState, after: LabState) {
+  const ids = new Set(after.events.map((e) => e.id));
+  expect(before.events.filter((e) => !ids.has(e.id))).toEqual([]);
+  const last = before.events.at(-1)?.id ?? 0;
+  const added = after.events.filter((e) => e.id > last);
+  expect(added.filter((e) => DRIVEN_KINDS.has(e.kind))).toEqual([]);
+  expect(after.row?.lastToken).toBe(before.row?.lastToken);
+  expect(after.lease).toEqual(before.lease);
+  expect(after.workers).toEqual(before.workers);
+}
+
+test('reloading the walkthrough and presenter pages at every step changes nothing, and each shows the step the lab is at', async ({
+  page,
+  browser,
+  baseURL,
+  lab,
+}) => {
+  test.setTimeout(240_000);
+  const base = baseURL ?? '';
+  const fenced = lab('fenced');
+  const presenter = new PresenterPage(page, 'fenced');
+  const context = await browser.newContext();
+  try {
+    const watcherPage = await context.newPage();
+    const watcher = new PresenterPage(watcherPage, 'fenced');
+
+    /** Each page shows a step no earlier than the lab was at before the loads, and no later than after. */
+    const expectShown = async (from: LabPage, before: number, what: string) => {
+      const shown = await from.shownStep();
+      const after = stepOf(await readLabState(base, 'fenced'));
+      expect(shown, what).toBeGreaterThanOrEqual(before);
+      expect(shown, what).toBeLessThanOrEqual(after);
+    };
+
+    await fenced.gotoWalkthrough();
+    await fenced.startOver.click();
+    await fenced.expectStep(1, 'The lab has been reset: no workers, no history.');
+    let shown = 1;
+    for (;;) {
+      const before = await readLabState(base, 'fenced');
+      const at = stepOf(before);
+      expect(at).toBeGreaterThanOrEqual(shown);
+
+      await page.reload();
+      await expectShown(fenced, at, `the trainer's walkthrough reloaded at step ${at}`);
+      await presenter.gotoPresenter();
+      await expectShown(presenter, at, `the trainer's presenter opened at step ${at}`);
+      await page.reload();
+      await expectShown(presenter, at, `the trainer's presenter reloaded at step ${at}`);
+      expectUnchanged(before, await readLabState(base, 'fenced'));
+      await watcher.gotoPresenter();
+      await expect(watcher.driveStatus).toHaveText('Watching');
+      await watcherPage.reload();
+      await expectShown(watcher, at, `a watcher's presenter reloaded at step ${at}`);
+      await watcher.gotoWalkthrough();
+      await watcherPage.reload();
+      await expectShown(watcher, at, `a watcher's walkthrough reloaded at step ${at}`);
+
+      await fenced.gotoWalkthrough();
+      shown = await fenced.shownStep();
+      expectUnchanged(before, await readLabState(base, 'fenced'));
+      if (shown === steps.length) break;
+      // The next step, by a click: the one thing that drives the lab.
+      await fenced.nextStep();
+      await expect(fenced.stepCounter).toHaveText(`Step ${shown + 1} of 7`, { timeout: WORKER_STEP_TIMEOUT });
+      await expect(fenced.page.getByRole('status').filter({ hasText: /^Waiting for/ })).toHaveCount(0, {
+        timeout: WORKER_STEP_TIMEOUT,
+      });
+      shown += 1;
+    }
+  } finally {
+    await context.close();
+  }
+});
+
+test('a deep link shows its step and runs nothing until its button is pressed; on a lab past it, it says so', async ({
+  page,
+  baseURL,
+  lab,
+}) => {
+  test.setTimeout(120_000);
+  const base = baseURL ?? '';
+  const fenced = lab('fenced');
+  await fenced.gotoFreePlay();
+  await fenced.reset();
+
+  await fenced.gotoWalkthrough(5);
+  await expect(fenced.stepCounter).toHaveText('Step 5 of 7');
+  await expect(fenced.page.getByRole('heading', { name: 'B takes over' })).toBeVisible();
+  await expect(fenced.narration).toHaveText(
+    'Not run yet. Worker B starts, takes the lease with a newer token, and writes.',
+  );
+  await expect(fenced.where).toHaveText('The lab is at step 1.');
+  await expect(fenced.runSteps).toHaveText('Run steps 2 to 5');
+  // The page is live (its feed delivered the lab), and still nothing ran.
+  await expect(fenced.noHolderYet).toBeVisible();
+  await expectNothingRan(page, base);
+
+  // The button is reachable from the keyboard; Enter on it runs steps 2 to 5 for real.
+  await focusByTab(page, fenced.runSteps);
+  await page.keyboard.press('Enter');
+  await fenced.expectStep(5, /^lease expires, term \d+ token \d+ → write accepted\./);
+  await expect(fenced.runSteps).toHaveCount(0);
+  await expect(page).toHaveURL(/\/labs\/fenced\/walkthrough$/);
+  const atFive = await readLabState(base, 'fenced');
+  expect(walkthroughPosition(steps, atFive.events)).toMatchObject({ kind: 'at', step: 4 });
+
+  // A deep link to an earlier step, in presenter mode: the lab is past it, and nothing runs.
+  const presenter = new PresenterPage(page, 'fenced');
+  await page.goto('/labs/fenced/present?step=3');
+  await presenter.expectStep(3, 'A checked its lease');
+  await expect(presenter.where).toHaveText('The lab is past this step already: it is at step 5.');
+  await expect(presenter.runSteps).toHaveCount(0);
+  expectUnchanged(atFive, await readLabState(base, 'fenced'));
+
+  // A deep link ahead, in presenter mode: → runs the steps up to it, as the button would.
+  await page.goto('/labs/fenced/present?step=7');
+  await expect(presenter.where).toHaveText('The lab is at step 5.');
+  await expect(presenter.runSteps).toHaveText('Run steps 6 to 7');
+  await page.keyboard.press('ArrowRight');
+  await presenter.expectStep(7, "The row still holds B's value");
+  await expect(presenter.where).toHaveCount(0);
+});
+
+async function expectNothingRan(page: Page, base: string) {
+  const state = await readLabState(base, 'fenced');
+  expect(state.events).toEqual([]);
+  expect(state.lease).toBeUndefined();
+  expect(state.workers).toEqual([]);
+  await expect(new LabPage(page, 'fenced').nobodyHoldsTheLease).toBeVisible();
+}
+
+/** Tabs until `target` has the focus, the way a keyboard user gets to it. */
+async function focusByTab(page: Page, target: ReturnType<Page['getByRole']>) {
+  await expect(async () => {
+    await page.keyboard.press('Tab');
+    await expect(target).toBeFocused({ timeout: 100 });
+  }).toPass({ timeout: WORKER_STEP_TIMEOUT });
+}

@@ -1,0 +1,6 @@
+/** Runs once when the Next server starts: the server-wide background jobs. */
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { startRetentionSweep } = await import('./lib/lab/retention');
+  startRetentionSweep();
+}

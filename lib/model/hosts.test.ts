@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { hostRefusal, ownHostsOf, splitAuthority } from './hosts';
+
+const base = { port: '3000', listenHost: '127.0.0.1', machineAddresses: [], machineNames: [], allowed: [] };
+const ask = (host: string | null, extra: { origin?: string; forwardedHost?: string } = {}) => ({
+  host,
+  forwardedHost: extra.forwardedHost ?? null,
+  origin: extra.origin ?? null,
+});
+
+test('the loopback names with our port are ours; another name or port is refused with 421', () => {
+  const own = ownHostsOf(base);
+  for (const host of ['localhost:3000', '127.0.0.1:3000', '[::1]:3000', 'LOCALHOST:3000']) {
+    assert.equal(hostRefusal(ask(host), own), undefined, host);
+  }
+  for (const host of ['evil.example:3000', 'localhost:3001', 'localhost', '127.0.0.1.evil.example:3000', '']) {
+    assert.equal(hostRefusal(ask(host), own)?.status, 421, host);
+  }
+  assert.equal(hostRefusal(ask(null), own)?.status, 421);
+  assert.equal(hostRefusal(ask('localhost:3000', { forwardedHost: 'evil.example' }), own)?.status, 421);
+});
+
+test('a foreign Origin is refused with 403, even on an allowed Host', () => {
+  const own = ownHostsOf(base);
+  assert.equal(hostRefusal(ask('localhost:3000', { origin: 'http://localhost:3000' }), own), undefined);
+  assert.equal(hostRefusal(ask('localhost:3000', { origin: 'http://evil.example:3000' }), own)?.status, 403);
+  assert.equal(hostRefusal(ask('localhost:3000', { origin: 'null' }), own)?.status, 403);
+});
+
+test('HOST, the machine when listening everywhere, and FENCING_LAB_ALLOWED_HOSTS', () => {
+  const listening = ownHostsOf({ ...base, listenHost: '192.168.1.10' });
+  assert.equal(hostRefusal(ask('192.168.1.10:3000'), listening), undefined);
+  assert.equal(hostRefusal(ask('192.168.1.11:3000'), listening)?.status, 421);
+  const everywhere = ownHostsOf({
+    ...base,
+    listenHost: '0.0.0.0',
+    machineAddresses: ['192.168.1.10', 'fe80::1'],
+    machineNames: ['trainer-laptop'],
+  });
+  for (const host of ['192.168.1.10:3000', '[fe80::1]:3000', 'trainer-laptop:3000']) {
+    assert.equal(hostRefusal(ask(host), everywhere), undefined, host);
+  }
+  const allowed = ownHostsOf({ ...base, allowed: ['Lab.Example.org', 'other.example:8443', ' '] });
+  for (const host of ['lab.example.org', 'lab.example.org:3000', 'other.example:8443']) {
+    assert.equal(hostRefusal(ask(host), allowed), undefined, host);
+  }
+  assert.equal(hostRefusal(ask('other.example:3000'), allowed)?.status, 421);
+});
+
+test('host headers are split the way browsers write them', () => {
+  assert.deepEqual(splitAuthority('[::1]:3000'), { name: '[::1]', port: '3000' });
+  assert.deepEqual(splitAuthority('Example.org.'), { name: 'example.org' });
+  assert.deepEqual(splitAuthority('::1'), { name: '[::1]' });
+});

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MAX_WORKERS_PER_SERVER } from './lab-inputs';
+import {
+  MAX_PRIVATE_LAB_WORKERS,
+  positiveWholeNumber,
+  privateLabRefusal,
+  WORKERS_RESERVED_FOR_SHARED,
+  workerBudgetRefusal,
+} from './lab-limits';
+
+test('private labs can never take the workers kept for the shared labs', () => {
+  assert.equal(MAX_PRIVATE_LAB_WORKERS + WORKERS_RESERVED_FOR_SHARED, MAX_WORKERS_PER_SERVER);
+  const full = { shared: 0, private: MAX_PRIVATE_LAB_WORKERS };
+  assert.match(workerBudgetRefusal(full, 'private')?.message ?? '', /kept for the trainer's shared labs/);
+  assert.equal(workerBudgetRefusal(full, 'shared'), undefined, 'the trainer still starts one');
+  const server = { shared: WORKERS_RESERVED_FOR_SHARED, private: MAX_PRIVATE_LAB_WORKERS };
+  assert.match(workerBudgetRefusal(server, 'shared')?.message ?? '', /already runs 40 workers/);
+  assert.equal(workerBudgetRefusal({ shared: 39, private: 0 }, 'shared'), undefined);
+});
+
+test('each refusal to open a lab says which limit, the address first', () => {
+  assert.equal(privateLabRefusal({ open: 0, mine: 0, fromAddress: 0 }, 12), undefined);
+  assert.equal(privateLabRefusal({ open: 30, mine: 3, fromAddress: 12 }, 12)?.code, 'rate_limited');
+  assert.match(privateLabRefusal({ open: 30, mine: 3, fromAddress: 0 }, 12)?.message ?? '', /you already have 3/);
+  assert.match(privateLabRefusal({ open: 30, mine: 0, fromAddress: 0 }, 12)?.message ?? '', /already has 30/);
+});
+
+test('limits from the environment are positive whole numbers, or the default', () => {
+  assert.equal(positiveWholeNumber('50', 12), 50);
+  for (const raw of [undefined, '', ' ', '0', '-3', '2.5', 'many']) assert.equal(positiveWholeNumber(raw, 12), 12);
+});

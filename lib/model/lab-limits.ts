@@ -1,0 +1,75 @@
+import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER, MAX_WORKERS_PER_SERVER } from './lab-inputs';
+
+/*
+ * The limits that keep a room's server usable whatever a script sends: how many private labs may be
+ * open, per browser and per client address, and how the worker budget is split between the shared
+ * labs and the private ones. Pure: the caller counts (in one locked transaction, or in one
+ * synchronous step) and asks here whether one more is allowed.
+ */
+
+/** Private labs one client address may open per hour (FENCING_LAB_OPENS_PER_ADDRESS). */
+export const DEFAULT_OPENS_PER_ADDRESS = 12;
+export const OPENS_WINDOW_MS = 60 * 60_000;
+
+/** Worker processes only the shared labs (the trainer's) may use: private labs share the rest. */
+export const WORKERS_RESERVED_FOR_SHARED = 8;
+export const MAX_PRIVATE_LAB_WORKERS = MAX_WORKERS_PER_SERVER - WORKERS_RESERVED_FOR_SHARED;
+
+export type PrivateLabCounts = {
+  /** Private labs open on the server. */
+  open: number;
+  /** Private labs this browser (owner secret) has open. */
+  mine: number;
+  /** Private labs this client address opened within the last OPENS_WINDOW_MS. */
+  fromAddress: number;
+};
+
+export type LimitRefusal = { code: 'limit_reached' | 'rate_limited'; message: string };
+
+/** Why one more private lab may not be opened, or undefined if it may. */
+export function privateLabRefusal(counts: PrivateLabCounts, opensPerAddress: number): LimitRefusal | undefined {
+  if (counts.fromAddress >= opensPerAddress) {
+    return {
+      code: 'rate_limited',
+      message: `your address opened ${opensPerAddress} private labs in the last hour, its limit: reuse one you have open, or try again later`,
+    };
+  }
+  if (counts.mine >= MAX_PRIVATE_LABS_PER_OWNER) {
+    return {
+      code: 'limit_reached',
+      message: `you already have ${MAX_PRIVATE_LABS_PER_OWNER} private labs open: close one (its page has "Close this lab") first`,
+    };
+  }
+  if (counts.open >= MAX_PRIVATE_LABS) {
+    return {
+      code: 'limit_reached',
+      message: `this server already has ${MAX_PRIVATE_LABS} private labs open, its limit: try again when idle labs have closed, or ask the trainer`,
+    };
+  }
+  return undefined;
+}
+
+export type WorkerCounts = { shared: number; private: number };
+
+/** Why one more worker process may not start in a lab (shared or private), or undefined if it may. */
+export function workerBudgetRefusal(counts: WorkerCounts, visibility: 'shared' | 'private'): LimitRefusal | undefined {
+  if (counts.shared + counts.private >= MAX_WORKERS_PER_SERVER) {
+    return {
+      code: 'limit_reached',
+      message: `this server already runs ${MAX_WORKERS_PER_SERVER} workers, its limit: stop some, or wait for idle labs to close`,
+    };
+  }
+  if (visibility === 'private' && counts.private >= MAX_PRIVATE_LAB_WORKERS) {
+    return {
+      code: 'limit_reached',
+      message: `private labs already run ${MAX_PRIVATE_LAB_WORKERS} workers between them, their share (the rest is kept for the trainer's shared labs): stop some, or wait for idle labs to close`,
+    };
+  }
+  return undefined;
+}
+
+/** Reads a positive whole number from the environment's text, or the default. */
+export function positiveWholeNumber(raw: string | undefined, fallback: number): number {
+  const value = Number(raw);
+  return raw !== undefined && raw.trim() !== '' && Number.isInteger(value) && value > 0 ? value : fallback;
+}
