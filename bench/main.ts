@@ -83,7 +83,11 @@ async function main(): Promise<void> {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-bench-app-'));
     await chmod(dataDir, 0o755);
     console.log('starting the app (npm start) for the browser benchmarks…');
-    const app = await startApp(dataDir, { FENCING_LAB_TRAINER_KEY: ROOM_TRAINER_KEY });
+    // 50 viewers from one address: past the per-address cap of a real room's laptops.
+    const app = await startApp(dataDir, {
+      FENCING_LAB_TRAINER_KEY: ROOM_TRAINER_KEY,
+      FENCING_LAB_MAX_FEEDS_PER_ADDRESS: '100',
+    });
     const stopOnSignal = () => void app.stop().finally(() => process.exit(130));
     process.once('SIGINT', stopOnSignal);
     process.once('SIGTERM', stopOnSignal);

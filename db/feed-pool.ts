@@ -9,6 +9,8 @@ import { databaseUrl, SESSION_OPTIONS } from './pool';
  */
 
 export const FEED_POOL_MAX_CLIENTS = 3;
+/** How the feeds' connections are named in pg_stat_activity. */
+export const FEED_POOL_APPLICATION_NAME = 'fencing-lab feeds';
 const CONNECT_TIMEOUT_MS = 5_000;
 
 type GlobalWithFeedPool = typeof globalThis & { __fencingLabFeedPool?: pg.Pool };
@@ -21,6 +23,7 @@ export function getFeedPool(): pg.Pool {
       max: FEED_POOL_MAX_CLIENTS,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       options: SESSION_OPTIONS,
+      application_name: FEED_POOL_APPLICATION_NAME,
       // Idle feed connections do not keep a process (a test, a script) alive.
       allowExitOnIdle: true,
     });

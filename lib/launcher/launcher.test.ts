@@ -200,3 +200,30 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
   // Also any postmaster the restart may have started: its command line names the data directory.
   assert.deepEqual(await leftovers(), []);
 });
+
+test('a trainer key chosen too short stops the start with the reason, before anything runs', async () => {
+  const shortKeyDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-short-key-'));
+  try {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      FENCING_LAB_DATA_DIR: shortKeyDir,
+      FENCING_LAB_TRAINER_KEY: 'letmein',
+    };
+    delete env.DATABASE_URL;
+    const child = spawn(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', 'lib/launcher/main.ts', 'start'],
+      { cwd: PROJECT_ROOT, env },
+    );
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 1, output);
+    assert.match(output, /FENCING_LAB_TRAINER_KEY must be at least 12 characters \(it has 7\)/);
+    assert.deepEqual(await readdir(shortKeyDir), [], 'no database was initialised');
+  } finally {
+    await rm(shortKeyDir, { recursive: true, force: true });
+  }
+});

@@ -5,10 +5,10 @@ import { idsAfterReset, readSse, type SseEvent } from './sse-reader';
 
 export type { SseEvent };
 
-export function openLabFeed(lab: string, lastEventId?: number) {
+export function openLabFeed(lab: string, lastEventId?: number, headers: Record<string, string> = {}) {
   const abort = new AbortController();
   const request = new Request(`http://lab.test/api/labs/${lab}/events`, {
-    headers: lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) },
+    headers: lastEventId === undefined ? headers : { ...headers, 'last-event-id': String(lastEventId) },
     signal: abort.signal,
   });
   const response = GET(request, { params: Promise.resolve({ lab }) });
@@ -25,6 +25,11 @@ export function openLabFeed(lab: string, lastEventId?: number) {
     });
 
   return {
+    /**
+     * The request, held as long as the feed is: a Request's signal follows the one it was given
+     * only while the Request itself is alive (undici), so a collected one would never see close().
+     */
+    request,
     /** The route handler's response (its status, for a feed that was refused). */
     response,
     /** Everything received so far, in order. */

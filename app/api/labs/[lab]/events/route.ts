@@ -74,8 +74,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
     } catch (error) {
       unwatch?.();
       slot.release();
-      // The stream says `failure` and ends; the browser reconnects from the last id it holds.
+      // The stream says why and ends; the browser reconnects from the last id it holds.
       feedOutageLog().failed(error);
+      send({ event: 'unavailable', data: { message: 'the live feed could not start; retrying' } });
       close();
       return () => undefined;
     }
