@@ -3,4 +3,7 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { startRetentionSweep } = await import('./lib/lab/retention');
   startRetentionSweep();
+  // Workers a previous run of this server left behind when it died ended with it: say so.
+  const { recordOrphanedWorkersOnceUp } = await import('./lib/lab/orphaned-workers');
+  recordOrphanedWorkersOnceUp();
 }

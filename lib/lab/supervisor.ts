@@ -9,6 +9,7 @@ import { type WorkerCounts, workerBudgetRefusal } from '../model/lab-limits';
 import type { WorkerMessage } from '../worker/protocol';
 import { ExpirySweeper } from './expiry-sweeper';
 import { resetLabData } from './lab-reset';
+import { thisServerRun } from './orphaned-workers';
 import { WorkerProcess } from './worker-process';
 
 const PAUSE_ACK_TIMEOUT_MS = 3_000;
@@ -344,7 +345,13 @@ export class LabSupervisor {
         actor: worker.settings.name,
         kind,
         resource: worker.lab.resource,
-        detail: { workerId: worker.id, ...worker.settings, ...detail },
+        detail: {
+          workerId: worker.id,
+          ...worker.settings,
+          // Which server runs it: a server that starts after this one died records its end.
+          ...(kind === 'worker_started' || kind === 'worker_restarted' ? { server: thisServerRun() } : {}),
+          ...detail,
+        },
       },
       { generation: worker.generation },
     ).catch((error: unknown) => console.error('[supervisor] could not record an event:', (error as Error).message));

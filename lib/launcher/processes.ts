@@ -119,3 +119,20 @@ function bootId(): string {
     return '';
   }
 }
+
+/**
+ * Which run of a process this is, without naming its command or directory (it goes into a lab's
+ * history, which every watcher reads): its PID, when it started, and in which boot of the machine.
+ */
+export type ProcessRun = { pid: number; startTicks: string; bootId: string };
+
+export function processRunOf(pid: number): ProcessRun | undefined {
+  const startTicks = startTime(pid);
+  return startTicks === undefined ? undefined : { pid, startTicks, bootId: bootId() };
+}
+
+/** Whether that very run of the process still runs (a reused PID is another run). */
+export function processRunIsAlive(run: ProcessRun): boolean {
+  const now = processRunOf(run.pid);
+  return now !== undefined && now.startTicks === run.startTicks && now.bootId === run.bootId && !isZombie(run.pid);
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { after, test } from 'node:test';
+import { appendEvent, listEvents } from '../../db/events';
+import { closeLab, createPrivateLab } from '../../db/labs';
+import { closePool, getPool } from '../../db/pool';
+import { processRunOf } from '../launcher/processes';
+import { INITIAL_ROW_VALUE } from './lab-reset';
+import { recordOrphanedWorkers, thisServerRun } from './orphaned-workers';
+
+/*
+ * A server killed with -9 takes its worker processes with it, and nobody records their end: the
+ * next server does, for the workers whose server's run is gone, and for no other.
+ */
+
+const opened: string[] = [];
+after(async () => {
+  for (const id of opened) await closeLab(id);
+  await closePool();
+});
+
+/** The run of a process that has ended: a server that was killed. */
+async function aDeadServerRun() {
+  const child = spawn('sleep', ['30']);
+  await new Promise((resolve) => child.once('spawn', resolve));
+  const run = processRunOf(child.pid as number);
+  assert.ok(run);
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve));
+  return run;
+}
+
+test('workers whose server died are recorded as stopped; a live server’s, a stopped and a remote worker are not touched', async () => {
+  const lab = await createPrivateLab({
+    kind: 'no-fencing',
+    ownerHash: randomBytes(32).toString('hex'),
+    openedFrom: `orphans-${randomBytes(4).toString('hex')}`,
+    initialValue: INITIAL_ROW_VALUE,
+    opensPerAddress: 1,
+    opensWindowMs: 1,
+  });
+  opened.push(lab.id);
+  const dead = await aDeadServerRun();
+  const started = (actor: string, detail: Record<string, unknown>) =>
+    appendEvent(getPool(), { lab: lab.id, actor, kind: 'worker_started', resource: lab.resource, detail });
+  await started('Orphan', { workerId: 'w1', server: dead });
+  await started('Alive', { workerId: 'w2', server: thisServerRun() });
+  await started('Done', { workerId: 'w3', server: dead });
+  await appendEvent(getPool(), { lab: lab.id, actor: 'Done', kind: 'worker_stopped', detail: { workerId: 'w3' } });
+  await started('Far', { workerId: 'Far', remote: true });
+
+  await recordOrphanedWorkers();
+  const ends = (await listEvents({ lab: lab.id })).filter((e) => e.kind === 'worker_stopped');
+  assert.deepEqual(
+    ends.map((e) => e.actor),
+    ['Done', 'Orphan'],
+  );
+  assert.match(String(ends[1]?.detail?.reason), /server that ran it stopped/);
+
+  // Once: the next server start finds nothing more to end.
+  await recordOrphanedWorkers();
+  assert.equal((await listEvents({ lab: lab.id })).filter((e) => e.kind === 'worker_stopped').length, 2);
+});
