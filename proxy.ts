@@ -13,6 +13,8 @@ export function proxy(request: NextRequest): NextResponse {
     host: request.headers.get('host'),
     forwardedHost: request.headers.get('x-forwarded-host'),
     origin: request.headers.get('origin'),
+    fetchSite: request.headers.get('sec-fetch-site'),
+    fetchMode: request.headers.get('sec-fetch-mode'),
   };
   const refusal = hostRefusal(named, ownHosts()) && hostRefusal(named, ownHosts({ refresh: true }));
   if (!refusal) return NextResponse.next();

@@ -8,6 +8,7 @@ import { startTestCluster } from '../lib/testing/test-cluster';
 import { startApp } from './app-server';
 import { benchEventLatency, benchTimelineFps } from './browser';
 import { BUSY_LABS, benchBusyLabs } from './busy-labs';
+import { benchFaults, FAULTS_DEFAULT_CRASHES } from './faults';
 import { benchRoom, ROOM_TRAINER_KEY } from './room';
 import { type Figure, printFigures } from './stats';
 import { benchTakeover } from './takeover';
@@ -18,9 +19,11 @@ import { benchThroughput } from './throughput';
  * runs on a throwaway database (and app) of its own, never on the developer's data.
  * `npm run bench -- room [--minutes 10]`: a training room (50 viewers, 20 workers) for that long;
  * asked for by name only, since it takes minutes. It exits non-zero if a viewer missed an event.
+ * `npm run bench -- faults [--crashes 5]`: the embedded database killed N times under an open page;
+ * time from the database accepting connections again to the first new mark painted. By name only.
  */
 
-const ALL = ['throughput', 'takeover', 'busy-labs', 'latency', 'fps', 'room'] as const;
+const ALL = ['throughput', 'takeover', 'busy-labs', 'latency', 'fps', 'room', 'faults'] as const;
 const BY_DEFAULT: readonly Bench[] = ['throughput', 'takeover', 'busy-labs', 'latency', 'fps'];
 type Bench = (typeof ALL)[number];
 const ROOM_DEFAULT_MINUTES = 10;
@@ -31,10 +34,15 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const minutesAt = args.indexOf('--minutes');
   const minutes = minutesAt >= 0 ? Number(args[minutesAt + 1]) : ROOM_DEFAULT_MINUTES;
-  const asked = minutesAt >= 0 ? args.filter((_, i) => i !== minutesAt && i !== minutesAt + 1) : args;
+  const crashesAt = args.indexOf('--crashes');
+  const crashes = crashesAt >= 0 ? Number(args[crashesAt + 1]) : FAULTS_DEFAULT_CRASHES;
+  const flagIndexes = new Set([minutesAt, crashesAt].filter((at) => at >= 0).flatMap((at) => [at, at + 1]));
+  const asked = args.filter((_, i) => !flagIndexes.has(i));
   const unknown = asked.filter((a) => !(ALL as readonly string[]).includes(a));
-  if (unknown.length || !(minutes > 0)) {
-    console.error(`usage: npm run bench [-- ${ALL.join('|')} … [--minutes N]]\nunknown: ${unknown.join(' ')}`);
+  if (unknown.length || !(minutes > 0) || !Number.isInteger(crashes) || crashes < 1) {
+    console.error(
+      `usage: npm run bench [-- ${ALL.join('|')} … [--minutes N] [--crashes N]]\nunknown: ${unknown.join(' ')}`,
+    );
     process.exitCode = 2;
     return;
   }
@@ -71,7 +79,7 @@ async function main(): Promise<void> {
     }
   }
 
-  if (selected.has('latency') || selected.has('fps') || selected.has('room')) {
+  if (selected.has('latency') || selected.has('fps') || selected.has('room') || selected.has('faults')) {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-bench-app-'));
     await chmod(dataDir, 0o755);
     console.log('starting the app (npm start) for the browser benchmarks…');
@@ -97,6 +105,13 @@ async function main(): Promise<void> {
         const room = await benchRoom({ ...app, dataDir, minutes });
         report.push([`A training room: 50 viewers, 20 workers, ${minutes} min`, room.figures]);
         if (room.failed) process.exitCode = 1;
+      }
+      if (selected.has('faults')) {
+        console.log(`faults: the database killed ${crashes} times under an open page…`);
+        report.push([
+          `Recovery after a database crash (kill -9), ${crashes} crashes`,
+          await benchFaults({ ...app, dataDir, trainerKey: ROOM_TRAINER_KEY, crashes }),
+        ]);
       }
     } finally {
       await app.stop();

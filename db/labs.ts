@@ -86,7 +86,8 @@ export async function createPrivateLab(input: {
               count(*) FILTER (WHERE closed_at IS NULL AND owner_hash = $1)::int AS mine,
               count(*) FILTER (WHERE opened_from = $2
                                  AND created_at > clock_timestamp() - make_interval(secs => $3::double precision / 1000))::int
-                AS "fromAddress"
+                AS "fromAddress",
+              count(*) FILTER (WHERE closed_at IS NULL AND opened_from = $2)::int AS "openFromAddress"
          FROM labs WHERE visibility = 'private'`,
       [input.ownerHash, input.openedFrom, input.opensWindowMs],
     );

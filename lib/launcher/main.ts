@@ -48,6 +48,8 @@ let child: ChildProcess | undefined;
 let stopping = false;
 let startup: Promise<void> = Promise.resolve();
 let databaseWatch: { stop(): Promise<void> } | undefined;
+/** Aborted at shutdown: a restart waiting out its back-off gives up at once. */
+const shuttingDown = new AbortController();
 
 async function main(mode: Mode): Promise<void> {
   const port = parsePort(process.env.PORT);
@@ -138,7 +140,7 @@ async function superviseNext(
     if (Date.now() - startedAt >= RESTART_STABLE_MS) attempt = 0;
     const delayMs = restartDelayMs(attempt++);
     say(`the Next server exited unexpectedly (${how}): starting it again in ${delayMs / 1000} s`);
-    await sleep(delayMs);
+    await sleep(delayMs, undefined, { signal: shuttingDown.signal }).catch(() => undefined);
   }
 }
 
@@ -219,6 +221,7 @@ async function waitForHealth(host: string, port: number, { anyAnswer = false } =
 async function shutdown(reason: string, exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
+  shuttingDown.abort();
   say(`stopping: ${reason}`);
   await stopChild();
   // Start-up checks `stopping` after every step: let it get there, so that a Postgres it was still

@@ -53,3 +53,13 @@ test('host headers are split the way browsers write them', () => {
   assert.deepEqual(splitAuthority('Example.org.'), { name: 'example.org' });
   assert.deepEqual(splitAuthority('::1'), { name: '[::1]' });
 });
+
+test('another site’s page loading us as an image or a script is refused; a person following a link is not', () => {
+  const own = ownHostsOf(base);
+  const from = (fetchSite: string, fetchMode: string) => ({ ...ask('localhost:3000'), fetchSite, fetchMode });
+  assert.equal(hostRefusal(from('cross-site', 'no-cors'), own)?.status, 403);
+  assert.equal(hostRefusal(from('cross-site', 'cors'), own)?.status, 403);
+  assert.equal(hostRefusal(from('cross-site', 'navigate'), own), undefined);
+  assert.equal(hostRefusal(from('same-origin', 'cors'), own), undefined);
+  assert.equal(hostRefusal(from('none', 'navigate'), own), undefined);
+});

@@ -79,7 +79,14 @@ export type HostRefusal = { status: 421 | 403; message: string };
  * for server actions) must be one of ours, and so must the host of its Origin when it has one.
  */
 export function hostRefusal(
-  request: { host: string | null; forwardedHost: string | null; origin: string | null },
+  request: {
+    host: string | null;
+    forwardedHost: string | null;
+    origin: string | null;
+    /** Sec-Fetch-Site and Sec-Fetch-Mode, which browsers set and pages cannot. */
+    fetchSite?: string | null;
+    fetchMode?: string | null;
+  },
   own: OwnHosts,
 ): HostRefusal | undefined {
   const forwarded = request.forwardedHost?.split(',')[0]?.trim();
@@ -88,6 +95,14 @@ export function hostRefusal(
       status: 421,
       message:
         'This Fencing Lab server answers only to its own host names (localhost, its address, and FENCING_LAB_ALLOWED_HOSTS). Open it by one of those, or ask whoever runs it to add this name to FENCING_LAB_ALLOWED_HOSTS.\n',
+    };
+  }
+  // A page elsewhere that loads our feed or a route as an image or a script sends no Origin, but
+  // its browser says where it comes from: only a person following a link may come from elsewhere.
+  if (request.fetchSite === 'cross-site' && request.fetchMode !== 'navigate') {
+    return {
+      status: 403,
+      message: 'This Fencing Lab server does not answer requests made by other sites’ pages; open it directly.\n',
     };
   }
   if (request.origin !== null) {

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { MAX_WORKERS_PER_SERVER } from './lab-inputs';
 import {
   MAX_PRIVATE_LAB_WORKERS,
+  openLabsPerAddress,
   positiveWholeNumber,
   privateLabRefusal,
   WORKERS_RESERVED_FOR_SHARED,
@@ -20,10 +21,19 @@ test('private labs can never take the workers kept for the shared labs', () => {
 });
 
 test('each refusal to open a lab says which limit, the address first', () => {
-  assert.equal(privateLabRefusal({ open: 0, mine: 0, fromAddress: 0 }, 12), undefined);
-  assert.equal(privateLabRefusal({ open: 30, mine: 3, fromAddress: 12 }, 12)?.code, 'rate_limited');
-  assert.match(privateLabRefusal({ open: 30, mine: 3, fromAddress: 0 }, 12)?.message ?? '', /you already have 3/);
-  assert.match(privateLabRefusal({ open: 30, mine: 0, fromAddress: 0 }, 12)?.message ?? '', /already has 30/);
+  assert.equal(privateLabRefusal({ open: 0, mine: 0, fromAddress: 0, openFromAddress: 0 }, 12), undefined);
+  assert.equal(privateLabRefusal({ open: 30, mine: 3, fromAddress: 12, openFromAddress: 0 }, 12)?.code, 'rate_limited');
+  assert.match(
+    privateLabRefusal({ open: 30, mine: 3, fromAddress: 0, openFromAddress: 0 }, 12)?.message ?? '',
+    /you already have 3/,
+  );
+  assert.match(
+    privateLabRefusal({ open: 30, mine: 0, fromAddress: 0, openFromAddress: 0 }, 12)?.message ?? '',
+    /already has 30/,
+  );
+  const held = privateLabRefusal({ open: 6, mine: 0, fromAddress: 6, openFromAddress: 6 }, 12);
+  assert.match(held?.message ?? '', /your address already has 6 private labs open/);
+  assert.equal(openLabsPerAddress(100), 50, 'a room behind one NAT that raises the hourly limit raises this one too');
 });
 
 test('limits from the environment are positive whole numbers, or the default', () => {

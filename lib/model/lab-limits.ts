@@ -22,7 +22,18 @@ export type PrivateLabCounts = {
   mine: number;
   /** Private labs this client address opened within the last OPENS_WINDOW_MS. */
   fromAddress: number;
+  /** Private labs opened from this client address that are still open, however long ago. */
+  openFromAddress: number;
 };
+
+/**
+ * How many private labs one address may hold open at once: half of what it may open in an hour, so
+ * that a script cannot take the whole room's share one hour at a time (a room behind one NAT raises
+ * FENCING_LAB_OPENS_PER_ADDRESS, and this with it).
+ */
+export function openLabsPerAddress(opensPerAddress: number): number {
+  return Math.max(1, Math.ceil(opensPerAddress / 2));
+}
 
 export type LimitRefusal = { code: 'limit_reached' | 'rate_limited'; message: string };
 
@@ -32,6 +43,13 @@ export function privateLabRefusal(counts: PrivateLabCounts, opensPerAddress: num
     return {
       code: 'rate_limited',
       message: `your address opened ${opensPerAddress} private labs in the last hour, its limit: reuse one you have open, or try again later`,
+    };
+  }
+  const heldOpen = openLabsPerAddress(opensPerAddress);
+  if (counts.openFromAddress >= heldOpen) {
+    return {
+      code: 'limit_reached',
+      message: `your address already has ${heldOpen} private labs open, its limit: close one (its page has "Close this lab") first`,
     };
   }
   if (counts.mine >= MAX_PRIVATE_LABS_PER_OWNER) {

@@ -19,6 +19,20 @@ export const TRAINER_SESSION_HOURS = 12;
 const TRAINER_SESSION_MS = TRAINER_SESSION_HOURS * 3_600_000;
 const WRONG_KEY_DELAY_MS = 400;
 
+type GlobalWithWrongKeys = typeof globalThis & { __fencingLabWrongKeys?: Promise<void> };
+
+/**
+ * A wrong key is answered after WRONG_KEY_DELAY_MS, and wrong keys are answered one at a time,
+ * server-wide: guesses sent in parallel gain nothing (at most a few a second in all), while the
+ * right key, checked first, never waits behind them.
+ */
+function answerWrongKey(): Promise<void> {
+  const holder = globalThis as GlobalWithWrongKeys;
+  const turn = (holder.__fencingLabWrongKeys ?? Promise.resolve()).then(() => sleep(WRONG_KEY_DELAY_MS));
+  holder.__fencingLabWrongKeys = turn;
+  return turn;
+}
+
 function sessionIdHash(sessionId: string): string {
   return createHash('sha256').update(`fencing-lab trainer session:${sessionId}`).digest('hex');
 }
@@ -31,11 +45,11 @@ function sessionIdHash(sessionId: string): string {
 export async function unlockTrainer(input: unknown): Promise<ActionResult<{ trainer: true }>> {
   const parsed = trainerKeyInput.safeParse(input);
   if (!parsed.success) {
-    await sleep(WRONG_KEY_DELAY_MS);
+    await answerWrongKey();
     return { ok: false, error: { code: 'invalid_input', message: parsed.error.issues[0]?.message ?? 'invalid key' } };
   }
   if (!isTrainerKey(parsed.data.key)) {
-    await sleep(WRONG_KEY_DELAY_MS);
+    await answerWrongKey();
     return { ok: false, error: { code: 'forbidden', message: 'that is not the trainer key' } };
   }
   const sessionId = randomBytes(32).toString('base64url');

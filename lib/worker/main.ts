@@ -1,5 +1,7 @@
 import 'server-only';
-import { newClient } from '../../db/pool';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { newClient, toFencingError } from '../../db/pool';
+import { isFencingError } from '../model/errors';
 import { LeaseClient } from './lease-client';
 import type { SupervisorMessage, WorkerConfig, WorkerMessage } from './protocol';
 
@@ -28,12 +30,31 @@ async function main(): Promise<void> {
     await session.connect();
     return session;
   };
-  const client = new LeaseClient(config, await connect(), connect, send);
+  const client = new LeaseClient(config, await firstConnection(connect), connect, send);
   process.on('message', (message: SupervisorMessage) => {
     if (message.type === 'stop') process.exit(0);
     client.obey(message.type);
   });
   await client.run();
+}
+
+const FIRST_CONNECT_RETRY_FIRST_MS = 200;
+const FIRST_CONNECT_RETRY_MAX_MS = 2_000;
+
+/**
+ * A worker started while the database is away (crashed, restarting) waits for it, as the lease
+ * loop does after a lost connection, instead of dying before it ever ran. Any other failure (a
+ * wrong password, say) is fatal.
+ */
+async function firstConnection(connect: () => Promise<Awaited<ReturnType<typeof newClient>>>) {
+  for (let delayMs = FIRST_CONNECT_RETRY_FIRST_MS; ; delayMs = Math.min(delayMs * 2, FIRST_CONNECT_RETRY_MAX_MS)) {
+    try {
+      return await connect();
+    } catch (error) {
+      if (!isFencingError(toFencingError(error), 'db_unavailable')) throw error;
+      await sleep(delayMs);
+    }
+  }
 }
 
 main().catch(async (error: unknown) => {
