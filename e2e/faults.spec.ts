@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { type Browser, expect, test } from '@playwright/test';
 import type { AppProcess } from '../lib/testing/app-process';
 import { debianPostgresAvailable, type ExternalPostgres, startExternalPostgres } from '../lib/testing/debian-postgres';
 import { startRemoteWorker } from '../lib/testing/remote-worker-process';
@@ -45,10 +45,10 @@ test.afterEach(async ({}, testInfo) => {
 });
 
 /** Two workers writing the fenced lab, seen by the trainer and by a watcher. */
-async function twoWorkersWriting(current: AppProcess, browser: import('@playwright/test').Browser): Promise<Room> {
+async function twoWorkersWriting(current: AppProcess, browser: Browser): Promise<Room> {
   const opened = await openRoom(browser, current.baseUrl);
   room = opened;
-  await opened.trainer.reset(); // a new database has no protected row until the lab is reset
+  await opened.trainer.reset(); // a clean start: no worker, no history
   await opened.trainer.startWorker('A', 2);
   await opened.trainer.waitForLeaseHolder('A');
   await opened.trainer.startWorker('B', 2);
@@ -122,7 +122,7 @@ test('the Next server killed with kill -9: the launcher starts it again and the 
   const current = app;
   const open = await openRoom(browser, current.baseUrl);
   room = open;
-  await open.trainer.reset();
+  await open.trainer.reset(); // a clean start: no worker, no history
   // A worker from a shell (as on another machine) outlives the server: it writes on while the server
   // is away, and the pages must catch up with it once the new server answers.
   const far = startRemoteWorker(['--db', current.databaseUrl, '--lab', 'fenced', '--name', 'Far']);

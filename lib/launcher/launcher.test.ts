@@ -187,4 +187,43 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
   assert.equal(await exited, 0);
   assert.deepEqual(await leftovers(), []);
   await assert.rejects(fetch(`http://127.0.0.1:${port}/api/health`), 'nothing listens on the port any more');
+
+  // Ctrl-C while the launcher is restarting a crashed database: it still stops everything, in order.
+  const third = startLauncher();
+  await third.ready;
+  const { postmasterPid } = await state();
+  process.kill(postmasterPid, 'SIGKILL');
+  await until(async () => (third.output().includes('exited unexpectedly') ? 'restarting' : 'waiting'), 'restarting');
+  const thirdExited = new Promise<number | null>((resolve) => third.child.once('exit', (code) => resolve(code)));
+  third.child.kill('SIGINT');
+  assert.equal(await thirdExited, 0);
+  // Also any postmaster the restart may have started: its command line names the data directory.
+  assert.deepEqual(await leftovers(), []);
+});
+
+test('a trainer key chosen too short stops the start with the reason, before anything runs', async () => {
+  const shortKeyDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-short-key-'));
+  try {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      FENCING_LAB_DATA_DIR: shortKeyDir,
+      FENCING_LAB_TRAINER_KEY: 'letmein',
+    };
+    delete env.DATABASE_URL;
+    const child = spawn(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', 'lib/launcher/main.ts', 'start'],
+      { cwd: PROJECT_ROOT, env },
+    );
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 1, output);
+    assert.match(output, /FENCING_LAB_TRAINER_KEY must be at least 12 characters \(it has 7\)/);
+    assert.deepEqual(await readdir(shortKeyDir), [], 'no database was initialised');
+  } finally {
+    await rm(shortKeyDir, { recursive: true, force: true });
+  }
 });

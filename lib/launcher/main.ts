@@ -53,6 +53,7 @@ const shuttingDown = new AbortController();
 
 async function main(mode: Mode): Promise<void> {
   const port = parsePort(process.env.PORT);
+  chosenTrainerKey(); // a key too short to hold off guessing stops the start here, before anything runs
   await mkdir(DATA_DIR, { recursive: true });
   // Loopback unless asked otherwise: the lab starts processes on behalf of whoever can reach it.
   const host = process.env.HOST || '127.0.0.1';
@@ -78,7 +79,7 @@ async function main(mode: Mode): Promise<void> {
 
   // The trainer key: set by FENCING_LAB_TRAINER_KEY, or a fresh one per start. Only a browser that
   // has it drives the shared labs, whatever the address the server listens on.
-  const trainerKey = process.env.FENCING_LAB_TRAINER_KEY?.trim() || randomBytes(12).toString('base64url');
+  const trainerKey = chosenTrainerKey() ?? randomBytes(12).toString('base64url');
   const env = {
     ...process.env,
     DATABASE_URL: databaseUrl,
@@ -262,6 +263,20 @@ async function stopOrphanedServer(): Promise<void> {
     await terminate(state.next.pid, { signal: 'SIGTERM', graceMs: NEXT_STOP_GRACE_MS, group: true });
   }
   await rm(STATE_FILE, { force: true });
+}
+
+/** A key chosen by hand must be long enough that guessing it (a few tries a second) is hopeless. */
+const MIN_TRAINER_KEY_CHARS = 12;
+
+function chosenTrainerKey(): string | undefined {
+  const key = process.env.FENCING_LAB_TRAINER_KEY?.trim();
+  if (!key) return undefined;
+  if (key.length < MIN_TRAINER_KEY_CHARS) {
+    throw new Error(
+      `FENCING_LAB_TRAINER_KEY must be at least ${MIN_TRAINER_KEY_CHARS} characters (it has ${key.length}): anyone who can reach the server may guess at it; or leave it unset for a random key`,
+    );
+  }
+  return key;
 }
 
 function parsePort(raw: string | undefined): number {

@@ -36,7 +36,6 @@ export async function startAppProcess(options: {
   const port = options.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, PORT: String(port), FENCING_LAB_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
-  delete env.CI; // the launcher is not Playwright: nothing in it reads CI
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   const child: ChildProcess = spawn(
     process.execPath,
