@@ -104,3 +104,33 @@ test('the page heals by itself after its database is killed and back, and after 
     await rm(appDir, { recursive: true, force: true });
   }
 });
+
+test('a page past the per-address cap of feeds says so, and goes live by itself once a slot is free', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const appDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-e2e-feed-cap-'));
+  const app = await startAppProcess({
+    dataDir: appDir,
+    port: APP_PORT,
+    env: { FENCING_LAB_MAX_FEEDS_PER_ADDRESS: '1' },
+  });
+  const context = await browser.newContext();
+  try {
+    const first = await context.newPage();
+    await first.goto(`${app.baseUrl}/labs/${LAB}`);
+    await expect(first.getByTestId('room-status').getByRole('status')).toHaveText('Live');
+
+    const second = await context.newPage();
+    await second.goto(`${app.baseUrl}/labs/${LAB}`);
+    const status = second.getByTestId('room-status').getByRole('status');
+    await expect(status).toHaveText(/too many live feeds are open from this address/, { timeout: HEAL_TIMEOUT_MS });
+
+    await first.close();
+    await expect(status).toHaveText(/^Live/, { timeout: HEAL_TIMEOUT_MS });
+  } finally {
+    await context.close();
+    await app.stop();
+    await rm(appDir, { recursive: true, force: true });
+  }
+});
