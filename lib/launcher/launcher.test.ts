@@ -37,14 +37,18 @@ after(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function startLauncher(): { child: ChildProcess; output: () => string; ready: Promise<void> } {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), FENCING_LAB_DATA_DIR: dataDir };
+/** `npm start` as a user runs it: without DATABASE_URL, on the given data directory. */
+function spawnLauncher(directory: string, extraEnv: Record<string, string> = {}): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), FENCING_LAB_DATA_DIR: directory, ...extraEnv };
   delete env.DATABASE_URL;
-  const child = spawn(
-    process.execPath,
-    ['--conditions=react-server', '--import', 'tsx', 'lib/launcher/main.ts', 'start'],
-    { cwd: PROJECT_ROOT, env },
-  );
+  return spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'lib/launcher/main.ts', 'start'], {
+    cwd: PROJECT_ROOT,
+    env,
+  });
+}
+
+function startLauncher(): { child: ChildProcess; output: () => string; ready: Promise<void> } {
+  const child = spawnLauncher(dataDir);
   let output = '';
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready in time:\n${output}`)), READY_TIMEOUT_MS);
@@ -204,18 +208,7 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
 test('a trainer key chosen too short stops the start with the reason, before anything runs', async () => {
   const shortKeyDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-short-key-'));
   try {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      FENCING_LAB_DATA_DIR: shortKeyDir,
-      FENCING_LAB_TRAINER_KEY: 'letmein',
-    };
-    delete env.DATABASE_URL;
-    const child = spawn(
-      process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', 'lib/launcher/main.ts', 'start'],
-      { cwd: PROJECT_ROOT, env },
-    );
+    const child = spawnLauncher(shortKeyDir, { FENCING_LAB_TRAINER_KEY: 'letmein' });
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
