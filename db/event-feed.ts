@@ -36,7 +36,8 @@ class EventFeed {
     this.connecting ??= (async () => {
       // keepAlive: a connection that hangs half-open (a remote DATABASE_URL, a NAT) is noticed and
       // dropped, so that feeds reconnect instead of showing "live" with no events coming.
-      const client = newClient(undefined, { keepAlive: true });
+      // Probed after 10 s of silence, not the system's default of 2 hours.
+      const client = newClient(undefined, { keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
       client.on('notification', (message) => {
         let note: EventNote;
         try {

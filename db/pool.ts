@@ -23,7 +23,10 @@ export function databaseUrl(): string {
 }
 
 /** A client of its own, for callers that need a dedicated session (a second holder, LISTEN). */
-export function newClient(url: string = databaseUrl(), extra: { keepAlive?: boolean } = {}): pg.Client {
+export function newClient(
+  url: string = databaseUrl(),
+  extra: { keepAlive?: boolean; keepAliveInitialDelayMillis?: number } = {},
+): pg.Client {
   const client = new pg.Client({
     connectionString: url,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -105,7 +108,7 @@ export function toFencingError(error: unknown): unknown {
   if (code === 'FL007') return new FencingError('lab_reset', message, { cause: error });
   if (
     (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) ||
-    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|not queryable|terminating connection/.test(
+    /Connection terminated|timeout exceeded when trying to connect|timeout expired|connect ECONNREFUSED|not queryable|terminating connection/.test(
       message,
     )
   ) {

@@ -2,7 +2,8 @@ import 'server-only';
 import { appendEvent } from '../../db/events';
 import { readLabGeneration } from '../../db/lab-generation';
 import { databaseUrl, getPool } from '../../db/pool';
-import { FencingError } from '../model/errors';
+import { FencingError, isFencingError } from '../model/errors';
+import type { NewEvent } from '../model/events';
 import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
 import { type LabInstance, labTitle } from '../model/lab-instance';
 import { type WorkerCounts, workerBudgetRefusal } from '../model/lab-limits';
@@ -10,6 +11,7 @@ import type { WorkerMessage } from '../worker/protocol';
 import { ExpirySweeper } from './expiry-sweeper';
 import { resetLabData } from './lab-reset';
 import { thisServerRun } from './orphaned-workers';
+import { PendingRecords } from './pending-records';
 import { WorkerProcess } from './worker-process';
 
 const PAUSE_ACK_TIMEOUT_MS = 3_000;
@@ -60,6 +62,8 @@ export class LabSupervisor {
   private readonly queues = new Map<string, Promise<unknown>>();
   /** Private labs closed while this server ran: a start already on its way must not land in one. */
   private readonly closed = new Set<string>();
+  /** Events the database could not take when they happened, written once it is back. */
+  private readonly pendingRecords = new PendingRecords();
   /** When a live remote worker was last seen in a lab someone watches (lib/lab/remote-workers.ts). */
   private remoteSeenAt = 0;
   private readonly sweeper = new ExpirySweeper(
@@ -336,25 +340,25 @@ export class LabSupervisor {
     worker: Worker,
     kind: 'worker_started' | 'worker_stopped' | 'worker_crashed' | 'worker_restarted',
     detail: Record<string, unknown> = {},
-  ) {
-    // In the worker's run: a worker's end recorded after its lab was reset is refused, not mixed in.
-    return appendEvent(
-      getPool(),
-      {
-        lab: worker.lab.id,
-        actor: worker.settings.name,
-        kind,
-        resource: worker.lab.resource,
-        detail: {
-          workerId: worker.id,
-          ...worker.settings,
-          // Which server runs it: a server that starts after this one died records its end.
-          ...(kind === 'worker_started' || kind === 'worker_restarted' ? { server: thisServerRun() } : {}),
-          ...detail,
-        },
+  ): Promise<void> {
+    const event: NewEvent = {
+      lab: worker.lab.id,
+      actor: worker.settings.name,
+      kind,
+      resource: worker.lab.resource,
+      detail: {
+        workerId: worker.id,
+        ...worker.settings,
+        // Which server runs it: a server that starts after this one died records its end.
+        ...(kind === 'worker_started' || kind === 'worker_restarted' ? { server: thisServerRun() } : {}),
+        ...detail,
       },
-      { generation: worker.generation },
-    ).catch((error: unknown) => console.error('[supervisor] could not record an event:', (error as Error).message));
+    };
+    // In the worker's run: a worker's end recorded after its lab was reset is refused, not mixed in.
+    return appendEvent(getPool(), event, { generation: worker.generation }).catch((error: unknown) => {
+      if (isFencingError(error, 'db_unavailable')) this.pendingRecords.add(event, worker.generation);
+      else console.error('[supervisor] could not record an event:', (error as Error).message);
+    });
   }
 }
 

@@ -38,14 +38,19 @@ export function watchDatabase(
         `PostgreSQL ${cluster.postmasterPid} exited unexpectedly: restarting it on 127.0.0.1:${cluster.port}`,
       );
       await publish('restarting');
+      let lastReason = '';
       for (;;) {
         await sleep(restartDelayMs(attempt++), undefined, { signal: wake.signal }).catch(() => undefined);
         if (stopped) return;
         try {
           await cluster.restart();
           break;
-        } catch {
-          // Still in the way (a backend of the dead server, the port): the back-off retries it.
+        } catch (error) {
+          // Still in the way (a backend of the dead server, the port): the back-off retries it. Why,
+          // said once, and again only when the reason changes.
+          const reason = error instanceof Error ? error.message : String(error ?? 'it exited at once');
+          if (reason !== lastReason) options.say(`PostgreSQL could not start yet (${reason}); trying again`);
+          lastReason = reason;
         }
       }
       upSince = Date.now();

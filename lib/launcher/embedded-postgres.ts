@@ -34,6 +34,7 @@ export const DATABASE_NAME = 'fencing_lab';
 const DB_USER = 'postgres';
 const READY_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 15_000;
+const EXIT_POLL_MS = 50;
 
 export type EmbeddedCluster = {
   url: string;
@@ -113,6 +114,10 @@ type ServerFiles = { dataDir: string; password: string; logFile: string; ownerFi
 
 /** An owned cluster: `postmasterPid` follows restarts, so stop() and exited() act on the current one. */
 function clusterOf(server: ServerFiles, running: { postmasterPid: number; port: number }): EmbeddedCluster {
+  // The postmaster by its identity, not its PID alone: once it has died (and while a restart backs
+  // off) its PID may be handed to another program, which must never be signalled or waited on.
+  let postmaster = identify(running.postmasterPid);
+  const postmasterRuns = () => isSameProcess(postmaster);
   const cluster: EmbeddedCluster = {
     url: urlFor(running.port, server.password),
     port: running.port,
@@ -124,13 +129,16 @@ function clusterOf(server: ServerFiles, running: { postmasterPid: number; port: 
       // Another command took the server over while we used it: it is theirs to stop now.
       if (owner && owner.ownerPid !== process.pid && ownerIsAlive(owner)) return;
       // SIGINT is Postgres's "fast" shutdown: abort transactions, checkpoint, exit.
-      await terminate(cluster.postmasterPid, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
+      if (postmasterRuns()) await terminate(cluster.postmasterPid, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
       await rm(server.ownerFile, { force: true });
     },
-    exited: () => waitForExit(cluster.postmasterPid, Number.POSITIVE_INFINITY).then(() => undefined),
+    exited: async () => {
+      while (postmasterRuns()) await sleep(EXIT_POLL_MS);
+    },
     restart: async () => {
       const { postmasterPid } = await spawnPostgres({ ...server, preferredPort: cluster.port, exactPort: true });
       cluster.postmasterPid = postmasterPid;
+      postmaster = identify(postmasterPid);
       await writeOwner(server.ownerFile, { postmasterPid, port: cluster.port });
     },
   };

@@ -69,4 +69,19 @@ test('after kill -9 of the postmaster the workers reconnect, the holder reports 
     ],
     'the same processes, still running',
   );
+
+  // What the server sees while the database is away is recorded once it is back: a worker crashed
+  // during the outage ends its lane at the crash instead of running on.
+  await crashPostmaster(restarted);
+  await supervisor.crash(FENCED, 'B');
+  await startEmbeddedPostgres({ dataDir: cluster.dataDir, preferredPort: cluster.port });
+  const recorded = Date.now() + 15_000;
+  for (;;) {
+    const ended = (await listEvents({ lab: 'fenced' }).catch(() => [])).filter(
+      (e) => e.actor === 'B' && e.kind === 'worker_crashed',
+    );
+    if (ended.length === 1) break;
+    assert.ok(Date.now() < recorded, 'B’s crash during the outage was never recorded');
+    await sleep(100);
+  }
 });
