@@ -26,7 +26,7 @@ export async function benchEventLatency(baseUrl: string, databaseUrl: string): P
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.goto(`${baseUrl}/labs/no-fencing`);
-    await page.getByText('Live feed: live', { exact: false }).waitFor({ state: 'attached' });
+    await page.getByTestId('room-status').getByText(/^Live/).waitFor();
     for (let i = 0; i < LATENCY_SAMPLES; i++) {
       const { rows } = await db.query<{ id: string }>(
         `INSERT INTO events (lab, actor, kind, token, outcome, detail)
