@@ -62,6 +62,8 @@ export class LabSupervisor {
   private readonly queues = new Map<string, Promise<unknown>>();
   /** Private labs closed while this server ran: a start already on its way must not land in one. */
   private readonly closed = new Set<string>();
+  /** Workers taken out of their lab and being killed: processes still, until they exit. */
+  private readonly exiting = new Set<Worker>();
   /** Events the database could not take when they happened, written once it is back. */
   private readonly pendingRecords = new PendingRecords();
   /** When a live remote worker was last seen in a lab someone watches (lib/lab/remote-workers.ts). */
@@ -250,16 +252,21 @@ export class LabSupervisor {
     // Out of the map first, then killed: nothing is dropped while the kills are awaited.
     const workers = [...this.workersOf(lab).values()];
     this.workersOf(lab).clear();
+    // Still counted against the budget until their processes are gone (a kill takes a moment).
+    for (const worker of workers) this.exiting.add(worker);
     for (const worker of workers) this.clearPause(worker);
-    await Promise.all(workers.map((worker) => worker.process.kill()));
+    try {
+      await Promise.all(workers.map((worker) => worker.process.kill()));
+    } finally {
+      for (const worker of workers) this.exiting.delete(worker);
+    }
   }
 
   /** Running worker processes, the shared labs' and the private labs' apart. */
   private runningByVisibility(): WorkerCounts {
     const counts: WorkerCounts = { shared: 0, private: 0 };
-    for (const workers of this.labs.values()) {
-      for (const w of workers.values()) if (w.process.alive) counts[w.lab.visibility] += 1;
-    }
+    const counted = [...this.labs.values()].flatMap((workers) => [...workers.values()]).concat([...this.exiting]);
+    for (const w of counted) if (w.process.alive) counts[w.lab.visibility] += 1;
     return counts;
   }
 
