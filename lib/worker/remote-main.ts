@@ -24,15 +24,20 @@ import type { ListenerData, ToListener, ToMain } from './remote-protocol';
  * database refuses everything it sends, and it stops with a message that says so.
  */
 
-const EXIT = { stopped: 0, failed: 1, usage: 2, noDatabase: 3 } as const;
+const EXIT = { stopped: 0, help: 0, failed: 1, usage: 2, noDatabase: 3 } as const;
 const STOP_RECORD_TIMEOUT_MS = 3_000;
 
 class Refused extends Error {}
 
 async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(REMOTE_USAGE);
+    return EXIT.help;
+  }
   let args: RemoteArgs;
   try {
-    args = parseRemoteArgs(process.argv.slice(2), process.env);
+    args = parseRemoteArgs(argv, process.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`${REMOTE_USAGE}\n${error.message}`);

@@ -57,6 +57,13 @@ async function listed(name: string) {
   return result.data.find((w) => w.name === name);
 }
 
+test('--help prints the usage and exits 0', async () => {
+  const run = worker(['--help']);
+  assert.equal(await run.exited, 0);
+  assert.match(run.output(), /^usage: npm run worker -- --lab <id> --name <name>/m);
+  assert.doesNotMatch(run.output(), /unknown option/);
+});
+
 describe('bad usage: a clear message and exit code 2', () => {
   test('an unknown lab', async () => {
     const run = worker(['--lab', 'p-zzzzzzzzzz', '--name', 'Far']);
