@@ -40,9 +40,6 @@ export async function restartWorkerAction(input: unknown) {
 export async function resetLabAction(input: unknown) {
   return commands.resetLab(input, await credentials());
 }
-export async function listWorkersAction(input: unknown) {
-  return commands.listWorkers(input, await credentials());
-}
 export async function startChaosAction(input: unknown) {
   return commands.startChaos(input, await credentials());
 }

@@ -158,15 +158,6 @@ async function appendOutcome(
   );
 }
 
-export type UnguardedRow = {
-  id: number;
-  lab: string;
-  value: string;
-  lastToken: number;
-  lastTokenText: string;
-  updatedAt: Date;
-};
-
 /** Puts a broken lab's row back to its initial state (and restages the text lab's token counter). */
 export async function resetUnguardedRow(lab: LabInstance, value: string, db: Queryable = getPool()): Promise<void> {
   if (lab.kind === 'fenced') throw new Error(`${lab.id} is not a broken lab`);
@@ -177,23 +168,4 @@ export async function resetUnguardedRow(lab: LabInstance, value: string, db: Que
     [lab.rowId, lab.id, value],
   );
   if (lab.kind === 'token-as-text') await db.query('UPDATE labs SET text_epoch = 8 WHERE id = $1', [lab.id]);
-}
-
-export async function listUnguardedRows(db: Queryable = getPool()): Promise<UnguardedRow[]> {
-  const { rows } = await db.query<{
-    id: number;
-    lab: string;
-    value: string;
-    last_token: string;
-    last_token_text: string;
-    updated_at: Date;
-  }>('SELECT id, lab, value, last_token, last_token_text, updated_at FROM unguarded_rows ORDER BY id');
-  return rows.map((row) => ({
-    id: row.id,
-    lab: row.lab,
-    value: row.value,
-    lastToken: parseStoredToken(row.last_token),
-    lastTokenText: row.last_token_text,
-    updatedAt: row.updated_at,
-  }));
 }

@@ -91,19 +91,6 @@ export async function fencedWrite(input: FencedWriteInput, session?: Session): P
   }, session);
 }
 
-/** Creates the row with this id unless it exists (born at the highest token issued so far). */
-export async function ensureProtectedRow(
-  input: { id: unknown; value: unknown },
-  db: Queryable = getPool(),
-): Promise<ProtectedRow> {
-  const id = parseInput(rowIdSchema, input.id);
-  const value = parseInput(rowValueSchema, input.value);
-  await db.query('INSERT INTO protected_rows (id, value) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [id, value]);
-  const row = await readProtectedRow(id, db);
-  if (!row) throw new FencingError('unknown_row', `there is no protected row ${id}`);
-  return row;
-}
-
 /**
  * Puts a lab's row back to `value` when the lab is reset, under a freshly minted token: last_token
  * only ever goes up, so no token handed out before the reset can write the row again.

@@ -1,4 +1,4 @@
-import { LAB_IDS, LABS, type LabDefinition, type LabId } from './labs';
+import { LAB_IDS, LABS, type LabId } from './labs';
 
 /*
  * A lab as it runs: one of the lab kinds (the fenced lab, or one of the classic mistakes) on a row
@@ -48,10 +48,6 @@ export function privateLabIdFrom(randomBytes: Uint8Array): string {
 
 export function privateResourceOf(id: string): string {
   return `lab/${id}`;
-}
-
-export function definitionOf(lab: LabInstance): LabDefinition {
-  return LABS[lab.kind];
 }
 
 /** How a lab is called on screen. */

@@ -7,12 +7,3 @@ import type { Token } from './token';
 export type WriteResult =
   | { outcome: 'accepted'; rowId: number; value: string; token: Token }
   | { outcome: 'stale'; rowId: number; presentedToken: Token; storedToken: Token | 0 };
-
-export function describeWriteResult(result: WriteResult): string {
-  switch (result.outcome) {
-    case 'accepted':
-      return `write token ${result.token} -> accepted`;
-    case 'stale':
-      return `write token ${result.presentedToken} -> rejected (stale: row holds token ${result.storedToken})`;
-  }
-}

@@ -46,7 +46,3 @@ export function wakeToStop(state: FreezeState): void {
   Atomics.store(state, 0, STOPPING);
   Atomics.notify(state, 0);
 }
-
-export function isFrozen(state: FreezeState): boolean {
-  return Atomics.load(state, 0) === FROZEN;
-}
