@@ -154,7 +154,7 @@ async function appendOutcome(
       outcome: outcome.outcome,
       detail: { value: write.value, table: 'unguarded_rows', path: outcome.path },
     },
-    write.generation === undefined ? {} : { generation: write.generation },
+    { generation: write.generation },
   );
 }
 

@@ -1,6 +1,6 @@
 import 'server-only';
-import pg from 'pg';
-import { databaseUrl, SESSION_OPTIONS } from './pool';
+import type pg from 'pg';
+import { newPool } from './pool';
 
 /*
  * The live feeds' own pool, apart from the actions' (db/pool.ts): however many browsers watch,
@@ -11,26 +11,20 @@ import { databaseUrl, SESSION_OPTIONS } from './pool';
 export const FEED_POOL_MAX_CLIENTS = 3;
 /** How the feeds' connections are named in pg_stat_activity. */
 export const FEED_POOL_APPLICATION_NAME = 'fencing-lab feeds';
-const CONNECT_TIMEOUT_MS = 5_000;
 
 type GlobalWithFeedPool = typeof globalThis & { __fencingLabFeedPool?: pg.Pool };
 const holder = globalThis as GlobalWithFeedPool;
 
 export function getFeedPool(): pg.Pool {
   if (!holder.__fencingLabFeedPool) {
-    const pool = new pg.Pool({
-      connectionString: databaseUrl(),
+    holder.__fencingLabFeedPool = newPool({
       max: FEED_POOL_MAX_CLIENTS,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      options: SESSION_OPTIONS,
-      application_name: FEED_POOL_APPLICATION_NAME,
+      applicationName: FEED_POOL_APPLICATION_NAME,
       // Idle feed connections do not keep a process (a test, a script) alive.
       allowExitOnIdle: true,
+      // The feeds report the outage themselves (once): an idle client's error needs no line of its own.
+      onIdleError: () => undefined,
     });
-    // Without a listener a server restart surfaces as an uncaughtException; the feeds report the
-    // outage themselves (once), so an idle client's error needs no line of its own.
-    pool.on('error', () => undefined);
-    holder.__fencingLabFeedPool = pool;
   }
   return holder.__fencingLabFeedPool;
 }

@@ -85,7 +85,7 @@ export async function fencedWrite(input: FencedWriteInput, session?: Session): P
         outcome: result.outcome,
         detail: { value },
       },
-      input.generation === undefined ? {} : { generation: input.generation },
+      { generation: input.generation },
     );
     return result;
   }, session);

@@ -118,7 +118,7 @@ export async function acquireLease(
           token: parseToken(previous.token),
           detail: { expiresAt: previous.expires_at.toISOString(), noticedBy: holder },
         },
-        { once: true, ...(request.generation === undefined ? {} : { generation: request.generation }) },
+        { once: true, generation: request.generation },
       );
     }
     await appendEvent(
@@ -131,7 +131,7 @@ export async function acquireLease(
         token: lease.token,
         detail: { expiresAt: lease.expiresAt.toISOString(), ttlMs },
       },
-      withGeneration(request),
+      { generation: request.generation },
     );
     return previous
       ? { outcome: 'granted', lease, tookOverFrom: reshapeLease(previous) }
@@ -172,7 +172,7 @@ export async function renewLease(request: LeaseRequest & { token: unknown }, ses
         token,
         detail: { expiresAt: lease.expiresAt.toISOString(), ttlMs },
       },
-      withGeneration(request),
+      { generation: request.generation },
     );
     return { outcome: 'renewed', lease };
   }, session);
@@ -198,7 +198,11 @@ export async function releaseLease(
       const current = await readLease(resource, client);
       return current ? { outcome: 'not_held', current } : { outcome: 'not_held' };
     }
-    await appendEvent(client, { lab, actor: holder, kind: 'lease_released', resource, token }, withGeneration(request));
+    await appendEvent(
+      client,
+      { lab, actor: holder, kind: 'lease_released', resource, token },
+      { generation: request.generation },
+    );
     return { outcome: 'released' };
   }, session);
 }
@@ -209,10 +213,6 @@ export async function releaseLease(
  */
 async function refuseStaleGeneration(lab: string, generation: number | undefined, db: Queryable): Promise<void> {
   if (generation !== undefined) await db.query(`SELECT ${generationCheck(1, 2)}`, [lab, generation]);
-}
-
-function withGeneration(request: { generation?: number }): { generation?: number } {
-  return request.generation === undefined ? {} : { generation: request.generation };
 }
 
 export async function readLease(resource: string, db: Queryable = getPool()): Promise<Lease | undefined> {

@@ -9,7 +9,7 @@ export const POOL_MAX_CLIENTS = 10;
 const CONNECT_TIMEOUT_MS = 5_000;
 // Every session of ours commits synchronously, whatever the server's default: an accepted write
 // or a grant lost in a crash would let an older token back in.
-export const SESSION_OPTIONS = '-c synchronous_commit=on';
+const SESSION_OPTIONS = '-c synchronous_commit=on';
 
 export function databaseUrl(): string {
   const url = process.env.DATABASE_URL;
@@ -38,17 +38,33 @@ export function newClient(
   return client;
 }
 
+/** A pool with this app's session settings (synchronous commit, the connect timeout). */
+export function newPool(options: {
+  max: number;
+  applicationName?: string;
+  allowExitOnIdle?: boolean;
+  /** Without a listener a server restart surfaces as an uncaughtException. */
+  onIdleError: (error: Error) => void;
+}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl(),
+    max: options.max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    options: SESSION_OPTIONS,
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
+    ...(options.allowExitOnIdle ? { allowExitOnIdle: true } : {}),
+  });
+  pool.on('error', options.onIdleError);
+  return pool;
+}
+
 /** The process-wide pool. Kept on globalThis because Next loads modules more than once per process. */
 export function getPool(): pg.Pool {
   if (!globalWithPool.__fencingLabPool) {
-    const pool = new pg.Pool({
-      connectionString: databaseUrl(),
+    globalWithPool.__fencingLabPool = newPool({
       max: POOL_MAX_CLIENTS,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      options: SESSION_OPTIONS,
+      onIdleError: (error) => console.error('[db] idle client error:', error.message),
     });
-    pool.on('error', (error) => console.error('[db] idle client error:', error.message));
-    globalWithPool.__fencingLabPool = pool;
   }
   return globalWithPool.__fencingLabPool;
 }

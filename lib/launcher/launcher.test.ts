@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PROJECT_ROOT } from './paths';
+import { spawnLauncher, watchLauncher } from '../testing/app-process';
 import { freePort } from './ports';
 import { isAlive } from './processes';
 
@@ -38,35 +38,15 @@ after(async () => {
 });
 
 /** `npm start` as a user runs it: without DATABASE_URL, on the given data directory. */
-function spawnLauncher(directory: string, extraEnv: Record<string, string> = {}): ChildProcess {
+function spawnOn(directory: string, extraEnv: Record<string, string> = {}): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), FENCING_LAB_DATA_DIR: directory, ...extraEnv };
   delete env.DATABASE_URL;
-  return spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'lib/launcher/main.ts', 'start'], {
-    cwd: PROJECT_ROOT,
-    env,
-  });
+  return spawnLauncher(env);
 }
 
 function startLauncher(): { child: ChildProcess; output: () => string; ready: Promise<void> } {
-  const child = spawnLauncher(dataDir);
-  let output = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in time:\n${output}`)), READY_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('Fencing Lab is ready at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`launcher exited early (${code}):\n${output}`));
-    });
-  });
-  return { child, output: () => output, ready };
+  const child = spawnOn(dataDir);
+  return { child, ...watchLauncher(child, READY_TIMEOUT_MS) };
 }
 
 const groups = new Set<number>();
@@ -208,7 +188,7 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
 test('a trainer key chosen too short stops the start with the reason, before anything runs', async () => {
   const shortKeyDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-short-key-'));
   try {
-    const child = spawnLauncher(shortKeyDir, { FENCING_LAB_TRAINER_KEY: 'letmein' });
+    const child = spawnOn(shortKeyDir, { FENCING_LAB_TRAINER_KEY: 'letmein' });
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk));

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../launcher/paths';
@@ -37,29 +37,11 @@ export async function startAppProcess(options: {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, PORT: String(port), FENCING_LAB_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--conditions=react-server', '--import', 'tsx', 'lib/launcher/main.ts', 'start'],
-    { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
+  const child = spawnLauncher(env, ['ignore', 'pipe', 'pipe']);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the app was not ready in time:\n${output}`)), READY_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('Fencing Lab is ready at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the app exited (${code}):\n${output}`));
-    });
-  });
+  const launcher = watchLauncher(child, READY_TIMEOUT_MS);
+  await launcher.ready;
+  const output = launcher.output;
 
   const readJson = async (file: string) => JSON.parse(await readFile(path.join(dataDir, file), 'utf8'));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -75,7 +57,7 @@ export async function startAppProcess(options: {
   return {
     baseUrl,
     databaseUrl,
-    output: () => output,
+    output,
     nextPid,
     postmasterPid,
     health: () =>
@@ -104,4 +86,40 @@ export async function startAppProcess(options: {
 
 function sleepFor(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** `npm start` (the launcher) with exactly this environment. */
+export function spawnLauncher(env: NodeJS.ProcessEnv, stdio: StdioOptions = 'pipe'): ChildProcess {
+  return spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'lib/launcher/main.ts', 'start'], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio,
+  });
+}
+
+/**
+ * What a launcher prints, and a promise that resolves once it says it is ready; rejects if it exits
+ * first or is not ready within `timeoutMs`, with what it printed.
+ */
+export function watchLauncher(child: ChildProcess, timeoutMs: number): { output: () => string; ready: Promise<void> } {
+  let output = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the app was not ready in time:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('Fencing Lab is ready at')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the app exited (${code}):\n${output}`));
+    });
+  });
+  // A launcher that exits after it was ready is not a failure of its start.
+  ready.catch(() => undefined);
+  return { output: () => output, ready };
 }
