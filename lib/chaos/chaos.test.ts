@@ -43,7 +43,11 @@ test('guard on: 0 violations, and the row ends as the last accepted write left i
 
 test('fencing off, same seed: the checker finds the damage and names it', async () => {
   const report = await runChaos({ lab: sharedLab('no-fencing'), seed: SEED, workers: WORKERS, seconds: SECONDS });
-  assert.equal(report.verdict.ok, false);
+  assert.equal(
+    report.verdict.ok,
+    false,
+    `no damage found: ${JSON.stringify({ totals: report.totals, skipped: report.skipped })}`,
+  );
   const lost = report.verdict.violations.find((v) => v.rule === 'token-went-back');
   assert.ok(lost, JSON.stringify(report.verdict.violations));
   assert.match(

@@ -62,6 +62,9 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
     dbCrash: !!request.crashDatabase,
   });
   const skipped: ChaosReport['skipped'] = [];
+  // The lease holder frozen in its critical window is where the damage is done: no later action
+  // (a crash, another pause) may take that worker before it has woken and written.
+  const struck = new Map<string, number>();
   await supervisor.resetLab(lab);
   try {
     for (const name of names) await supervisor.startWorker(lab, { name, ...CHAOS_WORKER });
@@ -81,7 +84,7 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
     for (const action of plan) {
       const wait = started + action.at - Date.now();
       if (wait > 0) await sleep(wait);
-      const outcome = await apply(lab, action, request.crashDatabase).catch((error: unknown) => {
+      const outcome = await apply(lab, action, struck, request.crashDatabase).catch((error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);
         skipped.push({ action, reason });
         return `skipped: ${reason}`;
@@ -111,21 +114,38 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
   };
 }
 
-async function apply(lab: LabInstance, action: ChaosAction, crashDatabase?: () => Promise<void>): Promise<string> {
+/** How long after a struck holder wakes its stale write is left to land before the worker is fair game again. */
+const STRIKE_SETTLE_MS = 1_000;
+
+async function apply(
+  lab: LabInstance,
+  action: ChaosAction,
+  struck: Map<string, number>,
+  crashDatabase?: () => Promise<void>,
+): Promise<string> {
   const supervisor = getSupervisor();
+  const spare = (worker: string) => {
+    if ((struck.get(worker) ?? 0) > Date.now()) {
+      throw new Error(`${worker} was frozen as the lease holder and has not written since`);
+    }
+  };
   switch (action.kind) {
     case 'pause': {
       const worker = action.worker === LEASE_HOLDER ? await currentHolder(lab) : action.worker;
+      spare(worker);
       await supervisor.pause(lab, worker, {
         mode: action.criticalWindow ? 'critical-window' : 'for',
         seconds: action.ms / 1000,
       });
+      if (action.worker === LEASE_HOLDER) struck.set(worker, Date.now() + action.ms + STRIKE_SETTLE_MS);
       return `${worker}${action.worker === LEASE_HOLDER ? ' (the holder)' : ''} frozen for ${action.ms} ms${action.criticalWindow ? ' before its next write' : ''}`;
     }
     case 'crash':
+      spare(action.worker);
       await supervisor.crash(lab, action.worker);
       return `${action.worker} crashed (SIGKILL)`;
     case 'restart':
+      spare(action.worker);
       await supervisor.restart(lab, action.worker);
       return `${action.worker} restarted`;
     case 'db-crash': {
