@@ -2,9 +2,9 @@ import 'server-only';
 import { appendEvent } from '../../db/events';
 import { closeLab, createPrivateLab, findLab, type LabRecord, listOpenPrivateLabIds } from '../../db/labs';
 import { getPool } from '../../db/pool';
+import { OutageLog } from '../log/outage-log';
 import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab-limits';
 import type { LabId } from '../model/labs';
-import { OutageLog } from '../server/outage-log';
 import { INITIAL_ROW_VALUE } from './lab-reset';
 import { getSupervisor } from './supervisor';
 

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isAlive } from '../os/processes';
 import { spawnLauncher, watchLauncher } from '../testing/app-process';
 import { freePort } from './ports';
-import { isAlive } from './processes';
 
 /*
  * `npm start` as a user runs it, on a data directory of its own and without DATABASE_URL: it

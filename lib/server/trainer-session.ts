@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cookies } from 'next/headers';
 import { createTrainerSession, isLiveTrainerSession, revokeTrainerSession } from '../../db/trainer-sessions';
-import type { ActionResult } from '../lab/validated-action';
+import type { ActionResult } from '../model/action-result';
 import { trainerKeyInput } from '../model/lab-inputs';
 import { isTrainerKey, TRAINER_COOKIE, trainerKey, trainerProofOf } from './access';
 

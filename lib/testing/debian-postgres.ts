@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from '../launcher/ports';
-import { waitForExit } from '../launcher/processes';
+import { waitForExit } from '../os/processes';
 
 /*
  * A PostgreSQL server that is not the app's own, for the test of an app started with DATABASE_URL:
