@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
+import { allSourceFiles, SOURCE_ROOTS, withoutExtension } from './source-files';
 
 /*
  * The house has one direction: app/ → the request layer (lib/server/) → the process layer (lib/lab/,
@@ -10,8 +11,6 @@ import { test } from 'node:test';
  * way, and on SQL sent from outside db/. Tests and lib/testing are the harness: they stand above
  * every layer and may import any of them, and no product code may import them.
  */
-
-const ROOTS = ['app', 'components', 'lib', 'db'];
 
 type Layer = 'model' | 'leaf' | 'db' | 'process' | 'request' | 'components' | 'app' | 'entry' | 'harness';
 
@@ -74,30 +73,12 @@ const LEFTOVERS: { from: string; to: string; why: string }[] = [
  */
 const UI_MAY_IMPORT_FROM_APP = new Set(['app/actions']);
 
-const SOURCE = /\.(ts|tsx)$/;
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const found = await Promise.all(
-    entries.map(async (entry) => {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) return sourceFiles(full);
-      return SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
-    }),
-  );
-  return found.flat().sort();
-}
-
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** The import specifiers of one file: static imports, re-exports, side-effect imports and import(). */
 function importsOf(source: string): string[] {
   return [...source.matchAll(IMPORT)].map((match) => (match[1] ?? match[2] ?? match[3]) as string);
-}
-
-function withoutExtension(file: string): string {
-  return file.replace(SOURCE, '');
 }
 
 /** A specifier resolved to a repository path without extension, or undefined for a package. */
@@ -110,7 +91,7 @@ function resolveImport(fromFile: string, specifier: string): string | undefined 
 type Edge = { from: string; to: string; specifier: string };
 
 async function allEdges(): Promise<Edge[]> {
-  const files = (await Promise.all(ROOTS.map(sourceFiles))).flat();
+  const files = await allSourceFiles();
   const edges: Edge[] = [];
   for (const file of files) {
     const from = withoutExtension(file);
@@ -129,7 +110,7 @@ function wrongWay(edge: Edge): string | undefined {
     return forbidden?.test(edge.specifier) ? `${from} must not use the package ${edge.specifier}` : undefined;
   }
   if (from === 'harness') return undefined;
-  if (!ROOTS.some((root) => edge.to.startsWith(`${root}/`))) return undefined; // package.json, next.config…
+  if (!SOURCE_ROOTS.some((root) => edge.to.startsWith(`${root}/`))) return undefined; // package.json, next.config…
   const to = layerOf(edge.to);
   if (to === 'harness') return 'product code must not import tests or lib/testing';
   if (from === 'components' && to === 'app' && UI_MAY_IMPORT_FROM_APP.has(edge.to)) return undefined;
