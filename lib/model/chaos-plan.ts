@@ -19,8 +19,6 @@ export type ChaosAction =
 
 export type ChaosOptions = { seed: number; workers: string[]; seconds: number; leaseTtlMs: number; dbCrash: boolean };
 
-export const CHAOS_LIMITS = { workers: { min: 2, max: 8 }, seconds: { min: 5, max: 600 } } as const;
-
 const ACTIONS_PER_WORKER_PER_10S = 3;
 const HOLDER_SHARE = 0.6;
 

@@ -19,6 +19,16 @@ export const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
 
 export const DEFAULT_WORKER_SETTINGS = { leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 } as const;
 
+/**
+ * A chaos run's bounds and defaults, for the browser's form, `npm run scenario -- chaos` and the
+ * server's check alike. Its workers all run in its lab, so at most a lab's worth.
+ */
+export const CHAOS_LIMITS = {
+  seed: { min: 0, max: 2 ** 31 - 1, default: 42 },
+  workers: { min: 2, max: MAX_WORKERS_PER_LAB, default: 5 },
+  seconds: { min: 5, max: 600, default: 30 },
+} as const;
+
 /** A lab kind: the fenced lab or one of the classic mistakes. */
 export const labKindSchema = z.enum(LAB_IDS, { error: `lab kind must be one of: ${LAB_IDS.join(', ')}` });
 
@@ -114,17 +124,17 @@ export const chaosInput = z
     seed: z
       .number({ error: 'seed must be a number' })
       .int('seed must be a whole number')
-      .min(0, 'seed must be at least 0')
-      .max(2 ** 31 - 1, 'seed is too large'),
+      .min(CHAOS_LIMITS.seed.min, `seed must be at least ${CHAOS_LIMITS.seed.min}`)
+      .max(CHAOS_LIMITS.seed.max, 'seed is too large'),
     workers: z
       .number({ error: 'workers must be a number' })
       .int('workers must be a whole number')
-      .min(2, 'a chaos run needs at least 2 workers')
-      .max(MAX_WORKERS_PER_LAB, `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`),
+      .min(CHAOS_LIMITS.workers.min, `a chaos run needs at least ${CHAOS_LIMITS.workers.min} workers`)
+      .max(CHAOS_LIMITS.workers.max, `a lab runs at most ${CHAOS_LIMITS.workers.max} workers`),
     seconds: z
       .number({ error: 'length must be a number of seconds' })
       .int('length must be whole seconds')
-      .min(5, 'a chaos run lasts at least 5 s')
-      .max(600, 'a chaos run lasts at most 600 s'),
+      .min(CHAOS_LIMITS.seconds.min, `a chaos run lasts at least ${CHAOS_LIMITS.seconds.min} s`)
+      .max(CHAOS_LIMITS.seconds.max, `a chaos run lasts at most ${CHAOS_LIMITS.seconds.max} s`),
   })
   .strict();
