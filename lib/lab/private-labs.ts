@@ -12,7 +12,7 @@ const IDLE_CHECK_MS = 15_000;
 const DEFAULT_IDLE_MINUTES = 15;
 
 /** How long a private lab may sit with nobody watching and nothing done before it is closed. */
-export function idleLimitMs(): number {
+function idleLimitMs(): number {
   const minutes = Number(process.env.FENCING_LAB_IDLE_MINUTES);
   return (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_IDLE_MINUTES) * 60_000;
 }

@@ -7,8 +7,7 @@ import { seededRandom } from './random';
  * run applies it as far as the operating system's scheduler allows.
  */
 
-/** A worker's name, or `holder`: whoever holds the lease when the action strikes. */
-export type ChaosTarget = string;
+/** An action's worker may be `holder`: whoever holds the lease when the action strikes. */
 export const LEASE_HOLDER = 'holder';
 
 export type ChaosAction =

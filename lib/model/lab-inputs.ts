@@ -12,10 +12,10 @@ export const MAX_PRIVATE_LABS = 30;
 /** Private labs one browser may have open at once. */
 export const MAX_PRIVATE_LABS_PER_OWNER = 3;
 export const MAX_PAUSE_SECONDS = 60;
-export const WORKER_NAME_MAX_CHARS = 40;
-export const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;
-export const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
-export const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
+const WORKER_NAME_MAX_CHARS = 40;
+const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;
+const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
+const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
 
 export const DEFAULT_WORKER_SETTINGS = { leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 } as const;
 
@@ -30,7 +30,7 @@ export const CHAOS_LIMITS = {
 } as const;
 
 /** A lab kind: the fenced lab or one of the classic mistakes. */
-export const labKindSchema = z.enum(LAB_IDS, { error: `lab kind must be one of: ${LAB_IDS.join(', ')}` });
+const labKindSchema = z.enum(LAB_IDS, { error: `lab kind must be one of: ${LAB_IDS.join(', ')}` });
 
 /** A lab by its id: a shared lab ("fenced") or a private one ("p-…"). Whether it exists is the server's to say. */
 export const labIdSchema = z
@@ -47,7 +47,7 @@ const ms = (what: string, bounds: { min: number; max: number }) =>
     .min(bounds.min, `${what} must be at least ${bounds.min} ms`)
     .max(bounds.max, `${what} must be at most ${bounds.max} ms`);
 
-export const workerNameSchema = z
+const workerNameSchema = z
   .string({ error: 'name must be text' })
   .trim()
   .min(1, 'name must not be empty')
@@ -72,7 +72,7 @@ export const workerSettingsSchema = z
 export type WorkerSettings = z.output<typeof workerSettingsSchema>;
 
 /** A worker is named by the lab's own id ("w1") or its name; never by a process id. */
-export const workerRefSchema = z
+const workerRefSchema = z
   .string({ error: 'worker must be a worker id or name' })
   .trim()
   .min(1, 'worker must not be empty')
@@ -87,7 +87,7 @@ const pauseSeconds = z
   .positive('pause length must be more than 0 seconds')
   .max(MAX_PAUSE_SECONDS, `pause length must be at most ${MAX_PAUSE_SECONDS} seconds`);
 
-export const pausePlanSchema = z.discriminatedUnion(
+const pausePlanSchema = z.discriminatedUnion(
   'mode',
   [
     z.object({ mode: z.literal('for'), seconds: pauseSeconds }).strict(),
@@ -101,13 +101,12 @@ export type PausePlan = z.output<typeof pausePlanSchema>;
 
 export const pauseWorkerInput = z.object({ lab: labIdSchema, worker: workerRefSchema, plan: pausePlanSchema }).strict();
 
-export const resetLabInput = z.object({ lab: labIdSchema }).strict();
-
-export const labInput = resetLabInput;
+/** A command that names only its lab (reset, list the workers). */
+export const labInput = z.object({ lab: labIdSchema }).strict();
 
 export const openPrivateLabInput = z.object({ kind: labKindSchema }).strict();
 
-export const TRAINER_KEY_MAX_CHARS = 200;
+const TRAINER_KEY_MAX_CHARS = 200;
 export const trainerKeyInput = z
   .object({
     key: z

@@ -15,7 +15,7 @@ import { isTrainerKey, TRAINER_COOKIE, trainerKey, trainerProofOf } from './acce
  * with another key. The one unlock path for the form and the link.
  */
 
-export const TRAINER_SESSION_HOURS = 12;
+const TRAINER_SESSION_HOURS = 12;
 const TRAINER_SESSION_MS = TRAINER_SESSION_HOURS * 3_600_000;
 const WRONG_KEY_DELAY_MS = 400;
 

@@ -17,7 +17,7 @@ import { waitForExit } from '../os/processes';
  */
 
 const run = promisify(execFile);
-export const DEBIAN_PG_BIN = process.env.FENCING_LAB_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const DEBIAN_PG_BIN = process.env.FENCING_LAB_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const READY_TIMEOUT_MS = 30_000;
 
 export type ExternalPostgres = {
