@@ -6,7 +6,7 @@ import { findLab } from '../../db/labs';
 import { closePool } from '../../db/pool';
 import { sharedLab } from '../model/lab-instance';
 import { credentialsFromCookieHeader, newOwnerSecret, trainerKey, trainerProofOf } from '../server/access';
-import { waitForEvent } from '../testing/wait';
+import { waitForEvent } from '../testing/wait-for-event';
 import * as commands from './lab-actions';
 import { getPrivateLabs } from './private-labs';
 import { getSupervisor } from './supervisor';

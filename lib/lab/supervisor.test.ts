@@ -7,7 +7,7 @@ import { closePool } from '../../db/pool';
 import type { LabEvent } from '../model/events';
 import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
-import { waitForEvent as waitForLabEvent } from '../testing/wait';
+import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
 import * as commands from './lab-actions';
 import { getSupervisor } from './supervisor';
 

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listEvents } from '../../db/events';
-import type { LabEvent } from '../model/events';
 
 /*
  * The one way tests wait for something that happens in another process or connection: poll until
  * it holds, and fail with what was awaited. The limit is generous (the machine is slow and shared):
  * it only decides when a test that is going to fail gives up, never what a passing one asserts.
+ * Nothing here reaches the database, so Playwright's specs may use it too; a lab's events are
+ * waited for in wait-for-event.ts.
  */
 
 export type WaitOptions = { timeoutMs?: number; everyMs?: number };
@@ -26,14 +26,4 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(everyMs);
   }
-}
-
-/** The first event of `lab` that matches, once it has been recorded. */
-export function waitForEvent(
-  lab: string,
-  match: (event: LabEvent) => boolean,
-  what: string,
-  options?: WaitOptions,
-): Promise<LabEvent> {
-  return waitFor(async () => (await listEvents({ lab })).find(match), what, options);
 }
