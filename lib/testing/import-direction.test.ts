@@ -8,8 +8,8 @@ import { allSourceFiles, SOURCE_ROOTS, withoutExtension } from './source-files';
  * The house has one direction: app/ → the request layer (lib/server/) → the process layer (lib/lab/,
  * lib/worker/, lib/chaos/) and db/ → lib/model/. These tests read the import statements of every
  * .ts and .tsx file under app/, components/, lib/ and db/ and fail on an import that runs the other
- * way, and on SQL sent from outside db/. Tests and lib/testing are the harness: they stand above
- * every layer and may import any of them, and no product code may import them.
+ * way (SQL outside db/: sql-only-in-db.test.ts). Tests and lib/testing are the harness: they stand
+ * above every layer and may import any of them, and no product code may import them.
  */
 
 type Layer = 'model' | 'leaf' | 'db' | 'process' | 'request' | 'components' | 'app' | 'entry' | 'harness';
