@@ -2,7 +2,7 @@
 
 import { cookies } from 'next/headers';
 import * as commands from '@/lib/lab/lab-actions';
-import type { ActionResult } from '@/lib/lab/validated-action';
+import type { ActionResult } from '@/lib/model/action-result';
 import { COOKIE_MAX_AGE_S, newOwnerSecret, OWNER_COOKIE } from '@/lib/server/access';
 import { currentClientAddress } from '@/lib/server/client-address';
 import { readCredentials } from '@/lib/server/request-credentials';

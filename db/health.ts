@@ -1,6 +1,5 @@
 import 'server-only';
-import { launcherIsRestartingDatabase } from '../lib/server/launcher-state';
-import { OutageLog } from '../lib/server/outage-log';
+import { OutageLog } from '../lib/log/outage-log';
 import { getPool } from './pool';
 
 /**
@@ -19,7 +18,13 @@ const holder = globalThis as GlobalWithHealthLog;
 holder.__fencingLabHealthLog ??= new OutageLog('health', 'the database check');
 const healthLog = holder.__fencingLabHealthLog;
 
-export async function checkDatabase(): Promise<DatabaseHealth> {
+/**
+ * `restarting` says whether whoever runs the database is restarting it right now (the launcher
+ * knows; db/ does not read its files), so that a refused connection then reads as recovering.
+ */
+export async function checkDatabase(
+  { restarting }: { restarting: () => Promise<boolean> } = { restarting: async () => false },
+): Promise<DatabaseHealth> {
   try {
     const { rows } = await getPool().query<{ now: Date; migrations: number }>(
       'SELECT clock_timestamp() AS now, (SELECT count(*)::int FROM schema_migrations) AS migrations',
@@ -32,7 +37,7 @@ export async function checkDatabase(): Promise<DatabaseHealth> {
     healthLog.failed(error);
     const code = (error as { code?: string }).code;
     if (code === UNDEFINED_TABLE) return { status: 'down', error: 'the schema is not installed (run `npm start`)' };
-    if (code === STARTING_UP || (await launcherIsRestartingDatabase())) {
+    if (code === STARTING_UP || (await restarting())) {
       return { status: 'recovering', error: 'the database is starting up after a stop or a crash' };
     }
     return { status: 'down', error: 'the database is not reachable' };

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { INITIAL_ROW_VALUE, resetLabData } from '../lib/lab/lab-reset';
 import { isFencingError } from '../lib/model/errors';
 import { requireToken } from '../lib/model/token';
+import { waitFor } from '../lib/testing/wait';
 import { writeWithoutFencing } from './broken-labs';
 import { appendEvent, listEvents } from './events';
 import { fencedWrite, readProtectedRow } from './guard';
@@ -230,15 +231,13 @@ describe('the reset is one transaction', () => {
 async function waitForBlockedBy(holder: ReturnType<typeof newClient>): Promise<number> {
   const { rows: me } = await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   const holderPid = me[0]?.pid;
-  for (let i = 0; i < 200; i++) {
+  return waitFor(async () => {
     const { rows } = await getPool().query<{ pid: number }>(
       'SELECT pid FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))',
       [holderPid],
     );
-    if (rows[0]) return rows[0].pid;
-    await sleep(25);
-  }
-  throw new Error('the reset never waited on the row');
+    return rows[0]?.pid;
+  }, 'the reset to wait on the row');
 }
 
 test('closing a private lab ends its run: a worker still out there is refused by the database', async () => {

@@ -41,6 +41,14 @@ export async function bumpLabGeneration(lab: string, db: Queryable): Promise<num
 export const RESET_LOCK_WAIT_MS = 2_000;
 
 /**
+ * A reset's transaction waits at most RESET_LOCK_WAIT_MS for any lock; then its statement fails
+ * with 55P03 (lock_not_available) and the reset ends the sessions holding the lab (below).
+ */
+export async function limitResetLockWait(db: Queryable): Promise<void> {
+  await db.query(`SET LOCAL lock_timeout = ${RESET_LOCK_WAIT_MS}`);
+}
+
+/**
  * Ends the database sessions that hold the lab's generation lock: worker transactions of the run a
  * reset is ending that do not finish (a worker frozen by the operating system in the middle of one,
  * a laptop asleep with its connection open). Harmless to them: they belong to the run being reset,

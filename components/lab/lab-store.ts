@@ -74,7 +74,7 @@ export type LabActions = {
 
 export type LabStore = LabState & LabActions;
 
-export const WINDOW_BOUNDS_MS = { min: 2_000, max: 10 * 60_000, initial: 14_000 } as const;
+const WINDOW_BOUNDS_MS = { min: 2_000, max: 10 * 60_000, initial: 14_000 } as const;
 
 /** With `history`, the store holds that history (from a file) and replays it at its last moment. */
 export function createLabStore(summary: LabSummary, canDrive: boolean, history?: readonly WireEvent[]) {

@@ -1,4 +1,4 @@
-import type { LeaseView } from '@/db/leases';
+import type { LeaseView } from '@/lib/model/table-views';
 import { formatDbTime } from './protected-rows-table';
 
 export function LeasesTable({ leases }: { leases: LeaseView[] }) {

@@ -1,6 +1,6 @@
-import type { ProtectedRow } from '@/db/guard';
+import type { RowView } from '@/lib/model/table-views';
 
-export function ProtectedRowsTable({ rows }: { rows: ProtectedRow[] }) {
+export function ProtectedRowsTable({ rows }: { rows: RowView[] }) {
   return (
     <section aria-labelledby="rows-heading" className="rounded-lg border border-slate-200 dark:border-slate-800">
       <h2 id="rows-heading" className="border-b border-slate-200 px-4 py-3 text-lg font-semibold dark:border-slate-800">

@@ -1,6 +1,6 @@
 import 'server-only';
 import { recordExpiredLeases } from '../../db/leases';
-import { OutageLog } from '../server/outage-log';
+import { OutageLog } from '../log/outage-log';
 
 const EXPIRY_SWEEP_MS = 50;
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
 import { findLab } from '../../db/labs';
 import { closePool } from '../../db/pool';
 import { sharedLab } from '../model/lab-instance';
 import { credentialsFromCookieHeader, newOwnerSecret, trainerKey, trainerProofOf } from '../server/access';
+import { waitForEvent } from '../testing/wait-for-event';
 import * as commands from './lab-actions';
 import { getPrivateLabs } from './private-labs';
 import { getSupervisor } from './supervisor';
@@ -36,13 +36,12 @@ async function openLab(owner: { ownerSecret: string }, kind = 'fenced') {
   return opened.data.id;
 }
 
-async function waitForAccepted(lab: string, actor: string) {
-  for (let i = 0; i < 200; i++) {
-    const found = (await listEvents({ lab })).find((e) => e.actor === actor && e.kind === 'write_accepted');
-    if (found) return found;
-    await sleep(25);
-  }
-  throw new Error(`${actor} never wrote in ${lab}`);
+function waitForAccepted(lab: string, actor: string) {
+  return waitForEvent(
+    lab,
+    (e) => e.actor === actor && e.kind === 'write_accepted',
+    `${actor}'s accepted write in ${lab}`,
+  );
 }
 
 before(async () => {

@@ -2,7 +2,7 @@ import 'server-only';
 import { resetUnguardedRow } from '../../db/broken-labs';
 import { clearEvents } from '../../db/events';
 import { resetProtectedRow } from '../../db/guard';
-import { bumpLabGeneration, endSessionsHoldingLab, RESET_LOCK_WAIT_MS } from '../../db/lab-generation';
+import { bumpLabGeneration, endSessionsHoldingLab, limitResetLockWait } from '../../db/lab-generation';
 import { clearLease } from '../../db/leases';
 import { withTransaction } from '../../db/pool';
 import type { LabInstance } from '../model/lab-instance';
@@ -36,7 +36,7 @@ export async function resetLabData(lab: LabInstance): Promise<void> {
 
 async function resetOnce(lab: LabInstance): Promise<void> {
   await withTransaction(async (client) => {
-    await client.query(`SET LOCAL lock_timeout = ${RESET_LOCK_WAIT_MS}`);
+    await limitResetLockWait(client);
     await bumpLabGeneration(lab.id, client);
     await clearLease(lab.resource, client);
     if (lab.kind === 'fenced') {

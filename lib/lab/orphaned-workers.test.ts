@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import { appendEvent, listEvents } from '../../db/events';
 import { closeLab, createPrivateLab } from '../../db/labs';
 import { closePool, getPool } from '../../db/pool';
-import { processRunOf } from '../launcher/processes';
+import { processRunOf } from '../os/processes';
 import { INITIAL_ROW_VALUE } from './lab-reset';
 import { recordOrphanedWorkers, thisServerRun } from './orphaned-workers';
 

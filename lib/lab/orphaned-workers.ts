@@ -2,7 +2,7 @@ import 'server-only';
 import { appendEvent } from '../../db/events';
 import { getPool } from '../../db/pool';
 import { listUnendedLocalWorkers } from '../../db/worker-lives';
-import { type ProcessRun, processRunIsAlive, processRunOf } from '../launcher/processes';
+import { type ProcessRun, processRunIsAlive, processRunOf } from '../os/processes';
 
 /*
  * Worker processes end with the server that started them, however it ends (IPC disconnect). When it

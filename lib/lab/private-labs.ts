@@ -2,9 +2,9 @@ import 'server-only';
 import { appendEvent } from '../../db/events';
 import { closeLab, createPrivateLab, findLab, type LabRecord, listOpenPrivateLabIds } from '../../db/labs';
 import { getPool } from '../../db/pool';
+import { OutageLog } from '../log/outage-log';
 import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab-limits';
 import type { LabId } from '../model/labs';
-import { OutageLog } from '../server/outage-log';
 import { INITIAL_ROW_VALUE } from './lab-reset';
 import { getSupervisor } from './supervisor';
 
@@ -12,7 +12,7 @@ const IDLE_CHECK_MS = 15_000;
 const DEFAULT_IDLE_MINUTES = 15;
 
 /** How long a private lab may sit with nobody watching and nothing done before it is closed. */
-export function idleLimitMs(): number {
+function idleLimitMs(): number {
   const minutes = Number(process.env.FENCING_LAB_IDLE_MINUTES);
   return (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_IDLE_MINUTES) * 60_000;
 }

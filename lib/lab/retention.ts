@@ -22,7 +22,7 @@ export function retentionMs(): number {
 }
 
 /** Runs the sweep once; returns the ids of the labs whose history it deleted. */
-export async function sweepClosedLabHistories(): Promise<string[]> {
+async function sweepClosedLabHistories(): Promise<string[]> {
   const swept = await deleteExpiredLabHistories({ retentionMs: retentionMs() });
   if (swept.length) console.log(`[labs] deleted the history of ${swept.length} private labs closed long ago`);
   // Expired or ended trainer sessions can never count again: no need to keep them.
@@ -53,13 +53,4 @@ export function startRetentionSweep(): void {
   first.unref();
   timer.unref();
   holder.__fencingLabRetention = { timer, first };
-}
-
-export function stopRetentionSweep(): void {
-  const holder = globalThis as GlobalWithRetention;
-  const running = holder.__fencingLabRetention;
-  if (!running) return;
-  clearTimeout(running.first);
-  clearInterval(running.timer);
-  holder.__fencingLabRetention = undefined;
 }

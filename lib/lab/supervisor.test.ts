@@ -4,9 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { closePool } from '../../db/pool';
-import { isAlive } from '../launcher/processes';
 import type { LabEvent } from '../model/events';
+import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
+import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
 import * as commands from './lab-actions';
 import { getSupervisor } from './supervisor';
 
@@ -37,15 +38,8 @@ after(async () => {
   await closePool();
 });
 
-async function waitForEvent(match: (e: LabEvent) => boolean, what: string, timeoutMs = 10_000): Promise<LabEvent> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const found = (await listEvents({ lab: LAB })).find(match);
-    if (found) return found;
-    await sleep(25);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const waitForEvent = (match: (e: LabEvent) => boolean, what: string, timeoutMs?: number) =>
+  waitForLabEvent(LAB, match, what, { timeoutMs });
 
 async function workers() {
   const result = await listWorkersAction({ lab: LAB });

@@ -1,9 +1,10 @@
 import 'server-only';
 import type { z } from 'zod';
+import type { ActionResult } from '../model/action-result';
 import { isFencingError } from '../model/errors';
 
-/** What every server action returns: the data, or an error a person can read. Never throws. */
-export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
+// The result type is the model's, so that the client components that read it import no server code.
+export type { ActionResult };
 
 /**
  * Wraps a server action: the input is parsed with zod first (anything the client sends is

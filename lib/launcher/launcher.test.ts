@@ -5,9 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isAlive } from '../os/processes';
 import { spawnLauncher, watchLauncher } from '../testing/app-process';
+import { waitFor } from '../testing/wait';
 import { freePort } from './ports';
-import { isAlive } from './processes';
 
 /*
  * `npm start` as a user runs it, on a data directory of its own and without DATABASE_URL: it
@@ -79,14 +80,15 @@ async function healthStatus(): Promise<string> {
 /** Polls until `probe` returns `want`; every distinct answer seen on the way, in order. */
 async function until(probe: () => Promise<string>, want: string, timeoutMs = 30_000): Promise<string[]> {
   const seen: string[] = [];
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const reached = async () => {
     const now = await probe();
     if (seen.at(-1) !== now) seen.push(now);
-    if (now === want) return seen;
-    if (Date.now() > deadline) throw new Error(`still not ${want} after ${timeoutMs} ms: ${seen.join(' → ')}`);
-    await sleep(100);
-  }
+    return now === want;
+  };
+  await waitFor(reached, want, { timeoutMs, everyMs: 100 }).catch(() => {
+    throw new Error(`still not ${want} after ${timeoutMs} ms: ${seen.join(' → ')}`);
+  });
+  return seen;
 }
 
 const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern, 'g'))?.length ?? 0;

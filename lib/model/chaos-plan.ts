@@ -7,8 +7,7 @@ import { seededRandom } from './random';
  * run applies it as far as the operating system's scheduler allows.
  */
 
-/** A worker's name, or `holder`: whoever holds the lease when the action strikes. */
-export type ChaosTarget = string;
+/** An action's worker may be `holder`: whoever holds the lease when the action strikes. */
 export const LEASE_HOLDER = 'holder';
 
 export type ChaosAction =
@@ -18,8 +17,6 @@ export type ChaosAction =
   | { at: number; kind: 'db-crash' };
 
 export type ChaosOptions = { seed: number; workers: string[]; seconds: number; leaseTtlMs: number; dbCrash: boolean };
-
-export const CHAOS_LIMITS = { workers: { min: 2, max: 8 }, seconds: { min: 5, max: 600 } } as const;
 
 const ACTIONS_PER_WORKER_PER_10S = 3;
 const HOLDER_SHARE = 0.6;

@@ -12,7 +12,7 @@ const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]', '']);
 
 /** `name` as it appears in a Host header: lower case, IPv6 in brackets, no trailing dot. */
-export function hostName(name: string): string {
+function hostName(name: string): string {
   const lower = name.trim().toLowerCase().replace(/\.$/, '');
   return lower.includes(':') && !lower.startsWith('[') ? `[${lower}]` : lower;
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { FencingError } from './errors';
 
-export const LEASE_TTL_MIN_MS = 100;
-export const LEASE_TTL_MAX_MS = 10 * 60 * 1000;
-export const NAME_MAX_CHARS = 100;
-export const VALUE_MAX_CHARS = 10_000;
-export const ROW_ID_MAX = 2_147_483_647;
+const LEASE_TTL_MIN_MS = 100;
+const LEASE_TTL_MAX_MS = 10 * 60 * 1000;
+const NAME_MAX_CHARS = 100;
+const VALUE_MAX_CHARS = 10_000;
+const ROW_ID_MAX = 2_147_483_647;
 
 const name = (what: string) =>
   z

@@ -12,15 +12,25 @@ export const MAX_PRIVATE_LABS = 30;
 /** Private labs one browser may have open at once. */
 export const MAX_PRIVATE_LABS_PER_OWNER = 3;
 export const MAX_PAUSE_SECONDS = 60;
-export const WORKER_NAME_MAX_CHARS = 40;
-export const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;
-export const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
-export const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
+const WORKER_NAME_MAX_CHARS = 40;
+const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;
+const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
+const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
 
 export const DEFAULT_WORKER_SETTINGS = { leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 } as const;
 
+/**
+ * A chaos run's bounds and defaults, for the browser's form, `npm run scenario -- chaos` and the
+ * server's check alike. Its workers all run in its lab, so at most a lab's worth.
+ */
+export const CHAOS_LIMITS = {
+  seed: { min: 0, max: 2 ** 31 - 1, default: 42 },
+  workers: { min: 2, max: MAX_WORKERS_PER_LAB, default: 5 },
+  seconds: { min: 5, max: 600, default: 30 },
+} as const;
+
 /** A lab kind: the fenced lab or one of the classic mistakes. */
-export const labKindSchema = z.enum(LAB_IDS, { error: `lab kind must be one of: ${LAB_IDS.join(', ')}` });
+const labKindSchema = z.enum(LAB_IDS, { error: `lab kind must be one of: ${LAB_IDS.join(', ')}` });
 
 /** A lab by its id: a shared lab ("fenced") or a private one ("p-…"). Whether it exists is the server's to say. */
 export const labIdSchema = z
@@ -37,7 +47,7 @@ const ms = (what: string, bounds: { min: number; max: number }) =>
     .min(bounds.min, `${what} must be at least ${bounds.min} ms`)
     .max(bounds.max, `${what} must be at most ${bounds.max} ms`);
 
-export const workerNameSchema = z
+const workerNameSchema = z
   .string({ error: 'name must be text' })
   .trim()
   .min(1, 'name must not be empty')
@@ -62,7 +72,7 @@ export const workerSettingsSchema = z
 export type WorkerSettings = z.output<typeof workerSettingsSchema>;
 
 /** A worker is named by the lab's own id ("w1") or its name; never by a process id. */
-export const workerRefSchema = z
+const workerRefSchema = z
   .string({ error: 'worker must be a worker id or name' })
   .trim()
   .min(1, 'worker must not be empty')
@@ -77,7 +87,7 @@ const pauseSeconds = z
   .positive('pause length must be more than 0 seconds')
   .max(MAX_PAUSE_SECONDS, `pause length must be at most ${MAX_PAUSE_SECONDS} seconds`);
 
-export const pausePlanSchema = z.discriminatedUnion(
+const pausePlanSchema = z.discriminatedUnion(
   'mode',
   [
     z.object({ mode: z.literal('for'), seconds: pauseSeconds }).strict(),
@@ -91,13 +101,12 @@ export type PausePlan = z.output<typeof pausePlanSchema>;
 
 export const pauseWorkerInput = z.object({ lab: labIdSchema, worker: workerRefSchema, plan: pausePlanSchema }).strict();
 
-export const resetLabInput = z.object({ lab: labIdSchema }).strict();
-
-export const labInput = resetLabInput;
+/** A command that names only its lab (reset, list the workers). */
+export const labInput = z.object({ lab: labIdSchema }).strict();
 
 export const openPrivateLabInput = z.object({ kind: labKindSchema }).strict();
 
-export const TRAINER_KEY_MAX_CHARS = 200;
+const TRAINER_KEY_MAX_CHARS = 200;
 export const trainerKeyInput = z
   .object({
     key: z
@@ -114,17 +123,17 @@ export const chaosInput = z
     seed: z
       .number({ error: 'seed must be a number' })
       .int('seed must be a whole number')
-      .min(0, 'seed must be at least 0')
-      .max(2 ** 31 - 1, 'seed is too large'),
+      .min(CHAOS_LIMITS.seed.min, `seed must be at least ${CHAOS_LIMITS.seed.min}`)
+      .max(CHAOS_LIMITS.seed.max, 'seed is too large'),
     workers: z
       .number({ error: 'workers must be a number' })
       .int('workers must be a whole number')
-      .min(2, 'a chaos run needs at least 2 workers')
-      .max(MAX_WORKERS_PER_LAB, `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`),
+      .min(CHAOS_LIMITS.workers.min, `a chaos run needs at least ${CHAOS_LIMITS.workers.min} workers`)
+      .max(CHAOS_LIMITS.workers.max, `a lab runs at most ${CHAOS_LIMITS.workers.max} workers`),
     seconds: z
       .number({ error: 'length must be a number of seconds' })
       .int('length must be whole seconds')
-      .min(5, 'a chaos run lasts at least 5 s')
-      .max(600, 'a chaos run lasts at most 600 s'),
+      .min(CHAOS_LIMITS.seconds.min, `a chaos run lasts at least ${CHAOS_LIMITS.seconds.min} s`)
+      .max(CHAOS_LIMITS.seconds.max, `a chaos run lasts at most ${CHAOS_LIMITS.seconds.max} s`),
   })
   .strict();

@@ -16,7 +16,7 @@ export function escapeXml(text: string): string {
 }
 
 /** Coordinates to one decimal: small files, and the same string for the same drawing. */
-export const num = (n: number): string => String(Math.round(n * 10) / 10);
+const num = (n: number): string => String(Math.round(n * 10) / 10);
 
 /** An element; `children` are markup already (use `escapeXml` or `textNode` for text). */
 export function el(name: string, attrs: Attrs, ...children: string[]): string {

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { acquireLease } from '../../db/leases';
 import { migrate } from '../../db/migrate';
 import { newClient } from '../../db/pool';
+import { burnTokenInRollback, takeLoneNextval } from '../../db/token-shortcuts';
 import { crashPostmaster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { checkHistory, type Violation } from '../model/checker';
 import type { WireEvent } from '../model/wire';
@@ -40,10 +41,7 @@ export async function runDurabilityScenario(cycles: number, print: StoryPrinter)
   };
   let grantCount = 0;
   const take = async (taker: Taker, session: pg.Client, cycle: number) => {
-    const token =
-      taker === 'grant'
-        ? await grantToken(session, ++grantCount)
-        : Number((await session.query<{ token: string }>("SELECT nextval('write_epoch') AS token")).rows[0]?.token);
+    const token = taker === 'grant' ? await grantToken(session, ++grantCount) : await takeLoneNextval(session);
     handedOut[taker].push({ token, at: Date.now(), cycle });
   };
 
@@ -64,11 +62,7 @@ export async function runDurabilityScenario(cycles: number, print: StoryPrinter)
           while (running) await take('lone nextval', loner, cycle);
         })(),
         (async () => {
-          while (running) {
-            await roller.query('BEGIN');
-            await roller.query("SELECT nextval('write_epoch')");
-            await roller.query('ROLLBACK');
-          }
+          while (running) await burnTokenInRollback(roller);
         })(),
       ].map((loop) => loop.catch(() => undefined));
       await sleep(LOAD_MS.min + Math.random() * (LOAD_MS.max - LOAD_MS.min));

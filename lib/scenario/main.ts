@@ -6,6 +6,7 @@ import { getSupervisor } from '../lab/supervisor';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
 import { isFencingError } from '../model/errors';
+import { CHAOS_LIMITS } from '../model/lab-inputs';
 import { sharedLab } from '../model/lab-instance';
 import { isLabId, LAB_IDS, type LabId } from '../model/labs';
 import { runChaosScenario } from './chaos';
@@ -29,9 +30,11 @@ const PAUSE_SCENARIOS: ReadonlyMap<string, LabId> = new Map([
 ]);
 const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability'];
 const EXIT = { safe: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, inUse: 5, interrupted: 130 } as const;
+/** Crash cycles of the durability scenario. */
+const CYCLES = { min: 1, max: 500, default: 20 } as const;
 const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
-  chaos:      [--seed 42] [--workers 5] [--seconds 30] [--lab ${LAB_IDS.join('|')}] [--db-crash]
-  durability: [--cycles 20]`;
+  chaos:      [--seed ${CHAOS_LIMITS.seed.default}] [--workers ${CHAOS_LIMITS.workers.default}] [--seconds ${CHAOS_LIMITS.seconds.default}] [--lab ${LAB_IDS.join('|')}] [--db-crash]
+  durability: [--cycles ${CYCLES.default}]`;
 
 class UsageError extends Error {}
 
@@ -73,7 +76,11 @@ function parse(argv: string[]): { name: string; options: Options } {
   if (!name) throw new UsageError('which scenario?');
   if (!NAMES.includes(name)) throw new UsageError(`unknown scenario ${JSON.stringify(name)}`);
   if (extra.length) throw new UsageError(`unexpected ${extra.join(' ')}`);
-  const whole = (flag: string, raw: string | undefined, fallback: number, min: number, max: number) => {
+  const whole = (
+    flag: string,
+    raw: string | undefined,
+    { min, max, default: fallback }: { min: number; max: number; default: number },
+  ) => {
     if (raw === undefined) return fallback;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min || value > max) {
@@ -87,12 +94,12 @@ function parse(argv: string[]): { name: string; options: Options } {
     name,
     options: {
       json: values.json ?? false,
-      seed: whole('seed', values.seed, 42, 0, 2 ** 31 - 1),
-      workers: whole('workers', values.workers, 5, 2, 8),
-      seconds: whole('seconds', values.seconds, 30, 5, 600),
+      seed: whole('seed', values.seed, CHAOS_LIMITS.seed),
+      workers: whole('workers', values.workers, CHAOS_LIMITS.workers),
+      seconds: whole('seconds', values.seconds, CHAOS_LIMITS.seconds),
       lab,
       dbCrash: values['db-crash'] ?? false,
-      cycles: whole('cycles', values.cycles, 20, 1, 500),
+      cycles: whole('cycles', values.cycles, CYCLES),
     },
   };
 }

@@ -1,8 +1,9 @@
 import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { msUntil } from '../../db/database-clock';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
-import { getPool } from '../../db/pool';
+import { readLease } from '../../db/leases';
 import { getSupervisor } from '../lab/supervisor';
 import { checkHistory } from '../model/checker';
 import type { LabEvent } from '../model/events';
@@ -152,19 +153,15 @@ const IN_USE_GRACE_MS = 10_000;
 export async function refuseIfInUse(lab: LabInstance): Promise<void> {
   const deadline = Date.now() + IN_USE_GRACE_MS;
   for (;;) {
-    const { rows } = await getPool().query<{ holder: string; remaining_ms: number }>(
-      `SELECT holder, (extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS remaining_ms
-         FROM leases WHERE resource = $1 AND expires_at > clock_timestamp()`,
-      [lab.resource],
-    );
-    const lease = rows[0];
-    if (!lease) return;
-    if (Date.now() + lease.remaining_ms > deadline) {
+    const lease = await readLease(lab.resource);
+    const remainingMs = lease ? await msUntil(lease.expiresAt) : 0;
+    if (!lease || remainingMs <= 0) return;
+    if (Date.now() + remainingMs > deadline) {
       throw new LabInUseError(
         `the ${labTitle(lab)} lab is in use by another process (${lease.holder} holds its lease and keeps renewing it): reset it in the app, or stop the app, and run this again`,
       );
     }
-    await sleep(Math.max(50, lease.remaining_ms + 20));
+    await sleep(Math.max(50, remainingMs + 20));
   }
 }
 

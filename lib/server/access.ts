@@ -36,7 +36,7 @@ export function trainerKey(): string {
   return holder.__fencingLabTrainerKey;
 }
 
-export function newTrainerKey(): string {
+function newTrainerKey(): string {
   return randomBytes(12).toString('base64url');
 }
 

@@ -17,7 +17,7 @@ const PEER_HEADER = 'x-fencing-lab-peer';
 const MARKER = Symbol.for('fencing-lab.peer-header');
 
 /** The address when nothing names one (a request that did not come over a socket). */
-export const UNKNOWN_ADDRESS = 'unknown';
+const UNKNOWN_ADDRESS = 'unknown';
 
 type HeaderSource = Pick<Headers, 'get'>;
 

@@ -5,7 +5,8 @@ import { acquireLease, releaseLease } from '@/db/leases';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { sharedLab } from '@/lib/model/lab-instance';
-import { eventually, openLabFeed } from '@/lib/testing/sse-client';
+import { openLabFeed } from '@/lib/testing/sse-client';
+import { waitFor } from '@/lib/testing/wait';
 import { getFeedSlots } from './feed-slots';
 
 /*
@@ -37,12 +38,12 @@ const caughtUp = (feed: ReturnType<typeof openLabFeed>) => feed.received.some((m
 
 test('the feed past the per-address cap is told to come back later; other addresses, and a freed slot, are served', async () => {
   const mine = Array.from({ length: PER_ADDRESS }, () => openLabFeed(LAB, undefined, from('10.0.0.7')));
-  await eventually(() => mine.every(caughtUp), 'the first feeds caught up');
+  await waitFor(() => mine.every(caughtUp), 'the first feeds caught up');
 
   const refused = openLabFeed(LAB, undefined, from('10.0.0.7'));
   const response = await refused.response;
   assert.equal(response.status, 200, 'an EventSource retries only a 200 event stream');
-  await eventually(() => refused.ended(), 'the refused stream ends');
+  await waitFor(() => refused.ended(), 'the refused stream ends');
   assert.deepEqual(
     refused.received.map((m) => m.event),
     ['busy'],
@@ -50,14 +51,14 @@ test('the feed past the per-address cap is told to come back later; other addres
   assert.match(String(refused.received[0]?.data.message), /too many live feeds are open from this address/);
 
   const other = openLabFeed(LAB, undefined, from('10.0.0.8'));
-  await eventually(() => caughtUp(other), 'another address is served');
+  await waitFor(() => caughtUp(other), 'another address is served');
 
   await mine[0]?.close();
-  await eventually(() => getFeedSlots().count('10.0.0.7') === PER_ADDRESS - 1, 'the slot freed');
+  await waitFor(() => getFeedSlots().count('10.0.0.7') === PER_ADDRESS - 1, 'the slot freed');
   const again = openLabFeed(LAB, undefined, from('10.0.0.7'));
-  await eventually(() => caughtUp(again), 'a freed slot is taken again');
+  await waitFor(() => caughtUp(again), 'a freed slot is taken again');
   await Promise.all([...mine.slice(1), other, again].map((feed) => feed.close()));
-  await eventually(() => getFeedSlots().count() === 0, 'every slot released');
+  await waitFor(() => getFeedSlots().count() === 0, 'every slot released');
 });
 
 test("many feeds loading long histories at once use the feeds' few connections; the trainer's commands still run", async () => {

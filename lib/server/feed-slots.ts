@@ -7,8 +7,8 @@ import 'server-only';
  * page says so. The bounds can be raised for a large room behind one address (a NAT, a proxy).
  */
 
-export const DEFAULT_MAX_FEEDS_PER_ADDRESS = 24;
-export const DEFAULT_MAX_FEEDS = 400;
+const DEFAULT_MAX_FEEDS_PER_ADDRESS = 24;
+const DEFAULT_MAX_FEEDS = 400;
 
 function limitFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -19,7 +19,7 @@ function limitFromEnv(name: string, fallback: number): number {
   return Number(raw);
 }
 
-export function feedLimits(): { perAddress: number; total: number } {
+function feedLimits(): { perAddress: number; total: number } {
   return {
     perAddress: limitFromEnv('FENCING_LAB_MAX_FEEDS_PER_ADDRESS', DEFAULT_MAX_FEEDS_PER_ADDRESS),
     total: limitFromEnv('FENCING_LAB_MAX_FEEDS', DEFAULT_MAX_FEEDS),

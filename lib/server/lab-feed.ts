@@ -8,12 +8,12 @@ import type { Backlog, Drained, Send, SseMessage } from './event-stream';
 import { getLabHub, labSnapshotMessage } from './lab-hub';
 
 /** Events per history page: one query, then nothing more until the client has read the page. */
-export const HISTORY_PAGE_EVENTS = 500;
+const HISTORY_PAGE_EVENTS = 500;
 /**
  * Live events the hub may hand a viewer while one page of its history is being read. Past this the
  * viewer is closed, and its browser resumes from the last id it holds.
  */
-export const MAX_HELD_EVENTS = 5_000;
+const MAX_HELD_EVENTS = 5_000;
 
 /**
  * One viewer's feed of a lab: `hello` (the database's identity, so that a client notices another

@@ -4,7 +4,8 @@ import { appendEvent, clearEvents } from '@/db/events';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { sharedLab } from '@/lib/model/lab-instance';
-import { eventually, openLabFeed } from '@/lib/testing/sse-client';
+import { openLabFeed } from '@/lib/testing/sse-client';
+import { waitFor } from '@/lib/testing/wait';
 
 /*
  * A reset that falls among events a feed is delivering: a read of the hub's that began before the
@@ -45,9 +46,9 @@ after(async () => {
 
 test('an event committed just after a reset survives the reset, for an open viewer and one joining then', async () => {
   const early = openLabFeed(LAB);
-  await eventually(() => early.received.some((m) => m.event === 'caught-up'), 'caught-up');
+  await waitFor(() => early.received.some((m) => m.event === 'caught-up'), 'caught-up');
   await write('before');
-  await eventually(() => early.eventIds().length === 1, 'first event');
+  await waitFor(() => early.eventIds().length === 1, 'first event');
 
   delayNextRead = 400; // the hub's next read is slow to start
   await write('deleted by the reset'); // note -> pump -> listEvents (delayed)
@@ -55,7 +56,7 @@ test('an event committed just after a reset survives the reset, for an open view
   await clearEvents(LAB); // reset note arrives while the read is in flight
   await write('after the reset'); // commits before the delayed read takes its snapshot
   const late = openLabFeed(LAB); // joins while the hub has not yet broadcast the reset
-  await eventually(() => late.received.some((m) => m.event === 'caught-up'), 'late caught-up');
+  await waitFor(() => late.received.some((m) => m.event === 'caught-up'), 'late caught-up');
   await sleep(1_500);
   const expected = await idsInDatabase();
   const earlyIds = early.eventIds();

@@ -5,7 +5,8 @@ import { appendEvent } from '@/db/events';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { sharedLab } from '@/lib/model/lab-instance';
-import { eventually, openLabFeed } from '@/lib/testing/sse-client';
+import { openLabFeed } from '@/lib/testing/sse-client';
+import { waitFor } from '@/lib/testing/wait';
 import type { SseMessage } from './event-stream';
 import { getLabHub, MAX_VIEWER_BACKLOG_BYTES } from './lab-hub';
 
@@ -52,18 +53,18 @@ test('two viewers receive the same events in the same order, as the database hol
   await resetLabData(sharedLab(LAB));
   const one = openLabFeed(LAB);
   const two = openLabFeed(LAB);
-  await eventually(() => [one, two].every((v) => v.received.some((m) => m.event === 'caught-up')), 'caught-up');
+  await waitFor(() => [one, two].every((v) => v.received.some((m) => m.event === 'caught-up')), 'caught-up');
   const stop = keepWriting('both');
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   await stop();
   const expected = await idsInDatabase();
   assert.ok(expected.length >= 10, `enough writes to interleave (${expected.length})`);
-  await eventually(() => one.eventIds().length >= expected.length && two.eventIds().length >= expected.length, 'all');
+  await waitFor(() => one.eventIds().length >= expected.length && two.eventIds().length >= expected.length, 'all');
   assert.deepEqual(one.eventIds(), expected);
   assert.deepEqual(two.eventIds(), expected);
   assert.equal(getLabHub().stateOf(LAB).viewers, 2, 'both share one channel');
   // Each snapshot says how many watch: the room, as the trainer sees it.
-  await eventually(
+  await waitFor(
     () => one.received.some((m) => m.event === 'snapshot' && m.data.viewers === 2),
     'a snapshot counting both viewers',
   );
@@ -78,16 +79,16 @@ test('a viewer joining mid-run gets the history, then live events, with no gap a
   await new Promise((resolve) => setTimeout(resolve, 500));
   // Joins while events commit: some land in its history, some reach it live, some both ways.
   const late = openLabFeed(LAB);
-  await eventually(() => late.received.some((m) => m.event === 'caught-up'), 'the late viewer caught up');
+  await waitFor(() => late.received.some((m) => m.event === 'caught-up'), 'the late viewer caught up');
   await new Promise((resolve) => setTimeout(resolve, 500));
   await stop();
   const expected = await idsInDatabase();
-  await eventually(() => late.eventIds().length >= expected.length, 'the late viewer has every event');
+  await waitFor(() => late.eventIds().length >= expected.length, 'the late viewer has every event');
   assert.deepEqual(late.eventIds(), expected);
   const caughtUp = late.received.find((m) => m.event === 'caught-up');
   const lastHistoryId = caughtUp?.data.lastId as number;
   assert.ok(lastHistoryId > 0 && lastHistoryId < (expected.at(-1) as number), 'events came both as history and live');
-  await eventually(() => early.eventIds().length >= expected.length, 'the early viewer has every event');
+  await waitFor(() => early.eventIds().length >= expected.length, 'the early viewer has every event');
   assert.deepEqual(early.eventIds(), expected);
   await early.close();
   await late.close();
@@ -97,17 +98,14 @@ test('a viewer that disconnects is removed, and a lab with no viewers stops its 
   const subscribedBefore = getEventFeed().subscriberCount;
   const one = openLabFeed(LAB);
   const two = openLabFeed(LAB);
-  await eventually(() => getLabHub().stateOf(LAB).viewers === 2, 'two viewers');
+  await waitFor(() => getLabHub().stateOf(LAB).viewers === 2, 'two viewers');
   assert.equal(getLabHub().stateOf(LAB).ticking, true);
   await one.close();
-  await eventually(() => getLabHub().stateOf(LAB).viewers === 1, 'one viewer left');
+  await waitFor(() => getLabHub().stateOf(LAB).viewers === 1, 'one viewer left');
   await write('still live');
-  await eventually(
-    () => two.received.some((m) => (m.data.detail as { value?: string })?.value === 'still live'),
-    'live',
-  );
+  await waitFor(() => two.received.some((m) => (m.data.detail as { value?: string })?.value === 'still live'), 'live');
   await two.close();
-  await eventually(() => getLabHub().stateOf(LAB).viewers === 0, 'no viewer left');
+  await waitFor(() => getLabHub().stateOf(LAB).viewers === 0, 'no viewer left');
   assert.deepEqual(getLabHub().stateOf(LAB), { viewers: 0, ticking: false });
   assert.equal(getEventFeed().subscriberCount, subscribedBefore, 'its LISTEN subscription is let go');
 });
@@ -127,11 +125,11 @@ test('a viewer that stops reading is dropped (it reconnects with Last-Event-ID),
     },
     backlogBytes: () => backlog,
   });
-  await eventually(() => getLabHub().stateOf(LAB).viewers === 2, 'both joined');
+  await waitFor(() => getLabHub().stateOf(LAB).viewers === 2, 'both joined');
   await write('one too many');
-  await eventually(() => closed, 'the stalled viewer was closed');
+  await waitFor(() => closed, 'the stalled viewer was closed');
   assert.equal(getLabHub().stateOf(LAB).viewers, 1);
-  await eventually(() => reading.received.some((m) => m.event === 'lab-event'), 'the reading viewer got it');
+  await waitFor(() => reading.received.some((m) => m.event === 'lab-event'), 'the reading viewer got it');
   leave();
   await reading.close();
 });

@@ -8,8 +8,8 @@ import { chaosRunOf } from '@/lib/chaos/chaos-runs';
 import { listLabWorkers } from '@/lib/lab/remote-workers';
 import type { LabInstance } from '@/lib/model/lab-instance';
 import { toWire } from '@/lib/model/wire';
+import { feedOutageLog } from '../log/outage-log';
 import type { SseMessage } from './event-stream';
-import { feedOutageLog } from './outage-log';
 
 const SNAPSHOT_EVERY_MS = 1_000;
 /** Events the reader fetches per query; a longer run of new events takes several. */

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cookies } from 'next/headers';
 import { createTrainerSession, isLiveTrainerSession, revokeTrainerSession } from '../../db/trainer-sessions';
-import type { ActionResult } from '../lab/validated-action';
+import type { ActionResult } from '../model/action-result';
 import { trainerKeyInput } from '../model/lab-inputs';
 import { isTrainerKey, TRAINER_COOKIE, trainerKey, trainerProofOf } from './access';
 
@@ -15,7 +15,7 @@ import { isTrainerKey, TRAINER_COOKIE, trainerKey, trainerProofOf } from './acce
  * with another key. The one unlock path for the form and the link.
  */
 
-export const TRAINER_SESSION_HOURS = 12;
+const TRAINER_SESSION_HOURS = 12;
 const TRAINER_SESSION_MS = TRAINER_SESSION_HOURS * 3_600_000;
 const WRONG_KEY_DELAY_MS = 400;
 

@@ -7,7 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from '../launcher/ports';
-import { waitForExit } from '../launcher/processes';
+import { waitForExit } from '../os/processes';
+import { waitFor } from './wait';
 
 /*
  * A PostgreSQL server that is not the app's own, for the test of an app started with DATABASE_URL:
@@ -17,7 +18,7 @@ import { waitForExit } from '../launcher/processes';
  */
 
 const run = promisify(execFile);
-export const DEBIAN_PG_BIN = process.env.FENCING_LAB_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const DEBIAN_PG_BIN = process.env.FENCING_LAB_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const READY_TIMEOUT_MS = 30_000;
 
 export type ExternalPostgres = {
@@ -84,21 +85,24 @@ export async function startExternalPostgres(): Promise<ExternalPostgres> {
   };
 }
 
-async function untilAccepting(url: string): Promise<boolean> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
+/** True once the server accepts a connection; false if it does not within READY_TIMEOUT_MS. */
+function untilAccepting(url: string): Promise<boolean> {
+  const accepts = async () => {
     const client = new pg.Client({ connectionString: url });
     client.on('error', () => undefined);
     try {
       await client.connect();
-      await client.end();
       return true;
     } catch {
+      return false;
+    } finally {
       await client.end().catch(() => undefined);
-      await sleep(100);
     }
-  }
-  return false;
+  };
+  return waitFor(accepts, 'the Debian PostgreSQL to accept connections', {
+    timeoutMs: READY_TIMEOUT_MS,
+    everyMs: 100,
+  }).catch(() => false);
 }
 
 async function postgresUserIds(): Promise<{ uid?: number; gid?: number }> {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { msUntil } from '../../db/database-clock';
 import { createProtectedRow, type ProtectedRow } from '../../db/guard';
 import { acquireLease, type Lease } from '../../db/leases';
-import { getPool, type Session } from '../../db/pool';
+import type { Session } from '../../db/pool';
 
 /** A resource name no other test uses, so test files can share one database. */
 export function freshResource(label = 'test'): string {
@@ -23,12 +24,8 @@ export async function grant(resource: string, holder: string, ttlMs = 300, sessi
 /** Waits until the lease has expired by the database's clock (not this process's). */
 export async function waitForExpiry(lease: Lease): Promise<void> {
   for (;;) {
-    const { rows } = await getPool().query<{ expired: boolean; remaining_ms: number }>(
-      `SELECT clock_timestamp() >= $1::timestamptz AS expired,
-              (extract(epoch FROM $1::timestamptz - clock_timestamp()) * 1000)::float8 AS remaining_ms`,
-      [lease.expiresAt],
-    );
-    if (rows[0]?.expired) return;
-    await sleep(Math.max(5, Math.ceil(rows[0]?.remaining_ms ?? 5)));
+    const remainingMs = await msUntil(lease.expiresAt);
+    if (remainingMs <= 0) return;
+    await sleep(Math.max(5, Math.ceil(remainingMs)));
   }
 }

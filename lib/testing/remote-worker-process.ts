@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { PROJECT_ROOT } from '../launcher/paths';
-import { isAlive } from '../launcher/processes';
+import { isAlive } from '../os/processes';
 
 /**
  * `npm run worker -- <args>` as a person starts it from a shell, for tests: a real child process in

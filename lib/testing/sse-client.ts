@@ -50,12 +50,3 @@ export function openLabFeed(lab: string, lastEventId?: number, headers: Record<s
     },
   };
 }
-
-/** Polls `check` until it holds; generous by default, the machine is slow and shared. */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

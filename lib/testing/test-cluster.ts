@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
-import { commandLine, isAlive, terminate } from '../launcher/processes';
+import { commandLine, isAlive, terminate } from '../os/processes';
 
 export type TestCluster = EmbeddedCluster & { dataDir: string; dispose(): Promise<void> };
 

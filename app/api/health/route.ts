@@ -1,11 +1,12 @@
 import { checkDatabase } from '@/db/health';
+import { launcherIsRestartingDatabase } from '@/lib/server/launcher-state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** 200 with `status: 'up'` once the database answers and the schema is in place; 503 `down` or `recovering` otherwise. */
 export async function GET() {
-  const health = await checkDatabase();
+  const health = await checkDatabase({ restarting: launcherIsRestartingDatabase });
   return Response.json(health, {
     status: health.status === 'up' ? 200 : 503,
     headers: { 'Cache-Control': 'no-store' },

@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { startChaosAction } from '@/app/actions';
+import { CHAOS_LIMITS } from '@/lib/model/lab-inputs';
 import { useLabStore } from '../lab-store-provider';
 import { NumberField } from './number-field';
 import { controlButton } from './styles';
@@ -11,9 +12,9 @@ export function ChaosPanel() {
   const lab = useLabStore((s) => s.lab);
   const chaos = useLabStore((s) => s.snapshot?.chaos);
   const notify = useLabStore((s) => s.notify);
-  const [seed, setSeed] = useState(42);
-  const [workers, setWorkers] = useState(5);
-  const [seconds, setSeconds] = useState(30);
+  const [seed, setSeed] = useState<number>(CHAOS_LIMITS.seed.default);
+  const [workers, setWorkers] = useState<number>(CHAOS_LIMITS.workers.default);
+  const [seconds, setSeconds] = useState<number>(CHAOS_LIMITS.seconds.default);
 
   const start = async () => {
     const result = await startChaosAction({ lab, seed, workers, seconds }).catch(() => undefined);
@@ -37,9 +38,27 @@ export function ChaosPanel() {
           void start();
         }}
       >
-        <NumberField label="Seed" value={seed} onChange={setSeed} min={0} />
-        <NumberField label="Workers" value={workers} onChange={setWorkers} min={2} max={8} />
-        <NumberField label="Seconds" value={seconds} onChange={setSeconds} min={5} max={600} />
+        <NumberField
+          label="Seed"
+          value={seed}
+          onChange={setSeed}
+          min={CHAOS_LIMITS.seed.min}
+          max={CHAOS_LIMITS.seed.max}
+        />
+        <NumberField
+          label="Workers"
+          value={workers}
+          onChange={setWorkers}
+          min={CHAOS_LIMITS.workers.min}
+          max={CHAOS_LIMITS.workers.max}
+        />
+        <NumberField
+          label="Seconds"
+          value={seconds}
+          onChange={setSeconds}
+          min={CHAOS_LIMITS.seconds.min}
+          max={CHAOS_LIMITS.seconds.max}
+        />
         <button type="submit" className={controlButton} disabled={chaos?.running}>
           Run chaos
         </button>

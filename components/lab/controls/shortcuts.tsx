@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
 
-export const SHORTCUTS: Array<[string, string]> = [
+const SHORTCUTS: Array<[string, string]> = [
   ['N', 'start a worker'],
   ['P', 'pause the selected worker for the pause length'],
   ['U', 'pause it until resumed'],

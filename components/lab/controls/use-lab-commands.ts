@@ -9,7 +9,7 @@ import {
   resumeWorkerAction,
   startWorkerAction,
 } from '@/app/actions';
-import type { ActionResult } from '@/lib/lab/validated-action';
+import type { ActionResult } from '@/lib/model/action-result';
 import { useLabStore } from '../lab-store-provider';
 
 export type StartSettings = { name: string; leaseTtlMs: number; renewEveryMs: number; writeEveryMs: number };

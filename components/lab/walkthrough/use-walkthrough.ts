@@ -9,7 +9,7 @@ import { useLabStore, useLabStoreApi } from '../lab-store-provider';
 import { useWalkthroughPosition } from './use-walkthrough-position';
 
 const STEP_TIMEOUT_MS = 30_000;
-export const AUTOPLAY_READ_MS = 4_500;
+const AUTOPLAY_READ_MS = 4_500;
 
 export type WalkthroughStatus =
   | { kind: 'idle' }

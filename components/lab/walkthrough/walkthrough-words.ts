@@ -5,7 +5,7 @@ type Walk = Pick<
   'steps' | 'shown' | 'reached' | 'position' | 'pending' | 'deepLink' | 'facts'
 >;
 
-export const READY_TEXT =
+const READY_TEXT =
   'Ready when you are: press → to begin. This step resets the lab (its workers stop, its history is cleared); until then it runs on as it is.';
 
 /** The shown step's narration: what happened, or, before the lab got there, what the step will do. */

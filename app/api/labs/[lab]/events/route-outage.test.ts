@@ -8,8 +8,9 @@ import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { crashPostmaster, startEmbeddedPostgres } from '@/lib/launcher/embedded-postgres';
 import { sharedLab } from '@/lib/model/lab-instance';
-import { eventually, openLabFeed } from '@/lib/testing/sse-client';
+import { openLabFeed } from '@/lib/testing/sse-client';
 import { startTestCluster, type TestCluster } from '@/lib/testing/test-cluster';
+import { waitFor } from '@/lib/testing/wait';
 import { GET } from './route';
 
 /*
@@ -55,14 +56,14 @@ async function logDuring(fn: () => Promise<void>): Promise<string[]> {
 test('while the database is away the feed answers what a browser retries, logs it once, and resumes with nothing lost or doubled', async () => {
   for (const value of ['before-1', 'before-2']) await write(value);
   const first = openLabFeed(LAB);
-  await eventually(() => first.received.some((m) => m.event === 'caught-up'), 'the first feed caught up');
+  await waitFor(() => first.received.some((m) => m.event === 'caught-up'), 'the first feed caught up');
   const seen = first.eventIds();
   assert.equal(seen.length, 2);
 
   const answers: { status: number; type: string | null; body: string }[] = [];
   const downLog = await logDuring(async () => {
     await crashPostmaster(cluster);
-    await eventually(() => first.ended(), 'the open stream ended (its browser reconnects)');
+    await waitFor(() => first.ended(), 'the open stream ended (its browser reconnects)');
     // A browser retrying every 300 ms for 3 s, as a room of them would, with the id it holds.
     for (let i = 0; i < 10; i++) {
       const request = new Request(`http://lab.test/api/labs/${LAB}/events`, {
@@ -89,7 +90,7 @@ test('while the database is away the feed answers what a browser retries, logs i
 
   const restarted = await startEmbeddedPostgres({ dataDir: cluster.dataDir, preferredPort: cluster.port });
   assert.equal(restarted.port, cluster.port);
-  await eventually(
+  await waitFor(
     async () =>
       await write('after-1')
         .then(() => true)
@@ -100,9 +101,9 @@ test('while the database is away the feed answers what a browser retries, logs i
 
   const upLog = await logDuring(async () => {
     const second = openLabFeed(LAB, seen.at(-1));
-    await eventually(() => second.received.some((m) => m.event === 'caught-up'), 'the reconnect caught up');
+    await waitFor(() => second.received.some((m) => m.event === 'caught-up'), 'the reconnect caught up');
     await write('live-after');
-    await eventually(() => second.eventIds().length === 3, 'the live event after the reconnect');
+    await waitFor(() => second.eventIds().length === 3, 'the live event after the reconnect');
     const { rows } = await getPool().query<{ id: string }>('SELECT id FROM events WHERE lab = $1 ORDER BY id', [LAB]);
     assert.deepEqual(
       [...seen, ...second.eventIds()],

@@ -5,6 +5,7 @@ import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { sharedLab } from '@/lib/model/lab-instance';
 import { openLabFeed, type SseEvent } from '@/lib/testing/sse-client';
+import { waitFor } from '@/lib/testing/wait';
 import { GET } from './route';
 
 /*
@@ -98,9 +99,7 @@ test('when the LISTEN connection dies, the stream closes so that the browser rec
   await getPool().query(
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN fencing_events' AND pid <> pg_backend_pid()",
   );
-  const deadline = Date.now() + 5_000;
-  while (!stream.ended() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-  assert.equal(stream.ended(), true);
+  await waitFor(() => stream.ended(), 'the stream to close');
 });
 
 test('an unknown lab is a 404 and a malformed Last-Event-ID a 400', async () => {

@@ -1,5 +1,10 @@
 import 'server-only';
 
+/*
+ * A leaf (console only, nothing of the project): the database checks in db/, the sweeps in lib/lab/
+ * and the feeds in lib/server/ all log their outages through it.
+ */
+
 /**
  * For a task that retries by itself (a sweep, a probe, the live feeds): one line when it starts
  * failing and one when it works again, instead of a line per attempt while the database is away.

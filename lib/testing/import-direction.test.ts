@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { test } from 'node:test';
+import { allSourceFiles, SOURCE_ROOTS, withoutExtension } from './source-files';
+
+/*
+ * The house has one direction: app/ → the request layer (lib/server/) → the process layer (lib/lab/,
+ * lib/worker/, lib/chaos/) and db/ → lib/model/. These tests read the import statements of every
+ * .ts and .tsx file under app/, components/, lib/ and db/ and fail on an import that runs the other
+ * way (SQL outside db/: sql-only-in-db.test.ts). Tests and lib/testing are the harness: they stand
+ * above every layer and may import any of them, and no product code may import them.
+ */
+
+type Layer = 'model' | 'leaf' | 'db' | 'process' | 'request' | 'components' | 'app' | 'entry' | 'harness';
+
+/** Which layer a file (a path relative to the repository, without extension) belongs to. */
+function layerOf(file: string): Layer {
+  if (/\.test$/.test(file) || file.startsWith('lib/testing/')) return 'harness';
+  if (file.startsWith('lib/model/')) return 'model';
+  // Leaves: console and operating-system helpers that import nothing of the project.
+  if (file.startsWith('lib/log/') || file.startsWith('lib/os/')) return 'leaf';
+  if (file.startsWith('db/')) return 'db';
+  if (/^lib\/(lab|worker|chaos)\//.test(file)) return 'process';
+  if (file.startsWith('lib/server/')) return 'request';
+  if (file.startsWith('components/')) return 'components';
+  if (file.startsWith('app/')) return 'app';
+  // Programs of their own (npm start, npm run scenario): they may use every layer, none uses them.
+  if (/^lib\/(launcher|scenario)\//.test(file)) return 'entry';
+  throw new Error(`${file}: no layer (add its folder to layerOf)`);
+}
+
+/** What each layer may import, besides npm packages and Node's own modules (checked separately). */
+const MAY_IMPORT: Record<Exclude<Layer, 'harness'>, Layer[]> = {
+  model: ['model'],
+  leaf: ['leaf'],
+  db: ['db', 'model', 'leaf'],
+  process: ['process', 'db', 'model', 'leaf'],
+  request: ['request', 'process', 'db', 'model', 'leaf'],
+  // The UI reaches the server through server actions and the request layer, never db/ or a process.
+  components: ['components', 'request', 'model'],
+  app: ['app', 'components', 'request', 'process', 'db', 'model', 'leaf'],
+  entry: ['entry', 'process', 'db', 'model', 'leaf'],
+};
+
+/** Packages a layer must not use: lib/model stays pure (no React, pg, process, Next); db/ draws nothing. */
+const FORBIDDEN_PACKAGES: Partial<Record<Layer, RegExp>> = {
+  model: /^(node:|pg$|react|react-dom|next|server-only|zustand)/,
+  leaf: /^(pg$|react|react-dom|next|zustand)/,
+  db: /^(react|react-dom|next|zustand)/,
+};
+
+/*
+ * Known leftovers, each owned by another piece of work of issue 11. An entry here that no longer
+ * matches an import fails the test, so the list only shrinks.
+ */
+const LEFTOVERS: { from: string; to: string; why: string }[] = [
+  {
+    from: 'lib/lab/lab-actions',
+    to: 'lib/server/access',
+    why: 'the lab commands belong to the request layer; lab-actions.ts moves to lib/server/ with the one-door rewrite',
+  },
+  {
+    from: 'lib/scenario/durability',
+    to: 'lib/testing/test-cluster',
+    why: 'the durability scenario starts its own throwaway cluster; test-cluster.ts belongs in lib/launcher/ beside embedded-postgres.ts',
+  },
+];
+
+/*
+ * Server actions are the one door from a client component to the server: Next.js reaches them only
+ * through an import of the 'use server' module, which the house keeps beside its page in app/.
+ */
+const UI_MAY_IMPORT_FROM_APP = new Set(['app/actions']);
+
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** The import specifiers of one file: static imports, re-exports, side-effect imports and import(). */
+function importsOf(source: string): string[] {
+  return [...source.matchAll(IMPORT)].map((match) => (match[1] ?? match[2] ?? match[3]) as string);
+}
+
+/** A specifier resolved to a repository path without extension, or undefined for a package. */
+function resolveImport(fromFile: string, specifier: string): string | undefined {
+  if (specifier.startsWith('@/')) return withoutExtension(path.normalize(specifier.slice(2)));
+  if (specifier.startsWith('.')) return withoutExtension(path.join(path.dirname(fromFile), specifier));
+  return undefined;
+}
+
+type Edge = { from: string; to: string; specifier: string };
+
+async function allEdges(): Promise<Edge[]> {
+  const files = await allSourceFiles();
+  const edges: Edge[] = [];
+  for (const file of files) {
+    const from = withoutExtension(file);
+    for (const specifier of importsOf(await readFile(file, 'utf8'))) {
+      edges.push({ from, to: resolveImport(file, specifier) ?? `package:${specifier}`, specifier });
+    }
+  }
+  return edges;
+}
+
+/** Why this import runs the wrong way, or undefined when it may stand. */
+function wrongWay(edge: Edge): string | undefined {
+  const from = layerOf(edge.from);
+  if (edge.to.startsWith('package:')) {
+    const forbidden = FORBIDDEN_PACKAGES[from];
+    return forbidden?.test(edge.specifier) ? `${from} must not use the package ${edge.specifier}` : undefined;
+  }
+  if (from === 'harness') return undefined;
+  if (!SOURCE_ROOTS.some((root) => edge.to.startsWith(`${root}/`))) return undefined; // package.json, next.config…
+  const to = layerOf(edge.to);
+  if (to === 'harness') return 'product code must not import tests or lib/testing';
+  if (from === 'components' && to === 'app' && UI_MAY_IMPORT_FROM_APP.has(edge.to)) return undefined;
+  if (!MAY_IMPORT[from].includes(to)) return `${from} must not import ${to}`;
+  return undefined;
+}
+
+test('imports run one way: app → request → process and db → model', async () => {
+  const edges = await allEdges();
+  const isLeftover = (edge: Edge) => LEFTOVERS.some((l) => l.from === edge.from && l.to === edge.to);
+  const wrong = edges
+    .filter((edge) => !isLeftover(edge))
+    .flatMap((edge) => {
+      const why = wrongWay(edge);
+      return why ? [`${edge.from} imports ${edge.specifier}: ${why}`] : [];
+    });
+  assert.deepEqual(wrong, [], `imports that run the wrong way:\n${wrong.join('\n')}`);
+
+  const stale = LEFTOVERS.filter((l) => !edges.some((edge) => edge.from === l.from && edge.to === l.to));
+  assert.deepEqual(stale, [], 'leftovers that are gone: remove them from LEFTOVERS');
+});
+
+test('the direction check can fail: it names an import that runs backwards', () => {
+  assert.match(wrongWay({ from: 'lib/model/token', to: 'db/pool', specifier: '../../db/pool' }) ?? '', /model/);
+  assert.match(wrongWay({ from: 'db/health', to: 'lib/server/access', specifier: 'x' }) ?? '', /db must not/);
+  assert.match(wrongWay({ from: 'lib/lab/supervisor', to: 'lib/server/access', specifier: 'x' }) ?? '', /process/);
+  assert.match(wrongWay({ from: 'components/lab/x', to: 'db/guard', specifier: 'x' }) ?? '', /components/);
+  assert.match(wrongWay({ from: 'components/lab/x', to: 'lib/lab/supervisor', specifier: 'x' }) ?? '', /components/);
+  assert.match(wrongWay({ from: 'lib/server/access', to: 'app/actions', specifier: 'x' }) ?? '', /app/);
+  assert.match(wrongWay({ from: 'lib/lab/x', to: 'lib/launcher/processes', specifier: 'x' }) ?? '', /entry/);
+  assert.match(wrongWay({ from: 'lib/model/x', to: 'package:pg', specifier: 'pg' }) ?? '', /pg/);
+  assert.equal(wrongWay({ from: 'components/lab/x', to: 'app/actions', specifier: '@/app/actions' }), undefined);
+  assert.deepEqual(importsOf("import type { A } from './a';\nexport { b } from \"../b\";\nawait import('./c');"), [
+    './a',
+    '../b',
+    './c',
+  ]);
+});
