@@ -37,9 +37,7 @@ export async function ensureWorkerPassword(ownerUrl: string): Promise<string> {
   try {
     const { rows } = await client.query<{ db: string }>('SELECT current_database() AS db');
     const role = client.escapeIdentifier(workerRoleName(rows[0]?.db ?? ''));
-    await client.query(
-      `DO $$ BEGIN CREATE ROLE ${role} LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$`,
-    );
+    await client.query(`DO $$ BEGIN CREATE ROLE ${role} LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$`);
     await client.query(`ALTER ROLE ${role} LOGIN PASSWORD ${client.escapeLiteral(password)}`);
   } finally {
     await client.end();
