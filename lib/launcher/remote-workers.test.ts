@@ -152,7 +152,10 @@ test('HOST=0.0.0.0 npm start prints a worker command that works from another hos
   // in from the network even if it listened.
   const local = await start({});
   assert.doesNotMatch(local.output(), /remote workers|npm run worker/);
-  const fromOther = await other.connect(workerUrl.toString());
+  // The worker command's URL on this start's port (another program may hold the port it had).
+  const workerUrlNow = new URL(workerUrl);
+  workerUrlNow.port = new URL(await ownerUrl()).port;
+  const fromOther = await other.connect(workerUrlNow.toString());
   assert.equal(fromOther.ok ? 'connected' : fromOther.code, 'ECONNREFUSED', JSON.stringify(fromOther));
   const machine = machineAddress();
   if (machine) {
@@ -184,7 +187,7 @@ test('HOST=0.0.0.0 npm start prints a worker command that works from another hos
     user: WORKER_ROLE,
     clientAddress: other.address,
   });
-  const oldPassword = await other.connect(workerUrl.toString());
+  const oldPassword = await other.connect(withUser(urlAgain, WORKER_ROLE, password));
   assert.match(oldPassword.ok ? 'connected' : oldPassword.message, /password authentication failed/);
   await stop(again);
 });
