@@ -59,8 +59,6 @@ async function main(mode: Mode): Promise<void> {
   await mkdir(DATA_DIR, { recursive: true });
   // Loopback unless asked otherwise: the lab starts processes on behalf of whoever can reach it.
   const host = process.env.HOST || '127.0.0.1';
-  // Beyond loopback, the room's workers reach the embedded PostgreSQL too, as the worker role only.
-  const remoteWorkers = isLoopback(host) ? undefined : { listenOn: host, workerRole: workerRoleName(DATABASE_NAME) };
   await stopOrphanedServer();
   await rm(DATABASE_STATE_FILE, { force: true });
 
@@ -72,7 +70,8 @@ async function main(mode: Mode): Promise<void> {
       preferredPort: EMBEDDED_PG_PREFERRED_PORT,
       log: say,
       takeOver: true,
-      remoteWorkers,
+      // Beyond loopback, the room's workers reach it too, as the worker role and no other.
+      remoteWorkers: isLoopback(host) ? undefined : { listenOn: host, workerRole: workerRoleName(DATABASE_NAME) },
     });
   }
   if (stopping) return;
@@ -82,7 +81,7 @@ async function main(mode: Mode): Promise<void> {
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
   const password = await ensureWorkerPassword(databaseUrl);
   if (stopping) return;
-  const room = remoteWorkers && roomWorkerLines(databaseUrl, password, host);
+  const room = isLoopback(host) ? undefined : roomWorkerLines(databaseUrl, password, host);
 
   // The trainer key: set by FENCING_LAB_TRAINER_KEY, or a fresh one per start. Only a browser that
   // has it drives the shared labs, whatever the address the server listens on.
@@ -130,9 +129,9 @@ function roomWorkerLines(databaseUrl: string, password: string, host: string): s
   return [
     `remote workers: give the room this command (${address.address} is ${address.what}, where their workers reach PostgreSQL as the worker role, the only role it lets in from the network${cluster ? '' : ' if your pg_hba.conf says so'}):`,
     `  ${workerCommand(workerUrlFrom(databaseUrl, password, address.address))}`,
-    cluster
-      ? 'its worker password is random for this data directory; set FENCING_LAB_WORKER_PASSWORD to choose it'
-      : 'its worker password is random for this database; set FENCING_LAB_WORKER_PASSWORD to choose it',
+    process.env.FENCING_LAB_WORKER_PASSWORD
+      ? 'its worker password is FENCING_LAB_WORKER_PASSWORD; change that variable to change it'
+      : `its worker password is random for this ${cluster ? 'data directory' : 'database'}; set FENCING_LAB_WORKER_PASSWORD to choose it`,
   ];
 }
 

@@ -146,6 +146,22 @@ test('HOST=0.0.0.0 npm start prints a worker command that works from another hos
   });
   await strangerLocally.connect();
   await strangerLocally.end();
+
+  // A crashed PostgreSQL is started again with the same door: the room's command still works.
+  const { postmasterPid } = JSON.parse(await readFile(path.join(dataDir, 'pg.owner.json'), 'utf8'));
+  process.kill(postmasterPid, 'SIGKILL');
+  for (let waited = 0; !/PostgreSQL \d+ is back on/.test(room.output()); waited += 100) {
+    assert.ok(waited < 30_000, `PostgreSQL did not come back:\n${room.output()}`);
+    await sleep(100);
+  }
+  groups.add(JSON.parse(await readFile(path.join(dataDir, 'pg.owner.json'), 'utf8')).postmasterPid);
+  assert.deepEqual(await other.connect(workerUrl.toString()), {
+    ok: true,
+    user: WORKER_ROLE,
+    clientAddress: other.address,
+  });
+  const ownerAfterCrash = await other.connect(withUser(workerUrl, 'postgres', ownerPassword));
+  assert.match(ownerAfterCrash.ok ? 'connected' : ownerAfterCrash.message, PG_HBA_REFUSAL);
   await stop(room);
 
   // The default, on the same data directory: PostgreSQL listens on loopback only, and lets nobody
@@ -182,6 +198,7 @@ test('HOST=0.0.0.0 npm start prints a worker command that works from another hos
   const again = await start({ HOST: '0.0.0.0', FENCING_LAB_WORKER_PASSWORD: chosen });
   const urlAgain = await workerUrlPrinted(again);
   assert.equal(decodeURIComponent(urlAgain.password), chosen);
+  assert.match(again.output(), /its worker password is FENCING_LAB_WORKER_PASSWORD; change that variable to change it/);
   assert.deepEqual(await other.connect(urlAgain.toString()), {
     ok: true,
     user: WORKER_ROLE,
