@@ -93,7 +93,8 @@ export async function startEmbeddedPostgres(options: {
   const shared = await adoptOrClearPrevious(dataDir, ownerFile, log);
   const server = { dataDir, password, logFile, ownerFile, remote: options.remoteWorkers };
   if (shared && !options.takeOver) {
-    const listenAddresses = await runningListenAddresses(shared.port, password);
+    // Only for the record: a server still starting up or recovering is shared all the same.
+    const listenAddresses = await runningListenAddresses(shared.port, password).catch(() => 'unknown');
     return { ...clusterOf(server, { ...shared, listenAddresses }), owned: false, stop: async () => undefined };
   }
   if (shared) {
