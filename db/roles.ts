@@ -1,4 +1,6 @@
 import 'server-only';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 
 /*
  * The database's roles besides its owner (issue 11). CONTRACT STUB: the privileges work (migrations,
@@ -13,7 +15,12 @@ import 'server-only';
 
 /** The worker role of the database `database` (a valid identifier of at most 63 bytes). */
 export function workerRoleName(database: string): string {
-  throw new Error(`workerRoleName(${database}): not implemented yet`);
+  // STAND-IN (h-remote, to test the launcher's door): the roles work replaces this file.
+  const name = `${database}_worker`;
+  if (!/^[a-z_][a-z0-9_]*$/.test(name) || Buffer.byteLength(name) > 63) {
+    throw new Error(`no plain worker role name for database ${database}`);
+  }
+  return name;
 }
 
 /**
@@ -22,7 +29,20 @@ export function workerRoleName(database: string): string {
  * Sets it on the worker role. Runs as the owner, after the migrations.
  */
 export async function ensureWorkerPassword(ownerUrl: string): Promise<string> {
-  throw new Error(`ensureWorkerPassword(${ownerUrl.length}): not implemented yet`);
+  // STAND-IN (h-remote): creates the role when missing and sets a password, persisting nothing.
+  const password = process.env.FENCING_LAB_WORKER_PASSWORD || randomBytes(18).toString('base64url');
+  const client = new pg.Client({ connectionString: ownerUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ db: string }>('SELECT current_database() AS db');
+    const role = client.escapeIdentifier(workerRoleName(rows[0]?.db ?? ''));
+    await client.query(`DO $$ BEGIN CREATE ROLE ${role} LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$`);
+    await client.query(`ALTER ROLE ${role} LOGIN PASSWORD ${client.escapeLiteral(password)}`);
+  } finally {
+    await client.end();
+  }
+  return password;
 }
 
 /**
@@ -30,5 +50,11 @@ export async function ensureWorkerPassword(ownerUrl: string): Promise<string> {
  * and `host` (an address the room can reach) instead of the owner URL's host when given.
  */
 export function workerUrlFrom(ownerUrl: string, password: string, host?: string): string {
-  throw new Error(`workerUrlFrom(${ownerUrl.length}, ${password.length}, ${host}): not implemented yet`);
+  // STAND-IN (h-remote).
+  const url = new URL(ownerUrl);
+  url.username = workerRoleName(decodeURIComponent(url.pathname.slice(1)));
+  url.password = encodeURIComponent(password);
+  if (host) url.hostname = host.includes(':') ? `[${host}]` : host;
+  url.search = '';
+  return url.toString();
 }

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { writeFileAtomically } from './atomic-file';
+import { hbaFor, listenAddressesFor, type RemoteWorkerAccess } from './pg-access';
 import { freePort } from './ports';
 import {
   commandLine,
@@ -43,6 +44,8 @@ export type EmbeddedCluster = {
   /** False when another live command started it: stop() then leaves it running. */
   owned: boolean;
   logFile: string;
+  /** What the running server listens on (`listen_addresses`): 127.0.0.1 unless remote workers were asked for. */
+  listenAddresses: string;
   stop(): Promise<void>;
   /** Resolves when the current postmaster has exited, whatever ended it. */
   exited(): Promise<void>;
@@ -70,6 +73,11 @@ export async function startEmbeddedPostgres(options: {
    * then leaves it running when it finishes, and this one stops it.
    */
   takeOver?: boolean;
+  /**
+   * The app listens beyond loopback: PostgreSQL listens there too, and lets the worker role (and
+   * no other) in from the network (lib/launcher/pg-access.ts). Unset: loopback only.
+   */
+  remoteWorkers?: RemoteWorkerAccess;
 }): Promise<EmbeddedCluster> {
   const dataDir = path.resolve(options.dataDir);
   const log = options.log ?? (() => undefined);
@@ -83,14 +91,25 @@ export async function startEmbeddedPostgres(options: {
   const password = await readOrCreatePassword(`${dataDir}.password`);
 
   const shared = await adoptOrClearPrevious(dataDir, ownerFile, log);
-  const server = { dataDir, password, logFile, ownerFile };
+  const server = { dataDir, password, logFile, ownerFile, remote: options.remoteWorkers };
   if (shared && !options.takeOver) {
-    return { ...clusterOf(server, shared), owned: false, stop: async () => undefined };
+    // Only for the record: a server still starting up or recovering is shared all the same.
+    const listenAddresses = await runningListenAddresses(shared.port, password).catch(() => 'unknown');
+    return { ...clusterOf(server, { ...shared, listenAddresses }), owned: false, stop: async () => undefined };
   }
   if (shared) {
     await writeOwner(ownerFile, shared);
     log(`taking over PostgreSQL ${shared.postmasterPid}: it will stop with this process`);
-    return clusterOf(server, shared);
+    // Who may log in is ours to say now (a reload applies it); where it listens is fixed until it restarts.
+    await writeHba(dataDir, options.remoteWorkers);
+    const listenAddresses = await runningListenAddresses(shared.port, password, { reload: true });
+    const wanted = listenAddressesFor(options.remoteWorkers);
+    if (listenAddresses !== wanted) {
+      log(
+        `PostgreSQL ${shared.postmasterPid} listens on ${listenAddresses}, not ${wanted}: stop the command that started it, then start again`,
+      );
+    }
+    return clusterOf(server, { ...shared, listenAddresses });
   }
 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
@@ -98,22 +117,31 @@ export async function startEmbeddedPostgres(options: {
     await initialise(dataDir, password);
   }
 
-  const { port, postmasterPid } = await spawnPostgres({
-    dataDir,
-    password,
-    logFile,
-    preferredPort: options.preferredPort ?? 0,
-  });
+  const { port, postmasterPid } = await spawnPostgres({ ...server, preferredPort: options.preferredPort ?? 0 });
   await ensureDatabase(port, password);
   await writeOwner(ownerFile, { postmasterPid, port });
-  log(`PostgreSQL ${postmasterPid} ready on 127.0.0.1:${port}`);
-  return clusterOf(server, { postmasterPid, port });
+  const listenAddresses = listenAddressesFor(options.remoteWorkers);
+  log(
+    listenAddresses === '127.0.0.1'
+      ? `PostgreSQL ${postmasterPid} ready on 127.0.0.1:${port}`
+      : `PostgreSQL ${postmasterPid} ready on port ${port}, listening on ${listenAddresses}`,
+  );
+  return clusterOf(server, { postmasterPid, port, listenAddresses });
 }
 
-type ServerFiles = { dataDir: string; password: string; logFile: string; ownerFile: string };
+type ServerFiles = {
+  dataDir: string;
+  password: string;
+  logFile: string;
+  ownerFile: string;
+  remote: RemoteWorkerAccess | undefined;
+};
 
 /** An owned cluster: `postmasterPid` follows restarts, so stop() and exited() act on the current one. */
-function clusterOf(server: ServerFiles, running: { postmasterPid: number; port: number }): EmbeddedCluster {
+function clusterOf(
+  server: ServerFiles,
+  running: { postmasterPid: number; port: number; listenAddresses: string },
+): EmbeddedCluster {
   // The postmaster by its identity, not its PID alone: once it has died (and while a restart backs
   // off) its PID may be handed to another program, which must never be signalled or waited on.
   let postmaster = identify(running.postmasterPid);
@@ -124,6 +152,7 @@ function clusterOf(server: ServerFiles, running: { postmasterPid: number; port: 
     postmasterPid: running.postmasterPid,
     owned: true,
     logFile: server.logFile,
+    listenAddresses: running.listenAddresses,
     stop: async () => {
       const owner = await readOwner(server.ownerFile);
       // Another command took the server over while we used it: it is theirs to stop now.
@@ -139,6 +168,7 @@ function clusterOf(server: ServerFiles, running: { postmasterPid: number; port: 
       const { postmasterPid } = await spawnPostgres({ ...server, preferredPort: cluster.port, exactPort: true });
       cluster.postmasterPid = postmasterPid;
       postmaster = identify(postmasterPid);
+      cluster.listenAddresses = listenAddressesFor(server.remote);
       await writeOwner(server.ownerFile, { postmasterPid, port: cluster.port });
     },
   };
@@ -176,12 +206,15 @@ async function spawnPostgres(args: {
   dataDir: string;
   password: string;
   logFile: string;
+  remote: RemoteWorkerAccess | undefined;
   preferredPort: number;
   /** Only `preferredPort` will do (a restart: every URL handed out names it). */
   exactPort?: boolean;
 }): Promise<{ port: number; postmasterPid: number }> {
   const { postgres } = await postgresBinaries();
   const ids = await postgresUserIds();
+  // Before every start, a fresh data directory's or an existing one's: HOST may have changed since.
+  await writeHba(args.dataDir, args.remote);
   for (let attempt = 1; ; attempt++) {
     const port = await freePort(args.preferredPort);
     if (args.exactPort && port !== args.preferredPort) {
@@ -197,7 +230,7 @@ async function spawnPostgres(args: {
         '-p',
         String(port),
         '-c',
-        'listen_addresses=127.0.0.1',
+        `listen_addresses=${listenAddressesFor(args.remote)}`,
         '-c',
         'unix_socket_directories=',
         // The token sequence is only durable if commits are (see db/leases.ts).
@@ -295,6 +328,28 @@ async function initialise(dataDir: string, password: string): Promise<void> {
     onError: () => undefined,
   });
   await cluster.initialise();
+}
+
+/** Our pg_hba.conf in the data directory, readable by the server (it runs as `postgres` under root). */
+async function writeHba(dataDir: string, remote: RemoteWorkerAccess | undefined): Promise<void> {
+  const file = path.join(dataDir, 'pg_hba.conf');
+  await writeFileAtomically(file, hbaFor(remote, DATABASE_NAME), 0o600);
+  const { uid, gid } = await postgresUserIds();
+  if (uid !== undefined && gid !== undefined) await chown(file, uid, gid);
+}
+
+/** `listen_addresses` of a server already running; with `reload`, after it has re-read pg_hba.conf. */
+async function runningListenAddresses(port: number, password: string, { reload = false } = {}): Promise<string> {
+  const client = new pg.Client({ connectionString: urlFor(port, password, 'postgres') });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    if (reload) await client.query('SELECT pg_reload_conf()');
+    const { rows } = await client.query<{ listen_addresses: string }>('SHOW listen_addresses');
+    return rows[0]?.listen_addresses ?? '';
+  } finally {
+    await client.end();
+  }
 }
 
 async function postgresBinaries(): Promise<{ postgres: string }> {

@@ -4,13 +4,15 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { migrate } from '../../db/migrate';
+import { ensureWorkerPassword, workerRoleName, workerUrlFrom } from '../../db/roles';
 import { writeFileAtomically } from './atomic-file';
 import { buildIsStale } from './build-freshness';
 import { watchDatabase } from './database-watchdog';
-import { type EmbeddedCluster, startEmbeddedPostgres } from './embedded-postgres';
+import { DATABASE_NAME, type EmbeddedCluster, startEmbeddedPostgres } from './embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT, PROJECT_ROOT } from './paths';
 import { identify, isSameProcess, type ProcessIdentity, terminate } from './processes';
 import { RESTART_STABLE_MS, restartDelayMs } from './restart-backoff';
+import { roomAddress, workerCommand } from './room-worker-line';
 
 /*
  * `npm start` / `npm run dev`: one process that owns the database and the Next server.
@@ -68,6 +70,8 @@ async function main(mode: Mode): Promise<void> {
       preferredPort: EMBEDDED_PG_PREFERRED_PORT,
       log: say,
       takeOver: true,
+      // Beyond loopback, the room's workers reach it too, as the worker role and no other.
+      remoteWorkers: isLoopback(host) ? undefined : { listenOn: host, workerRole: workerRoleName(DATABASE_NAME) },
     });
   }
   if (stopping) return;
@@ -75,7 +79,9 @@ async function main(mode: Mode): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? (cluster as EmbeddedCluster).url;
   const applied = await migrate(databaseUrl);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
+  const password = await ensureWorkerPassword(databaseUrl);
   if (stopping) return;
+  const room = isLoopback(host) ? undefined : roomWorkerLines(databaseUrl, password, host);
 
   // The trainer key: set by FENCING_LAB_TRAINER_KEY, or a fresh one per start. Only a browser that
   // has it drives the shared labs, whatever the address the server listens on.
@@ -92,6 +98,7 @@ async function main(mode: Mode): Promise<void> {
       .filter(Boolean)
       .join(' '),
     FENCING_LAB_DATABASE_STATE_FILE: DATABASE_STATE_FILE,
+    FENCING_LAB_WORKER_PASSWORD: password,
   };
   if (mode === 'start' && (await buildIsStale(ROOT))) {
     if (stopping) return;
@@ -102,7 +109,30 @@ async function main(mode: Mode): Promise<void> {
   }
   if (stopping) return;
 
-  await superviseNext([mode, '--port', String(port), '--hostname', host], env, { host, port, trainerKey });
+  await superviseNext([mode, '--port', String(port), '--hostname', host], env, { host, port, trainerKey, room });
+}
+
+/**
+ * What to tell the trainer about remote workers: the exact command for the room (the worker URL, and
+ * so the password, appear in it only), or why there is none.
+ */
+function roomWorkerLines(databaseUrl: string, password: string, host: string): string[] {
+  const reach = roomAddress(host);
+  if (!reach) return ['remote workers: this machine has no network address (IPv4) to give the room'];
+  // A server taken over from another command keeps where it listens until it restarts.
+  if (cluster?.listenAddresses === '127.0.0.1') {
+    return ['remote workers: none can join, PostgreSQL was started by another command on loopback only'];
+  }
+  // Your own server: keep its host unless it is loopback, which the room cannot reach.
+  const ownHost = new URL(databaseUrl).hostname;
+  const address = cluster || isLoopback(ownHost) ? reach : { address: ownHost, what: "DATABASE_URL's host" };
+  return [
+    `remote workers: give the room this command (${address.address} is ${address.what}, where their workers reach PostgreSQL as the worker role, the only role it lets in from the network${cluster ? '' : ' if your pg_hba.conf says so'}):`,
+    `  ${workerCommand(workerUrlFrom(databaseUrl, password, address.address))}`,
+    process.env.FENCING_LAB_WORKER_PASSWORD
+      ? 'its worker password is FENCING_LAB_WORKER_PASSWORD; change that variable to change it'
+      : `its worker password is random for this ${cluster ? 'data directory' : 'database'}; set FENCING_LAB_WORKER_PASSWORD to choose it`,
+  ];
 }
 
 /**
@@ -110,11 +140,7 @@ async function main(mode: Mode): Promise<void> {
  * build or port problem will not mend itself); once it has served, an unexpected exit starts it
  * again with back-off, and open pages reconnect to the new one.
  */
-async function superviseNext(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  site: { host: string; port: number; trainerKey: string },
-): Promise<void> {
+async function superviseNext(args: string[], env: NodeJS.ProcessEnv, site: Site): Promise<void> {
   let served = false;
   let attempt = 0;
   for (;;) {
@@ -161,7 +187,9 @@ async function endStragglers(groupId: number | undefined): Promise<void> {
   }
 }
 
-function announce(site: { host: string; port: number; trainerKey: string }): void {
+type Site = { host: string; port: number; trainerKey: string; room: string[] | undefined };
+
+function announce(site: Site): void {
   const { host, port, trainerKey } = site;
   const base = `http://${displayHost(host)}:${port}`;
   say(`Fencing Lab is ready at ${base} (Ctrl-C stops everything)`);
@@ -172,6 +200,7 @@ function announce(site: { host: string; port: number; trainerKey: string }): voi
       `listening on ${host}: anyone who can reach this machine can watch; only browsers with the trainer key drive the shared labs`,
     );
   }
+  for (const line of site.room ?? []) say(line);
 }
 
 async function spawnNext(args: string[], env: NodeJS.ProcessEnv): Promise<ChildProcess> {

@@ -1,0 +1,210 @@
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { spawnLauncher, watchLauncher } from '../testing/app-process';
+import { machineAddress, type OtherHost, startOtherHost } from '../testing/other-host';
+import { freePort } from './ports';
+
+/*
+ * `HOST=0.0.0.0 npm start` for a room: the launcher prints the command that runs a worker from a
+ * trainee's machine, and from another host that command's URL gets in as the worker role, while the
+ * owner's role, or any other, is refused by pg_hba.conf. Without HOST, PostgreSQL listens on
+ * loopback only. Both on one data directory, HOST changing between starts, as a trainer would.
+ */
+
+const READY_TIMEOUT_MS = 240_000;
+const WORKER_ROLE = 'fencing_lab_worker';
+const WORKER_COMMAND = /npm run worker -- --db (\S+) --lab fenced --name <your name>/;
+let dataDir: string;
+let port: number;
+let otherHost: OtherHost | undefined;
+const groups = new Set<number>();
+const launchers = new Set<ChildProcess>();
+
+before(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-remote-'));
+  await chmod(dataDir, 0o755);
+  port = await freePort();
+  otherHost = await startOtherHost();
+});
+after(async () => {
+  for (const launcher of launchers) launcher.kill('SIGKILL'); // only should the test fail half-way
+  for (const group of groups) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  await otherHost?.dispose();
+  // A server just killed may still be writing its last files for a moment.
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 10 });
+});
+
+type Run = { child: ChildProcess; output: () => string };
+
+async function start(extraEnv: Record<string, string>): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), FENCING_LAB_DATA_DIR: dataDir, ...extraEnv };
+  for (const name of ['DATABASE_URL', 'HOST', 'FENCING_LAB_WORKER_PASSWORD']) {
+    if (!(name in extraEnv)) delete env[name];
+  }
+  const child = spawnLauncher(env);
+  launchers.add(child);
+  const { output, ready } = watchLauncher(child, READY_TIMEOUT_MS);
+  await ready;
+  for (const file of ['launcher.json', 'pg.owner.json']) {
+    const state = JSON.parse(await readFile(path.join(dataDir, file), 'utf8'));
+    groups.add(state.nextPid ?? state.postmasterPid);
+  }
+  return { child, output };
+}
+
+async function stop(run: Run): Promise<void> {
+  const exited = new Promise<number | null>((resolve) => run.child.once('exit', (code) => resolve(code)));
+  run.child.kill('SIGINT');
+  assert.equal(await exited, 0, run.output());
+}
+
+/** The worker command's URL, once the launcher has printed it (it follows the "ready" line). */
+async function workerUrlPrinted(run: Run): Promise<URL> {
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    const match = run.output().match(WORKER_COMMAND);
+    if (match?.[1]) return new URL(match[1]);
+    await sleep(100);
+  }
+  throw new Error(`no worker command printed:\n${run.output()}`);
+}
+
+/** The owner's URL, as the launcher and the app use it (on loopback). */
+async function ownerUrl(host = '127.0.0.1', database = 'fencing_lab'): Promise<string> {
+  const owner = JSON.parse(await readFile(path.join(dataDir, 'pg.owner.json'), 'utf8')) as { port: number };
+  const password = (await readFile(path.join(dataDir, 'pg.password'), 'utf8')).trim();
+  return `postgres://postgres:${encodeURIComponent(password)}@${host}:${owner.port}/${database}`;
+}
+
+async function asOwner<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: await ownerUrl() });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function withUser(url: URL, user: string, password: string, database = 'fencing_lab'): string {
+  const copy = new URL(url);
+  copy.username = user;
+  copy.password = encodeURIComponent(password);
+  copy.pathname = `/${database}`;
+  return copy.toString();
+}
+
+const PG_HBA_REFUSAL = /pg_hba\.conf rejects connection for host/;
+
+test('HOST=0.0.0.0 npm start prints a worker command that works from another host for the worker role only; without HOST, PostgreSQL stays on loopback', {
+  timeout: READY_TIMEOUT_MS * 3,
+}, async (t) => {
+  const other = otherHost;
+  if (!other) return t.skip('this machine has no network address and no network namespace to test from');
+  t.diagnostic(`the other host: ${other.description}`);
+
+  // For a room: the worker command names this machine's network address and the database's port.
+  const room = await start({ HOST: '0.0.0.0' });
+  const workerUrl = await workerUrlPrinted(room);
+  assert.equal(workerUrl.hostname, machineAddress());
+  assert.equal(workerUrl.username, WORKER_ROLE);
+  const password = decodeURIComponent(workerUrl.password);
+  assert.ok(password.length >= 16, 'a random password of its own');
+  assert.equal(room.output().split(password).length - 1, 1, 'the password is printed once');
+  assert.match(room.output(), /set FENCING_LAB_WORKER_PASSWORD to choose it/);
+
+  const worker = await other.connect(workerUrl.toString());
+  assert.deepEqual(worker, { ok: true, user: WORKER_ROLE, clientAddress: other.address });
+
+  // Every other role, and the worker role on another database, is refused by pg_hba.conf.
+  await asOwner((client) => client.query(`CREATE ROLE fencing_lab_stranger LOGIN PASSWORD 'stranger-password'`));
+  const ownerPassword = decodeURIComponent(new URL(await ownerUrl()).password);
+  const refused = {
+    owner: await other.connect(withUser(workerUrl, 'postgres', ownerPassword)),
+    'another role': await other.connect(withUser(workerUrl, 'fencing_lab_stranger', 'stranger-password')),
+    'the worker role on another database': await other.connect(withUser(workerUrl, WORKER_ROLE, password, 'postgres')),
+  };
+  for (const [who, outcome] of Object.entries(refused)) {
+    assert.equal(outcome.ok, false, `${who} got in from ${other.address}`);
+    assert.match(outcome.ok ? '' : outcome.message, PG_HBA_REFUSAL, who);
+  }
+  // On loopback, the owner and the other role still get in (the app runs as the owner).
+  assert.equal((await fetch(`http://127.0.0.1:${port}/api/health`)).status, 200);
+  const strangerLocally = new pg.Client({
+    connectionString: withUser(new URL(await ownerUrl()), 'fencing_lab_stranger', 'stranger-password'),
+  });
+  await strangerLocally.connect();
+  await strangerLocally.end();
+
+  // A crashed PostgreSQL is started again with the same door: the room's command still works.
+  const { postmasterPid } = JSON.parse(await readFile(path.join(dataDir, 'pg.owner.json'), 'utf8'));
+  process.kill(postmasterPid, 'SIGKILL');
+  for (let waited = 0; !/PostgreSQL \d+ is back on/.test(room.output()); waited += 100) {
+    assert.ok(waited < 30_000, `PostgreSQL did not come back:\n${room.output()}`);
+    await sleep(100);
+  }
+  groups.add(JSON.parse(await readFile(path.join(dataDir, 'pg.owner.json'), 'utf8')).postmasterPid);
+  assert.deepEqual(await other.connect(workerUrl.toString()), {
+    ok: true,
+    user: WORKER_ROLE,
+    clientAddress: other.address,
+  });
+  const ownerAfterCrash = await other.connect(withUser(workerUrl, 'postgres', ownerPassword));
+  assert.match(ownerAfterCrash.ok ? 'connected' : ownerAfterCrash.message, PG_HBA_REFUSAL);
+  await stop(room);
+
+  // The default, on the same data directory: PostgreSQL listens on loopback only, and lets nobody
+  // in from the network even if it listened.
+  const local = await start({});
+  assert.doesNotMatch(local.output(), /remote workers|npm run worker/);
+  // The worker command's URL on this start's port (another program may hold the port it had).
+  const workerUrlNow = new URL(workerUrl);
+  workerUrlNow.port = new URL(await ownerUrl()).port;
+  const fromOther = await other.connect(workerUrlNow.toString());
+  assert.equal(fromOther.ok ? 'connected' : fromOther.code, 'ECONNREFUSED', JSON.stringify(fromOther));
+  const machine = machineAddress();
+  if (machine) {
+    const fromMachineAddress = await new pg.Client({ connectionString: await ownerUrl(machine) }).connect().then(
+      () => 'connected',
+      (error: NodeJS.ErrnoException) => error.code,
+    );
+    assert.equal(fromMachineAddress, 'ECONNREFUSED');
+  }
+  const { listen, networkRules } = await asOwner(async (client) => ({
+    listen: (await client.query('SHOW listen_addresses')).rows[0]?.listen_addresses,
+    networkRules: (
+      await client.query(
+        `SELECT auth_method FROM pg_hba_file_rules WHERE address IN ('0.0.0.0', '::') ORDER BY line_number`,
+      )
+    ).rows.map((row) => row.auth_method),
+  }));
+  assert.equal(listen, '127.0.0.1');
+  assert.deepEqual(networkRules, ['reject', 'reject']);
+  await stop(local);
+
+  // HOST back for the room, with a password chosen by the trainer: the door opens again with it.
+  const chosen = 'room-password-chosen-by-the-trainer';
+  const again = await start({ HOST: '0.0.0.0', FENCING_LAB_WORKER_PASSWORD: chosen });
+  const urlAgain = await workerUrlPrinted(again);
+  assert.equal(decodeURIComponent(urlAgain.password), chosen);
+  assert.match(again.output(), /its worker password is FENCING_LAB_WORKER_PASSWORD; change that variable to change it/);
+  assert.deepEqual(await other.connect(urlAgain.toString()), {
+    ok: true,
+    user: WORKER_ROLE,
+    clientAddress: other.address,
+  });
+  const oldPassword = await other.connect(withUser(urlAgain, WORKER_ROLE, password));
+  assert.match(oldPassword.ok ? 'connected' : oldPassword.message, /password authentication failed/);
+  await stop(again);
+});
