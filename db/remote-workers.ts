@@ -1,6 +1,7 @@
 import 'server-only';
 import type { WorkerSettings } from '../lib/model/lab-inputs';
 import { parseToken } from '../lib/model/token';
+import type { WorkerCommand } from '../lib/model/worker-commands';
 import { getPool, type Queryable } from './pool';
 
 /*
@@ -15,7 +16,7 @@ export const REMOTE_HEARTBEAT_FRESH_MS = 5_000;
 export const RESET_WHILE_AWAY =
   'the lab was reset since this worker joined it: the database refuses its leases and writes (start it again to join the new run)';
 
-export type RemoteCommand = 'pause-now' | 'arm-critical-pause' | 'cancel-pauses' | 'resume' | 'crash' | 'stop';
+export type RemoteCommand = WorkerCommand;
 
 export type RemoteWorkerRecord = {
   lab: string;
