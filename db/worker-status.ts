@@ -108,30 +108,33 @@ export async function findWorkerStatus(
 }
 
 /**
- * A WORKER statement, run once by a worker an app server started, right after it joined: records
- * which server started it and gives it the lab's short id. A restart in the same run of the lab
- * keeps its id; the first join in a new run takes the next free number. Ids are handed out one at a
- * time per lab (an advisory lock), so two servers starting workers at once never share one.
+ * A WORKER statement, run once by every worker right after it joined: records which server started
+ * it (null: started by hand) and, for a server's worker, gives it the lab's short id. A restart in
+ * the same run of the lab keeps its id; the first join in a new run takes the next free number. Ids
+ * are handed out one at a time per lab (an advisory lock), so two servers starting workers at once
+ * never share one. A worker started by hand that takes over the row of a server's worker of the same
+ * name (one that crashed) clears what that one had. Returns the id, null for a worker started by hand.
  */
 export async function recordWorkerOrigin(
-  input: { lab: string; name: string; instance: string; origin: WorkerOrigin },
+  input: { lab: string; name: string; instance: string; origin: WorkerOrigin | null },
   db: Session,
-): Promise<string> {
+): Promise<string | null> {
   return withTransaction(async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended('fencing_lab.worker_ids.' || $1, 0))", [
       input.lab,
     ]);
-    const { rows } = await client.query<{ worker_id: string }>(
+    const { rows } = await client.query<{ worker_id: string | null }>(
       `UPDATE remote_workers r
           SET server = $4,
-              worker_id = CASE WHEN r.worker_id IS NOT NULL AND r.id_generation = r.generation THEN r.worker_id
+              worker_id = CASE WHEN $4::jsonb IS NULL THEN NULL
+                WHEN r.worker_id IS NOT NULL AND r.id_generation = r.generation THEN r.worker_id
                 ELSE 'w' || (1 + COALESCE((SELECT max(substring(o.worker_id FROM 2)::int) FROM remote_workers o
                                             WHERE o.lab = r.lab AND o.id_generation = r.generation
                                               AND o.name <> r.name), 0)) END,
-              id_generation = r.generation
+              id_generation = CASE WHEN $4::jsonb IS NULL THEN NULL ELSE r.generation END
         WHERE r.lab = $1 AND r.name = $2 AND r.instance = $3
         RETURNING r.worker_id`,
-      [input.lab, input.name, input.instance, JSON.stringify(input.origin)],
+      [input.lab, input.name, input.instance, input.origin === null ? null : JSON.stringify(input.origin)],
     );
     const row = rows[0];
     if (!row) throw new Error(`the worker ${input.name} has no status row in the lab ${input.lab}`);

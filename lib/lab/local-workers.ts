@@ -42,6 +42,12 @@ export class LocalWorkers {
     return [...this.running].filter((p) => p.alive);
   }
 
+  /** This server's live process of the worker `ref` names (its id or its name), as it joined. */
+  named(lab: LabInstance, ref: string): WorkerProcess | undefined {
+    const wanted = ref.trim().toLowerCase();
+    return this.inLab(lab).find((p) => p.name.toLowerCase() === wanted || p.joinedAs?.id === wanted);
+  }
+
   /** The lab's processes on this server. */
   inLab(lab: LabInstance): WorkerProcess[] {
     return [...this.running].filter((p) => p.lab.id === lab.id && p.alive);

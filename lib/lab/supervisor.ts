@@ -2,7 +2,7 @@ import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appendEvent } from '../../db/events';
 import { findLab } from '../../db/labs';
-import { getPool } from '../../db/pool';
+import { getPool, toFencingError } from '../../db/pool';
 import { enqueueWorkerCommand, hasPendingCommand } from '../../db/remote-workers';
 import {
   findWorkerStatus,
@@ -137,7 +137,17 @@ export class LabSupervisor {
   }
 
   async crash(lab: LabInstance, ref: string): Promise<WorkerView> {
-    const worker = await this.find(lab, ref, { alive: true });
+    let worker: WorkerStatusRecord;
+    try {
+      worker = await this.find(lab, ref, { alive: true });
+    } catch (error) {
+      // The database is away: a process of this server is still crashed, as it knows it, and the
+      // crash is recorded once the database is back (its lane ends at the crash).
+      const known = toFencingError(error);
+      const mine = this.local.named(lab, ref)?.joinedAs;
+      if (!isFencingError(known, 'db_unavailable') || !mine) throw known;
+      worker = mine;
+    }
     return this.crashFound(lab, worker);
   }
 
@@ -247,7 +257,10 @@ export class LabSupervisor {
     const owned = this.local.owned(lab, worker.origin?.workerPid);
     if (owned?.pid !== undefined) {
       await owned.kill();
-      await markWorkerKilled({ lab: lab.id, name: worker.name, workerPid: owned.pid });
+      await markWorkerKilled({ lab: lab.id, name: worker.name, workerPid: owned.pid }).catch((error: unknown) => {
+        // Away: its row goes stale by itself, and the lab shows it stopped.
+        if (!isFencingError(toFencingError(error), 'db_unavailable')) throw error;
+      });
       await this.record(lab, worker, 'worker_crashed', { signal: 'SIGKILL', ...detail });
       return view({ ...worker, live: false });
     }
@@ -262,7 +275,10 @@ export class LabSupervisor {
     for (;;) {
       if (!spawned.alive) throw new FencingError('invalid_input', spawned.failure());
       const found = (await listWorkerStatus(spawned.lab.id)).find((w) => w.live && w.origin?.workerPid === spawned.pid);
-      if (found) return view(found);
+      if (found) {
+        spawned.joinedAs = found;
+        return view(found);
+      }
       if (Date.now() >= deadline) {
         await spawned.kill();
         throw new FencingError('db_unavailable', `${spawned.name} did not join its lab in time`);

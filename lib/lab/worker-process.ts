@@ -1,6 +1,7 @@
 import 'server-only';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import type { WorkerStatusRecord } from '../../db/worker-status';
 import type { WorkerSettings } from '../model/lab-inputs';
 import type { LabInstance } from '../model/lab-instance';
 import { LIFELINE_FD, startedByEnv } from '../worker/local-start';
@@ -26,6 +27,8 @@ export class WorkerProcess {
   readonly name: string;
   exitCode: number | null | undefined;
   readonly exited: Promise<void>;
+  /** Its status row when it joined: what the server knows of it while the database is away. */
+  joinedAs: WorkerStatusRecord | undefined;
   private stderrTail = '';
 
   constructor(lab: LabInstance, settings: WorkerSettings, databaseUrl: string, restart: boolean) {

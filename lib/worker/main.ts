@@ -84,12 +84,10 @@ async function main(): Promise<number> {
   const { generation } = joined;
   // A worker an app server started gets the lab's short id ("w1") and names its server, whose
   // successor ends its lane if that server dies without a word (lib/lab/orphaned-workers.ts).
+  const origin = local ? { ...local.server, workerPid: process.pid } : null;
+  const workerId = await recordWorkerOrigin({ ...me, origin }, session);
   const detail = local
-    ? {
-        workerId: await recordWorkerOrigin({ ...me, origin: { ...local.server, workerPid: process.pid } }, session),
-        ...settings,
-        server: local.server,
-      }
+    ? { workerId: workerId ?? name, ...settings, server: local.server }
     : { workerId: name, ...settings, remote: true };
   const started = local?.restart ? 'worker_restarted' : 'worker_started';
   await appendEvent(session, { lab: lab.id, actor: name, kind: started, resource, detail }, { generation });
