@@ -219,17 +219,20 @@ export class LabSupervisor {
    */
   private async stopAll(lab: LabInstance): Promise<WorkerStatusRecord[]> {
     const live = (await listWorkerStatus(lab.id)).filter((w) => w.live);
+    let elsewhere = false;
     await Promise.all(
       live.map(async (worker) => {
-        await this.command(worker, 'stop');
         const owned = this.local.owned(lab, worker.origin?.workerPid);
-        if (owned) await this.awaitExits([owned]);
-        else await this.waitFor(worker, (w) => !w.live, STOP_TIMEOUT_MS);
+        await this.command(worker, 'stop');
+        if (owned) return this.awaitExits([owned]);
+        elsewhere = true;
+        await this.waitFor(worker, (w) => !w.live, STOP_TIMEOUT_MS);
       }),
     );
     // Processes of this server in the lab that had not joined, or did not stop: SIGKILL.
     await Promise.all(this.local.inLab(lab).map((p) => p.kill()));
-    if (live.some((w) => !this.local.owned(lab, w.origin?.workerPid))) await sleep(STOP_SETTLE_MS);
+    // A worker elsewhere may have had a statement in flight when it heard: it lands before what follows.
+    if (elsewhere) await sleep(STOP_SETTLE_MS);
     return live;
   }
 
