@@ -1,8 +1,10 @@
 /*
- * The remote worker's stop-the-world freeze: the main thread blocks in Atomics.wait on a shared
- * Int32Array, running no JavaScript at all (no timers, no renewals, no I/O callbacks), exactly like
- * a local worker blocked on its pause pipe (freeze.ts). The command listener, a thread of its own
- * that keeps beating while the main thread is frozen, wakes it. No pg, no process: shared memory only.
+ * Every worker's stop-the-world freeze: the main thread blocks in Atomics.wait on a shared Int32Array,
+ * running no JavaScript at all (no timers, no renewals, no I/O callbacks), exactly like a long GC
+ * pause. The command listener, a thread of its own that keeps beating while the main thread is
+ * frozen, wakes it (listener.ts). Chosen over SIGSTOP/SIGCONT because a pause armed for the critical
+ * window must strike at one exact line of code, which only the worker itself can do. No pg, no
+ * process: shared memory only.
  */
 
 const RUNNING = 0;
