@@ -31,10 +31,17 @@ export class LocalWorkers {
     return spawned;
   }
 
-  /** This server's process of the worker, if this server runs it (by the pid its status row names). */
-  owned(lab: LabInstance, workerPid: number | undefined): WorkerProcess | undefined {
+  /**
+   * This server's process of the worker, if this server runs it. The status row's pid alone is the
+   * worker's word: the process must also be one this server started, in that lab, under that name,
+   * so that no row can point a crash at another worker's process.
+   */
+  owned(lab: LabInstance, worker: { name: string; origin?: { workerPid: number } }): WorkerProcess | undefined {
+    const workerPid = worker.origin?.workerPid;
     if (workerPid === undefined) return undefined;
-    return [...this.running].find((p) => p.lab.id === lab.id && p.pid === workerPid && p.alive);
+    return [...this.running].find(
+      (p) => p.lab.id === lab.id && p.name === worker.name && p.pid === workerPid && p.alive,
+    );
   }
 
   /** Every process of this server still running. */

@@ -222,7 +222,7 @@ export class LabSupervisor {
     let elsewhere = false;
     await Promise.all(
       live.map(async (worker) => {
-        const owned = this.local.owned(lab, worker.origin?.workerPid);
+        const owned = this.local.owned(lab, worker);
         await this.command(worker, 'stop');
         if (owned) return this.awaitExits([owned]);
         elsewhere = true;
@@ -257,7 +257,7 @@ export class LabSupervisor {
     worker: WorkerStatusRecord,
     detail: Record<string, unknown> = {},
   ): Promise<WorkerView> {
-    const owned = this.local.owned(lab, worker.origin?.workerPid);
+    const owned = this.local.owned(lab, worker);
     if (owned?.pid !== undefined) {
       await owned.kill();
       await markWorkerKilled({ lab: lab.id, name: worker.name, workerPid: owned.pid }).catch((error: unknown) => {
