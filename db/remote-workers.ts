@@ -1,11 +1,13 @@
 import 'server-only';
 import type { WorkerSettings } from '../lib/model/lab-inputs';
-import { parseToken } from '../lib/model/token';
+import type { WorkerCommand } from '../lib/model/worker-commands';
 import { getPool, type Queryable } from './pool';
 
 /*
- * Remote workers (lib/worker/remote-main.ts) and their commands, in the database: the one place the
- * server and a worker on another machine both reach. Every time here is the database's clock.
+ * Every worker's status row and its commands, in the database: the one place every app server and
+ * every worker (started by a server or by hand, here or on another machine) reach. The table keeps
+ * its first name, remote_workers. What the servers read of it: db/worker-status.ts. Every time here
+ * is the database's clock.
  */
 
 /** A remote worker is live while it beat within this long; after that it is gone, whatever its row says. */
@@ -15,31 +17,9 @@ export const REMOTE_HEARTBEAT_FRESH_MS = 5_000;
 export const RESET_WHILE_AWAY =
   'the lab was reset since this worker joined it: the database refuses its leases and writes (start it again to join the new run)';
 
-export type RemoteCommand = 'pause-now' | 'arm-critical-pause' | 'cancel-pauses' | 'resume' | 'crash' | 'stop';
-
-export type RemoteWorkerRecord = {
-  lab: string;
-  name: string;
-  settings: WorkerSettings;
-  phase: string;
-  token?: number;
-  believedUntil?: string;
-  armed: boolean;
-  live: boolean;
-};
+export type RemoteCommand = WorkerCommand;
 
 export type RemoteStatus = { phase: string; token?: number; believedUntil?: string; armed: boolean };
-
-type RemoteWorkerRow = {
-  lab: string;
-  name: string;
-  settings: WorkerSettings;
-  phase: string;
-  token: string | null;
-  believed_until: Date | null;
-  armed: boolean;
-  live: boolean;
-};
 
 /**
  * A remote worker (row `alias`) is live: not stopped, beat recently, and in the lab's current run
@@ -48,21 +28,6 @@ type RemoteWorkerRow = {
 const liveIn = (alias: string) => `(${alias}.stopped_at IS NULL
   AND ${alias}.heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})
   AND ${alias}.generation = (SELECT l.generation FROM labs l WHERE l.id = ${alias}.lab))`;
-
-const COLUMNS = `lab, name, settings, phase, token, believed_until, armed, ${liveIn('remote_workers')} AS live`;
-
-function reshapeRemoteWorker(row: RemoteWorkerRow): RemoteWorkerRecord {
-  return {
-    lab: row.lab,
-    name: row.name,
-    settings: row.settings,
-    phase: row.phase,
-    armed: row.armed,
-    live: row.live,
-    ...(row.token === null ? {} : { token: parseToken(row.token) }),
-    ...(row.believed_until === null ? {} : { believedUntil: row.believed_until.toISOString() }),
-  };
-}
 
 /**
  * Claims the name in the lab for this run. Refused (undefined) while another run of that name is
@@ -163,27 +128,6 @@ export async function markRemoteWorkerStopped(
       WHERE lab = $1 AND name = $2 AND instance = $3 AND stopped_at IS NULL`,
     [input.lab, input.name, input.instance],
   );
-}
-
-/** The lab's live remote workers, by name. */
-export async function listLiveRemoteWorkers(lab: string, db: Queryable = getPool()): Promise<RemoteWorkerRecord[]> {
-  const { rows } = await db.query<RemoteWorkerRow>(
-    `SELECT ${COLUMNS} FROM remote_workers WHERE lab = $1 AND ${liveIn('remote_workers')} ORDER BY started_at, name`,
-    [lab],
-  );
-  return rows.map(reshapeRemoteWorker);
-}
-
-export async function findRemoteWorker(
-  input: { lab: string; name: string },
-  db: Queryable = getPool(),
-): Promise<RemoteWorkerRecord | undefined> {
-  const { rows } = await db.query<RemoteWorkerRow>(
-    `SELECT ${COLUMNS} FROM remote_workers WHERE lab = $1 AND lower(name) = lower($2)
-      ORDER BY stopped_at IS NULL DESC, heartbeat_at DESC LIMIT 1`,
-    [input.lab, input.name],
-  );
-  return rows[0] ? reshapeRemoteWorker(rows[0]) : undefined;
 }
 
 export async function enqueueWorkerCommand(

@@ -18,11 +18,11 @@ export const FAULT_TRAINER_KEY = 'fault-trainer-key';
 /** How long a page may take to draw writes again once the database or the server is back. */
 export const RESUME_TIMEOUT_MS = 20_000;
 
-export async function startFaultApp(options: { databaseUrl?: string } = {}): Promise<AppProcess> {
+export async function startFaultApp(options: { databaseUrl?: string; port?: number } = {}): Promise<AppProcess> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-faults-'));
   await chmod(dataDir, 0o755);
   // FAULT_APP_PORT lets a developer keep these servers on ports of their own; otherwise any free one.
-  const port = process.env.FAULT_APP_PORT ? Number(process.env.FAULT_APP_PORT) : undefined;
+  const port = options.port ?? (process.env.FAULT_APP_PORT ? Number(process.env.FAULT_APP_PORT) : undefined);
   const app = await startAppProcess({
     dataDir,
     ...(port === undefined ? {} : { port }),

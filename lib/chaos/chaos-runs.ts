@@ -28,7 +28,7 @@ export function startChaosRun(
     throw new FencingError('invalid_input', 'a chaos run is already going on in this lab');
   // Said now, not as a failed run later: the run first stops the lab's own workers, then starts its own.
   const supervisor = getSupervisor();
-  const elsewhere = supervisor.processIds().length - supervisor.listWorkers(lab).filter((w) => w.alive).length;
+  const elsewhere = supervisor.processIds().length - supervisor.local.inLab(lab).length;
   if (elsewhere + options.workers > MAX_WORKERS_PER_SERVER) {
     throw new FencingError(
       'limit_reached',

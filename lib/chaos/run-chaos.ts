@@ -152,7 +152,7 @@ async function apply(
       if (!crashDatabase) throw new Error('this process does not own the database');
       await crashDatabase();
       // Workers reconnect by themselves; any that died meanwhile is brought back.
-      const dead = supervisor.listWorkers(lab).filter((worker) => !worker.alive);
+      const dead = (await supervisor.listWorkers(lab)).filter((worker) => !worker.alive);
       for (const worker of dead) await supervisor.restart(lab, worker.id);
       return `the database was crashed (kill -9) and started again; the workers reconnect${dead.length ? ` (${dead.length} restarted)` : ''}`;
     }

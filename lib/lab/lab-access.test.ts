@@ -68,7 +68,7 @@ test('without the trainer key the shared labs are read-only, and nothing changes
     assert.match(!result.ok ? result.error.message : '', /trainer/);
   }
   assert.deepEqual(await listEvents({ lab: 'fenced' }), before);
-  assert.deepEqual(getSupervisor().listWorkers(sharedLab('fenced')), []);
+  assert.deepEqual(await getSupervisor().listWorkers(sharedLab('fenced')), []);
   // Watching is open to all.
   assert.ok((await commands.listWorkers({ lab: 'fenced' }, VIEWER)).ok);
 });
@@ -107,7 +107,7 @@ test('a private lab is driven by its owner, invisible to others, and writes its 
   // The shared lab saw nothing of it.
   assert.deepEqual(await readLabRow(sharedLab('fenced')), sharedBefore);
   assert.equal((await listEvents({ lab: 'fenced' })).length, 0);
-  assert.deepEqual(getSupervisor().listWorkers(sharedLab('fenced')), []);
+  assert.deepEqual(await getSupervisor().listWorkers(sharedLab('fenced')), []);
   // And its own listing shows its worker to its owner.
   const listed = await commands.listWorkers({ lab }, ALICE);
   assert.deepEqual(listed.ok && listed.data.map((w) => w.name), ['A']);

@@ -12,17 +12,8 @@ import {
   workerActionInput,
 } from '../model/lab-inputs';
 import { type Credentials, canView, ownerHashOf, requireDriver } from '../server/access';
+import { inLabOrder } from './lab-queue';
 import { getPrivateLabs } from './private-labs';
-import {
-  crashRemoteWorker,
-  listLabWorkers,
-  pauseRemoteWorker,
-  refuseRemoteName,
-  remoteWorkerFor,
-  restartRemoteWorker,
-  resumeRemoteWorker,
-  stopRemoteWorkers,
-} from './remote-workers';
 import { getSupervisor } from './supervisor';
 import { type ActionResult, validatedAction } from './validated-action';
 
@@ -41,36 +32,13 @@ function driverCommand<S extends z.ZodType<{ lab: string }>, T>(
 ): LabCommand<T> {
   return (raw, credentials) =>
     validatedAction(schema, (input) =>
-      inArrivalOrder(input.lab, async () => {
+      inLabOrder(input.lab, async () => {
         const lab = await labFor(input.lab, credentials);
         requireDriver(lab, credentials);
         if (lab.visibility === 'private') getPrivateLabs().touch(lab.id);
         return command(lab, input);
       }),
     )(raw);
-}
-
-type GlobalWithArrivals = typeof globalThis & { __fencingLabArrivals?: Map<string, Promise<unknown>> };
-
-/**
- * A lab's commands run one at a time in the order they arrived, lookups and remote workers'
- * commands included: a double-clicked Resume is one resume and one "not paused", in that order.
- */
-function inArrivalOrder<T>(labId: string, run: () => Promise<T>): Promise<T> {
-  const holder = globalThis as GlobalWithArrivals;
-  holder.__fencingLabArrivals ??= new Map();
-  const arrivals = holder.__fencingLabArrivals;
-  const next = (arrivals.get(labId) ?? Promise.resolve()).then(run, run);
-  const settled = next.then(
-    () => undefined,
-    () => undefined,
-  );
-  arrivals.set(labId, settled);
-  // Let go of a lab's queue once it has drained (private labs come and go).
-  void settled.then(() => {
-    if (arrivals.get(labId) === settled) arrivals.delete(labId);
-  });
-  return next;
 }
 
 /** The lab, if it exists and the caller may see it; a private lab of someone else's does not exist. */
@@ -80,41 +48,28 @@ export async function labFor(id: string, credentials: Credentials): Promise<LabR
   return lab;
 }
 
-export const startWorker = driverCommand(startWorkerInput, async (lab, { settings }) => {
-  await refuseRemoteName(lab, settings.name);
-  return getSupervisor().startWorker(lab, settings);
-});
-// A worker this server runs is driven directly; one on another machine through the database.
-export const pauseWorker = driverCommand(pauseWorkerInput, async (lab, { worker, plan }) => {
-  const remote = await remoteWorkerFor(lab, worker);
-  return remote ? pauseRemoteWorker(lab, remote, plan) : getSupervisor().pause(lab, worker, plan);
-});
-export const resumeWorker = driverCommand(workerActionInput, async (lab, { worker }) => {
-  const remote = await remoteWorkerFor(lab, worker);
-  return remote ? resumeRemoteWorker(lab, remote) : getSupervisor().resume(lab, worker);
-});
-export const crashWorker = driverCommand(workerActionInput, async (lab, { worker }) => {
-  const remote = await remoteWorkerFor(lab, worker);
-  return remote ? crashRemoteWorker(lab, remote) : getSupervisor().crash(lab, worker);
-});
-export const restartWorker = driverCommand(workerActionInput, async (lab, { worker }) => {
-  const remote = await remoteWorkerFor(lab, worker);
-  return remote ? restartRemoteWorker(remote) : getSupervisor().restart(lab, worker);
-});
+// Every worker alike, whichever server started it and wherever it runs (lib/lab/supervisor.ts).
+export const startWorker = driverCommand(startWorkerInput, (lab, { settings }) =>
+  getSupervisor().startWorker(lab, settings),
+);
+export const pauseWorker = driverCommand(pauseWorkerInput, (lab, { worker, plan }) =>
+  getSupervisor().pause(lab, worker, plan),
+);
+export const resumeWorker = driverCommand(workerActionInput, (lab, { worker }) => getSupervisor().resume(lab, worker));
+export const crashWorker = driverCommand(workerActionInput, (lab, { worker }) => getSupervisor().crash(lab, worker));
+export const restartWorker = driverCommand(workerActionInput, (lab, { worker }) =>
+  getSupervisor().restart(lab, worker),
+);
 export const resetLab = driverCommand(labInput, async (lab) => {
-  await stopRemoteWorkers(lab);
   await getSupervisor().resetLab(lab);
   return { lab: lab.id };
 });
-// A chaos run resets the lab first: remote workers are stopped as a reset stops them.
-export const startChaos = driverCommand(chaosInput, async (lab, { lab: _, ...options }) => {
-  await stopRemoteWorkers(lab);
-  return startChaosRun(lab, options);
-});
+// A chaos run resets the lab first, which stops every worker of it.
+export const startChaos = driverCommand(chaosInput, async (lab, { lab: _, ...options }) => startChaosRun(lab, options));
 
 /** Anyone who may see the lab may list its workers. */
 export const listWorkers = (raw: unknown, credentials: Credentials) =>
-  validatedAction(labInput, async ({ lab }) => listLabWorkers(await labFor(lab, credentials)))(raw);
+  validatedAction(labInput, async ({ lab }) => getSupervisor().listWorkers(await labFor(lab, credentials)))(raw);
 
 /**
  * Opens a private lab for the caller's browser (its owner secret) from its client address (the

@@ -1,40 +1,39 @@
 import 'server-only';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { appendEvent } from '../../db/events';
-import { readLabGeneration } from '../../db/lab-generation';
-import { databaseUrl, getPool } from '../../db/pool';
+import { findLab } from '../../db/labs';
+import { getPool, toFencingError } from '../../db/pool';
+import { enqueueWorkerCommand, hasPendingCommand } from '../../db/remote-workers';
+import {
+  findWorkerStatus,
+  historySaysRunning,
+  listWorkerStatus,
+  markWorkerKilled,
+  type WorkerStatusRecord,
+} from '../../db/worker-status';
 import { FencingError, isFencingError } from '../model/errors';
 import type { NewEvent } from '../model/events';
 import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
 import { type LabInstance, labTitle } from '../model/lab-instance';
-import { type WorkerCounts, workerBudgetRefusal } from '../model/lab-limits';
-import type { WorkerMessage } from '../worker/protocol';
+import type { WorkerCommand } from '../model/worker-commands';
 import { ExpirySweeper } from './expiry-sweeper';
 import { resetLabData } from './lab-reset';
-import { thisServerRun } from './orphaned-workers';
+import { LocalWorkers } from './local-workers';
 import { PendingRecords } from './pending-records';
-import { WorkerProcess } from './worker-process';
+import type { WorkerProcess } from './worker-process';
 
-const PAUSE_ACK_TIMEOUT_MS = 3_000;
-const REMOTE_SWEEP_GRACE_MS = 5_000;
+/** How long a command waits for the worker's status row to say it was done. */
+const ACK_TIMEOUT_MS = 3_000;
+const STOP_TIMEOUT_MS = 5_000;
+/** How long a new worker process has to join its lab. */
+const JOIN_TIMEOUT_MS = 30_000;
+const POLL_MS = 50;
+/** A stopped worker on another machine may still have a statement in flight: it lands before the reset. */
+const STOP_SETTLE_MS = 300;
+/** The expiry sweep runs while live workers were seen this recently in a lab someone watches. */
+const LIVE_SWEEP_GRACE_MS = 5_000;
 
-type Worker = {
-  id: string;
-  lab: LabInstance;
-  settings: WorkerSettings;
-  process: WorkerProcess;
-  /** When a timed pause ends the supervisor resumes the worker. */
-  resumeTimer?: NodeJS.Timeout;
-  /** How long each kind of pause lasts once it strikes; kept apart so that one never takes the other's. */
-  pending: { now?: PauseLength; criticalWindow?: PauseLength };
-  /** The last message the worker sent that says it failed. */
-  failure?: string;
-  /** The run of the lab it joined: what it records after a reset of the lab is refused. */
-  generation: number;
-};
-
-type PauseLength = number | 'until-resumed';
-
-/** What the UI and the server actions may know of a worker: no process id. */
+/** What the UI and the server actions may know of a worker: read from its status row, no process id. */
 export type WorkerView = {
   id: string;
   name: string;
@@ -45,319 +44,303 @@ export type WorkerView = {
   believedUntil?: string;
   armed: boolean;
   settings: WorkerSettings;
-  failure?: string;
-  /** A worker on another machine (lib/lab/remote-workers.ts), known by its name. */
+  /** Started by hand (`npm run worker`), here or on another machine: restarted there, not from a page. */
   remote?: boolean;
 };
 
+function view(worker: WorkerStatusRecord): WorkerView {
+  return {
+    id: worker.id,
+    name: worker.name,
+    lab: worker.lab,
+    phase: worker.live ? worker.phase : 'stopped',
+    alive: worker.live,
+    armed: worker.live && worker.armed,
+    settings: worker.settings,
+    ...(worker.origin ? {} : { remote: true }),
+    ...(worker.token === undefined ? {} : { token: worker.token }),
+    ...(worker.believedUntil === undefined ? {} : { believedUntil: worker.believedUntil }),
+  };
+}
+
 /**
- * Owns every worker process of every lab in this server process. One instance per process, kept
- * on globalThis (see getSupervisor): Next loads modules more than once.
+ * A lab's workers, whichever app server started them and wherever they run: the one control path.
+ * What a worker is and how it stands is its status row; every command travels to it through the
+ * database (worker_commands), so any server drives any worker. The only thing done to a process
+ * directly is SIGKILL, and only by the server that started it (LocalWorkers): a crash asked of a
+ * worker another server runs, or one started by hand, travels as a command, and the worker's own
+ * listener SIGKILLs its process. One instance per process, kept on globalThis (see getSupervisor).
+ * Callers serialise a lab's commands (lib/lab/lab-queue.ts).
  */
 export class LabSupervisor {
-  /** By lab id: the labs this server has run workers in. */
-  private readonly labs = new Map<string, Map<string, Worker>>();
-  private readonly instances = new Map<string, LabInstance>();
-  private readonly counters = new Map<string, number>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  readonly local = new LocalWorkers();
   /** Private labs closed while this server ran: a start already on its way must not land in one. */
   private readonly closed = new Set<string>();
-  /** Workers taken out of their lab and being killed: processes still, until they exit. */
-  private readonly exiting = new Set<Worker>();
   /** Events the database could not take when they happened, written once it is back. */
   private readonly pendingRecords = new PendingRecords();
-  /** When a live remote worker was last seen in a lab someone watches (lib/lab/remote-workers.ts). */
-  private remoteSeenAt = 0;
+  private liveSeenAt = 0;
+  /** A frozen holder cannot say its lease ran out: the server records expiries while workers live. */
   private readonly sweeper = new ExpirySweeper(
-    () =>
-      Date.now() - this.remoteSeenAt < REMOTE_SWEEP_GRACE_MS ||
-      [...this.labs.values()].some((workers) => [...workers.values()].some((w) => w.process.alive)),
+    () => this.local.processIds().length > 0 || Date.now() - this.liveSeenAt < LIVE_SWEEP_GRACE_MS,
   );
 
-  /**
-   * Remote workers run elsewhere, but their lease expiries are recorded here like any other: a
-   * frozen remote holder cannot say its lease ran out either. Kept sweeping while they are seen.
-   */
-  noteRemoteWorkers(): void {
-    this.remoteSeenAt = Date.now();
-    this.sweeper.ensureRunning();
-  }
-
-  /**
-   * One command at a time per lab: a double-clicked Restart, or a reset racing a start, must not
-   * leave a process the supervisor has lost track of.
-   */
-  private serially<T>(lab: LabInstance, command: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(lab.id) ?? Promise.resolve();
-    const next = previous.then(command, command);
-    this.queues.set(
-      lab.id,
-      next.catch(() => undefined),
-    );
-    return next;
-  }
-
-  listWorkers(lab: LabInstance): WorkerView[] {
-    return [...this.workersOf(lab).values()].map(view);
-  }
-
-  /** Whether `ref` names one of this server's workers in the lab (else it may be a remote one). */
-  hasWorker(lab: LabInstance, ref: string): boolean {
-    const wanted = ref.trim().toLowerCase();
-    const workers = this.workersOf(lab);
-    return workers.has(wanted) || [...workers.values()].some((w) => w.settings.name.toLowerCase() === wanted);
-  }
-
-  startWorker(lab: LabInstance, settings: WorkerSettings): Promise<WorkerView> {
-    return this.serially(lab, async () => {
-      this.refuseIfClosed(lab);
-      const workers = this.workersOf(lab);
-      if (workers.size >= MAX_WORKERS_PER_LAB) {
-        throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
-      }
-      if ([...workers.values()].some((w) => w.settings.name.toLowerCase() === settings.name.toLowerCase())) {
-        throw new FencingError('invalid_input', `there is already a worker named ${JSON.stringify(settings.name)}`);
-      }
-      const id = `w${(this.counters.get(lab.id) ?? 0) + 1}`;
-      const generation = await readLabGeneration(lab.id);
-      const spawned = this.spawnWithinBudget(lab, id, settings, generation);
-      const worker: Worker = { id, lab, settings, process: spawned, pending: {}, generation };
-      this.counters.set(lab.id, (this.counters.get(lab.id) ?? 0) + 1);
-      workers.set(id, worker);
-      await this.record(worker, 'worker_started');
+  /** The lab's workers as their status rows say. */
+  async listWorkers(lab: LabInstance): Promise<WorkerView[]> {
+    const found = await listWorkerStatus(lab.id);
+    if (found.some((worker) => worker.live)) {
+      this.liveSeenAt = Date.now();
       this.sweeper.ensureRunning();
-      return view(worker);
-    });
+    }
+    return found.map(view);
   }
 
-  pause(lab: LabInstance, ref: string, plan: PausePlan): Promise<WorkerView> {
-    return this.serially(lab, async () => {
-      const worker = this.find(lab, ref, { alive: true });
-      if (worker.process.frozen) throw new FencingError('invalid_input', `${worker.settings.name} is already paused`);
-      const lasts: PauseLength =
-        plan.mode === 'until-resumed' || plan.seconds === undefined ? 'until-resumed' : plan.seconds * 1000;
-      if (plan.mode === 'critical-window') {
-        worker.pending.criticalWindow = lasts;
-        worker.process.send({ type: 'arm-critical-pause' });
-        return view(worker);
-      }
-      worker.pending.now = lasts;
-      worker.process.send({ type: 'pause-now' });
-      await worker.process.waitUntilPaused(PAUSE_ACK_TIMEOUT_MS);
-      return view(worker);
-    });
+  async startWorker(lab: LabInstance, settings: WorkerSettings): Promise<WorkerView> {
+    await this.refuseIfClosed(lab);
+    const workers = await listWorkerStatus(lab.id);
+    if (workers.length >= MAX_WORKERS_PER_LAB) {
+      throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
+    }
+    const twin = workers.find((w) => w.name.toLowerCase() === settings.name.toLowerCase());
+    if (twin) {
+      throw new FencingError(
+        'invalid_input',
+        `there is already a worker named ${JSON.stringify(settings.name)}${twin.origin ? '' : ' (remote)'}`,
+      );
+    }
+    return this.joined(this.local.start(lab, settings, false));
   }
 
-  resume(lab: LabInstance, ref: string): Promise<WorkerView> {
-    return this.serially(lab, async () => {
-      const worker = this.find(lab, ref, { alive: true });
-      const waiting = worker.pending.now !== undefined || worker.pending.criticalWindow !== undefined;
-      if (!worker.process.frozen && !waiting && !worker.process.status.armed) {
-        throw new FencingError('invalid_input', `${worker.settings.name} is not paused`);
-      }
-      this.clearPause(worker);
-      // A pause that has not struck yet is called off; a frozen worker gets its one byte.
-      worker.process.send({ type: 'cancel-pauses' });
-      worker.process.unfreeze();
-      return view(worker);
-    });
+  async pause(lab: LabInstance, ref: string, plan: PausePlan): Promise<WorkerView> {
+    const worker = await this.find(lab, ref, { alive: true });
+    if (worker.phase === 'paused') throw new FencingError('invalid_input', `${worker.name} is already paused`);
+    const seconds = plan.mode === 'until-resumed' ? undefined : plan.seconds;
+    if (plan.mode === 'critical-window') {
+      await this.command(worker, 'arm-critical-pause', seconds);
+      return this.waitFor(worker, (w) => w.armed || w.phase === 'paused', ACK_TIMEOUT_MS);
+    }
+    await this.command(worker, 'pause-now', seconds);
+    return this.waitFor(worker, (w) => w.phase === 'paused', ACK_TIMEOUT_MS);
   }
 
-  crash(lab: LabInstance, ref: string): Promise<WorkerView> {
-    return this.serially(lab, async () => {
-      const worker = this.find(lab, ref, { alive: true });
-      this.clearPause(worker);
-      await worker.process.kill();
-      await this.record(worker, 'worker_crashed', { signal: 'SIGKILL' });
-      return view(worker);
+  async resume(lab: LabInstance, ref: string): Promise<WorkerView> {
+    const worker = await this.find(lab, ref, { alive: true });
+    const waiting = await hasPendingCommand({
+      lab: lab.id,
+      worker: worker.name,
+      commands: ['pause-now', 'arm-critical-pause'],
     });
+    if (worker.phase !== 'paused' && !worker.armed && !waiting) {
+      throw new FencingError('invalid_input', `${worker.name} is not paused`);
+    }
+    await this.command(worker, 'resume');
+    return this.waitFor(worker, (w) => w.phase !== 'paused' && !w.armed, ACK_TIMEOUT_MS);
   }
 
-  restart(lab: LabInstance, ref: string): Promise<WorkerView> {
-    return this.serially(lab, async () => {
-      this.refuseIfClosed(lab);
-      const worker = this.find(lab, ref);
-      this.clearPause(worker);
-      if (worker.process.alive) {
-        await worker.process.kill();
-        await this.record(worker, 'worker_crashed', { signal: 'SIGKILL', reason: 'restart' });
-      }
-      worker.failure = undefined;
-      worker.generation = await readLabGeneration(lab.id);
-      worker.process = this.spawnWithinBudget(lab, worker.id, worker.settings, worker.generation);
-      await this.record(worker, 'worker_restarted');
-      this.sweeper.ensureRunning();
-      return view(worker);
-    });
+  async crash(lab: LabInstance, ref: string): Promise<WorkerView> {
+    let worker: WorkerStatusRecord;
+    try {
+      worker = await this.find(lab, ref, { alive: true });
+    } catch (error) {
+      // The database is away: a process of this server is still crashed, as it knows it, and the
+      // crash is recorded once the database is back (its lane ends at the crash).
+      const known = toFencingError(error);
+      const mine = this.local.named(lab, ref)?.joinedAs;
+      if (!isFencingError(known, 'db_unavailable') || !mine) throw known;
+      worker = mine;
+    }
+    return this.crashFound(lab, worker);
+  }
+
+  async restart(lab: LabInstance, ref: string): Promise<WorkerView> {
+    await this.refuseIfClosed(lab);
+    const worker = await this.find(lab, ref);
+    if (!worker.origin) {
+      throw new FencingError(
+        'invalid_input',
+        `${worker.name} is a remote worker: a remote worker is restarted on its own machine`,
+      );
+    }
+    if (worker.live) {
+      await this.crashFound(lab, worker, { reason: 'restart' });
+    } else if (await historySaysRunning({ lab: lab.id, name: worker.name })) {
+      // Its server died without a word: its lane ends here, before the new run of it begins.
+      await this.record(lab, worker, 'worker_stopped', {
+        reason: 'the server that ran it stopped, and the process with it',
+      });
+    }
+    return this.joined(this.local.start(lab, worker.settings, true));
   }
 
   /** Stops the lab's workers and clears its lease, rows and history. Tokens never go back. */
-  resetLab(lab: LabInstance): Promise<void> {
-    return this.serially(lab, async () => {
-      await this.stopAll(lab);
-      this.counters.set(lab.id, 0);
-      await resetLabData(lab);
-    });
+  async resetLab(lab: LabInstance): Promise<void> {
+    await this.stopAll(lab);
+    await resetLabData(lab);
   }
 
   /** Stops the lab's workers (paused ones included) and leaves its data as it is. */
-  stopLab(lab: LabInstance): Promise<void> {
-    return this.serially(lab, () => this.stopAll(lab));
+  async stopLab(lab: LabInstance): Promise<void> {
+    await this.stopAll(lab);
   }
 
-  /** Ends every worker of every lab, paused ones included. */
+  /** Closes a private lab for good: its workers stopped, each lane ended, and no start after it. */
+  async closeLab(lab: LabInstance): Promise<void> {
+    this.closed.add(lab.id);
+    const running = await this.stopAll(lab);
+    // Its history stays for replay: each lane ends where its worker was stopped.
+    for (const worker of running) await this.record(lab, worker, 'worker_stopped', { reason: 'the lab was closed' });
+  }
+
+  /** Ends the workers this server started (told to stop, then SIGKILLed if they did not). */
   async shutdown(): Promise<void> {
-    await Promise.all([...this.instances.values()].map((lab) => this.stopLab(lab)));
+    const processes = this.local.all();
+    await Promise.all(
+      processes.map(async (p) => {
+        const row = await findWorkerStatus({ lab: p.lab.id, ref: p.name }).catch(() => undefined);
+        if (row?.live && row.origin?.workerPid === p.pid) await this.command(row, 'stop').catch(() => undefined);
+      }),
+    );
+    await this.awaitExits(processes);
     this.sweeper.stop();
   }
 
-  /**
-   * Closes a private lab for good: its workers stopped, and, in the same turn of its queue, no start
-   * or restart after it. What the supervisor kept for the lab is let go (memory stays flat).
-   */
-  closeLab(lab: LabInstance): Promise<void> {
-    return this.serially(lab, async () => {
-      this.closed.add(lab.id);
-      const running = [...this.workersOf(lab).values()].filter((w) => w.process.alive);
-      await this.stopAll(lab);
-      // Its history stays for replay: each lane ends where its worker was stopped.
-      for (const worker of running) await this.record(worker, 'worker_stopped', { reason: 'the lab was closed' });
-      this.labs.delete(lab.id);
-      this.instances.delete(lab.id);
-      this.counters.delete(lab.id);
-    });
+  /** The OS process ids of the workers this server runs: for shutdown checks, never for a client. */
+  processIds(): number[] {
+    return this.local.processIds();
   }
 
-  private refuseIfClosed(lab: LabInstance): void {
-    if (this.closed.has(lab.id)) {
+  killAllNow(): void {
+    this.local.killAllNow();
+  }
+
+  /**
+   * Tells every live worker of the lab to stop and waits until each has: a process this server
+   * started, until it has exited (SIGKILL if it did not obey); one elsewhere, until its row says so
+   * or it fell silent. Returns the workers that were live.
+   */
+  private async stopAll(lab: LabInstance): Promise<WorkerStatusRecord[]> {
+    const live = (await listWorkerStatus(lab.id)).filter((w) => w.live);
+    let elsewhere = false;
+    await Promise.all(
+      live.map(async (worker) => {
+        const owned = this.local.owned(lab, worker);
+        await this.command(worker, 'stop');
+        if (owned) return this.awaitExits([owned]);
+        elsewhere = true;
+        await this.waitFor(worker, (w) => !w.live, STOP_TIMEOUT_MS);
+      }),
+    );
+    // Processes of this server in the lab that had not joined, or did not stop: SIGKILL.
+    await Promise.all(this.local.inLab(lab).map((p) => p.kill()));
+    // A worker elsewhere may have had a statement in flight when it heard: it lands before what follows.
+    if (elsewhere) await sleep(STOP_SETTLE_MS);
+    return live;
+  }
+
+  /** Waits for the processes to exit; SIGKILLs those still running after STOP_TIMEOUT_MS. */
+  private async awaitExits(processes: WorkerProcess[]): Promise<void> {
+    await Promise.all(
+      processes.map(async (p) => {
+        const timer = setTimeout(() => void p.kill(), STOP_TIMEOUT_MS);
+        await p.exited;
+        clearTimeout(timer);
+      }),
+    );
+  }
+
+  /**
+   * A process this server started is SIGKILLed here (frozen or not), and the server records it; a
+   * worker another server runs, or one started by hand, is sent the crash as a command: its own
+   * listener records it and SIGKILLs its process.
+   */
+  private async crashFound(
+    lab: LabInstance,
+    worker: WorkerStatusRecord,
+    detail: Record<string, unknown> = {},
+  ): Promise<WorkerView> {
+    const owned = this.local.owned(lab, worker);
+    if (owned?.pid !== undefined) {
+      await owned.kill();
+      await markWorkerKilled({ lab: lab.id, name: worker.name, workerPid: owned.pid }).catch((error: unknown) => {
+        // Away: its row goes stale by itself, and the lab shows it stopped.
+        if (!isFencingError(toFencingError(error), 'db_unavailable')) throw error;
+      });
+      await this.record(lab, worker, 'worker_crashed', { signal: 'SIGKILL', ...detail });
+      return view({ ...worker, live: false });
+    }
+    await this.command(worker, 'crash');
+    return this.waitFor(worker, (w) => !w.live, STOP_TIMEOUT_MS);
+  }
+
+  /** Resolves with the new process's worker once it has joined its lab; its own words if it could not. */
+  private async joined(spawned: WorkerProcess): Promise<WorkerView> {
+    this.sweeper.ensureRunning();
+    const deadline = Date.now() + JOIN_TIMEOUT_MS;
+    for (;;) {
+      if (!spawned.alive) throw new FencingError('invalid_input', spawned.failure());
+      const found = (await listWorkerStatus(spawned.lab.id)).find((w) => w.live && w.origin?.workerPid === spawned.pid);
+      if (found) {
+        spawned.joinedAs = found;
+        return view(found);
+      }
+      if (Date.now() >= deadline) {
+        await spawned.kill();
+        throw new FencingError('db_unavailable', `${spawned.name} did not join its lab in time`);
+      }
+      await sleep(POLL_MS);
+    }
+  }
+
+  private async refuseIfClosed(lab: LabInstance): Promise<void> {
+    if (this.closed.has(lab.id) || (await findLab(lab.id))?.closedAt) {
       throw new FencingError('lab_closed', 'this private lab was closed; its history is kept for replay');
     }
   }
 
-  /** The OS process ids of running workers: for shutdown checks on this server, never for a client. */
-  processIds(): number[] {
-    return [...this.labs.values()].flatMap((workers) =>
-      [...workers.values()].flatMap((w) => (w.process.alive && w.process.child.pid ? [w.process.child.pid] : [])),
-    );
-  }
-
-  /** Synchronous last resort for process exit: SIGKILL to every child still running. */
-  killAllNow(): void {
-    for (const workers of this.labs.values()) {
-      for (const worker of workers.values()) if (worker.process.alive) worker.process.child.kill('SIGKILL');
-    }
-  }
-
-  private async stopAll(lab: LabInstance): Promise<void> {
-    // Out of the map first, then killed: nothing is dropped while the kills are awaited.
-    const workers = [...this.workersOf(lab).values()];
-    this.workersOf(lab).clear();
-    // Still counted against the budget until their processes are gone (a kill takes a moment).
-    for (const worker of workers) this.exiting.add(worker);
-    for (const worker of workers) this.clearPause(worker);
-    try {
-      await Promise.all(workers.map((worker) => worker.process.kill()));
-    } finally {
-      for (const worker of workers) this.exiting.delete(worker);
-    }
-  }
-
-  /** Running worker processes, the shared labs' and the private labs' apart. */
-  private runningByVisibility(): WorkerCounts {
-    const counts: WorkerCounts = { shared: 0, private: 0 };
-    const counted = [...this.labs.values()].flatMap((workers) => [...workers.values()]).concat([...this.exiting]);
-    for (const w of counted) if (w.process.alive) counts[w.lab.visibility] += 1;
-    return counts;
-  }
-
-  /**
-   * The one way a worker process is started: the budget is counted and the process spawned in one
-   * synchronous step (no await between them), so that concurrent starts in different labs cannot
-   * both pass the same count. Private labs share only part of the budget: the rest is kept for the
-   * shared labs, so the trainer can always start a worker (lib/model/lab-limits.ts).
-   */
-  private spawnWithinBudget(lab: LabInstance, id: string, settings: WorkerSettings, generation: number): WorkerProcess {
-    const refusal = workerBudgetRefusal(this.runningByVisibility(), lab.visibility);
-    if (refusal) throw new FencingError(refusal.code, refusal.message);
-    return this.spawn(lab, id, settings, generation);
-  }
-
-  private spawn(lab: LabInstance, id: string, settings: WorkerSettings, generation: number): WorkerProcess {
-    const spawned = new WorkerProcess(lab, id, settings, databaseUrl(), generation, (message) =>
-      this.onWorkerMessage(lab, id, message),
-    );
-    spawned.child.once('exit', (code, signal) => {
-      const worker = this.workersOf(lab).get(id);
-      // Exits the supervisor did not cause are recorded; SIGKILLs it sent are recorded where sent.
-      if (worker?.process === spawned && signal === null) {
-        void this.record(worker, 'worker_stopped', { exitCode: code, reason: worker.failure ?? 'exited' });
-      }
-    });
-    return spawned;
-  }
-
-  private onWorkerMessage(lab: LabInstance, id: string, message: WorkerMessage): void {
-    const worker = this.workersOf(lab).get(id);
-    if (!worker) return;
-    if (message.type === 'fatal') worker.failure = message.message;
-    if (message.type === 'paused') {
-      const slot = message.trigger === 'critical-window' ? 'criticalWindow' : 'now';
-      const lasts = worker.pending[slot];
-      worker.pending[slot] = undefined;
-      // Called off (resumed) after the worker had already started to freeze: wake it at once.
-      if (lasts === undefined) worker.process.unfreeze();
-      if (typeof lasts === 'number') {
-        worker.resumeTimer = setTimeout(() => {
-          worker.resumeTimer = undefined;
-          worker.process.unfreeze();
-        }, lasts);
-      }
-    }
-  }
-
-  private clearPause(worker: Worker): void {
-    if (worker.resumeTimer) clearTimeout(worker.resumeTimer);
-    worker.resumeTimer = undefined;
-    worker.pending = {};
-  }
-
-  private find(lab: LabInstance, ref: string, { alive = false } = {}): Worker {
-    const workers = this.workersOf(lab);
-    const wanted = ref.trim().toLowerCase();
-    const worker = workers.get(wanted) ?? [...workers.values()].find((w) => w.settings.name.toLowerCase() === wanted);
-    if (!worker)
+  private async find(lab: LabInstance, ref: string, { alive = false } = {}): Promise<WorkerStatusRecord> {
+    const worker = await findWorkerStatus({ lab: lab.id, ref });
+    if (!worker) {
       throw new FencingError('invalid_input', `no worker ${JSON.stringify(ref)} in the ${labTitle(lab)} lab`);
-    if (alive && !worker.process.alive) {
-      throw new FencingError('invalid_input', `${worker.settings.name} is not running (restart it first)`);
+    }
+    if (alive && !worker.live) {
+      throw new FencingError('invalid_input', `${worker.name} is not running (restart it first)`);
     }
     return worker;
   }
 
-  private workersOf(lab: LabInstance): Map<string, Worker> {
-    let workers = this.labs.get(lab.id);
-    if (!workers) {
-      workers = new Map();
-      this.labs.set(lab.id, workers);
-      this.instances.set(lab.id, lab);
+  private async command(worker: WorkerStatusRecord, command: WorkerCommand, seconds?: number): Promise<void> {
+    await enqueueWorkerCommand({ lab: worker.lab, worker: worker.name, command, ...(seconds ? { seconds } : {}) });
+  }
+
+  /** Polls the worker's row until `done` holds or time is up; returns what the row says then. */
+  private async waitFor(
+    worker: WorkerStatusRecord,
+    done: (worker: WorkerStatusRecord) => boolean,
+    timeoutMs: number,
+  ): Promise<WorkerView> {
+    const deadline = Date.now() + timeoutMs;
+    let latest = worker;
+    for (;;) {
+      latest = (await findWorkerStatus({ lab: worker.lab, ref: worker.name })) ?? { ...latest, live: false };
+      if (done(latest) || Date.now() >= deadline) return view(latest);
+      await sleep(POLL_MS);
     }
-    return workers;
   }
 
   private record(
-    worker: Worker,
-    kind: 'worker_started' | 'worker_stopped' | 'worker_crashed' | 'worker_restarted',
+    lab: LabInstance,
+    worker: WorkerStatusRecord,
+    kind: 'worker_stopped' | 'worker_crashed',
     detail: Record<string, unknown> = {},
   ): Promise<void> {
     const event: NewEvent = {
-      lab: worker.lab.id,
-      actor: worker.settings.name,
+      lab: worker.lab,
+      actor: worker.name,
       kind,
-      resource: worker.lab.resource,
+      resource: lab.resource,
       detail: {
         workerId: worker.id,
         ...worker.settings,
-        // Which server runs it: a server that starts after this one died records its end.
-        ...(kind === 'worker_started' || kind === 'worker_restarted' ? { server: thisServerRun() } : {}),
+        ...(worker.origin ? {} : { remote: true }),
         ...detail,
       },
     };
@@ -369,22 +352,6 @@ export class LabSupervisor {
   }
 }
 
-function view(worker: Worker): WorkerView {
-  const status = worker.process.status;
-  return {
-    id: worker.id,
-    name: worker.settings.name,
-    lab: worker.lab.id,
-    phase: worker.process.alive ? status.phase : 'stopped',
-    alive: worker.process.alive,
-    armed: status.armed,
-    settings: worker.settings,
-    ...(status.token === undefined ? {} : { token: status.token }),
-    ...(status.believedUntil === undefined ? {} : { believedUntil: status.believedUntil }),
-    ...(worker.failure ? { failure: worker.failure } : {}),
-  };
-}
-
 type GlobalWithSupervisor = typeof globalThis & { __fencingLabSupervisor?: LabSupervisor };
 
 /** The process's one supervisor. Its children are ended when this process exits, however it exits. */
@@ -393,8 +360,8 @@ export function getSupervisor(): LabSupervisor {
   if (!holder.__fencingLabSupervisor) {
     const supervisor = new LabSupervisor();
     holder.__fencingLabSupervisor = supervisor;
-    // Workers also end by themselves when this process dies (IPC disconnect, EOF on the pause
-    // pipe); this only makes it immediate on an orderly exit.
+    // Workers also end by themselves when this process dies (their lifeline reads end of file);
+    // this only makes it immediate on an orderly exit.
     process.once('exit', () => supervisor.killAllNow());
   }
   return holder.__fencingLabSupervisor;

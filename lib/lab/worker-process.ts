@@ -1,64 +1,66 @@
 import 'server-only';
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import type { Writable } from 'node:stream';
+import type { WorkerStatusRecord } from '../../db/worker-status';
 import type { WorkerSettings } from '../model/lab-inputs';
 import type { LabInstance } from '../model/lab-instance';
-import { PAUSE_FD, type SupervisorMessage, type WorkerConfig, type WorkerMessage } from '../worker/protocol';
+import { LIFELINE_FD, startedByEnv } from '../worker/local-start';
+import { thisServerRun } from './orphaned-workers';
 
 /** The project root: where the worker's entry file is. The launcher starts Next there. */
 function projectRoot(): string {
   return process.env.FENCING_LAB_ROOT ?? process.cwd();
 }
 
-export type WorkerStatus = Extract<WorkerMessage, { type: 'status' }>;
+/** What a worker that failed before it joined said last on its stderr (at most this much). */
+const STDERR_TAIL_CHARS = 2_000;
 
 /**
- * One worker OS process: forked with its own database connection, an IPC channel, and the pause
- * pipe on fd 3 (see lib/worker/freeze.ts). The supervisor talks to it only through this.
+ * One worker OS process this server started: the worker program (lib/worker/main.ts), run with the
+ * same arguments as `npm run worker`. Its commands reach it through the database like any worker's;
+ * this server only holds the write end of its lifeline (fd 3 in the child), which it never writes:
+ * when this server's process goes, however it goes, the worker sees end of file and ends itself.
  */
 export class WorkerProcess {
   readonly child: ChildProcess;
-  status: WorkerStatus = { type: 'status', phase: 'starting', armed: false };
+  readonly lab: LabInstance;
+  readonly name: string;
   exitCode: number | null | undefined;
-  /** Between the worker saying it freezes and the byte that wakes it: the only time a byte may go. */
-  frozen = false;
-  private readonly pausePipe: Writable;
-  private readonly exited: Promise<void>;
-  private pausedWaiters: Array<() => void> = [];
+  readonly exited: Promise<void>;
+  /** Its status row when it joined: what the server knows of it while the database is away. */
+  joinedAs: WorkerStatusRecord | undefined;
+  private stderrTail = '';
 
-  constructor(
-    lab: LabInstance,
-    workerId: string,
-    settings: WorkerSettings,
-    databaseUrl: string,
-    /** The run of the lab it joins (db/lab-generation.ts). */
-    generation: number,
-    private readonly onMessage: (message: WorkerMessage) => void,
-  ) {
-    const config: WorkerConfig = { lab, workerId, ...settings, databaseUrl, generation };
+  constructor(lab: LabInstance, settings: WorkerSettings, databaseUrl: string, restart: boolean) {
+    this.lab = lab;
+    this.name = settings.name;
+    const server = thisServerRun();
+    if (!server) throw new Error('cannot tell this server process apart (no /proc entry for it)');
     const entry = path.join(projectRoot(), 'lib', 'worker', 'main.ts');
-    this.child = fork(/* turbopackIgnore: true */ entry, [], {
+    const args = [
+      `--lab=${lab.id}`,
+      `--name=${settings.name}`,
+      `--lease-ttl-ms=${settings.leaseTtlMs}`,
+      `--renew-every-ms=${settings.renewEveryMs}`,
+      `--write-every-ms=${settings.writeEveryMs}`,
+    ];
+    this.child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', entry, ...args], {
       cwd: projectRoot(),
-      execArgv: ['--conditions=react-server', '--import', 'tsx'],
-      env: { ...process.env, FENCING_LAB_WORKER: JSON.stringify(config) },
-      // fd 3 is the pause pipe; the IPC channel follows it.
-      stdio: ['ignore', 'inherit', 'inherit', 'pipe', 'ipc'],
+      // The database URL in the environment, not on the command line (where `ps` shows it).
+      env: { ...process.env, DATABASE_URL: databaseUrl, ...startedByEnv({ server, restart }) },
+      // fd 3 is the lifeline. No IPC channel: commands travel through the database.
+      stdio: ['ignore', 'inherit', 'pipe', 'pipe'],
     });
-    this.pausePipe = this.child.stdio[PAUSE_FD] as Writable;
-    this.pausePipe.on('error', () => undefined); // the worker may be gone already
-    this.child.on('message', (message: WorkerMessage) => {
-      if (message.type === 'status') this.status = message;
-      if (message.type === 'paused') {
-        this.frozen = true;
-        for (const waiter of this.pausedWaiters.splice(0)) waiter();
-      }
-      this.onMessage(message);
+    if (LIFELINE_FD !== 3) throw new Error('the lifeline is the fourth stdio entry above');
+    this.child.stderr?.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
+    const lifeline = this.child.stdio[LIFELINE_FD];
+    lifeline?.on('error', () => undefined);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.exitCode = code ?? (signal ? -1 : null);
-        this.status = { ...this.status, phase: 'stopped' };
         resolve();
       });
     });
@@ -68,30 +70,14 @@ export class WorkerProcess {
     return this.exitCode === undefined;
   }
 
-  send(message: SupervisorMessage): void {
-    if (this.alive && this.child.connected) this.child.send(message);
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
-  /** Resolves once the worker reports that it is about to freeze, or after timeoutMs. */
-  waitUntilPaused(timeoutMs: number): Promise<boolean> {
-    if (this.frozen) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), timeoutMs);
-      this.pausedWaiters.push(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
-  }
-
-  /**
-   * Unfreezes a frozen worker: one byte down the pause pipe, once per freeze. A second byte would
-   * sit in the pipe and make the next freeze end at once.
-   */
-  unfreeze(): void {
-    if (!this.alive || !this.frozen) return;
-    this.frozen = false;
-    this.pausePipe.write(Buffer.from([1]));
+  /** Why it ended before it joined, in its own words (its last stderr line). */
+  failure(): string {
+    const lines = this.stderrTail.trim().split('\n');
+    return lines.at(-1) || `the worker exited (${this.exitCode})`;
   }
 
   /** SIGKILL works on a frozen process too; resolves when it is gone. */

@@ -48,8 +48,7 @@ export type LabSnapshot = {
     token?: number;
     believedUntil?: string;
     settings: { leaseTtlMs: number; renewEveryMs: number; writeEveryMs: number };
-    failure?: string;
-    /** Runs on another machine (`npm run worker`): paused and crashed through the database, never restarted from here. */
+    /** Started by hand (`npm run worker`), not by an app server: restarted where it was started, never from a page. */
     remote?: boolean;
   }>;
   chaos?: ChaosRunView;

@@ -5,7 +5,7 @@ import { getFeedPool } from '@/db/feed-pool';
 import { readLabSnapshot } from '@/db/lab-snapshot';
 import type { Queryable } from '@/db/pool';
 import { chaosRunOf } from '@/lib/chaos/chaos-runs';
-import { listLabWorkers } from '@/lib/lab/remote-workers';
+import { getSupervisor } from '@/lib/lab/supervisor';
 import type { LabInstance } from '@/lib/model/lab-instance';
 import { toWire } from '@/lib/model/wire';
 import { feedOutageLog } from '../log/outage-log';
@@ -215,7 +215,7 @@ class LabHub {
 
 /** The lab's row, lease, workers (this server's and remote ones) and chaos run as one `snapshot` message. */
 export async function labSnapshotMessage(lab: LabInstance, db: Queryable): Promise<SseMessage> {
-  const [snapshot, workers] = await Promise.all([readLabSnapshot(lab, db), listLabWorkers(lab)]);
+  const [snapshot, workers] = await Promise.all([readLabSnapshot(lab, db), getSupervisor().listWorkers(lab)]);
   const chaos = chaosRunOf(lab.id);
   return { event: 'snapshot', data: { ...snapshot, workers, ...(chaos ? { chaos } : {}) } };
 }

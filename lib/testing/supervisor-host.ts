@@ -13,7 +13,7 @@ const supervisor = getSupervisor();
 await supervisor.resetLab(lab);
 await supervisor.startWorker(lab, { name: 'A', leaseTtlMs: 2_000, renewEveryMs: 500, writeEveryMs: 300 });
 await supervisor.startWorker(lab, { name: 'B', leaseTtlMs: 2_000, renewEveryMs: 500, writeEveryMs: 300 });
-while (supervisor.listWorkers(lab).some((w) => w.phase === 'starting')) await sleep(20);
+while ((await supervisor.listWorkers(lab)).some((w) => w.phase === 'starting')) await sleep(20);
 const paused = await supervisor.pause(lab, 'A', { mode: 'until-resumed' });
 console.log(JSON.stringify({ pids: supervisor.processIds(), pausedPhase: paused.phase }));
 setInterval(() => undefined, 60_000);

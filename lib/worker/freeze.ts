@@ -1,27 +1,50 @@
-import { readSync } from 'node:fs';
-import { PAUSE_FD } from './protocol';
-
 /*
- * The simulated GC pause is a real stop-the-world freeze: a synchronous, blocking read on the pause
- * pipe. While it blocks, this process runs no JavaScript at all: no timers, no lease renewal, no I/O
- * callbacks, exactly like a long GC pause. Chosen over SIGSTOP/SIGCONT because:
- *  - a pause armed for the critical window must strike at one exact line of code, which only the
- *    worker itself can do;
- *  - a blocked read ends with EOF when the supervisor dies, even by SIGKILL (the pipe's other end
- *    closes), so a paused worker can never outlive the server as a stopped orphan;
- *  - SIGTERM still ends it at once, since the worker installs no handler for it.
+ * Every worker's stop-the-world freeze: the main thread blocks in Atomics.wait on a shared Int32Array,
+ * running no JavaScript at all (no timers, no renewals, no I/O callbacks), exactly like a long GC
+ * pause. The command listener, a thread of its own that keeps beating while the main thread is
+ * frozen, wakes it (listener.ts). Chosen over SIGSTOP/SIGCONT because a pause armed for the critical
+ * window must strike at one exact line of code, which only the worker itself can do. No pg, no
+ * process: shared memory only.
  */
-export function freezeUntilResumed(): { resumed: boolean; frozenMs: number } {
+
+const RUNNING = 0;
+const FROZEN = 1;
+/** Woken to stop: the lab was reset or closed; nobody will resume this worker. */
+const STOPPING = 2;
+
+export type FreezeState = Int32Array;
+
+export function newFreezeState(): FreezeState {
+  return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+}
+
+/**
+ * Main thread, just before it says it is paused: from here a wake cannot be lost, even one that
+ * comes before the main thread blocks (Atomics.wait returns at once when the value moved on).
+ */
+export function markFrozen(state: FreezeState): void {
+  Atomics.compareExchange(state, 0, RUNNING, FROZEN);
+}
+
+/**
+ * Main thread, after markFrozen: blocks until the listener wakes it. `resumed: false` means stop.
+ * It does not mark the state itself: a wake that came in between must not be undone.
+ */
+export function freezeOnSharedMemory(state: FreezeState): { resumed: boolean; frozenMs: number } {
   const started = Date.now();
-  const byte = Buffer.alloc(1);
-  for (;;) {
-    try {
-      const read = readSync(PAUSE_FD, byte, 0, 1, null);
-      return { resumed: read === 1, frozenMs: Date.now() - started };
-    } catch (error) {
-      // EAGAIN would mean the pipe is non-blocking (it is not, as the fork creates it); EINTR: retry.
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EAGAIN' && code !== 'EINTR') throw error;
-    }
-  }
+  while (Atomics.load(state, 0) === FROZEN) Atomics.wait(state, 0, FROZEN);
+  return { resumed: Atomics.load(state, 0) === RUNNING, frozenMs: Date.now() - started };
+}
+
+/** Listener thread: wakes a frozen main thread; does nothing to one that is not frozen. */
+export function wake(state: FreezeState): boolean {
+  const woken = Atomics.compareExchange(state, 0, FROZEN, RUNNING) === FROZEN;
+  if (woken) Atomics.notify(state, 0);
+  return woken;
+}
+
+/** Listener thread: ends a freeze for good (and any freeze to come). */
+export function wakeToStop(state: FreezeState): void {
+  Atomics.store(state, 0, STOPPING);
+  Atomics.notify(state, 0);
 }

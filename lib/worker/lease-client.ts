@@ -6,13 +6,19 @@ import { acquireLease, type Lease, renewLease } from '../../db/leases';
 import { toFencingError } from '../../db/pool';
 import { isFencingError } from '../model/errors';
 import type { Token } from '../model/token';
-import { freezeUntilResumed as freezeOnPausePipe } from './freeze';
-import type { PauseCommand, PauseTrigger, WorkerConfig, WorkerMessage, WorkerPhase } from './protocol';
+import type { PauseCommand, PauseTrigger, WorkerConfig, WorkerPhase, WorkerStatus } from './protocol';
 import { writeForLab } from './write-paths';
 
 const ACQUIRE_RETRY_MS = 50;
 const RECONNECT_FIRST_MS = 200;
 const RECONNECT_MAX_MS = 2_000;
+
+/** Where the lease loop says how it stands: the listener thread, which beats it into the status row. */
+export type WorkerReport = {
+  status(status: WorkerStatus): void;
+  /** Said just before the loop blocks: the listener wakes it when the pause ends. */
+  paused(trigger: PauseTrigger): void;
+};
 
 /** What the worker believes about its lease. It may be wrong: that is the whole point. */
 type Belief = { leaseToken: Token; writeToken: Token; until: number };
@@ -39,9 +45,9 @@ export class LeaseClient {
     private readonly config: WorkerConfig,
     private session: pg.Client,
     private readonly connect: () => Promise<pg.Client>,
-    private readonly send: (message: WorkerMessage) => Promise<void>,
-    /** How this process freezes: on its pause pipe (forked workers), or on shared memory (remote ones). */
-    private readonly freezeUntilResumed: () => { resumed: boolean; frozenMs: number } = freezeOnPausePipe,
+    private readonly reportTo: WorkerReport,
+    /** Blocks the main thread until the listener wakes it (freeze.ts); `resumed: false` means stop. */
+    private readonly freezeUntilResumed: () => { resumed: boolean; frozenMs: number },
   ) {}
 
   requestPause(): void {
@@ -59,7 +65,7 @@ export class LeaseClient {
     this.arm(false);
   }
 
-  /** A pause command, from whoever drives this worker (the supervisor over IPC, or a remote worker's listener). */
+  /** A pause command, as the listener thread passes it on from the database. */
   obey(command: PauseCommand): void {
     if (command === 'pause-now') this.requestPause();
     else if (command === 'arm-critical-pause') this.arm(true);
@@ -225,9 +231,9 @@ export class LeaseClient {
     await this.event('pause_started', { detail: { trigger, belief: this.describeBelief() } });
     const before = this.phase;
     await this.setPhase('paused');
-    await this.send({ type: 'paused', trigger });
+    this.reportTo.paused(trigger);
     const { resumed, frozenMs } = this.freezeUntilResumed();
-    if (!resumed) process.exit(0); // the supervisor is gone (or told us to stop): nobody will resume us
+    if (!resumed) process.exit(0); // told to stop while frozen: nobody will resume us
     await this.event('pause_ended', {
       detail: {
         frozenMs,
@@ -269,9 +275,8 @@ export class LeaseClient {
     await this.report();
   }
 
-  private report(): Promise<void> {
-    return this.send({
-      type: 'status',
+  private async report(): Promise<void> {
+    this.reportTo.status({
       phase: this.phase,
       armed: this.armed,
       ...(this.belief

@@ -1,52 +1,194 @@
 import 'server-only';
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import type pg from 'pg';
+import { appendEvent } from '../../db/events';
+import { findLab } from '../../db/labs';
 import { newClient, toFencingError } from '../../db/pool';
+import { markRemoteWorkerStopped, RESET_WHILE_AWAY, registerRemoteWorker } from '../../db/remote-workers';
+import { recordWorkerOrigin } from '../../db/worker-status';
 import { isFencingError } from '../model/errors';
-import { LeaseClient } from './lease-client';
-import type { SupervisorMessage, WorkerConfig, WorkerMessage } from './protocol';
+import { labTitle } from '../model/lab-instance';
+import { parseWorkerArgs, UsageError, WORKER_USAGE, type WorkerArgs } from './args';
+import { freezeOnSharedMemory, markFrozen, newFreezeState } from './freeze';
+import { LeaseClient, type WorkerReport } from './lease-client';
+import { startedByServer } from './local-start';
+import type { ListenerData, ToListener, ToMain, WorkerConfig } from './protocol';
 
 /*
- * A worker process, forked by the supervisor: its own database connection, its own lease loop.
- * It ends when told to stop, when the supervisor goes away (IPC disconnect, or EOF on the pause
- * pipe while frozen), or on SIGTERM/SIGKILL.
+ * The one worker program. `npm run worker -- --db <url> --lab <id> --name <name>` runs it by hand,
+ * on this machine or another, joining a lab through its PostgreSQL alone; an app server's supervisor
+ * forks the same file for the workers a trainer starts from a page (lib/lab/supervisor.ts), with
+ * the same arguments and, in FENCING_LAB_STARTED_BY, which server started it (local-start.ts). Every
+ * worker joins its lab, beats its state into its own status row and takes its commands from the
+ * database (listener.ts), whichever app server sent them. Exit codes: 0 stopped (Ctrl-C, SIGTERM,
+ * told to stop, the lab was reset or closed), 1 failed, 2 bad usage or refused (no such lab, name in
+ * use), 3 no database. It joins one run of the lab (its generation): after a reset, told or not
+ * (asleep, SIGSTOPped), the database refuses everything it sends, and it stops saying so.
  */
 
-function send(message: WorkerMessage): Promise<void> {
-  return new Promise((resolve) => {
-    if (!process.connected || !process.send) return resolve();
-    process.send(message, undefined, {}, () => resolve());
-  });
-}
+const EXIT = { stopped: 0, help: 0, failed: 1, usage: 2, noDatabase: 3 } as const;
+const STOP_RECORD_TIMEOUT_MS = 3_000;
 
-async function main(): Promise<void> {
-  const config = JSON.parse(process.env.FENCING_LAB_WORKER ?? 'null') as WorkerConfig | null;
-  if (!config) throw new Error('FENCING_LAB_WORKER is not set: workers are started by the lab supervisor');
-  process.on('disconnect', () => process.exit(0));
+class Refused extends Error {}
 
-  // A connection of its own, and a new one whenever the database goes away (the lease client
-  // reconnects, as a real one would, instead of dying with the connection).
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(WORKER_USAGE);
+    return EXIT.help;
+  }
+  let args: WorkerArgs;
+  try {
+    args = parseWorkerArgs(argv, process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${WORKER_USAGE}\n${error.message}`);
+    return EXIT.usage;
+  }
+  const local = startedByServer(process.env);
+  const { databaseUrl, settings } = args;
   const connect = async () => {
-    const session = newClient(config.databaseUrl);
-    await session.connect();
+    const session = newClient(databaseUrl);
+    try {
+      await session.connect();
+    } catch (error) {
+      await session.end().catch(() => undefined);
+      throw error;
+    }
     return session;
   };
-  const client = new LeaseClient(config, await firstConnection(connect), connect, send);
-  process.on('message', (message: SupervisorMessage) => {
-    if (message.type === 'stop') process.exit(0);
+  let session: pg.Client;
+  try {
+    // One an app server starts while its database is away (crashed, restarting) waits for it.
+    session = local ? await firstConnection(connect) : await connect();
+  } catch (error) {
+    console.error(`cannot reach the database at ${withoutPassword(databaseUrl)}: ${(error as Error).message}`);
+    return EXIT.noDatabase;
+  }
+
+  const found = await findLab(args.lab, session);
+  if (!found) throw new Refused(`no lab ${JSON.stringify(args.lab)} in this database`);
+  if (found.closedAt) throw new Refused(`the lab ${found.id} was closed: open a new one in the app`);
+  const { id, kind, rowId, resource, visibility } = found;
+  const lab = { id, kind, rowId, resource, visibility };
+  const { name } = settings;
+  const me = { lab: lab.id, name, instance: randomBytes(8).toString('hex') };
+  const joined = await registerRemoteWorker({ ...me, settings }, session);
+  if (!joined) {
+    throw new Refused(
+      `a worker named ${JSON.stringify(name)} is already running in the lab ${lab.id}: pick another --name`,
+    );
+  }
+  const { generation } = joined;
+  // A worker an app server started gets the lab's short id ("w1") and names its server, whose
+  // successor ends its lane if that server dies without a word (lib/lab/orphaned-workers.ts).
+  const origin = local ? { ...local.server, workerPid: process.pid } : null;
+  const workerId = await recordWorkerOrigin({ ...me, origin }, session);
+  const detail = local
+    ? { workerId: workerId ?? name, ...settings, server: local.server }
+    : { workerId: name, ...settings, remote: true };
+  const started = local?.restart ? 'worker_restarted' : 'worker_started';
+  await appendEvent(session, { lab: lab.id, actor: name, kind: started, resource, detail }, { generation });
+
+  const freezeState = newFreezeState();
+  const workerData: ListenerData = {
+    databaseUrl,
+    lab,
+    name,
+    instance: me.instance,
+    generation,
+    detail,
+    freezeState,
+    chatty: !local,
+    ...(local ? { lifelineFd: local.lifelineFd } : {}),
+  };
+  const listener = new Worker(new URL('./listener-entry.mjs', import.meta.url), { workerData });
+  const toListener = (message: ToListener) => listener.postMessage(message);
+
+  let stopping = false;
+  /** Ctrl-C, SIGTERM or a failure: recorded like the supervisor records a local worker's end. */
+  const stopOnOurOwn = async (reason: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    toListener({ type: 'stopping' });
+    const record = async () => {
+      const db = await connect();
+      try {
+        await markRemoteWorkerStopped(me, db);
+        // In its own run: refused (and so not recorded) if the lab was reset since it joined.
+        await appendEvent(
+          db,
+          { lab: lab.id, actor: name, kind: 'worker_stopped', resource, detail: { ...detail, reason } },
+          { generation },
+        );
+      } finally {
+        await db.end().catch(() => undefined);
+      }
+    };
+    // The database may be away: the heartbeat stops anyway, and the lab drops this worker soon after.
+    await Promise.race([record(), new Promise((resolve) => setTimeout(resolve, STOP_RECORD_TIMEOUT_MS))]).catch(
+      () => undefined,
+    );
+    if (!local) console.log(`${name} stopped (${reason})`);
+    process.exit(code);
+  };
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const onSignal = (signal: NodeJS.Signals) => void stopOnOurOwn(signal, EXIT.stopped);
+  for (const signal of signals) process.on(signal, onSignal);
+  /*
+   * A frozen main thread runs no handler, so a caught Ctrl-C would be held until the trainer resumes
+   * it. The handlers come off for the freeze: SIGINT and SIGTERM then end the process at once
+   * (unrecorded; the lab drops the worker when its heartbeat goes stale), as they end a local one.
+   */
+  const freeze = () => {
+    for (const signal of signals) process.off(signal, onSignal);
+    try {
+      return freezeOnSharedMemory(freezeState);
+    } finally {
+      for (const signal of signals) process.on(signal, onSignal);
+    }
+  };
+  listener.once('error', (error) => void stopOnOurOwn(`the command listener failed: ${error.message}`, EXIT.failed));
+
+  const report: WorkerReport = {
+    status: (status) => toListener({ type: 'status', ...status }),
+    paused: (trigger) => {
+      // Marked before the listener hears of it, so its wake-up can never come too early to count.
+      markFrozen(freezeState);
+      toListener({ type: 'paused', trigger });
+    },
+  };
+  const config: WorkerConfig = { lab, ...settings, generation };
+  const client = new LeaseClient(config, session, connect, report, freeze);
+  listener.on('message', (message: ToMain) => {
+    // The listener has marked it stopped; the lab's history is being cleared, so no event.
+    if (message.type === 'stop') process.exit(EXIT.stopped);
     client.obey(message.type);
   });
-  await client.run();
+  if (!local) {
+    console.log(
+      `${name} joined the ${labTitle(lab)} lab (${lab.id}) as a remote worker, pid ${process.pid}. Ctrl-C stops it.`,
+    );
+  }
+  try {
+    return await client.run();
+  } catch (error) {
+    if (isFencingError(error, 'lab_reset')) {
+      await stopOnOurOwn(RESET_WHILE_AWAY, EXIT.stopped);
+      return EXIT.stopped;
+    }
+    await stopOnOurOwn(`failed: ${(error as Error).message}`, EXIT.failed);
+    return EXIT.failed;
+  }
 }
 
 const FIRST_CONNECT_RETRY_FIRST_MS = 200;
 const FIRST_CONNECT_RETRY_MAX_MS = 2_000;
 
-/**
- * A worker started while the database is away (crashed, restarting) waits for it, as the lease
- * loop does after a lost connection, instead of dying before it ever ran. Any other failure (a
- * wrong password, say) is fatal.
- */
-async function firstConnection(connect: () => Promise<Awaited<ReturnType<typeof newClient>>>) {
+/** Waits for a database that is away, as the lease loop does after a lost connection; any other failure is fatal. */
+async function firstConnection(connect: () => Promise<pg.Client>): Promise<pg.Client> {
   for (let delayMs = FIRST_CONNECT_RETRY_FIRST_MS; ; delayMs = Math.min(delayMs * 2, FIRST_CONNECT_RETRY_MAX_MS)) {
     try {
       return await connect();
@@ -57,7 +199,18 @@ async function firstConnection(connect: () => Promise<Awaited<ReturnType<typeof 
   }
 }
 
-main().catch(async (error: unknown) => {
-  await send({ type: 'fatal', message: error instanceof Error ? error.message : String(error) });
-  process.exit(1);
-});
+function withoutPassword(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof Refused) {
+      console.error(error.message);
+      process.exit(EXIT.usage);
+    }
+    console.error(`the worker failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(EXIT.failed);
+  },
+);

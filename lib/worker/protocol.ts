@@ -1,16 +1,18 @@
 import type { LabInstance } from '../model/lab-instance';
+import type { WorkerCommand } from '../model/worker-commands';
 
-/** The typed messages between the supervisor and a worker process (over the fork IPC channel). */
+/*
+ * Inside one worker process: what its main thread (the lease loop, main.ts) and its listener thread
+ * (commands and heartbeat, listener.ts) tell each other. Between processes there is no protocol: a
+ * worker takes its commands from the database and reports its state in its status row.
+ */
 
 export type WorkerConfig = {
   lab: LabInstance;
-  /** The lab's own id for this worker ("w1"), never a PID. */
-  workerId: string;
   name: string;
   leaseTtlMs: number;
   renewEveryMs: number;
   writeEveryMs: number;
-  databaseUrl: string;
   /**
    * The run of the lab this worker joined (labs.generation): every lease, write and event it sends
    * carries it, and the database refuses them once the lab has been reset since.
@@ -20,32 +22,47 @@ export type WorkerConfig = {
 
 export type PauseTrigger = 'now' | 'critical-window';
 
-/** What may be asked of a running worker's pauses, locally or from afar. */
-export type PauseCommand = 'pause-now' | 'arm-critical-pause' | 'cancel-pauses';
-
-export type SupervisorMessage =
-  /** Freeze now, wherever the worker is. */
-  | { type: 'pause-now' }
-  /** Freeze the next time the worker is between its lease check and its write. */
-  | { type: 'arm-critical-pause' }
-  /** Call off any pause that has not struck yet (armed or requested). */
-  | { type: 'cancel-pauses' }
-  | { type: 'stop' };
-
 export type WorkerPhase = 'starting' | 'acquiring' | 'holding' | 'paused' | 'reconnecting' | 'stopped';
 
-export type WorkerMessage =
-  | {
-      type: 'status';
-      phase: WorkerPhase;
-      token?: number;
-      /** When the worker believes its lease runs out, by its own clock (ISO). */
-      believedUntil?: string;
-      armed: boolean;
-    }
-  /** Sent, and flushed, just before the worker blocks: the supervisor resumes it. */
-  | { type: 'paused'; trigger: PauseTrigger }
-  | { type: 'fatal'; message: string };
+export type WorkerStatus = {
+  phase: WorkerPhase;
+  token?: number;
+  /** When the worker believes its lease runs out, by its own clock (ISO). */
+  believedUntil?: string;
+  armed: boolean;
+};
 
-/** The worker's pause pipe is this file descriptor: one byte from the supervisor resumes it. */
-export const PAUSE_FD = 3;
+/** Main thread → listener. */
+export type ToListener =
+  | ({ type: 'status' } & WorkerStatus)
+  /** Posted, with the shared state already marked frozen, just before the main thread blocks. */
+  | { type: 'paused'; trigger: PauseTrigger }
+  /** The main thread is stopping on its own (Ctrl-C, a failure): stop beating, it marks the row itself. */
+  | { type: 'stopping' };
+
+/** What the lease loop itself does about a command; the listener handles the rest (timers, waking, stopping). */
+export type PauseCommand = Extract<WorkerCommand, 'pause-now' | 'arm-critical-pause' | 'cancel-pauses'>;
+
+/** Listener → main thread. */
+export type ToMain = { type: PauseCommand } | { type: 'stop'; reason: string };
+
+/** What the listener thread is started with (workerData). */
+export type ListenerData = {
+  databaseUrl: string;
+  lab: { id: string; resource: string };
+  name: string;
+  instance: string;
+  /** The run of the lab it joined: its events are refused once the lab has been reset since. */
+  generation: number;
+  /** What its lifecycle events carry (its id, settings, and where it runs). */
+  detail: Record<string, unknown>;
+  /** Shared with the main thread (freeze.ts). */
+  freezeState: Int32Array;
+  /**
+   * A worker an app server started: the read end of its lifeline, a pipe whose other end only the
+   * server holds. Its end of file means the server is gone, however it went.
+   */
+  lifelineFd?: number;
+  /** Whether to print what it is told on its terminal (a worker started by hand has one). */
+  chatty: boolean;
+};

@@ -60,7 +60,7 @@ test('after kill -9 of the postmaster the workers reconnect, the holder reports 
   const lost = events.find((e) => e.kind === 'lease_lost');
   assert.equal(lost?.detail?.reason, 'my database connection was lost');
   assert.ok(grants.length >= 2 && (grants.at(-1) as number) > (grants[0] as number), `grants ${grants}`);
-  const workers = supervisor.listWorkers(FENCED);
+  const workers = await supervisor.listWorkers(FENCED);
   assert.deepEqual(
     workers.map((worker) => [worker.name, worker.alive]),
     [

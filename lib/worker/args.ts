@@ -3,15 +3,15 @@ import { DEFAULT_WORKER_SETTINGS, labIdSchema, type WorkerSettings, workerSettin
 
 /** The command line of `npm run worker`: parsed and checked with the same rules the UI's Start uses. */
 
-export const REMOTE_USAGE = `usage: npm run worker -- --lab <id> --name <name> [--db <postgres url>]
+export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [--db <postgres url>]
     [--lease-ttl-ms ${DEFAULT_WORKER_SETTINGS.leaseTtlMs}] [--renew-every-ms ${DEFAULT_WORKER_SETTINGS.renewEveryMs}] [--write-every-ms ${DEFAULT_WORKER_SETTINGS.writeEveryMs}]
   --db defaults to DATABASE_URL: the lab server's PostgreSQL, reachable from this machine.`;
 
 export class UsageError extends Error {}
 
-export type RemoteArgs = { databaseUrl: string; lab: string; settings: WorkerSettings };
+export type WorkerArgs = { databaseUrl: string; lab: string; settings: WorkerSettings };
 
-export function parseRemoteArgs(argv: string[], env: NodeJS.ProcessEnv): RemoteArgs {
+export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerArgs {
   let values: Record<string, string | undefined>;
   try {
     ({ values } = parseArgs({

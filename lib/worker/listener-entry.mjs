@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./remote-listener.ts');
+await import('./listener.ts');

@@ -1,5 +1,6 @@
 import 'server-only';
 import { writeSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import type pg from 'pg';
 import { appendEvent } from '../../db/events';
@@ -10,15 +11,19 @@ import {
   type RemoteStatus,
   takeWorkerCommands,
 } from '../../db/remote-workers';
-import type { PauseTrigger } from './protocol';
-import { wake, wakeToStop } from './remote-freeze';
-import type { ListenerData, ToListener, ToMain } from './remote-protocol';
+import { markWorkerCrashed } from '../../db/worker-status';
+import type { WorkerCommand } from '../model/worker-commands';
+import { wake, wakeToStop } from './freeze';
+import type { ListenerData, PauseTrigger, ToListener, ToMain } from './protocol';
 
 /*
- * The remote worker's command listener, a thread of its own (started by remote-main.ts). It must
- * run while the main thread is frozen: it keeps the heartbeat going (so the UI shows a paused
- * worker, not a dead one), takes the trainer's commands (LISTEN, and a poll every second in case a
- * notification was missed), and wakes the main thread when a pause ends.
+ * Every worker's command listener, a thread of its own (started by main.ts). It must run while the
+ * main thread is frozen: it keeps the heartbeat going (so the UI shows a paused worker, not a dead
+ * one), takes the trainer's commands from any app server (LISTEN, and a poll every second in case a
+ * notification was missed), holds the one pause schedule (how long a pause lasts once it strikes),
+ * wakes the main thread when a pause ends, and, for a worker an app server started, watches the
+ * lifeline to that server: when the server goes, however it goes, this process goes at once, frozen
+ * or not.
  */
 
 const HEARTBEAT_EVERY_MS = 1_000;
@@ -28,7 +33,7 @@ type PauseLength = number | 'until-resumed';
 
 const data = workerData as ListenerData;
 const port = parentPort;
-if (!port) throw new Error('remote-listener runs as a worker thread of remote-main.ts');
+if (!port) throw new Error('the listener runs as a worker thread of lib/worker/main.ts');
 const me = { lab: data.lab.id, name: data.name, instance: data.instance };
 
 let status: RemoteStatus = { phase: 'starting', armed: false };
@@ -39,7 +44,9 @@ const pending: { now?: PauseLength; criticalWindow?: PauseLength } = {};
 let resumeTimer: NodeJS.Timeout | undefined;
 
 /** Straight to the terminal: console output of a thread goes through the main thread, frozen or not. */
-const say = (line: string) => writeSync(1, `[${data.name}] ${line}\n`);
+const say = (line: string) => {
+  if (data.chatty) writeSync(1, `[${data.name}] ${line}\n`);
+};
 const tell = (message: ToMain) => port.postMessage(message);
 
 port.on('message', (message: ToListener) => {
@@ -77,7 +84,7 @@ const lengthOf = (seconds: number | undefined): PauseLength =>
   seconds === undefined ? 'until-resumed' : Math.round(seconds * 1000);
 const howLong = (lasts: PauseLength) => (lasts === 'until-resumed' ? 'until resumed' : `for ${lasts / 1000} s`);
 
-async function obey(command: { command: string; seconds?: number }, db: pg.Client): Promise<void> {
+async function obey(command: { command: WorkerCommand; seconds?: number }, db: pg.Client): Promise<void> {
   switch (command.command) {
     case 'pause-now':
       pending.now = lengthOf(command.seconds);
@@ -104,11 +111,11 @@ async function obey(command: { command: string; seconds?: number }, db: pg.Clien
           actor: data.name,
           kind: 'worker_crashed',
           resource: data.lab.resource,
-          detail: { workerId: data.name, ...data.settings, signal: 'SIGKILL', remote: true },
+          detail: { ...data.detail, signal: 'SIGKILL' },
         },
         { generation: data.generation },
       );
-      await markRemoteWorkerStopped(me, db);
+      await markWorkerCrashed(me, db);
       say('crashed by the trainer (SIGKILL)');
       process.kill(process.pid, 'SIGKILL');
       return;
@@ -202,6 +209,20 @@ function beat(): Promise<void> {
       beating = undefined;
     });
   return beating;
+}
+
+/*
+ * The server that started this worker holds the only write end of the lifeline and never writes:
+ * end of file comes when that server's process is gone (an exit, a crash, kill -9). Nobody is left
+ * to drive or resume this worker, so it ends itself at once, by SIGKILL: no handler, frozen or not.
+ */
+if (data.lifelineFd !== undefined) {
+  const lifeline = new Socket({ fd: data.lifelineFd, readable: true, writable: false });
+  const serverGone = () => process.kill(process.pid, 'SIGKILL');
+  lifeline.on('end', serverGone);
+  lifeline.on('close', serverGone);
+  lifeline.on('error', serverGone);
+  lifeline.resume();
 }
 
 setInterval(() => {
