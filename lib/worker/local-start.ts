@@ -1,4 +1,4 @@
-import type { ProcessRun } from '../launcher/processes';
+import type { ProcessRun } from '../os/processes';
 
 /*
  * How an app server's supervisor starts the worker program (main.ts) for a worker a trainer started

@@ -5,8 +5,8 @@ import { listEvents } from '../../db/events';
 import { closePool, databaseUrl } from '../../db/pool';
 import * as commands from '../lab/lab-actions';
 import { getSupervisor } from '../lab/supervisor';
-import { isAlive } from '../launcher/processes';
 import type { LabEvent } from '../model/events';
+import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 
