@@ -211,7 +211,8 @@ describe('the reset is one transaction', () => {
         (error: unknown) => error,
       );
       const waiting = await waitForBlockedBy(blocker);
-      await getPool().query('SELECT pg_cancel_backend($1)', [waiting]);
+      // As the owner (the blocker's own session): the app role may not cancel the owner's queries.
+      await blocker.query('SELECT pg_cancel_backend($1)', [waiting]);
       const failed = await outcome;
       assert.notEqual(failed, 'reset', 'the reset failed');
       assert.match(String((failed as Error).message), /cancel/);

@@ -320,3 +320,44 @@ BEGIN
     EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO %I', fn, app);
   END LOOP;
 END $$;
+
+-- A reset ends the sessions that hold the lab's generation lock and do not finish (a worker frozen
+-- by the operating system in the middle of a transaction): mostly the worker role's, which the app
+-- role may not signal. Only sessions holding that lab's lock: they belong to the run being reset.
+CREATE FUNCTION fl_end_sessions_holding_lab(p_lab text) RETURNS integer
+LANGUAGE sql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+  -- A two-key advisory lock shows its keys as unsigned 32-bit numbers in classid and objid.
+  SELECT count(*) FILTER (WHERE pg_terminate_backend(l.pid))::int
+    FROM pg_locks l
+   WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.pid <> pg_backend_pid()
+     AND l.classid = (hashtext('fencing_lab.generation')::bigint & 4294967295)::oid
+     AND l.objid = (hashtext(p_lab)::bigint & 4294967295)::oid
+$$;
+
+-- What the app server needs, and no more: it reads everything a page or a feed shows, records its
+-- own events, opens, closes, resets and sweeps labs, keeps trainer sessions and queues commands. It
+-- writes no lease, protected row or unguarded row but through the functions above (it may create a
+-- broken lab's row, and delete what the retention sweep deletes).
+DO $$
+DECLARE
+  app text := fencing_lab_role('app');
+  worker text := fencing_lab_role('worker');
+BEGIN
+  EXECUTE format('GRANT EXECUTE ON FUNCTION fl_end_sessions_holding_lab(text) TO %I', app);
+  EXECUTE format($f$GRANT SELECT ON labs, leases, protected_rows, unguarded_rows, events, remote_workers,
+                   worker_commands, trainer_sessions, database_identity, schema_migrations TO %I$f$, app);
+  EXECUTE format('GRANT INSERT, DELETE ON events TO %I', app);
+  EXECUTE format('GRANT USAGE ON SEQUENCE events_id_seq, unguarded_row_ids, worker_commands_id_seq TO %I', app);
+  EXECUTE format('GRANT SELECT ON SEQUENCE write_epoch TO %I', app);
+  EXECUTE format('GRANT INSERT, UPDATE (closed_at, history_deleted_at, generation) ON labs TO %I', app);
+  EXECUTE format('GRANT INSERT, DELETE ON unguarded_rows TO %I', app);
+  EXECUTE format('GRANT DELETE ON leases, remote_workers TO %I', app);
+  EXECUTE format('GRANT INSERT, UPDATE (taken_at), DELETE ON worker_commands TO %I', app);
+  EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON trainer_sessions TO %I', app);
+  -- Signalling a worker's session (above) takes membership in its role; it carries no privilege.
+  BEGIN
+    EXECUTE format('GRANT %I TO %I', worker, current_user);
+  EXCEPTION WHEN insufficient_privilege THEN
+    RAISE NOTICE 'the owner could not be made a member of %: a reset cannot end a frozen worker session', worker;
+  END;
+END $$;

@@ -1,7 +1,8 @@
 import 'server-only';
+import { randomBytes } from 'node:crypto';
 import { appendEvent } from '../../db/events';
-import { readLabGeneration } from '../../db/lab-generation';
-import { databaseUrl, getPool } from '../../db/pool';
+import { getPool } from '../../db/pool';
+import { registerLocalWorker } from '../../db/remote-workers';
 import { FencingError, isFencingError } from '../model/errors';
 import type { NewEvent } from '../model/events';
 import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
@@ -10,6 +11,7 @@ import { type WorkerCounts, workerBudgetRefusal } from '../model/lab-limits';
 import type { WorkerMessage } from '../worker/protocol';
 import { ExpirySweeper } from './expiry-sweeper';
 import { resetLabData } from './lab-reset';
+import { localWorkerUrl } from './local-worker-url';
 import { thisServerRun } from './orphaned-workers';
 import { PendingRecords } from './pending-records';
 import { WorkerProcess } from './worker-process';
@@ -33,6 +35,18 @@ type Worker = {
 };
 
 type PauseLength = number | 'until-resumed';
+
+type Joined = { generation: number; instance: string };
+
+/**
+ * A worker this server forks joins its lab as any worker does, through the server (db/remote-workers.ts
+ * registerLocalWorker), which hands it the instance it presents to every worker function.
+ */
+async function joinAsLocalWorker(lab: LabInstance, settings: WorkerSettings): Promise<Joined> {
+  const instance = randomBytes(16).toString('hex');
+  const generation = await registerLocalWorker({ lab: lab.id, name: settings.name, instance, settings });
+  return { generation, instance };
+}
 
 /** What the UI and the server actions may know of a worker: no process id. */
 export type WorkerView = {
@@ -119,8 +133,8 @@ export class LabSupervisor {
         throw new FencingError('invalid_input', `there is already a worker named ${JSON.stringify(settings.name)}`);
       }
       const id = `w${(this.counters.get(lab.id) ?? 0) + 1}`;
-      const generation = await readLabGeneration(lab.id);
-      const spawned = this.spawnWithinBudget(lab, id, settings, generation);
+      const { generation, instance } = await joinAsLocalWorker(lab, settings);
+      const spawned = this.spawnWithinBudget(lab, id, settings, { generation, instance });
       const worker: Worker = { id, lab, settings, process: spawned, pending: {}, generation };
       this.counters.set(lab.id, (this.counters.get(lab.id) ?? 0) + 1);
       workers.set(id, worker);
@@ -183,8 +197,9 @@ export class LabSupervisor {
         await this.record(worker, 'worker_crashed', { signal: 'SIGKILL', reason: 'restart' });
       }
       worker.failure = undefined;
-      worker.generation = await readLabGeneration(lab.id);
-      worker.process = this.spawnWithinBudget(lab, worker.id, worker.settings, worker.generation);
+      const joined = await joinAsLocalWorker(lab, worker.settings);
+      worker.generation = joined.generation;
+      worker.process = this.spawnWithinBudget(lab, worker.id, worker.settings, joined);
       await this.record(worker, 'worker_restarted');
       this.sweeper.ensureRunning();
       return view(worker);
@@ -276,14 +291,14 @@ export class LabSupervisor {
    * both pass the same count. Private labs share only part of the budget: the rest is kept for the
    * shared labs, so the trainer can always start a worker (lib/model/lab-limits.ts).
    */
-  private spawnWithinBudget(lab: LabInstance, id: string, settings: WorkerSettings, generation: number): WorkerProcess {
+  private spawnWithinBudget(lab: LabInstance, id: string, settings: WorkerSettings, joined: Joined): WorkerProcess {
     const refusal = workerBudgetRefusal(this.runningByVisibility(), lab.visibility);
     if (refusal) throw new FencingError(refusal.code, refusal.message);
-    return this.spawn(lab, id, settings, generation);
+    return this.spawn(lab, id, settings, joined);
   }
 
-  private spawn(lab: LabInstance, id: string, settings: WorkerSettings, generation: number): WorkerProcess {
-    const spawned = new WorkerProcess(lab, id, settings, databaseUrl(), generation, (message) =>
+  private spawn(lab: LabInstance, id: string, settings: WorkerSettings, joined: Joined): WorkerProcess {
+    const spawned = new WorkerProcess(lab, id, settings, localWorkerUrl(), joined, (message) =>
       this.onWorkerMessage(lab, id, message),
     );
     spawned.child.once('exit', (code, signal) => {

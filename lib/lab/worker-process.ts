@@ -31,12 +31,13 @@ export class WorkerProcess {
     lab: LabInstance,
     workerId: string,
     settings: WorkerSettings,
+    /** The worker role's URL (db/roles.ts workerUrlFrom): a worker connects as nothing else. */
     databaseUrl: string,
-    /** The run of the lab it joins (db/lab-generation.ts). */
-    generation: number,
+    /** The run of the lab it joined (db/lab-generation.ts), and its per-run secret (db/worker-identity.ts). */
+    joined: { generation: number; instance: string },
     private readonly onMessage: (message: WorkerMessage) => void,
   ) {
-    const config: WorkerConfig = { lab, workerId, ...settings, databaseUrl, generation };
+    const config: WorkerConfig = { lab, workerId, ...settings, databaseUrl, ...joined };
     const entry = path.join(projectRoot(), 'lib', 'worker', 'main.ts');
     this.child = fork(/* turbopackIgnore: true */ entry, [], {
       cwd: projectRoot(),

@@ -4,6 +4,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { migrate } from '../../db/migrate';
+import { ensureWorkerPassword } from '../../db/roles';
 import { writeFileAtomically } from './atomic-file';
 import { buildIsStale } from './build-freshness';
 import { watchDatabase } from './database-watchdog';
@@ -74,6 +75,7 @@ async function main(mode: Mode): Promise<void> {
   if (cluster?.owned) databaseWatch = watchDatabase(cluster, { say, stateFile: DATABASE_STATE_FILE });
   const databaseUrl = process.env.DATABASE_URL ?? (cluster as EmbeddedCluster).url;
   const applied = await migrate(databaseUrl);
+  const workerPassword = await ensureWorkerPassword(databaseUrl);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
   if (stopping) return;
 
@@ -88,6 +90,7 @@ async function main(mode: Mode): Promise<void> {
     HOST: host,
     NEXT_TELEMETRY_DISABLED: '1',
     FENCING_LAB_TRAINER_KEY: trainerKey,
+    FENCING_LAB_WORKER_PASSWORD: workerPassword,
     NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require ${JSON.stringify(PEER_ADDRESS_PRELOAD)}`]
       .filter(Boolean)
       .join(' '),

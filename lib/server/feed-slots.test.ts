@@ -5,6 +5,7 @@ import { acquireLease, releaseLease } from '@/db/leases';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { sharedLab } from '@/lib/model/lab-instance';
+import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { eventually, openLabFeed } from '@/lib/testing/sse-client';
 import { getFeedSlots } from './feed-slots';
 
@@ -26,9 +27,7 @@ before(async () => {
 });
 after(async () => {
   await resetLabData(sharedLab(LAB));
-  await getPool().query(
-    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN fencing_events' AND pid <> pg_backend_pid()",
-  );
+  await endListenSessions();
   await closeFeedPool();
   await closePool();
 });

@@ -4,6 +4,7 @@ import { appendEvent, clearEvents } from '@/db/events';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { sharedLab } from '@/lib/model/lab-instance';
+import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { eventually, openLabFeed } from '@/lib/testing/sse-client';
 
 /*
@@ -37,9 +38,7 @@ before(async () => {
   };
 });
 after(async () => {
-  await getPool().query(
-    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN fencing_events' AND pid <> pg_backend_pid()",
-  );
+  await endListenSessions();
   await closePool();
 });
 

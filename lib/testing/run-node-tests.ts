@@ -36,7 +36,7 @@ async function main(): Promise<number> {
   try {
     await migrate(url);
     // Workers connect as the worker role: it needs its password before any worker starts.
-    await ensureWorkerPassword(url);
+    const workerPassword = await ensureWorkerPassword(url);
     const child = spawn(
       process.execPath,
       // One file at a time: several drive the same labs' real worker processes.
@@ -49,7 +49,7 @@ async function main(): Promise<number> {
         '--test-reporter=spec',
         ...selected,
       ],
-      { stdio: 'inherit', env: { ...process.env, DATABASE_URL: url } },
+      { stdio: 'inherit', env: { ...process.env, DATABASE_URL: url, FENCING_LAB_WORKER_PASSWORD: workerPassword } },
     );
     const stop = () => child.kill('SIGTERM');
     process.on('SIGINT', stop);

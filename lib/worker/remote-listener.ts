@@ -106,7 +106,7 @@ async function obey(command: { command: string; seconds?: number }, db: pg.Clien
           resource: data.lab.resource,
           detail: { workerId: data.name, ...data.settings, signal: 'SIGKILL', remote: true },
         },
-        { generation: data.generation },
+        { as: me },
       );
       await markRemoteWorkerStopped(me, db);
       say('crashed by the trainer (SIGKILL)');
@@ -168,7 +168,10 @@ function takeCommands(): Promise<void> {
       takeAgain = false;
       if (stopping) return;
       const db = await connection();
-      for (const command of await takeWorkerCommands({ lab: data.lab.id, worker: data.name }, db)) {
+      for (const command of await takeWorkerCommands(
+        { lab: data.lab.id, worker: data.name, instance: data.instance },
+        db,
+      )) {
         await obey(command, db);
       }
     } while (takeAgain);

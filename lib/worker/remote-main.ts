@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { appendEvent } from '../../db/events';
-import { findLab } from '../../db/labs';
 import { newClient } from '../../db/pool';
 import { markRemoteWorkerStopped, RESET_WHILE_AWAY, registerRemoteWorker } from '../../db/remote-workers';
 import { isFencingError } from '../model/errors';
@@ -62,22 +61,21 @@ async function main(): Promise<number> {
     return EXIT.noDatabase;
   }
 
-  const found = await findLab(args.lab, session);
-  if (!found) throw new Refused(`no lab ${JSON.stringify(args.lab)} in this database`);
-  if (found.closedAt) throw new Refused(`the lab ${found.id} was closed: open a new one in the app`);
-  const { id, kind, rowId, resource, visibility } = found;
-  const lab = { id, kind, rowId, resource, visibility };
   const { name } = settings;
-  const me = { lab: lab.id, name, instance: randomBytes(8).toString('hex') };
+  const me = { lab: args.lab, name, instance: randomBytes(16).toString('hex') };
+  // One call: the database says whether the lab exists and is open, and what the worker needs of it.
   const joined = await registerRemoteWorker({ ...me, settings }, session);
-  if (!joined) {
+  if (!joined.joined) {
+    if (joined.refusal === 'no_lab') throw new Refused(`no lab ${JSON.stringify(args.lab)} in this database`);
+    if (joined.refusal === 'closed') throw new Refused(`the lab ${args.lab} was closed: open a new one in the app`);
     throw new Refused(
-      `a worker named ${JSON.stringify(name)} is already running in the lab ${lab.id}: pick another --name`,
+      `a worker named ${JSON.stringify(name)} is already running in the lab ${args.lab}: pick another --name`,
     );
   }
-  const { generation } = joined;
+  const { generation, lab } = joined;
+  const { resource } = lab;
   const detail = { workerId: name, ...settings, remote: true };
-  await appendEvent(session, { lab: lab.id, actor: name, kind: 'worker_started', resource, detail }, { generation });
+  await appendEvent(session, { lab: lab.id, actor: name, kind: 'worker_started', resource, detail }, { as: me });
 
   const freezeState = newFreezeState();
   const workerData: ListenerData = { databaseUrl, lab, name, instance: me.instance, generation, settings, freezeState };
@@ -93,13 +91,14 @@ async function main(): Promise<number> {
     const record = async () => {
       const db = await connect();
       try {
-        await markRemoteWorkerStopped(me, db);
-        // In its own run: refused (and so not recorded) if the lab was reset since it joined.
+        // In its own run: refused (and so not recorded) if the lab was reset since it joined. Before
+        // the row is marked stopped, since a stopped run may record nothing.
         await appendEvent(
           db,
           { lab: lab.id, actor: name, kind: 'worker_stopped', resource, detail: { ...detail, reason } },
-          { generation },
-        );
+          { as: me },
+        ).catch(() => undefined);
+        await markRemoteWorkerStopped(me, db);
       } finally {
         await db.end().catch(() => undefined);
       }
@@ -140,7 +139,7 @@ async function main(): Promise<number> {
       toListener(message);
     }
   };
-  const config: WorkerConfig = { lab, workerId: name, ...settings, databaseUrl, generation };
+  const config: WorkerConfig = { lab, workerId: name, ...settings, databaseUrl, generation, instance: me.instance };
   const client = new LeaseClient(config, session, connect, send, freeze);
   listener.on('message', (message: ToMain) => {
     // The listener has marked it stopped; the lab's history is being cleared, so no event.
