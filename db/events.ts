@@ -1,6 +1,5 @@
 import 'server-only';
 import type { EventKind, LabEvent, NewEvent } from '../lib/model/events';
-import { DEFAULT_LAB } from '../lib/model/events';
 import { parseStoredToken, parseToken } from '../lib/model/token';
 import { getPool, type Queryable, toFencingError, withTransaction } from './pool';
 import { identityParams, type WorkerIdentity } from './worker-identity';
@@ -52,7 +51,7 @@ export async function appendEvent(
         `INSERT INTO events (lab, actor, kind, resource, row_id, token, stored_token, outcome, detail, generation)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)${options.once ? ' ON CONFLICT DO NOTHING' : ''}`,
         [
-          event.lab ?? DEFAULT_LAB,
+          event.lab,
           event.actor,
           event.kind,
           event.resource ?? null,
@@ -88,7 +87,7 @@ type EventRow = {
  * (a live feed reads a long history a page at a time).
  */
 export async function listEvents(
-  { lab = DEFAULT_LAB, afterId = 0, limit }: { lab?: string; afterId?: number; limit?: number } = {},
+  { lab, afterId = 0, limit }: { lab: string; afterId?: number; limit?: number },
   db: Queryable = getPool(),
 ): Promise<LabEvent[]> {
   const { rows } = await db.query<EventRow>(

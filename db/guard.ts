@@ -1,6 +1,5 @@
 import 'server-only';
 import { FencingError } from '../lib/model/errors';
-import { DEFAULT_LAB } from '../lib/model/events';
 import { holderSchema, parseInput, rowIdSchema, rowValueSchema } from '../lib/model/inputs';
 import { parseStoredToken, requireToken, type Token } from '../lib/model/token';
 import type { WriteResult } from '../lib/model/write-result';
@@ -29,7 +28,8 @@ export type FencedWriteInput = {
   token: unknown;
   /** Who presents the token: recorded with the outcome in `events`. */
   actor: unknown;
-  lab?: string;
+  /** The lab whose history records the outcome. */
+  lab: string;
   /** The run of the lab the writer joined (db/lab-generation.ts); workers always give it. */
   generation?: number;
   /**
@@ -51,7 +51,7 @@ export async function fencedWrite(input: FencedWriteInput, session?: Session): P
   const value = parseInput(rowValueSchema, input.value);
   const token = requireToken(input.token);
   const actor = parseInput(holderSchema, input.actor);
-  const lab = input.lab ?? DEFAULT_LAB;
+  const { lab } = input;
 
   const { rows } = await (session ?? getPool())
     .query<{ outcome: string; stored_token: string | null; row_id?: number }>(

@@ -100,7 +100,7 @@ describe('a worker from before a reset is refused by the database', () => {
     const joined = await readLabGeneration(lab.id);
     await resetLabData(lab);
     // A token minted after the reset: the guard alone would accept it, the generation does not.
-    const fresh = await acquireLease({ resource: `${lab.resource}-other`, holder: 'X', ttlMs: TTL_MS });
+    const fresh = await acquireLease({ lab: lab.id, resource: `${lab.resource}-other`, holder: 'X', ttlMs: TTL_MS });
     assert.equal(fresh.outcome, 'granted');
     if (fresh.outcome !== 'granted') return;
     const write = { rowId: lab.rowId, value: 'Old', token: fresh.lease.token, actor: 'Old', lab: lab.id };

@@ -1,5 +1,4 @@
 import 'server-only';
-import { DEFAULT_LAB } from '../lib/model/events';
 import { holderSchema, leaseTtlMsSchema, parseInput, resourceSchema } from '../lib/model/inputs';
 import { parseToken, requireToken, type Token } from '../lib/model/token';
 import { getPool, type Queryable, type Session, toFencingError } from './pool';
@@ -48,7 +47,8 @@ type LeaseRequest = {
   resource: unknown;
   holder: unknown;
   ttlMs: unknown;
-  lab?: string;
+  /** The lab the lease belongs to, whose history records it. */
+  lab: string;
   generation?: number;
   as?: WorkerIdentity;
 };
@@ -106,7 +106,7 @@ export async function acquireLease(
   const resource = parseInput(resourceSchema, request.resource);
   const holder = parseInput(holderSchema, request.holder);
   const ttlMs = parseInput(leaseTtlMsSchema, request.ttlMs);
-  const lab = request.lab ?? DEFAULT_LAB;
+  const { lab } = request;
 
   type Row = LeaseResultRow & {
     prev_holder: string | null;
@@ -145,7 +145,7 @@ export async function renewLease(request: LeaseRequest & { token: unknown }, ses
   const holder = parseInput(holderSchema, request.holder);
   const ttlMs = parseInput(leaseTtlMsSchema, request.ttlMs);
   const token = requireToken(request.token);
-  const lab = request.lab ?? DEFAULT_LAB;
+  const { lab } = request;
 
   const row = request.as
     ? await callLeaseFunction(
@@ -169,7 +169,7 @@ export async function releaseLease(
     resource: unknown;
     holder: unknown;
     token: unknown;
-    lab?: string;
+    lab: string;
     generation?: number;
     as?: WorkerIdentity;
   },
@@ -178,7 +178,7 @@ export async function releaseLease(
   const resource = parseInput(resourceSchema, request.resource);
   const holder = parseInput(holderSchema, request.holder);
   const token = requireToken(request.token);
-  const lab = request.lab ?? DEFAULT_LAB;
+  const { lab } = request;
 
   const row = request.as
     ? await callLeaseFunction(

@@ -67,3 +67,7 @@ SELECT token, resource, lab, holder, acquired_at FROM leases ON CONFLICT DO NOTH
 -- A worker the server forks is registered by the server (it is no remote worker: no heartbeat, not
 -- listed among the remote ones), so that it presents an instance like any other worker.
 ALTER TABLE remote_workers ADD COLUMN local boolean NOT NULL DEFAULT false;
+
+-- Every lease and event names its lab: the default lab 'main' named none.
+ALTER TABLE events ALTER COLUMN lab DROP DEFAULT;
+ALTER TABLE leases ALTER COLUMN lab DROP DEFAULT;

@@ -71,9 +71,10 @@ test("many feeds loading long histories at once use the feeds' few connections; 
   while (!feeds.every(caughtUp)) {
     // A trainer's command on the actions' pool: a lease taken and given back.
     const resource = `feed-slots-${commands}`;
-    const result = await acquireLease({ resource, holder: 'trainer', ttlMs: 1_000 });
+    const result = await acquireLease({ lab: LAB, resource, holder: 'trainer', ttlMs: 1_000 });
     assert.equal(result.outcome, 'granted');
-    if (result.outcome === 'granted') await releaseLease({ resource, holder: 'trainer', token: result.lease.token });
+    if (result.outcome === 'granted')
+      await releaseLease({ lab: LAB, resource, holder: 'trainer', token: result.lease.token });
     commands++;
     const { rows } = await getPool().query<{ n: number }>(
       'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
