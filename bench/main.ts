@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { migrate } from '../db/migrate';
 import { closePool } from '../db/pool';
+import { ensureWorkerPassword } from '../db/roles';
 import { getSupervisor } from '../lib/lab/supervisor';
 import { startTestCluster } from '../lib/testing/test-cluster';
 import { startApp } from './app-server';
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
     try {
       await migrate(cluster.url);
       process.env.DATABASE_URL = cluster.url;
+      process.env.FENCING_LAB_WORKER_PASSWORD = await ensureWorkerPassword(cluster.url);
       if (selected.has('throughput')) {
         console.log('throughput: fenced vs plain UPDATE…');
         report.push([

@@ -38,7 +38,10 @@ async function connect(url: string): Promise<pg.Client> {
 
 /** One grant on a session; the token counts as handed out once the grant's commit returned. */
 async function grantOn(session: pg.Client, holder: string): Promise<number> {
-  const result = await acquireLease({ resource: `durability-${holder}`, holder, ttlMs: 100 }, session);
+  const result = await acquireLease(
+    { lab: 'durability', resource: `durability-${holder}`, holder, ttlMs: 100 },
+    session,
+  );
   assert.equal(result.outcome, 'granted');
   const token = (result as { lease: { token: number } }).lease.token;
   highestHandedOut = Math.max(highestHandedOut, token);

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { EventKind, LabEvent, NewEvent } from '../lib/model/events';
-import { DEFAULT_LAB } from '../lib/model/events';
 import { parseStoredToken, parseToken } from '../lib/model/token';
 import { getPool, type Queryable, toFencingError, withTransaction } from './pool';
+import { identityParams, type WorkerIdentity } from './worker-identity';
 
 /**
  * Deletes a lab's history when the lab is reset, and tells live feeds so, with the boundary: every
@@ -31,33 +31,41 @@ export async function clearEvents(lab: string, db?: Queryable): Promise<void> {
  * events lock (see 0009_events_lock_per_lab.sql) and holds it until commit, so taking it last keeps
  * lock order fixed. `generation`: the run of the lab the writing worker joined; the insert is
  * refused (`lab_reset`) if the lab was reset since. Without it, the event is the server's own.
+ * `as`: a worker recording its own event (db/worker-identity.ts), through the worker's function,
+ * which allows only the kinds a worker records, under its own name, in its own lab and run.
  */
 export async function appendEvent(
   db: Queryable,
   event: NewEvent,
-  options: { once?: boolean; generation?: number } = {},
+  options: { once?: boolean; generation?: number; as?: WorkerIdentity } = {},
 ): Promise<void> {
-  // `once`: skip an event that is recorded only once per lease and already is (lease_expired).
-  await db
-    .query(
-      `INSERT INTO events (lab, actor, kind, resource, row_id, token, stored_token, outcome, detail, generation)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)${options.once ? ' ON CONFLICT DO NOTHING' : ''}`,
-      [
-        event.lab ?? DEFAULT_LAB,
-        event.actor,
+  const statement = options.as
+    ? db.query('SELECT worker_record_event($1, $2, $3, $4, $5, $6)', [
+        ...identityParams(options.as),
         event.kind,
-        event.resource ?? null,
-        event.rowId ?? null,
         event.token ?? null,
-        event.storedToken ?? null,
-        event.outcome ?? null,
         JSON.stringify(event.detail ?? {}),
-        options.generation ?? null,
-      ],
-    )
-    .catch((error: unknown) => {
-      throw toFencingError(error);
-    });
+      ])
+    : // `once`: skip an event that is recorded only once per lease and already is (lease_expired).
+      db.query(
+        `INSERT INTO events (lab, actor, kind, resource, row_id, token, stored_token, outcome, detail, generation)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)${options.once ? ' ON CONFLICT DO NOTHING' : ''}`,
+        [
+          event.lab,
+          event.actor,
+          event.kind,
+          event.resource ?? null,
+          event.rowId ?? null,
+          event.token ?? null,
+          event.storedToken ?? null,
+          event.outcome ?? null,
+          JSON.stringify(event.detail ?? {}),
+          options.generation ?? null,
+        ],
+      );
+  await statement.catch((error: unknown) => {
+    throw toFencingError(error);
+  });
 }
 
 type EventRow = {
@@ -79,7 +87,7 @@ type EventRow = {
  * (a live feed reads a long history a page at a time).
  */
 export async function listEvents(
-  { lab = DEFAULT_LAB, afterId = 0, limit }: { lab?: string; afterId?: number; limit?: number } = {},
+  { lab, afterId = 0, limit }: { lab: string; afterId?: number; limit?: number },
   db: Queryable = getPool(),
 ): Promise<LabEvent[]> {
   const { rows } = await db.query<EventRow>(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type pg from 'pg';
-import { freshResource, freshRow, grant, waitForExpiry } from '../lib/testing/fixtures';
+import { freshResource, freshRow, grant, TEST_LAB, waitForExpiry } from '../lib/testing/fixtures';
 import { fencedWrite, readProtectedRow } from './guard';
 import { closePool, newClient } from './pool';
 
@@ -27,7 +27,7 @@ async function rowWithTwoTokens() {
   const older = await grant(resource, 'A', 150);
   await waitForExpiry(older);
   const newer = await grant(resource, 'B', 150);
-  await fencedWrite({ rowId: row.id, value: 'B-1', token: newer.token, actor: 'B' });
+  await fencedWrite({ lab: TEST_LAB, rowId: row.id, value: 'B-1', token: newer.token, actor: 'B' });
   return { row, older, newer };
 }
 
@@ -74,7 +74,13 @@ test('a new row is born at the highest token issued, whatever the INSERT says: o
   );
   const row = inserted.rows[0] as { id: number; last_token: string };
   assert.ok(Number(row.last_token) >= newer.token, `born at ${row.last_token}, after token ${newer.token}`);
-  const write = await fencedWrite({ rowId: row.id, value: 'too old', token: older.token, actor: 'older' });
+  const write = await fencedWrite({
+    lab: TEST_LAB,
+    rowId: row.id,
+    value: 'too old',
+    token: older.token,
+    actor: 'older',
+  });
   assert.equal(write.outcome, 'stale');
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { isFencingError } from '../lib/model/errors';
-import { freshResource, freshRow, grant, waitForExpiry } from '../lib/testing/fixtures';
+import { freshResource, freshRow, grant, TEST_LAB, waitForExpiry } from '../lib/testing/fixtures';
 import { listEvents } from './events';
 import { fencedWrite, readProtectedRow } from './guard';
 import { closePool } from './pool';
@@ -17,10 +17,10 @@ describe('the seed test: a paused holder replays its write after a takeover', ()
     const second = await grant(resource, 'B');
     assert.ok(second.token > first.token, 'a takeover mints a newer token');
 
-    const accepted = await fencedWrite({ rowId: row.id, value: 'B-1', token: second.token, actor: 'B' });
+    const accepted = await fencedWrite({ lab: TEST_LAB, rowId: row.id, value: 'B-1', token: second.token, actor: 'B' });
     assert.deepEqual(accepted, { outcome: 'accepted', rowId: row.id, value: 'B-1', token: second.token });
 
-    const replay = await fencedWrite({ rowId: row.id, value: 'A-late', token: first.token, actor: 'A' });
+    const replay = await fencedWrite({ lab: TEST_LAB, rowId: row.id, value: 'A-late', token: first.token, actor: 'A' });
     assert.deepEqual(replay, {
       outcome: 'stale',
       rowId: row.id,
@@ -33,7 +33,7 @@ describe('the seed test: a paused holder replays its write after a takeover', ()
     assert.equal(stored?.lastToken, second.token);
 
     await assert.rejects(
-      fencedWrite({ rowId: 2_000_000_000, value: 'x', token: second.token, actor: 'B' }),
+      fencedWrite({ lab: TEST_LAB, rowId: 2_000_000_000, value: 'x', token: second.token, actor: 'B' }),
       (error) => isFencingError(error, 'unknown_row') && /no protected row 2000000000/.test(error.message),
       'an unknown row is its own error, not "stale"',
     );
@@ -60,7 +60,7 @@ describe('repeated writes under one token (policy <=)', () => {
   test('a retried write with the current token is accepted again and changes nothing else', async () => {
     const row = await freshRow();
     const lease = await grant(freshResource(), 'A');
-    const write = { rowId: row.id, value: 'A-1', token: lease.token, actor: 'A' };
+    const write = { lab: TEST_LAB, rowId: row.id, value: 'A-1', token: lease.token, actor: 'A' };
     assert.equal((await fencedWrite(write)).outcome, 'accepted');
     assert.equal((await fencedWrite(write)).outcome, 'accepted', 'the retry');
     const stored = await readProtectedRow(row.id);
@@ -74,9 +74,12 @@ describe('repeated writes under one token (policy <=)', () => {
     await waitForExpiry(old);
     const current = await grant(resource, 'B');
     for (const value of ['B-1', 'B-2', 'B-3']) {
-      assert.equal((await fencedWrite({ rowId: row.id, value, token: current.token, actor: 'B' })).outcome, 'accepted');
+      assert.equal(
+        (await fencedWrite({ lab: TEST_LAB, rowId: row.id, value, token: current.token, actor: 'B' })).outcome,
+        'accepted',
+      );
     }
-    const stale = await fencedWrite({ rowId: row.id, value: 'A-1', token: old.token, actor: 'A' });
+    const stale = await fencedWrite({ lab: TEST_LAB, rowId: row.id, value: 'A-1', token: old.token, actor: 'A' });
     assert.equal(stale.outcome, 'stale');
     assert.equal((await readProtectedRow(row.id))?.value, 'B-3');
   });
@@ -100,7 +103,7 @@ describe('bad input: a clear error and no row changed', () => {
       const row = await freshRow('untouched');
       const lease = await grant(freshResource(), 'A');
       await assert.rejects(
-        fencedWrite({ rowId: row.id, value: 'changed', token: lease.token, actor: 'A', ...override }),
+        fencedWrite({ lab: TEST_LAB, rowId: row.id, value: 'changed', token: lease.token, actor: 'A', ...override }),
         (error) => isFencingError(error, 'invalid_input') && message.test(error.message),
       );
       const stored = await readProtectedRow(row.id);
@@ -111,7 +114,7 @@ describe('bad input: a clear error and no row changed', () => {
   test('a huge token the sequence never issued is refused by the database', async () => {
     const row = await freshRow('untouched');
     await assert.rejects(
-      fencedWrite({ rowId: row.id, value: 'blocker', token: Number.MAX_SAFE_INTEGER, actor: 'A' }),
+      fencedWrite({ lab: TEST_LAB, rowId: row.id, value: 'blocker', token: Number.MAX_SAFE_INTEGER, actor: 'A' }),
       (error) => isFencingError(error, 'token_not_issued'),
     );
     const stored = await readProtectedRow(row.id);

@@ -101,7 +101,7 @@ describe('a worker from before a reset is refused by the database', () => {
     const joined = await readLabGeneration(lab.id);
     await resetLabData(lab);
     // A token minted after the reset: the guard alone would accept it, the generation does not.
-    const fresh = await acquireLease({ resource: `${lab.resource}-other`, holder: 'X', ttlMs: TTL_MS });
+    const fresh = await acquireLease({ lab: lab.id, resource: `${lab.resource}-other`, holder: 'X', ttlMs: TTL_MS });
     assert.equal(fresh.outcome, 'granted');
     if (fresh.outcome !== 'granted') return;
     const write = { rowId: lab.rowId, value: 'Old', token: fresh.lease.token, actor: 'Old', lab: lab.id };
@@ -212,7 +212,8 @@ describe('the reset is one transaction', () => {
         (error: unknown) => error,
       );
       const waiting = await waitForBlockedBy(blocker);
-      await getPool().query('SELECT pg_cancel_backend($1)', [waiting]);
+      // As the owner (the blocker's own session): the app role may not cancel the owner's queries.
+      await blocker.query('SELECT pg_cancel_backend($1)', [waiting]);
       const failed = await outcome;
       assert.notEqual(failed, 'reset', 'the reset failed');
       assert.match(String((failed as Error).message), /cancel/);

@@ -55,13 +55,8 @@ export async function limitResetLockWait(db: Queryable): Promise<void> {
  * and a worker whose session ends reconnects, is refused as stale, and stops. Returns how many.
  */
 export async function endSessionsHoldingLab(lab: string, db: Queryable = getPool()): Promise<number> {
-  // A two-key advisory lock shows its keys as unsigned 32-bit numbers in classid and objid.
-  const { rows } = await db.query<{ ended: boolean }>(
-    `SELECT pg_terminate_backend(l.pid) AS ended FROM pg_locks l
-      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.pid <> pg_backend_pid()
-        AND l.classid = (hashtext('fencing_lab.generation')::bigint & 4294967295)::oid
-        AND l.objid = (hashtext($1)::bigint & 4294967295)::oid`,
-    [lab],
-  );
-  return rows.filter((row) => row.ended).length;
+  // The worker role's sessions, which the app role may not signal: the owner's function does it
+  // (fl_end_sessions_holding_lab, 0016_worker_functions.sql).
+  const { rows } = await db.query<{ ended: number }>('SELECT fl_end_sessions_holding_lab($1) AS ended', [lab]);
+  return rows[0]?.ended ?? 0;
 }

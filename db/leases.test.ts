@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { isFencingError } from '../lib/model/errors';
-import { freshResource, grant, waitForExpiry } from '../lib/testing/fixtures';
+import { freshResource, grant, TEST_LAB, waitForExpiry } from '../lib/testing/fixtures';
 import { listEvents } from './events';
 import { acquireLease, readLease, releaseLease, renewLease } from './leases';
 import { closePool, getPool } from './pool';
@@ -12,11 +12,11 @@ describe('acquire', () => {
   test('a held lease is busy for everyone else until it expires by the database clock', async () => {
     const resource = freshResource();
     const a = await grant(resource, 'A', 400);
-    const busy = await acquireLease({ resource, holder: 'B', ttlMs: 400 });
+    const busy = await acquireLease({ lab: TEST_LAB, resource, holder: 'B', ttlMs: 400 });
     assert.equal(busy.outcome, 'busy');
     assert.equal(busy.outcome === 'busy' && busy.heldBy.token, a.token);
     await waitForExpiry(a);
-    const takeover = await acquireLease({ resource, holder: 'B', ttlMs: 400 });
+    const takeover = await acquireLease({ lab: TEST_LAB, resource, holder: 'B', ttlMs: 400 });
     assert.equal(takeover.outcome, 'granted');
     if (takeover.outcome !== 'granted') return;
     assert.ok(takeover.lease.token > a.token, 'a takeover of an expired lease mints a new, higher token');
@@ -57,7 +57,7 @@ describe('acquire', () => {
   test('concurrent acquires of a free lease: exactly one wins', async () => {
     const resource = freshResource();
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => acquireLease({ resource, holder: `h${i}`, ttlMs: 5_000 })),
+      Array.from({ length: 8 }, (_, i) => acquireLease({ lab: TEST_LAB, resource, holder: `h${i}`, ttlMs: 5_000 })),
     );
     assert.equal(results.filter((r) => r.outcome === 'granted').length, 1);
   });
@@ -86,16 +86,16 @@ describe('renew and release', () => {
   test('renew works only while the token is current and not expired', async () => {
     const resource = freshResource();
     const a = await grant(resource, 'A', 300);
-    const renewed = await renewLease({ resource, holder: 'A', token: a.token, ttlMs: 300 });
+    const renewed = await renewLease({ lab: TEST_LAB, resource, holder: 'A', token: a.token, ttlMs: 300 });
     assert.equal(renewed.outcome, 'renewed');
     assert.ok(renewed.outcome === 'renewed' && renewed.lease.expiresAt > a.expiresAt);
     assert.equal(renewed.outcome === 'renewed' && renewed.lease.token, a.token, 'renewal keeps the token');
 
-    const wrongToken = await renewLease({ resource, holder: 'A', token: a.token + 1, ttlMs: 300 });
+    const wrongToken = await renewLease({ lab: TEST_LAB, resource, holder: 'A', token: a.token + 1, ttlMs: 300 });
     assert.equal(wrongToken.outcome, 'lost');
 
     await waitForExpiry((renewed as { lease: typeof a }).lease);
-    const late = await renewLease({ resource, holder: 'A', token: a.token, ttlMs: 300 });
+    const late = await renewLease({ lab: TEST_LAB, resource, holder: 'A', token: a.token, ttlMs: 300 });
     assert.equal(late.outcome, 'lost', 'an expired lease cannot be renewed, even before anyone takes it');
   });
 
@@ -104,18 +104,20 @@ describe('renew and release', () => {
     const a = await grant(resource, 'A', 150);
     await waitForExpiry(a);
     const b = await grant(resource, 'B', 5_000);
-    const renewal = await renewLease({ resource, holder: 'A', token: a.token, ttlMs: 150 });
+    const renewal = await renewLease({ lab: TEST_LAB, resource, holder: 'A', token: a.token, ttlMs: 150 });
     assert.deepEqual(renewal, { outcome: 'lost', current: b });
   });
 
   test('release frees the lease for the next holder, who gets a newer token', async () => {
     const resource = freshResource();
     const a = await grant(resource, 'A', 5_000);
-    assert.deepEqual(await releaseLease({ resource, holder: 'B', token: a.token }), {
+    assert.deepEqual(await releaseLease({ lab: TEST_LAB, resource, holder: 'B', token: a.token }), {
       outcome: 'not_held',
       current: a,
     });
-    assert.deepEqual(await releaseLease({ resource, holder: 'A', token: a.token }), { outcome: 'released' });
+    assert.deepEqual(await releaseLease({ lab: TEST_LAB, resource, holder: 'A', token: a.token }), {
+      outcome: 'released',
+    });
     const b = await grant(resource, 'B', 5_000);
     assert.ok(b.token > a.token);
   });

@@ -1,10 +1,8 @@
 import 'server-only';
-import { DEFAULT_LAB } from '../lib/model/events';
 import { holderSchema, leaseTtlMsSchema, parseInput, resourceSchema } from '../lib/model/inputs';
 import { parseToken, requireToken, type Token } from '../lib/model/token';
-import { appendEvent } from './events';
-import { generationCheck } from './lab-generation';
-import { getPool, type Queryable, type Session, withTransaction } from './pool';
+import { getPool, type Queryable, type Session, toFencingError } from './pool';
+import { identityParams, type WorkerIdentity } from './worker-identity';
 
 /*
  * Leases with fencing tokens. Every time is the database's clock (clock_timestamp(), not now(),
@@ -40,103 +38,105 @@ function reshapeLease(row: LeaseRecord): Lease {
 
 /**
  * `generation`: the run of the lab the holder joined (see db/lab-generation.ts). Given, every
- * statement refuses (`lab_reset`) a holder from before the lab's last reset. Workers always give it.
+ * statement refuses (`lab_reset`) a holder from before the lab's last reset. `as`: a worker's identity
+ * (db/worker-identity.ts): the call then goes through the worker's own function, which takes the
+ * resource, the holder's name, the generation and the token source from the lab and the worker's
+ * registration, not from the caller. Workers always give it.
  */
-type LeaseRequest = { resource: unknown; holder: unknown; ttlMs: unknown; lab?: string; generation?: number };
+type LeaseRequest = {
+  resource: unknown;
+  holder: unknown;
+  ttlMs: unknown;
+  /** The lab the lease belongs to, whose history records it. */
+  lab: string;
+  generation?: number;
+  as?: WorkerIdentity;
+};
 
 /**
  * Where a grant's token comes from. Always write_epoch, except in the token-as-text labs, whose own
  * counter (labs.text_epoch, bumped in the grant's transaction) is staged to cross a digit (see
- * 0006_lab_instances.sql). Server-side only, never from a client.
+ * 0006_lab_instances.sql). Server-side only, never from a client; a worker's grant takes it from its lab.
  */
 export type TokenSource = 'write_epoch' | 'lab_text_epoch';
-const NEXT_TOKEN: Record<TokenSource, { before: string; token: string }> = {
-  write_epoch: { before: '', token: "nextval('write_epoch')" },
-  lab_text_epoch: {
-    before: `WITH bumped AS (UPDATE labs SET text_epoch = text_epoch + 1 WHERE id = $4 AND ${generationCheck(4, 5)}
-                             RETURNING text_epoch)`,
-    token: '(SELECT text_epoch FROM bumped)',
-  },
+
+type LeaseResultRow = {
+  outcome: string;
+  lease_resource: string | null;
+  lease_holder: string | null;
+  lease_token: string | null;
+  lease_acquired_at: Date | null;
+  lease_expires_at: Date | null;
 };
 
-/** Grants the lease if it is free or expired by the database's clock, with a freshly minted token. */
+function leaseOf(row: LeaseResultRow): Lease | undefined {
+  if (row.lease_resource === null) return undefined;
+  return reshapeLease({
+    resource: row.lease_resource,
+    holder: row.lease_holder as string,
+    token: row.lease_token as string,
+    acquired_at: row.lease_acquired_at as Date,
+    expires_at: row.lease_expires_at as Date,
+  });
+}
+
+async function callLeaseFunction<Row extends LeaseResultRow>(
+  sql: string,
+  params: unknown[],
+  session?: Session,
+): Promise<Row> {
+  const { rows } = await (session ?? getPool()).query<Row>(sql, params).catch((error: unknown) => {
+    throw toFencingError(error);
+  });
+  return rows[0] as Row;
+}
+
+/**
+ * Grants the lease if it is free or expired by the database's clock, with a freshly minted token,
+ * recorded with the resource it was granted for (0015_lease_and_write_functions.sql fl_acquire_lease).
+ */
 export async function acquireLease(
   request: LeaseRequest & { tokenSource?: TokenSource },
   session?: Session,
 ): Promise<AcquireResult> {
-  const next = NEXT_TOKEN[request.tokenSource ?? 'write_epoch'];
-  if (!next) throw new Error(`unknown token source ${String(request.tokenSource)}`);
+  const tokenSource = request.tokenSource ?? 'write_epoch';
+  if (tokenSource !== 'write_epoch' && tokenSource !== 'lab_text_epoch') {
+    throw new Error(`unknown token source ${String(request.tokenSource)}`);
+  }
   const resource = parseInput(resourceSchema, request.resource);
   const holder = parseInput(holderSchema, request.holder);
   const ttlMs = parseInput(leaseTtlMsSchema, request.ttlMs);
-  const lab = request.lab ?? DEFAULT_LAB;
-  const generation = request.generation ?? null;
+  const { lab } = request;
 
-  return withTransaction(async (client) => {
-    await client.query('SET LOCAL synchronous_commit = on');
-    // The generation is checked on the row before the row is locked: its lock comes first (0008).
-    const current = await client.query<LeaseRecord & { expired: boolean }>(
-      `SELECT ${LEASE_COLUMNS}, expires_at <= clock_timestamp() AS expired
-         FROM leases WHERE resource = $1 AND ${generationCheck(2, 3)} FOR UPDATE`,
-      [resource, lab, generation],
-    );
-    const previous = current.rows[0];
-    if (previous && !previous.expired) return { outcome: 'busy', heldBy: reshapeLease(previous) };
-
-    // A takeover mints a new token too: keeping the old one would let the paused holder's writes in.
-    const granted = previous
-      ? await client.query<LeaseRecord>(
-          `${next.before} UPDATE leases SET holder = $2, token = ${next.token}, acquired_at = clock_timestamp(),
-                  expires_at = clock_timestamp() + make_interval(secs => $3::double precision / 1000), lab = $4
-            WHERE resource = $1 AND ${generationCheck(4, 5)} RETURNING ${LEASE_COLUMNS}`,
-          [resource, holder, ttlMs, lab, generation],
-        )
-      : await client.query<LeaseRecord>(
-          `${next.before} INSERT INTO leases (resource, holder, token, acquired_at, expires_at, lab)
-           SELECT $1, $2, ${next.token}, clock_timestamp(),
-                  clock_timestamp() + make_interval(secs => $3::double precision / 1000), $4
-            WHERE ${generationCheck(4, 5)}
-           ON CONFLICT (resource) DO NOTHING RETURNING ${LEASE_COLUMNS}`,
-          [resource, holder, ttlMs, lab, generation],
-        );
-    const row = granted.rows[0];
-    if (!row) {
-      // Another holder inserted the first lease for this resource a moment ago.
-      const winner = await readLease(resource, client);
-      if (winner) return { outcome: 'busy', heldBy: winner };
-      throw new Error(`lease on ${resource} vanished during acquire`);
-    }
-    const lease = reshapeLease(row);
-    if (previous) {
-      await appendEvent(
-        client,
-        {
-          lab,
-          actor: previous.holder,
-          kind: 'lease_expired',
-          resource,
-          token: parseToken(previous.token),
-          detail: { expiresAt: previous.expires_at.toISOString(), noticedBy: holder },
-        },
-        { once: true, generation: request.generation },
+  type Row = LeaseResultRow & {
+    prev_holder: string | null;
+    prev_token: string | null;
+    prev_acquired_at: Date | null;
+    prev_expires_at: Date | null;
+  };
+  const row = request.as
+    ? await callLeaseFunction<Row>(
+        'SELECT * FROM worker_acquire_lease($1, $2, $3, $4)',
+        [...identityParams(request.as), ttlMs],
+        session,
+      )
+    : await callLeaseFunction<Row>(
+        'SELECT * FROM fl_acquire_lease($1, $2, $3, $4, $5, $6)',
+        [resource, holder, ttlMs, lab, request.generation ?? null, tokenSource === 'lab_text_epoch'],
+        session,
       );
-    }
-    await appendEvent(
-      client,
-      {
-        lab,
-        actor: holder,
-        kind: 'lease_acquired',
-        resource,
-        token: lease.token,
-        detail: { expiresAt: lease.expiresAt.toISOString(), ttlMs },
-      },
-      { generation: request.generation },
-    );
-    return previous
-      ? { outcome: 'granted', lease, tookOverFrom: reshapeLease(previous) }
-      : { outcome: 'granted', lease };
-  }, session);
+  const lease = leaseOf(row);
+  if (!lease) throw new Error(`lease on ${resource} vanished during acquire`);
+  if (row.outcome === 'busy') return { outcome: 'busy', heldBy: lease };
+  if (row.prev_holder === null) return { outcome: 'granted', lease };
+  const tookOverFrom = reshapeLease({
+    resource: lease.resource,
+    holder: row.prev_holder,
+    token: row.prev_token as string,
+    acquired_at: row.prev_acquired_at as Date,
+    expires_at: row.prev_expires_at as Date,
+  });
+  return { outcome: 'granted', lease, tookOverFrom };
 }
 
 /** Extends the lease, only while this holder's token is the current one and not expired. */
@@ -145,74 +145,55 @@ export async function renewLease(request: LeaseRequest & { token: unknown }, ses
   const holder = parseInput(holderSchema, request.holder);
   const ttlMs = parseInput(leaseTtlMsSchema, request.ttlMs);
   const token = requireToken(request.token);
-  const lab = request.lab ?? DEFAULT_LAB;
+  const { lab } = request;
 
-  return withTransaction(async (client) => {
-    const renewed = await client.query<LeaseRecord>(
-      `UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
-        WHERE resource = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp()
-          AND ${generationCheck(5, 6)}
-        RETURNING ${LEASE_COLUMNS}`,
-      [resource, holder, token, ttlMs, lab, request.generation ?? null],
-    );
-    const row = renewed.rows[0];
-    if (!row) {
-      await refuseStaleGeneration(lab, request.generation, client);
-      const current = await readLease(resource, client);
-      return current ? { outcome: 'lost', current } : { outcome: 'lost' };
-    }
-    const lease = reshapeLease(row);
-    await appendEvent(
-      client,
-      {
-        lab,
-        actor: holder,
-        kind: 'lease_renewed',
-        resource,
-        token,
-        detail: { expiresAt: lease.expiresAt.toISOString(), ttlMs },
-      },
-      { generation: request.generation },
-    );
-    return { outcome: 'renewed', lease };
-  }, session);
+  const row = request.as
+    ? await callLeaseFunction(
+        'SELECT * FROM worker_renew_lease($1, $2, $3, $4, $5)',
+        [...identityParams(request.as), token, ttlMs],
+        session,
+      )
+    : await callLeaseFunction(
+        'SELECT * FROM fl_renew_lease($1, $2, $3, $4, $5, $6)',
+        [resource, holder, token, ttlMs, lab, request.generation ?? null],
+        session,
+      );
+  const lease = leaseOf(row);
+  if (row.outcome === 'renewed' && lease) return { outcome: 'renewed', lease };
+  return lease ? { outcome: 'lost', current: lease } : { outcome: 'lost' };
 }
 
 /** Gives the lease up, only if this holder's token is still the current one. */
 export async function releaseLease(
-  request: { resource: unknown; holder: unknown; token: unknown; lab?: string; generation?: number },
+  request: {
+    resource: unknown;
+    holder: unknown;
+    token: unknown;
+    lab: string;
+    generation?: number;
+    as?: WorkerIdentity;
+  },
   session?: Session,
 ): Promise<ReleaseResult> {
   const resource = parseInput(resourceSchema, request.resource);
   const holder = parseInput(holderSchema, request.holder);
   const token = requireToken(request.token);
-  const lab = request.lab ?? DEFAULT_LAB;
+  const { lab } = request;
 
-  return withTransaction(async (client) => {
-    const released = await client.query(
-      `DELETE FROM leases WHERE resource = $1 AND holder = $2 AND token = $3 AND ${generationCheck(4, 5)}`,
-      [resource, holder, token, lab, request.generation ?? null],
-    );
-    if (released.rowCount !== 1) {
-      await refuseStaleGeneration(lab, request.generation, client);
-      const current = await readLease(resource, client);
-      return current ? { outcome: 'not_held', current } : { outcome: 'not_held' };
-    }
-    await appendEvent(
-      client,
-      { lab, actor: holder, kind: 'lease_released', resource, token },
-      { generation: request.generation },
-    );
-    return { outcome: 'released' };
-  }, session);
-}
-
-/**
- * Only to say why nothing matched: a holder from before a reset hears `lab_reset`, not "lost" (its
- * lease was cleared by the reset). The decision was made in the statement itself.
- */
-async function refuseStaleGeneration(lab: string, generation: number | undefined, db: Queryable): Promise<void> {
-  if (generation !== undefined) await db.query(`SELECT ${generationCheck(1, 2)}`, [lab, generation]);
+  const row = request.as
+    ? await callLeaseFunction(
+        'SELECT * FROM worker_release_lease($1, $2, $3, $4)',
+        [...identityParams(request.as), token],
+        session,
+      )
+    : await callLeaseFunction(
+        'SELECT * FROM fl_release_lease($1, $2, $3, $4, $5)',
+        [resource, holder, token, lab, request.generation ?? null],
+        session,
+      );
+  if (row.outcome === 'released') return { outcome: 'released' };
+  const current = leaseOf(row);
+  return current ? { outcome: 'not_held', current } : { outcome: 'not_held' };
 }
 
 export async function readLease(resource: string, db: Queryable = getPool()): Promise<Lease | undefined> {

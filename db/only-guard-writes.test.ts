@@ -17,6 +17,11 @@ const ALLOWED = new Map([
   ['db/guard.ts', 'the guard itself'],
   ['db/guard-trigger.test.ts', 'bypasses the guard on purpose, to prove the database refuses stale tokens'],
   ['db/only-guard-writes.test.ts', 'this test, which names the statements it looks for'],
+  ['db/worker-role.test.ts', 'tries writes as the worker and app roles, to prove the database refuses them'],
+  [
+    'db/migrations/0015_lease_and_write_functions.sql',
+    "the guard's own functions (the fenced write, a lab's reset, a new row), the only way the app and worker roles write it",
+  ],
   [
     'db/migrations/0013_shared_lab_rows.sql',
     'the schema seeding the shared fenced lab its row, once (an insert, whose token the insert trigger sets)',
@@ -74,6 +79,10 @@ test('no source file but the guard writes protected_rows', async () => {
   assert.deepEqual(offenders, [], 'writes to protected_rows must go through db/guard.ts');
 });
 
-test('the guard really is where the writes are', async () => {
-  assert.match(await readFile(path.join(ROOT, 'db/guard.ts'), 'utf8'), WRITE);
+test('the guard really is where the writes are: its functions in the database, called from db/guard.ts', async () => {
+  assert.match(await readFile(path.join(ROOT, 'db/migrations/0015_lease_and_write_functions.sql'), 'utf8'), WRITE);
+  const guard = await readFile(path.join(ROOT, 'db/guard.ts'), 'utf8');
+  for (const fn of ['fl_fenced_write', 'worker_fenced_write', 'fl_reset_protected_row', 'fl_create_protected_row']) {
+    assert.match(guard, new RegExp(`\\b${fn}\\(`), fn);
+  }
 });

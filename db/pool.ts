@@ -1,6 +1,7 @@
 import 'server-only';
 import pg from 'pg';
 import { FencingError } from '../lib/model/errors';
+import { appRoleName, databaseNameOf } from './roles';
 
 type GlobalWithPool = typeof globalThis & { __fencingLabPool?: pg.Pool };
 const globalWithPool = globalThis as GlobalWithPool;
@@ -38,7 +39,10 @@ export function newClient(
   return client;
 }
 
-/** A pool with this app's session settings (synchronous commit, the connect timeout). */
+/**
+ * A pool with this app's session settings (synchronous commit, the connect timeout), running as the
+ * app role (db/roles.ts): the owner's URL, but only what the app server needs.
+ */
 export function newPool(options: {
   max: number;
   applicationName?: string;
@@ -46,11 +50,12 @@ export function newPool(options: {
   /** Without a listener a server restart surfaces as an uncaughtException. */
   onIdleError: (error: Error) => void;
 }): pg.Pool {
+  const url = databaseUrl();
   const pool = new pg.Pool({
-    connectionString: databaseUrl(),
+    connectionString: url,
     max: options.max,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    options: SESSION_OPTIONS,
+    options: `${SESSION_OPTIONS} -c role=${appRoleName(databaseNameOf(url))}`,
     ...(options.applicationName ? { application_name: options.applicationName } : {}),
     ...(options.allowExitOnIdle ? { allowExitOnIdle: true } : {}),
   });
@@ -122,6 +127,17 @@ export function toFencingError(error: unknown): unknown {
   const message = error instanceof Error ? error.message : '';
   // Raised by lab_generation_current (0008_lab_generations.sql): a worker from before a reset.
   if (code === 'FL007') return new FencingError('lab_reset', message, { cause: error });
+  // Raised by the worker's functions (0016_worker_functions.sql) and the guard (0015).
+  if (code === 'FL008') return new FencingError('worker_not_joined', message, { cause: error });
+  if (code === 'FL009') return new FencingError('token_not_granted', message, { cause: error });
+  if (code === 'FL003') {
+    return new FencingError('token_not_issued', 'that token was never issued by the write_epoch sequence', {
+      cause: error,
+    });
+  }
+  if (code === 'FL010' || code === 'FL011' || code === '22023') {
+    return new FencingError('invalid_input', message, { cause: error });
+  }
   if (
     (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) ||
     /Connection terminated|timeout exceeded when trying to connect|timeout expired|connect ECONNREFUSED|not queryable|terminating connection/.test(

@@ -1,25 +1,45 @@
 import 'server-only';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createHash, randomBytes } from 'node:crypto';
+import { newClient } from './pool';
 
 /*
- * The database's roles besides its owner (issue 11). CONTRACT STUB: the privileges work (migrations,
- * SECURITY DEFINER functions) fills these in; the launcher's remote-worker door codes against them.
+ * The database's roles besides its owner (issue 11; migrations 0014-0016).
  *
  * - The owner (DATABASE_URL's user) runs the migrations and owns every table and function.
- * - The worker role (LOGIN, password) owns nothing and may only EXECUTE the worker's functions.
- *   Every worker, local or remote, connects as it. Roles are cluster-wide, so its name is made from
- *   the database's name: two Fencing Lab databases in one cluster never share a worker role.
+ * - The worker role (LOGIN, password) owns nothing and may only EXECUTE the worker's functions
+ *   (0016_worker_functions.sql). Every worker, local or remote, connects as it. Roles are
+ *   cluster-wide, so its name is made from the database's name: two Fencing Lab databases in one
+ *   cluster never share a worker role.
  * - The app role (NOLOGIN) is what the app server's pools run as (`-c role=…` on the owner's URL).
+ *
+ * The names are made here exactly as the migrations make them (fencing_lab_role in 0014_roles.sql).
  */
+
+const MIN_PASSWORD_CHARS = 16;
+
+function roleName(purpose: 'worker' | 'app', database: string): string {
+  const readable = database
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 32);
+  const digest = createHash('md5').update(database, 'utf8').digest('hex').slice(0, 8);
+  return `fencing_${purpose}_${readable}_${digest}`;
+}
 
 /** The worker role of the database `database` (a valid identifier of at most 63 bytes). */
 export function workerRoleName(database: string): string {
-  // STAND-IN (h-remote, to test the launcher's door): the roles work replaces this file.
-  const name = `${database}_worker`;
-  if (!/^[a-z_][a-z0-9_]*$/.test(name) || Buffer.byteLength(name) > 63) {
-    throw new Error(`no plain worker role name for database ${database}`);
-  }
+  return roleName('worker', database);
+}
+
+/** The role the app server's pools run as, in the database `database`. */
+export function appRoleName(database: string): string {
+  return roleName('app', database);
+}
+
+/** The database a connection string names. */
+export function databaseNameOf(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  if (!name) throw new Error('the database URL names no database');
   return name;
 }
 
@@ -29,20 +49,34 @@ export function workerRoleName(database: string): string {
  * Sets it on the worker role. Runs as the owner, after the migrations.
  */
 export async function ensureWorkerPassword(ownerUrl: string): Promise<string> {
-  // STAND-IN (h-remote): creates the role when missing and sets a password, persisting nothing.
-  const password = process.env.FENCING_LAB_WORKER_PASSWORD || randomBytes(18).toString('base64url');
-  const client = new pg.Client({ connectionString: ownerUrl });
-  client.on('error', () => undefined);
+  const chosen = process.env.FENCING_LAB_WORKER_PASSWORD;
+  if (chosen !== undefined && chosen.length < MIN_PASSWORD_CHARS) {
+    throw new Error(`FENCING_LAB_WORKER_PASSWORD must be at least ${MIN_PASSWORD_CHARS} characters`);
+  }
+  const client = newClient(ownerUrl);
   await client.connect();
   try {
-    const { rows } = await client.query<{ db: string }>('SELECT current_database() AS db');
-    const role = client.escapeIdentifier(workerRoleName(rows[0]?.db ?? ''));
-    await client.query(`DO $$ BEGIN CREATE ROLE ${role} LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$`);
-    await client.query(`ALTER ROLE ${role} LOGIN PASSWORD ${client.escapeLiteral(password)}`);
+    await client.query('BEGIN');
+    // Two app servers starting at once agree on one password: the first insert wins.
+    await client.query('INSERT INTO worker_credentials (password) VALUES ($1) ON CONFLICT DO NOTHING', [
+      randomBytes(18).toString('base64url'),
+    ]);
+    const { rows } = await client.query<{ password: string }>('SELECT password FROM worker_credentials');
+    const password = chosen ?? (rows[0] as { password: string }).password;
+    // ALTER ROLE takes no parameters: format() quotes the name and the literal.
+    const { rows: statement } = await client.query<{ sql: string }>(
+      "SELECT format('ALTER ROLE %I PASSWORD %L', fencing_lab_role('worker'), $1::text) AS sql",
+      [password],
+    );
+    await client.query((statement[0] as { sql: string }).sql);
+    await client.query('COMMIT');
+    return password;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
   } finally {
     await client.end();
   }
-  return password;
 }
 
 /**
@@ -50,11 +84,9 @@ export async function ensureWorkerPassword(ownerUrl: string): Promise<string> {
  * and `host` (an address the room can reach) instead of the owner URL's host when given.
  */
 export function workerUrlFrom(ownerUrl: string, password: string, host?: string): string {
-  // STAND-IN (h-remote).
   const url = new URL(ownerUrl);
-  url.username = workerRoleName(decodeURIComponent(url.pathname.slice(1)));
+  url.username = encodeURIComponent(workerRoleName(databaseNameOf(ownerUrl)));
   url.password = encodeURIComponent(password);
-  if (host) url.hostname = host.includes(':') ? `[${host}]` : host;
-  url.search = '';
+  if (host !== undefined) url.hostname = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return url.toString();
 }

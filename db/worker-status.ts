@@ -1,7 +1,7 @@
 import 'server-only';
 import type { WorkerSettings } from '../lib/model/lab-inputs';
 import { parseToken } from '../lib/model/token';
-import { getPool, type Queryable, type Session, withTransaction } from './pool';
+import { getPool, type Queryable } from './pool';
 import { REMOTE_HEARTBEAT_FRESH_MS } from './remote-workers';
 
 /*
@@ -47,9 +47,6 @@ type Row = {
   server: WorkerOrigin | null;
   generation: string;
 };
-
-/** Stopped by a crash: kept in the list (it may be restarted), where a stopped worker is not. */
-export const CRASHED_PHASE = 'crashed';
 
 const LIVE = `(r.stopped_at IS NULL
   AND r.heartbeat_at > clock_timestamp() - make_interval(secs => ${REMOTE_HEARTBEAT_FRESH_MS / 1000})
@@ -108,50 +105,31 @@ export async function findWorkerStatus(
 }
 
 /**
- * A WORKER statement, run once by every worker right after it joined: records which server started
- * it (null: started by hand) and, for a server's worker, gives it the lab's short id. A restart in
- * the same run of the lab keeps its id; the first join in a new run takes the next free number. Ids
- * are handed out one at a time per lab (an advisory lock), so two servers starting workers at once
- * never share one. A worker started by hand that takes over the row of a server's worker of the same
- * name (one that crashed) clears what that one had. Returns the id, null for a worker started by hand.
+ * Run once by every worker right after it joined (worker_record_origin, 0018): records which server
+ * started it (null: started by hand) and, for a server's worker, gives it the lab's short id. A
+ * restart in the same run of the lab keeps its id; the first join in a new run takes the next free
+ * number, one at a time per lab, so two servers starting workers at once never share one. Returns
+ * the id, null for a worker started by hand.
  */
 export async function recordWorkerOrigin(
   input: { lab: string; name: string; instance: string; origin: WorkerOrigin | null },
-  db: Session,
+  db: Queryable,
 ): Promise<string | null> {
-  return withTransaction(async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('fencing_lab.worker_ids.' || $1, 0))", [
-      input.lab,
-    ]);
-    const { rows } = await client.query<{ worker_id: string | null }>(
-      `UPDATE remote_workers r
-          SET server = $4,
-              worker_id = CASE WHEN $4::jsonb IS NULL THEN NULL
-                WHEN r.worker_id IS NOT NULL AND r.id_generation = r.generation THEN r.worker_id
-                ELSE 'w' || (1 + COALESCE((SELECT max(substring(o.worker_id FROM 2)::int) FROM remote_workers o
-                                            WHERE o.lab = r.lab AND o.id_generation = r.generation
-                                              AND o.name <> r.name), 0)) END,
-              id_generation = CASE WHEN $4::jsonb IS NULL THEN NULL ELSE r.generation END
-        WHERE r.lab = $1 AND r.name = $2 AND r.instance = $3
-        RETURNING r.worker_id`,
-      [input.lab, input.name, input.instance, input.origin === null ? null : JSON.stringify(input.origin)],
-    );
-    const row = rows[0];
-    if (!row) throw new Error(`the worker ${input.name} has no status row in the lab ${input.lab}`);
-    return row.worker_id;
-  }, db);
+  const { rows } = await db.query<{ id: string | null }>('SELECT worker_record_origin($1, $2, $3, $4) AS id', [
+    input.lab,
+    input.name,
+    input.instance,
+    input.origin === null ? null : JSON.stringify(input.origin),
+  ]);
+  return rows[0]?.id ?? null;
 }
 
-/** A WORKER statement: the worker's listener marks it crashed, just before it SIGKILLs its own process. */
+/** The worker's listener marks it crashed, just before it SIGKILLs its own process (worker_mark_crashed). */
 export async function markWorkerCrashed(
   input: { lab: string; name: string; instance: string },
   db: Queryable,
 ): Promise<void> {
-  await db.query(
-    `UPDATE remote_workers SET stopped_at = clock_timestamp(), phase = '${CRASHED_PHASE}'
-      WHERE lab = $1 AND name = $2 AND instance = $3 AND stopped_at IS NULL`,
-    [input.lab, input.name, input.instance],
-  );
+  await db.query('SELECT worker_mark_crashed($1, $2, $3)', [input.lab, input.name, input.instance]);
 }
 
 /** The server that SIGKILLed a worker's process says so in its row (the process cannot any more). */
@@ -159,11 +137,7 @@ export async function markWorkerKilled(
   input: { lab: string; name: string; workerPid: number },
   db: Queryable = getPool(),
 ): Promise<void> {
-  await db.query(
-    `UPDATE remote_workers SET stopped_at = clock_timestamp(), phase = '${CRASHED_PHASE}'
-      WHERE lab = $1 AND name = $2 AND (server->>'workerPid')::int = $3 AND stopped_at IS NULL`,
-    [input.lab, input.name, input.workerPid],
-  );
+  await db.query('SELECT fl_mark_worker_killed($1, $2, $3)', [input.lab, input.name, input.workerPid]);
 }
 
 /**

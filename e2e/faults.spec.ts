@@ -2,6 +2,7 @@ import { type Browser, expect, test } from '@playwright/test';
 import type { AppProcess } from '../lib/testing/app-process';
 import { debianPostgresAvailable, type ExternalPostgres, startExternalPostgres } from '../lib/testing/debian-postgres';
 import { startRemoteWorker } from '../lib/testing/remote-worker-process';
+import { workerUrlOf } from './app-database';
 import {
   expectBothDraw,
   expectMarksMatchDatabase,
@@ -125,7 +126,7 @@ test('the Next server killed with kill -9: the launcher starts it again and the 
   await open.trainer.reset(); // a clean start: no worker, no history
   // A worker from a shell (as on another machine) outlives the server: it writes on while the server
   // is away, and the pages must catch up with it once the new server answers.
-  const far = startRemoteWorker(['--db', current.databaseUrl, '--lab', 'fenced', '--name', 'Far']);
+  const far = startRemoteWorker(['--db', await workerUrlOf(current.databaseUrl), '--lab', 'fenced', '--name', 'Far']);
   try {
     await far.pid();
     await expect(open.watcher.writeMark('Far', 'accepted').first()).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });

@@ -1,5 +1,5 @@
 import { startRemoteWorker } from '../lib/testing/remote-worker-process';
-import { appDatabaseUrl } from './app-database';
+import { appWorkerUrl } from './app-database';
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
 
@@ -10,7 +10,7 @@ test('a remote worker started from a shell appears in the lab and obeys a pause 
   await fenced.reset();
 
   // As someone on another machine would start it: only the database URL in common with the app.
-  const far = startRemoteWorker(['--db', await appDatabaseUrl(), '--lab', 'fenced', '--name', 'Far']);
+  const far = startRemoteWorker(['--db', await appWorkerUrl(), '--lab', 'fenced', '--name', 'Far']);
   try {
     await far.pid();
     await expect(fenced.worker('Far')).toHaveAccessibleName(/^Far remote holds the lease · token \d+$/, {

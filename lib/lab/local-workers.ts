@@ -1,9 +1,9 @@
 import 'server-only';
-import { databaseUrl } from '../../db/pool';
 import { FencingError } from '../model/errors';
 import type { WorkerSettings } from '../model/lab-inputs';
 import type { LabInstance } from '../model/lab-instance';
 import { type WorkerCounts, workerBudgetRefusal } from '../model/lab-limits';
+import { localWorkerUrl } from './local-worker-url';
 import { WorkerProcess } from './worker-process';
 
 /*
@@ -25,7 +25,7 @@ export class LocalWorkers {
   start(lab: LabInstance, settings: WorkerSettings, restart: boolean): WorkerProcess {
     const refusal = workerBudgetRefusal(this.countByVisibility(), lab.visibility);
     if (refusal) throw new FencingError(refusal.code, refusal.message);
-    const spawned = new WorkerProcess(lab, settings, databaseUrl(), restart);
+    const spawned = new WorkerProcess(lab, settings, localWorkerUrl(), restart);
     this.running.add(spawned);
     void spawned.exited.then(() => this.running.delete(spawned));
     return spawned;

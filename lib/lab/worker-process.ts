@@ -47,7 +47,8 @@ export class WorkerProcess {
     this.child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', entry, ...args], {
       cwd: projectRoot(),
       // The database URL in the environment, not on the command line (where `ps` shows it).
-      env: { ...process.env, DATABASE_URL: databaseUrl, ...startedByEnv({ server, restart }) },
+      // The worker role's URL, never the owner's; nor does the worker get the trainer key.
+      env: { ...withoutServerSecrets(process.env), DATABASE_URL: databaseUrl, ...startedByEnv({ server, restart }) },
       // fd 3 is the lifeline. No IPC channel: commands travel through the database.
       stdio: ['ignore', 'inherit', 'pipe', 'pipe'],
     });
@@ -85,4 +86,10 @@ export class WorkerProcess {
     if (this.alive) this.child.kill('SIGKILL');
     await this.exited;
   }
+}
+
+/** What a worker process inherits of the server's environment: not the server's own secrets. */
+function withoutServerSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { FENCING_LAB_TRAINER_KEY: _key, FENCING_LAB_WORKER_PASSWORD: _password, ...rest } = env;
+  return rest;
 }

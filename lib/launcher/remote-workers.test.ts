@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { workerRoleName } from '../../db/roles';
 import { spawnLauncher, watchLauncher } from '../testing/app-process';
 import { machineAddress, type OtherHost, startOtherHost } from '../testing/other-host';
 import { freePort } from './ports';
@@ -18,7 +19,8 @@ import { freePort } from './ports';
  */
 
 const READY_TIMEOUT_MS = 240_000;
-const WORKER_ROLE = 'fencing_lab_worker';
+// The launcher's database is named fencing_lab (lib/launcher/embedded-postgres.ts).
+const WORKER_ROLE = workerRoleName('fencing_lab');
 const WORKER_COMMAND = /npm run worker -- --db (\S+) --lab fenced --name <your name>/;
 let dataDir: string;
 let port: number;

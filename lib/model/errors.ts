@@ -14,7 +14,11 @@ export type FencingErrorCode =
   /** The lab was closed (idle too long); its history stays for replay. */
   | 'lab_closed'
   /** The lab was reset since this worker joined it: the database refuses its leases, writes and events. */
-  | 'lab_reset';
+  | 'lab_reset'
+  /** A worker call that is not from a worker of the lab's current run (another name, instance or lab). */
+  | 'worker_not_joined'
+  /** A token that was not granted for the lease of the lab whose row it tries to write. */
+  | 'token_not_granted';
 
 export class FencingError extends Error {
   readonly code: FencingErrorCode;

@@ -22,10 +22,9 @@ export const EVENT_KINDS = [
 
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-export const DEFAULT_LAB = 'main';
-
 export type NewEvent = {
-  lab?: string;
+  /** Every event names its lab: there is no default one. */
+  lab: string;
   actor: string;
   kind: EventKind;
   resource?: string;

@@ -135,7 +135,10 @@ async function connect(url: string): Promise<pg.Client> {
 }
 
 async function grantToken(session: pg.Client, n: number): Promise<number> {
-  const result = await acquireLease({ resource: `durability/${n}`, holder: 'grant', ttlMs: 100 }, session);
+  const result = await acquireLease(
+    { lab: 'durability', resource: `durability/${n}`, holder: 'grant', ttlMs: 100 },
+    session,
+  );
   if (result.outcome !== 'granted') throw new Error('a fresh resource should always be granted');
   return result.lease.token;
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrate } from '../../db/migrate';
 import { closePool, toFencingError } from '../../db/pool';
+import { ensureWorkerPassword } from '../../db/roles';
 import { getSupervisor } from '../lab/supervisor';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
@@ -129,6 +130,8 @@ async function main(argv: string[]): Promise<number> {
       process.env.DATABASE_URL = cluster.url;
     }
     await migrate();
+    // Its workers connect as the worker role (db/roles.ts).
+    process.env.FENCING_LAB_WORKER_PASSWORD = await ensureWorkerPassword(process.env.DATABASE_URL as string);
     const lab = PAUSE_SCENARIOS.get(name);
     if (lab) return (await runPauseScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     if (options.dbCrash && !cluster?.owned) {

@@ -5,6 +5,7 @@ import { acquireLease, releaseLease } from '@/db/leases';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { sharedLab } from '@/lib/model/lab-instance';
+import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { openLabFeed } from '@/lib/testing/sse-client';
 import { waitFor } from '@/lib/testing/wait';
 import { getFeedSlots } from './feed-slots';
@@ -16,6 +17,8 @@ import { getFeedSlots } from './feed-slots';
  */
 
 const LAB = 'read-check-write';
+// The trainer's commands below take leases in a lab of their own, so that the feeds' history stays as written.
+const COMMANDS_LAB = 'feed-slots-commands';
 const PER_ADDRESS = 3;
 const HISTORY_EVENTS = 2_000;
 // Without the preload of `npm start`, the client address is the last X-Forwarded-For hop.
@@ -27,9 +30,7 @@ before(async () => {
 });
 after(async () => {
   await resetLabData(sharedLab(LAB));
-  await getPool().query(
-    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN fencing_events' AND pid <> pg_backend_pid()",
-  );
+  await endListenSessions();
   await closeFeedPool();
   await closePool();
 });
@@ -73,9 +74,10 @@ test("many feeds loading long histories at once use the feeds' few connections; 
   while (!feeds.every(caughtUp)) {
     // A trainer's command on the actions' pool: a lease taken and given back.
     const resource = `feed-slots-${commands}`;
-    const result = await acquireLease({ resource, holder: 'trainer', ttlMs: 1_000 });
+    const result = await acquireLease({ lab: COMMANDS_LAB, resource, holder: 'trainer', ttlMs: 1_000 });
     assert.equal(result.outcome, 'granted');
-    if (result.outcome === 'granted') await releaseLease({ resource, holder: 'trainer', token: result.lease.token });
+    if (result.outcome === 'granted')
+      await releaseLease({ lab: COMMANDS_LAB, resource, holder: 'trainer', token: result.lease.token });
     commands++;
     const { rows } = await getPool().query<{ n: number }>(
       'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',

@@ -4,6 +4,7 @@ import { appendEvent, clearEvents } from '@/db/events';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { sharedLab } from '@/lib/model/lab-instance';
+import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { openLabFeed } from '@/lib/testing/sse-client';
 import { waitFor } from '@/lib/testing/wait';
 
@@ -38,9 +39,7 @@ before(async () => {
   };
 });
 after(async () => {
-  await getPool().query(
-    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN fencing_events' AND pid <> pg_backend_pid()",
-  );
+  await endListenSessions();
   await closePool();
 });
 

@@ -7,7 +7,7 @@ import { closePool } from '../../db/pool';
  */
 const [resource, holder] = process.argv.slice(2);
 try {
-  const result = await acquireLease({ resource, holder, ttlMs: 100 });
+  const result = await acquireLease({ lab: 'tests', resource, holder, ttlMs: 100 });
   console.log(JSON.stringify(result.outcome === 'granted' ? { token: result.lease.token } : { busy: true }));
 } finally {
   await closePool();

@@ -6,6 +6,9 @@ import { createProtectedRow, type ProtectedRow } from '../../db/guard';
 import { acquireLease, type Lease } from '../../db/leases';
 import type { Session } from '../../db/pool';
 
+/** The lab the db/ tests' leases, writes and events belong to: every caller names its lab. */
+export const TEST_LAB = 'tests';
+
 /** A resource name no other test uses, so test files can share one database. */
 export function freshResource(label = 'test'): string {
   return `${label}-${randomUUID().slice(0, 8)}`;
@@ -16,7 +19,7 @@ export function freshRow(value = 'initial'): Promise<ProtectedRow> {
 }
 
 export async function grant(resource: string, holder: string, ttlMs = 300, session?: Session): Promise<Lease> {
-  const result = await acquireLease({ resource, holder, ttlMs }, session);
+  const result = await acquireLease({ lab: TEST_LAB, resource, holder, ttlMs }, session);
   assert.equal(result.outcome, 'granted', `${holder} should get the lease on ${resource}`);
   return (result as { lease: Lease }).lease;
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { migrate } from '../../db/migrate';
+import { ensureWorkerPassword } from '../../db/roles';
 import { startTestCluster } from './test-cluster';
 
 /*
@@ -34,6 +35,8 @@ async function main(): Promise<number> {
   console.log(cluster ? `tests use an embedded PostgreSQL on port ${cluster.port}` : 'tests use DATABASE_URL');
   try {
     await migrate(url);
+    // Workers connect as the worker role: it needs its password before any worker starts.
+    const workerPassword = await ensureWorkerPassword(url);
     const child = spawn(
       process.execPath,
       // One file at a time: several drive the same labs' real worker processes.
@@ -46,7 +49,7 @@ async function main(): Promise<number> {
         '--test-reporter=spec',
         ...selected,
       ],
-      { stdio: 'inherit', env: { ...process.env, DATABASE_URL: url } },
+      { stdio: 'inherit', env: { ...process.env, DATABASE_URL: url, FENCING_LAB_WORKER_PASSWORD: workerPassword } },
     );
     const stop = () => child.kill('SIGTERM');
     process.on('SIGINT', stop);

@@ -18,10 +18,6 @@ const QUERY_CALL = /\.query\s*(?:<[^()]*?>)?\s*\(/g;
  */
 const LEFTOVERS: { file: string; why: string }[] = [
   {
-    file: 'lib/worker/remote-listener.ts',
-    why: 'its LISTEN goes with the one control path for every worker, which rewrites lib/worker/',
-  },
-  {
     file: 'lib/launcher/embedded-postgres.ts',
     why: 'CREATE DATABASE at the first start; belongs in a db/ function beside migrate.ts (the launcher is being reworked)',
   },

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { appendEvent } from '../../db/events';
 import { acquireLease, type Lease, renewLease } from '../../db/leases';
 import { toFencingError } from '../../db/pool';
+import type { WorkerIdentity } from '../../db/worker-identity';
 import { isFencingError } from '../model/errors';
 import type { Token } from '../model/token';
 import type { PauseCommand, PauseTrigger, WorkerConfig, WorkerPhase, WorkerStatus } from './protocol';
@@ -128,6 +129,7 @@ export class LeaseClient {
           lab: lab.id,
           generation: this.config.generation,
           tokenSource: lab.kind === 'token-as-text' ? 'lab_text_epoch' : 'write_epoch',
+          as: this.identity(),
         },
         this.session,
       );
@@ -162,7 +164,15 @@ export class LeaseClient {
   private async renew(lease: Lease): Promise<boolean> {
     const { lab, name, leaseTtlMs, generation } = this.config;
     const result = await renewLease(
-      { resource: lab.resource, holder: name, token: lease.token, ttlMs: leaseTtlMs, lab: lab.id, generation },
+      {
+        resource: lab.resource,
+        holder: name,
+        token: lease.token,
+        ttlMs: leaseTtlMs,
+        lab: lab.id,
+        generation,
+        as: this.identity(),
+      },
       this.session,
     );
     if (result.outcome === 'lost') {
@@ -190,6 +200,7 @@ export class LeaseClient {
         token: belief.writeToken,
         actor: this.config.name,
         generation: this.config.generation,
+        as: this.identity(),
         isOverdue: () => Date.now() - scheduledAt > this.config.writeEveryMs,
         criticalWindow: () => this.criticalWindow(value, belief.writeToken),
       },
@@ -262,12 +273,17 @@ export class LeaseClient {
     kind: 'write_sent' | 'lease_lost' | 'pause_started' | 'pause_ended',
     fields: { token?: Token; detail?: Record<string, unknown> },
   ): Promise<void> {
-    const { lab, name, generation } = this.config;
+    const { lab, name } = this.config;
     await appendEvent(
       this.session,
       { lab: lab.id, actor: name, kind, resource: lab.resource, ...fields },
-      { generation },
+      { as: this.identity() },
     );
+  }
+
+  /** Who this worker is, presented to every call it makes (db/worker-identity.ts). */
+  private identity(): WorkerIdentity {
+    return { lab: this.config.lab.id, name: this.config.name, instance: this.config.instance };
   }
 
   private async setPhase(phase: WorkerPhase): Promise<void> {

@@ -7,6 +7,7 @@ import { appendEvent } from '../../db/events';
 import { newClient } from '../../db/pool';
 import {
   beatRemoteWorker,
+  listenForCommands,
   markRemoteWorkerStopped,
   type RemoteStatus,
   takeWorkerCommands,
@@ -27,7 +28,6 @@ import type { ListenerData, PauseTrigger, ToListener, ToMain } from './protocol'
  */
 
 const HEARTBEAT_EVERY_MS = 1_000;
-const COMMANDS_CHANNEL = 'fencing_worker_commands';
 
 type PauseLength = number | 'until-resumed';
 
@@ -113,7 +113,7 @@ async function obey(command: { command: WorkerCommand; seconds?: number }, db: p
           resource: data.lab.resource,
           detail: { ...data.detail, signal: 'SIGKILL' },
         },
-        { generation: data.generation },
+        { as: me },
       );
       await markWorkerCrashed(me, db);
       say('crashed by the trainer (SIGKILL)');
@@ -149,7 +149,7 @@ function connection(): Promise<pg.Client> {
       };
       fresh.on('error', drop);
       fresh.on('end', drop);
-      await fresh.query(`LISTEN ${COMMANDS_CHANNEL}`);
+      await listenForCommands(fresh);
       client = fresh;
       return fresh;
     } catch (error) {
@@ -175,7 +175,10 @@ function takeCommands(): Promise<void> {
       takeAgain = false;
       if (stopping) return;
       const db = await connection();
-      for (const command of await takeWorkerCommands({ lab: data.lab.id, worker: data.name }, db)) {
+      for (const command of await takeWorkerCommands(
+        { lab: data.lab.id, worker: data.name, instance: data.instance },
+        db,
+      )) {
         await obey(command, db);
       }
     } while (takeAgain);

@@ -4,7 +4,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { appendEvent } from '../../db/events';
-import { findLab } from '../../db/labs';
 import { newClient, toFencingError } from '../../db/pool';
 import { markRemoteWorkerStopped, RESET_WHILE_AWAY, registerRemoteWorker } from '../../db/remote-workers';
 import { recordWorkerOrigin } from '../../db/worker-status';
@@ -68,20 +67,19 @@ async function main(): Promise<number> {
     return EXIT.noDatabase;
   }
 
-  const found = await findLab(args.lab, session);
-  if (!found) throw new Refused(`no lab ${JSON.stringify(args.lab)} in this database`);
-  if (found.closedAt) throw new Refused(`the lab ${found.id} was closed: open a new one in the app`);
-  const { id, kind, rowId, resource, visibility } = found;
-  const lab = { id, kind, rowId, resource, visibility };
   const { name } = settings;
-  const me = { lab: lab.id, name, instance: randomBytes(8).toString('hex') };
+  const me = { lab: args.lab, name, instance: randomBytes(16).toString('hex') };
+  // One call: the database says whether the lab exists and is open, and what the worker needs of it.
   const joined = await registerRemoteWorker({ ...me, settings }, session);
-  if (!joined) {
+  if (!joined.joined) {
+    if (joined.refusal === 'no_lab') throw new Refused(`no lab ${JSON.stringify(args.lab)} in this database`);
+    if (joined.refusal === 'closed') throw new Refused(`the lab ${args.lab} was closed: open a new one in the app`);
     throw new Refused(
-      `a worker named ${JSON.stringify(name)} is already running in the lab ${lab.id}: pick another --name`,
+      `a worker named ${JSON.stringify(name)} is already running in the lab ${args.lab}: pick another --name`,
     );
   }
-  const { generation } = joined;
+  const { generation, lab } = joined;
+  const { resource } = lab;
   // A worker an app server started gets the lab's short id ("w1") and names its server, whose
   // successor ends its lane if that server dies without a word (lib/lab/orphaned-workers.ts).
   const origin = local ? { ...local.server, workerPid: process.pid } : null;
@@ -90,7 +88,7 @@ async function main(): Promise<number> {
     ? { workerId: workerId ?? name, ...settings, server: local.server }
     : { workerId: name, ...settings, remote: true };
   const started = local?.restart ? 'worker_restarted' : 'worker_started';
-  await appendEvent(session, { lab: lab.id, actor: name, kind: started, resource, detail }, { generation });
+  await appendEvent(session, { lab: lab.id, actor: name, kind: started, resource, detail }, { as: me });
 
   const freezeState = newFreezeState();
   const workerData: ListenerData = {
@@ -116,13 +114,14 @@ async function main(): Promise<number> {
     const record = async () => {
       const db = await connect();
       try {
-        await markRemoteWorkerStopped(me, db);
-        // In its own run: refused (and so not recorded) if the lab was reset since it joined.
+        // In its own run: refused (and so not recorded) if the lab was reset since it joined. Before
+        // the row is marked stopped, since a stopped run may record nothing.
         await appendEvent(
           db,
           { lab: lab.id, actor: name, kind: 'worker_stopped', resource, detail: { ...detail, reason } },
-          { generation },
-        );
+          { as: me },
+        ).catch(() => undefined);
+        await markRemoteWorkerStopped(me, db);
       } finally {
         await db.end().catch(() => undefined);
       }
@@ -160,7 +159,7 @@ async function main(): Promise<number> {
       toListener({ type: 'paused', trigger });
     },
   };
-  const config: WorkerConfig = { lab, ...settings, generation };
+  const config: WorkerConfig = { lab, ...settings, generation, instance: me.instance };
   const client = new LeaseClient(config, session, connect, report, freeze);
   listener.on('message', (message: ToMain) => {
     // The listener has marked it stopped; the lab's history is being cleared, so no event.

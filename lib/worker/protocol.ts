@@ -18,6 +18,11 @@ export type WorkerConfig = {
    * carries it, and the database refuses them once the lab has been reset since.
    */
   generation: number;
+  /**
+   * The per-run secret it joined with (db/worker-identity.ts): with the lab and its name, presented to
+   * every worker function, which refuses another worker's name or instance.
+   */
+  instance: string;
 };
 
 export type PauseTrigger = 'now' | 'critical-window';

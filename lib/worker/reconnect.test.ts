@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { migrate } from '../../db/migrate';
 import { closePool } from '../../db/pool';
+import { ensureWorkerPassword } from '../../db/roles';
 import { getSupervisor } from '../lab/supervisor';
 import { crashPostmaster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { sharedLab } from '../model/lab-instance';
@@ -23,6 +24,7 @@ before(async () => {
   cluster = await startTestCluster('reconnect');
   process.env.DATABASE_URL = cluster.url;
   await migrate(cluster.url);
+  await ensureWorkerPassword(cluster.url);
 });
 after(async () => {
   await getSupervisor().shutdown();

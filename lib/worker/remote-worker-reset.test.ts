@@ -4,8 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { readProtectedRow } from '../../db/guard';
 import { readLease } from '../../db/leases';
-import { closePool, databaseUrl } from '../../db/pool';
+import { closePool } from '../../db/pool';
 import * as commands from '../lab/lab-actions';
+import { localWorkerUrl } from '../lab/local-worker-url';
 import { getSupervisor } from '../lab/supervisor';
 import type { LabEvent } from '../model/events';
 import { sharedLab } from '../model/lab-instance';
@@ -61,7 +62,7 @@ async function listed(name: string) {
 }
 
 test('a remote worker frozen (SIGSTOP) across a reset is refused when it wakes, and nothing of it lands', async () => {
-  const sleeper = startRemoteWorker(['--db', databaseUrl(), '--lab', LAB, '--name', 'Sleeper', ...FAST_FLAGS]);
+  const sleeper = startRemoteWorker(['--db', localWorkerUrl(), '--lab', LAB, '--name', 'Sleeper', ...FAST_FLAGS]);
   runs.push(sleeper);
   const pid = await sleeper.pid();
   const wrote = await waitForEvent((e) => e.actor === 'Sleeper' && e.kind === 'write_accepted', "Sleeper's write");

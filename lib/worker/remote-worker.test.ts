@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
-import { closePool, databaseUrl } from '../../db/pool';
+import { closePool } from '../../db/pool';
 import * as commands from '../lab/lab-actions';
+import { localWorkerUrl } from '../lab/local-worker-url';
 import { getSupervisor } from '../lab/supervisor';
 import type { LabEvent } from '../model/events';
 import { isAlive } from '../os/processes';
@@ -23,7 +24,7 @@ const STEP_MS = 20_000;
 
 const runs: RemoteWorkerRun[] = [];
 const worker = (args: string[]) => {
-  const run = startRemoteWorker(['--db', databaseUrl(), ...args]);
+  const run = startRemoteWorker(['--db', localWorkerUrl(), ...args]);
   runs.push(run);
   return run;
 };

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
-import { closePool, databaseUrl } from '../../db/pool';
+import { closePool } from '../../db/pool';
 import * as commands from '../lab/lab-actions';
+import { localWorkerUrl } from '../lab/local-worker-url';
 import { getSupervisor } from '../lab/supervisor';
 import type { LabEvent } from '../model/events';
 import { isAlive } from '../os/processes';
@@ -40,7 +41,7 @@ const KINDS: Record<'local' | 'remote', (name: string) => Promise<Started>> = {
   remote: async (name) => {
     const run: RemoteWorkerRun = startRemoteWorker([
       '--db',
-      databaseUrl(),
+      localWorkerUrl(),
       '--lab',
       LAB,
       '--name',

@@ -8,6 +8,7 @@ import {
 } from '../../db/broken-labs';
 import { fencedWrite } from '../../db/guard';
 import type { Session } from '../../db/pool';
+import type { WorkerIdentity } from '../../db/worker-identity';
 import type { LabInstance } from '../model/lab-instance';
 import type { Token } from '../model/token';
 import type { WriteResult } from '../model/write-result';
@@ -22,28 +23,30 @@ export type WriteRequest = {
   criticalWindow: () => Promise<void>;
   /** The run of the lab the writer joined: a write from before the lab's last reset is refused. */
   generation: number;
+  /** Who writes: the database takes the lab's row, the name and the run from it. */
+  as: WorkerIdentity;
 };
 
 /** How each lab writes. The fenced lab goes through the guard and nothing else. */
 export async function writeForLab(request: WriteRequest, session: Session): Promise<WriteResult> {
-  const { value, token, actor, criticalWindow, generation } = request;
+  const { value, token, actor, criticalWindow, generation, as } = request;
   const { id: lab, rowId } = request.lab;
   switch (request.lab.kind) {
     case 'fenced':
       await criticalWindow();
-      return fencedWrite({ rowId, value, token, actor, lab, generation }, session);
+      return fencedWrite({ rowId, value, token, actor, lab, generation, as }, session);
     case 'no-fencing':
-      return writeWithoutFencing({ lab, rowId, value, token, actor, criticalWindow, generation }, session);
+      return writeWithoutFencing({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
     case 'read-check-write':
-      return writeReadCheckWrite({ lab, rowId, value, token, actor, criticalWindow, generation }, session);
+      return writeReadCheckWrite({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
     case 'token-as-text':
-      return writeTokenAsText({ lab, rowId, value, token, actor, criticalWindow, generation }, session);
+      return writeTokenAsText({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
     case 'per-process-counter':
-      return writeFencedUnguarded({ lab, rowId, value, token, actor, criticalWindow, generation }, session);
+      return writeFencedUnguarded({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
     case 'bypass': {
       // The path is chosen after the critical window: a worker that froze there wakes up overdue.
       await criticalWindow();
-      const write = { lab, rowId, value, token, actor, generation, criticalWindow: async () => undefined };
+      const write = { lab, rowId, value, token, actor, generation, as, criticalWindow: async () => undefined };
       return request.isOverdue() ? writeBypassingGuard(write, session) : writeFencedUnguarded(write, session);
     }
   }

@@ -4,6 +4,7 @@ import { appendEvent } from '@/db/events';
 import { closePool, getPool } from '@/db/pool';
 import { resetLabData } from '@/lib/lab/lab-reset';
 import { sharedLab } from '@/lib/model/lab-instance';
+import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { openLabFeed, type SseEvent } from '@/lib/testing/sse-client';
 import { waitFor } from '@/lib/testing/wait';
 import { GET } from './route';
@@ -96,9 +97,7 @@ test('a reset reaches open streams, and the next hello tells a client which old 
 test('when the LISTEN connection dies, the stream closes so that the browser reconnects', async () => {
   const stream = open(LAB);
   await stream.take('hello', 1);
-  await getPool().query(
-    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN fencing_events' AND pid <> pg_backend_pid()",
-  );
+  await endListenSessions();
   await waitFor(() => stream.ended(), 'the stream to close');
 });
 
