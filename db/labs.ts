@@ -105,8 +105,11 @@ export async function createPrivateLab(input: {
       rowId = (rows[0] as { id: number }).id;
     }
     const { rows } = await client.query<LabRow>(
-      `INSERT INTO labs (id, kind, row_id, resource, visibility, owner_hash, opened_from)
-       VALUES ($1, $2, $3, $4, 'private', $5, $6) RETURNING ${LAB_COLUMNS}`,
+      // Its join key: the workers its server starts present it to worker_join (0020); nobody else has it.
+      `INSERT INTO labs (id, kind, row_id, resource, visibility, owner_hash, opened_from, join_key)
+       VALUES ($1, $2, $3, $4, 'private', $5, $6,
+               replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', ''))
+       RETURNING ${LAB_COLUMNS}`,
       [id, input.kind, rowId, privateResourceOf(id), input.ownerHash, input.openedFrom],
     );
     return reshapeLab(rows[0] as LabRow);
@@ -198,4 +201,10 @@ export async function deleteExpiredLabHistories(input: { retentionMs: number; li
     );
     return ids;
   });
+}
+
+/** A private lab's join key, for the workers this server starts in it (undefined for a shared lab). */
+export async function labJoinKey(id: string, db: Queryable = getPool()): Promise<string | undefined> {
+  const { rows } = await db.query<{ join_key: string | null }>('SELECT join_key FROM labs WHERE id = $1', [id]);
+  return rows[0]?.join_key ?? undefined;
 }

@@ -25,7 +25,7 @@ export type RemoteStatus = { phase: string; token?: number; believedUntil?: stri
 
 export type JoinResult =
   | { joined: true; generation: number; lab: LabInstance }
-  | { joined: false; refusal: 'no_lab' | 'closed' | 'name_taken' };
+  | { joined: false; refusal: 'no_lab' | 'closed' | 'name_taken' | 'full' };
 
 /**
  * Joins the lab's current run under `name` with a fresh `instance`, the worker's per-run secret, which
@@ -36,22 +36,23 @@ export type JoinResult =
  * the run (generation) it joined.
  */
 export async function registerRemoteWorker(
-  input: { lab: string; name: string; instance: string; settings: WorkerSettings },
+  input: { lab: string; name: string; instance: string; settings: WorkerSettings; joinKey?: string },
   db: Queryable,
 ): Promise<JoinResult> {
   const { rows } = await db
     .query<{
-      refusal: 'no_lab' | 'closed' | 'name_taken' | null;
+      refusal: 'no_lab' | 'closed' | 'name_taken' | 'full' | null;
       generation: string | null;
       kind: string | null;
       row_id: number | null;
       resource: string | null;
       visibility: LabVisibility | null;
-    }>('SELECT * FROM worker_join($1, $2, $3, $4)', [
+    }>('SELECT * FROM worker_join($1, $2, $3, $4, $5)', [
       input.lab,
       input.name,
       input.instance,
       JSON.stringify(input.settings),
+      input.joinKey ?? null,
     ])
     .catch((error: unknown) => {
       throw toFencingError(error);

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
 import { INITIAL_ROW_VALUE, resetLabData } from '../lib/lab/lab-reset';
-import { closeLab, createPrivateLab, type LabRecord } from './labs';
+import { closeLab, createPrivateLab, type LabRecord, labJoinKey } from './labs';
 import { closePool, databaseUrl, newClient } from './pool';
 import { appRoleName, databaseNameOf, ensureWorkerPassword, workerUrlFrom } from './roles';
 
@@ -58,8 +58,9 @@ type Me = { lab: string; name: string; instance: string };
 async function join(lab: LabRecord, name: string, db: pg.Client = worker): Promise<Me> {
   const me = { lab: lab.id, name, instance: randomBytes(8).toString('hex') };
   const { rows } = await db.query<{ refusal: string | null; resource: string }>(
-    'SELECT * FROM worker_join($1, $2, $3, $4)',
-    [me.lab, me.name, me.instance, JSON.stringify({ name })],
+    'SELECT * FROM worker_join($1, $2, $3, $4, $5)',
+    // A private lab is joined with its key, which its server hands the workers it starts.
+    [me.lab, me.name, me.instance, JSON.stringify({ name }), await labJoinKey(lab.id)],
   );
   assert.equal(rows[0]?.refusal, null, `${name} joins ${lab.id}`);
   assert.equal(rows[0]?.resource, lab.resource, 'the join says which lease the lab has');

@@ -22,10 +22,10 @@ export class LocalWorkers {
    * both pass the same count. Private labs share only part of the budget: the rest is kept for the
    * shared labs, so the trainer can always start a worker (lib/model/lab-limits.ts).
    */
-  start(lab: LabInstance, settings: WorkerSettings, restart: boolean): WorkerProcess {
+  start(lab: LabInstance, settings: WorkerSettings, how: { restart: boolean; joinKey?: string }): WorkerProcess {
     const refusal = workerBudgetRefusal(this.countByVisibility(), lab.visibility);
     if (refusal) throw new FencingError(refusal.code, refusal.message);
-    const spawned = new WorkerProcess(lab, settings, localWorkerUrl(), restart);
+    const spawned = new WorkerProcess(lab, settings, localWorkerUrl(), how);
     this.running.add(spawned);
     void spawned.exited.then(() => this.running.delete(spawned));
     return spawned;

@@ -1,7 +1,7 @@
 import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appendEvent } from '../../db/events';
-import { findLab } from '../../db/labs';
+import { findLab, labJoinKey } from '../../db/labs';
 import { getPool, toFencingError } from '../../db/pool';
 import { enqueueWorkerCommand, hasPendingCommand } from '../../db/remote-workers';
 import {
@@ -107,7 +107,8 @@ export class LabSupervisor {
         `there is already a worker named ${JSON.stringify(settings.name)}${twin.origin ? '' : ' (remote)'}`,
       );
     }
-    return this.joined(this.local.start(lab, settings, false));
+    const joinKey = await labJoinKey(lab.id);
+    return this.joined(this.local.start(lab, settings, { restart: false, joinKey }));
   }
 
   async pause(lab: LabInstance, ref: string, plan: PausePlan): Promise<WorkerView> {
@@ -168,7 +169,8 @@ export class LabSupervisor {
         reason: 'the server that ran it stopped, and the process with it',
       });
     }
-    return this.joined(this.local.start(lab, worker.settings, true));
+    const joinKey = await labJoinKey(lab.id);
+    return this.joined(this.local.start(lab, worker.settings, { restart: true, joinKey }));
   }
 
   /** Stops the lab's workers and clears its lease, rows and history. Tokens never go back. */

@@ -31,7 +31,12 @@ export class WorkerProcess {
   joinedAs: WorkerStatusRecord | undefined;
   private stderrTail = '';
 
-  constructor(lab: LabInstance, settings: WorkerSettings, databaseUrl: string, restart: boolean) {
+  constructor(
+    lab: LabInstance,
+    settings: WorkerSettings,
+    databaseUrl: string,
+    { restart, joinKey }: { restart: boolean; joinKey?: string },
+  ) {
     this.lab = lab;
     this.name = settings.name;
     const server = thisServerRun();
@@ -48,7 +53,11 @@ export class WorkerProcess {
       cwd: projectRoot(),
       // The database URL in the environment, not on the command line (where `ps` shows it).
       // The worker role's URL, never the owner's; nor does the worker get the trainer key.
-      env: { ...withoutServerSecrets(process.env), DATABASE_URL: databaseUrl, ...startedByEnv({ server, restart }) },
+      env: {
+        ...withoutServerSecrets(process.env),
+        DATABASE_URL: databaseUrl,
+        ...startedByEnv({ server, restart, ...(joinKey ? { joinKey } : {}) }),
+      },
       // fd 3 is the lifeline. No IPC channel: commands travel through the database.
       stdio: ['ignore', 'inherit', 'pipe', 'pipe'],
     });

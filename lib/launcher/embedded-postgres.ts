@@ -238,6 +238,10 @@ async function spawnPostgres(args: {
         'fsync=on',
         '-c',
         'synchronous_commit=on',
+        // 40 local workers take two connections each, remote ones as many, the app its pools: the
+        // worker role may hold 200 (0020_worker_role_hardening.sql), and the app keeps the rest.
+        '-c',
+        'max_connections=300',
       ],
       // Own process group: a Ctrl-C in the terminal reaches the launcher, which stops Postgres last.
       { ...ids, detached: true, stdio: ['ignore', logFd, logFd] },

@@ -112,9 +112,13 @@ class LabChannel {
         // The reset carries its boundary, so where it falls among the events does not matter: a
         // read begun before the reset may return events from after it, and they stay.
         if (this.resetPending) {
-          const { upTo } = this.resetPending;
+          const upTo = this.resetPending.upTo ?? 0;
           this.resetPending = undefined;
-          this.broadcast({ event: 'reset', data: { lab: this.lab.id, ...(upTo === undefined ? {} : { upTo }) } });
+          // A notification is a hint, not a fact: any session may NOTIFY (a worker's included). The
+          // viewers drop the history up to the boundary only once the database shows it gone.
+          const { first } = await eventIdRange(this.lab.id, getFeedPool());
+          if (this.stopped) return;
+          if (first === null || first > upTo) this.broadcast({ event: 'reset', data: { lab: this.lab.id, upTo } });
         }
         const events = await listEvents(
           { lab: this.lab.id, afterId: this.lastId, limit: READ_EVENTS_PER_QUERY },

@@ -10,7 +10,8 @@ import type { ProcessRun } from '../os/processes';
 export const STARTED_BY_ENV = 'FENCING_LAB_STARTED_BY';
 export const LIFELINE_FD = 3;
 
-export type StartedBy = { server: ProcessRun; restart: boolean };
+/** joinKey: a private lab's key, which the server reads for its workers (a worker started by hand has none). */
+export type StartedBy = { server: ProcessRun; restart: boolean; joinKey?: string };
 
 /** What the supervisor puts in the environment. */
 export function startedByEnv(startedBy: StartedBy): Record<string, string> {
@@ -26,5 +27,10 @@ export function startedByServer(env: NodeJS.ProcessEnv): (StartedBy & { lifeline
   if (!server || typeof server.pid !== 'number' || typeof server.startTicks !== 'string') {
     throw new Error(`${STARTED_BY_ENV} does not name a server run`);
   }
-  return { server, restart: parsed.restart === true, lifelineFd: LIFELINE_FD };
+  return {
+    server,
+    restart: parsed.restart === true,
+    lifelineFd: LIFELINE_FD,
+    ...(typeof parsed.joinKey === 'string' ? { joinKey: parsed.joinKey } : {}),
+  };
 }

@@ -70,10 +70,14 @@ async function main(): Promise<number> {
   const { name } = settings;
   const me = { lab: args.lab, name, instance: randomBytes(16).toString('hex') };
   // One call: the database says whether the lab exists and is open, and what the worker needs of it.
-  const joined = await registerRemoteWorker({ ...me, settings }, session);
+  const joined = await registerRemoteWorker(
+    { ...me, settings, ...(local?.joinKey ? { joinKey: local.joinKey } : {}) },
+    session,
+  );
   if (!joined.joined) {
     if (joined.refusal === 'no_lab') throw new Refused(`no lab ${JSON.stringify(args.lab)} in this database`);
     if (joined.refusal === 'closed') throw new Refused(`the lab ${args.lab} was closed: open a new one in the app`);
+    if (joined.refusal === 'full') throw new Refused(`the lab ${args.lab} has as many workers as it takes`);
     throw new Refused(
       `a worker named ${JSON.stringify(name)} is already running in the lab ${args.lab}: pick another --name`,
     );

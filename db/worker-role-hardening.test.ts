@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type pg from 'pg';
+import { INITIAL_ROW_VALUE, resetLabData } from '../lib/lab/lab-reset';
+import { sharedLab } from '../lib/model/lab-instance';
+import { endListenSessions } from '../lib/testing/end-listen-sessions';
+import { openLabFeed } from '../lib/testing/sse-client';
+import { waitFor } from '../lib/testing/wait';
+import { appendEvent } from './events';
+import { closeLab, createPrivateLab, labJoinKey } from './labs';
+import { closePool, databaseUrl, getPool, newClient } from './pool';
+import { ensureWorkerPassword, workerUrlFrom } from './roles';
+
+/*
+ * What a security review of the worker role (issue 11) found a trainee holding the room's worker line
+ * could still do, connected as the worker role, each written as the test that now holds: what the
+ * review did is refused, or does no harm (db/migrations/0020_worker_role_hardening.sql).
+ */
+
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+let workerUrl: string;
+const clients: pg.Client[] = [];
+const opened: string[] = [];
+
+async function asWorker(): Promise<pg.Client> {
+  const client = newClient(workerUrl);
+  await client.connect();
+  clients.push(client);
+  return client;
+}
+
+before(async () => {
+  workerUrl = workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl()));
+});
+
+after(async () => {
+  for (const client of clients) await client.end().catch(() => undefined);
+  for (const id of opened) await closeLab(id).catch(() => undefined);
+  await endListenSessions();
+  await closePool();
+});
+
+async function refusedWith(code: string, work: Promise<unknown>, what: string): Promise<void> {
+  await assert.rejects(
+    work,
+    (error: { code?: string; message?: string }) => {
+      assert.equal(error.code, code, `${what}: expected SQLSTATE ${code}, got ${error.code} (${error.message})`);
+      return true;
+    },
+    what,
+  );
+}
+
+type Me = { lab: string; name: string; instance: string };
+
+async function join(db: pg.Client, lab: string, name: string, settings: unknown = { name }): Promise<Me> {
+  const me = { lab, name, instance: randomBytes(12).toString('hex') };
+  const { rows } = await db.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4)', [
+    lab,
+    name,
+    me.instance,
+    JSON.stringify(settings),
+  ]);
+  assert.equal(rows[0]?.refusal, null, `${name} joins ${lab}`);
+  return me;
+}
+
+describe('what a review found the worker role could do, now refused', () => {
+  test("a private lab's id (which notifications may carry) is no way in: joining it takes its key", async () => {
+    const db = await asWorker();
+    const lab = await createPrivateLab({
+      kind: 'fenced',
+      ownerHash: randomBytes(32).toString('hex'),
+      openedFrom: `hardening-${randomBytes(4).toString('hex')}`,
+      initialValue: INITIAL_ROW_VALUE,
+      opensPerAddress: 12,
+      opensWindowMs: 1,
+    });
+    opened.push(lab.id);
+    const refusalWith = async (key: string | null) => {
+      const { rows } = await db.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4, $5)', [
+        lab.id,
+        'Mallory',
+        randomBytes(12).toString('hex'),
+        JSON.stringify({ name: 'Mallory' }),
+        key,
+      ]);
+      return rows[0]?.refusal;
+    };
+    assert.equal(await refusalWith(null), 'no_lab', 'no key: as if there were no such lab');
+    assert.equal(await refusalWith('0'.repeat(64)), 'no_lab', 'a wrong key');
+    assert.equal(await refusalWith((await labJoinKey(lab.id)) ?? ''), null, 'its own key lets a worker in');
+  });
+
+  test("a worker holding no lease may not write the fenced row with another worker's token", async () => {
+    const db = await asWorker();
+    await resetLabData(sharedLab('fenced'));
+    const alice = await join(db, 'fenced', `Alice${randomBytes(3).toString('hex')}`);
+    const bob = await join(db, 'fenced', `Bob${randomBytes(3).toString('hex')}`);
+    const { rows: granted } = await db.query<{ lease_token: string }>(
+      'SELECT * FROM worker_acquire_lease($1, $2, $3, $4)',
+      [alice.lab, alice.name, alice.instance, 60_000],
+    );
+    const aliceToken = Number(granted[0]?.lease_token);
+    const attempt = db
+      .query<{ outcome: string }>('SELECT * FROM worker_fenced_write($1, $2, $3, $4, $5)', [
+        bob.lab,
+        bob.name,
+        bob.instance,
+        "Bob, with Alice's token",
+        aliceToken,
+      ])
+      .then(
+        ({ rows }) => rows[0]?.outcome,
+        () => 'refused',
+      );
+    assert.notEqual(await attempt, 'accepted', "a token granted to Alice is not Bob's to write with");
+  });
+
+  test('the worker role may not take the advisory locks the app waits on (events, private labs, migrations)', async () => {
+    const db = await asWorker();
+    for (const sql of [
+      "SELECT pg_advisory_lock(hashtext('fencing_lab.events'), hashtext('fenced'))",
+      "SELECT pg_advisory_lock(hashtext('fencing_lab.private_labs'))",
+      "SELECT pg_advisory_lock(hashtext('fencing_lab.migrate'))",
+    ]) {
+      await refusedWith(INSUFFICIENT_PRIVILEGE, db.query(sql), sql);
+    }
+  });
+
+  test('the worker role may not store large objects (disk)', async () => {
+    const db = await asWorker();
+    await refusedWith(INSUFFICIENT_PRIVILEGE, db.query("SELECT lo_from_bytea(0, '\\x00'::bytea)"), 'lo_from_bytea');
+    await refusedWith(INSUFFICIENT_PRIVILEGE, db.query('SELECT lo_create(0)'), 'lo_create');
+  });
+
+  test("the worker role may not end other workers' sessions", async () => {
+    const victim = await asWorker();
+    const { rows } = await victim.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const db = await asWorker();
+    await refusedWith(
+      INSUFFICIENT_PRIVILEGE,
+      db.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]),
+      "pg_terminate_backend of another worker's session",
+    );
+  });
+
+  test('the worker role may not open every connection slot: the app keeps some', async () => {
+    const db = await asWorker();
+    const { rows } = await db.query<{ limit: number; max: number }>(
+      `SELECT rolconnlimit AS limit, current_setting('max_connections')::int AS max
+         FROM pg_roles WHERE rolname = current_user`,
+    );
+    const { limit, max } = rows[0] as { limit: number; max: number };
+    assert.ok(limit >= 0 && limit < max - 20, `worker role CONNECTION LIMIT ${limit}, max_connections ${max}`);
+  });
+
+  test("a worker's forged NOTIFY of a reset does not wipe the viewers' history of a lab that was never reset", async () => {
+    const LAB = 'read-check-write';
+    await resetLabData(sharedLab(LAB));
+    for (let n = 0; n < 3; n++) {
+      await appendEvent(getPool(), { lab: LAB, actor: 'T', kind: 'write_sent', detail: { value: `v${n}` } });
+    }
+    const viewer = openLabFeed(LAB);
+    try {
+      await waitFor(() => viewer.received.some((m) => m.event === 'caught-up'), 'caught-up');
+      const db = await asWorker();
+      await db.query(`NOTIFY fencing_events, '{"lab":"${LAB}","reset":true,"upTo":9007199254740991}'`);
+      await appendEvent(getPool(), { lab: LAB, actor: 'T', kind: 'write_sent', detail: { value: 'after' } });
+      const { rows } = await getPool().query<{ id: string }>('SELECT id FROM events WHERE lab = $1 ORDER BY id', [LAB]);
+      const inDatabase = rows.map((row) => Number(row.id));
+      const last = inDatabase.at(-1) as number;
+      await waitFor(() => viewer.received.some((m) => m.event === 'lab-event' && m.id === last), 'the last event');
+      assert.deepEqual(viewer.eventIds(), inDatabase, 'the viewer holds the history the database holds');
+    } finally {
+      await viewer.close();
+    }
+  });
+
+  test('worker_join refuses settings too large to show in every snapshot', async () => {
+    const db = await asWorker();
+    const huge = { name: 'x', blob: 'y'.repeat(3 * 1024 * 1024) };
+    const attempt = db
+      .query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4)', [
+        'no-fencing',
+        `Huge${randomBytes(3).toString('hex')}`,
+        randomBytes(12).toString('hex'),
+        JSON.stringify(huge),
+      ])
+      .then(
+        ({ rows }) => (rows[0]?.refusal === null ? 'joined' : 'refused'),
+        () => 'refused',
+      );
+    assert.equal(await attempt, 'refused', 'a 3 MB settings object is refused');
+  });
+
+  test('a worker started by hand cannot plant lanes without end: a run of a lab takes at most 16 workers', async () => {
+    const db = await asWorker();
+    await resetLabData(sharedLab('no-fencing'));
+    for (let n = 0; n < 16; n++) await join(db, 'no-fencing', `Lane${n}`);
+    const { rows } = await db.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4)', [
+      'no-fencing',
+      'Lane16',
+      randomBytes(12).toString('hex'),
+      JSON.stringify({ name: 'Lane16' }),
+    ]);
+    assert.equal(rows[0]?.refusal, 'full');
+    await resetLabData(sharedLab('no-fencing'));
+  });
+});
