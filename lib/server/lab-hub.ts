@@ -217,7 +217,7 @@ class LabHub {
   }
 }
 
-/** The lab's row, lease, workers (this server's and remote ones) and chaos run as one `snapshot` message. */
+/** The lab's row, lease, workers (from their status rows, whoever started them) and chaos run as one `snapshot` message. */
 export async function labSnapshotMessage(lab: LabInstance, db: Queryable): Promise<SseMessage> {
   const [snapshot, workers] = await Promise.all([readLabSnapshot(lab, db), getSupervisor().listWorkers(lab)]);
   const chaos = chaosRunOf(lab.id);
