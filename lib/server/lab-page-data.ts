@@ -1,19 +1,23 @@
 import 'server-only';
 import { notFound } from 'next/navigation';
-import { findLab } from '../../db/labs';
+import { findLab, labJoinKey } from '../../db/labs';
 import { type LabSummary, summaryOf } from '../model/lab-instance';
 import { canDrive, canView, isTrainer } from './access';
 import { readCredentials } from './request-credentials';
 
-export type LabAccess = { lab: LabSummary; canDrive: boolean; isTrainer: boolean };
+/** joinKey: a private lab's, for its owner only (a worker from their own machine joins with it). */
+export type LabAccess = { lab: LabSummary; canDrive: boolean; isTrainer: boolean; joinKey?: string };
 
 /** The lab a page is about, as this caller may see it; a 404 when it may not (or there is none). */
 export async function labForPage(id: string): Promise<LabAccess> {
   const [lab, credentials] = await Promise.all([findLab(id), readCredentials()]);
   if (!lab || !canView(lab, credentials)) notFound();
+  const drives = canDrive(lab, credentials) && !lab.closedAt;
+  const joinKey = drives && lab.visibility === 'private' ? await labJoinKey(lab.id) : undefined;
   return {
     lab: summaryOf(lab),
-    canDrive: canDrive(lab, credentials) && !lab.closedAt,
+    canDrive: drives,
     isTrainer: isTrainer(credentials),
+    ...(joinKey ? { joinKey } : {}),
   };
 }

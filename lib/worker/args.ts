@@ -3,14 +3,15 @@ import { DEFAULT_WORKER_SETTINGS, labIdSchema, type WorkerSettings, workerSettin
 
 /** The command line of `npm run worker`: parsed and checked with the same rules the UI's Start uses. */
 
-export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [--db <worker url>]
+export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [--db <worker url>] [--join-key <key>]
     [--lease-ttl-ms ${DEFAULT_WORKER_SETTINGS.leaseTtlMs}] [--renew-every-ms ${DEFAULT_WORKER_SETTINGS.renewEveryMs}] [--write-every-ms ${DEFAULT_WORKER_SETTINGS.writeEveryMs}]
   --db is the worker URL the lab's launcher prints (the worker role and the room's worker password,
-  on the lab server's PostgreSQL); it defaults to DATABASE_URL.`;
+  on the lab server's PostgreSQL); it defaults to DATABASE_URL. A private lab also takes its --join-key,
+  which its page shows its owner.`;
 
 export class UsageError extends Error {}
 
-export type WorkerArgs = { databaseUrl: string; lab: string; settings: WorkerSettings };
+export type WorkerArgs = { databaseUrl: string; lab: string; settings: WorkerSettings; joinKey?: string };
 
 export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerArgs {
   let values: Record<string, string | undefined>;
@@ -21,6 +22,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
         db: { type: 'string' },
         lab: { type: 'string' },
         name: { type: 'string' },
+        'join-key': { type: 'string' },
         'lease-ttl-ms': { type: 'string' },
         'renew-every-ms': { type: 'string' },
         'write-every-ms': { type: 'string' },
@@ -38,6 +40,10 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
   const lab = labIdSchema.safeParse(values.lab);
   if (!lab.success) throw new UsageError(`--lab: ${lab.error.issues[0]?.message ?? 'not a lab id'}`);
   if (values.name === undefined) throw new UsageError('--name is required: the name of this worker in the lab');
+  const joinKey = values['join-key'];
+  if (joinKey !== undefined && !/^[0-9a-f]{64}$/.test(joinKey)) {
+    throw new UsageError('--join-key: the key a private lab shows its owner (64 hexadecimal digits)');
+  }
 
   const number = (flag: string) => {
     const raw = values[flag];
@@ -62,7 +68,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
     const flag = flags[String(issue?.path[0])] ?? 'options';
     throw new UsageError(`${flag}: ${issue?.message ?? 'invalid'}`);
   }
-  return { databaseUrl, lab: lab.data, settings: settings.data };
+  return { databaseUrl, lab: lab.data, settings: settings.data, ...(joinKey ? { joinKey } : {}) };
 }
 
 function defined<K extends string>(key: K, value: unknown): Partial<Record<K, unknown>> {

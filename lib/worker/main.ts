@@ -71,7 +71,7 @@ async function main(): Promise<number> {
   const me = { lab: args.lab, name, instance: randomBytes(16).toString('hex') };
   // One call: the database says whether the lab exists and is open, and what the worker needs of it.
   const joined = await registerRemoteWorker(
-    { ...me, settings, ...(local?.joinKey ? { joinKey: local.joinKey } : {}) },
+    { ...me, settings, ...withJoinKey(local?.joinKey ?? args.joinKey) },
     session,
   );
   if (!joined.joined) {
@@ -200,6 +200,10 @@ async function firstConnection(connect: () => Promise<pg.Client>): Promise<pg.Cl
       await sleep(delayMs);
     }
   }
+}
+
+function withJoinKey(joinKey: string | undefined): { joinKey?: string } {
+  return joinKey ? { joinKey } : {};
 }
 
 function withoutPassword(url: string): string {

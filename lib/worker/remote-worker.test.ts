@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
+import { labJoinKey } from '../../db/labs';
 import { closePool } from '../../db/pool';
 import * as commands from '../lab/lab-actions';
 import { localWorkerUrl } from '../lab/local-worker-url';
@@ -10,6 +11,7 @@ import type { LabEvent } from '../model/events';
 import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
+import { waitFor } from '../testing/wait';
 
 /*
  * `npm run worker` as a real process started from a shell, driven by the trainer through the same
@@ -70,6 +72,31 @@ describe('bad usage: a clear message and exit code 2', () => {
     const run = worker(['--lab', 'p-zzzzzzzzzz', '--name', 'Far']);
     assert.equal(await run.exited, 2);
     assert.match(run.output(), /no lab "p-zzzzzzzzzz" in this database/);
+  });
+
+  test("someone else's private lab: its id alone is no way in, its join key is", async () => {
+    const owner = { ownerSecret: `remote-worker-test-${Date.now()}` };
+    const opened = await commands.openPrivateLab({ kind: 'fenced' }, { ...owner, address: '192.0.2.77' });
+    assert.ok(opened.ok, JSON.stringify(opened));
+    const lab = opened.data.id;
+    try {
+      const stranger = worker(['--lab', lab, '--name', 'Far']);
+      assert.equal(await stranger.exited, 2);
+      assert.match(stranger.output(), new RegExp(`no lab "${lab}" in this database`));
+      const wrongKey = worker(['--lab', lab, '--join-key', '0'.repeat(64), '--name', 'Far']);
+      assert.equal(await wrongKey.exited, 2);
+
+      const key = await labJoinKey(lab);
+      assert.ok(key);
+      worker(['--lab', lab, '--join-key', key, '--name', 'Own', ...FAST_FLAGS]);
+      await waitFor(
+        async () => (await listEvents({ lab })).some((e) => e.actor === 'Own' && e.kind === 'write_accepted'),
+        "the owner's own worker's accepted write",
+        { timeoutMs: STEP_MS, everyMs: 100 },
+      );
+    } finally {
+      await commands.closePrivateLab({ lab }, owner);
+    }
   });
 
   test('a lab id that cannot be one', async () => {

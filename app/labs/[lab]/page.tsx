@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
+import { OwnMachineWorker } from '@/components/lab/own-machine-worker';
 import { summaryTitle } from '@/lib/model/lab-instance';
 import { labForPage } from '@/lib/server/lab-page-data';
 
@@ -34,6 +35,7 @@ export default async function LabPage({ params }: Props) {
       }
     >
       <LabView lab={lab} canDrive={access.canDrive} />
+      {access.joinKey ? <OwnMachineWorker labId={lab.id} joinKey={access.joinKey} /> : null}
     </LabPageShell>
   );
 }
