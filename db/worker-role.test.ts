@@ -238,7 +238,7 @@ describe('the worker functions check the lab, the worker and the token', () => {
       'write_sent',
       '{"value":"A-1"}',
     ]);
-    for (const kind of ['lease_acquired', 'write_accepted', 'worker_restarted', 'lab_closed']) {
+    for (const kind of ['lease_acquired', 'lease_expired', 'write_accepted', 'write_rejected', 'lab_closed']) {
       await refusedWith(
         INSUFFICIENT_PRIVILEGE,
         worker.query('SELECT worker_record_event($1, $2, $3, $4, 1, $5)', [a.lab, a.name, a.instance, kind, '{}']),

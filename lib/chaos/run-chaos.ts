@@ -159,10 +159,24 @@ async function apply(
   }
 }
 
+/** How long a strike at the holder waits for one: a crashed holder's lease must run out first. */
+const HOLDER_WAIT_MS = 2 * CHAOS_WORKER.leaseTtlMs;
+const HOLDER_POLL_MS = 50;
+
+/**
+ * The worker that holds the lease and runs: the lease row may still name a holder that crashed or
+ * froze (its lease not yet run out), and striking that one would freeze nobody in the window.
+ */
 async function currentHolder(lab: LabInstance): Promise<string> {
-  const lease = await readLease(lab.resource);
-  if (!lease) throw new Error('nobody holds the lease right now');
-  return lease.holder;
+  const deadline = Date.now() + HOLDER_WAIT_MS;
+  for (;;) {
+    const lease = await readLease(lab.resource);
+    const workers = await getSupervisor().listWorkers(lab);
+    const holder = lease && workers.find((w) => w.name === lease.holder && w.alive && w.phase === 'holding');
+    if (holder && !holder.armed) return holder.name;
+    if (Date.now() >= deadline) throw new Error('no running worker holds the lease right now');
+    await sleep(HOLDER_POLL_MS);
+  }
 }
 
 export function tally(events: ReadonlyArray<{ kind: string }>, elapsedMs: number): ChaosProgress {

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { workerRoleName } from '../../db/roles';
 import { spawnLauncher, watchLauncher } from '../testing/app-process';
 import { machineAddress, type OtherHost, startOtherHost } from '../testing/other-host';
+import { waitFor } from '../testing/wait';
 import { freePort } from './ports';
 
 /*
@@ -128,9 +129,46 @@ test('HOST=0.0.0.0 npm start prints a worker command that works from another hos
 
   const worker = await other.connect(workerUrl.toString());
   assert.deepEqual(worker, { ok: true, user: WORKER_ROLE, clientAddress: other.address });
+  // The printed command itself, run there: the worker joins the fenced lab and its writes are accepted.
+  const far = other.spawnNode([
+    '--conditions=react-server',
+    '--import',
+    'tsx',
+    'lib/worker/main.ts',
+    '--db',
+    workerUrl.toString(),
+    '--lab',
+    'fenced',
+    '--name',
+    'Far',
+  ]);
+  let farSaid = '';
+  far.stdout?.on('data', (chunk: Buffer) => (farSaid += chunk.toString()));
+  far.stderr?.on('data', (chunk: Buffer) => (farSaid += chunk.toString()));
+  try {
+    await waitFor(
+      () =>
+        asOwner(async (client) => {
+          const { rows } = await client.query(
+            "SELECT 1 FROM events WHERE lab = 'fenced' AND actor = 'Far' AND kind = 'write_accepted' LIMIT 1",
+          );
+          return rows.length > 0;
+        }),
+      `an accepted write of the worker run from ${other.address}`,
+      { timeoutMs: 30_000, everyMs: 500 },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the worker said: ${farSaid}`);
+    });
+  } finally {
+    far.kill('SIGTERM');
+  }
 
   // Every other role, and the worker role on another database, is refused by pg_hba.conf.
-  await asOwner((client) => client.query(`CREATE ROLE fencing_lab_stranger LOGIN PASSWORD 'stranger-password'`));
+  // It may connect to the database (PUBLIC may not, since 0014): only pg_hba.conf can keep it out.
+  await asOwner(async (client) => {
+    await client.query(`CREATE ROLE fencing_lab_stranger LOGIN PASSWORD 'stranger-password'`);
+    await client.query('GRANT CONNECT ON DATABASE fencing_lab TO fencing_lab_stranger');
+  });
   const ownerPassword = decodeURIComponent(new URL(await ownerUrl()).password);
   const refused = {
     owner: await other.connect(withUser(workerUrl, 'postgres', ownerPassword)),

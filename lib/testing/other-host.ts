@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, type SpawnOptions, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { promisify } from 'node:util';
@@ -28,8 +28,12 @@ export type OtherHost = {
   address: string;
   /** Connects to `url` from there with node-postgres and asks who it is. */
   connect(url: string): Promise<ConnectOutcome>;
+  /** Starts a program there (`node` and its arguments), from the project's root. */
+  spawnNode(args: string[]): ChildProcess;
   dispose(): Promise<void>;
 };
+
+const SPAWN_OPTIONS: SpawnOptions = { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] };
 
 /** The first non-internal IPv4 address of this machine, as the launcher picks it. */
 export function machineAddress(): string | undefined {
@@ -80,6 +84,7 @@ async function networkNamespace(): Promise<OtherHost | undefined> {
     description: `network namespace ${namespace} (${address}, routed through ${hostAddress} on this machine)`,
     address,
     connect: (url) => connectFrom(['ip', 'netns', 'exec', namespace, process.execPath], url),
+    spawnNode: (args) => spawn('ip', ['netns', 'exec', namespace, process.execPath, ...args], SPAWN_OPTIONS),
     dispose,
   };
 }
@@ -91,6 +96,7 @@ function ownAddress(): OtherHost | undefined {
     description: `this machine's address ${address} (no network namespace: not root, or no ip netns)`,
     address,
     connect: (url) => connectFrom([process.execPath], url),
+    spawnNode: (args) => spawn(process.execPath, args, SPAWN_OPTIONS),
     dispose: async () => undefined,
   };
 }

@@ -3,9 +3,10 @@ import { DEFAULT_WORKER_SETTINGS, labIdSchema, type WorkerSettings, workerSettin
 
 /** The command line of `npm run worker`: parsed and checked with the same rules the UI's Start uses. */
 
-export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [--db <postgres url>]
+export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [--db <worker url>]
     [--lease-ttl-ms ${DEFAULT_WORKER_SETTINGS.leaseTtlMs}] [--renew-every-ms ${DEFAULT_WORKER_SETTINGS.renewEveryMs}] [--write-every-ms ${DEFAULT_WORKER_SETTINGS.writeEveryMs}]
-  --db defaults to DATABASE_URL: the lab server's PostgreSQL, reachable from this machine.`;
+  --db is the worker URL the lab's launcher prints (the worker role and the room's worker password,
+  on the lab server's PostgreSQL); it defaults to DATABASE_URL.`;
 
 export class UsageError extends Error {}
 
