@@ -1,9 +1,9 @@
 /** Runs once when the Next server starts: the server-wide background jobs. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { startRetentionSweep } = await import('./lib/lab/retention');
+  const { startRetentionSweep } = await import('./lib/jobs/retention');
   startRetentionSweep();
   // Workers a previous run of this server left behind when it died ended with it: say so.
-  const { recordOrphanedWorkersOnceUp } = await import('./lib/lab/orphaned-workers');
+  const { recordOrphanedWorkersOnceUp } = await import('./lib/jobs/orphaned-workers');
   recordOrphanedWorkersOnceUp();
 }

@@ -1,16 +1,16 @@
 'use server';
 
 import { cookies } from 'next/headers';
-import * as commands from '@/lib/lab/lab-actions';
 import type { ActionResult } from '@/lib/model/action-result';
 import { COOKIE_MAX_AGE_S, newOwnerSecret, OWNER_COOKIE } from '@/lib/server/access';
 import { currentClientAddress } from '@/lib/server/client-address';
+import * as commands from '@/lib/server/lab-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
 import { lockTrainer, unlockTrainer } from '@/lib/server/trainer-session';
 
 /*
  * The server actions: the caller's credentials come from its cookies, never from the input, and
- * every input is validated by the command it goes to (lib/lab/lab-actions.ts).
+ * every input is validated by the command it goes to (lib/server/lab-commands.ts).
  */
 
 const credentials = readCredentials;

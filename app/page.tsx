@@ -7,9 +7,9 @@ import { ProtectedRowsTable } from '@/components/lab/protected-rows-table';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { listSharedProtectedRows } from '@/db/guard';
 import { listSharedLeases } from '@/db/leases';
-import { privateLabsOf } from '@/lib/lab/lab-actions';
-import { LAB_IDS, LABS } from '@/lib/model/labs';
+import { LAB_IDS, LABS } from '@/lib/model/lab-kinds';
 import { isTrainer } from '@/lib/server/access';
+import { privateLabsOf } from '@/lib/server/lab-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
 
 export const dynamic = 'force-dynamic';

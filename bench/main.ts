@@ -4,7 +4,7 @@ import path from 'node:path';
 import { migrate } from '../db/migrate';
 import { closePool } from '../db/pool';
 import { ensureWorkerPassword } from '../db/roles';
-import { getSupervisor } from '../lib/lab/supervisor';
+import { getSupervisor } from '../lib/supervisor/supervisor';
 import { startTestCluster } from '../lib/testing/test-cluster';
 import { startApp } from './app-server';
 import { benchEventLatency, benchTimelineFps } from './browser';

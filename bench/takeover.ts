@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../db/events';
 import { readLease } from '../db/leases';
-import { getSupervisor } from '../lib/lab/supervisor';
 import { sharedLab } from '../lib/model/lab-instance';
+import { getSupervisor } from '../lib/supervisor/supervisor';
 import { type Figure, percentile } from './stats';
 
 /*

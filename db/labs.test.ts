@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { isFencingError } from '../lib/model/errors';
 import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER } from '../lib/model/lab-inputs';
-import type { LabId } from '../lib/model/labs';
+import type { LabId } from '../lib/model/lab-kinds';
 import { listEvents } from './events';
 import { fencedWrite, readProtectedRow } from './guard';
 import { closeLab, createPrivateLab, deleteExpiredLabHistories, findLab, type LabRecord } from './labs';

@@ -8,8 +8,8 @@ import {
   privateLabIdFrom,
   privateResourceOf,
 } from '../lib/model/lab-instance';
+import { isLabId, type LabId } from '../lib/model/lab-kinds';
 import { type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab-limits';
-import { isLabId, type LabId } from '../lib/model/labs';
 import { createProtectedRow } from './guard';
 import { bumpLabGeneration } from './lab-generation';
 import { getPool, type Queryable, withTransaction } from './pool';

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { WorkerSettings } from '../lib/model/lab-inputs';
 import type { LabInstance, LabVisibility } from '../lib/model/lab-instance';
-import { isLabId } from '../lib/model/labs';
+import { isLabId } from '../lib/model/lab-kinds';
 import type { WorkerCommand } from '../lib/model/worker-commands';
 import { getPool, type Queryable, toFencingError } from './pool';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
-import { INITIAL_ROW_VALUE, resetLabData } from '../lib/lab/lab-reset';
+import { INITIAL_ROW_VALUE, resetLabData } from '../lib/supervisor/lab-reset';
 import { closeLab, createPrivateLab, type LabRecord, labJoinKey } from './labs';
 import { closePool, databaseUrl, newClient } from './pool';
 import { appRoleName, databaseNameOf, ensureWorkerPassword, workerUrlFrom } from './roles';

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import type { Browser } from '@playwright/test';
 import pg from 'pg';
 import { MAX_PRIVATE_LABS } from '../lib/model/lab-inputs';
-import { LABS } from '../lib/model/labs';
+import { LABS } from '../lib/model/lab-kinds';
 import { E2E_TRAINER_KEY } from '../playwright.config';
 import { appDatabaseUrl } from './app-database';
 import { expect, test } from './fixtures';

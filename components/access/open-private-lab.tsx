@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { openPrivateLabAction } from '@/app/actions';
-import { LAB_IDS, LABS, type LabId } from '@/lib/model/labs';
+import { LAB_IDS, LABS, type LabId } from '@/lib/model/lab-kinds';
 
 /** Opens a lab of one's own (own row, workers and history), then goes to it. */
 export function OpenPrivateLab({

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { LAB_IDS, LABS } from '@/lib/model/labs';
+import { LAB_IDS, LABS } from '@/lib/model/lab-kinds';
 
 /** The labs side by side: the fenced one first, then each mistake. */
 export function LabNav({ current, mode }: { current: string; mode: 'free' | 'walkthrough' }) {

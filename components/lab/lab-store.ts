@@ -1,6 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { LabSummary } from '@/lib/model/lab-instance';
-import type { LabId } from '@/lib/model/labs';
+import type { LabId } from '@/lib/model/lab-kinds';
 import type { ReplaySpeed } from '@/lib/model/replay';
 import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
 

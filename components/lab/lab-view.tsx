@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import type { LabSummary } from '@/lib/model/lab-instance';
-import { LABS } from '@/lib/model/labs';
+import { LABS } from '@/lib/model/lab-kinds';
 import { ClosePrivateLab } from '../access/close-private-lab';
 import { LabControls } from './controls/lab-controls';
 import { ExportPanel } from './export/export-panel';

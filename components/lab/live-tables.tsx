@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { LABS } from '@/lib/model/labs';
+import { LABS } from '@/lib/model/lab-kinds';
 import { clock } from './format';
 import { useLabStore } from './lab-store-provider';
 import { useTablesView } from './replay/use-tables-view';

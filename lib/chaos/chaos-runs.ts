@@ -1,9 +1,9 @@
 import 'server-only';
-import { getSupervisor } from '../lab/supervisor';
 import { FencingError, isFencingError } from '../model/errors';
 import { MAX_WORKERS_PER_SERVER } from '../model/lab-inputs';
 import type { LabInstance } from '../model/lab-instance';
 import type { ChaosRunView } from '../model/wire';
+import { getSupervisor } from '../supervisor/supervisor';
 import { runChaos } from './run-chaos';
 
 /** Chaos runs started from the UI, one per lab at a time, kept on globalThis like the supervisor. */

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { closePool } from '../../db/pool';
-import { getSupervisor } from '../lab/supervisor';
 import { planChaos } from '../model/chaos-plan';
 import { sharedLab } from '../model/lab-instance';
+import { getSupervisor } from '../supervisor/supervisor';
 import { runChaos } from './run-chaos';
 
 /*

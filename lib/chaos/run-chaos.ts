@@ -3,11 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
 import { readLease } from '../../db/leases';
-import { getSupervisor } from '../lab/supervisor';
 import { type ChaosAction, LEASE_HOLDER, planChaos } from '../model/chaos-plan';
 import { checkHistory, type Verdict } from '../model/checker';
 import type { LabInstance } from '../model/lab-instance';
 import { toWire } from '../model/wire';
+import { getSupervisor } from '../supervisor/supervisor';
 
 const WORKER_NAMES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
 const CHAOS_WORKER = { leaseTtlMs: 1_500, renewEveryMs: 500, writeEveryMs: 200 } as const;

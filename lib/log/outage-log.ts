@@ -1,8 +1,8 @@
 import 'server-only';
 
 /*
- * A leaf (console only, nothing of the project): the database checks in db/, the sweeps in lib/lab/
- * and the feeds in lib/server/ all log their outages through it.
+ * A leaf (console only, nothing of the project): the database checks in db/, the sweeps in
+ * lib/supervisor/ and lib/jobs/ and the feeds in lib/server/ all log their outages through it.
  */
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_KINDS } from './events';
-import { LAB_IDS, type LabId } from './labs';
+import { LAB_IDS, type LabId } from './lab-kinds';
 import type { WireEvent } from './wire';
 
 /*

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
-import { LAB_IDS } from './labs';
+import { LAB_IDS } from './lab-kinds';
 
 /** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
 

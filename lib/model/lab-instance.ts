@@ -1,4 +1,4 @@
-import { LAB_IDS, LABS, type LabId } from './labs';
+import { LAB_IDS, LABS, type LabId } from './lab-kinds';
 
 /*
  * A lab as it runs: one of the lab kinds (the fenced lab, or one of the classic mistakes) on a row

@@ -1,4 +1,4 @@
-import { LABS, type LabId } from './labs';
+import { LABS, type LabId } from './lab-kinds';
 import type { WireEvent } from './wire';
 
 /*

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { listEvents } from '../../db/events';
 import { closePool } from '../../db/pool';
-import { getSupervisor } from '../lab/supervisor';
 import type { LabEvent } from '../model/events';
 import { sharedLab } from '../model/lab-instance';
-import type { LabId } from '../model/labs';
+import type { LabId } from '../model/lab-kinds';
+import { getSupervisor } from '../supervisor/supervisor';
 import { runPauseScenario } from './pause';
 
 /*

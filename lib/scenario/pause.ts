@@ -4,11 +4,11 @@ import { msUntil } from '../../db/database-clock';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
 import { readLease } from '../../db/leases';
-import { getSupervisor } from '../lab/supervisor';
 import { checkHistory } from '../model/checker';
 import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
 import { toWire } from '../model/wire';
+import { getSupervisor } from '../supervisor/supervisor';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 /*

@@ -5,9 +5,9 @@ import { getFeedPool } from '@/db/feed-pool';
 import { readLabSnapshot } from '@/db/lab-snapshot';
 import type { Queryable } from '@/db/pool';
 import { chaosRunOf } from '@/lib/chaos/chaos-runs';
-import { getSupervisor } from '@/lib/lab/supervisor';
 import type { LabInstance } from '@/lib/model/lab-instance';
 import { toWire } from '@/lib/model/wire';
+import { getSupervisor } from '@/lib/supervisor/supervisor';
 import { feedOutageLog } from '../log/outage-log';
 import type { SseMessage } from './event-stream';
 

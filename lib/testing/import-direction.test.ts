@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import { allSourceFiles, SOURCE_ROOTS, withoutExtension } from './source-files';
 
 /*
- * The house has one direction: app/ → the request layer (lib/server/) → the process layer (lib/lab/,
- * lib/worker/, lib/chaos/) and db/ → lib/model/. These tests read the import statements of every
+ * The house has one direction: app/ → the request layer (lib/server/) → the process layer
+ * (lib/supervisor/, lib/worker/, lib/chaos/, lib/jobs/) and db/ → lib/model/. These tests read the import statements of every
  * .ts and .tsx file under app/, components/, lib/ and db/ and fail on an import that runs the other
  * way (SQL outside db/: sql-only-in-db.test.ts). Tests and lib/testing are the harness: they stand
  * above every layer and may import any of them, and no product code may import them.
@@ -21,7 +21,9 @@ function layerOf(file: string): Layer {
   // Leaves: console and operating-system helpers that import nothing of the project.
   if (file.startsWith('lib/log/') || file.startsWith('lib/os/')) return 'leaf';
   if (file.startsWith('db/')) return 'db';
-  if (/^lib\/(lab|worker|chaos)\//.test(file)) return 'process';
+  // What runs in a process beside the requests: the supervisor and its workers, chaos runs, and the
+  // server's background jobs (instrumentation.ts), which like the supervisor use only db/ and leaves.
+  if (/^lib\/(supervisor|worker|chaos|jobs)\//.test(file)) return 'process';
   if (file.startsWith('lib/server/')) return 'request';
   if (file.startsWith('components/')) return 'components';
   if (file.startsWith('app/')) return 'app';
@@ -55,11 +57,6 @@ const FORBIDDEN_PACKAGES: Partial<Record<Layer, RegExp>> = {
  * matches an import fails the test, so the list only shrinks.
  */
 const LEFTOVERS: { from: string; to: string; why: string }[] = [
-  {
-    from: 'lib/lab/lab-actions',
-    to: 'lib/server/access',
-    why: 'the lab commands belong to the request layer; lab-actions.ts moves to lib/server/ with the one-door rewrite',
-  },
   {
     from: 'lib/scenario/durability',
     to: 'lib/testing/test-cluster',
@@ -136,11 +133,17 @@ test('imports run one way: app → request → process and db → model', async 
 test('the direction check can fail: it names an import that runs backwards', () => {
   assert.match(wrongWay({ from: 'lib/model/token', to: 'db/pool', specifier: '../../db/pool' }) ?? '', /model/);
   assert.match(wrongWay({ from: 'db/health', to: 'lib/server/access', specifier: 'x' }) ?? '', /db must not/);
-  assert.match(wrongWay({ from: 'lib/lab/supervisor', to: 'lib/server/access', specifier: 'x' }) ?? '', /process/);
+  assert.match(
+    wrongWay({ from: 'lib/supervisor/supervisor', to: 'lib/server/access', specifier: 'x' }) ?? '',
+    /process/,
+  );
   assert.match(wrongWay({ from: 'components/lab/x', to: 'db/guard', specifier: 'x' }) ?? '', /components/);
-  assert.match(wrongWay({ from: 'components/lab/x', to: 'lib/lab/supervisor', specifier: 'x' }) ?? '', /components/);
+  assert.match(
+    wrongWay({ from: 'components/lab/x', to: 'lib/supervisor/supervisor', specifier: 'x' }) ?? '',
+    /components/,
+  );
   assert.match(wrongWay({ from: 'lib/server/access', to: 'app/actions', specifier: 'x' }) ?? '', /app/);
-  assert.match(wrongWay({ from: 'lib/lab/x', to: 'lib/launcher/processes', specifier: 'x' }) ?? '', /entry/);
+  assert.match(wrongWay({ from: 'lib/jobs/x', to: 'lib/launcher/processes', specifier: 'x' }) ?? '', /entry/);
   assert.match(wrongWay({ from: 'lib/model/x', to: 'package:pg', specifier: 'pg' }) ?? '', /pg/);
   assert.equal(wrongWay({ from: 'components/lab/x', to: 'app/actions', specifier: '@/app/actions' }), undefined);
   assert.deepEqual(importsOf("import type { A } from './a';\nexport { b } from \"../b\";\nawait import('./c');"), [

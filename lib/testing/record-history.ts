@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { listEvents } from '../../db/events';
 import { closePool } from '../../db/pool';
-import { getSupervisor } from '../lab/supervisor';
 import { sharedLab } from '../model/lab-instance';
-import type { LabId } from '../model/labs';
+import type { LabId } from '../model/lab-kinds';
 import { toWire } from '../model/wire';
 import { runPauseScenario } from '../scenario/pause';
+import { getSupervisor } from '../supervisor/supervisor';
 
 /*
  * Records a real history for the pure model's tests: runs a lab's pause scenario with real workers

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { getSupervisor } from '../lab/supervisor';
 import { sharedLab } from '../model/lab-instance';
-import type { LabId } from '../model/labs';
+import type { LabId } from '../model/lab-kinds';
+import { getSupervisor } from '../supervisor/supervisor';
 
 /*
  * Stands in for the Next server in the no-orphans test: starts two workers in a lab, freezes one

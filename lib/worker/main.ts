@@ -18,7 +18,7 @@ import type { ListenerData, ToListener, ToMain, WorkerConfig } from './protocol'
 /*
  * The one worker program. `npm run worker -- --db <url> --lab <id> --name <name>` runs it by hand,
  * on this machine or another, joining a lab through its PostgreSQL alone; an app server's supervisor
- * forks the same file for the workers a trainer starts from a page (lib/lab/supervisor.ts), with
+ * forks the same file for the workers a trainer starts from a page (lib/supervisor/worker-process.ts), with
  * the same arguments and, in FENCING_LAB_STARTED_BY, which server started it (local-start.ts). Every
  * worker joins its lab, beats its state into its own status row and takes its commands from the
  * database (listener.ts), whichever app server sent them. Exit codes: 0 stopped (Ctrl-C, SIGTERM,
@@ -85,7 +85,7 @@ async function main(): Promise<number> {
   const { generation, lab } = joined;
   const { resource } = lab;
   // A worker an app server started gets the lab's short id ("w1") and names its server, whose
-  // successor ends its lane if that server dies without a word (lib/lab/orphaned-workers.ts).
+  // successor ends its lane if that server dies without a word (lib/jobs/orphaned-workers.ts).
   const origin = local ? { ...local.server, workerPid: process.pid } : null;
   const workerId = await recordWorkerOrigin({ ...me, origin }, session);
   const detail = local

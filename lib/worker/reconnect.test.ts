@@ -5,9 +5,9 @@ import { listEvents } from '../../db/events';
 import { migrate } from '../../db/migrate';
 import { closePool } from '../../db/pool';
 import { ensureWorkerPassword } from '../../db/roles';
-import { getSupervisor } from '../lab/supervisor';
 import { crashPostmaster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { sharedLab } from '../model/lab-instance';
+import { getSupervisor } from '../supervisor/supervisor';
 import { startTestCluster, type TestCluster } from '../testing/test-cluster';
 
 const FENCED = sharedLab('fenced');

@@ -5,12 +5,12 @@ import { listEvents } from '../../db/events';
 import { readProtectedRow } from '../../db/guard';
 import { readLease } from '../../db/leases';
 import { closePool } from '../../db/pool';
-import * as commands from '../lab/lab-actions';
-import { localWorkerUrl } from '../lab/local-worker-url';
-import { getSupervisor } from '../lab/supervisor';
 import type { LabEvent } from '../model/events';
 import { sharedLab } from '../model/lab-instance';
 import { trainerKey, trainerProofOf } from '../server/access';
+import * as commands from '../server/lab-commands';
+import { localWorkerUrl } from '../supervisor/local-worker-url';
+import { getSupervisor } from '../supervisor/supervisor';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 
 /*

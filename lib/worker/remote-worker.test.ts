@@ -4,12 +4,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { labJoinKey } from '../../db/labs';
 import { closePool } from '../../db/pool';
-import * as commands from '../lab/lab-actions';
-import { localWorkerUrl } from '../lab/local-worker-url';
-import { getSupervisor } from '../lab/supervisor';
 import type { LabEvent } from '../model/events';
 import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
+import * as commands from '../server/lab-commands';
+import { localWorkerUrl } from '../supervisor/local-worker-url';
+import { getSupervisor } from '../supervisor/supervisor';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 import { waitFor } from '../testing/wait';
 

@@ -6,7 +6,7 @@ import { checkHistory } from '@/lib/model/checker';
 import { checkerReport } from '@/lib/model/checker-report';
 import { serializeHistory } from '@/lib/model/history-file';
 import { isPrivateLabId } from '@/lib/model/lab-instance';
-import { LABS } from '@/lib/model/labs';
+import { LABS } from '@/lib/model/lab-kinds';
 import { replayBounds } from '@/lib/model/replay';
 import { type ExportKind, exportEnd, exportFileName, momentOffsetLabel } from '@/lib/model/replay-view';
 import { buildTimeline } from '@/lib/model/timeline';

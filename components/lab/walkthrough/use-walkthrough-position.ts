@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo } from 'react';
-import type { LabId } from '@/lib/model/labs';
+import type { LabId } from '@/lib/model/lab-kinds';
 import { walkthroughFor } from '@/lib/model/walkthrough';
 import { walkthroughPosition } from '@/lib/model/walkthrough-progress';
 import { useLabStore } from '../lab-store-provider';

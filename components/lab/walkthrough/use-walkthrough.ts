@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LabId } from '@/lib/model/labs';
+import type { LabId } from '@/lib/model/lab-kinds';
 import { factsFrom, type Step, WALKTHROUGH_SETTINGS } from '@/lib/model/walkthrough';
 import { stepsToReach } from '@/lib/model/walkthrough-progress';
 import { useLabCommands } from '../controls/use-lab-commands';

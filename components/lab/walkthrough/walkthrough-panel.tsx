@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useEffect } from 'react';
-import type { LabId } from '@/lib/model/labs';
+import type { LabId } from '@/lib/model/lab-kinds';
 import { NoticeArea } from '../controls/notice-area';
 import { controlButton } from '../controls/styles';
 import { useWalkthrough } from './use-walkthrough';

@@ -1,6 +1,6 @@
 'use client';
 
-import type { LabId } from '@/lib/model/labs';
+import type { LabId } from '@/lib/model/lab-kinds';
 import { useWalkthroughPosition } from './use-walkthrough-position';
 
 /**

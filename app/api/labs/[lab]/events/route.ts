@@ -1,12 +1,12 @@
 import { getFeedPool } from '@/db/feed-pool';
 import { findLab } from '@/db/labs';
-import { getPrivateLabs } from '@/lib/lab/private-labs';
 import { feedOutageLog } from '@/lib/log/outage-log';
 import { canView, credentialsFromCookieHeader } from '@/lib/server/access';
 import { clientAddressOfRequest } from '@/lib/server/client-address';
 import { eventStream, RECONNECT_MS, retryLater } from '@/lib/server/event-stream';
 import { getFeedSlots } from '@/lib/server/feed-slots';
 import { startLabFeed } from '@/lib/server/lab-feed';
+import { getPrivateLabs } from '@/lib/server/private-labs';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

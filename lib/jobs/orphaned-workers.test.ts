@@ -6,8 +6,9 @@ import { appendEvent, listEvents } from '../../db/events';
 import { closeLab, createPrivateLab } from '../../db/labs';
 import { closePool, getPool } from '../../db/pool';
 import { processRunOf } from '../os/processes';
-import { INITIAL_ROW_VALUE } from './lab-reset';
-import { recordOrphanedWorkers, thisServerRun } from './orphaned-workers';
+import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
+import { thisServerRun } from '../supervisor/worker-process';
+import { recordOrphanedWorkers } from './orphaned-workers';
 
 /*
  * A server killed with -9 takes its worker processes with it, and nobody records their end: the

@@ -5,11 +5,11 @@ import { readLabRow } from '../../db/lab-rows';
 import { findLab } from '../../db/labs';
 import { closePool } from '../../db/pool';
 import { sharedLab } from '../model/lab-instance';
-import { credentialsFromCookieHeader, newOwnerSecret, trainerKey, trainerProofOf } from '../server/access';
+import { getSupervisor } from '../supervisor/supervisor';
 import { waitForEvent } from '../testing/wait-for-event';
-import * as commands from './lab-actions';
+import { credentialsFromCookieHeader, newOwnerSecret, trainerKey, trainerProofOf } from './access';
+import * as commands from './lab-commands';
 import { getPrivateLabs } from './private-labs';
-import { getSupervisor } from './supervisor';
 
 /*
  * Who may drive what, through the same commands the server actions call: the shared labs take

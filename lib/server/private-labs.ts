@@ -3,10 +3,10 @@ import { appendEvent } from '../../db/events';
 import { closeLab, createPrivateLab, findLab, type LabRecord, listOpenPrivateLabIds } from '../../db/labs';
 import { getPool } from '../../db/pool';
 import { OutageLog } from '../log/outage-log';
+import type { LabId } from '../model/lab-kinds';
 import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab-limits';
-import type { LabId } from '../model/labs';
-import { INITIAL_ROW_VALUE } from './lab-reset';
-import { getSupervisor } from './supervisor';
+import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
+import { getSupervisor } from '../supervisor/supervisor';
 
 const IDLE_CHECK_MS = 15_000;
 const DEFAULT_IDLE_MINUTES = 15;

@@ -2,21 +2,16 @@ import 'server-only';
 import { appendEvent } from '../../db/events';
 import { getPool } from '../../db/pool';
 import { listUnendedLocalWorkers } from '../../db/worker-lives';
-import { type ProcessRun, processRunIsAlive, processRunOf } from '../os/processes';
+import { type ProcessRun, processRunIsAlive } from '../os/processes';
 
 /*
  * Worker processes end with the server that started them, however it ends (their lifeline pipe
  * reads end of file: lib/worker/listener.ts). When it ends without a word (kill -9, a crash),
  * nobody records their end, and their lanes would run on forever while no process writes. Each
- * worker a server starts stamps its start with that server's run (`detail.server`); a server that
- * starts records `worker_stopped` for every worker whose history says it runs but whose server's
+ * worker a server starts stamps its start with that server's run (`detail.server`, lib/supervisor/
+ * worker-process.ts); a server that starts records `worker_stopped` for every worker whose history says it runs but whose server's
  * run is gone.
  */
-
-/** What the supervisor puts in a start's detail: the run of the server process that runs the worker. */
-export function thisServerRun(): ProcessRun | undefined {
-  return processRunOf(process.pid);
-}
 
 function isProcessRun(value: unknown): value is ProcessRun {
   const run = value as Partial<ProcessRun> | null;

@@ -3,9 +3,9 @@ import { after, test } from 'node:test';
 import { closePool } from '../../db/pool';
 import { MAX_WORKERS_PER_LAB } from '../model/lab-inputs';
 import { MAX_PRIVATE_LAB_WORKERS } from '../model/lab-limits';
-import { newOwnerSecret, trainerKey, trainerProofOf } from '../server/access';
-import * as commands from './lab-actions';
-import { getSupervisor } from './supervisor';
+import { getSupervisor } from '../supervisor/supervisor';
+import { newOwnerSecret, trainerKey, trainerProofOf } from './access';
+import * as commands from './lab-commands';
 
 /*
  * The worker budget with real processes: private labs starting workers all at once (a script) get

@@ -70,7 +70,7 @@ function view(worker: WorkerStatusRecord): WorkerView {
  * directly is SIGKILL, and only by the server that started it (LocalWorkers): a crash asked of a
  * worker another server runs, or one started by hand, travels as a command, and the worker's own
  * listener SIGKILLs its process. One instance per process, kept on globalThis (see getSupervisor).
- * Callers serialise a lab's commands (lib/lab/lab-queue.ts).
+ * Callers serialise a lab's commands (lib/server/lab-queue.ts).
  */
 export class LabSupervisor {
   readonly local = new LocalWorkers();

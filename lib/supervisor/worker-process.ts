@@ -4,12 +4,20 @@ import path from 'node:path';
 import type { WorkerStatusRecord } from '../../db/worker-status';
 import type { WorkerSettings } from '../model/lab-inputs';
 import type { LabInstance } from '../model/lab-instance';
+import { type ProcessRun, processRunOf } from '../os/processes';
 import { LIFELINE_FD, startedByEnv } from '../worker/local-start';
-import { thisServerRun } from './orphaned-workers';
 
 /** The project root: where the worker's entry file is. The launcher starts Next there. */
 function projectRoot(): string {
   return process.env.FENCING_LAB_ROOT ?? process.cwd();
+}
+
+/**
+ * What this server stamps on each worker it starts (`detail.server`): the run of its own process. A
+ * later server ends the lanes of workers whose stamped run is gone (lib/jobs/orphaned-workers.ts).
+ */
+export function thisServerRun(): ProcessRun | undefined {
+  return processRunOf(process.pid);
 }
 
 /** What a worker that failed before it joined said last on its stderr (at most this much). */

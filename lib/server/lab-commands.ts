@@ -11,10 +11,10 @@ import {
   startWorkerInput,
   workerActionInput,
 } from '../model/lab-inputs';
-import { type Credentials, canView, ownerHashOf, requireDriver } from '../server/access';
+import { getSupervisor } from '../supervisor/supervisor';
+import { type Credentials, canView, ownerHashOf, requireDriver } from './access';
 import { inLabOrder } from './lab-queue';
 import { getPrivateLabs } from './private-labs';
-import { getSupervisor } from './supervisor';
 import { type ActionResult, validatedAction } from './validated-action';
 
 /*
@@ -48,7 +48,7 @@ export async function labFor(id: string, credentials: Credentials): Promise<LabR
   return lab;
 }
 
-// Every worker alike, whichever server started it and wherever it runs (lib/lab/supervisor.ts).
+// Every worker alike, whichever server started it and wherever it runs (lib/supervisor/supervisor.ts).
 export const startWorker = driverCommand(startWorkerInput, (lab, { settings }) =>
   getSupervisor().startWorker(lab, settings),
 );

@@ -7,8 +7,8 @@ import { closePool } from '../../db/pool';
 import type { LabEvent } from '../model/events';
 import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
+import * as commands from '../server/lab-commands';
 import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
-import * as commands from './lab-actions';
 import { getSupervisor } from './supervisor';
 
 // The trainer drives the shared labs (lab-access.test.ts covers everyone else).

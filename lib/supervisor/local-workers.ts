@@ -10,7 +10,7 @@ import { WorkerProcess } from './worker-process';
  * The worker processes this server started, and nothing else: it starts them (within the server's
  * budget), SIGKILLs them (a crash, or a stop they did not obey) and knows their process ids. What a
  * worker does and how it stands is in the database (its status row); every command but the SIGKILL
- * reaches it there, from this server or any other (lib/lab/supervisor.ts).
+ * reaches it there, from this server or any other (supervisor.ts).
  */
 export class LocalWorkers {
   /** Running processes, until they have exited (a kill takes a moment, and still counts). */
