@@ -1,5 +1,5 @@
 -- A reset is final for every worker. Each lab counts its runs: a reset bumps labs.generation in the
--- same transaction that clears its lease, row and history (lib/lab/lab-reset.ts). A worker carries
+-- same transaction that clears its lease, row and history (lib/supervisor/lab-reset.ts). A worker carries
 -- the generation it joined, and every lease, write and event statement it sends checks it in that
 -- same statement. A worker that joined before the last reset is refused by the database itself,
 -- whether or not it heard of the reset (a laptop asleep, a process stopped with SIGSTOP).

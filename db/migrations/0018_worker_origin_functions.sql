@@ -5,7 +5,7 @@
 
 -- Once per join. p_origin: null for a worker started by hand; for one an app server started, that
 -- server's run and the worker's own pid ({pid, startTicks, bootId, workerPid}). A server SIGKILLs
--- only a process it started itself (lib/lab/local-workers.ts), so a false origin kills nothing; its
+-- only a process it started itself (lib/supervisor/local-workers.ts), so a false origin kills nothing; its
 -- shape and size are still checked. Ids ("w1") are handed out one at a time per lab; a restart in the
 -- same run of the lab keeps its id. Returns the id, null for a worker started by hand.
 CREATE FUNCTION worker_record_origin(p_lab text, p_name text, p_instance text, p_origin jsonb) RETURNS text
