@@ -126,13 +126,6 @@ export async function listPrivateLabs(
   return rows.map(reshapeLab);
 }
 
-export async function listOpenPrivateLabIds(db: Queryable = getPool()): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    "SELECT id FROM labs WHERE visibility = 'private' AND closed_at IS NULL",
-  );
-  return rows.map((row) => row.id);
-}
-
 /**
  * Records that these open private labs were used just now (database clock), for the idle sweep of
  * every app server on the database (claimIdleLabs).
