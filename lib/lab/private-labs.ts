@@ -126,6 +126,9 @@ export class PrivateLabs {
    */
   async closeIdle(): Promise<string[]> {
     const watched = [...this.viewers.keys()];
+    // The throttle needs only the last USE_RECORD_MS: older entries (labs closed elsewhere) go.
+    const now = Date.now();
+    for (const [id, at] of this.recordedAt) if (now - at >= USE_RECORD_MS) this.recordedAt.delete(id);
     // Every sweep, unthrottled: a lab watched here must look used to every other server's sweep.
     await this.recordUse(watched, false);
     const limit = idleLimitMs();
