@@ -106,8 +106,8 @@ export async function createPrivateLab(input: {
     }
     const { rows } = await client.query<LabRow>(
       // Its join key: the workers its server starts present it to worker_join (0020); nobody else has it.
-      `INSERT INTO labs (id, kind, row_id, resource, visibility, owner_hash, opened_from, join_key)
-       VALUES ($1, $2, $3, $4, 'private', $5, $6,
+      `INSERT INTO labs (id, kind, row_id, resource, visibility, owner_hash, opened_from, last_used_at, join_key)
+       VALUES ($1, $2, $3, $4, 'private', $5, $6, clock_timestamp(),
                replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', ''))
        RETURNING ${LAB_COLUMNS}`,
       [id, input.kind, rowId, privateResourceOf(id), input.ownerHash, input.openedFrom],
@@ -129,11 +129,56 @@ export async function listPrivateLabs(
   return rows.map(reshapeLab);
 }
 
-export async function listOpenPrivateLabIds(db: Queryable = getPool()): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    "SELECT id FROM labs WHERE visibility = 'private' AND closed_at IS NULL",
+/**
+ * Records that these open private labs were used just now (database clock), for the idle sweep of
+ * every app server on the database (claimIdleLabs).
+ */
+export async function recordLabUse(ids: readonly string[], db: Queryable = getPool()): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `UPDATE labs SET last_used_at = clock_timestamp()
+      WHERE id = ANY($1) AND visibility = 'private' AND closed_at IS NULL`,
+    [ids],
   );
-  return rows.map((row) => row.id);
+}
+
+/**
+ * The idle sweep's choice: marks closed, in one statement, the open private labs not used (through
+ * any app server) for `idleMs` by the database's clock, except `keepOpen` (labs the caller has live
+ * viewers on), and returns them. Rows another sweep (or a use) holds are skipped, and a lab is
+ * returned only to the sweep that closed it, so two servers sweeping at once never both close it.
+ * The caller then stops its workers and ends it for good with finishIdleClose.
+ */
+export async function claimIdleLabs(
+  input: { idleMs: number; keepOpen: readonly string[] },
+  db: Queryable = getPool(),
+): Promise<LabRecord[]> {
+  const { rows } = await db.query<LabRow>(
+    `UPDATE labs SET closed_at = clock_timestamp()
+      WHERE closed_at IS NULL
+        AND last_used_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
+        AND id IN (SELECT id FROM labs
+                    WHERE visibility = 'private' AND closed_at IS NULL AND NOT (id = ANY($2))
+                      AND last_used_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
+                    FOR UPDATE SKIP LOCKED)
+      RETURNING ${LAB_COLUMNS}`,
+    [input.idleMs, input.keepOpen],
+  );
+  return rows.map(reshapeLab);
+}
+
+/**
+ * Ends a lab claimIdleLabs closed, once its workers here are stopped: its run ends (any worker still
+ * out there is refused from now on, as after closeLab) and its lease is released.
+ */
+export async function finishIdleClose(id: string): Promise<void> {
+  await withTransaction(async (client) => {
+    await bumpLabGeneration(id, client);
+    await client.query(
+      "DELETE FROM leases WHERE resource = (SELECT resource FROM labs WHERE id = $1 AND visibility = 'private')",
+      [id],
+    );
+  });
 }
 
 /**

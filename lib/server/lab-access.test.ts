@@ -3,13 +3,13 @@ import { after, before, test } from 'node:test';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
 import { findLab } from '../../db/labs';
-import { closePool } from '../../db/pool';
+import { closePool, getPool } from '../../db/pool';
 import { sharedLab } from '../model/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
 import { waitForEvent } from '../testing/wait-for-event';
 import { credentialsFromCookieHeader, newOwnerSecret, trainerKey, trainerProofOf } from './access';
 import * as commands from './lab-commands';
-import { getPrivateLabs } from './private-labs';
+import { getPrivateLabs, PrivateLabs } from './private-labs';
 
 /*
  * Who may drive what, through the same commands the server actions call: the shared labs take
@@ -42,6 +42,22 @@ function waitForAccepted(lab: string, actor: string) {
     (e) => e.actor === actor && e.kind === 'write_accepted',
     `${actor}'s accepted write in ${lab}`,
   );
+}
+
+/** As if nobody had used the lab, through any server, for a day (the database's clock judges it). */
+async function leaveIdle(...labs: string[]) {
+  await getPool().query("UPDATE labs SET last_used_at = clock_timestamp() - interval '1 day' WHERE id = ANY($1)", [
+    labs,
+  ]);
+}
+
+/** As another app server on the same database records a use it handled: this server never saw it. */
+async function usedThroughAnotherServer(lab: string) {
+  await getPool().query('UPDATE labs SET last_used_at = clock_timestamp() WHERE id = $1', [lab]);
+}
+
+async function closedEvents(lab: string) {
+  return (await listEvents({ lab })).filter((e) => e.kind === 'lab_closed');
 }
 
 before(async () => {
@@ -132,7 +148,8 @@ test('an idle private lab is closed: workers stopped, history kept, commands ref
   const lab = await openLab(ALICE, 'no-fencing');
   assert.ok((await commands.startWorker({ lab, settings: { name: 'A', ...FAST } }, ALICE)).ok);
   await waitForAccepted(lab, 'A');
-  const closed = await getPrivateLabs().closeIdle(Date.now() + 24 * 60 * 60_000);
+  await leaveIdle(lab);
+  const closed = await getPrivateLabs().closeIdle();
   assert.ok(closed.includes(lab), `${lab} closed`);
   const record = await findLab(lab);
   assert.ok(record?.closedAt, 'marked closed');
@@ -152,6 +169,55 @@ test('an idle private lab is closed: workers stopped, history kept, commands ref
     'its history is still there for replay',
   );
   const refused = await commands.startWorker({ lab, settings: { name: 'B' } }, ALICE);
+  assert.equal(!refused.ok && refused.error.code, 'lab_closed');
+});
+
+test('a lab used through another server is not closed as idle here; one idle everywhere is', async () => {
+  const elsewhere = await openLab(ALICE, 'no-fencing');
+  const idle = await openLab(ALICE, 'no-fencing');
+  // Both were idle a day ago; then a browser used one through another server behind the load
+  // balancer. This server saw neither use.
+  await leaveIdle(elsewhere, idle);
+  await usedThroughAnotherServer(elsewhere);
+  const closed = await getPrivateLabs().closeIdle();
+  assert.ok(closed.includes(idle), `${idle} closed`);
+  assert.ok(!closed.includes(elsewhere), `${elsewhere} kept open`);
+  assert.equal((await findLab(elsewhere))?.closedAt, undefined, 'still open in the database');
+  assert.ok((await findLab(idle))?.closedAt, 'marked closed');
+  assert.ok((await commands.startWorker({ lab: elsewhere, settings: { name: 'A', ...FAST } }, ALICE)).ok);
+  await commands.closePrivateLab({ lab: elsewhere }, ALICE);
+});
+
+test('a lab watched through this server stays open, and its use is recorded for the others', async () => {
+  const lab = await openLab(BOB, 'no-fencing');
+  const record = await findLab(lab);
+  assert.ok(record);
+  const unwatch = getPrivateLabs().watch(record);
+  try {
+    await leaveIdle(lab);
+    assert.ok(!(await getPrivateLabs().closeIdle()).includes(lab), 'a live viewer keeps it open');
+    // Another server on the database, with no viewer of it, sees the lab in use too.
+    const otherServer = new PrivateLabs();
+    assert.ok(!(await otherServer.closeIdle()).includes(lab), "the other server's sweep keeps it open");
+    assert.equal((await findLab(lab))?.closedAt, undefined);
+  } finally {
+    unwatch();
+  }
+  await commands.closePrivateLab({ lab }, BOB);
+});
+
+test('two sweeps at once close an idle lab once, with one lab_closed event', async () => {
+  const labs = [await openLab(BOB, 'no-fencing'), await openLab(BOB, 'fenced')];
+  assert.ok((await commands.startWorker({ lab: labs[1] as string, settings: { name: 'A', ...FAST } }, BOB)).ok);
+  await waitForAccepted(labs[1] as string, 'A');
+  await leaveIdle(...labs);
+  const sweeps = await Promise.all([getPrivateLabs().closeIdle(), getPrivateLabs().closeIdle()]);
+  for (const lab of labs) {
+    assert.equal(sweeps.flat().filter((id) => id === lab).length, 1, `${lab} closed by one sweep only`);
+    assert.equal((await closedEvents(lab)).length, 1, `one lab_closed event in ${lab}`);
+    assert.ok((await findLab(lab))?.closedAt);
+  }
+  const refused = await commands.startWorker({ lab: labs[1] as string, settings: { name: 'B' } }, BOB);
   assert.equal(!refused.ok && refused.error.code, 'lab_closed');
 });
 

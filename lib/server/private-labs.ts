@@ -1,6 +1,13 @@
 import 'server-only';
 import { appendEvent } from '../../db/events';
-import { closeLab, createPrivateLab, findLab, type LabRecord, listOpenPrivateLabIds } from '../../db/labs';
+import {
+  claimIdleLabs,
+  closeLab,
+  createPrivateLab,
+  finishIdleClose,
+  type LabRecord,
+  recordLabUse,
+} from '../../db/labs';
 import { getPool } from '../../db/pool';
 import { OutageLog } from '../log/outage-log';
 import type { LabId } from '../model/lab-kinds';
@@ -22,35 +29,25 @@ export function opensPerAddress(): number {
   return positiveWholeNumber(process.env.FENCING_LAB_OPENS_PER_ADDRESS, DEFAULT_OPENS_PER_ADDRESS);
 }
 
+/** How often one server records a lab's use in the database at most: a busy lab does not write on every click. */
+const USE_RECORD_MS = 30_000;
+
 /**
- * The private labs this server keeps an eye on: when each was last used, and how many feeds watch
- * it. A lab nobody watches or drives for idleLimitMs() is closed: its workers stopped, its history
- * kept for replay. One instance per process, on globalThis.
+ * The private labs' idle close. When each lab was last used is kept in the database (labs.last_used_at,
+ * written by every app server on it), so a lab in use through another server behind the same load
+ * balancer is never closed as idle here. This server remembers only how many of its feeds watch each
+ * lab, and when it last recorded each lab's use (to write at most once per USE_RECORD_MS). A lab not
+ * used through any server for idleLimitMs() is closed: its workers stopped, its history kept for
+ * replay. One instance per process, on globalThis.
  */
 export class PrivateLabs {
-  /** The open private labs, by when they were last used. Closed labs are not in it. */
-  private readonly lastUsed = new Map<string, number>();
+  /** When this server last recorded each lab's use in the database (its own clock, for the throttle only). */
+  private readonly recordedAt = new Map<string, number>();
   private readonly viewers = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
   private readonly sweepOutage = new OutageLog('labs', 'idle sweep');
-  private adopted: Promise<void> | undefined;
-
-  /**
-   * Labs a previous run of the server left open are adopted once, as if used just now: their
-   * remote workers may still run, and they close when left idle like any other.
-   */
-  private adoptOpenLabs(): Promise<void> {
-    this.adopted ??= listOpenPrivateLabIds()
-      .then((ids) => {
-        for (const id of ids) if (!this.lastUsed.has(id)) this.touch(id);
-      })
-      .catch((error: unknown) => {
-        this.adopted = undefined;
-        console.error('[labs] could not list open private labs:', (error as Error).message);
-      });
-    return this.adopted;
-  }
+  private readonly useOutage = new OutageLog('labs', "recording a lab's use");
 
   /**
    * Opens a private lab for an owner (the hash of its browser's secret) asking from a client
@@ -58,7 +55,6 @@ export class PrivateLabs {
    * in one locked transaction (db/labs.ts), so a burst of requests cannot pass them together.
    */
   async open(kind: LabId, owner: { ownerHash: string; address: string }): Promise<LabRecord> {
-    await this.adoptOpenLabs();
     const lab = await createPrivateLab({
       kind,
       ownerHash: owner.ownerHash,
@@ -67,15 +63,38 @@ export class PrivateLabs {
       opensPerAddress: opensPerAddress(),
       opensWindowMs: OPENS_WINDOW_MS,
     });
-    this.touch(lab.id);
+    // Inserted as used just now (db/labs.ts).
+    this.recordedAt.set(lab.id, Date.now());
+    this.ensureSweeping();
     return lab;
   }
 
   /** The lab was used just now (an open lab only: a closed one is history, and costs nothing). */
   touch(labId: string): void {
-    this.lastUsed.set(labId, Date.now());
     this.ensureSweeping();
-    void this.adoptOpenLabs();
+    void this.recordUse([labId]).then(
+      () => this.useOutage.succeeded(),
+      (error: unknown) => this.useOutage.failed(error),
+    );
+  }
+
+  /**
+   * Records the labs' use in the database, except (when throttled) those this server recorded in the
+   * last USE_RECORD_MS. A write that fails is tried again at the next use or sweep.
+   */
+  private async recordUse(labIds: readonly string[], throttled = true): Promise<void> {
+    const now = Date.now();
+    const due = throttled
+      ? labIds.filter((id) => now - (this.recordedAt.get(id) ?? Number.NEGATIVE_INFINITY) >= USE_RECORD_MS)
+      : labIds;
+    if (due.length === 0) return;
+    for (const id of due) this.recordedAt.set(id, now);
+    try {
+      await recordLabUse(due);
+    } catch (error) {
+      for (const id of due) if (this.recordedAt.get(id) === now) this.recordedAt.delete(id);
+      throw error;
+    }
   }
 
   /**
@@ -94,36 +113,51 @@ export class PrivateLabs {
       const left = (this.viewers.get(labId) ?? 1) - 1;
       if (left > 0) this.viewers.set(labId, left);
       else this.viewers.delete(labId);
-      if (this.lastUsed.has(labId)) this.touch(labId);
+      this.touch(labId);
     };
   }
 
-  /** Closes every private lab idle longer than the limit; returns the ids it closed. */
-  async closeIdle(now = Date.now()): Promise<string[]> {
-    const closed: string[] = [];
-    for (const [labId, at] of [...this.lastUsed]) {
-      if ((this.viewers.get(labId) ?? 0) > 0 || now - at < idleLimitMs()) continue;
-      const lab = await findLab(labId);
-      if (!lab || lab.closedAt) {
-        this.lastUsed.delete(labId);
-        continue;
-      }
-      // Forgotten only once closed: a close that fails (the database away) is tried again later.
-      await this.close(lab, `idle for ${Math.round(idleLimitMs() / 60_000)} minutes`);
-      closed.push(labId);
+  /**
+   * One sweep: records the use of the labs this server has live viewers on (a lab watched through
+   * any server stays open), then closes every private lab nobody used through any server for the
+   * idle limit, judged on the database's clock. A lab is chosen and marked closed in one statement,
+   * so when two servers sweep at once only one closes it, stops its workers and records it.
+   * Returns the ids this sweep closed.
+   */
+  async closeIdle(): Promise<string[]> {
+    const watched = [...this.viewers.keys()];
+    // The throttle needs only the last USE_RECORD_MS: older entries (labs closed elsewhere) go.
+    const now = Date.now();
+    for (const [id, at] of this.recordedAt) if (now - at >= USE_RECORD_MS) this.recordedAt.delete(id);
+    // Every sweep, unthrottled: a lab watched here must look used to every other server's sweep.
+    await this.recordUse(watched, false);
+    const limit = idleLimitMs();
+    const claimed = await claimIdleLabs({ idleMs: limit, keepOpen: watched });
+    for (const lab of claimed) {
+      // Already closed in the database: its end must follow even if stopping a worker here fails.
+      await getSupervisor()
+        .closeLab(lab)
+        .catch((error: unknown) => console.error(`[labs] stopping ${lab.id}'s workers:`, (error as Error).message));
+      await finishIdleClose(lab.id);
+      await this.recordClosed(lab.id, `idle for ${Math.round(limit / 60_000)} minutes`);
     }
-    return closed;
+    return claimed.map((lab) => lab.id);
   }
 
   /** Stops the lab's workers for good (remote ones see it in their heartbeat), keeping its history. */
   async close(lab: LabRecord, reason: string): Promise<void> {
     await getSupervisor().closeLab(lab);
     await closeLab(lab.id);
-    await appendEvent(getPool(), { lab: lab.id, actor: 'server', kind: 'lab_closed', detail: { reason } });
-    this.lastUsed.delete(lab.id);
-    this.viewers.delete(lab.id);
+    await this.recordClosed(lab.id, reason);
   }
 
+  private async recordClosed(labId: string, reason: string): Promise<void> {
+    await appendEvent(getPool(), { lab: labId, actor: 'server', kind: 'lab_closed', detail: { reason } });
+    this.recordedAt.delete(labId);
+    this.viewers.delete(labId);
+  }
+
+  /** Once this server has handled a private lab, it sweeps them all, every IDLE_CHECK_MS (one query when none is idle). */
   private ensureSweeping(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
@@ -136,10 +170,6 @@ export class PrivateLabs {
         )
         .finally(() => {
           this.sweeping = false;
-          if (this.lastUsed.size === 0 && this.timer) {
-            clearInterval(this.timer);
-            this.timer = undefined;
-          }
         });
     }, IDLE_CHECK_MS);
     this.timer.unref();
