@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { sharedLab } from '../lib/model/lab-instance';
 import { INITIAL_ROW_VALUE, resetLabData } from '../lib/supervisor/lab-reset';
 import { endListenSessions } from '../lib/testing/end-listen-sessions';
+import { refusedWith } from '../lib/testing/refused-with';
 import { openLabFeed } from '../lib/testing/sse-client';
 import { waitFor } from '../lib/testing/wait';
 import { appendEvent } from './events';
@@ -41,17 +42,6 @@ after(async () => {
   await endListenSessions();
   await closePool();
 });
-
-async function refusedWith(code: string, work: Promise<unknown>, what: string): Promise<void> {
-  await assert.rejects(
-    work,
-    (error: { code?: string; message?: string }) => {
-      assert.equal(error.code, code, `${what}: expected SQLSTATE ${code}, got ${error.code} (${error.message})`);
-      return true;
-    },
-    what,
-  );
-}
 
 type Me = { lab: string; name: string; instance: string };
 

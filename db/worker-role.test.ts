@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
 import { INITIAL_ROW_VALUE, resetLabData } from '../lib/supervisor/lab-reset';
+import { refusedWith } from '../lib/testing/refused-with';
 import { closeLab, createPrivateLab, type LabRecord, labJoinKey } from './labs';
 import { closePool, databaseUrl, newClient } from './pool';
 import { appRoleName, databaseNameOf, ensureWorkerPassword, workerUrlFrom } from './roles';
@@ -81,17 +82,6 @@ async function fencedWrite(me: Me, value: string, token: number, db: pg.Client =
     [me.lab, me.name, me.instance, value, token],
   );
   return rows[0]?.outcome;
-}
-
-async function refusedWith(code: string, work: Promise<unknown>, what: string): Promise<void> {
-  await assert.rejects(
-    work,
-    (error: { code?: string; message?: string }) => {
-      assert.equal(error.code, code, `${what}: expected SQLSTATE ${code}, got ${error.code} (${error.message})`);
-      return true;
-    },
-    what,
-  );
 }
 
 async function tablesWithAColumn(): Promise<Array<{ table: string; column: string }>> {

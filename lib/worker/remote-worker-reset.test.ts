@@ -12,6 +12,7 @@ import * as commands from '../server/lab-commands';
 import { localWorkerUrl } from '../supervisor/local-worker-url';
 import { getSupervisor } from '../supervisor/supervisor';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
+import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
 
 /*
  * A reset is final for a remote worker that could not be told: frozen by the operating system
@@ -45,15 +46,9 @@ after(async () => {
   await closePool();
 });
 
-async function waitForEvent(match: (e: LabEvent) => boolean, what: string): Promise<LabEvent> {
-  const deadline = Date.now() + STEP_MS;
-  while (Date.now() < deadline) {
-    const found = (await listEvents({ lab: LAB })).find(match);
-    if (found) return found;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** The first event of the lab that matches, once recorded (lib/testing/wait-for-event.ts). */
+const waitForEvent = (match: (e: LabEvent) => boolean, what: string, timeoutMs = STEP_MS) =>
+  waitForLabEvent(LAB, match, what, { timeoutMs, everyMs: 50 });
 
 async function listed(name: string) {
   const result = await commands.listWorkers({ lab: LAB }, TRAINER);

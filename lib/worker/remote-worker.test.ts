@@ -12,6 +12,7 @@ import { localWorkerUrl } from '../supervisor/local-worker-url';
 import { getSupervisor } from '../supervisor/supervisor';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 import { waitFor } from '../testing/wait';
+import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
 
 /*
  * `npm run worker` as a real process started from a shell, driven by the trainer through the same
@@ -40,15 +41,9 @@ after(async () => {
   await closePool();
 });
 
-async function waitForEvent(match: (e: LabEvent) => boolean, what: string, timeoutMs = STEP_MS): Promise<LabEvent> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const found = (await listEvents({ lab: LAB })).find(match);
-    if (found) return found;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** The first event of the lab that matches, once recorded (lib/testing/wait-for-event.ts). */
+const waitForEvent = (match: (e: LabEvent) => boolean, what: string, timeoutMs = STEP_MS) =>
+  waitForLabEvent(LAB, match, what, { timeoutMs, everyMs: 50 });
 
 async function lastId(): Promise<number> {
   return (await listEvents({ lab: LAB })).at(-1)?.id ?? 0;

@@ -10,6 +10,7 @@ import * as commands from '../server/lab-commands';
 import { localWorkerUrl } from '../supervisor/local-worker-url';
 import { getSupervisor } from '../supervisor/supervisor';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
+import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
 
 /*
  * One suite, run for both kinds of worker: one the server started from a page, and one started by
@@ -60,15 +61,9 @@ after(async () => {
   await closePool();
 });
 
-async function waitForEvent(match: (e: LabEvent) => boolean, what: string, timeoutMs = STEP_MS): Promise<LabEvent> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const found = (await listEvents({ lab: LAB })).find(match);
-    if (found) return found;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** The first event of the lab that matches, once recorded (lib/testing/wait-for-event.ts). */
+const waitForEvent = (match: (e: LabEvent) => boolean, what: string, timeoutMs = STEP_MS) =>
+  waitForLabEvent(LAB, match, what, { timeoutMs, everyMs: 50 });
 
 const lastId = async () => (await listEvents({ lab: LAB })).at(-1)?.id ?? 0;
 
