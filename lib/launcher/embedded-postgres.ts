@@ -5,6 +5,7 @@ import { chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { ensureDatabaseExists, listenAddresses } from '../../db/cluster-admin';
 import {
   commandLine,
   identify,
@@ -348,9 +349,7 @@ async function runningListenAddresses(port: number, password: string, { reload =
   client.on('error', () => undefined);
   await client.connect();
   try {
-    if (reload) await client.query('SELECT pg_reload_conf()');
-    const { rows } = await client.query<{ listen_addresses: string }>('SHOW listen_addresses');
-    return rows[0]?.listen_addresses ?? '';
+    return await listenAddresses(client, { reload });
   } finally {
     await client.end();
   }
@@ -429,8 +428,7 @@ async function ensureDatabase(port: number, password: string): Promise<void> {
   client.on('error', () => undefined);
   await client.connect();
   try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE_NAME]);
-    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE_NAME}`);
+    await ensureDatabaseExists(client, DATABASE_NAME);
   } finally {
     await client.end();
   }
