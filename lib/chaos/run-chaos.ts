@@ -131,8 +131,10 @@ async function apply(
   };
   switch (action.kind) {
     case 'pause': {
+      // A strike at the holder takes whoever runs and holds the lease now (currentHolder), a worker
+      // struck before included once it has woken and taken the lease again; the rest spare it.
       const worker = action.worker === LEASE_HOLDER ? await currentHolder(lab) : action.worker;
-      spare(worker);
+      if (action.worker !== LEASE_HOLDER) spare(worker);
       await supervisor.pause(lab, worker, {
         mode: action.criticalWindow ? 'critical-window' : 'for',
         seconds: action.ms / 1000,
