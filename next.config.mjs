@@ -9,6 +9,9 @@ const nextConfig = {
   // of the server's own names (lib/model/hosts.ts), DNS rebinding included.
   // pg is used by server code only; keep it a plain Node require instead of bundling it.
   serverExternalPackages: ['pg'],
+  // `npm test` type-checks everything (`npm run typecheck`, before any test runs); the build's own check only made
+  // every cold `npm start` slower (measured cold, 2 CPUs: 17.6 s with it, 10.9 s without).
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;
