@@ -23,8 +23,9 @@ const MAX_HELD_EVENTS = 5_000;
 /**
  * One viewer's feed of a lab: `hello` (the database's identity, so that a client notices another
  * database, and the id of the lab's oldest event, so that it drops events a reset deleted), its
- * history after `after` a page at a time, a snapshot, `caught-up`, then the live events the lab's
- * hub hands every viewer. Returns the cleanup.
+ * history after `after` a page at a time (each page one `lab-events` message: an array of events,
+ * with the id of its last), a snapshot, `caught-up`, then the live events the lab's hub hands
+ * every viewer, one `lab-event` each. Returns the cleanup.
  *
  * Bounded: a page is read only once the client has read the previous one, and meanwhile the hub's
  * events are not kept: they are in the database, and a later page reads them. Only while a page is
@@ -79,7 +80,11 @@ export async function startLabFeed(options: {
       const meanwhile: SseMessage[] = held;
       held = undefined;
       const unreadBefore = backlog();
-      for (const event of page) sendOnce({ id: event.id, event: 'lab-event', data: toWire(event) });
+      // One message for the page, with the id of its last event: a browser that reconnects resumes
+      // after the last page it received whole (a message is dispatched only once complete).
+      const fresh = page.filter((event) => event.id > lastSentId);
+      const newest = fresh.at(-1);
+      if (newest) sendOnce({ id: newest.id, event: 'lab-events', data: fresh.map(toWire) });
       const bytesPerEvent = (backlog() - unreadBefore) / Math.max(1, page.length);
       if (snapshot) {
         send(snapshot);
