@@ -91,7 +91,8 @@ export async function benchRoom(options: {
     const outOfOrder = checks.reduce((sum, c) => sum + c.outOfOrder, 0);
     const reconnects = viewers.reduce((sum, v) => sum + v.reconnects, 0);
     printMemoryTable(samples);
-    const figures = figuresOf({ samples, lost, duplicates, outOfOrder, behind, reconnects });
+    const workers = labs.reduce((sum, lab) => sum + lab.workers, 0);
+    const figures = figuresOf({ samples, lost, duplicates, outOfOrder, behind, reconnects, workers });
     // The run fails on any event lost, doubled or out of order, a viewer left behind, or memory that grew.
     const lostOrDoubled = lost + duplicates + outOfOrder + behind > 0;
     return { figures, lostOrDoubled, failed: lostOrDoubled || figures.some((figure) => figure.met === false) };
@@ -147,6 +148,7 @@ function figuresOf(run: {
   outOfOrder: number;
   behind: number;
   reconnects: number;
+  workers: number;
 }): Figure[] {
   const { samples } = run;
   const first = samples[0] as Sample;
@@ -172,7 +174,7 @@ function figuresOf(run: {
       value: `${eventsPerS.toFixed(1)} /s`,
       goal: '—',
       met: undefined,
-      note: `${last.inDatabase} in ${seconds} s, 20 workers`,
+      note: `${last.inDatabase} in ${seconds} s, ${run.workers} workers`,
     },
     { name: 'events delivered to viewers', value: `${deliveredPerS.toFixed(0)} /s`, goal: '—', met: undefined },
     {
