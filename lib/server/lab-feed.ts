@@ -2,7 +2,6 @@ import 'server-only';
 import { readDatabaseIdentity } from '@/db/database-identity';
 import { eventIdRange, listEvents } from '@/db/events';
 import { getFeedPool } from '@/db/feed-pool';
-import type { LabEvent } from '@/lib/model/events';
 import type { LabInstance } from '@/lib/model/lab-instance';
 import { toWire } from '@/lib/model/wire';
 import type { Backlog, Drained, Send, SseMessage } from './event-stream';
@@ -44,9 +43,7 @@ export async function startLabFeed(options: {
 }): Promise<() => void> {
   const { lab, after, send, close, backlog, drained } = options;
   let live = false;
-  /** What the hub delivered while a page was being read and not yet sent; all of it, or only resets. */
   let held: SseMessage[] | undefined;
-  let holdAll = false;
   let lastSentId = after;
   const sendOnce = (message: SseMessage) => {
     if (message.id !== undefined) {
@@ -62,9 +59,8 @@ export async function startLabFeed(options: {
       if (message.event === 'snapshot') return;
       // A reset carries its boundary, so it may go out at once unless a page being read may still
       // hold events it deleted (then it follows that page).
-      if (held) {
-        if (holdAll || message.event === 'reset') held.push(message);
-      } else if (message.event === 'reset') send(message);
+      if (held) held.push(message);
+      else if (message.event === 'reset') send(message);
       if (held && held.length > MAX_HELD_EVENTS) close();
     },
     close,
@@ -75,36 +71,22 @@ export async function startLabFeed(options: {
     const [database, range] = await Promise.all([readDatabaseIdentity(db), eventIdRange(lab.id, db)]);
     send({ event: 'hello', data: { lab: lab.id, database, firstId: range.first } });
     let limit: number = HISTORY_PAGE.firstEvents;
-    // One message for a page, with the id of its last event: a browser that reconnects resumes after
-    // the last page it received whole (a message is dispatched only once complete). Returns its bytes.
-    const sendPage = (page: LabEvent[]) => {
+    for (;;) {
+      held = [];
+      const page = await listEvents({ lab: lab.id, afterId: lastSentId, limit }, db);
+      const last = page.length < limit;
+      // Read while the hub's events are still held: the snapshot may show their effect.
+      const snapshot = last ? await labSnapshotMessage(lab, db) : undefined;
+      const meanwhile: SseMessage[] = held;
+      held = undefined;
       const unreadBefore = backlog();
+      // One message for the page, with the id of its last event: a browser that reconnects resumes
+      // after the last page it received whole (a message is dispatched only once complete).
       const fresh = page.filter((event) => event.id > lastSentId);
       const newest = fresh.at(-1);
       if (newest) sendOnce({ id: newest.id, event: 'lab-events', data: fresh.map(toWire) });
-      // The next pages: as many events as this page's size per event says fit.
       const bytesPerEvent = (backlog() - unreadBefore) / Math.max(1, page.length);
-      if (bytesPerEvent > 0) {
-        const fit = Math.floor(HISTORY_PAGE.bytes / bytesPerEvent);
-        limit = Math.min(HISTORY_PAGE.maxEvents, Math.max(HISTORY_PAGE.minEvents, fit));
-      }
-    };
-    // The resets held while a page was read go out after it (its events up to their boundary are gone).
-    const sendHeldResets = () => {
-      for (const message of held ?? []) if (message.event === 'reset') send(message);
-      held = undefined;
-    };
-    for (;;) {
-      // A read that may be the last: everything the hub delivers meanwhile is held.
-      held = [];
-      holdAll = true;
-      let page = await listEvents({ lab: lab.id, afterId: lastSentId, limit }, db);
-      if (page.length < limit) {
-        // Read while the hub's events are still held: the snapshot may show their effect.
-        const snapshot = await labSnapshotMessage(lab, db);
-        const meanwhile: SseMessage[] = held;
-        held = undefined;
-        sendPage(page);
+      if (snapshot) {
         send(snapshot);
         send({ event: 'caught-up', data: { lastId: lastSentId } });
         // What the hub delivered during the last reads, in its order: events up to lastSentId
@@ -113,28 +95,13 @@ export async function startLabFeed(options: {
         live = true;
         return leave;
       }
-      // More pages to come: the hub's events are read with them, in order; only resets are held.
-      holdAll = false;
-      // Each next page is read while the browser reads the one before (two pages at most in memory),
-      // and sent once it has read it.
-      for (;;) {
-        sendPage(page);
-        sendHeldResets();
-        held = [];
-        const reading = listEvents({ lab: lab.id, afterId: lastSentId, limit }, db);
-        const pageLimit = limit;
-        if (!(await drained())) {
-          reading.catch(() => undefined);
-          held = undefined;
-          return leave;
-        }
-        page = await reading;
-        if (page.length < pageLimit) break;
-      }
-      // The history's end is near: what is left is read again as a page that may be the last.
-      sendPage(page);
-      sendHeldResets();
+      // More pages to come: the events held meanwhile are read with them, in order.
+      for (const message of meanwhile) if (message.event === 'reset') send(message);
       if (!(await drained())) return leave;
+      if (bytesPerEvent > 0) {
+        const fit = Math.floor(HISTORY_PAGE.bytes / bytesPerEvent);
+        limit = Math.min(HISTORY_PAGE.maxEvents, Math.max(HISTORY_PAGE.minEvents, fit));
+      }
     }
   } catch (error) {
     leave();
