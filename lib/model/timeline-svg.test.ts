@@ -4,7 +4,7 @@ import { handMade, recorded } from '../testing/histories';
 import { escapeXml } from './svg-markup';
 import { buildTimeline } from './timeline';
 import { describeTimeline, PRESENTER_METRICS } from './timeline-layout';
-import { timelineToSvg } from './timeline-svg';
+import { exportTheme, timelineToSvg } from './timeline-svg';
 import { PALETTES } from './timeline-svg-theme';
 
 /**
@@ -144,6 +144,13 @@ describe('the timeline as an SVG document', () => {
     assert.equal(dark.replace(/#[0-9a-f]{6}/g, '#'), svg.replace(/#[0-9a-f]{6}/g, '#'));
     assert.match(dark, new RegExp(`<rect x="0" y="0" width="1280" height="\\d+" fill="${PALETTES.dark.background}"/>`));
   });
+});
+
+test('the export theme: as on screen, or either on request', () => {
+  assert.equal(exportTheme('screen', true), 'dark');
+  assert.equal(exportTheme('screen', false), 'light');
+  assert.equal(exportTheme('light', true), 'light');
+  assert.equal(exportTheme('dark', false), 'dark');
 });
 
 describe('hostile and edge-case input', () => {
