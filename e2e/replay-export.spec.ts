@@ -7,7 +7,7 @@ import { ImportPage, ReplayControls } from './pages/replay-page';
 const FILE_NAME = (ext: string) => new RegExp(`^fencing-lab-fenced-\\d{8}T\\d{6}Z\\.${ext}$`);
 const isWrite = (kind: string) => kind === 'write_accepted' || kind === 'write_rejected';
 
-/** What the browser's own XML parser makes of an SVG file: an error, the root, and the lanes' holders. */
+/** What the browser's own XML parser makes of an SVG file: an error, the root, the lanes' names, the background. */
 async function parseSvg(page: Page, text: string) {
   return page.evaluate((svg) => {
     const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
@@ -68,7 +68,7 @@ test('replay a real run, export it, open the export again and land on the same t
   expect(await parseSvg(page, svg.text)).toEqual({
     error: null,
     root: 'svg',
-    holders: ['A', 'B'],
+    holders: ['A', 'B', 'database'], // every lane's name, the database's too
     background: '#ffffff',
   });
   await replay.exportArea.getByLabel('Theme (SVG, PNG)').selectOption('dark');
