@@ -1,6 +1,6 @@
 import type { Timeline } from './timeline';
 import { layoutLane, layoutRow, type Scale, textWidth } from './timeline-layout-marks';
-import { describeLaneByTime, describeRowChangeAfresh } from './timeline-layout-words';
+import { describeLaneByTime, describeRowChange } from './timeline-layout-words';
 
 /*
  * CONTRACT (issue 12), to be implemented: the one layout of the timeline. A pure step from the
@@ -255,7 +255,7 @@ export function layoutTimeline(timeline: Timeline, options: LayoutOptions): Time
 export function describeTimeline(timeline: Timeline, flagged: ReadonlySet<number>): MarkText[] {
   const marks = timeline.lanes.flatMap((lane) => describeLaneByTime(lane, flagged));
   timeline.row.forEach((change, i) => {
-    marks.push(describeRowChangeAfresh(change, timeline.row[i + 1], flagged));
+    marks.push(describeRowChange(change, timeline.row[i + 1], flagged));
   });
   return marks;
 }
