@@ -5,6 +5,7 @@ import { buildTimeline, cullTimeline, type Timeline } from './timeline';
 import {
   describeTimeline,
   layoutTimeline,
+  markLabel,
   PRESENTER_METRICS,
   SCREEN_METRICS,
   type Shape,
@@ -68,6 +69,13 @@ describe('the layout of a recorded fenced pause, on screen', () => {
         words.find((w) => w.key === mark.key),
       );
     }
+  });
+
+  test("a mark's label: its title and lines in one line, Violation: first when the checker named it", () => {
+    const write = drawn.marks.find((m) => m.title === `A's write "A-1" with token 62: accepted`);
+    assert.ok(write);
+    assert.match(markLabel(write), /^A's write "A-1" with token 62: accepted\. sent at [\d:.]+, decided at/);
+    assert.match(markLabel({ ...write, flagged: true }), /^Violation: A's write/);
   });
 
   test('the screen wording: writes, the row, the belief, each key as before', () => {
