@@ -73,17 +73,28 @@ function upperBound<T>(items: readonly T[], t: number, key: (item: T) => number)
 const fromOf = (i: { from: number }) => i.from;
 const atOf = (i: { at: number }) => i.at;
 
+/** The longest span of a list, kept per list: a timeline's lists are never changed once handed out. */
+const longest = new WeakMap<readonly object[], { length: number; ms: number }>();
+
+function longestSpan(items: readonly { from: number; to: number }[]): number {
+  let known = longest.get(items);
+  if (!known || known.length !== items.length) {
+    let ms = 0;
+    for (const item of items) ms = Math.max(ms, item.to - item.from);
+    known = { length: items.length, ms };
+    longest.set(items, known);
+  }
+  return known.ms;
+}
+
 /**
- * The index range of the spans that overlap [from, to], in a list sorted by start. One holder's
- * leases, beliefs and freezes follow one another (one process, one lease at a time), so their ends
- * are in order too: the walk back from the first span starting in the window stops at the first
- * span that ended before it.
+ * The index range, in a list sorted by start, that holds every span overlapping [from, to]: none
+ * that starts before `from` minus the list's longest span can reach the window. The range may hold
+ * a few that ended before `from`: the caller skips those (`item.to < from`).
  */
 export function spansIn<T extends { from: number; to: number }>(items: readonly T[], from: number, to: number) {
   const end = upperBound(items, to, fromOf);
-  let start = Math.min(end, lowerBound(items, from, fromOf));
-  while (start > 0 && (items[start - 1] as T).to >= from) start -= 1;
-  return [start, end] as const;
+  return [Math.min(end, lowerBound(items, from - longestSpan(items), fromOf)), end] as const;
 }
 
 export function pointsIn<T extends { at: number }>(items: readonly T[], from: number, to: number) {
@@ -175,6 +186,7 @@ export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]
   const [l0, l1] = spansIn(lane.leases, from, to);
   for (let i = l0; i < l1; i++) {
     const lease = lane.leases[i] as LeaseBar;
+    if (lease.to < from) continue;
     const kept = keptLease(who, lease);
     const drawn = bar(s, lease.from, lease.to, barY, g.barH, 'leaseFill', 'leaseStroke', kept, 'token');
     out.push(marked(s, kept, drawn, drawn.box.x, barY));
@@ -182,6 +194,7 @@ export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]
   const [b0, b1] = spansIn(lane.beliefs, from, to);
   for (let i = b0; i < b1; i++) {
     const band = lane.beliefs[i] as BeliefBand;
+    if (band.to < from) continue;
     const kept = keptBelief(who, band);
     const drawn = bar(s, band.from, band.to, barY, g.barH, 'hatch-belief', 'beliefStroke', kept, 'token', true);
     out.push(marked(s, kept, drawn, drawn.box.x, barY));
@@ -189,6 +202,7 @@ export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]
   const [p0, p1] = spansIn(lane.pauses, from, to);
   for (let i = p0; i < p1; i++) {
     const pause = lane.pauses[i] as PauseBlock;
+    if (pause.to < from) continue;
     const kept = keptPause(who, pause);
     const drawn = bar(s, pause.from, pause.to, pauseY, g.pauseH, 'hatch-pause', 'pauseStroke', kept, 'pause-label');
     out.push(marked(s, kept, drawn, drawn.box.x, pauseY));

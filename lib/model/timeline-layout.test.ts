@@ -158,6 +158,26 @@ describe('only what overlaps the window', () => {
   });
 });
 
+test('a span that outlasts a later one of its lane is still found (a crashed lease, then a new grant)', () => {
+  const { at, ev } = handMade(Date.UTC(2026, 0, 1, 12, 0, 0));
+  const expires = (s: number) => ({ expiresAt: new Date(at(s)).toISOString() });
+  const crashed = buildTimeline(
+    [
+      ev(1, 0, 'A', 'lease_acquired', { token: 5, detail: expires(10) }),
+      ev(2, 1, 'A', 'worker_crashed'),
+      ev(3, 1.5, 'A', 'worker_restarted'),
+      ev(4, 2, 'A', 'lease_acquired', { token: 6, detail: expires(3) }),
+      ev(5, 2.5, 'A', 'lease_released', { token: 6 }),
+    ],
+    at(12),
+  );
+  const drawn = layout(crashed, { from: at(5), to: at(6) });
+  assert.deepEqual(
+    drawn.marks.filter((m) => m.kind === 'lease').map((m) => m.key),
+    ['lease:A:1'],
+  );
+});
+
 describe('labels that make room', () => {
   const { at, ev } = handMade(Date.UTC(2026, 0, 1, 12, 0, 0));
   const writes = buildTimeline(
