@@ -163,6 +163,14 @@ export function rowWords(change: RowChange, next: RowChange | undefined): MarkTe
   };
 }
 
+/** One mark in words, flagged when the checker named its event (written afresh: the layout keeps its own). */
+export const describeLease = (who: string, bar: LeaseBar, flagged: Flagged) => flag(leaseWords(who, bar), flagged);
+export const describeBelief = (who: string, band: Lane['beliefs'][number]) => beliefWords(who, band);
+export const describePause = (who: string, pause: PauseBlock, flagged: Flagged) =>
+  flag(pauseWords(who, pause), flagged);
+export const describeWrite = (who: string, write: WriteMark, flagged: Flagged) => flag(writeWords(who, write), flagged);
+export const describeLife = (who: string, life: LifeMark, flagged: Flagged) => flag(lifeWords(who, life), flagged);
+export const describeLoss = (who: string, loss: LossMark, flagged: Flagged) => flag(lossWords(who, loss), flagged);
 export const describeRowChange = (change: RowChange, next: RowChange | undefined, flagged: Flagged) =>
   flag(rowWords(change, next), flagged);
 
@@ -171,12 +179,12 @@ export function describeLaneByTime(lane: Lane, flagged: Flagged): MarkText[] {
   // Written afresh, not kept (timeline-layout-kept.ts): the whole timeline's words are the caller's to keep.
   const who = lane.holder;
   const lists: MarkText[][] = [
-    lane.leases.map((bar) => flag(leaseWords(who, bar), flagged)),
-    lane.beliefs.map((band) => beliefWords(who, band)),
-    lane.pauses.map((pause) => flag(pauseWords(who, pause), flagged)),
-    lane.writes.map((write) => flag(writeWords(who, write), flagged)),
-    lane.life.map((life) => flag(lifeWords(who, life), flagged)),
-    lane.losses.map((loss) => flag(lossWords(who, loss), flagged)),
+    lane.leases.map((bar) => describeLease(who, bar, flagged)),
+    lane.beliefs.map((band) => describeBelief(who, band)),
+    lane.pauses.map((pause) => describePause(who, pause, flagged)),
+    lane.writes.map((write) => describeWrite(who, write, flagged)),
+    lane.life.map((life) => describeLife(who, life, flagged)),
+    lane.losses.map((loss) => describeLoss(who, loss, flagged)),
   ];
   const next = lists.map(() => 0);
   const out: MarkText[] = [];
