@@ -1,0 +1,95 @@
+'use client';
+
+import { type KeyboardEvent, memo, useLayoutEffect, useRef } from 'react';
+import type { MarkText } from '@/lib/model/timeline-layout';
+import { MOVE_KEYS, type Move } from './mark-order';
+
+/** The accessible name of a mark: what a screen reader reads, and what the tests find it by. */
+export const markName = (mark: MarkText) =>
+  `${mark.flagged ? 'Violation: ' : ''}${mark.title}. ${mark.lines.join('. ')}`;
+
+type Props = {
+  /** The marks in the DOM (the drawn stretch's, on the lanes on screen, and the focused one), in list order. */
+  items: readonly MarkText[];
+  /** Where each stands in the whole timeline, and how many marks it has. */
+  positionOf: (mark: MarkText, index: number) => number;
+  total: number;
+  /** Where a mark's lane is (CSS px from the drawing's top), so that focusing it scrolls its lane into view. */
+  laneTopOf: (mark: MarkText) => number;
+  /** The roving tab stop: the mark last focused (or, when not listed, the first listed). */
+  current: string | undefined;
+  /** Whether `current` should take the keyboard focus once it is in the DOM (after a move). */
+  focusPending: boolean;
+  onFocusMark: (mark: MarkText) => void;
+  onMove: (move: Move) => void;
+  onSelect: (key: string) => void;
+  onLeave: () => void;
+};
+
+/**
+ * Every mark as a button, for the keyboard and screen readers: the canvas draws them, this list
+ * lets a person reach them. Visually hidden (the focus ring is drawn on the canvas); one Tab stop
+ * (roving tabindex); arrow keys, Home and End move between marks. Keys pressed here stop here: the
+ * page's single-key shortcuts (pan, zoom, the presenter's steps) do not fire under a focused mark.
+ */
+export const MarkList = memo(function MarkList(props: Props) {
+  const { items, current, focusPending } = props;
+  const list = useRef<HTMLUListElement>(null);
+  const tabStop = items.some((m) => m.key === current) ? current : items[0]?.key;
+
+  useLayoutEffect(() => {
+    if (!focusPending || current === undefined) return;
+    const button = list.current?.querySelector<HTMLButtonElement>(`[data-mark="${CSS.escape(current)}"]`);
+    if (button && document.activeElement !== button) button.focus({ preventScroll: false });
+  }, [current, focusPending]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    if (event.key === 'Tab' || event.key === 'Escape') return;
+    // Nothing typed on a mark reaches the window's shortcuts.
+    event.stopPropagation();
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const move = MOVE_KEYS[event.key];
+    if (!move) return;
+    event.preventDefault();
+    props.onMove(move);
+  };
+
+  let tie = 0;
+  return (
+    <ul
+      ref={list}
+      aria-label="Marks on the timeline"
+      className="absolute top-0 left-0 m-0 h-0 w-0 list-none p-0"
+      onKeyDown={onKeyDown}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) props.onLeave();
+      }}
+    >
+      {items.map((mark, i) => {
+        const previous = items[i - 1];
+        tie = previous && previous.lane === mark.lane && previous.at === mark.at ? tie + 1 : 0;
+        return (
+          <li
+            key={mark.key}
+            aria-setsize={props.total}
+            aria-posinset={props.positionOf(mark, tie)}
+            className="sr-only"
+            style={{ top: props.laneTopOf(mark) }}
+          >
+            <button
+              type="button"
+              tabIndex={mark.key === tabStop ? 0 : -1}
+              aria-label={markName(mark)}
+              data-mark={mark.key}
+              data-flagged={mark.flagged ? 'true' : undefined}
+              onFocus={() => props.onFocusMark(mark)}
+              onClick={() => props.onSelect(mark.key)}
+            >
+              {mark.title}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+});
