@@ -2,7 +2,8 @@
 
 import { type KeyboardEvent, memo, useLayoutEffect, useRef } from 'react';
 import type { MarkText } from '@/lib/model/timeline-layout';
-import { MOVE_KEYS, type Move } from './mark-order';
+import type { Move } from './mark-neighbours';
+import { MOVE_KEYS } from './mark-order';
 
 /** The accessible name of a mark: what a screen reader reads, and what the tests find it by. */
 export const markName = (mark: MarkText) =>

@@ -1,14 +1,13 @@
 import type { Timeline } from '@/lib/model/timeline';
 import type { MarkText } from '@/lib/model/timeline-layout';
 
-/*
- * The order a keyboard walks the marks in, which is the list's order (describeTimeline's): lane by
- * lane (holders, then the database), and by time within a lane. ←/→ step through that order, so
- * that → from the first mark reaches every mark up to the last; ↑/↓ go to the nearest mark in time
- * on the lane above/below.
- */
+import type { Move } from './mark-neighbours';
 
-export type Move = 'previous' | 'next' | 'up' | 'down' | 'first' | 'last';
+/*
+ * The list's order (describeTimeline's): lane by lane (holders, then the database), by time within
+ * a lane. ←/→ step through it, so that → from the first mark reaches every mark up to the last;
+ * ↑/↓ go to the nearest mark in time on the lane above/below (mark-neighbours.ts).
+ */
 
 export const MOVE_KEYS: Record<string, Move> = {
   ArrowLeft: 'previous',
@@ -19,43 +18,21 @@ export const MOVE_KEYS: Record<string, Move> = {
   End: 'last',
 };
 
-/** The mark a move leads to from `from` (undefined: none, or no move from there). */
-export function moveIn(marks: readonly MarkText[], from: string | undefined, move: Move): MarkText | undefined {
-  if (marks.length === 0) return undefined;
-  if (move === 'first') return marks[0];
-  if (move === 'last') return marks.at(-1);
-  const index = from === undefined ? -1 : marks.findIndex((m) => m.key === from);
-  if (index === -1) return marks[0];
-  const here = marks[index] as MarkText;
-  if (move === 'previous') return marks[index - 1];
-  if (move === 'next') return marks[index + 1];
-  // The nearest mark in time on the next lane (in that direction) that has any.
-  const step = move === 'up' ? -1 : 1;
-  let lane: string | undefined;
-  let best: MarkText | undefined;
-  for (let i = index + step; i >= 0 && i < marks.length; i += step) {
-    const mark = marks[i] as MarkText;
-    if (mark.lane === here.lane) continue;
-    if (lane === undefined) lane = mark.lane;
-    if (mark.lane !== lane) break;
-    if (!best || Math.abs(mark.at - here.at) < Math.abs(best.at - here.at)) best = mark;
-  }
-  return best;
-}
+const KIND_ORDER: Record<MarkText['kind'], number> = {
+  lease: 0,
+  belief: 1,
+  pause: 2,
+  'write-accepted': 3,
+  'write-rejected': 3,
+  life: 4,
+  loss: 5,
+  row: 6,
+};
 
-/**
- * Whether a move within the drawn stretch's marks gives the same answer as within the whole
- * timeline's: a step to the neighbour on the same lane, both starting inside the stretch (every mark
- * starting between them overlaps the stretch, so it is in the list too).
- */
-export function stretchAnswers(
-  listed: readonly MarkText[],
-  from: string | undefined,
-  target: MarkText | undefined,
-  stretchFrom: number,
-): boolean {
-  const here = listed.find((m) => m.key === from);
-  return !!here && !!target && target.lane === here.lane && here.at >= stretchFrom && target.at >= stretchFrom;
+/** Marks (a layout's, in drawing order) in the list's order. */
+export function inListOrder(marks: readonly MarkText[], laneIndex: ReadonlyMap<string, number>): MarkText[] {
+  const lane = (m: MarkText) => (m.kind === 'row' ? Number.MAX_SAFE_INTEGER : (laneIndex.get(m.lane) ?? 0));
+  return marks.toSorted((a, b) => lane(a) - lane(b) || a.at - b.at || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
 }
 
 const startsBefore = <T>(items: readonly T[], at: (item: T) => number, t: number) => {

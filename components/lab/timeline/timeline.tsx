@@ -1,15 +1,16 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { buildTimeline, cullTimeline, type Timeline as TimelineModel } from '@/lib/model/timeline';
-import { describeTimeline, type MarkText, SCREEN_METRICS, type TimelineMetrics } from '@/lib/model/timeline-layout';
+import { buildTimeline, type Timeline as TimelineModel } from '@/lib/model/timeline';
+import { layoutTimeline, type MarkText, SCREEN_METRICS, type TimelineMetrics } from '@/lib/model/timeline-layout';
 import { useLabStore } from '../lab-store-provider';
 import { useViewEvents, useViewNow } from '../replay/use-replay-view';
 import { useFlaggedEvents } from '../verdict-banner';
 import { LaneNames } from './lane-names';
 import { MarkDetails } from './mark-details';
 import { MarkList } from './mark-list';
-import { type Move, markPositions, moveIn, stretchAnswers } from './mark-order';
+import { type Move, neighbour } from './mark-neighbours';
+import { inListOrder, markPositions } from './mark-order';
 import { TimelineCanvas } from './timeline-canvas';
 import { TimelineToolbar } from './timeline-toolbar';
 import { useVisibleLanes } from './use-visible-lanes';
@@ -65,14 +66,18 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
   const start = end - windowMs;
   const stretchFrom = Math.floor((start - windowMs) / windowMs) * windowMs;
   const stretchTo = stretchFrom + windowMs * STRETCH_WINDOWS;
-  const stretch = useMemo(() => cullTimeline(full, stretchFrom, stretchTo), [full, stretchFrom, stretchTo]);
-  const listed = useMemo(() => describeTimeline(stretch, flagged), [stretch, flagged]);
+  const until = replayAt ?? nowBucket + REBUILD_MS;
+  const laneIndex = useMemo(() => new Map(full.lanes.map((lane, i) => [lane.holder, i])), [full.lanes]);
+  // The marks of the stretch, in words, from the layout (which finds them by binary search).
+  const listed = useMemo(() => {
+    const options = { from: stretchFrom, to: stretchTo, width: 2 * metrics.labelW, metrics, until, flagged };
+    return inListOrder(layoutTimeline(full, { ...options, origin: full.from }).marks, laneIndex);
+  }, [full, stretchFrom, stretchTo, metrics, until, flagged, laneIndex]);
   const positions = useMemo(() => markPositions(full), [full]);
 
   const laneCount = Math.max(MIN_LANES, full.lanes.length);
   const rowTop = metrics.axisH + laneCount * metrics.laneH;
   const height = rowTop + metrics.rowLaneH + 8;
-  const laneIndex = useMemo(() => new Map(full.lanes.map((lane, i) => [lane.holder, i])), [full.lanes]);
   const laneTopOf = useCallback(
     (mark: MarkText) =>
       mark.kind === 'row' ? rowTop : metrics.axisH + (laneIndex.get(mark.lane) ?? 0) * metrics.laneH,
@@ -89,19 +94,15 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
       const i = laneIndex.get(mark.lane) ?? 0;
       return i >= visibleLanes[0] && i <= visibleLanes[1];
     });
-    if (focus && !onScreen.some((m) => m.key === focus.mark.key)) onScreen.push(focus.mark);
+    // The focused mark stays in the list when the view moves away from it, while it is still in the
+    // history (a reset takes it away).
+    const held = focus && (focus.mark.kind === 'row' ? full.row.length > 0 : laneIndex.has(focus.mark.lane));
+    if (focus && held && !onScreen.some((m) => m.key === focus.mark.key)) onScreen.push(focus.mark);
     return onScreen;
-  }, [listed, focus, laneIndex, visibleLanes]);
+  }, [listed, focus, laneIndex, visibleLanes, full.row.length]);
 
-  const allMarks = useRef<{ of: TimelineModel; marks: MarkText[] } | undefined>(undefined);
-  const onMove = (move: Move) => {
-    const from = focus?.mark.key;
-    let target = moveIn(listed, from, move);
-    if (move === 'first' || move === 'last' || !stretchAnswers(listed, from, target, stretchFrom)) {
-      // Beyond the drawn stretch: the whole timeline in words, once per rebuild.
-      if (allMarks.current?.of !== full) allMarks.current = { of: full, marks: describeTimeline(full, flagged) };
-      target = moveIn(allMarks.current.marks, from, move);
-    }
+  const moveNow = (move: Move) => {
+    const target = neighbour(full, focus?.mark, move, flagged);
     if (!target) return;
     setFocus({ mark: target, inList: true, pending: true });
     selectMark(target.key);
@@ -114,6 +115,18 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
           : undefined;
     if (wanted !== undefined) pan(wanted - (viewEnd ?? now), now);
   };
+  // Stable callbacks, so that the list is not drawn again at each tick of the clock.
+  const latestMove = useRef(moveNow);
+  latestMove.current = moveNow;
+  const onMove = useCallback((move: Move) => latestMove.current(move), []);
+  const onFocusMark = useCallback(
+    (mark: MarkText) => {
+      setFocus({ mark, inList: true, pending: false });
+      selectMark(mark.key);
+    },
+    [selectMark],
+  );
+  const onLeave = useCallback(() => setFocus((f) => f && { ...f, inList: false, pending: false }), []);
 
   const nowX = metrics.labelW + ((now - start) / windowMs) * (width - metrics.labelW);
   const holders = full.lanes.map((l) => l.holder);
@@ -137,14 +150,14 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
           {mounted ? (
             <TimelineCanvas
               view={{
-                timeline: stretch,
+                timeline: full,
                 from: start,
                 to: end,
                 width,
                 height,
                 metrics,
                 origin: full.from,
-                until: replayAt ?? nowBucket + REBUILD_MS,
+                until,
                 flagged,
                 minLanes: MIN_LANES,
                 focused: focus?.inList ? focus.mark.key : undefined,
@@ -181,13 +194,10 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
               laneTopOf={laneTopOf}
               current={focus?.mark.key}
               focusPending={focus?.pending ?? false}
-              onFocusMark={(mark) => {
-                setFocus({ mark, inList: true, pending: false });
-                selectMark(mark.key);
-              }}
+              onFocusMark={onFocusMark}
               onMove={onMove}
               onSelect={selectMark}
-              onLeave={() => setFocus((f) => f && { ...f, inList: false, pending: false })}
+              onLeave={onLeave}
             />
           ) : null}
         </div>
