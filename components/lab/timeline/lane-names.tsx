@@ -36,7 +36,7 @@ export function LaneNames({
       <div
         data-lane-name="database"
         className="absolute left-0 flex w-full items-center border-t border-slate-300 px-3 dark:border-slate-700"
-        style={{ top: rowTop, height: rowLaneH, fontSize: Math.round(lanePx * 0.8), lineHeight: 1.1 }}
+        style={{ top: rowTop, height: rowLaneH, fontSize: lanePx, lineHeight: 1.1 }}
       >
         database
       </div>

@@ -76,7 +76,7 @@ export function markPositions(full: Timeline) {
       if (i === undefined || !lane) return 1;
       const before =
         startsBefore(lane.leases, (b) => b.from, mark.at) +
-        lane.beliefs.filter((b) => b.from < mark.at).length +
+        startsBefore(lane.beliefs, (b) => b.from, mark.at) +
         startsBefore(lane.pauses, (p) => p.from, mark.at) +
         startsBefore(lane.writes, (w) => w.at, mark.at) +
         startsBefore(lane.losses, (l) => l.at, mark.at) +

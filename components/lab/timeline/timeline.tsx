@@ -68,11 +68,15 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
   const stretchTo = stretchFrom + windowMs * STRETCH_WINDOWS;
   const until = replayAt ?? nowBucket + REBUILD_MS;
   const laneIndex = useMemo(() => new Map(full.lanes.map((lane, i) => [lane.holder, i])), [full.lanes]);
-  // The marks of the stretch, in words, from the layout (which finds them by binary search).
+  const visibleLanes = useVisibleLanes(box, metrics);
+  const [firstLane, lastLane] = visibleLanes;
+  // The marks of the stretch on the lanes on screen (and the database's), in words, from the layout
+  // (which finds them by binary search).
   const listed = useMemo(() => {
+    const shown = { ...full, lanes: full.lanes.slice(firstLane, lastLane + 1) };
     const options = { from: stretchFrom, to: stretchTo, width: 2 * metrics.labelW, metrics, until, flagged };
-    return inListOrder(layoutTimeline(full, { ...options, origin: full.from }).marks, laneIndex);
-  }, [full, stretchFrom, stretchTo, metrics, until, flagged, laneIndex]);
+    return inListOrder(layoutTimeline(shown, { ...options, origin: full.from }).marks, laneIndex);
+  }, [full, firstLane, lastLane, stretchFrom, stretchTo, metrics, until, flagged, laneIndex]);
   const positions = useMemo(() => markPositions(full), [full]);
 
   const laneCount = Math.max(MIN_LANES, full.lanes.length);
@@ -83,23 +87,18 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
       mark.kind === 'row' ? rowTop : metrics.axisH + (laneIndex.get(mark.lane) ?? 0) * metrics.laneH,
     [laneIndex, metrics, rowTop],
   );
-  const visibleLanes = useVisibleLanes(box, metrics);
 
   // The keyboard's place among the marks: kept while the list is left, drawn while it has the focus.
   const [focus, setFocus] = useState<{ mark: MarkText; inList: boolean; pending: boolean } | undefined>();
   const focusedText = focus && (listed.find((m) => m.key === focus.mark.key) ?? focus.mark);
   const items = useMemo(() => {
-    const onScreen = listed.filter((mark) => {
-      if (mark.kind === 'row' || mark.key === focus?.mark.key) return true;
-      const i = laneIndex.get(mark.lane) ?? 0;
-      return i >= visibleLanes[0] && i <= visibleLanes[1];
-    });
+    const onScreen = [...listed];
     // The focused mark stays in the list when the view moves away from it, while it is still in the
     // history (a reset takes it away).
     const held = focus && (focus.mark.kind === 'row' ? full.row.length > 0 : laneIndex.has(focus.mark.lane));
     if (focus && held && !onScreen.some((m) => m.key === focus.mark.key)) onScreen.push(focus.mark);
     return onScreen;
-  }, [listed, focus, laneIndex, visibleLanes, full.row.length]);
+  }, [listed, focus, laneIndex, full.row.length]);
 
   const moveNow = (move: Move) => {
     const target = neighbour(full, focus?.mark, move, flagged);
