@@ -23,7 +23,8 @@ import {
 
 /** Width of a character as a share of the font size: no font metrics in a pure module. */
 export const CHAR_EM = 0.55;
-export const textWidth = (text: string, px: number): number => [...text].length * CHAR_EM * px;
+/** UTF-16 units, not code points: close enough for labels, and no array per call on every frame. */
+export const textWidth = (text: string, px: number): number => text.length * CHAR_EM * px;
 
 /** Where things sit inside a lane, from the metrics: the screen's drawing at 12 px labels, scaled. */
 export function laneGeometry(m: TimelineMetrics) {
@@ -128,25 +129,34 @@ function bar(s: Scale, b: BarSpec): { box: LaidOutMark['box']; shapes: Shape[] }
   const room = x2 - x1 - 10;
   const label =
     textWidth(b.label, px) <= room ? b.label : b.short && textWidth(b.short, px) <= room ? b.short : undefined;
-  const rect: Shape = {
-    type: 'rect',
-    x: x1,
-    y: b.y,
-    w,
-    h: b.h,
-    fill: b.fill,
-    stroke: b.stroke,
-    radius: 3,
-    ...(b.dashed ? { dashed: true } : {}),
-  };
+  const rect: Shape = { type: 'rect', x: x1, y: b.y, w, h: b.h, fill: b.fill, stroke: b.stroke, radius: 3 };
+  if (b.dashed) rect.dashed = true;
   const shapes: Shape[] = [rect];
   if (label) shapes.push(text(x1 + 5, b.y + b.h / 2 + px * 0.375, label, px, 'text', b.role, 600));
   return { box: { x: x1, y: b.y, w, h: b.h }, shapes };
 }
 
-/** The ⚠ of a mark the checker named in a violation, over its start. */
-function flagOf(s: Scale, mark: MarkText, x: number, y: number): Shape[] {
-  return mark.flagged ? [text(x, y - 2, '⚠', s.metrics.glyphPx + 2, 'flag', 'flag', 900, 'middle')] : [];
+/** A laid-out mark, built field by field: one shape of object for every mark, on every frame. */
+function laidOut(words: MarkText, box: LaidOutMark['box'], shapes: Shape[]): LaidOutMark {
+  const mark: LaidOutMark = {
+    key: words.key,
+    kind: words.kind,
+    lane: words.lane,
+    at: words.at,
+    title: words.title,
+    lines: words.lines,
+    flagged: words.flagged,
+    box,
+    shapes,
+  };
+  if (words.eventId !== undefined) mark.eventId = words.eventId;
+  return mark;
+}
+
+/** The mark, with the ⚠ of a mark the checker named in a violation over its start. */
+function withFlag(s: Scale, words: MarkText, box: LaidOutMark['box'], shapes: Shape[], x: number, y: number) {
+  if (words.flagged) shapes.push(text(x, y - 2, '⚠', s.metrics.glyphPx + 2, 'flag', 'flag', 900, 'middle'));
+  return laidOut(words, box, shapes);
 }
 
 export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]): void {
@@ -173,7 +183,7 @@ export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]
       role: 'token',
       ...leaseLabel(lease),
     });
-    out.push({ ...words, ...drawn, shapes: [...drawn.shapes, ...flagOf(s, words, drawn.box.x, barY)] });
+    out.push(withFlag(s, words, drawn.box, drawn.shapes, drawn.box.x, barY));
   }
   const [b0, b1] = spansIn(lane.beliefs, from, to);
   for (let i = b0; i < b1; i++) {
@@ -190,7 +200,7 @@ export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]
       role: 'token',
       ...beliefLabel(band.token),
     });
-    out.push({ ...describeBelief(who, band), ...drawn });
+    out.push(laidOut(describeBelief(who, band), drawn.box, drawn.shapes));
   }
   const [p0, p1] = spansIn(lane.pauses, from, to);
   for (let i = p0; i < p1; i++) {
@@ -207,7 +217,7 @@ export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]
       role: 'pause-label',
       ...pauseLabel(pause),
     });
-    out.push({ ...words, ...drawn, shapes: [...drawn.shapes, ...flagOf(s, words, drawn.box.x, pauseY)] });
+    out.push(withFlag(s, words, drawn.box, drawn.shapes, drawn.box.x, pauseY));
   }
   const [w0, w1] = pointsIn(lane.writes, from, to);
   const px = m.labelPx;
@@ -229,9 +239,8 @@ export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]
       text(x, writeY + (m.glyphPx - 1) * 0.35, accepted ? '✓' : '✗', m.glyphPx - 1, 'onMark', 'glyph', 700, 'middle'),
     ];
     if (shown) shapes.push(text(labelX, writeY + px * 0.4, label, px, 'text', 'write-label'));
-    shapes.push(...flagOf(s, words, x, writeY - m.writeR));
     const box = { x: x - m.writeR, y: writeY - m.writeR, w: 2 * m.writeR + (shown ? 3 + labelW : 0), h: 2 * m.writeR };
-    out.push({ ...words, box, shapes });
+    out.push(withFlag(s, words, box, shapes, x, writeY - m.writeR));
   }
   const [f0, f1] = pointsIn(lane.life, from, to);
   for (let i = f0; i < f1; i++) {
@@ -239,9 +248,9 @@ export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]
     if (!life) continue;
     const words = describeLife(who, life, flagged);
     const x = s.x(life.at);
-    const glyph = text(x, pauseY + g.pauseH / 2 + m.glyphPx * 0.35, LIFE_GLYPH[life.kind], m.glyphPx, 'text', 'glyph');
-    const shapes = [{ ...glyph, weight: 700 as const, anchor: 'middle' as const }, ...flagOf(s, words, x, pauseY)];
-    out.push({ ...words, box: { x: x - m.glyphPx / 2, y: pauseY, w: m.glyphPx, h: g.pauseH }, shapes });
+    const y = pauseY + g.pauseH / 2 + m.glyphPx * 0.35;
+    const shapes = [text(x, y, LIFE_GLYPH[life.kind], m.glyphPx, 'text', 'glyph', 700, 'middle')];
+    out.push(withFlag(s, words, { x: x - m.glyphPx / 2, y: pauseY, w: m.glyphPx, h: g.pauseH }, shapes, x, pauseY));
   }
   const [o0, o1] = pointsIn(lane.losses, from, to);
   for (let i = o0; i < o1; i++) {
@@ -250,7 +259,7 @@ export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]
     const words = describeLoss(who, loss, flagged);
     const x = s.x(loss.at);
     const bang = text(x, barY + g.barH / 2 + m.glyphPx * 0.4, '!', m.glyphPx + 2, 'loss', 'glyph', 900, 'middle');
-    out.push({ ...words, box: { x: x - m.glyphPx / 2, y: barY, w: m.glyphPx, h: g.barH }, shapes: [bang] });
+    out.push(withFlag(s, words, { x: x - m.glyphPx / 2, y: barY, w: m.glyphPx, h: g.barH }, [bang], x, barY));
   }
 }
 
@@ -278,6 +287,6 @@ export function layoutRow(row: readonly RowChange[], top: number, until: number,
       ...(next ? {} : { minW: 4 }),
       ...rowLabel(change, wentBack),
     });
-    out.push({ ...words, ...drawn, shapes: [...drawn.shapes, ...flagOf(s, words, drawn.box.x, top + g.rowBarY)] });
+    out.push(withFlag(s, words, drawn.box, drawn.shapes, drawn.box.x, top + g.rowBarY));
   }
 }

@@ -38,8 +38,30 @@ export const rowLabel = (change: RowChange, wentBack: boolean) => ({
 });
 
 type Flagged = ReadonlySet<number>;
+const NONE: Flagged = new Set();
 
-export function describeLease(who: string, bar: LeaseBar, flagged: Flagged): MarkText {
+/*
+ * The words of a mark depend only on its item (and for the row, on the next change), and items are
+ * never changed once a timeline is handed out (lib/model/timeline.ts builds new ones): they are
+ * written once per item and kept while the item lives, so that laying out a frame does not write
+ * them again.
+ */
+const written = new WeakMap<object, { words: MarkText; next?: RowChange | undefined }>();
+
+function cached(item: object, flagged: Flagged, write: () => MarkText, next?: RowChange): MarkText {
+  let entry = written.get(item);
+  if (!entry || entry.next !== next) {
+    entry = { words: write(), next };
+    written.set(item, entry);
+  }
+  return flag(entry.words, flagged);
+}
+
+function flag(words: MarkText, flagged: Flagged): MarkText {
+  return words.eventId !== undefined && flagged.has(words.eventId) ? { ...words, flagged: true } : words;
+}
+
+function leaseWords(who: string, bar: LeaseBar): MarkText {
   const ends = bar.end === 'held' ? 'runs out' : bar.end === 'released' ? 'released' : 'ran out';
   return {
     key: leaseKey(who, bar),
@@ -53,11 +75,11 @@ export function describeLease(who: string, bar: LeaseBar, flagged: Flagged): Mar
       `${ends} at ${clock(bar.to)}${bar.end === 'crashed' ? ' (the holder crashed)' : ''}`,
       `renewed ${bar.renewals} time${bar.renewals === 1 ? '' : 's'}`,
     ],
-    flagged: flagged.has(bar.grantEventId),
+    flagged: false,
   };
 }
 
-export function describeBelief(who: string, band: Lane['beliefs'][number]): MarkText {
+function beliefWords(who: string, band: Lane['beliefs'][number]): MarkText {
   return {
     key: beliefKey(who, band.token, band.from),
     kind: 'belief',
@@ -74,7 +96,7 @@ export function describeBelief(who: string, band: Lane['beliefs'][number]): Mark
   };
 }
 
-export function describePause(who: string, pause: PauseBlock, flagged: Flagged): MarkText {
+function pauseWords(who: string, pause: PauseBlock): MarkText {
   return {
     key: pauseKey(pause),
     kind: 'pause',
@@ -87,11 +109,11 @@ export function describePause(who: string, pause: PauseBlock, flagged: Flagged):
       ...(pause.belief ? [`it believed: "${pause.belief}"`] : []),
       'no timers, no renewals, no I/O ran in the process meanwhile',
     ],
-    flagged: flagged.has(pause.eventId),
+    flagged: false,
   };
 }
 
-export function describeWrite(who: string, write: WriteMark, flagged: Flagged): MarkText {
+function writeWords(who: string, write: WriteMark): MarkText {
   const accepted = write.outcome === 'accepted';
   return {
     key: writeKey(write),
@@ -107,11 +129,11 @@ export function describeWrite(who: string, write: WriteMark, flagged: Flagged): 
         : `UPDATE … WHERE last_token <= ${write.token}: 0 rows, the row holds token ${write.storedToken ?? '?'}`,
       ...(write.path ? [`write path: ${write.path}`] : []),
     ],
-    flagged: flagged.has(write.eventId),
+    flagged: false,
   };
 }
 
-export function describeLife(who: string, life: LifeMark, flagged: Flagged): MarkText {
+function lifeWords(who: string, life: LifeMark): MarkText {
   return {
     key: lifeKey(life),
     kind: 'life',
@@ -120,11 +142,11 @@ export function describeLife(who: string, life: LifeMark, flagged: Flagged): Mar
     at: life.at,
     title: `${who} ${life.kind}`,
     lines: [`at ${clock(life.at)}`, ...(life.detail ? [life.detail] : [])],
-    flagged: flagged.has(life.eventId),
+    flagged: false,
   };
 }
 
-export function describeLoss(who: string, loss: LossMark, flagged: Flagged): MarkText {
+function lossWords(who: string, loss: LossMark): MarkText {
   return {
     key: lossKey(loss),
     kind: 'loss',
@@ -133,12 +155,12 @@ export function describeLoss(who: string, loss: LossMark, flagged: Flagged): Mar
     at: loss.at,
     title: `${who} found out it lost its lease${loss.token ? ` (token ${loss.token})` : ''}`,
     lines: [`at ${clock(loss.at)}`, loss.reason],
-    flagged: flagged.has(loss.eventId),
+    flagged: false,
   };
 }
 
 /** A change of the row, drawn (and described) up to the next one. */
-export function describeRowChange(change: RowChange, next: RowChange | undefined, flagged: Flagged): MarkText {
+function rowWords(change: RowChange, next: RowChange | undefined): MarkText {
   return {
     key: rowKey(change),
     kind: 'row',
@@ -153,20 +175,39 @@ export function describeRowChange(change: RowChange, next: RowChange | undefined
         ? [`the token went back from ${change.token} to ${next.token}: a lost update`]
         : []),
     ],
-    flagged: flagged.has(change.eventId),
+    flagged: false,
   };
 }
 
+export const describeLease = (who: string, bar: LeaseBar, flagged: Flagged) =>
+  cached(bar, flagged, () => leaseWords(who, bar));
+export const describeBelief = (who: string, band: Lane['beliefs'][number]) =>
+  cached(band, NONE, () => beliefWords(who, band));
+export const describePause = (who: string, pause: PauseBlock, flagged: Flagged) =>
+  cached(pause, flagged, () => pauseWords(who, pause));
+export const describeWrite = (who: string, write: WriteMark, flagged: Flagged) =>
+  cached(write, flagged, () => writeWords(who, write));
+export const describeLife = (who: string, life: LifeMark, flagged: Flagged) =>
+  cached(life, flagged, () => lifeWords(who, life));
+export const describeLoss = (who: string, loss: LossMark, flagged: Flagged) =>
+  cached(loss, flagged, () => lossWords(who, loss));
+export const describeRowChange = (change: RowChange, next: RowChange | undefined, flagged: Flagged) =>
+  cached(change, flagged, () => rowWords(change, next), next);
+
+export const describeRowChangeAfresh = (change: RowChange, next: RowChange | undefined, flagged: Flagged) =>
+  flag(rowWords(change, next), flagged);
+
 /** A lane's marks in words, by time (marks of one instant in drawing order), in one merge of its sorted lists. */
 export function describeLaneByTime(lane: Lane, flagged: Flagged): MarkText[] {
+  // Written afresh, not kept: the whole timeline's words are the caller's to keep.
   const who = lane.holder;
   const lists: MarkText[][] = [
-    lane.leases.map((bar) => describeLease(who, bar, flagged)),
-    lane.beliefs.map((band) => describeBelief(who, band)),
-    lane.pauses.map((pause) => describePause(who, pause, flagged)),
-    lane.writes.map((write) => describeWrite(who, write, flagged)),
-    lane.life.map((life) => describeLife(who, life, flagged)),
-    lane.losses.map((loss) => describeLoss(who, loss, flagged)),
+    lane.leases.map((bar) => flag(leaseWords(who, bar), flagged)),
+    lane.beliefs.map((band) => beliefWords(who, band)),
+    lane.pauses.map((pause) => flag(pauseWords(who, pause), flagged)),
+    lane.writes.map((write) => flag(writeWords(who, write), flagged)),
+    lane.life.map((life) => flag(lifeWords(who, life), flagged)),
+    lane.losses.map((loss) => flag(lossWords(who, loss), flagged)),
   ];
   const next = lists.map(() => 0);
   const out: MarkText[] = [];

@@ -226,6 +226,12 @@ describe('presenter metrics', () => {
     }
   });
 
+  test('laneRange lays out the marks of those lanes only, and the database lane', () => {
+    const onlyB = layout(timeline, { laneRange: [1, 5] });
+    assert.deepEqual([...new Set(onlyB.marks.map((m) => m.lane))], ['B', 'database']);
+    assert.equal(onlyB.lanes.length, 3, 'every lane keeps its name');
+  });
+
   test('a window with fewer holders than minLanes keeps room for the empty lanes', () => {
     const wide = layout(timeline, { minLanes: 4 });
     assert.equal(wide.lanes.at(-1)?.top, SCREEN_METRICS.axisH + 4 * SCREEN_METRICS.laneH);

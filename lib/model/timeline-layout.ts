@@ -1,6 +1,6 @@
 import type { Timeline } from './timeline';
 import { layoutLane, layoutRow, type Scale, textWidth } from './timeline-layout-marks';
-import { describeLaneByTime, describeRowChange } from './timeline-layout-words';
+import { describeLaneByTime, describeRowChangeAfresh } from './timeline-layout-words';
 
 /*
  * CONTRACT (issue 12), to be implemented: the one layout of the timeline. A pure step from the
@@ -117,6 +117,11 @@ export type LayoutOptions = {
   flagged: ReadonlySet<number>;
   /** Lanes drawn even when there are fewer holders (empty ones). */
   minLanes?: number;
+  /**
+   * Only the marks of these holder lanes (first and last index, inclusive) are laid out: those
+   * scrolled into view. Every lane keeps its place, name and separator; the database lane is always laid out.
+   */
+  laneRange?: readonly [number, number];
 };
 
 export type TimelineLayout = {
@@ -237,9 +242,11 @@ export function layoutTimeline(timeline: Timeline, options: LayoutOptions): Time
   decor.push({ type: 'line', x1: left - 1, x2: left - 1, y1: 0, y2: height, stroke: 'separator' });
 
   const marks: LaidOutMark[] = [];
-  timeline.lanes.forEach((lane, i) => {
-    layoutLane(lane, m.axisH + i * m.laneH, scale, marks);
-  });
+  const [first, last] = options.laneRange ?? [0, timeline.lanes.length - 1];
+  for (let i = Math.max(0, first); i <= Math.min(last, timeline.lanes.length - 1); i++) {
+    const lane = timeline.lanes[i];
+    if (lane) layoutLane(lane, m.axisH + i * m.laneH, scale, marks);
+  }
   layoutRow(timeline.row, rowTop, options.until, scale, marks);
   return { width: right, height, lanes, decor, marks };
 }
@@ -248,7 +255,7 @@ export function layoutTimeline(timeline: Timeline, options: LayoutOptions): Time
 export function describeTimeline(timeline: Timeline, flagged: ReadonlySet<number>): MarkText[] {
   const marks = timeline.lanes.flatMap((lane) => describeLaneByTime(lane, flagged));
   timeline.row.forEach((change, i) => {
-    marks.push(describeRowChange(change, timeline.row[i + 1], flagged));
+    marks.push(describeRowChangeAfresh(change, timeline.row[i + 1], flagged));
   });
   return marks;
 }
