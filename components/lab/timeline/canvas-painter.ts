@@ -149,10 +149,13 @@ const snap = (v: number, dpr: number) => (Math.round(v * dpr - 0.5) + 0.5) / dpr
 export function paintLayout(target: PaintTarget, layout: TimelineLayout, options: PaintOptions): void {
   const { ctx, dpr, width, height } = target;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, width, height);
+  // Only the rows on screen are cleared and painted: a tall drawing (fifty lanes) costs what is seen.
+  const top = Math.max(0, options.visibleTop);
+  const bottom = Math.min(height, options.visibleBottom);
+  ctx.clearRect(0, top, width, bottom - top);
   ctx.save();
   ctx.beginPath();
-  ctx.rect(options.trackLeft, 0, width - options.trackLeft, height);
+  ctx.rect(options.trackLeft, top, width - options.trackLeft, bottom - top);
   ctx.clip();
   const onScreen = (shape: Shape) => {
     const [top, bottom] = shapeTop(shape);

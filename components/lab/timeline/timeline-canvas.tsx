@@ -62,7 +62,11 @@ export function TimelineCanvas({
     const backingH = Math.round(v.height * dpr);
     if (element.width !== backingW) element.width = backingW;
     if (element.height !== backingH) element.height = backingH;
+    const [visibleTop, visibleBottom] = visibleRows(element, v.height, v.metrics.laneH);
+    const { axisH, laneH } = v.metrics;
+    const laneRange = [Math.floor((visibleTop - axisH) / laneH), Math.ceil((visibleBottom - axisH) / laneH)] as const;
     const layout = layoutTimeline(v.timeline, {
+      laneRange,
       from: v.from,
       to: v.to,
       width: v.width,
@@ -73,7 +77,6 @@ export function TimelineCanvas({
       minLanes: v.minLanes,
     });
     laidOut.current = layout;
-    const [visibleTop, visibleBottom] = visibleRows(element, v.height, v.metrics.laneH);
     paintLayout(
       { ctx, palette: PALETTES[isDark ? 'dark' : 'light'], dark: isDark, dpr, width: v.width, height: v.height },
       layout,

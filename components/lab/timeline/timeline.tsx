@@ -73,9 +73,9 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
   // The marks of the stretch on the lanes on screen (and the database's), in words, from the layout
   // (which finds them by binary search).
   const listed = useMemo(() => {
-    const shown = { ...full, lanes: full.lanes.slice(firstLane, lastLane + 1) };
     const options = { from: stretchFrom, to: stretchTo, width: 2 * metrics.labelW, metrics, until, flagged };
-    return inListOrder(layoutTimeline(shown, { ...options, origin: full.from }).marks, laneIndex);
+    const laneRange = [firstLane, lastLane] as const;
+    return inListOrder(layoutTimeline(full, { ...options, origin: full.from, laneRange }).marks, laneIndex);
   }, [full, firstLane, lastLane, stretchFrom, stretchTo, metrics, until, flagged, laneIndex]);
   const positions = useMemo(() => markPositions(full), [full]);
 
