@@ -26,9 +26,10 @@ export const lossKey = (loss: LossMark) => `loss:${loss.eventId}`;
 /** The labels drawn on the marks (a bar's label, and the shorter one for a narrow bar). */
 export const leaseLabel = (bar: LeaseBar) => ({ label: `token ${bar.token}`, short: String(bar.token) });
 export const beliefLabel = (token: number) => ({ label: believesItHolds(token), short: `≠ ${token}` });
+// Words, not ⏸: many fonts (a slide's, a canvas's on Linux) lack the glyph, and the hatch already marks a freeze.
 export const pauseLabel = (pause: PauseBlock) => ({
-  label: pause.trigger === 'critical-window' ? '⏸ frozen before its write' : '⏸ frozen',
-  short: '⏸',
+  label: pause.trigger === 'critical-window' ? 'frozen before its write' : 'frozen',
+  short: '‖',
 });
 export const writeLabel = (write: WriteMark) =>
   write.outcome === 'accepted' ? `${write.value} · ${write.token}` : `${write.token} vs ${write.storedToken ?? '?'}`;

@@ -1,35 +1,34 @@
 import { el } from './svg-markup';
+import type { Paint } from './timeline-layout';
 
 /*
- * The app's timeline colours (Tailwind's palette, as components/lab/timeline uses it), written out
- * as hex: an exported SVG has no stylesheet and must look the same in any viewer.
+ * The timeline's one palette, for every painter (the screen's canvas and the SVG export): Tailwind's
+ * colours written out as hex, since an exported SVG has no stylesheet and must look the same in any
+ * viewer, and a canvas has no classes.
  */
 
 export type SvgTheme = 'light' | 'dark';
 
-export type Palette = {
+export type Hatch = Extract<Paint, `hatch-${string}`>;
+/** A paint that is one colour: its name is the palette's entry. */
+export type SolidPaint = Exclude<Paint, Hatch>;
+
+/** A colour for every solid paint of the layout (the compiler checks that none is missing), and the hatches'. */
+export type Palette = Record<SolidPaint, string> & {
   background: string;
-  text: string;
-  muted: string;
-  grid: string;
-  separator: string;
-  leaseFill: string;
-  leaseStroke: string;
   beliefFill: string;
   beliefHatch: string;
-  beliefStroke: string;
   pauseFill: string;
   pauseHatch: string;
-  pauseStroke: string;
-  accepted: string;
-  rejected: string;
-  onMark: string;
-  rowFill: string;
-  rowStroke: string;
-  wentBackFill: string;
-  wentBackStroke: string;
-  loss: string;
 };
+
+/** A hatch: its background and its lines (a belief's diagonal, a freeze's cross), in the palette. */
+export const HATCHES: Record<Hatch, { fill: keyof Palette; line: keyof Palette }> = {
+  'hatch-belief': { fill: 'beliefFill', line: 'beliefHatch' },
+  'hatch-pause': { fill: 'pauseFill', line: 'pauseHatch' },
+};
+
+export const isHatch = (paint: Paint): paint is Hatch => paint.startsWith('hatch-');
 
 export const PALETTES: Record<SvgTheme, Palette> = {
   light: {
@@ -54,6 +53,7 @@ export const PALETTES: Record<SvgTheme, Palette> = {
     wentBackFill: '#ffe4e6', // rose-100
     wentBackStroke: '#be123c', // rose-700
     loss: '#92400e', // amber-800
+    flag: '#be123c', // rose-700
   },
   dark: {
     background: '#020617', // slate-950
@@ -77,10 +77,11 @@ export const PALETTES: Record<SvgTheme, Palette> = {
     wentBackFill: '#4c0519', // rose-950
     wentBackStroke: '#fda4af', // rose-300
     loss: '#fcd34d', // amber-300
+    flag: '#fda4af', // rose-300
   },
 };
 
-/** The hatches, so that a belief and a freeze read without colour (and in black-and-white print). */
+/** The hatches, so that a belief and a freeze read without colour (and in black-and-white print), as SVG patterns. */
 export function hatchPatterns(p: Palette): string {
   return el(
     'defs',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { handMade, recorded } from '../testing/histories';
-import { buildTimeline, cullTimeline, reuseUnchangedLanes } from './timeline';
+import { buildTimeline, createTimelineBuilder, cullTimeline, reuseUnchangedLanes, type Timeline } from './timeline';
 
 const laneOf = (timeline: ReturnType<typeof buildTimeline>, holder: string) => {
   const lane = timeline.lanes.find((l) => l.holder === holder);
@@ -205,4 +205,71 @@ test('a lane whose visible marks did not change keeps its identity; a changed on
     first.lanes.find((l) => l.holder === 'A'),
     'A did nothing new',
   );
+});
+
+describe('the timeline built as the log grows', () => {
+  const histories = {
+    fenced: recorded('fenced'),
+    'no-fencing': recorded('no-fencing'),
+    'token-as-text': recorded('token-as-text'),
+  };
+
+  test('folding the log in chunks, looking at it between them, gives what building at once gives', () => {
+    for (const [name, events] of Object.entries(histories)) {
+      for (const chunk of [1, 2, 3, 5, events.length]) {
+        const builder = createTimelineBuilder();
+        for (let i = 0; i < events.length; i += chunk) {
+          const seen = events.slice(0, i + chunk);
+          const now = (seen.at(-1)?.at ?? 0) + 50;
+          builder.append(events.slice(i, i + chunk));
+          assert.deepEqual(builder.at(now), buildTimeline(seen, now), `${name}, chunks of ${chunk}, after ${i}`);
+        }
+      }
+    }
+  });
+
+  test('a timeline handed out does not change when more is folded in', () => {
+    const events = histories.fenced;
+    const builder = createTimelineBuilder();
+    const handedOut = events.map((_, i) => {
+      builder.sync(events.slice(0, i + 1));
+      const timeline = builder.at((events[i]?.at ?? 0) + 10);
+      return { timeline, copy: structuredClone(timeline) };
+    });
+    for (const { timeline, copy } of handedOut) assert.deepEqual(timeline, copy);
+  });
+
+  test('a lane with nothing new keeps its object; the open freeze is closed at each now', () => {
+    const events = histories.fenced;
+    const pauseStart = events.findIndex((e) => e.kind === 'pause_started');
+    const builder = createTimelineBuilder();
+    builder.append(events.slice(0, pauseStart + 1));
+    const at = events[pauseStart]?.at ?? 0;
+    const first = builder.at(at + 100);
+    const second = builder.at(at + 200);
+    const holder = events[pauseStart]?.actor;
+    const frozen = (t: Timeline) => t.lanes.find((l) => l.holder === holder);
+    assert.equal(frozen(second)?.pauses.at(-1)?.to, at + 200);
+    assert.equal(frozen(first)?.pauses.at(-1)?.to, at + 100, 'the first one still ends where it was drawn');
+    for (const lane of second.lanes) {
+      if (lane.holder !== holder)
+        assert.equal(
+          lane,
+          first.lanes.find((l) => l.holder === lane.holder),
+        );
+    }
+    assert.equal(second.lanes.find((l) => l.holder === holder)?.writes, frozen(first)?.writes, 'lists are shared');
+  });
+
+  test('a log replaced, or an id not above the last one, starts over', () => {
+    const fenced = histories.fenced;
+    const other = histories['no-fencing'];
+    const end = Math.max(fenced.at(-1)?.at ?? 0, other.at(-1)?.at ?? 0) + 100;
+    const builder = createTimelineBuilder();
+    builder.sync(fenced);
+    builder.sync(other);
+    assert.deepEqual(builder.at(end), buildTimeline(other, end));
+    builder.append(fenced);
+    assert.deepEqual(builder.at(end), buildTimeline(fenced, end));
+  });
 });

@@ -10,7 +10,7 @@ import { LABS } from '@/lib/model/lab-kinds';
 import { replayBounds } from '@/lib/model/replay';
 import { type ExportKind, exportEnd, exportFileName, momentOffsetLabel } from '@/lib/model/replay-view';
 import { buildTimeline } from '@/lib/model/timeline';
-import { timelineToSvg } from '@/lib/model/timeline-svg';
+import { type ExportThemeChoice, exportTheme, exportThemeChoice, timelineToSvg } from '@/lib/model/timeline-svg';
 import { controlButton } from '../controls/styles';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
 import { useReplayBounds, useViewEvents } from '../replay/use-replay-view';
@@ -32,7 +32,9 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
   const replayAt = useLabStore((s) => s.replayAt);
   const bounds = useReplayBounds();
   const [outcome, setOutcome] = useState<Outcome | undefined>(undefined);
+  const [themeChoice, setThemeChoice] = useState<ExportThemeChoice>('screen');
   const scopeId = useId();
+  const themeId = useId();
 
   const run = async (kind: ExportKind) => {
     const { lab, kind: labKind, clockOffsetMs } = store.getState();
@@ -49,7 +51,10 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
         downloadText(report, 'text/markdown', fileName);
       } else {
         const end = exportEnd(replayBounds(events), replayAt, Date.now() + clockOffsetMs);
-        const svg = timelineToSvg(buildTimeline(events, end), { title: `Fencing Lab · ${labTitle}` });
+        // The theme-toggle marks the dark theme with the class `dark` on <html>.
+        const theme = exportTheme(themeChoice, document.documentElement.classList.contains('dark'));
+        const flagged = new Set(checkHistory(events).violations.flatMap((v) => v.eventIds));
+        const svg = timelineToSvg(buildTimeline(events, end), { title: `Fencing Lab · ${labTitle}`, theme, flagged });
         if (kind === 'svg') downloadText(svg, 'image/svg+xml', fileName);
         else downloadBlob(await svgToPng(svg, PNG_SCALE), fileName);
       }
@@ -80,6 +85,24 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
       <p id={scopeId} className="text-sm">
         {scope}
       </p>
+      <div className="flex flex-wrap items-center gap-2">
+        <label htmlFor={themeId} className="text-sm font-semibold">
+          Theme (SVG, PNG)
+        </label>
+        <select
+          id={themeId}
+          value={themeChoice}
+          onChange={(event) => {
+            const parsed = exportThemeChoice.safeParse(event.target.value);
+            if (parsed.success) setThemeChoice(parsed.data);
+          }}
+          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
+        >
+          <option value="screen">as on screen</option>
+          <option value="light">light</option>
+          <option value="dark">dark</option>
+        </select>
+      </div>
       <div className="flex flex-wrap gap-2">
         {buttons.map(([kind, label]) => (
           <button
