@@ -1,5 +1,5 @@
 import type { LaidOutMark, Paint, Shape, TimelineLayout } from '@/lib/model/timeline-layout';
-import type { Palette } from '@/lib/model/timeline-svg-theme';
+import { type Hatch, isHatch, type Palette } from '@/lib/model/timeline-svg-theme';
 
 /*
  * The screen's painter: draws the one layout's shapes on a canvas, as the SVG export draws them
@@ -35,7 +35,7 @@ export type PaintOptions = {
 const patterns = new WeakMap<Palette, Map<Paint, CanvasPattern | null>>();
 
 /** The belief's and the freeze's hatches, as in the export, so that they read without colour. */
-function hatch(ctx: CanvasRenderingContext2D, palette: Palette, paint: 'hatch-belief' | 'hatch-pause') {
+function hatch(ctx: CanvasRenderingContext2D, palette: Palette, paint: Hatch) {
   let cache = patterns.get(palette);
   if (!cache) {
     cache = new Map();
@@ -77,15 +77,7 @@ function hatch(ctx: CanvasRenderingContext2D, palette: Palette, paint: 'hatch-be
 
 function colour(target: PaintTarget, paint: Paint): string | CanvasPattern {
   const { palette } = target;
-  switch (paint) {
-    case 'hatch-belief':
-    case 'hatch-pause':
-      return hatch(target.ctx, palette, paint) ?? palette.grid;
-    case 'flag':
-      return palette.wentBackStroke;
-    default:
-      return palette[paint];
-  }
+  return isHatch(paint) ? (hatch(target.ctx, palette, paint) ?? palette.grid) : palette[paint];
 }
 
 function shapeTop(shape: Shape): [number, number] {

@@ -70,27 +70,62 @@ export const MarkList = memo(function MarkList(props: Props) {
         const previous = items[i - 1];
         tie = previous && previous.lane === mark.lane && previous.at === mark.at ? tie + 1 : 0;
         return (
-          <li
+          <MarkItem
             key={mark.key}
-            aria-setsize={props.total}
-            aria-posinset={props.positionOf(mark, tie)}
-            className="sr-only"
-            style={{ top: props.laneTopOf(mark) }}
-          >
-            <button
-              type="button"
-              tabIndex={mark.key === tabStop ? 0 : -1}
-              aria-label={markName(mark)}
-              data-mark={mark.key}
-              data-flagged={mark.flagged ? 'true' : undefined}
-              onFocus={() => props.onFocusMark(mark)}
-              onClick={() => props.onSelect(mark.key)}
-            >
-              {mark.title}
-            </button>
-          </li>
+            mark={mark}
+            name={markName(mark)}
+            setSize={props.total}
+            position={props.positionOf(mark, tie)}
+            top={props.laneTopOf(mark)}
+            tabStop={mark.key === tabStop}
+            onFocusMark={props.onFocusMark}
+            onSelect={props.onSelect}
+          />
         );
       })}
     </ul>
   );
 });
+
+type ItemProps = {
+  mark: MarkText;
+  name: string;
+  setSize: number;
+  position: number;
+  top: number;
+  tabStop: boolean;
+  onFocusMark: (mark: MarkText) => void;
+  onSelect: (key: string) => void;
+};
+
+/** One mark's button; drawn again only when what it says or where it stands changes, not every second. */
+const MarkItem = memo(
+  function MarkItem({ mark, name, setSize, position, top, tabStop, onFocusMark, onSelect }: ItemProps) {
+    return (
+      <li aria-setsize={setSize} aria-posinset={position} className="sr-only" style={{ top }}>
+        <button
+          type="button"
+          tabIndex={tabStop ? 0 : -1}
+          aria-label={name}
+          data-mark={mark.key}
+          data-flagged={mark.flagged ? 'true' : undefined}
+          onFocus={() => onFocusMark(mark)}
+          onClick={() => onSelect(mark.key)}
+        >
+          {mark.title}
+        </button>
+      </li>
+    );
+  },
+  (a, b) =>
+    a.name === b.name &&
+    a.setSize === b.setSize &&
+    a.position === b.position &&
+    a.top === b.top &&
+    a.tabStop === b.tabStop &&
+    a.mark.key === b.mark.key &&
+    a.mark.title === b.mark.title &&
+    a.mark.at === b.mark.at &&
+    a.onFocusMark === b.onFocusMark &&
+    a.onSelect === b.onSelect,
+);

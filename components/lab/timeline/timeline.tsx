@@ -1,7 +1,6 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { buildTimeline, type Timeline as TimelineModel } from '@/lib/model/timeline';
 import { layoutTimeline, type MarkText, SCREEN_METRICS, type TimelineMetrics } from '@/lib/model/timeline-layout';
 import { useLabStore } from '../lab-store-provider';
 import { useViewEvents, useViewNow } from '../replay/use-replay-view';
@@ -13,6 +12,7 @@ import { type Move, neighbour } from './mark-neighbours';
 import { inListOrder, markPositions } from './mark-order';
 import { TimelineCanvas } from './timeline-canvas';
 import { TimelineToolbar } from './timeline-toolbar';
+import { useTimelineModel } from './use-timeline-model';
 import { useVisibleLanes } from './use-visible-lanes';
 
 const MIN_LANES = 2;
@@ -56,10 +56,10 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
     () => false,
   );
 
-  // Rebuilt from the log when it grows; between events only "now" moves, so once a second is enough
-  // for what is still open (a freeze, a belief). A replayed moment is drawn exactly.
+  // Folded in as the log grows; between events only "now" moves, so once a second is enough for what
+  // is still open (a freeze, a belief). A replayed moment is drawn exactly.
   const nowBucket = replayAt ?? Math.floor(now / REBUILD_MS) * REBUILD_MS;
-  const full: TimelineModel = useMemo(() => buildTimeline(events, nowBucket), [events, nowBucket]);
+  const full = useTimelineModel(events, nowBucket);
   const flagged = useFlaggedEvents();
 
   const end = viewEnd ?? now + windowMs * 0.08;
@@ -180,7 +180,10 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
               className="pointer-events-none absolute top-0 left-0 border-l-2 border-dashed border-fuchsia-600 will-change-transform dark:border-fuchsia-400"
               style={{ height, transform: `translateX(${nowX}px)` }}
             >
-              <span className="absolute bottom-1 right-1 text-xs font-semibold text-fuchsia-700 dark:text-fuchsia-300">
+              <span
+                className="absolute bottom-1 right-1 font-semibold text-fuchsia-700 dark:text-fuchsia-300"
+                style={{ fontSize: Math.max(12, metrics.labelPx - 4) }}
+              >
                 {replayAt === undefined ? 'now' : 'replay'}
               </span>
             </div>
