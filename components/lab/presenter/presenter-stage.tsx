@@ -131,15 +131,15 @@ function DriveHints() {
   );
 }
 
-/** A watcher's notice: what they see, and why the driving keys do nothing. */
+/** A watcher's notice, in two lines (the stage must fit the screen): what they see, and why the driving keys do nothing. */
 function WatchingBanner({ labHref, refusal }: { labHref: string; refusal: string }) {
   return (
     <section
       aria-labelledby="watching-heading"
       data-testid="read-only"
-      className="rounded-xl border-2 border-amber-300 bg-amber-50 p-4 dark:border-amber-800 dark:bg-amber-950"
+      className="flex flex-wrap items-baseline gap-x-3 rounded-xl border-2 border-amber-300 bg-amber-50 px-4 py-2 text-lg dark:border-amber-800 dark:bg-amber-950"
     >
-      <h2 id="watching-heading" className="text-2xl font-semibold">
+      <h2 id="watching-heading" className="text-xl font-semibold">
         Watching: read-only
       </h2>
       <p>
@@ -150,7 +150,7 @@ function WatchingBanner({ labHref, refusal }: { labHref: string; refusal: string
         </Link>
         .
       </p>
-      <p role="status" className="min-h-7 font-semibold">
+      <p role="status" className="font-semibold">
         {refusal}
       </p>
     </section>
