@@ -39,30 +39,13 @@ export const rowLabel = (change: RowChange, wentBack: boolean) => ({
 });
 
 type Flagged = ReadonlySet<number>;
-const NONE: Flagged = new Set();
 
-/*
- * The words of a mark depend only on its item (and for the row, on the next change), and items are
- * never changed once a timeline is handed out (lib/model/timeline.ts builds new ones): they are
- * written once per item and kept while the item lives, so that laying out a frame does not write
- * them again.
- */
-const written = new WeakMap<object, { words: MarkText; next?: RowChange | undefined }>();
-
-function cached(item: object, flagged: Flagged, write: () => MarkText, next?: RowChange): MarkText {
-  let entry = written.get(item);
-  if (!entry || entry.next !== next) {
-    entry = { words: write(), next };
-    written.set(item, entry);
-  }
-  return flag(entry.words, flagged);
-}
-
-function flag(words: MarkText, flagged: Flagged): MarkText {
+/** The words of a mark the checker named in a violation say so. */
+export function flag(words: MarkText, flagged: Flagged): MarkText {
   return words.eventId !== undefined && flagged.has(words.eventId) ? { ...words, flagged: true } : words;
 }
 
-function leaseWords(who: string, bar: LeaseBar): MarkText {
+export function leaseWords(who: string, bar: LeaseBar): MarkText {
   const ends = bar.end === 'held' ? 'runs out' : bar.end === 'released' ? 'released' : 'ran out';
   return {
     key: leaseKey(who, bar),
@@ -80,7 +63,7 @@ function leaseWords(who: string, bar: LeaseBar): MarkText {
   };
 }
 
-function beliefWords(who: string, band: Lane['beliefs'][number]): MarkText {
+export function beliefWords(who: string, band: Lane['beliefs'][number]): MarkText {
   return {
     key: beliefKey(who, band.token, band.from),
     kind: 'belief',
@@ -97,7 +80,7 @@ function beliefWords(who: string, band: Lane['beliefs'][number]): MarkText {
   };
 }
 
-function pauseWords(who: string, pause: PauseBlock): MarkText {
+export function pauseWords(who: string, pause: PauseBlock): MarkText {
   return {
     key: pauseKey(pause),
     kind: 'pause',
@@ -114,7 +97,7 @@ function pauseWords(who: string, pause: PauseBlock): MarkText {
   };
 }
 
-function writeWords(who: string, write: WriteMark): MarkText {
+export function writeWords(who: string, write: WriteMark): MarkText {
   const accepted = write.outcome === 'accepted';
   return {
     key: writeKey(write),
@@ -134,7 +117,7 @@ function writeWords(who: string, write: WriteMark): MarkText {
   };
 }
 
-function lifeWords(who: string, life: LifeMark): MarkText {
+export function lifeWords(who: string, life: LifeMark): MarkText {
   return {
     key: lifeKey(life),
     kind: 'life',
@@ -147,7 +130,7 @@ function lifeWords(who: string, life: LifeMark): MarkText {
   };
 }
 
-function lossWords(who: string, loss: LossMark): MarkText {
+export function lossWords(who: string, loss: LossMark): MarkText {
   return {
     key: lossKey(loss),
     kind: 'loss',
@@ -161,7 +144,7 @@ function lossWords(who: string, loss: LossMark): MarkText {
 }
 
 /** A change of the row, drawn (and described) up to the next one. */
-function rowWords(change: RowChange, next: RowChange | undefined): MarkText {
+export function rowWords(change: RowChange, next: RowChange | undefined): MarkText {
   return {
     key: rowKey(change),
     kind: 'row',
@@ -180,35 +163,28 @@ function rowWords(change: RowChange, next: RowChange | undefined): MarkText {
   };
 }
 
-export const describeLease = (who: string, bar: LeaseBar, flagged: Flagged) =>
-  cached(bar, flagged, () => leaseWords(who, bar));
-export const describeBelief = (who: string, band: Lane['beliefs'][number]) =>
-  cached(band, NONE, () => beliefWords(who, band));
+/** One mark in words, flagged when the checker named its event (written afresh: the layout keeps its own). */
+export const describeLease = (who: string, bar: LeaseBar, flagged: Flagged) => flag(leaseWords(who, bar), flagged);
+export const describeBelief = (who: string, band: Lane['beliefs'][number]) => beliefWords(who, band);
 export const describePause = (who: string, pause: PauseBlock, flagged: Flagged) =>
-  cached(pause, flagged, () => pauseWords(who, pause));
-export const describeWrite = (who: string, write: WriteMark, flagged: Flagged) =>
-  cached(write, flagged, () => writeWords(who, write));
-export const describeLife = (who: string, life: LifeMark, flagged: Flagged) =>
-  cached(life, flagged, () => lifeWords(who, life));
-export const describeLoss = (who: string, loss: LossMark, flagged: Flagged) =>
-  cached(loss, flagged, () => lossWords(who, loss));
+  flag(pauseWords(who, pause), flagged);
+export const describeWrite = (who: string, write: WriteMark, flagged: Flagged) => flag(writeWords(who, write), flagged);
+export const describeLife = (who: string, life: LifeMark, flagged: Flagged) => flag(lifeWords(who, life), flagged);
+export const describeLoss = (who: string, loss: LossMark, flagged: Flagged) => flag(lossWords(who, loss), flagged);
 export const describeRowChange = (change: RowChange, next: RowChange | undefined, flagged: Flagged) =>
-  cached(change, flagged, () => rowWords(change, next), next);
-
-export const describeRowChangeAfresh = (change: RowChange, next: RowChange | undefined, flagged: Flagged) =>
   flag(rowWords(change, next), flagged);
 
 /** A lane's marks in words, by time (marks of one instant in drawing order), in one merge of its sorted lists. */
 export function describeLaneByTime(lane: Lane, flagged: Flagged): MarkText[] {
-  // Written afresh, not kept: the whole timeline's words are the caller's to keep.
+  // Written afresh, not kept (timeline-layout-kept.ts): the whole timeline's words are the caller's to keep.
   const who = lane.holder;
   const lists: MarkText[][] = [
-    lane.leases.map((bar) => flag(leaseWords(who, bar), flagged)),
-    lane.beliefs.map((band) => beliefWords(who, band)),
-    lane.pauses.map((pause) => flag(pauseWords(who, pause), flagged)),
-    lane.writes.map((write) => flag(writeWords(who, write), flagged)),
-    lane.life.map((life) => flag(lifeWords(who, life), flagged)),
-    lane.losses.map((loss) => flag(lossWords(who, loss), flagged)),
+    lane.leases.map((bar) => describeLease(who, bar, flagged)),
+    lane.beliefs.map((band) => describeBelief(who, band)),
+    lane.pauses.map((pause) => describePause(who, pause, flagged)),
+    lane.writes.map((write) => describeWrite(who, write, flagged)),
+    lane.life.map((life) => describeLife(who, life, flagged)),
+    lane.losses.map((loss) => describeLoss(who, loss, flagged)),
   ];
   const next = lists.map(() => 0);
   const out: MarkText[] = [];

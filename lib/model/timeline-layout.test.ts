@@ -5,6 +5,7 @@ import { buildTimeline, cullTimeline, type Timeline } from './timeline';
 import {
   describeTimeline,
   layoutTimeline,
+  markLabel,
   PRESENTER_METRICS,
   SCREEN_METRICS,
   type Shape,
@@ -68,6 +69,13 @@ describe('the layout of a recorded fenced pause, on screen', () => {
         words.find((w) => w.key === mark.key),
       );
     }
+  });
+
+  test("a mark's label: its title and lines in one line, Violation: first when the checker named it", () => {
+    const write = drawn.marks.find((m) => m.title === `A's write "A-1" with token 62: accepted`);
+    assert.ok(write);
+    assert.match(markLabel(write), /^A's write "A-1" with token 62: accepted\. sent at [\d:.]+, decided at/);
+    assert.match(markLabel({ ...write, flagged: true }), /^Violation: A's write/);
   });
 
   test('the screen wording: writes, the row, the belief, each key as before', () => {
@@ -148,6 +156,26 @@ describe('only what overlaps the window', () => {
       }
     }
   });
+});
+
+test('a span that outlasts a later one of its lane is still found (a crashed lease, then a new grant)', () => {
+  const { at, ev } = handMade(Date.UTC(2026, 0, 1, 12, 0, 0));
+  const expires = (s: number) => ({ expiresAt: new Date(at(s)).toISOString() });
+  const crashed = buildTimeline(
+    [
+      ev(1, 0, 'A', 'lease_acquired', { token: 5, detail: expires(10) }),
+      ev(2, 1, 'A', 'worker_crashed'),
+      ev(3, 1.5, 'A', 'worker_restarted'),
+      ev(4, 2, 'A', 'lease_acquired', { token: 6, detail: expires(3) }),
+      ev(5, 2.5, 'A', 'lease_released', { token: 6 }),
+    ],
+    at(12),
+  );
+  const drawn = layout(crashed, { from: at(5), to: at(6) });
+  assert.deepEqual(
+    drawn.marks.filter((m) => m.kind === 'lease').map((m) => m.key),
+    ['lease:A:1'],
+  );
 });
 
 describe('labels that make room', () => {

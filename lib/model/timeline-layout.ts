@@ -1,6 +1,6 @@
 import type { Timeline } from './timeline';
 import { layoutLane, layoutRow, type Scale, textWidth } from './timeline-layout-marks';
-import { describeLaneByTime, describeRowChangeAfresh } from './timeline-layout-words';
+import { describeLaneByTime, describeRowChange } from './timeline-layout-words';
 
 /*
  * CONTRACT (issue 12), to be implemented: the one layout of the timeline. A pure step from the
@@ -202,7 +202,9 @@ function axisDecor(o: LayoutOptions, x: (t: number) => number, height: number): 
 /**
  * The drawing of [from, to] at `width` px: lane names on the left (`labelW`), the track to the
  * right of them. Only the marks that overlap the window are laid out, each found by binary search
- * in its lane's time-ordered lists: cheap enough for every frame of a pan or a zoom.
+ * in its lane's time-ordered lists: cheap enough for every frame of a pan or a zoom. Bars are cut
+ * at the track's edges; a write or a glyph at an edge, or a label, may reach past them: a painter
+ * clips the marks to the track (x from `labelW` to `width`).
  */
 export function layoutTimeline(timeline: Timeline, options: LayoutOptions): TimelineLayout {
   const m = options.metrics;
@@ -251,11 +253,16 @@ export function layoutTimeline(timeline: Timeline, options: LayoutOptions): Time
   return { width: right, height, lanes, decor, marks };
 }
 
+/** What a mark is called (a screen reader's name for it, an export's <title>): its words in one line. */
+export function markLabel(mark: MarkText): string {
+  return `${mark.flagged ? 'Violation: ' : ''}${mark.title}. ${mark.lines.join('. ')}`;
+}
+
 /** Every mark of the whole timeline in words, without geometry, lane by lane and by time within a lane. */
 export function describeTimeline(timeline: Timeline, flagged: ReadonlySet<number>): MarkText[] {
   const marks = timeline.lanes.flatMap((lane) => describeLaneByTime(lane, flagged));
   timeline.row.forEach((change, i) => {
-    marks.push(describeRowChangeAfresh(change, timeline.row[i + 1], flagged));
+    marks.push(describeRowChange(change, timeline.row[i + 1], flagged));
   });
   return marks;
 }

@@ -1,5 +1,5 @@
 import { el, textNode, titleNode } from './svg-markup';
-import type { LaidOutMark, Paint, Shape } from './timeline-layout';
+import { type LaidOutMark, markLabel, type Paint, type Shape } from './timeline-layout';
 import { isHatch, type Palette } from './timeline-svg-theme';
 
 /* The layout's shapes as SVG markup: the export is one more painter of lib/model/timeline-layout.ts. */
@@ -44,11 +44,10 @@ export function shapeSvg(shape: Shape, p: Palette): string {
 
 /** A mark: a group with its words as the first child (what a viewer shows on hover, and a screen reader reads). */
 export function markSvg(mark: LaidOutMark, p: Palette): string {
-  const words = `${mark.flagged ? 'Violation: ' : ''}${mark.title}. ${mark.lines.join('. ')}`;
   return el(
     'g',
     { 'data-mark': mark.kind, 'data-event-id': mark.eventId, 'data-key': mark.key },
-    titleNode(words),
+    titleNode(markLabel(mark)),
     ...mark.shapes.map((shape) => shapeSvg(shape, p)),
   );
 }

@@ -22,10 +22,22 @@ export type Palette = Record<SolidPaint, string> & {
   pauseHatch: string;
 };
 
-/** A hatch: its background and its lines (a belief's diagonal, a freeze's cross), in the palette. */
-export const HATCHES: Record<Hatch, { fill: keyof Palette; line: keyof Palette }> = {
-  'hatch-belief': { fill: 'beliefFill', line: 'beliefHatch' },
-  'hatch-pause': { fill: 'pauseFill', line: 'pauseHatch' },
+/**
+ * A hatch, for every painter: a tile of `size` px filled with `fill`, crossed by lines of `lineW` px
+ * in `line` (palette entries): a belief's stripes (a vertical line, the tile turned 45°), a freeze's
+ * cross (both diagonals of the tile).
+ */
+export type HatchSpec = {
+  fill: keyof Palette;
+  line: keyof Palette;
+  size: number;
+  lineW: number;
+  pattern: 'stripes-45' | 'cross';
+};
+
+export const HATCHES: Record<Hatch, HatchSpec> = {
+  'hatch-belief': { fill: 'beliefFill', line: 'beliefHatch', size: 8, lineW: 3, pattern: 'stripes-45' },
+  'hatch-pause': { fill: 'pauseFill', line: 'pauseHatch', size: 6, lineW: 1, pattern: 'cross' },
 };
 
 export const isHatch = (paint: Paint): paint is Hatch => paint.startsWith('hatch-');
@@ -83,20 +95,25 @@ export const PALETTES: Record<SvgTheme, Palette> = {
 
 /** The hatches, so that a belief and a freeze read without colour (and in black-and-white print), as SVG patterns. */
 export function hatchPatterns(p: Palette): string {
-  return el(
-    'defs',
-    {},
+  const patterns = (Object.entries(HATCHES) as Array<[Hatch, HatchSpec]>).map(([id, h]) =>
     el(
       'pattern',
-      { id: 'hatch-belief', width: 8, height: 8, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
-      el('rect', { width: 8, height: 8, fill: p.beliefFill }),
-      el('line', { x1: 0, y1: 0, x2: 0, y2: 8, stroke: p.beliefHatch, 'stroke-width': 3 }),
-    ),
-    el(
-      'pattern',
-      { id: 'hatch-pause', width: 6, height: 6, patternUnits: 'userSpaceOnUse' },
-      el('rect', { width: 6, height: 6, fill: p.pauseFill }),
-      el('path', { d: 'M0 0 L6 6 M6 0 L0 6', stroke: p.pauseHatch, 'stroke-width': 1 }),
+      {
+        id,
+        width: h.size,
+        height: h.size,
+        patternUnits: 'userSpaceOnUse',
+        patternTransform: h.pattern === 'stripes-45' ? 'rotate(45)' : undefined,
+      },
+      el('rect', { width: h.size, height: h.size, fill: p[h.fill] }),
+      h.pattern === 'stripes-45'
+        ? el('line', { x1: 0, y1: 0, x2: 0, y2: h.size, stroke: p[h.line], 'stroke-width': h.lineW })
+        : el('path', {
+            d: `M0 0 L${h.size} ${h.size} M${h.size} 0 L0 ${h.size}`,
+            stroke: p[h.line],
+            'stroke-width': h.lineW,
+          }),
     ),
   );
+  return el('defs', {}, ...patterns);
 }
