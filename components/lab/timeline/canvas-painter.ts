@@ -1,5 +1,5 @@
 import type { LaidOutMark, Paint, Shape, TimelineLayout } from '@/lib/model/timeline-layout';
-import { type Hatch, isHatch, type Palette } from '@/lib/model/timeline-svg-theme';
+import { HATCHES, type Hatch, isHatch, type Palette } from '@/lib/model/timeline-svg-theme';
 
 /*
  * The screen's painter: draws the one layout's shapes on a canvas, as the SVG export draws them
@@ -34,7 +34,7 @@ export type PaintOptions = {
 
 const patterns = new WeakMap<Palette, Map<Paint, CanvasPattern | null>>();
 
-/** The belief's and the freeze's hatches, as in the export, so that they read without colour. */
+/** The belief's and the freeze's hatches (HATCHES, as the export draws them), so that they read without colour. */
 function hatch(ctx: CanvasRenderingContext2D, palette: Palette, paint: Hatch) {
   let cache = patterns.get(palette);
   if (!cache) {
@@ -43,27 +43,23 @@ function hatch(ctx: CanvasRenderingContext2D, palette: Palette, paint: Hatch) {
   }
   const known = cache.get(paint);
   if (known !== undefined) return known;
+  const spec = HATCHES[paint];
+  const size = spec.size;
   const tile = document.createElement('canvas');
-  const size = paint === 'hatch-belief' ? 8 : 6;
   tile.width = size;
   tile.height = size;
   const t = tile.getContext('2d');
   if (!t) return null;
-  t.fillStyle = paint === 'hatch-belief' ? palette.beliefFill : palette.pauseFill;
+  t.fillStyle = palette[spec.fill];
   t.fillRect(0, 0, size, size);
-  t.strokeStyle = paint === 'hatch-belief' ? palette.beliefHatch : palette.pauseHatch;
+  t.strokeStyle = palette[spec.line];
+  t.lineWidth = spec.lineW;
   t.beginPath();
-  if (paint === 'hatch-belief') {
-    // Diagonal stripes 3 px wide, 45°, continuous across tiles.
-    t.lineWidth = 3;
-    t.moveTo(-2, size + 2);
-    t.lineTo(size + 2, -2);
-    t.moveTo(-2, 2);
-    t.lineTo(2, -2);
-    t.moveTo(size - 2, size + 2);
-    t.lineTo(size + 2, size - 2);
+  if (spec.pattern === 'stripes-45') {
+    // As the export: a vertical line in the tile, the pattern turned 45°.
+    t.moveTo(0, 0);
+    t.lineTo(0, size);
   } else {
-    t.lineWidth = 1;
     t.moveTo(0, 0);
     t.lineTo(size, size);
     t.moveTo(size, 0);
@@ -71,6 +67,7 @@ function hatch(ctx: CanvasRenderingContext2D, palette: Palette, paint: Hatch) {
   }
   t.stroke();
   const pattern = ctx.createPattern(tile, 'repeat');
+  if (pattern && spec.pattern === 'stripes-45') pattern.setTransform(new DOMMatrix().rotate(45));
   cache.set(paint, pattern);
   return pattern;
 }
