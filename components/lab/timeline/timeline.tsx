@@ -8,10 +8,10 @@ import { useFlaggedEvents } from '../verdict-banner';
 import { LaneNames } from './lane-names';
 import { MarkDetails } from './mark-details';
 import { MarkList } from './mark-list';
-import { type Move, neighbour } from './mark-neighbours';
 import { inListOrder, markPositions } from './mark-order';
 import { TimelineCanvas } from './timeline-canvas';
 import { TimelineToolbar } from './timeline-toolbar';
+import { useMarkFocus } from './use-mark-focus';
 import { useTimelineModel } from './use-timeline-model';
 import { useVisibleLanes } from './use-visible-lanes';
 
@@ -20,8 +20,6 @@ const noSubscription = () => () => undefined;
 const REBUILD_MS = 1_000;
 /** The listed stretch spans three windows on a one-window grid: the list changes only when the view crosses a line. */
 const STRETCH_WINDOWS = 3;
-/** A focused mark is kept this far (a share of the window) inside the view's edges. */
-const FOCUS_MARGIN = 0.1;
 
 /**
  * The heart of the lab: one lane per holder and one for the database, drawn from the event log on
@@ -36,7 +34,6 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
   const viewEnd = useLabStore((s) => s.viewEnd);
   const selectMark = useLabStore((s) => s.selectMark);
   const selected = useLabStore((s) => s.selectedMark);
-  const pan = useLabStore((s) => s.pan);
   const now = useViewNow();
   const [width, setWidth] = useState(900);
   const box = useRef<HTMLDivElement>(null);
@@ -88,44 +85,14 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
     [laneIndex, metrics, rowTop],
   );
 
-  // The keyboard's place among the marks: kept while the list is left, drawn while it has the focus.
-  const [focus, setFocus] = useState<{ mark: MarkText; inList: boolean; pending: boolean } | undefined>();
+  const { focus, items, onMove, onFocusMark, onLeave } = useMarkFocus(full, flagged, listed, laneIndex, {
+    start,
+    end,
+    windowMs,
+    viewEnd,
+    now,
+  });
   const focusedText = focus && (listed.find((m) => m.key === focus.mark.key) ?? focus.mark);
-  const items = useMemo(() => {
-    const onScreen = [...listed];
-    // The focused mark stays in the list when the view moves away from it, while it is still in the
-    // history (a reset takes it away).
-    const held = focus && (focus.mark.kind === 'row' ? full.row.length > 0 : laneIndex.has(focus.mark.lane));
-    if (focus && held && !onScreen.some((m) => m.key === focus.mark.key)) onScreen.push(focus.mark);
-    return onScreen;
-  }, [listed, focus, laneIndex, full.row.length]);
-
-  const moveNow = (move: Move) => {
-    const target = neighbour(full, focus?.mark, move, flagged);
-    if (!target) return;
-    setFocus({ mark: target, inList: true, pending: true });
-    selectMark(target.key);
-    const margin = windowMs * FOCUS_MARGIN;
-    const wanted =
-      target.at < start + margin
-        ? target.at - margin + windowMs
-        : target.at > end - margin
-          ? target.at + margin
-          : undefined;
-    if (wanted !== undefined) pan(wanted - (viewEnd ?? now), now);
-  };
-  // Stable callbacks, so that the list is not drawn again at each tick of the clock.
-  const latestMove = useRef(moveNow);
-  latestMove.current = moveNow;
-  const onMove = useCallback((move: Move) => latestMove.current(move), []);
-  const onFocusMark = useCallback(
-    (mark: MarkText) => {
-      setFocus({ mark, inList: true, pending: false });
-      selectMark(mark.key);
-    },
-    [selectMark],
-  );
-  const onLeave = useCallback(() => setFocus((f) => f && { ...f, inList: false, pending: false }), []);
 
   const nowX = metrics.labelW + ((now - start) / windowMs) * (width - metrics.labelW);
   const holders = full.lanes.map((l) => l.holder);
