@@ -3,7 +3,7 @@ import { layoutLane, layoutRow, type Scale, textWidth } from './timeline-layout-
 import { describeLaneByTime, describeRowChange } from './timeline-layout-words';
 
 /*
- * CONTRACT (issue 12), to be implemented: the one layout of the timeline. A pure step from the
+ * The one layout of the timeline. A pure step from the
  * timeline model to positioned shapes, each mark with the words that explain it. Every painter (the
  * screen's canvas, the SVG export) draws these shapes and nothing else, and the screen's list of
  * marks (keyboard, screen readers) reads these marks: the drawings cannot drift apart, nor their
