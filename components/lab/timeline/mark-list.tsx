@@ -1,13 +1,9 @@
 'use client';
 
 import { type KeyboardEvent, memo, useLayoutEffect, useRef } from 'react';
-import type { MarkText } from '@/lib/model/timeline-layout';
+import { type MarkText, markLabel } from '@/lib/model/timeline-layout';
 import type { Move } from './mark-neighbours';
 import { MOVE_KEYS } from './mark-order';
-
-/** The accessible name of a mark: what a screen reader reads, and what the tests find it by. */
-export const markName = (mark: MarkText) =>
-  `${mark.flagged ? 'Violation: ' : ''}${mark.title}. ${mark.lines.join('. ')}`;
 
 type Props = {
   /** The marks in the DOM (the drawn stretch's, on the lanes on screen, and the focused one), in list order. */
@@ -73,7 +69,7 @@ export const MarkList = memo(function MarkList(props: Props) {
           <MarkItem
             key={mark.key}
             mark={mark}
-            name={markName(mark)}
+            name={markLabel(mark)}
             setSize={props.total}
             position={props.positionOf(mark, tie)}
             top={props.laneTopOf(mark)}
