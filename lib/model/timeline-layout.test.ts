@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { handMade, recorded } from '../testing/histories';
-import { buildTimeline, cullTimeline, type Timeline } from './timeline';
+import { buildTimeline, type RowChange, type Timeline } from './timeline';
 import {
   describeTimeline,
   layoutTimeline,
@@ -12,6 +12,34 @@ import {
   type TimelineLayout,
   type TimelineMetrics,
 } from './timeline-layout';
+
+function rowUntil(row: RowChange[], to: number): number {
+  const after = row.findIndex((change) => change.at > to);
+  return after === -1 ? row.length : after + 1;
+}
+
+/** The oracle: what overlaps [from, to], by a plain filter over everything (the layout finds it by binary search). */
+function cullTimeline(timeline: Timeline, from: number, to: number): Timeline {
+  const span = <T extends { from: number; to: number }>(items: T[]) =>
+    items.filter((i) => i.to >= from && i.from <= to);
+  const point = <T extends { at: number }>(items: T[]) => items.filter((i) => i.at >= from && i.at <= to);
+  const rowFrom = timeline.row.findLastIndex((change) => change.at < from);
+  return {
+    ...timeline,
+    lanes: timeline.lanes.map((lane) => ({
+      holder: lane.holder,
+      leases: span(lane.leases),
+      beliefs: span(lane.beliefs),
+      pauses: span(lane.pauses),
+      writes: point(lane.writes),
+      losses: point(lane.losses),
+      life: point(lane.life),
+    })),
+    // The change in force at `from` stays, and the first one after `to`: a change is drawn (and
+    // described) up to the next one, which may lie outside the stretch.
+    row: timeline.row.slice(Math.max(0, rowFrom), rowUntil(timeline.row, to)),
+  };
+}
 
 const events = recorded('fenced');
 const end = (events.at(-1)?.at ?? 0) + 500;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { handMade, recorded } from '../testing/histories';
-import { buildTimeline, createTimelineBuilder, cullTimeline, reuseUnchangedLanes, type Timeline } from './timeline';
+import { buildTimeline, createTimelineBuilder, type Timeline } from './timeline';
 
 const laneOf = (timeline: ReturnType<typeof buildTimeline>, holder: string) => {
   const lane = timeline.lanes.find((l) => l.holder === holder);
@@ -162,49 +162,6 @@ describe('hand-made histories', () => {
   test('an empty log is an empty timeline at now', () => {
     assert.deepEqual(buildTimeline([], at(1)), { lanes: [], row: [], from: at(1), to: at(1), lastEventId: 0 });
   });
-});
-
-describe('culling to the visible stretch', () => {
-  test('keeps what overlaps the window, and the row value in force at its start', () => {
-    const events = recorded('fenced');
-    const end = (events.at(-1)?.at ?? 0) + 100;
-    const full = buildTimeline(events, end);
-    const pause = full.lanes[0]?.pauses[0];
-    assert.ok(pause);
-    // A window inside A's freeze: nothing was written then, the pause and both leases overlap it.
-    const from = pause.from + 1_000;
-    const to = pause.from + 1_200;
-    const culled = cullTimeline(full, from, to);
-    const a = culled.lanes[0];
-    assert.deepEqual(a?.writes, []);
-    assert.equal(a?.pauses.length, 1);
-    assert.deepEqual(
-      culled.row.map((r) => r.value),
-      ['A-1', 'B-1'],
-      'the row held A-1 during the freeze, until B-1 (kept so that A-1 is drawn and described up to it)',
-    );
-    assert.deepEqual(
-      cullTimeline(full, full.from - 10, end).lanes,
-      full.lanes,
-      'a window over everything keeps everything',
-    );
-  });
-});
-
-test('a lane whose visible marks did not change keeps its identity; a changed one does not', () => {
-  const events = recorded('fenced');
-  const end = (events.at(-1)?.at ?? 0) + 100;
-  const full = buildTimeline(events, end);
-  const first = cullTimeline(full, full.from - 10, end);
-  const again = reuseUnchangedLanes(first, cullTimeline(full, full.from - 10, end));
-  assert.ok(again.lanes.every((lane, i) => lane === first.lanes[i]));
-  const grown = buildTimeline(events, end + 5_000);
-  const later = reuseUnchangedLanes(first, cullTimeline(grown, full.from - 10, end + 5_000));
-  assert.equal(
-    later.lanes.find((l) => l.holder === 'A'),
-    first.lanes.find((l) => l.holder === 'A'),
-    'A did nothing new',
-  );
 });
 
 describe('the timeline built as the log grows', () => {
