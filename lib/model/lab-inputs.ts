@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
 import { LAB_IDS } from './lab-kinds';
+import { MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
 
 /** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
 
@@ -62,6 +63,16 @@ export const workerSettingsSchema = z
     leaseTtlMs: ms('lease TTL', LEASE_TTL_BOUNDS_MS).default(DEFAULT_WORKER_SETTINGS.leaseTtlMs),
     renewEveryMs: ms('renew interval', RENEW_EVERY_BOUNDS_MS).default(DEFAULT_WORKER_SETTINGS.renewEveryMs),
     writeEveryMs: ms('write interval', WRITE_EVERY_BOUNDS_MS).default(DEFAULT_WORKER_SETTINGS.writeEveryMs),
+    /**
+     * The drifting-clock lab's setting: how slow this worker's clock runs, in whole percent (absent:
+     * it keeps time). Only that lab's workers have a drifting clock; the server refuses it elsewhere.
+     */
+    clockSlowPercent: z
+      .number({ error: 'clock drift must be a number (percent slow)' })
+      .int('clock drift must be a whole percentage')
+      .min(0, 'clock drift must be at least 0 % slow')
+      .max(MAX_CLOCK_SLOW_PERCENT, `clock drift must be at most ${MAX_CLOCK_SLOW_PERCENT} % slow`)
+      .optional(),
   })
   .strict()
   .refine((s) => s.renewEveryMs < s.leaseTtlMs, {

@@ -95,6 +95,9 @@ export class LabSupervisor {
   }
 
   async startWorker(lab: LabInstance, settings: WorkerSettings): Promise<WorkerView> {
+    if (settings.clockSlowPercent !== undefined && lab.kind !== 'drifting-clock') {
+      throw new FencingError('invalid_input', 'only the drifting-clock lab has a clock drift setting');
+    }
     await this.refuseIfClosed(lab);
     const workers = await listWorkerStatus(lab.id);
     if (workers.length >= MAX_WORKERS_PER_LAB) {

@@ -84,6 +84,12 @@ async function main(): Promise<number> {
   }
   const { generation, lab } = joined;
   const { resource } = lab;
+  if (settings.clockSlowPercent !== undefined && lab.kind !== 'drifting-clock') {
+    await markRemoteWorkerStopped(me, session).catch(() => undefined);
+    throw new Refused(
+      `--clock-slow-percent: only the drifting-clock lab has a drifting clock (${lab.id} is ${lab.kind})`,
+    );
+  }
   // A worker an app server started gets the lab's short id ("w1") and names its server, whose
   // successor ends its lane if that server dies without a word (lib/jobs/orphaned-workers.ts).
   const origin = local ? { ...local.server, workerPid: process.pid } : null;
