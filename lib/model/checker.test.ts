@@ -164,6 +164,43 @@ describe('recorded histories', () => {
     );
   });
 
+  test("a takeover without a new token: B is granted A's token 1, and A's late write with it is a lost update", () => {
+    const verdict = checkHistory(recorded('same-token-takeover'), { value: 'A-4', lastToken: 1 });
+    assert.equal(verdict.ok, false);
+    assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-granted-twice', 'write-after-expiry']);
+    const [twice] = only(verdict, 'token-granted-twice');
+    assert.deepEqual(twice?.eventIds, [2, 14]);
+    assert.equal(twice?.message, 'token 1 granted twice: to A at 00:33:34.057 and to B at 00:33:36.558');
+    const [lost] = only(verdict, 'superseded-holder');
+    assert.deepEqual(lost?.eventIds, [2, 14, 16, 19]);
+    assert.match(
+      lost?.message ?? '',
+      /^lost update: B's value "B-1" \(token 1\) overwritten by A with the same token 1 at /,
+    );
+    // A renewed once (to 00:33:36.092) before it froze: the expiry is the renewed one.
+    assert.match(
+      only(verdict, 'write-after-expiry')[0]?.message ?? '',
+      /had run out by the database's clock at 00:33:36\.092$/,
+    );
+  });
+
+  test("a drifting clock: A's late write with token 2 over B's 3, long after its lease ran out by the database's clock", () => {
+    const verdict = checkHistory(recorded('drifting-clock'), { value: 'A-3', lastToken: 2 });
+    assert.equal(verdict.ok, false);
+    assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-went-back', 'write-after-expiry']);
+    assert.deepEqual(only(verdict, 'token-went-back')[0]?.eventIds, [33, 38]);
+    assert.match(
+      only(verdict, 'token-went-back')[0]?.message ?? '',
+      /^lost update: B's value "B-1" \(token 3\) overwritten by A with token 2 at /,
+    );
+    const [late] = only(verdict, 'write-after-expiry');
+    assert.deepEqual(late?.eventIds, [23, 38]);
+    assert.match(
+      late?.message ?? '',
+      /^A wrote "A-3" with token 2 at .*, \d{4} ms after its lease \(token 2\) had run out by the database's clock at 00:33:44\.360$/,
+    );
+  });
+
   test("token as text: B's newer token 10 is turned away against 9", () => {
     const verdict = checkHistory(recorded('token-as-text'));
     assert.equal(verdict.ok, false);
