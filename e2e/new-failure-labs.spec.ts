@@ -8,6 +8,7 @@ import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
 
 test('a takeover without a new token: B is handed A\'s token, and A\'s late "fenced" write is a lost update', async ({
   lab,
+  page,
 }) => {
   test.setTimeout(120_000);
   const sameToken = lab('same-token-takeover');
@@ -59,10 +60,11 @@ test('a takeover without a new token: B is handed A\'s token, and A\'s late "fen
   await expect(sameToken.rowMark(lateValue, tokenA)).toHaveAccessibleName(/still there now$/);
   // The checker names the repeated grant and the lost update.
   await expect(sameToken.checkerViolations).toBeVisible();
-  await expect(sameToken.checkerViolations).toContainText(`token ${tokenA} granted twice: to A at`);
-  await expect(sameToken.checkerViolations).toContainText(
-    `lost update: B's value "B-1" (token ${tokenA}) overwritten by A with the same token ${tokenA}`,
-  );
+  const violation = (text: string) => page.getByRole('listitem').filter({ hasText: text });
+  await expect(violation(`token ${tokenA} granted twice: to A at`)).toBeVisible();
+  await expect(
+    violation(`lost update: B's value "B-1" (token ${tokenA}) overwritten by A with the same token ${tokenA}`),
+  ).toBeVisible();
 
   await sameToken.nextStep();
   await sameToken.expectStep(
@@ -74,6 +76,7 @@ test('a takeover without a new token: B is handed A\'s token, and A\'s late "fen
 
 test("a drifting clock: nothing freezes, A's slow clock writes after the database's expiry, over B's value", async ({
   lab,
+  page,
 }) => {
   test.setTimeout(120_000);
   const drifting = lab('drifting-clock');
@@ -129,8 +132,17 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
     ),
   );
   await expect(drifting.checkerViolations).toBeVisible();
-  await expect(drifting.checkerViolations).toContainText(`A wrote "${lateValue}" with token ${tokenA} at`);
-  await expect(drifting.checkerViolations).toContainText("had run out by the database's clock");
+  const violation = (text: string | RegExp) => page.getByRole('listitem').filter({ hasText: text });
+  await expect(
+    violation(`lost update: B's value "B-1" (token ${tokenB}) overwritten by A with token ${tokenA}`),
+  ).toBeVisible();
+  await expect(
+    violation(
+      new RegExp(
+        `^A wrote "${lateValue}" with token ${tokenA} at .*, \\d+ ms after its lease \\(token ${tokenA}\\) had run out by the database's clock`,
+      ),
+    ),
+  ).toBeVisible();
 
   await drifting.nextStep();
   await drifting.expectStep(6, `The row holds A's stale value "${lateValue}" with token ${tokenA}`, 6);
@@ -152,4 +164,22 @@ test('the drifting-clock lab has its drift setting in free play, explained; othe
   await fenced.gotoFreePlay();
   await expect(page.getByRole('spinbutton', { name: 'Lease TTL (s)' })).toBeVisible();
   await expect(page.getByRole('spinbutton', { name: 'Its clock runs slow by (%)' })).toHaveCount(0);
+});
+
+test('the home page lists both labs, each with its walkthrough and free play', async ({ page }) => {
+  await page.goto('/');
+  for (const [id, title] of [
+    ['same-token-takeover', 'A takeover without a new token'],
+    ['drifting-clock', 'A drifting clock'],
+  ]) {
+    await expect(page.getByRole('heading', { level: 3, name: `✗ ${title}` })).toBeVisible();
+    await expect(page.getByRole('link', { name: `Walkthrough of the ${title} lab` })).toHaveAttribute(
+      'href',
+      `/labs/${id}/walkthrough`,
+    );
+    await expect(page.getByRole('link', { name: `Free play in the ${title} lab` })).toHaveAttribute(
+      'href',
+      `/labs/${id}`,
+    );
+  }
 });
