@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { SessionPage } from './pages/session-page';
 
 /*
  * Two more ways a lock holder outlives its lease (issue 13), each walked through to the end with real
@@ -181,5 +182,33 @@ test('the home page lists both labs, each with its walkthrough and free play', a
       'href',
       `/labs/${id}`,
     );
+  }
+});
+
+test('a trainee opens a private lab of each kind; in a private drifting clock a slow worker takes the lease and writes', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext();
+  try {
+    const trainee = new SessionPage(await context.newPage());
+    const sameToken = await trainee.openPrivateLab('A takeover without a new token');
+    await expect(trainee.page.getByRole('heading', { level: 1 })).toContainText('A takeover without a new token');
+    await expect(sameToken.rowValue()).toHaveText('initial', { timeout: WORKER_STEP_TIMEOUT });
+    await trainee.page.getByRole('button', { name: 'Close this lab' }).click();
+    await expect(trainee.readOnly).toContainText('was closed', { timeout: WORKER_STEP_TIMEOUT });
+
+    const drifting = await trainee.openPrivateLab('A drifting clock');
+    await expect(drifting.rowValue()).toHaveText('initial', { timeout: WORKER_STEP_TIMEOUT });
+    await trainee.page.getByRole('spinbutton', { name: 'Its clock runs slow by (%)' }).fill('50');
+    await drifting.startWorker('Slow', 3);
+    await expect(drifting.writeMark('Slow', 'accepted', { value: 'Slow-1' })).toBeVisible({
+      timeout: WORKER_STEP_TIMEOUT,
+    });
+    await expect(drifting.rowValue()).toHaveText(/^Slow-\d+$/);
+    await trainee.page.getByRole('button', { name: 'Close this lab' }).click();
+    await expect(trainee.readOnly).toContainText('was closed', { timeout: WORKER_STEP_TIMEOUT });
+  } finally {
+    await context.close();
   }
 });
