@@ -62,11 +62,12 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
     if (chosen === undefined && reached !== undefined) setChosen(shown);
   }, [chosen, reached, shown]);
 
+  /** Resolves true once `done` holds of the lab's events after `mark`, or false after the step's time-out. */
   const waitFor = useCallback(
-    (step: Step, mark: number) =>
+    (done: Step['done'], mark: number) =>
       new Promise<boolean>((resolve) => {
         const check = () =>
-          step.done(
+          done(
             factsFrom(
               store.getState().events.filter((e) => e.id > mark),
               lab,
@@ -85,19 +86,6 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
         });
       }),
     [store, lab],
-  );
-
-  /** Resolves once A holds the lease (events after `mark`), or false after the step's time-out. */
-  const waitForGrantA = useCallback(
-    (mark: number) =>
-      waitFor(
-        {
-          ...(steps[0] as Step),
-          done: (facts) => facts.grantA !== undefined,
-        },
-        mark,
-      ),
-    [steps, waitFor],
   );
 
   /** Runs step `index` for real; resolves undefined (with a message shown) if it did not complete. */
@@ -119,14 +107,15 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
       } else if (action.kind === 'start-both') {
         // B starts once A holds the lease, and waits for it: nothing freezes in this story.
         if (!(await commands.start(walkthroughSettings(lab).A))) return fail('A could not start');
-        if (!(await waitForGrantA(currentMark))) return fail('A did not get the lease');
+        if (!(await waitFor((facts) => facts.grantA !== undefined, currentMark)))
+          return fail('A did not get the lease');
         if (!(await commands.start(walkthroughSettings(lab).B))) return fail('B could not start');
       } else if (action.kind === 'freeze-before-write') {
         if (!(await commands.pause(action.worker, 'critical-window'))) return fail('A could not be frozen');
       } else if (action.kind === 'resume') {
         await commands.resume(action.worker);
       }
-      if (!(await waitFor(step, currentMark)))
+      if (!(await waitFor(step.done, currentMark)))
         return fail(`nothing happened for ${STEP_TIMEOUT_MS / 1000} s while waiting for ${step.waitingFor}`);
       setChosen(index);
       setStatus({ kind: 'idle' });
@@ -137,7 +126,7 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
         return undefined;
       }
     },
-    [commands, lab, steps, store, waitFor, waitForGrantA],
+    [commands, lab, steps, store, waitFor],
   );
 
   /** Runs `indexes` in order, one page action at a time; stops at the first that fails. */
