@@ -318,3 +318,54 @@ describe('a drifting clock (drifting-clock), as the worker role', () => {
     await refusedWith(NOT_THIS_LABS, brokenWrite(sameToken, 'plain', 'x', own.token), 'an unfenced write');
   });
 });
+
+describe("the drift setting at the database's door (worker_join), as the worker role", () => {
+  const INVALID = '22023';
+
+  async function joinWith(
+    lab: string,
+    name: string,
+    clockSlowPercent: unknown,
+    joinKey: string | null | undefined,
+  ): Promise<{ refusal: string | null; kind: string | null } | undefined> {
+    const { rows } = await worker.query<{ refusal: string | null; kind: string | null }>(
+      'SELECT * FROM worker_join($1, $2, $3, $4, $5)',
+      [lab, name, randomBytes(8).toString('hex'), JSON.stringify({ name, clockSlowPercent }), joinKey ?? null],
+    );
+    return rows[0];
+  }
+
+  async function statusRow(lab: string, name: string): Promise<unknown> {
+    const { rows } = await owner.query('SELECT settings FROM remote_workers WHERE lab = $1 AND name = $2', [lab, name]);
+    return rows[0]?.settings;
+  }
+
+  test('a drifting-clock lab takes a whole percentage from 0 to 90, and nothing else', async () => {
+    const lab = await openLab('drifting-clock');
+    const key = await labJoinKey(lab.id);
+    for (const [i, bad] of [5000, 91, -3.5, -1, 50.5, '50', null, true, [50], { slow: 50 }].entries()) {
+      await refusedWith(INVALID, joinWith(lab.id, `Bad${i}`, bad, key), `clockSlowPercent ${JSON.stringify(bad)}`);
+      assert.equal(await statusRow(lab.id, `Bad${i}`), undefined, `${JSON.stringify(bad)}: nothing stored`);
+    }
+    for (const good of [0, 50, 90]) {
+      const joined = await joinWith(lab.id, `Good${good}`, good, key);
+      assert.equal(joined?.refusal, null, `clockSlowPercent ${good}`);
+      assert.deepEqual(await statusRow(lab.id, `Good${good}`), { name: `Good${good}`, clockSlowPercent: good });
+    }
+  });
+
+  test('any other lab, shared or private, refuses a drift setting (no_clock_drift, with its kind) and stores nothing', async () => {
+    for (const kind of ['fenced', 'no-fencing', 'same-token-takeover', 'bypass'] as const) {
+      const lab = await openLab(kind);
+      const joined = await joinWith(lab.id, 'Drifter', 50, await labJoinKey(lab.id));
+      assert.deepEqual(joined && { refusal: joined.refusal, kind: joined.kind }, { refusal: 'no_clock_drift', kind });
+      assert.equal(await statusRow(lab.id, 'Drifter'), undefined, `${kind}: nothing stored`);
+    }
+    const shared = await joinWith('fenced', 'Drifter', 0, null);
+    assert.equal(shared?.refusal, 'no_clock_drift', 'the shared fenced lab, even 0 % slow');
+    assert.equal(await statusRow('fenced', 'Drifter'), undefined);
+    // A private lab's kind is still told only to a worker with its key.
+    const fenced = await openLab('fenced');
+    assert.equal((await joinWith(fenced.id, 'Drifter', 50, null))?.refusal, 'no_lab');
+  });
+});
