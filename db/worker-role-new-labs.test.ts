@@ -369,3 +369,36 @@ describe("the drift setting at the database's door (worker_join), as the worker 
     assert.equal((await joinWith(fenced.id, 'Drifter', 50, null))?.refusal, 'no_lab');
   });
 });
+
+describe("the same-token lab's write takes only a token the worker was granted there, in this run", () => {
+  const NOT_GRANTED = 'FL009';
+
+  test("a made-up token, another worker's, another lab's or a past run's is refused, and the row is untouched", async () => {
+    const lab = await openLab('same-token-takeover');
+    const a = await join(lab, 'A');
+    const b = await join(lab, 'B');
+    const mine = await acquire(a, 'same-token');
+    assert.equal(await brokenWrite(a, 'fenced', 'A-1', mine.token), 'accepted');
+
+    // A token far above any granted one would wedge the lab until a reset: every later write is stale.
+    await refusedWith(NOT_GRANTED, brokenWrite(a, 'fenced', 'wedge', 9_000_000_000_000_000_000), 'a made-up token');
+    await refusedWith(NOT_GRANTED, brokenWrite(b, 'fenced', 'B-early', mine.token), "A's token, written by B");
+    const elsewhere = await join(await openLab('same-token-takeover'), 'A');
+    const other = await acquire(elsewhere, 'same-token');
+    await refusedWith(NOT_GRANTED, brokenWrite(a, 'fenced', 'A-other', other.token), "A's token of another lab");
+    assert.deepEqual(await rowOf(lab), { value: 'A-1', last_token: String(mine.token) });
+
+    // The lesson stands: B's takeover keeps A's token, and both write with it, A's late write last.
+    const taken = await takeOver(b, 'same-token');
+    assert.equal(taken.token, mine.token);
+    assert.equal(await brokenWrite(b, 'fenced', 'B-1', taken.token), 'accepted');
+    assert.equal(await brokenWrite(a, 'fenced', 'A-late', mine.token), 'accepted');
+    assert.deepEqual(await rowOf(lab), { value: 'A-late', last_token: String(mine.token) });
+
+    // A new run of the lab: A, joined again, may not write with the token of the run before.
+    await owner.query('SELECT lab_generation_bump($1)', [lab.id]);
+    const again = await join(lab, 'A');
+    await refusedWith(NOT_GRANTED, brokenWrite(again, 'fenced', 'A-past', mine.token), "a past run's token");
+    assert.deepEqual(await rowOf(lab), { value: 'A-late', last_token: String(mine.token) });
+  });
+});

@@ -10,6 +10,9 @@
 --  * worker_join stored any clockSlowPercent (5000, -3.5) in any lab. It now takes only a whole
 --    percentage from 0 to 90, and only in a drifting-clock lab (shared or private); any other lab
 --    answers 'no_clock_drift', with its kind, and stores nothing.
+--  * The same-token lab's write (fl_broken_write, mode 'fenced') took any token: a worker writing
+--    9000000000000000000 wedged the shared lab until a reset. It now takes only a token granted to
+--    that writer in that lab and run, as the fenced lab's worker_fenced_write does (0020).
 
 -- Records the expiry of every lease that has run out by the database's clock and is not recorded
 -- yet. Returns how many it recorded. The app role may not lock leases itself (it may not update
@@ -142,4 +145,63 @@ BEGIN
   UPDATE worker_commands c SET taken_at = clock_timestamp()
    WHERE c.lab = p_lab AND c.worker = p_name AND c.taken_at IS NULL;
   RETURN QUERY SELECT NULL::text, joined, b.kind, b.row_id, b.resource, b.visibility;
+END $$;
+
+-- A lab's grants of a token, as the same-token lab's write looks them up.
+CREATE INDEX events_lease_acquired ON events (lab, token) WHERE kind = 'lease_acquired';
+
+-- The broken labs' writes as 0021 made them, with the same-token lab's token check (above).
+CREATE OR REPLACE FUNCTION fl_broken_write(p_lab text, p_row_id integer, p_mode text, p_value text, p_token bigint,
+                                           p_actor text, p_generation bigint)
+RETURNS TABLE (outcome text, stored_token bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+  lab_kind text;
+  path text;
+  written boolean := false;
+  stored bigint;
+BEGIN
+  IF p_generation IS NOT NULL THEN PERFORM lab_generation_current(p_lab, p_generation); END IF;
+  SELECT b.kind INTO lab_kind FROM labs b WHERE b.id = p_lab AND b.row_id = p_row_id AND b.kind <> 'fenced';
+  path := CASE
+    WHEN lab_kind = 'no-fencing' AND p_mode = 'plain' THEN 'no token check'
+    WHEN lab_kind = 'read-check-write' AND p_mode = 'plain' THEN 'checked in the app, written unconditionally'
+    WHEN lab_kind = 'read-check-write' AND p_mode = 'checked-stale' THEN 'checked in the app'
+    WHEN lab_kind = 'token-as-text' AND p_mode = 'text' THEN 'compared as text'
+    WHEN lab_kind IN ('per-process-counter', 'bypass', 'same-token-takeover') AND p_mode = 'fenced' THEN 'fenced'
+    WHEN lab_kind = 'bypass' AND p_mode = 'plain' THEN 'catch-up path, bypasses the guard'
+    WHEN lab_kind = 'drifting-clock' AND p_mode = 'plain' THEN 'no token check'
+  END;
+  IF path IS NULL THEN
+    RAISE EXCEPTION 'the lab % (row %) has no % write', p_lab, p_row_id, p_mode USING ERRCODE = 'FL011';
+  END IF;
+  -- The same-token lab's write takes only a token granted to this writer in this lab, and in this run
+  -- when the writer is a worker (p_generation): a made-up token far above the others would wedge the
+  -- lab's row until a reset. Its grants are lease_acquired events, fresh ones and takeovers alike (a
+  -- takeover keeps the token, so it has no lease_grants row of its own): A's and B's grants of one
+  -- token both count, and the stale holder's late write with it still passes, as the lab shows.
+  IF lab_kind = 'same-token-takeover'
+     AND NOT EXISTS (SELECT 1 FROM events e
+                      WHERE e.lab = p_lab AND e.kind = 'lease_acquired' AND e.token = p_token AND e.actor = p_actor
+                        AND (p_generation IS NULL OR e.generation = p_generation)) THEN
+    RAISE EXCEPTION 'token % was not granted to % in the lab %', p_token, p_actor, p_lab USING ERRCODE = 'FL009';
+  END IF;
+  IF p_mode <> 'checked-stale' THEN
+    UPDATE unguarded_rows u
+       SET value = p_value, last_token = p_token, last_token_text = p_token::text, updated_at = clock_timestamp()
+     WHERE u.id = p_row_id AND u.lab = p_lab
+       AND (p_mode = 'plain' OR (p_mode = 'text' AND u.last_token_text <= p_token::text)
+            OR (p_mode = 'fenced' AND u.last_token <= p_token));
+    written := FOUND;
+  END IF;
+  IF NOT written THEN
+    SELECT coalesce((SELECT u.last_token FROM unguarded_rows u WHERE u.id = p_row_id AND u.lab = p_lab), 0)
+      INTO stored;
+  END IF;
+  INSERT INTO events (lab, actor, kind, row_id, token, stored_token, outcome, detail, generation)
+  VALUES (p_lab, p_actor, CASE WHEN written THEN 'write_accepted' ELSE 'write_rejected' END, p_row_id, p_token,
+          stored, CASE WHEN written THEN 'accepted' ELSE 'stale' END,
+          jsonb_build_object('value', p_value, 'table', 'unguarded_rows', 'path', path), p_generation);
+  RETURN QUERY SELECT CASE WHEN written THEN 'accepted' ELSE 'stale' END, stored;
 END $$;
