@@ -96,7 +96,14 @@ async function callLeaseFunction<Row extends LeaseResultRow>(
  * recorded with the resource it was granted for (0015_lease_and_write_functions.sql fl_acquire_lease).
  */
 export async function acquireLease(
-  request: LeaseRequest & { tokenSource?: TokenSource },
+  request: LeaseRequest & {
+    tokenSource?: TokenSource;
+    /**
+     * 'same-token': the same-token-takeover lab's broken lease service (0021), whose takeover keeps
+     * the old holder's token; the database refuses it in any other lab. A worker's grant only.
+     */
+    takeover?: 'mint' | 'same-token';
+  },
   session?: Session,
 ): Promise<AcquireResult> {
   const tokenSource = request.tokenSource ?? 'write_epoch';
@@ -116,15 +123,23 @@ export async function acquireLease(
   };
   const row = request.as
     ? await callLeaseFunction<Row>(
-        'SELECT * FROM worker_acquire_lease($1, $2, $3, $4)',
+        request.takeover === 'same-token'
+          ? 'SELECT * FROM worker_acquire_lease_same_token($1, $2, $3, $4)'
+          : 'SELECT * FROM worker_acquire_lease($1, $2, $3, $4)',
         [...identityParams(request.as), ttlMs],
         session,
       )
-    : await callLeaseFunction<Row>(
-        'SELECT * FROM fl_acquire_lease($1, $2, $3, $4, $5, $6)',
-        [resource, holder, ttlMs, lab, request.generation ?? null, tokenSource === 'lab_text_epoch'],
-        session,
-      );
+    : request.takeover === 'same-token'
+      ? await callLeaseFunction<Row>(
+          'SELECT * FROM fl_broken_takeover_same_token($1, $2, $3, $4, $5)',
+          [resource, holder, ttlMs, lab, request.generation ?? null],
+          session,
+        )
+      : await callLeaseFunction<Row>(
+          'SELECT * FROM fl_acquire_lease($1, $2, $3, $4, $5, $6)',
+          [resource, holder, ttlMs, lab, request.generation ?? null, tokenSource === 'lab_text_epoch'],
+          session,
+        );
   const lease = leaseOf(row);
   if (!lease) throw new Error(`lease on ${resource} vanished during acquire`);
   if (row.outcome === 'busy') return { outcome: 'busy', heldBy: lease };
@@ -204,22 +219,12 @@ export async function readLease(resource: string, db: Queryable = getPool()): Pr
 /**
  * Records the expiry of every lease that has run out by the database's clock and is not recorded
  * yet (once per lease: the next taker may have recorded it already). Returns how many it recorded.
+ * A lease a holder is renewing right now is left to the next sweep (0022 fl_record_expired_leases):
+ * its end is the renewal's once that commits.
  */
 export async function recordExpiredLeases(db: Queryable = getPool()): Promise<number> {
-  const { rowCount } = await db.query(
-    `INSERT INTO events (lab, actor, kind, resource, token, detail)
-     SELECT l.lab, l.holder, 'lease_expired', l.resource, l.token,
-            jsonb_build_object('expiresAt', to_char(l.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                               'noticedBy', 'database clock')
-       FROM leases l
-      WHERE l.expires_at <= clock_timestamp()
-        AND NOT EXISTS (SELECT 1 FROM events e
-                         WHERE e.kind = 'lease_expired' AND e.resource = l.resource AND e.token = l.token)
-     -- In the order of the labs' events locks (0009_events_lock_per_lab.sql): two sweeps never deadlock.
-     ORDER BY hashtext(l.lab), l.lab, l.expires_at
-     ON CONFLICT DO NOTHING`,
-  );
-  return rowCount ?? 0;
+  const { rows } = await db.query<{ recorded: number }>('SELECT fl_record_expired_leases() AS recorded');
+  return rows[0]?.recorded ?? 0;
 }
 
 /** Removes a lab's lease, whoever holds it: for resetting a lab whose workers are all stopped. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
+import { LAB_IDS, LABS } from '../lib/model/lab-kinds';
 import { startTestCluster, type TestCluster } from '../lib/testing/test-cluster';
 import { migrate } from './migrate';
 
@@ -24,15 +25,23 @@ after(async () => {
 });
 
 test('a new database has the row of every shared lab, at its initial value', async () => {
-  const { rows } = await client.query<{ id: string; value: string | null }>(
-    `SELECT l.id, coalesce(p.value, u.value) AS value
+  const { rows } = await client.query<{ id: string; value: string | null; row_id: number; resource: string }>(
+    `SELECT l.id, coalesce(p.value, u.value) AS value, l.row_id, l.resource
        FROM labs l
        LEFT JOIN protected_rows p ON l.kind = 'fenced' AND p.id = l.row_id
        LEFT JOIN unguarded_rows u ON l.kind <> 'fenced' AND u.id = l.row_id AND u.lab = l.id
       WHERE l.visibility = 'shared' ORDER BY l.id`,
   );
-  assert.equal(rows.length, 6);
-  for (const row of rows) assert.equal(row.value, 'initial', `the row of the shared lab ${row.id}`);
+  // The eight labs: the fenced one and seven broken ones, each as lib/model/lab-kinds.ts has it.
+  assert.deepEqual(
+    rows.map((r) => r.id),
+    [...LAB_IDS].sort(),
+  );
+  for (const row of rows) {
+    assert.equal(row.value, 'initial', `the row of the shared lab ${row.id}`);
+    const definition = LABS[row.id as keyof typeof LABS];
+    assert.deepEqual([row.row_id, row.resource], [definition.rowId, definition.resource]);
+  }
 });
 
 test('migrating again changes nothing', async () => {

@@ -107,6 +107,14 @@ describe('what a review found the worker role could do, now refused', () => {
         () => 'refused',
       );
     assert.notEqual(await attempt, 'accepted', "a token granted to Alice is not Bob's to write with");
+    // Alice's 60 s lease would hold the shared fenced lab for the tests after this one (a scenario
+    // that finds it held says the lab is in use, and stops).
+    await db.query('SELECT * FROM worker_release_lease($1, $2, $3, $4)', [
+      alice.lab,
+      alice.name,
+      alice.instance,
+      aliceToken,
+    ]);
   });
 
   test('the worker role may not take the advisory locks the app waits on (events, private labs, migrations)', async () => {

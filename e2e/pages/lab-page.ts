@@ -202,9 +202,12 @@ export class LabPage {
 
   // The walkthrough.
 
-  /** Waits for step `n` to be complete as a reader sees it: its number, and its narration. */
-  async expectStep(n: number, narration: string | RegExp) {
-    await expect(this.stepCounter).toHaveText(`Step ${n} of 7`, { timeout: WORKER_STEP_TIMEOUT });
+  /**
+   * Waits for step `n` to be complete as a reader sees it: its number, and its narration. `of`: the
+   * walkthrough's length (7 for the pause story; the drifting clock tells its own in 6).
+   */
+  async expectStep(n: number, narration: string | RegExp, of = 7) {
+    await expect(this.stepCounter).toHaveText(`Step ${n} of ${of}`, { timeout: WORKER_STEP_TIMEOUT });
     await expect(this.narration).toContainText(narration, { timeout: WORKER_STEP_TIMEOUT });
   }
 

@@ -36,7 +36,7 @@ describe('the report of an unsafe history', () => {
   const report = reportOf('no-fencing', 'No fencing');
 
   test('counts the violations and lists each with its rule, message, events and their times', () => {
-    assert.match(report, /^\*\*UNSAFE: 2 violations in 3 writes and 2 grants\*\*$/m);
+    assert.match(report, /^\*\*UNSAFE: 3 violations in 3 writes and 2 grants\*\*$/m);
     assert.match(
       report,
       /^1\. \*\*token-went-back\*\*: lost update: B's value "B-1" \(token 65\) overwritten by A with token 64 at 10:28:44\.294$/m,
@@ -44,6 +44,10 @@ describe('the report of an unsafe history', () => {
     assert.match(report, /^ {3}- event 271 at 10:28:42\.532: B write accepted \(token 65\)$/m);
     assert.match(report, /^ {3}- event 277 at 10:28:44\.294: A write accepted \(token 64\)$/m);
     assert.match(report, /^2\. \*\*superseded-holder\*\*: /m);
+    assert.match(
+      report,
+      /^3\. \*\*write-after-expiry\*\*: A wrote "A-2" with token 64 at 10:28:44\.294, 1817 ms after/m,
+    );
     assert.match(report, /\| A \| 2 \| 0 \|/, "A's stale write was accepted: nothing fenced it");
   });
 });

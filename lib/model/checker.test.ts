@@ -147,7 +147,7 @@ describe('recorded histories', () => {
   test("no fencing: A's stale token 64 overwrites B's 65, after B had written", () => {
     const verdict = checkHistory(recorded('no-fencing'), { value: 'A-2', lastToken: 64 });
     assert.equal(verdict.ok, false);
-    assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-went-back']);
+    assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-went-back', 'write-after-expiry']);
     const [lost] = only(verdict, 'token-went-back');
     assert.deepEqual(lost?.eventIds, [271, 277]);
     assert.equal(
@@ -155,6 +155,50 @@ describe('recorded histories', () => {
       'lost update: B\'s value "B-1" (token 65) overwritten by A with token 64 at 10:28:44.294',
     );
     assert.deepEqual(only(verdict, 'superseded-holder')[0]?.eventIds, [261, 271, 277]);
+    // A's lease ran out at 10:28:42.477 by the database's clock (its grant said so; it never renewed).
+    const [late] = only(verdict, 'write-after-expiry');
+    assert.deepEqual(late?.eventIds, [261, 277]);
+    assert.equal(
+      late?.message,
+      'A wrote "A-2" with token 64 at 10:28:44.294, 1817 ms after its lease (token 64) had run out by the database\'s clock at 10:28:42.477',
+    );
+  });
+
+  test("a takeover without a new token: B is granted A's token 1, and A's late write with it is a lost update", () => {
+    const verdict = checkHistory(recorded('same-token-takeover'), { value: 'A-4', lastToken: 1 });
+    assert.equal(verdict.ok, false);
+    assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-granted-twice', 'write-after-expiry']);
+    const [twice] = only(verdict, 'token-granted-twice');
+    assert.deepEqual(twice?.eventIds, [2, 14]);
+    assert.equal(twice?.message, 'token 1 granted twice: to A at 00:33:34.057 and to B at 00:33:36.558');
+    const [lost] = only(verdict, 'superseded-holder');
+    assert.deepEqual(lost?.eventIds, [2, 14, 16, 19]);
+    assert.match(
+      lost?.message ?? '',
+      /^lost update: B's value "B-1" \(token 1\) overwritten by A with the same token 1 at /,
+    );
+    // A renewed once (to 00:33:36.092) before it froze: the expiry is the renewed one.
+    assert.match(
+      only(verdict, 'write-after-expiry')[0]?.message ?? '',
+      /had run out by the database's clock at 00:33:36\.092$/,
+    );
+  });
+
+  test("a drifting clock: A's late write with token 2 over B's 3, long after its lease ran out by the database's clock", () => {
+    const verdict = checkHistory(recorded('drifting-clock'), { value: 'A-3', lastToken: 2 });
+    assert.equal(verdict.ok, false);
+    assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-went-back', 'write-after-expiry']);
+    assert.deepEqual(only(verdict, 'token-went-back')[0]?.eventIds, [33, 38]);
+    assert.match(
+      only(verdict, 'token-went-back')[0]?.message ?? '',
+      /^lost update: B's value "B-1" \(token 3\) overwritten by A with token 2 at /,
+    );
+    const [late] = only(verdict, 'write-after-expiry');
+    assert.deepEqual(late?.eventIds, [23, 38]);
+    assert.match(
+      late?.message ?? '',
+      /^A wrote "A-3" with token 2 at .*, \d{4} ms after its lease \(token 2\) had run out by the database's clock at 00:33:44\.360$/,
+    );
   });
 
   test("token as text: B's newer token 10 is turned away against 9", () => {
@@ -186,5 +230,71 @@ describe('recorded histories', () => {
     const copy = structuredClone(events);
     assert.deepEqual(checkHistory([...events].reverse()), checkHistory(events));
     assert.deepEqual(events, copy);
+  });
+});
+
+describe('a takeover that kept the token', () => {
+  test("two grants of one token, and the first holder's late write over the second's: both named", () => {
+    const history = [
+      grant(1, 0, 'A', 7),
+      wrote(2, 0.1, 'A', 7, 'A-1'),
+      grant(3, 3, 'B', 7),
+      wrote(4, 3.1, 'B', 7, 'B-1'),
+      wrote(5, 4.25, 'A', 7, 'A-2'),
+    ];
+    const verdict = checkHistory(history, { value: 'A-2', lastToken: 7 });
+    assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-granted-twice']);
+    assert.deepEqual(only(verdict, 'token-granted-twice')[0]?.eventIds, [1, 3]);
+    const [lost, ...more] = only(verdict, 'superseded-holder');
+    assert.deepEqual(more, []);
+    assert.deepEqual(lost?.eventIds, [1, 3, 4, 5]);
+    assert.equal(
+      lost?.message,
+      'lost update: B\'s value "B-1" (token 7) overwritten by A with the same token 7 at 12:00:04.250: B was granted that token after A (at 12:00:03.000), so A\'s lease was superseded',
+    );
+  });
+
+  test('the later holder writing again under the repeated token is no violation of its own', () => {
+    const history = [
+      grant(1, 0, 'A', 7),
+      wrote(2, 0.1, 'A', 7, 'A-1'),
+      grant(3, 3, 'B', 7),
+      wrote(4, 3.1, 'B', 7, 'B-1'),
+    ];
+    assert.deepEqual(rulesOf(checkHistory(history)), ['token-granted-twice']);
+  });
+});
+
+describe('write-after-expiry', () => {
+  const grantUntil = (id: number, s: number, actor: string, token: number, untilS: number) =>
+    ev(id, s, actor, 'lease_acquired', {
+      token,
+      detail: { expiresAt: new Date(Date.UTC(2026, 0, 1, 12, 0, 0) + untilS * 1000).toISOString() },
+    });
+
+  test("a lost update made after the writer's lease ran out by the database's clock says by how much", () => {
+    const history = [
+      grantUntil(1, 0, 'A', 7, 5),
+      grantUntil(2, 5.05, 'B', 8, 10.05),
+      wrote(3, 5.1, 'B', 8, 'B-1'),
+      wrote(4, 8, 'A', 7, 'A-3'),
+    ];
+    const [late, ...more] = only(checkHistory(history), 'write-after-expiry');
+    assert.deepEqual(more, []);
+    assert.deepEqual(late?.eventIds, [1, 4]);
+    assert.equal(
+      late?.message,
+      'A wrote "A-3" with token 7 at 12:00:08.000, 3000 ms after its lease (token 7) had run out by the database\'s clock at 12:00:05.000',
+    );
+  });
+
+  test('a renewal moves the end; a late write that loses nothing is not flagged (fencing could not refuse it)', () => {
+    const renewed = ev(2, 4, 'A', 'lease_renewed', {
+      token: 7,
+      detail: { expiresAt: new Date(Date.UTC(2026, 0, 1, 12, 0, 9)).toISOString() },
+    });
+    // Within the renewed lease: fine. After it, but nobody newer has written: not a lost update.
+    const history = [grantUntil(1, 0, 'A', 7, 5), renewed, wrote(3, 8, 'A', 7, 'A-1'), wrote(4, 12, 'A', 7, 'A-2')];
+    assert.deepEqual(checkHistory(history).violations, []);
   });
 });

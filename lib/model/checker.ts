@@ -15,7 +15,8 @@ export type Rule =
   | 'final-state'
   | 'superseded-holder'
   | 'token-granted-twice'
-  | 'newer-token-rejected';
+  | 'newer-token-rejected'
+  | 'write-after-expiry';
 
 export type Violation = { rule: Rule; message: string; eventIds: number[] };
 
@@ -24,15 +25,25 @@ export type Verdict = { ok: boolean; violations: Violation[]; checked: { writes:
 /** The row as it is in the database now (the snapshot's `row`). */
 export type FinalRow = { value: string; lastToken: number };
 
-type Grant = { id: number; at: number; actor: string; token: number };
+/** `endsAt`: when the lease ends by the database's clock, as its grant and renewals said. */
+type Grant = { id: number; at: number; actor: string; token: number; endsAt?: number };
 /** A lab's grants, indexed so that a long history is checked in linear time. */
 type LabGrants = { byToken: Map<number, Grant>; byActor: Map<string, { latest: Grant; byToken: Map<number, Grant> }> };
 type Write = { id: number; at: number; actor: string; token: number; value: string };
 /** The accepted write whose lease was the newest so far on a row: it fenced out every older lease. */
-type Fence = { write: Write; leaseToken: number };
+type Fence = { write: Write; lease: Grant };
 
 /** Database time as HH:MM:SS.mmm UTC, the precision at which the interesting things happen. */
 export const clockOf = (at: number): string => new Date(at).toISOString().slice(11, 23);
+
+const expiresAtOf = (event: WireEvent): number | undefined => {
+  const raw = event.detail.expiresAt;
+  const ms = typeof raw === 'string' ? Date.parse(raw) : Number.NaN;
+  return Number.isNaN(ms) ? undefined : ms;
+};
+
+/** Whether lease `a` came after lease `b`: a newer token, or the same token granted again later. */
+const laterLease = (a: Grant, b: Grant): boolean => a.token > b.token || (a.token === b.token && a.id > b.id);
 
 const writtenValue = (event: WireEvent): string => {
   const value = event.detail.value;
@@ -67,9 +78,20 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
       grantsByLab.set(event.lab, labGrants);
     }
 
-    if (event.kind === 'lease_acquired') {
+    if (event.kind === 'lease_renewed') {
+      const renewed = labGrants.byActor.get(event.actor)?.byToken.get(event.token);
+      const endsAt = expiresAtOf(event);
+      if (renewed && endsAt !== undefined) renewed.endsAt = endsAt;
+    } else if (event.kind === 'lease_acquired') {
       grants += 1;
-      const grant: Grant = { id: event.id, at: event.at, actor: event.actor, token: event.token };
+      const endsAt = expiresAtOf(event);
+      const grant: Grant = {
+        id: event.id,
+        at: event.at,
+        actor: event.actor,
+        token: event.token,
+        ...(endsAt === undefined ? {} : { endsAt }),
+      };
       const earlier = labGrants.byToken.get(grant.token);
       if (earlier) {
         violations.push({
@@ -95,7 +117,9 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
       // One row per (lab, rowId); a write that does not name its row is the lab's one row.
       const rowKey = event.rowId === undefined ? event.lab : `${event.lab}#${event.rowId}`;
       const previous = lastWriteByRow.get(rowKey);
+      let lostUpdate = false;
       if (previous && write.token < previous.token) {
+        lostUpdate = true;
         violations.push({
           rule: 'token-went-back',
           message: `lost update: ${previous.actor}'s value "${previous.value}" (token ${previous.token}) overwritten by ${write.actor} with token ${write.token} at ${clockOf(write.at)}`,
@@ -108,14 +132,31 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
       violations.push(...holderViolations);
       if (lease) {
         const fence = fenceByRow.get(rowKey);
-        if (fence && fence.write.actor !== write.actor && fence.leaseToken > lease.token) {
+        if (fence && fence.write.actor !== write.actor && fence.lease.token > lease.token) {
+          lostUpdate = true;
           violations.push({
             rule: 'superseded-holder',
-            message: `${write.actor} wrote "${write.value}" with its lease token ${lease.token} at ${clockOf(write.at)}, after ${fence.write.actor} had written with the newer token ${fence.leaseToken}: its lease was superseded`,
+            message: `${write.actor} wrote "${write.value}" with its lease token ${lease.token} at ${clockOf(write.at)}, after ${fence.write.actor} had written with the newer token ${fence.lease.token}: its lease was superseded`,
             eventIds: [lease.id, fence.write.id, write.id],
           });
+        } else if (fence && fence.write.actor !== write.actor && laterLease(fence.lease, lease)) {
+          // The same token, granted again to a later holder (a takeover that kept the token): the
+          // <= check cannot tell the two holders apart, and the older one's write goes through.
+          lostUpdate = true;
+          violations.push({
+            rule: 'superseded-holder',
+            message: `lost update: ${fence.write.actor}'s value "${fence.write.value}" (token ${fence.lease.token}) overwritten by ${write.actor} with the same token ${lease.token} at ${clockOf(write.at)}: ${fence.write.actor} was granted that token after ${write.actor} (at ${clockOf(fence.lease.at)}), so ${write.actor}'s lease was superseded`,
+            eventIds: [lease.id, fence.lease.id, fence.write.id, write.id],
+          });
         }
-        if (!fence || lease.token >= fence.leaseToken) fenceByRow.set(rowKey, { write, leaseToken: lease.token });
+        if (lostUpdate && lease.endsAt !== undefined && write.at > lease.endsAt) {
+          violations.push({
+            rule: 'write-after-expiry',
+            message: `${write.actor} wrote "${write.value}" with token ${write.token} at ${clockOf(write.at)}, ${write.at - lease.endsAt} ms after its lease (token ${lease.token}) had run out by the database's clock at ${clockOf(lease.endsAt)}`,
+            eventIds: [lease.id, write.id],
+          });
+        }
+        if (!fence || !laterLease(fence.lease, lease)) fenceByRow.set(rowKey, { write, lease });
       }
     }
   }

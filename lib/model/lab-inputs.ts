@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { FencingError } from './errors';
+import { parseInput } from './inputs';
 import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
-import { LAB_IDS } from './lab-kinds';
+import { LAB_IDS, type LabId } from './lab-kinds';
+import { MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
 
 /** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
 
@@ -62,6 +65,16 @@ export const workerSettingsSchema = z
     leaseTtlMs: ms('lease TTL', LEASE_TTL_BOUNDS_MS).default(DEFAULT_WORKER_SETTINGS.leaseTtlMs),
     renewEveryMs: ms('renew interval', RENEW_EVERY_BOUNDS_MS).default(DEFAULT_WORKER_SETTINGS.renewEveryMs),
     writeEveryMs: ms('write interval', WRITE_EVERY_BOUNDS_MS).default(DEFAULT_WORKER_SETTINGS.writeEveryMs),
+    /**
+     * The drifting-clock lab's setting: how slow this worker's clock runs, in whole percent (absent:
+     * it keeps time). Only that lab's workers have a drifting clock; the server refuses it elsewhere.
+     */
+    clockSlowPercent: z
+      .number({ error: 'clock drift must be a number (percent slow)' })
+      .int('clock drift must be a whole percentage')
+      .min(0, 'clock drift must be at least 0 % slow')
+      .max(MAX_CLOCK_SLOW_PERCENT, `clock drift must be at most ${MAX_CLOCK_SLOW_PERCENT} % slow`)
+      .optional(),
   })
   .strict()
   .refine((s) => s.renewEveryMs < s.leaseTtlMs, {
@@ -70,6 +83,18 @@ export const workerSettingsSchema = z
   });
 
 export type WorkerSettings = z.output<typeof workerSettingsSchema>;
+
+/**
+ * A worker's settings for a lab of this kind, as a start and a restart both take them: the schema's
+ * rules, and a clock drift only in the drifting-clock lab. Throws `invalid_input` with the reason.
+ */
+export function workerSettingsForLab(kind: LabId, raw: unknown): WorkerSettings {
+  const settings = parseInput(workerSettingsSchema, raw);
+  if (settings.clockSlowPercent !== undefined && kind !== 'drifting-clock') {
+    throw new FencingError('invalid_input', 'only the drifting-clock lab has a clock drift setting');
+  }
+  return settings;
+}
 
 /** A worker is named by the lab's own id ("w1") or its name; never by a process id. */
 const workerRefSchema = z

@@ -2,7 +2,7 @@ import { LAB_IDS, LABS, type LabId } from './lab-kinds';
 
 /*
  * A lab as it runs: one of the lab kinds (the fenced lab, or one of the classic mistakes) on a row
- * and a lease of its own. The six shared labs are named after their kind ("fenced") and every
+ * and a lease of its own. The eight shared labs are named after their kind ("fenced") and every
  * browser on the server sees them; a private lab is named p-<10 characters> and belongs to the one
  * browser that opened it. A private lab's rows, lease, history and workers are its own.
  */
@@ -32,7 +32,7 @@ export function isLabInstanceId(id: unknown): id is string {
   return isPrivateLabId(id) || (typeof id === 'string' && (LAB_IDS as readonly string[]).includes(id));
 }
 
-/** One of the six labs every browser shares. */
+/** One of the eight labs every browser shares. */
 export function sharedLab(kind: LabId): LabInstance {
   const { rowId, resource } = LABS[kind];
   return { id: kind, kind, rowId, resource, visibility: 'shared' };

@@ -7,6 +7,8 @@ export const LAB_IDS = [
   'token-as-text',
   'per-process-counter',
   'bypass',
+  'same-token-takeover',
+  'drifting-clock',
 ] as const;
 
 export type LabId = (typeof LAB_IDS)[number];
@@ -78,6 +80,27 @@ export const LABS: Record<LabId, LabDefinition> = {
     table: 'unguarded_rows',
     rowId: 5,
     resource: 'lab/bypass',
+  },
+  'same-token-takeover': {
+    id: 'same-token-takeover',
+    title: 'A takeover without a new token',
+    summary:
+      "Fresh grants mint a token, but taking over a lease that expired under another holder hands over the old holder's token; writes are fenced with <=.",
+    failure: "two holders present the same token, so the stale holder's late write passes the <= check",
+    table: 'unguarded_rows',
+    rowId: 6,
+    resource: 'lab/same-token-takeover',
+  },
+  'drifting-clock': {
+    id: 'drifting-clock',
+    title: 'A drifting clock',
+    summary:
+      "A worker judges its lease by its own clock, which runs slow by a setting; the database's clock says when the lease really ends. Writes are not fenced.",
+    failure:
+      "the slow-clock holder believes it still holds the lease after the database's expiry, and its write overwrites the new holder's value",
+    table: 'unguarded_rows',
+    rowId: 7,
+    resource: 'lab/drifting-clock',
   },
 };
 

@@ -123,3 +123,22 @@ test('a deep link names a step from 1; past the last it is the last, and anythin
     assert.equal(deepLinkedStep(raw, 7), undefined, String(raw));
   }
 });
+
+test("the drifting clock's position: B joins once A holds the lease, and the run ends on the last step", () => {
+  const drift = walkthroughFor('drifting-clock');
+  const run = recorded('drifting-clock');
+  assert.deepEqual(walkthroughPosition(drift, run, 'drifting-clock'), {
+    kind: 'at',
+    step: drift.length - 1,
+    facts: factsFrom(run, 'drifting-clock'),
+  });
+  const startB = run.find((e) => e.actor === 'B' && e.kind === 'worker_started') as WireEvent;
+  const early = { ...startB, id: 0 };
+  assert.deepEqual(walkthroughPosition(drift, [early, ...run.filter((e) => e !== startB)], 'drifting-clock'), {
+    kind: 'off-script',
+    why: 'B started before A held the lease',
+    facts: factsFrom([early, ...run.filter((e) => e !== startB)], 'drifting-clock'),
+  });
+  // The pause story's rule would call B's start off script: it came before any freeze.
+  assert.equal(walkthroughPosition(walkthroughFor('no-fencing'), run).kind, 'off-script');
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LabId } from './lab-kinds';
 import { type Facts, factsFrom, type Step } from './walkthrough';
 import type { WireEvent } from './wire';
 
@@ -15,14 +16,23 @@ export type WalkthroughPosition =
   | { kind: 'at'; step: number; facts: Facts }
   | { kind: 'off-script'; why: string; facts: Facts };
 
-export function walkthroughPosition(steps: readonly Step[], events: readonly WireEvent[]): WalkthroughPosition {
-  const facts = factsFrom(events);
+export function walkthroughPosition(
+  steps: readonly Step[],
+  events: readonly WireEvent[],
+  lab?: LabId,
+): WalkthroughPosition {
+  const facts = factsFrom(events, lab);
   const started = events.filter((e) => e.kind === 'worker_started' || e.kind === 'worker_restarted');
   const stranger = started.find((e) => !WALKTHROUGH_WORKERS.has(e.actor));
   if (stranger) return { kind: 'off-script', why: `${stranger.actor} is not one of the walkthrough's workers`, facts };
-  // B joins the story only once A is frozen in its critical window.
-  const earlyB = started.find((e) => e.actor === 'B' && (facts.pauseA === undefined || e.id < facts.pauseA.id));
-  if (earlyB) return { kind: 'off-script', why: 'B started before A froze', facts };
+  // B joins the story only once A is frozen in its critical window; in the drifting clock's, once A
+  // holds the lease (nothing freezes there).
+  const [joinsAfter, why] =
+    lab === 'drifting-clock'
+      ? [facts.grantA, 'B started before A held the lease']
+      : [facts.pauseA, 'B started before A froze'];
+  const earlyB = started.find((e) => e.actor === 'B' && (joinsAfter === undefined || e.id < joinsAfter.id));
+  if (earlyB) return { kind: 'off-script', why, facts };
   return { kind: 'at', step: stepReachedBy(steps, facts), facts };
 }
 

@@ -56,3 +56,69 @@ test("token as text: B's step says the rightful holder was turned away", () => {
       ?.narrate(facts) ?? '';
   assert.match(text, /term 10 token 10 → write rejected \(stale: row holds token 9\)/);
 });
+
+test("a takeover without a new token: B's step says it was handed A's token, and the end says why every grant must mint", () => {
+  const facts = factsFrom(recorded('same-token-takeover'));
+  const steps = walkthroughFor('same-token-takeover');
+  assert.ok(steps.every((step) => step.done(facts)));
+  assert.deepEqual([facts.tokenA, facts.tokenB], [1, 1]);
+  const text = (id: string) => steps.find((s) => s.id === id)?.narrate(facts) ?? '';
+  assert.match(
+    text('b-takes-over'),
+    /^lease expires, term 1 token 1 → write accepted\. B took over A's expired lease, and the lease service handed it A's token 1 instead of minting a new one\./,
+  );
+  assert.match(
+    text('a-wakes'),
+    /^old holder resumes → write token 1 → accepted\. A wrote "A-4" with token 1, the same token B was handed, over the newer value: last_token 1 <= 1/,
+  );
+  assert.match(text('the-row'), /every grant must mint a new token, in the same committed transaction that records it/);
+});
+
+test('a drifting clock: its own story, with no freeze, told from a real run', () => {
+  const events = recorded('drifting-clock');
+  const facts = factsFrom(events, 'drifting-clock');
+  const steps = walkthroughFor('drifting-clock');
+  assert.deepEqual(
+    steps.map((s) => [s.id, s.action.kind]),
+    [
+      ['setup', 'reset'],
+      ['both-start', 'start-both'],
+      ['a-expires', 'none'],
+      ['b-takes-over', 'none'],
+      ['a-writes-late', 'none'],
+      ['the-row', 'none'],
+    ],
+  );
+  assert.ok(steps.every((step) => step.done(facts)));
+  assert.ok(!events.some((e) => e.kind === 'pause_started'), 'nothing froze');
+  assert.deepEqual([facts.tokenA, facts.tokenB], [2, 3]);
+  const text = (id: string) => steps.find((s) => s.id === id)?.narrate(facts) ?? '';
+  assert.match(text('setup'), /The drift is applied to A's reading of the clock; everything else is real\./);
+  assert.match(
+    text('a-expires'),
+    /^By the database's clock, A's lease ran out at 00:33:44\.360\. A did not renew in time/,
+  );
+  assert.match(text('b-takes-over'), /^lease expires, term 3 token 3 → write accepted\./);
+  assert.match(
+    text('a-writes-late'),
+    /^A's clock read 00:33:41\.379, and by it A's lease ran until 00:33:44\.361\. write token 2 → accepted\. A wrote "A-3" with its old token over the newer value, \d+ ms after its lease ran out by the database's clock: lost update\. .*With fencing \(the fenced lab\) the same write is rejected/,
+  );
+  assert.match(text('the-row'), /judging the lease by the database's clock/);
+});
+
+test("a drifting clock's steps are not done before their events", () => {
+  const events = recorded('drifting-clock');
+  const upTo = (id: number) =>
+    factsFrom(
+      events.filter((e) => e.id <= id),
+      'drifting-clock',
+    );
+  const steps = walkthroughFor('drifting-clock');
+  const done = (id: number) => steps.map((s) => s.done(upTo(id)));
+  // A wrote (25) but B had not started: step 2 waits for both.
+  assert.deepEqual(done(25).slice(1), [false, false, false, false, true]);
+  // B started (26); A's lease has not run out yet.
+  assert.deepEqual(done(26).slice(1, 3), [true, false]);
+  // B wrote (33); A's late write (38) not yet.
+  assert.deepEqual(done(33).slice(1, 5), [true, true, true, false]);
+});

@@ -1,4 +1,7 @@
+import type { WorkerSettings } from './lab-inputs';
 import { LABS, type LabId } from './lab-kinds';
+import { isOutcome, t, time, value } from './narration';
+import { DRIFTING_CLOCK_SETTINGS, driftingClockFacts, driftingClockSteps } from './walkthrough-drifting-clock';
 import type { WireEvent } from './wire';
 
 /*
@@ -13,9 +16,16 @@ export const WALKTHROUGH_SETTINGS = {
   B: { name: 'B', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 30_000 },
 } as const;
 
+/** The two workers' settings in a lab's walkthrough: the pause story's, or the drifting clock's. */
+export function walkthroughSettings(lab: LabId): Record<'A' | 'B', WorkerSettings> {
+  return lab === 'drifting-clock' ? DRIFTING_CLOCK_SETTINGS : WALKTHROUGH_SETTINGS;
+}
+
 export type StepAction =
   | { kind: 'reset' }
   | { kind: 'start'; worker: 'A' | 'B' }
+  /** A starts; once it holds the lease, B starts and waits for it (the drifting clock: nothing freezes). */
+  | { kind: 'start-both' }
   /** Until the walkthrough resumes it: the story must not depend on how long a reader lingers. */
   | { kind: 'freeze-before-write'; worker: 'A' }
   | { kind: 'resume'; worker: 'A' }
@@ -30,6 +40,10 @@ export type Facts = {
   writeB?: WireEvent;
   wokeA?: WireEvent;
   lateWriteA?: WireEvent;
+  /** The drifting clock's story: A's grant, B's start, what A read on its clock when it sent its late write. */
+  grantA?: WireEvent;
+  startB?: WireEvent;
+  sentLateA?: WireEvent;
 };
 
 export type Step = {
@@ -44,10 +58,15 @@ export type Step = {
   narrate: (facts: Facts) => string;
 };
 
-const isOutcome = (e: WireEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+/**
+ * What happened so far, read from the events of this run (ids after the run began), for the story
+ * the lab tells: the pause (every lab but one), or the drifting clock.
+ */
+export function factsFrom(events: readonly WireEvent[], lab?: LabId): Facts {
+  return lab === 'drifting-clock' ? driftingClockFacts(events) : pauseFacts(events);
+}
 
-/** What happened so far, read from the events of this run (ids after the run began). */
-export function factsFrom(events: readonly WireEvent[]): Facts {
+function pauseFacts(events: readonly WireEvent[]): Facts {
   const find = (match: (e: WireEvent) => boolean, after = 0) => events.find((e) => e.id > after && match(e));
   const grantA = find((e) => e.actor === 'A' && e.kind === 'lease_acquired');
   const grantB = find((e) => e.actor === 'B' && e.kind === 'lease_acquired');
@@ -75,14 +94,12 @@ export function factsFrom(events: readonly WireEvent[]): Facts {
   return facts;
 }
 
-const t = (n: number | undefined) => (n === undefined ? '…' : String(n));
-const value = (e: WireEvent | undefined) => JSON.stringify(e?.detail.value ?? '…');
-const time = (ms: number | string | undefined) =>
-  ms === undefined ? '…' : new Date(typeof ms === 'string' ? Date.parse(ms) : ms).toISOString().slice(11, 23);
-
 export function walkthroughFor(lab: LabId): Step[] {
+  if (lab === 'drifting-clock') return driftingClockSteps();
   const definition = LABS[lab];
   const fenced = lab === 'fenced';
+  // The takeover without a new token: B is handed A's token, and the <= check lets both write.
+  const sameToken = (f: Facts) => lab === 'same-token-takeover' && f.tokenB !== undefined && f.tokenB === f.tokenA;
   return [
     {
       id: 'setup',
@@ -134,9 +151,11 @@ export function walkthroughFor(lab: LabId): Step[] {
       preview: 'Worker B starts, takes the lease with a newer token, and writes.',
       done: (f) => f.writeB !== undefined,
       narrate: (f) =>
-        f.writeB?.kind === 'write_accepted'
-          ? `lease expires, term ${t(f.tokenB)} token ${t(f.writeB.token)} → write accepted. B got a new token from the sequence and wrote ${value(f.writeB)}. The row now holds token ${t(f.writeB.token)}.`
-          : `lease expires, term ${t(f.tokenB)} token ${t(f.writeB?.token)} → write rejected (stale: row holds token ${t(f.writeB?.storedToken)}). B is the rightful holder, with the newer token, and it was turned away: ${definition.failure}.`,
+        f.writeB?.kind === 'write_accepted' && sameToken(f)
+          ? `lease expires, term ${t(f.tokenB)} token ${t(f.writeB.token)} → write accepted. B took over A's expired lease, and the lease service handed it A's token ${t(f.tokenA)} instead of minting a new one. B wrote ${value(f.writeB)}: the row holds token ${t(f.writeB.token)}, the very token A still holds.`
+          : f.writeB?.kind === 'write_accepted'
+            ? `lease expires, term ${t(f.tokenB)} token ${t(f.writeB.token)} → write accepted. B got a new token from the sequence and wrote ${value(f.writeB)}. The row now holds token ${t(f.writeB.token)}.`
+            : `lease expires, term ${t(f.tokenB)} token ${t(f.writeB?.token)} → write rejected (stale: row holds token ${t(f.writeB?.storedToken)}). B is the rightful holder, with the newer token, and it was turned away: ${definition.failure}.`,
     },
     {
       id: 'a-wakes',
@@ -148,7 +167,9 @@ export function walkthroughFor(lab: LabId): Step[] {
       narrate: (f) =>
         f.lateWriteA?.kind === 'write_rejected'
           ? `old holder resumes → write token ${t(f.lateWriteA.token)} → rejected (stale: row holds token ${t(f.lateWriteA.storedToken)}). A sent its write with its old token; the database compared it with the row's token in the same UPDATE and changed nothing.`
-          : `old holder resumes → write token ${t(f.lateWriteA?.token)} → accepted. A wrote ${value(f.lateWriteA)} with its old token over the newer value: ${definition.failure || 'a lost update'}.`,
+          : sameToken(f)
+            ? `old holder resumes → write token ${t(f.lateWriteA?.token)} → accepted. A wrote ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}, the same token B was handed, over the newer value: last_token ${t(f.tokenB)} <= ${t(f.lateWriteA?.token)} holds for both holders, so the fenced write cannot tell them apart. A lost update, although every write was fenced.`
+            : `old holder resumes → write token ${t(f.lateWriteA?.token)} → accepted. A wrote ${value(f.lateWriteA)} with its old token over the newer value: ${definition.failure || 'a lost update'}.`,
     },
     {
       id: 'the-row',
@@ -160,7 +181,9 @@ export function walkthroughFor(lab: LabId): Step[] {
       narrate: (f) =>
         f.lateWriteA?.kind === 'write_rejected'
           ? `The row still holds B's value ${value(f.writeB)} with token ${t(f.writeB?.token)}. A found out from the rejection that it lost the lease, and went back to waiting for it. That is fencing: the storage itself refuses the stale token, in the same statement as the write.`
-          : `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: ${definition.failure || 'a lost update'}. Compare with the fenced lab, where the same pause ends with the newer value intact.`,
+          : sameToken(f)
+            ? `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: B's value is lost. A takeover is a grant like any other, and every grant must mint a new token, in the same committed transaction that records it. Then B would have held a newer token than ${t(f.tokenA)}, and A's late write would have been rejected, as in the fenced lab.`
+            : `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: ${definition.failure || 'a lost update'}. Compare with the fenced lab, where the same pause ends with the newer value intact.`,
     },
   ];
 }

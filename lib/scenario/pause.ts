@@ -127,13 +127,17 @@ function explain(writeB: LabEvent, lateA: LabEvent): string {
   if (writeB.kind === 'write_rejected') {
     return `the new holder's write with token ${writeB.token} was rejected as stale against token ${writeB.storedToken}, and the old holder's token ${lateA.token} ${lateA.kind === 'write_accepted' ? 'won' : 'was rejected too'}`;
   }
+  if (lateA.kind === 'write_accepted' && lateA.token === writeB.token) {
+    // The same-token-takeover lab: B was handed A's token, and <= lets both holders write.
+    return `lost update: B's value ${JSON.stringify(writeB.detail?.value)} (token ${writeB.token}) was overwritten by A with the same token ${lateA.token}: the takeover handed B A's token instead of minting one`;
+  }
   if (lateA.kind === 'write_accepted') {
     return `lost update: B's value ${JSON.stringify(writeB.detail?.value)} (token ${writeB.token}) was overwritten by A with token ${lateA.token}`;
   }
   return 'the row does not hold the new holder’s value';
 }
 
-async function waitFor(lab: LabInstance, what: string, match: (event: LabEvent) => boolean): Promise<LabEvent> {
+export async function waitFor(lab: LabInstance, what: string, match: (event: LabEvent) => boolean): Promise<LabEvent> {
   const deadline = Date.now() + STEP_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const found = (await listEvents({ lab: lab.id })).find(match);

@@ -59,6 +59,34 @@ describe('npm run scenario -- pause', () => {
     assert.equal(verdict.safe, true);
   });
 
+  test('the two newer broken labs exit 1, naming what went wrong, in text and in --json', async () => {
+    const sameToken = await runScenario(['same-token-takeover']);
+    assert.equal(sameToken.code, 1, sameToken.stderr);
+    assert.match(
+      sameToken.stdout,
+      /^checker: token-granted-twice: token (\d+) granted twice: to A at .* and to B at /m,
+    );
+    assert.match(sameToken.stdout, /^UNSAFE \(A takeover without a new token\): lost update: /m);
+    const drift = await runScenario(['drifting-clock', '--json']);
+    assert.equal(drift.code, 1, drift.stderr);
+    const lines = drift.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      lines.filter((l) => l.step !== 'violation').map((l) => l.step),
+      ['first-holder-writes', 'takeover-writes', 'slow-clock-writes', 'final', 'checker', 'verdict'],
+    );
+    assert.deepEqual(
+      lines.filter((l) => l.step === 'violation').map((l) => l.rule),
+      ['token-went-back', 'superseded-holder', 'write-after-expiry'],
+    );
+    const late = lines.find((l) => l.step === 'slow-clock-writes');
+    assert.equal(late.outcome, 'accepted');
+    assert.ok(late.lateByMs > 0, "A's write came after the database's expiry");
+    assert.equal(lines.at(-1).safe, false);
+  });
+
   test('no database reachable: a clear message and a non-zero exit', async () => {
     const { code, stdout, stderr } = await runScenario(['pause'], {
       ...process.env,

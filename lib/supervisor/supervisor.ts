@@ -13,7 +13,7 @@ import {
 } from '../../db/worker-status';
 import { FencingError, isFencingError } from '../model/errors';
 import type { NewEvent } from '../model/events';
-import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
+import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings, workerSettingsForLab } from '../model/lab-inputs';
 import { type LabInstance, labTitle } from '../model/lab-instance';
 import type { WorkerCommand } from '../model/worker-commands';
 import { ExpirySweeper } from './expiry-sweeper';
@@ -94,7 +94,8 @@ export class LabSupervisor {
     return found.map(view);
   }
 
-  async startWorker(lab: LabInstance, settings: WorkerSettings): Promise<WorkerView> {
+  async startWorker(lab: LabInstance, requested: WorkerSettings): Promise<WorkerView> {
+    const settings = workerSettingsForLab(lab.kind, requested);
     await this.refuseIfClosed(lab);
     const workers = await listWorkerStatus(lab.id);
     if (workers.length >= MAX_WORKERS_PER_LAB) {
@@ -161,6 +162,17 @@ export class LabSupervisor {
         `${worker.name} is a remote worker: a remote worker is restarted on its own machine`,
       );
     }
+    // Its status row's settings, which a worker's own join stored: the same check as a start's.
+    let settings: WorkerSettings;
+    try {
+      settings = workerSettingsForLab(lab.kind, worker.settings);
+    } catch (error) {
+      if (!isFencingError(error, 'invalid_input')) throw error;
+      throw new FencingError(
+        'invalid_input',
+        `${worker.name} cannot be restarted from its stored settings: ${error.message}`,
+      );
+    }
     if (worker.live) {
       await this.crashFound(lab, worker, { reason: 'restart' });
     } else if (await historySaysRunning({ lab: lab.id, name: worker.name })) {
@@ -170,7 +182,7 @@ export class LabSupervisor {
       });
     }
     const joinKey = await labJoinKey(lab.id);
-    return this.joined(this.local.start(lab, worker.settings, { restart: true, joinKey }));
+    return this.joined(this.local.start(lab, settings, { restart: true, joinKey }));
   }
 
   /** Stops the lab's workers and clears its lease, rows and history. Tokens never go back. */

@@ -56,6 +56,7 @@ export class WorkerProcess {
       `--lease-ttl-ms=${settings.leaseTtlMs}`,
       `--renew-every-ms=${settings.renewEveryMs}`,
       `--write-every-ms=${settings.writeEveryMs}`,
+      ...(settings.clockSlowPercent === undefined ? [] : [`--clock-slow-percent=${settings.clockSlowPercent}`]),
     ];
     this.child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', entry, ...args], {
       cwd: projectRoot(),

@@ -1,9 +1,17 @@
 import { readFileSync } from 'node:fs';
 import type { WireEvent } from '../model/wire';
 
-/** A history recorded from a real run of a lab's pause scenario (lib/testing/record-history.ts). */
-export function recorded(name: 'fenced' | 'no-fencing' | 'token-as-text'): WireEvent[] {
-  const file = new URL(`../model/fixtures/${name}-pause.json`, import.meta.url);
+/**
+ * A history recorded from a real run of a lab's scenario (lib/testing/record-history.ts): the pause,
+ * or for the drifting clock its own story.
+ */
+export function recorded(
+  name: 'fenced' | 'no-fencing' | 'token-as-text' | 'same-token-takeover' | 'drifting-clock',
+): WireEvent[] {
+  const file = new URL(
+    `../model/fixtures/${name}-${name === 'drifting-clock' ? 'drift' : 'pause'}.json`,
+    import.meta.url,
+  );
   return JSON.parse(readFileSync(file, 'utf8')) as WireEvent[];
 }
 

@@ -5,6 +5,7 @@ import { DEFAULT_WORKER_SETTINGS, labIdSchema, type WorkerSettings, workerSettin
 
 export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [--db <worker url>] [--join-key <key>]
     [--lease-ttl-ms ${DEFAULT_WORKER_SETTINGS.leaseTtlMs}] [--renew-every-ms ${DEFAULT_WORKER_SETTINGS.renewEveryMs}] [--write-every-ms ${DEFAULT_WORKER_SETTINGS.writeEveryMs}]
+    [--clock-slow-percent 0..90] (the drifting-clock lab only: this worker's clock runs that much slow)
   --db is the worker URL the lab's launcher prints (the worker role and the room's worker password,
   on the lab server's PostgreSQL); it defaults to DATABASE_URL. A private lab also takes its --join-key,
   which its page shows its owner.`;
@@ -26,6 +27,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
         'lease-ttl-ms': { type: 'string' },
         'renew-every-ms': { type: 'string' },
         'write-every-ms': { type: 'string' },
+        'clock-slow-percent': { type: 'string' },
       },
     }));
   } catch (error) {
@@ -56,6 +58,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
     ...defined('leaseTtlMs', number('lease-ttl-ms')),
     ...defined('renewEveryMs', number('renew-every-ms')),
     ...defined('writeEveryMs', number('write-every-ms')),
+    ...defined('clockSlowPercent', number('clock-slow-percent')),
   });
   if (!settings.success) {
     const issue = settings.error.issues[0];
@@ -64,6 +67,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
       leaseTtlMs: '--lease-ttl-ms',
       renewEveryMs: '--renew-every-ms',
       writeEveryMs: '--write-every-ms',
+      clockSlowPercent: '--clock-slow-percent',
     };
     const flag = flags[String(issue?.path[0])] ?? 'options';
     throw new UsageError(`${flag}: ${issue?.message ?? 'invalid'}`);

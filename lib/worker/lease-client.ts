@@ -7,6 +7,7 @@ import { toFencingError } from '../../db/pool';
 import type { WorkerIdentity } from '../../db/worker-identity';
 import { isFencingError } from '../model/errors';
 import type { Token } from '../model/token';
+import { type WorkerClock, workerClock } from '../model/worker-clock';
 import type { PauseCommand, PauseTrigger, WorkerConfig, WorkerPhase, WorkerStatus } from './protocol';
 import { writeForLab } from './write-paths';
 
@@ -41,6 +42,11 @@ export class LeaseClient {
   private writes = 0;
   /** The per-process-counter lab's mistake: a token counter that lives and dies with the process. */
   private processCounter = 0;
+  /**
+   * The clock this worker reads: it keeps time, except in the drifting-clock lab, where it may run
+   * slow by the worker's setting. Its renewals, writes and belief are timed on it; nothing else is.
+   */
+  private readonly clock: WorkerClock;
 
   constructor(
     private readonly config: WorkerConfig,
@@ -49,7 +55,10 @@ export class LeaseClient {
     private readonly reportTo: WorkerReport,
     /** Blocks the main thread until the listener wakes it (freeze.ts); `resumed: false` means stop. */
     private readonly freezeUntilResumed: () => { resumed: boolean; frozenMs: number },
-  ) {}
+  ) {
+    const slow = config.lab.kind === 'drifting-clock' ? (config.clockSlowPercent ?? 0) : 0;
+    this.clock = workerClock(slow, Date.now);
+  }
 
   requestPause(): void {
     this.pauseRequested = true;
@@ -129,6 +138,8 @@ export class LeaseClient {
           lab: lab.id,
           generation: this.config.generation,
           tokenSource: lab.kind === 'token-as-text' ? 'lab_text_epoch' : 'write_epoch',
+          // The same-token-takeover lab's lease service (0021): its takeover keeps the old token.
+          takeover: lab.kind === 'same-token-takeover' ? 'same-token' : 'mint',
           as: this.identity(),
         },
         this.session,
@@ -141,22 +152,23 @@ export class LeaseClient {
   private async hold(lease: Lease): Promise<void> {
     const { leaseTtlMs, renewEveryMs, writeEveryMs } = this.config;
     const writeToken = this.config.lab.kind === 'per-process-counter' ? (++this.processCounter as Token) : lease.token;
-    this.belief = { leaseToken: lease.token, writeToken, until: Date.now() + leaseTtlMs };
+    const now = () => this.clock.now();
+    this.belief = { leaseToken: lease.token, writeToken, until: now() + leaseTtlMs };
     await this.setPhase('holding');
-    let nextRenew = Date.now() + renewEveryMs;
-    let nextWrite = Date.now();
+    let nextRenew = now() + renewEveryMs;
+    let nextWrite = now();
 
     for (;;) {
-      await this.nap(Math.min(nextRenew, nextWrite) - Date.now());
+      await this.nap(Math.min(nextRenew, nextWrite) - now());
       await this.safePoint();
-      if (Date.now() >= nextRenew) {
+      if (now() >= nextRenew) {
         if (!(await this.renew(lease))) return;
-        nextRenew = Date.now() + renewEveryMs;
+        nextRenew = now() + renewEveryMs;
       }
-      if (Date.now() >= nextWrite) {
+      if (now() >= nextWrite) {
         const scheduledAt = nextWrite;
         if (!(await this.write(scheduledAt))) return;
-        nextWrite = Date.now() + writeEveryMs;
+        nextWrite = now() + writeEveryMs;
       }
     }
   }
@@ -179,7 +191,7 @@ export class LeaseClient {
       await this.lost('my renewal was refused', result.current);
       return false;
     }
-    if (this.belief) this.belief.until = Date.now() + leaseTtlMs;
+    if (this.belief) this.belief.until = this.clock.now() + leaseTtlMs;
     await this.report();
     return true;
   }
@@ -188,7 +200,7 @@ export class LeaseClient {
     const belief = this.belief;
     if (!belief) return false;
     // The check every lease client makes, by its own clock: do I still hold the lease?
-    if (Date.now() >= belief.until) {
+    if (this.clock.now() >= belief.until) {
       await this.lost('my own clock says my lease ran out');
       return false;
     }
@@ -201,7 +213,7 @@ export class LeaseClient {
         actor: this.config.name,
         generation: this.config.generation,
         as: this.identity(),
-        isOverdue: () => Date.now() - scheduledAt > this.config.writeEveryMs,
+        isOverdue: () => this.clock.now() - scheduledAt > this.config.writeEveryMs,
         criticalWindow: () => this.criticalWindow(value, belief.writeToken),
       },
       this.session,
@@ -219,7 +231,7 @@ export class LeaseClient {
       this.armed = false;
       await this.freeze('critical-window');
     }
-    await this.event('write_sent', { token, detail: { value } });
+    await this.event('write_sent', { token, detail: { value, ...this.clockReading() } });
   }
 
   private async lost(reason: string, current?: Lease): Promise<void> {
@@ -257,15 +269,29 @@ export class LeaseClient {
 
   private describeBelief(): string {
     if (!this.belief) return 'I hold no lease';
-    return `I hold token ${this.belief.writeToken} until ${new Date(this.belief.until).toISOString()} (by my clock)`;
+    const slow = this.clock.slowPercent > 0 ? `, which runs ${this.clock.slowPercent} % slow` : '';
+    return `I hold token ${this.belief.writeToken} until ${new Date(this.belief.until).toISOString()} (by my clock${slow})`;
   }
 
-  /** Sleeps, but wakes early when a pause is requested so that it strikes promptly. */
+  /**
+   * What a worker with a drifting clock read on it when it sent a write, and what it believed:
+   * the walkthrough sets it beside the database's expiry. Nothing for a clock that keeps time.
+   */
+  private clockReading(): Record<string, unknown> {
+    if (this.clock.slowPercent === 0) return {};
+    return {
+      myClock: new Date(this.clock.now()).toISOString(),
+      clockSlowPercent: this.clock.slowPercent,
+      ...(this.belief ? { believedUntil: new Date(this.belief.until).toISOString() } : {}),
+    };
+  }
+
+  /** Sleeps `ms` by its own clock, but wakes early when a pause is requested so that it strikes promptly. */
   private async nap(ms: number): Promise<void> {
     if (ms <= 0 || this.pauseRequested) return;
     const controller = new AbortController();
     this.wake = () => controller.abort();
-    await sleep(ms, undefined, { signal: controller.signal }).catch(() => undefined);
+    await sleep(this.clock.realMsFor(ms), undefined, { signal: controller.signal }).catch(() => undefined);
     this.wake = undefined;
   }
 

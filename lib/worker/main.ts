@@ -78,6 +78,11 @@ async function main(): Promise<number> {
     if (joined.refusal === 'no_lab') throw new Refused(`no lab ${JSON.stringify(args.lab)} in this database`);
     if (joined.refusal === 'closed') throw new Refused(`the lab ${args.lab} was closed: open a new one in the app`);
     if (joined.refusal === 'full') throw new Refused(`the lab ${args.lab} has as many workers as it takes`);
+    if (joined.refusal === 'no_clock_drift') {
+      throw new Refused(
+        `--clock-slow-percent: only the drifting-clock lab has a drifting clock (${args.lab} is ${joined.kind})`,
+      );
+    }
     throw new Refused(
       `a worker named ${JSON.stringify(name)} is already running in the lab ${args.lab}: pick another --name`,
     );

@@ -13,6 +13,8 @@ export type WorkerConfig = {
   leaseTtlMs: number;
   renewEveryMs: number;
   writeEveryMs: number;
+  /** The drifting-clock lab only: how slow this worker's clock runs, in percent (lib/model/worker-clock.ts). */
+  clockSlowPercent?: number | undefined;
   /**
    * The run of the lab this worker joined (labs.generation): every lease, write and event it sends
    * carries it, and the database refuses them once the lab has been reset since.

@@ -100,6 +100,21 @@ describe('bad usage: a clear message and exit code 2', () => {
     assert.match(run.output(), /--lab: lab must be one of/);
   });
 
+  test('a clock drift in a lab without a drifting clock: refused once the database says the kind, nothing recorded', async () => {
+    const before = await lastId();
+    const run = worker(['--lab', LAB, '--name', 'Drifter', '--clock-slow-percent', '50']);
+    assert.equal(await run.exited, 2);
+    assert.match(
+      run.output(),
+      /--clock-slow-percent: only the drifting-clock lab has a drifting clock \(fenced is fenced\)/,
+    );
+    assert.deepEqual(
+      (await listEvents({ lab: LAB })).filter((e) => e.id > before && e.actor === 'Drifter'),
+      [],
+    );
+    assert.equal(await listed('Drifter'), undefined, 'no lane is left for it');
+  });
+
   test('no --name', async () => {
     const run = worker(['--lab', LAB]);
     assert.equal(await run.exited, 2);

@@ -43,6 +43,12 @@ export async function writeForLab(request: WriteRequest, session: Session): Prom
       return writeTokenAsText({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
     case 'per-process-counter':
       return writeFencedUnguarded({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
+    case 'same-token-takeover':
+      // The right statement: this lab's mistake is in its lease service (a takeover keeps the token).
+      return writeFencedUnguarded({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
+    case 'drifting-clock':
+      // No token check: the write of a worker that believes its slow clock.
+      return writeWithoutFencing({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
     case 'bypass': {
       // The path is chosen after the critical window: a worker that froze there wakes up overdue.
       await criticalWindow();

@@ -2,7 +2,9 @@
 
 import { useEffect, useId, useState } from 'react';
 import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab-inputs';
+import { DRIFTING_CLOCK_SLOW_PERCENT } from '@/lib/model/walkthrough-drifting-clock';
 import type { LabSnapshot } from '@/lib/model/wire';
+import { MAX_CLOCK_SLOW_PERCENT } from '@/lib/model/worker-clock';
 import { useLabStore } from '../lab-store-provider';
 import { ChaosPanel } from './chaos-panel';
 import { NoticeArea } from './notice-area';
@@ -24,6 +26,10 @@ export function LabControls() {
   const commands = useLabCommands();
   const workers = useLabStore((s) => s.snapshot?.workers ?? NO_WORKERS);
   const selected = useLabStore((s) => s.selectedWorker);
+  // The drifting-clock lab's one control of its own: how slow the next worker's clock runs.
+  const drifting = useLabStore((s) => s.kind === 'drifting-clock');
+  const [clockSlowPercent, setClockSlowPercent] = useState<number>(DRIFTING_CLOCK_SLOW_PERCENT);
+  const driftNoteId = useId();
   const [name, setName] = useState('A');
   const [ttlSeconds, setTtlSeconds] = useState(DEFAULT_WORKER_SETTINGS.leaseTtlMs / 1000);
   const [pauseSeconds, setPauseSeconds] = useState(6);
@@ -43,6 +49,7 @@ export function LabControls() {
       leaseTtlMs: Math.round(ttlSeconds * 1000),
       renewEveryMs: Math.round((ttlSeconds * 1000) / 3),
       writeEveryMs: DEFAULT_WORKER_SETTINGS.writeEveryMs,
+      ...(drifting ? { clockSlowPercent } : {}),
     });
   const target = selectedWorker?.id;
   const actions = {
@@ -79,6 +86,17 @@ export function LabControls() {
           <input id={nameId} className={input} value={name} maxLength={40} onChange={(e) => setName(e.target.value)} />
         </label>
         <NumberField label="Lease TTL (s)" value={ttlSeconds} onChange={setTtlSeconds} min={0.5} max={60} step={0.5} />
+        {drifting ? (
+          <NumberField
+            label="Its clock runs slow by (%)"
+            value={clockSlowPercent}
+            onChange={setClockSlowPercent}
+            min={0}
+            max={MAX_CLOCK_SLOW_PERCENT}
+            step={5}
+            describedBy={driftNoteId}
+          />
+        ) : null}
         <button
           type="submit"
           className={controlButton}
@@ -87,6 +105,12 @@ export function LabControls() {
           Start worker <kbd className="ml-1 text-xs opacity-70">N</kbd>
         </button>
       </form>
+      {drifting ? (
+        <p id={driftNoteId} className="text-sm text-slate-700 dark:text-slate-300">
+          The drift is applied to this worker's reading of the clock; everything else is real. 0 % keeps time; 75 %
+          makes one real second look like a quarter of one to it.
+        </p>
+      ) : null}
       <WorkerList workers={workers} />
       <fieldset className="flex flex-wrap items-end gap-2">
         <legend className="sr-only">{`Commands for ${selectedWorker?.name ?? 'the selected worker'}`}</legend>

@@ -13,6 +13,8 @@ export function NumberField(props: {
   min?: number;
   max?: number;
   step?: number;
+  /** The id of a note that explains the field, read out with it. */
+  describedBy?: string;
 }) {
   const id = useId();
   return (
@@ -25,6 +27,7 @@ export function NumberField(props: {
         min={props.min}
         max={props.max}
         step={props.step}
+        aria-describedby={props.describedBy}
         value={props.value}
         onChange={(event) => props.onChange(Number(event.target.value))}
       />

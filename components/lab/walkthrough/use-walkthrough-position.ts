@@ -16,8 +16,8 @@ export function useWalkthroughPosition(lab: LabId, after = 0) {
   const events = useLabStore((s) => s.events);
   const known = useLabStore((s) => s.connection !== 'connecting');
   const position = useMemo(
-    () => walkthroughPosition(steps, after ? events.filter((e) => e.id > after) : events),
-    [steps, events, after],
+    () => walkthroughPosition(steps, after ? events.filter((e) => e.id > after) : events, lab),
+    [steps, events, after, lab],
   );
   return { steps, position: known ? position : undefined };
 }

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LabId } from '@/lib/model/lab-kinds';
-import { factsFrom, type Step, WALKTHROUGH_SETTINGS } from '@/lib/model/walkthrough';
+import { factsFrom, type Step, walkthroughSettings } from '@/lib/model/walkthrough';
 import { stepsToReach } from '@/lib/model/walkthrough-progress';
 import { useLabCommands } from '../controls/use-lab-commands';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
@@ -62,10 +62,17 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
     if (chosen === undefined && reached !== undefined) setChosen(shown);
   }, [chosen, reached, shown]);
 
+  /** Resolves true once `done` holds of the lab's events after `mark`, or false after the step's time-out. */
   const waitFor = useCallback(
-    (step: Step, mark: number) =>
+    (done: Step['done'], mark: number) =>
       new Promise<boolean>((resolve) => {
-        const check = () => step.done(factsFrom(store.getState().events.filter((e) => e.id > mark)));
+        const check = () =>
+          done(
+            factsFrom(
+              store.getState().events.filter((e) => e.id > mark),
+              lab,
+            ),
+          );
         if (check()) return resolve(true);
         const timer = setTimeout(() => {
           unsubscribe();
@@ -78,7 +85,7 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
           resolve(true);
         });
       }),
-    [store],
+    [store, lab],
   );
 
   /** Runs step `index` for real; resolves undefined (with a message shown) if it did not complete. */
@@ -95,14 +102,20 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
         currentMark = store.getState().events.at(-1)?.id ?? 0;
         setRunMark(currentMark);
       } else if (action.kind === 'start') {
-        if (!(await commands.start(WALKTHROUGH_SETTINGS[action.worker])))
+        if (!(await commands.start(walkthroughSettings(lab)[action.worker])))
           return fail(`${action.worker} could not start`);
+      } else if (action.kind === 'start-both') {
+        // B starts once A holds the lease, and waits for it: nothing freezes in this story.
+        if (!(await commands.start(walkthroughSettings(lab).A))) return fail('A could not start');
+        if (!(await waitFor((facts) => facts.grantA !== undefined, currentMark)))
+          return fail('A did not get the lease');
+        if (!(await commands.start(walkthroughSettings(lab).B))) return fail('B could not start');
       } else if (action.kind === 'freeze-before-write') {
         if (!(await commands.pause(action.worker, 'critical-window'))) return fail('A could not be frozen');
       } else if (action.kind === 'resume') {
         await commands.resume(action.worker);
       }
-      if (!(await waitFor(step, currentMark)))
+      if (!(await waitFor(step.done, currentMark)))
         return fail(`nothing happened for ${STEP_TIMEOUT_MS / 1000} s while waiting for ${step.waitingFor}`);
       setChosen(index);
       setStatus({ kind: 'idle' });
@@ -113,7 +126,7 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
         return undefined;
       }
     },
-    [commands, steps, store, waitFor],
+    [commands, lab, steps, store, waitFor],
   );
 
   /** Runs `indexes` in order, one page action at a time; stops at the first that fails. */
@@ -172,7 +185,7 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
     pending,
     /** The page came from a deep link and nobody has acted on it yet. */
     deepLink,
-    facts: position?.facts ?? factsFrom([]),
+    facts: position?.facts ?? factsFrom([], lab),
     status,
     autoplay,
     setAutoplay,

@@ -123,7 +123,9 @@ function AfterTheEnd({ lab, labId }: { lab: LabId; labId: string }) {
         <>
           Compare:{' '}
           <Link className="font-semibold underline" href="/labs/fenced/walkthrough">
-            the pause with fencing
+            {lab === 'drifting-clock'
+              ? 'fencing, which rejects a late write whatever its writer believes (the pause with fencing)'
+              : 'the pause with fencing'}
           </Link>
           .
         </>

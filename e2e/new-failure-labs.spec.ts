@@ -1,0 +1,214 @@
+import { expect, test } from './fixtures';
+import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { SessionPage } from './pages/session-page';
+
+/*
+ * Two more ways a lock holder outlives its lease (issue 13), each walked through to the end with real
+ * workers: the lost update in the table and on the timeline, as the database has it.
+ */
+
+test('a takeover without a new token: B is handed A\'s token, and A\'s late "fenced" write is a lost update', async ({
+  lab,
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const sameToken = lab('same-token-takeover');
+
+  await sameToken.gotoWalkthrough();
+  await sameToken.startOver.click();
+  await sameToken.expectStep(1, 'The lab has been reset.');
+  await expect(sameToken.rowTable).toHaveAccessibleName(/^unguarded_rows/);
+
+  await sameToken.nextStep();
+  await sameToken.expectStep(2, /^term \d+ token \d+ → write accepted\./);
+  const tokenA = Number((await sameToken.narration.textContent())?.match(/^term (\d+)/)?.[1]);
+
+  await sameToken.nextStep();
+  await sameToken.expectStep(3, `A checked its lease ("I hold token ${tokenA} until`);
+  await sameToken.nextStep();
+  await sameToken.expectStep(4, `still believes it holds token ${tokenA}`);
+
+  // The takeover keeps the token: B holds the very token A holds.
+  await sameToken.nextStep();
+  await sameToken.expectStep(
+    5,
+    `lease expires, term ${tokenA} token ${tokenA} → write accepted. B took over A's expired lease, and the lease service handed it A's token ${tokenA} instead of minting a new one.`,
+  );
+  await expect(sameToken.rowValue()).toHaveText('B-1');
+  await expect(sameToken.rowToken()).toHaveText(String(tokenA));
+  await expect(sameToken.leaseHolder()).toHaveText('B');
+  await expect(sameToken.leaseToken()).toHaveText(String(tokenA));
+
+  await sameToken.nextStep();
+  await sameToken.expectStep(6, `old holder resumes → write token ${tokenA} → accepted. A wrote "A-`);
+  const lateValue = (await sameToken.narration.textContent())?.match(/A wrote "(A-\d+)"/)?.[1] ?? '';
+  expect(lateValue).toMatch(/^A-\d+$/);
+  await expect(sameToken.narration).toContainText('A lost update, although every write was fenced.');
+
+  // The table: A's value, under the token both holders present.
+  await expect(sameToken.rowValue()).toHaveText(lateValue);
+  await expect(sameToken.rowToken()).toHaveText(String(tokenA));
+
+  // The timeline: A's late write accepted, flagged by the checker; B's value was overwritten by it.
+  await expect(sameToken.writeMark('A', 'accepted', { value: lateValue, token: tokenA })).toHaveAccessibleName(
+    /^Violation: /,
+    { timeout: WORKER_STEP_TIMEOUT },
+  );
+  await expect(sameToken.writeMark('A', 'rejected')).toHaveCount(0);
+  await expect(sameToken.rowMark('B-1', tokenA)).toHaveAccessibleName(
+    new RegExp(`until A wrote "${lateValue}" with token ${tokenA}$`),
+  );
+  await expect(sameToken.rowMark(lateValue, tokenA)).toHaveAccessibleName(/still there now$/);
+  // The checker names the repeated grant and the lost update.
+  await expect(sameToken.checkerViolations).toBeVisible();
+  const violation = (text: string) => page.getByRole('listitem').filter({ hasText: text });
+  await expect(violation(`token ${tokenA} granted twice: to A at`)).toBeVisible();
+  await expect(
+    violation(`lost update: B's value "B-1" (token ${tokenA}) overwritten by A with the same token ${tokenA}`),
+  ).toBeVisible();
+
+  await sameToken.nextStep();
+  await sameToken.expectStep(
+    7,
+    `The row holds A's stale value "${lateValue}" with token ${tokenA}: B's value is lost.`,
+  );
+  await expect(sameToken.narration).toContainText('every grant must mint a new token');
+});
+
+test("a drifting clock: nothing freezes, A's slow clock writes after the database's expiry, over B's value", async ({
+  lab,
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const drifting = lab('drifting-clock');
+
+  await drifting.gotoWalkthrough();
+  await drifting.startOver.click();
+  await drifting.expectStep(1, 'The lab has been reset.', 6);
+  await expect(drifting.narration).toContainText(
+    "The drift is applied to A's reading of the clock; everything else is real.",
+  );
+  await expect(drifting.rowTable).toHaveAccessibleName(/^unguarded_rows/);
+
+  // A and B start together; A holds the lease, B waits for it.
+  await drifting.nextStep();
+  await drifting.expectStep(2, /^term \d+ token \d+ → write accepted\. A took the lease for 5 s/, 6);
+  const tokenA = Number((await drifting.narration.textContent())?.match(/^term (\d+)/)?.[1]);
+  await expect(drifting.narration).toContainText('B has started too');
+
+  await drifting.nextStep();
+  await drifting.expectStep(
+    3,
+    /^By the database's clock, A's lease ran out at \d\d:\d\d:\d\d\.\d{3}\. A did not renew/,
+    6,
+  );
+  await expect(drifting.narration).toContainText(
+    `Nothing froze: A is running, and still believes it holds token ${tokenA}`,
+  );
+
+  await drifting.nextStep();
+  await drifting.expectStep(4, /^lease expires, term \d+ token \d+ → write accepted\./, 6);
+  const tokenB = Number((await drifting.narration.textContent())?.match(/token (\d+) → write accepted/)?.[1]);
+  expect(tokenB).toBeGreaterThan(tokenA);
+
+  await drifting.nextStep();
+  await drifting.expectStep(5, `write token ${tokenA} → accepted. A wrote "A-`, 6);
+  const lateValue = (await drifting.narration.textContent())?.match(/A wrote "(A-\d+)"/)?.[1] ?? '';
+  expect(lateValue).toMatch(/^A-\d+$/);
+  await expect(drifting.narration).toContainText(/ms after its lease ran out by the database's clock: lost update/);
+  await expect(drifting.narration).toContainText('With fencing (the fenced lab) the same write is rejected');
+
+  // The table: A's value, with A's older token, where B's newer one was.
+  await expect(drifting.rowValue()).toHaveText(lateValue);
+  await expect(drifting.rowToken()).toHaveText(String(tokenA));
+
+  // The timeline: A's late write accepted, no freeze on A's lane; the database lane shows the token going back.
+  await expect(drifting.writeMark('A', 'accepted', { value: lateValue, token: tokenA })).toHaveCount(1, {
+    timeout: WORKER_STEP_TIMEOUT,
+  });
+  await expect(drifting.markTitled(/^(Violation: )?A frozen/)).toHaveCount(0);
+  await expect(drifting.rowMark('B-1', tokenB)).toHaveAccessibleName(
+    new RegExp(
+      `until A wrote "${lateValue}" with token ${tokenA}\\. the token went back from ${tokenB} to ${tokenA}: a lost update$`,
+    ),
+  );
+  await expect(drifting.checkerViolations).toBeVisible();
+  const violation = (text: string | RegExp) => page.getByRole('listitem').filter({ hasText: text });
+  await expect(
+    violation(`lost update: B's value "B-1" (token ${tokenB}) overwritten by A with token ${tokenA}`),
+  ).toBeVisible();
+  await expect(
+    violation(
+      new RegExp(
+        `^A wrote "${lateValue}" with token ${tokenA} at .*, \\d+ ms after its lease \\(token ${tokenA}\\) had run out by the database's clock`,
+      ),
+    ),
+  ).toBeVisible();
+
+  await drifting.nextStep();
+  await drifting.expectStep(6, `The row holds A's stale value "${lateValue}" with token ${tokenA}`, 6);
+  await expect(drifting.narration).toContainText("judging the lease by the database's clock");
+});
+
+test('the drifting-clock lab has its drift setting in free play, explained; other labs do not', async ({
+  lab,
+  page,
+}) => {
+  const drifting = lab('drifting-clock');
+  await drifting.gotoFreePlay();
+  const drift = page.getByRole('spinbutton', { name: 'Its clock runs slow by (%)' });
+  await expect(drift).toHaveValue('75');
+  await expect(drift).toHaveAccessibleDescription(
+    /^The drift is applied to this worker's reading of the clock; everything else is real\./,
+  );
+  const fenced = lab('fenced');
+  await fenced.gotoFreePlay();
+  await expect(page.getByRole('spinbutton', { name: 'Lease TTL (s)' })).toBeVisible();
+  await expect(page.getByRole('spinbutton', { name: 'Its clock runs slow by (%)' })).toHaveCount(0);
+});
+
+test('the home page lists both labs, each with its walkthrough and free play', async ({ page }) => {
+  await page.goto('/');
+  for (const [id, title] of [
+    ['same-token-takeover', 'A takeover without a new token'],
+    ['drifting-clock', 'A drifting clock'],
+  ]) {
+    await expect(page.getByRole('heading', { level: 3, name: `✗ ${title}` })).toBeVisible();
+    await expect(page.getByRole('link', { name: `Walkthrough of the ${title} lab` })).toHaveAttribute(
+      'href',
+      `/labs/${id}/walkthrough`,
+    );
+    await expect(page.getByRole('link', { name: `Free play in the ${title} lab` })).toHaveAttribute(
+      'href',
+      `/labs/${id}`,
+    );
+  }
+});
+
+test('a trainee opens a private lab of each kind; in a private drifting clock a slow worker takes the lease and writes', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext();
+  try {
+    const trainee = new SessionPage(await context.newPage());
+    const sameToken = await trainee.openPrivateLab('A takeover without a new token');
+    await expect(trainee.page.getByRole('heading', { level: 1 })).toContainText('A takeover without a new token');
+    await expect(sameToken.rowValue()).toHaveText('initial', { timeout: WORKER_STEP_TIMEOUT });
+    await trainee.page.getByRole('button', { name: 'Close this lab' }).click();
+    await expect(trainee.readOnly).toContainText('was closed', { timeout: WORKER_STEP_TIMEOUT });
+
+    const drifting = await trainee.openPrivateLab('A drifting clock');
+    await expect(drifting.rowValue()).toHaveText('initial', { timeout: WORKER_STEP_TIMEOUT });
+    await trainee.page.getByRole('spinbutton', { name: 'Its clock runs slow by (%)' }).fill('50');
+    await drifting.startWorker('Slow', 3);
+    await expect(drifting.writeMark('Slow', 'accepted', { value: 'Slow-1' })).toBeVisible({
+      timeout: WORKER_STEP_TIMEOUT,
+    });
+    await expect(drifting.rowValue()).toHaveText(/^Slow-\d+$/);
+    await trainee.page.getByRole('button', { name: 'Close this lab' }).click();
+    await expect(trainee.readOnly).toContainText('was closed', { timeout: WORKER_STEP_TIMEOUT });
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,153 @@
+import { LABS } from './lab-kinds';
+import { isOutcome, t, time, value } from './narration';
+import type { Facts, Step } from './walkthrough';
+import type { WireEvent } from './wire';
+
+/*
+ * The drifting clock's walkthrough, as data (the pause story's counterpart, lib/model/walkthrough.ts).
+ * Nothing freezes: A's clock runs slow, so it times its renewal and judges its lease late, while the
+ * lease's end is the database's. A's late write comes from the drift alone.
+ *
+ * A takes a 5 s lease and means to renew it 4.5 s later, and to write every second, all by its own
+ * clock; 75 % slow, that clock makes the renewal 18 s and each write 4 s in real time. So by the
+ * database's clock the lease ends at 5 s; B, waiting, takes it over and writes; A writes at 8 s,
+ * still believing (its clock says 2 s of its 5 have passed), and its write overwrites B's; at 18 s
+ * A's renewal is refused and it finds out. B may join up to 16 s after A's grant and the story still
+ * ends in the lost update: B starts as soon as A holds the lease.
+ */
+
+export const DRIFTING_CLOCK_SLOW_PERCENT = 75;
+
+export const DRIFTING_CLOCK_SETTINGS = {
+  A: {
+    name: 'A',
+    leaseTtlMs: 5_000,
+    renewEveryMs: 4_500,
+    writeEveryMs: 1_000,
+    clockSlowPercent: DRIFTING_CLOCK_SLOW_PERCENT,
+  },
+  // B keeps time, writes once and then renews quietly, so the table shows who wrote last.
+  B: { name: 'B', leaseTtlMs: 5_000, renewEveryMs: 1_000, writeEveryMs: 30_000 },
+};
+
+/** What happened so far in the drifting clock's story, read from the events of this run. */
+export function driftingClockFacts(events: readonly WireEvent[]): Facts {
+  const find = (match: (e: WireEvent) => boolean, after = 0) => events.find((e) => e.id > after && match(e));
+  const grantA = find((e) => e.actor === 'A' && e.kind === 'lease_acquired');
+  const grantB = find((e) => e.actor === 'B' && e.kind === 'lease_acquired');
+  // The lease B took over: A's last grant before B's (A may have taken more than one before B came).
+  const heldA = grantB
+    ? events.filter((e) => e.actor === 'A' && e.kind === 'lease_acquired' && e.id < grantB.id).at(-1)
+    : grantA;
+  const facts: Facts = {};
+  const set = <K extends keyof Facts>(key: K, fact: Facts[K] | undefined) => {
+    if (fact !== undefined) facts[key] = fact;
+  };
+  set('grantA', grantA);
+  set('tokenA', heldA?.token);
+  set('tokenB', grantB?.token);
+  set(
+    'firstWriteA',
+    find((e) => e.actor === 'A' && e.kind === 'write_accepted'),
+  );
+  set(
+    'startB',
+    find((e) => e.actor === 'B' && (e.kind === 'worker_started' || e.kind === 'worker_restarted')),
+  );
+  if (heldA) {
+    set(
+      'expiryA',
+      find((e) => e.actor === 'A' && e.kind === 'lease_expired' && e.token === heldA.token),
+    );
+  }
+  const writeB = grantB && find((e) => e.actor === 'B' && isOutcome(e), grantB.id);
+  set('writeB', writeB);
+  const lateWriteA = writeB && find((e) => e.actor === 'A' && isOutcome(e), writeB.id);
+  set('lateWriteA', lateWriteA);
+  if (lateWriteA) {
+    set('sentLateA', events.filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < lateWriteA.id).at(-1));
+  }
+  return facts;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+
+export function driftingClockSteps(): Step[] {
+  const definition = LABS['drifting-clock'];
+  const a = DRIFTING_CLOCK_SETTINGS.A;
+  const rate = 1 - a.clockSlowPercent / 100;
+  const onScreen = "The drift is applied to A's reading of the clock; everything else is real.";
+  return [
+    {
+      id: 'setup',
+      title: `${definition.title}: two workers, one row`,
+      action: { kind: 'reset' },
+      waitingFor: 'the lab to be reset',
+      preview: 'The lab is reset: its workers stop and its history is cleared.',
+      done: () => true,
+      narrate: () =>
+        `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}, a table with no guard. Nothing will freeze in this lab. A judges its lease by its own clock, which runs ${a.clockSlowPercent} % slow: for every real second it moves ${rate * 1000} ms. ${onScreen} The lab has been reset.`,
+    },
+    {
+      id: 'both-start',
+      title: 'A takes the lease and writes; B waits',
+      action: { kind: 'start-both' },
+      waitingFor: "A's first write, and B waiting for the lease",
+      preview:
+        'Worker A starts with its slow clock, takes the lease and writes; then B starts and waits for the lease.',
+      done: (f) => f.firstWriteA !== undefined && f.startB !== undefined,
+      narrate: (f) =>
+        `term ${t(f.tokenA)} token ${t(f.firstWriteA?.token)} → write accepted. A took the lease for ${seconds(a.leaseTtlMs)} by the database's clock and wrote ${value(f.firstWriteA)}. By its own clock it will renew ${seconds(a.renewEveryMs)} after the grant, just before the lease runs out, and write every ${seconds(a.writeEveryMs)}: ${a.clockSlowPercent} % slow, that is ${seconds(a.renewEveryMs / rate)} and ${seconds(a.writeEveryMs / rate)} of real time. B has started too; it asks for the lease every 50 ms and is told that A holds it.`,
+    },
+    {
+      id: 'a-expires',
+      title: "A's lease expires by the database's clock",
+      action: { kind: 'none' },
+      waitingFor: "A's lease to run out by the database's clock",
+      preview: "A's lease runs out by the database's clock, before A's slow clock says to renew it.",
+      done: (f) => f.expiryA !== undefined,
+      narrate: (f) =>
+        `By the database's clock, A's lease ran out at ${time(f.expiryA?.detail.expiresAt as string | undefined)}. A did not renew in time: its clock had moved ${seconds(a.leaseTtlMs * rate)} of the ${seconds(a.leaseTtlMs)}. Nothing froze: A is running, and still believes it holds token ${t(f.tokenA)} (the hatched band).`,
+    },
+    {
+      id: 'b-takes-over',
+      title: 'B takes over',
+      action: { kind: 'none' },
+      waitingFor: "B's lease and B's write",
+      preview: 'B, which was waiting, takes the lease with a newer token and writes.',
+      done: (f) => f.writeB !== undefined,
+      narrate: (f) =>
+        `lease expires, term ${t(f.tokenB)} token ${t(f.writeB?.token)} → write ${f.writeB?.kind === 'write_accepted' ? 'accepted' : 'rejected'}. B took the lease with a new token from the sequence and wrote ${value(f.writeB)}. The row now holds token ${t(f.writeB?.token)}.`,
+    },
+    {
+      id: 'a-writes-late',
+      title: 'A writes, by its clock still in time',
+      action: { kind: 'none' },
+      waitingFor: "A's next write",
+      preview: 'A, whose clock says its lease still runs, writes with its old token.',
+      done: (f) => f.lateWriteA !== undefined,
+      narrate: (f) => {
+        const late = f.lateWriteA;
+        const expiresAt = f.expiryA?.detail.expiresAt;
+        const after =
+          late && typeof expiresAt === 'string' ? ` ${late.at - Date.parse(expiresAt)} ms after its lease ran out` : '';
+        const clock = f.sentLateA?.detail.myClock as string | undefined;
+        const until = f.sentLateA?.detail.believedUntil as string | undefined;
+        const belief = `A's clock read ${time(clock)}, and by it A's lease ran until ${time(until)}.`;
+        return late?.kind === 'write_rejected'
+          ? `${belief} write token ${t(late.token)} → rejected (stale: row holds token ${t(late.storedToken)}).`
+          : `${belief} write token ${t(late?.token)} → accepted. A wrote ${value(late)} with its old token over the newer value,${after} by the database's clock: lost update. Nothing froze: the drift alone made the write late. With fencing (the fenced lab) the same write is rejected: the row holds token ${t(f.tokenB)}, newer than ${t(late?.token)}.`;
+      },
+    },
+    {
+      id: 'the-row',
+      title: 'What the row holds now',
+      action: { kind: 'none' },
+      waitingFor: 'nothing',
+      preview: "What the row holds after A's late write.",
+      done: () => true,
+      narrate: (f) =>
+        `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: ${definition.failure}. Two things close this. Fencing: in the fenced lab the row's token refuses A's write, whatever A believes. And judging the lease by the database's clock: the lease's end is the database's (${time(f.expiryA?.detail.expiresAt as string | undefined)}), and a worker whose clock keeps time, as every other lab's worker's does, stops believing within a round trip of it. A finds out only when its renewal is refused. ${onScreen}`,
+    },
+  ];
+}

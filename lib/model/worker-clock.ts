@@ -1,0 +1,35 @@
+/*
+ * A worker's reading of the clock. Every worker reads a clock that keeps time, except in the
+ * drifting-clock lab, where a worker's clock may run slow by a setting (0 to 90 %): that worker's
+ * reading of the clock is the only thing altered. Its timers (when to renew, when to write) and its
+ * belief about its lease are measured on it; the lease's expiry is the database's, and every other
+ * clock (the database's, the other workers') is real.
+ */
+
+export type WorkerClock = {
+  /** What the worker reads as the time now, in ms since the epoch. */
+  now(): number;
+  /** How long, in real ms, the worker waits when it means to wait `ms` by its own clock. */
+  realMsFor(ms: number): number;
+  /** How slow it runs, in percent: 0 keeps time. */
+  slowPercent: number;
+};
+
+export const MAX_CLOCK_SLOW_PERCENT = 90;
+
+/**
+ * A clock that reads the real time when the worker starts and then runs at (100 − slowPercent) % of
+ * the real rate: 75 % slow, it moves 0.25 s for each real second. `realNow` is the real clock.
+ */
+export function workerClock(slowPercent: number, realNow: () => number): WorkerClock {
+  if (!Number.isFinite(slowPercent) || slowPercent < 0 || slowPercent > MAX_CLOCK_SLOW_PERCENT) {
+    throw new RangeError(`a clock runs from 0 to ${MAX_CLOCK_SLOW_PERCENT} % slow, not ${slowPercent}`);
+  }
+  const rate = 1 - slowPercent / 100;
+  const origin = realNow();
+  return {
+    now: () => origin + (realNow() - origin) * rate,
+    realMsFor: (ms) => ms / rate,
+    slowPercent,
+  };
+}

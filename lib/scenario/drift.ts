@@ -1,0 +1,120 @@
+import 'server-only';
+import { listEvents } from '../../db/events';
+import { readLabRow } from '../../db/lab-rows';
+import { checkHistory } from '../model/checker';
+import type { LabEvent } from '../model/events';
+import { type LabInstance, labTitle } from '../model/lab-instance';
+import { DRIFTING_CLOCK_SETTINGS } from '../model/walkthrough-drifting-clock';
+import { toWire } from '../model/wire';
+import { getSupervisor } from '../supervisor/supervisor';
+import { refuseIfInUse, waitFor } from './pause';
+import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
+
+/*
+ * The drifting clock with real worker processes (the lab `drifting-clock`): nothing freezes. A, whose
+ * clock runs 75 % slow, takes the lease and writes; B starts and waits. By the database's clock A's
+ * lease runs out before A's clock says to renew it; B takes over and writes; A, still believing,
+ * writes with its old token, and the lab's unfenced write takes it: a lost update. The story is
+ * read back from the events the processes recorded, with the walkthrough's settings.
+ */
+
+const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+
+export async function runDriftScenario(lab: LabInstance, print: StoryPrinter): Promise<ScenarioOutcome> {
+  const supervisor = getSupervisor();
+  const lines: StoryLine[] = [];
+  const say = (line: StoryLine) => {
+    lines.push(line);
+    print(line);
+  };
+  await refuseIfInUse(lab);
+  await supervisor.resetLab(lab);
+  try {
+    await supervisor.startWorker(lab, DRIFTING_CLOCK_SETTINGS.A);
+    const grantA = await waitFor(lab, 'A takes the lease', (e) => e.actor === 'A' && e.kind === 'lease_acquired');
+    // B waits for the lease from now on: nothing else is done to either worker.
+    await supervisor.startWorker(lab, DRIFTING_CLOCK_SETTINGS.B);
+    const grantB = await waitFor(lab, 'B takes over', (e) => e.actor === 'B' && e.kind === 'lease_acquired');
+    const writeB = await waitFor(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e) && e.id > grantB.id);
+    const lateA = await waitFor(lab, "A's next write", (e) => e.actor === 'A' && isWrite(e) && e.id > writeB.id);
+    await supervisor.stopLab(lab);
+
+    const events = await listEvents({ lab: lab.id });
+    const heldA =
+      events.filter((e) => e.actor === 'A' && e.kind === 'lease_acquired' && e.id < grantB.id).at(-1) ?? grantA;
+    const firstA = events.find((e) => e.actor === 'A' && e.kind === 'write_accepted' && e.id > heldA.id);
+    const expiry = events.find((e) => e.actor === 'A' && e.kind === 'lease_expired' && e.token === heldA.token);
+    const sent = events.filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < lateA.id).at(-1);
+    const expiresAt = typeof expiry?.detail?.expiresAt === 'string' ? Date.parse(expiry.detail.expiresAt) : undefined;
+    const lateByMs = expiresAt === undefined ? undefined : lateA.at.getTime() - expiresAt;
+    const slow = DRIFTING_CLOCK_SETTINGS.A.clockSlowPercent;
+
+    say({
+      step: 'first-holder-writes',
+      text: `term ${heldA.token} token ${firstA?.token} -> write accepted (A wrote ${JSON.stringify(firstA?.detail?.value)}; A's clock runs ${slow} % slow)`,
+      holder: 'A',
+      term: heldA.token,
+      token: firstA?.token,
+      outcome: 'accepted',
+      clockSlowPercent: slow,
+    });
+    say({
+      step: 'takeover-writes',
+      text: `lease expires by the database's clock at ${expiry?.detail?.expiresAt ?? '?'}, term ${grantB.token} token ${writeB.token} -> write ${writeB.kind === 'write_accepted' ? 'accepted' : 'rejected'} (B wrote ${JSON.stringify(writeB.detail?.value)})`,
+      holder: 'B',
+      term: grantB.token,
+      token: writeB.token,
+      outcome: writeB.outcome,
+      ...(expiry?.detail?.expiresAt ? { expiresAt: expiry.detail.expiresAt } : {}),
+    });
+    say({
+      step: 'slow-clock-writes',
+      text: `A's clock reads ${String(sent?.detail?.myClock ?? '?')}, its lease runs until ${String(sent?.detail?.believedUntil ?? '?')} by it -> write token ${lateA.token} -> ${lateA.kind === 'write_accepted' ? 'accepted' : `rejected (stale: row holds token ${lateA.storedToken})`}${lateByMs === undefined ? '' : `, ${lateByMs} ms after the database's expiry`}`,
+      holder: 'A',
+      token: lateA.token,
+      outcome: lateA.outcome,
+      ...(lateByMs === undefined ? {} : { lateByMs }),
+      ...(sent?.detail?.myClock ? { myClock: sent.detail.myClock, believedUntil: sent.detail.believedUntil } : {}),
+    });
+    const row = await readLabRow(lab);
+    say({
+      step: 'final',
+      text: `final: ${row?.table} row ${row?.id} value ${JSON.stringify(row?.value)} last_token ${row?.lastToken}`,
+      table: row?.table,
+      rowId: row?.id,
+      value: row?.value,
+      lastToken: row?.lastToken,
+    });
+
+    const verdictOfChecker = checkHistory(
+      events.map(toWire),
+      row ? { value: row.value, lastToken: row.lastToken } : undefined,
+    );
+    for (const violation of verdictOfChecker.violations) {
+      say({ step: 'violation', text: `checker: ${violation.rule}: ${violation.message}`, ...violation });
+    }
+    say({
+      step: 'checker',
+      text: verdictOfChecker.ok
+        ? `checker: no violation in ${verdictOfChecker.checked.writes} accepted writes and ${verdictOfChecker.checked.grants} grants`
+        : `checker: ${verdictOfChecker.violations.length} violation${verdictOfChecker.violations.length === 1 ? '' : 's'}`,
+      ok: verdictOfChecker.ok,
+      checked: verdictOfChecker.checked,
+    });
+    const safe =
+      verdictOfChecker.ok &&
+      writeB.kind === 'write_accepted' &&
+      lateA.kind === 'write_rejected' &&
+      row?.value === writeB.detail?.value &&
+      row?.lastToken === writeB.token;
+    const verdict = safe
+      ? `safe: A's late write with token ${lateA.token} was rejected and B's value (token ${writeB.token}) is intact`
+      : lateA.kind === 'write_accepted'
+        ? `UNSAFE (${labTitle(lab)}): lost update: B's value ${JSON.stringify(writeB.detail?.value)} (token ${writeB.token}) was overwritten by A with token ${lateA.token}${lateByMs === undefined ? '' : `, ${lateByMs} ms after A's lease ran out by the database's clock`} (A's clock runs ${slow} % slow)`
+        : `UNSAFE (${labTitle(lab)}): the row does not hold the new holder's value`;
+    say({ step: 'verdict', text: verdict, safe, lab: lab.id });
+    return { safe, verdict, lines };
+  } finally {
+    await supervisor.stopLab(lab);
+  }
+}

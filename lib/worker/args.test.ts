@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseWorkerArgs, UsageError } from './args';
+
+const env = {} as NodeJS.ProcessEnv;
+const base = ['--db', 'postgres://w:p@127.0.0.1:5432/fencing_lab', '--lab', 'drifting-clock', '--name', 'A'];
+
+test('--clock-slow-percent: the drifting clock, in whole percent from 0 to 90', () => {
+  assert.equal(parseWorkerArgs([...base, '--clock-slow-percent', '75'], env).settings.clockSlowPercent, 75);
+  assert.equal(parseWorkerArgs(base, env).settings.clockSlowPercent, undefined, 'absent: the clock keeps time');
+  for (const [bad, words] of [
+    ['91', /--clock-slow-percent: clock drift must be at most 90 % slow/],
+    ['-5', /--clock-slow-percent: clock drift must be at least 0 % slow/],
+    ['12.5', /--clock-slow-percent: clock drift must be a whole percentage/],
+    ['fast', /--clock-slow-percent: clock drift must be a number/],
+  ] as const) {
+    assert.throws(
+      () => parseWorkerArgs([...base, `--clock-slow-percent=${bad}`], env),
+      (error: unknown) => error instanceof UsageError && words.test(error.message),
+      bad,
+    );
+  }
+});
