@@ -11,6 +11,7 @@ import { sharedLab } from '../model/lab-instance';
 import { isLabId, LAB_IDS, type LabId } from '../model/lab-kinds';
 import { getSupervisor } from '../supervisor/supervisor';
 import { runChaosScenario } from './chaos';
+import { runDelayedPacketScenario } from './delayed-packet';
 import { runDriftScenario } from './drift';
 import { runDurabilityScenario } from './durability';
 import { LabInUseError, runPauseScenario } from './pause';
@@ -21,6 +22,7 @@ import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
  *   pause | no-fencing | read-check-write | token-as-text | per-process-counter | bypass
  *     | same-token-takeover (the pause, where B's takeover keeps A's token)
  *     | drifting-clock (nothing freezes: A's slow clock, lib/scenario/drift.ts)
+ *     | delayed-packet | delayed-packet-unfenced (nothing freezes: the network holds A's write, delayed-packet.ts)
  *   chaos [--seed 42] [--workers 5] [--seconds 30] [--lab fenced] [--db-crash]
  *   durability [--cycles 20]
  * Every scenario takes --json. Exit codes: 0 safe outcome, 1 unsafe outcome (what every broken
@@ -136,6 +138,9 @@ async function main(argv: string[]): Promise<number> {
     // Its workers connect as the worker role (db/roles.ts).
     process.env.FENCING_LAB_WORKER_PASSWORD = await ensureWorkerPassword(process.env.DATABASE_URL as string);
     const lab = PAUSE_SCENARIOS.get(name);
+    if (lab === 'delayed-packet' || lab === 'delayed-packet-unfenced') {
+      return (await runDelayedPacketScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
+    }
     if (lab === 'drifting-clock') return (await runDriftScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     if (lab) return (await runPauseScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     if (options.dbCrash && !cluster?.owned) {
