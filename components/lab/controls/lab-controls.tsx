@@ -2,11 +2,13 @@
 
 import { useEffect, useId, useState } from 'react';
 import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab-inputs';
+import { hasPacketProxy } from '@/lib/model/lab-kinds';
 import { DRIFTING_CLOCK_SLOW_PERCENT } from '@/lib/model/walkthrough-drifting-clock';
 import type { LabSnapshot } from '@/lib/model/wire';
 import { MAX_CLOCK_SLOW_PERCENT } from '@/lib/model/worker-clock';
 import { useLabStore } from '../lab-store-provider';
 import { ChaosPanel } from './chaos-panel';
+import { ConnectionControls } from './connection-controls';
 import { NoticeArea } from './notice-area';
 import { NumberField } from './number-field';
 import { ShortcutsHelp, useShortcuts } from './shortcuts';
@@ -28,6 +30,8 @@ export function LabControls() {
   const selected = useLabStore((s) => s.selectedWorker);
   // The drifting-clock lab's one control of its own: how slow the next worker's clock runs.
   const drifting = useLabStore((s) => s.kind === 'drifting-clock');
+  // The delayed-packet labs' own: hold and release the selected worker's connection.
+  const proxied = useLabStore((s) => hasPacketProxy(s.kind));
   const [clockSlowPercent, setClockSlowPercent] = useState<number>(DRIFTING_CLOCK_SLOW_PERCENT);
   const driftNoteId = useId();
   const [name, setName] = useState('A');
@@ -155,6 +159,7 @@ export function LabControls() {
           Reset lab <kbd className="ml-1 text-xs opacity-70">X</kbd>
         </button>
       </fieldset>
+      {proxied ? <ConnectionControls commands={commands} worker={selectedWorker} /> : null}
       <NoticeArea />
       <ChaosPanel />
       <ShortcutsHelp />
