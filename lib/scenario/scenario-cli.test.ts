@@ -87,6 +87,35 @@ describe('npm run scenario -- pause', () => {
     assert.equal(lines.at(-1).safe, false);
   });
 
+  test('the delayed packet: fenced exits 0 with the held write rejected, unfenced exits 1 naming the lost update (--json)', async () => {
+    const fenced = await runScenario(['delayed-packet']);
+    assert.equal(fenced.code, 0, fenced.stderr);
+    assert.match(fenced.stdout, /^the proxy holds A's connection: A sent "A-2" with token \d+/m);
+    assert.match(
+      fenced.stdout,
+      /^released: PostgreSQL receives A's write \d+ ms after A sent it, .* -> rejected \(stale: row holds token \d+\)$/m,
+    );
+    assert.match(fenced.stdout, /^safe: A's delayed write with token \d+ arrived \d+ ms late and was rejected/m);
+    const unfenced = await runScenario(['delayed-packet-unfenced', '--json']);
+    assert.equal(unfenced.code, 1, unfenced.stderr);
+    const lines = unfenced.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      lines.filter((l) => l.step !== 'violation').map((l) => l.step),
+      ['first-holder-writes', 'write-held', 'takeover-writes', 'held-write-arrives', 'final', 'checker', 'verdict'],
+    );
+    assert.deepEqual(
+      lines.filter((l) => l.step === 'violation').map((l) => l.rule),
+      ['token-went-back', 'superseded-holder', 'write-after-expiry'],
+    );
+    const arrived = lines.find((l) => l.step === 'held-write-arrives');
+    assert.equal(arrived.outcome, 'accepted');
+    assert.ok(arrived.heldMs > 0 && arrived.lateByMs > 0, 'held on the wire, received after the expiry');
+    assert.equal(lines.at(-1).safe, false);
+  });
+
   test('no database reachable: a clear message and a non-zero exit', async () => {
     const { code, stdout, stderr } = await runScenario(['pause'], {
       ...process.env,
