@@ -53,7 +53,12 @@ for (const fenced of [true, false]) {
       await packet.expectStep(5, `write token ${tokenA} → rejected (stale: row holds token ${tokenB})`, STEPS);
       const rejected = packet.writeMark('A', 'rejected', { value: heldValue, token: tokenA });
       await expect(rejected).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
-      await expect(rejected).toHaveAccessibleName(new RegExp(`rejected as stale\\..*the row holds token ${tokenB}$`));
+      // Sent while A held the lease, decided by PostgreSQL seconds later: the held bytes.
+      await expect(rejected).toHaveAccessibleName(
+        new RegExp(
+          `rejected as stale\\. sent at [\\d:.]+, decided at [\\d:.]+ .*the row holds token ${tokenB}\\. write path: fenced$`,
+        ),
+      );
       await expect(packet.rowValue()).toHaveText('B-1');
       await expect(packet.rowToken()).toHaveText(String(tokenB));
       await expect(packet.checkerOk).toBeVisible();
