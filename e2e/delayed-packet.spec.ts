@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { SessionPage } from './pages/session-page';
 
 /*
  * A delayed packet (issue 13), walked through to the end in both labs with real workers behind a real
@@ -122,5 +123,43 @@ test('the home page lists both delayed-packet labs, the fenced one ✓', async (
       'href',
       `/labs/${id}/walkthrough`,
     );
+  }
+});
+
+test("a trainee's private delayed packet: its worker writes through its proxy, which holds its next write and releases it", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext();
+  try {
+    const trainee = new SessionPage(await context.newPage());
+    const packet = await trainee.openPrivateLab('A delayed packet, unfenced');
+    await expect(packet.rowValue()).toHaveText('initial', { timeout: WORKER_STEP_TIMEOUT });
+    await packet.startWorker('A', 3);
+    await expect(packet.writeMark('A', 'accepted', { value: 'A-1' })).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
+    await packet.worker('A').check();
+    const network = trainee.page.getByRole('group', { name: 'The network between A and PostgreSQL' });
+    await network.getByRole('button', { name: "Hold A's connection" }).click();
+    await expect(packet.notice).toHaveText(
+      /the proxy holds A's next write, and everything after it on that connection/,
+      {
+        timeout: WORKER_STEP_TIMEOUT,
+      },
+    );
+    // Held: A's writes stop reaching PostgreSQL while A runs (its lease runs out: nobody else wants it).
+    const value = packet.rowValue();
+    await expect(value).toHaveText(/^A-\d+$/);
+    const before = await value.textContent();
+    await trainee.page.waitForTimeout(2_000);
+    await expect(value).toHaveText(before ?? '');
+    await network.getByRole('button', { name: "Release A's connection" }).click();
+    await expect(packet.notice).toHaveText(/released \d+ held bytes of A's: PostgreSQL receives its write now/, {
+      timeout: WORKER_STEP_TIMEOUT,
+    });
+    await expect(value).not.toHaveText(before ?? '', { timeout: WORKER_STEP_TIMEOUT });
+    await trainee.page.getByRole('button', { name: 'Close this lab' }).click();
+    await expect(trainee.readOnly).toContainText('was closed', { timeout: WORKER_STEP_TIMEOUT });
+  } finally {
+    await context.close();
   }
 });
