@@ -107,9 +107,13 @@ test('the delayed-packet labs have the hold and release controls in free play; o
   const network = page.getByRole('group', { name: /^The network between .* and PostgreSQL$/ });
   await expect(network).toHaveAccessibleDescription(/^Each worker here reaches PostgreSQL through a proxy/);
   await expect(network.getByRole('button', { name: /^Hold .*'s connection$/ })).toBeDisabled();
+  const timeout = page.getByRole('spinbutton', { name: 'Client timeout, then retry (s)' });
+  await expect(timeout).toHaveValue('0');
+  await expect(timeout).toHaveAccessibleDescription(/^Client timeout: 0 waits for an answer, however late\./);
   const fenced = lab('fenced');
   await fenced.gotoFreePlay();
   await expect(page.getByRole('group', { name: /^The network between/ })).toHaveCount(0);
+  await expect(page.getByRole('spinbutton', { name: 'Client timeout, then retry (s)' })).toHaveCount(0);
 });
 
 test('the home page lists both delayed-packet labs, the fenced one ✓', async ({ page }) => {

@@ -59,8 +59,12 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
   const lastWriteByRow = new Map<string, Write>();
   const fenceByRow = new Map<string, Fence>();
   let lastWrite: Write | undefined;
-  /** Each writer's last `write_sent`: when it sent what the database later received. */
+  /**
+   * Each writer's last `write_sent` per attempt (a client's retry of a write is sent again, and told
+   * apart by `detail.attempt`): when it sent what the database later received.
+   */
   const sentByActor = new Map<string, { id: number; at: number; token: number; value: string }>();
+  const attemptOf = (event: WireEvent) => (event.detail.attempt === 'retry' ? 'retry' : 'first');
   let writes = 0;
   let grants = 0;
 
@@ -81,7 +85,7 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
     }
 
     if (event.kind === 'write_sent') {
-      sentByActor.set(`${event.lab}/${event.actor}`, {
+      sentByActor.set(`${event.lab}/${event.actor}/${attemptOf(event)}`, {
         id: event.id,
         at: event.at,
         token: event.token,
@@ -160,7 +164,7 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
         }
         if (lostUpdate && lease.endsAt !== undefined && write.at > lease.endsAt) {
           // Sent while the lease still ran, received after it ended: the network delayed it.
-          const sent = sentByActor.get(`${event.lab}/${write.actor}`);
+          const sent = sentByActor.get(`${event.lab}/${write.actor}/${attemptOf(event)}`);
           const delayed =
             sent && sent.token === write.token && sent.value === write.value && sent.at <= lease.endsAt
               ? sent

@@ -17,6 +17,7 @@ const WORKER_NAME_MAX_CHARS = 40;
 const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;
 const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
 const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
+export const RETRY_AFTER_BOUNDS_MS = { min: 200, max: 60_000 } as const;
 
 export const DEFAULT_WORKER_SETTINGS = { leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 } as const;
 
@@ -73,6 +74,12 @@ export const workerSettingsSchema = z
       .min(0, 'clock drift must be at least 0 % slow')
       .max(MAX_CLOCK_SLOW_PERCENT, `clock drift must be at most ${MAX_CLOCK_SLOW_PERCENT} % slow`)
       .optional(),
+    /**
+     * The delayed-packet labs' setting: the worker's client gives up on a write that has not been
+     * answered after this long, and sends it again, with the same token, on a new connection (absent:
+     * it waits). The server refuses it in any other lab.
+     */
+    retryAfterMs: ms('client timeout', RETRY_AFTER_BOUNDS_MS).optional(),
   })
   .strict()
   .refine((s) => s.renewEveryMs < s.leaseTtlMs, {

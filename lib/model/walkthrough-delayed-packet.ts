@@ -124,8 +124,8 @@ export function delayedPacketSteps(fenced: boolean): Step[] {
       done: () => true,
       narrate: (f) =>
         fenced
-          ? `The row keeps B's value ${value(f.writeB)} with token ${t(f.writeB?.token)}. A lease cannot say when a write arrives, only when it was sent; the token travels with the write, and the row judges it on arrival. A client that timed out and retried the same write with the same token ${t(f.tokenA)} would be rejected the same way: the retry carries the old token too. Compare the same delay without fencing.`
-          : `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: ${definition.failure}. A client timeout and a retry with the same token make it worse: the retry, on a new connection, lands as soon as it is sent, and the original still arrives when the network lets it go, so the same write can be applied twice, each time over whatever was written since. With fencing (the fenced delayed-packet lab) both the held write and any retry with token ${t(f.tokenA)} are rejected.`,
+          ? `The row keeps B's value ${value(f.writeB)} with token ${t(f.writeB?.token)}. A lease cannot say when a write arrives, only when it was sent; the token travels with the write, and the row judges it on arrival. A client that timed out and retried the same write with the same token ${t(f.tokenA)} would be rejected the same way: the retry carries the old token too, and so does the held write when it lands after it. (Free play runs it: a client timeout in the Start form.) Compare the same delay without fencing.`
+          : `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: ${definition.failure}. A client timeout and a retry with the same token make it worse: the retry, on a new connection, lands as soon as it is sent, and the original still arrives when the network lets it go, so the same write can be applied twice, each time over whatever was written since. With fencing (the fenced delayed-packet lab) both the held write and any retry with token ${t(f.tokenA)} are rejected. (Free play runs it: a client timeout in the Start form.)`,
     },
   ];
 }

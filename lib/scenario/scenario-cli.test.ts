@@ -116,6 +116,31 @@ describe('npm run scenario -- pause', () => {
     assert.equal(lines.at(-1).safe, false);
   });
 
+  test('the delayed packet with --retry: fenced, the retry and the held write are both rejected; unfenced, one write lands twice', async () => {
+    const fenced = await runScenario(['delayed-packet', '--retry']);
+    assert.equal(fenced.code, 0, fenced.stderr);
+    assert.match(
+      fenced.stdout,
+      /^A's client gives up after 4000 ms and sends "A-2" again with token (\d+) on a new connection -> rejected \(stale: row holds token \d+\)$/m,
+    );
+    assert.match(
+      fenced.stdout,
+      /^released: PostgreSQL receives the first "A-2" too, \d+ ms after A sent it -> rejected/m,
+    );
+    const unfenced = await runScenario(['delayed-packet-unfenced', '--retry']);
+    assert.equal(unfenced.code, 1, unfenced.stderr);
+    assert.match(unfenced.stdout, /on a new connection -> accepted$/m);
+    assert.match(unfenced.stdout, /^released: PostgreSQL receives the first "A-2" too, .* -> accepted$/m);
+    assert.match(
+      unfenced.stdout,
+      /^checker: write-after-expiry: .*: a stale write accepted after its lease expired \(sent at .*, while the lease still ran/m,
+    );
+    assert.match(unfenced.stdout, /^UNSAFE \(A delayed packet, unfenced\): lost update: .* "A-2" applied twice$/m);
+    const misused = await runScenario(['pause', '--retry']);
+    assert.equal(misused.code, 2);
+    assert.match(misused.stderr, /--retry is for the delayed-packet scenarios only/);
+  });
+
   test('no database reachable: a clear message and a non-zero exit', async () => {
     const { code, stdout, stderr } = await runScenario(['pause'], {
       ...process.env,

@@ -101,6 +101,9 @@ export class LabSupervisor {
     if (settings.clockSlowPercent !== undefined && lab.kind !== 'drifting-clock') {
       throw new FencingError('invalid_input', 'only the drifting-clock lab has a clock drift setting');
     }
+    if (settings.retryAfterMs !== undefined && !hasPacketProxy(lab.kind)) {
+      throw new FencingError('invalid_input', 'only the delayed-packet labs have a client timeout and retry setting');
+    }
     await this.refuseIfClosed(lab);
     const workers = await listWorkerStatus(lab.id);
     if (workers.length >= MAX_WORKERS_PER_LAB) {

@@ -46,6 +46,12 @@ test("a delayed-packet worker's proxy lives with its process: a reset closes it 
 
 test('hold and release are refused in a lab without a proxy, and for a worker that is not there', async () => {
   await assert.rejects(
+    getSupervisor().startWorker(sharedLab('no-fencing'), { ...DELAYED_PACKET_SETTINGS.A, retryAfterMs: 4_000 }),
+    (error: unknown) =>
+      isFencingError(error, 'invalid_input') &&
+      /only the delayed-packet labs have a client timeout and retry setting/.test(error.message),
+  );
+  await assert.rejects(
     getSupervisor().holdConnection(sharedLab('fenced'), 'A'),
     (error: unknown) =>
       isFencingError(error, 'invalid_input') && /only the delayed-packet labs hold a connection/.test(error.message),

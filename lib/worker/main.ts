@@ -91,6 +91,10 @@ async function main(): Promise<number> {
       `--clock-slow-percent: only the drifting-clock lab has a drifting clock (${lab.id} is ${lab.kind})`,
     );
   }
+  if (settings.retryAfterMs !== undefined && !hasPacketProxy(lab.kind)) {
+    await markRemoteWorkerStopped(me, session).catch(() => undefined);
+    throw new Refused(`--retry-after-ms: only the delayed-packet labs retry a write (${lab.id} is ${lab.kind})`);
+  }
   if (!local && hasPacketProxy(lab.kind)) {
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(
