@@ -139,6 +139,8 @@ test("a trainee's private delayed packet: its worker writes through its proxy, w
     const trainee = new SessionPage(await context.newPage());
     const packet = await trainee.openPrivateLab('A delayed packet, unfenced');
     await expect(packet.rowValue()).toHaveText('initial', { timeout: WORKER_STEP_TIMEOUT });
+    // Its workers run behind this server's proxy: no command for a worker of one's own machine.
+    await expect(trainee.page.getByTestId('own-machine-worker')).toHaveCount(0);
     await packet.startWorker('A', 3);
     await expect(packet.writeMark('A', 'accepted', { value: 'A-1' })).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
     await packet.worker('A').check();
