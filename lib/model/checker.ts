@@ -59,6 +59,12 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
   const lastWriteByRow = new Map<string, Write>();
   const fenceByRow = new Map<string, Fence>();
   let lastWrite: Write | undefined;
+  /**
+   * Each writer's last `write_sent` per attempt (a client's retry of a write is sent again, and told
+   * apart by `detail.attempt`): when it sent what the database later received.
+   */
+  const sentByActor = new Map<string, { id: number; at: number; token: number; value: string }>();
+  const attemptOf = (event: WireEvent) => (event.detail.attempt === 'retry' ? 'retry' : 'first');
   let writes = 0;
   let grants = 0;
 
@@ -78,7 +84,14 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
       grantsByLab.set(event.lab, labGrants);
     }
 
-    if (event.kind === 'lease_renewed') {
+    if (event.kind === 'write_sent') {
+      sentByActor.set(`${event.lab}/${event.actor}/${attemptOf(event)}`, {
+        id: event.id,
+        at: event.at,
+        token: event.token,
+        value: writtenValue(event),
+      });
+    } else if (event.kind === 'lease_renewed') {
       const renewed = labGrants.byActor.get(event.actor)?.byToken.get(event.token);
       const endsAt = expiresAtOf(event);
       if (renewed && endsAt !== undefined) renewed.endsAt = endsAt;
@@ -150,10 +163,16 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
           });
         }
         if (lostUpdate && lease.endsAt !== undefined && write.at > lease.endsAt) {
+          // Sent while the lease still ran, received after it ended: the network delayed it.
+          const sent = sentByActor.get(`${event.lab}/${write.actor}/${attemptOf(event)}`);
+          const delayed =
+            sent && sent.token === write.token && sent.value === write.value && sent.at <= lease.endsAt
+              ? sent
+              : undefined;
           violations.push({
             rule: 'write-after-expiry',
-            message: `${write.actor} wrote "${write.value}" with token ${write.token} at ${clockOf(write.at)}, ${write.at - lease.endsAt} ms after its lease (token ${lease.token}) had run out by the database's clock at ${clockOf(lease.endsAt)}`,
-            eventIds: [lease.id, write.id],
+            message: `${write.actor} wrote "${write.value}" with token ${write.token} at ${clockOf(write.at)}, ${write.at - lease.endsAt} ms after its lease (token ${lease.token}) had run out by the database's clock at ${clockOf(lease.endsAt)}${delayed ? `: a stale write accepted after its lease expired (sent at ${clockOf(delayed.at)}, while the lease still ran, and received ${write.at - delayed.at} ms later)` : ''}`,
+            eventIds: delayed ? [lease.id, delayed.id, write.id] : [lease.id, write.id],
           });
         }
         if (!fence || !laterLease(fence.lease, lease)) fenceByRow.set(rowKey, { write, lease });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FencingError } from './errors';
 import { parseInput } from './inputs';
 import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
-import { LAB_IDS, type LabId } from './lab-kinds';
+import { hasPacketProxy, LAB_IDS, type LabId } from './lab-kinds';
 import { MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
 
 /** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
@@ -19,6 +19,7 @@ const WORKER_NAME_MAX_CHARS = 40;
 const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;
 const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
 const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
+export const RETRY_AFTER_BOUNDS_MS = { min: 200, max: 60_000 } as const;
 
 export const DEFAULT_WORKER_SETTINGS = { leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 } as const;
 
@@ -75,6 +76,12 @@ export const workerSettingsSchema = z
       .min(0, 'clock drift must be at least 0 % slow')
       .max(MAX_CLOCK_SLOW_PERCENT, `clock drift must be at most ${MAX_CLOCK_SLOW_PERCENT} % slow`)
       .optional(),
+    /**
+     * The delayed-packet labs' setting: the worker's client gives up on a write that has not been
+     * answered after this long, and sends it again, with the same token, on a new connection (absent:
+     * it waits). The server refuses it in any other lab.
+     */
+    retryAfterMs: ms('client timeout', RETRY_AFTER_BOUNDS_MS).optional(),
   })
   .strict()
   .refine((s) => s.renewEveryMs < s.leaseTtlMs, {
@@ -92,6 +99,9 @@ export function workerSettingsForLab(kind: LabId, raw: unknown): WorkerSettings 
   const settings = parseInput(workerSettingsSchema, raw);
   if (settings.clockSlowPercent !== undefined && kind !== 'drifting-clock') {
     throw new FencingError('invalid_input', 'only the drifting-clock lab has a clock drift setting');
+  }
+  if (settings.retryAfterMs !== undefined && !hasPacketProxy(kind)) {
+    throw new FencingError('invalid_input', 'only the delayed-packet labs have a client timeout and retry setting');
   }
   return settings;
 }

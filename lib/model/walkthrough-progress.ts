@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LabId } from './lab-kinds';
+import { hasPacketProxy, type LabId } from './lab-kinds';
 import { type Facts, factsFrom, type Step } from './walkthrough';
 import type { WireEvent } from './wire';
 
@@ -27,10 +27,13 @@ export function walkthroughPosition(
   if (stranger) return { kind: 'off-script', why: `${stranger.actor} is not one of the walkthrough's workers`, facts };
   // B joins the story only once A is frozen in its critical window; in the drifting clock's, once A
   // holds the lease (nothing freezes there).
+  // In the delayed packet's, once A's lease has run out while its write was held.
   const [joinsAfter, why] =
     lab === 'drifting-clock'
       ? [facts.grantA, 'B started before A held the lease']
-      : [facts.pauseA, 'B started before A froze'];
+      : lab !== undefined && hasPacketProxy(lab)
+        ? [facts.expiryA, "B started before A's lease ran out"]
+        : [facts.pauseA, 'B started before A froze'];
   const earlyB = started.find((e) => e.actor === 'B' && (joinsAfter === undefined || e.id < joinsAfter.id));
   if (earlyB) return { kind: 'off-script', why, facts };
   return { kind: 'at', step: stepReachedBy(steps, facts), facts };

@@ -9,6 +9,7 @@ import { markRemoteWorkerStopped, RESET_WHILE_AWAY, registerRemoteWorker } from 
 import { recordWorkerOrigin } from '../../db/worker-status';
 import { isFencingError } from '../model/errors';
 import { labTitle } from '../model/lab-instance';
+import { hasPacketProxy } from '../model/lab-kinds';
 import { parseWorkerArgs, UsageError, WORKER_USAGE, type WorkerArgs } from './args';
 import { freezeOnSharedMemory, markFrozen, newFreezeState } from './freeze';
 import { LeaseClient, type WorkerReport } from './lease-client';
@@ -89,6 +90,16 @@ async function main(): Promise<number> {
   }
   const { generation, lab } = joined;
   const { resource } = lab;
+  if (settings.retryAfterMs !== undefined && !hasPacketProxy(lab.kind)) {
+    await markRemoteWorkerStopped(me, session).catch(() => undefined);
+    throw new Refused(`--retry-after-ms: only the delayed-packet labs retry a write (${lab.id} is ${lab.kind})`);
+  }
+  if (!local && hasPacketProxy(lab.kind)) {
+    await markRemoteWorkerStopped(me, session).catch(() => undefined);
+    throw new Refused(
+      `the ${lab.id} lab runs only workers its app server starts: their connection to PostgreSQL passes through that server's proxy, which holds their writes (start one from the lab's page)`,
+    );
+  }
   // A worker an app server started gets the lab's short id ("w1") and names its server, whose
   // successor ends its lane if that server dies without a word (lib/jobs/orphaned-workers.ts).
   const origin = local ? { ...local.server, workerPid: process.pid } : null;
