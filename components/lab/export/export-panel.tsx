@@ -83,8 +83,8 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
           id={themeId}
           value={themeChoice}
           onChange={(event) => {
-            const parsed = exportThemeChoice.safeParse(event.target.value);
-            if (parsed.success) setThemeChoice(parsed.data);
+            const choice = exportThemeChoice(event.target.value);
+            if (choice) setThemeChoice(choice);
           }}
           className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
         >
