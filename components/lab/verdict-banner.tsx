@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import type { LabStoreApi } from './lab-store';
 import { useLabStore, useLabStoreApi } from './lab-store-provider';
 import { useViewEvents } from './replay/use-replay-view';
@@ -19,7 +19,15 @@ function useChecked(): Checked {
   }
   const events = useViewEvents();
   useEffect(() => follower.follow(events), [follower, events]);
-  return useSyncExternalStore(follower.subscribe, follower.current, () => NOTHING_CHECKED);
+  // A new verdict is drawn as a transition: React may yield between the banner and the timeline,
+  // instead of one frame for both (a sync update from useSyncExternalStore).
+  const [checked, setChecked] = useState<Checked>(NOTHING_CHECKED);
+  useEffect(() => {
+    const update = () => startTransition(() => setChecked(follower.current()));
+    update();
+    return follower.subscribe(update);
+  }, [follower]);
+  return checked;
 }
 
 /** Events named by a violation, for the timeline to mark. */
