@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { handMade, recorded } from '../testing/histories';
+import { exportTheme } from './export-theme';
 import { escapeXml } from './svg-markup';
 import { buildTimeline } from './timeline';
 import { describeTimeline, PRESENTER_METRICS } from './timeline-layout';
-import { exportTheme, timelineToSvg } from './timeline-svg';
+import { timelineToSvg } from './timeline-svg';
 import { PALETTES } from './timeline-svg-theme';
 
 /**

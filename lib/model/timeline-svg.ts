@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { el, escapeXml, textNode, titleNode } from './svg-markup';
 import type { Timeline } from './timeline';
 import { type LaidOutMark, layoutTimeline, SCREEN_METRICS, type TimelineMetrics } from './timeline-layout';
@@ -11,13 +10,6 @@ import { hatchPatterns, PALETTES, type Palette, type SvgTheme } from './timeline
  * legend of its own. No stylesheet, no web font, no clock and no random ids: the same timeline
  * gives the same bytes.
  */
-
-/** The export's theme: the one on screen when it is made, or either. */
-export const exportThemeChoice = z.enum(['screen', 'light', 'dark']);
-export type ExportThemeChoice = z.infer<typeof exportThemeChoice>;
-
-export const exportTheme = (choice: ExportThemeChoice, screenIsDark: boolean): SvgTheme =>
-  choice === 'screen' ? (screenIsDark ? 'dark' : 'light') : choice;
 
 export type TimelineSvgOptions = {
   title: string;

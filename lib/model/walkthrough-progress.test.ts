@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { handMade, recorded } from '../testing/histories';
 import { factsFrom, walkthroughFor } from './walkthrough';
-import { deepLinkedStep, stepReachedBy, stepsToReach, walkthroughPosition } from './walkthrough-progress';
+import { deepLinkedStep } from './walkthrough-deep-link';
+import { stepReachedBy, stepsToReach, walkthroughPosition } from './walkthrough-progress';
 import type { WireEvent } from './wire';
 
 const steps = walkthroughFor('fenced');

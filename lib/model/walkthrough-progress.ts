@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { hasPacketProxy, type LabId } from './lab-kinds';
 import { type Facts, factsFrom, type Step } from './walkthrough';
 import type { WireEvent } from './wire';
@@ -61,16 +60,4 @@ export function stepReachedBy(steps: readonly Step[], facts: Facts): number {
 export function stepsToReach(position: WalkthroughPosition, target: number): number[] {
   const from = position.kind === 'at' ? position.step + 1 : 0;
   return Array.from({ length: Math.max(0, target - from + 1) }, (_, i) => from + i);
-}
-
-const stepQuery = z.coerce.number().int().min(1);
-
-/**
- * The step (from 0) a deep link's `?step=N` (from 1) names, within the walkthrough's `count` steps;
- * undefined without one, or for anything that is not a step number.
- */
-export function deepLinkedStep(raw: string | string[] | undefined, count: number): number | undefined {
-  if (raw === undefined || Array.isArray(raw) || raw.trim() === '') return undefined;
-  const parsed = stepQuery.safeParse(raw);
-  return parsed.success ? Math.min(parsed.data, count) - 1 : undefined;
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useState } from 'react';
-import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab-inputs';
+import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab-input-limits';
 import { hasPacketProxy } from '@/lib/model/lab-kinds';
 import { DRIFTING_CLOCK_SLOW_PERCENT } from '@/lib/model/walkthrough-drifting-clock';
 import type { LabSnapshot } from '@/lib/model/wire';
