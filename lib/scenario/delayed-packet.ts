@@ -1,12 +1,10 @@
 import 'server-only';
 import { listEvents } from '../../db/events';
-import { readLabRow } from '../../db/lab-rows';
-import { checkHistory } from '../model/checker';
 import { DELAYED_PACKET_SETTINGS } from '../model/delayed-packet-settings';
 import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
-import { toWire } from '../model/wire';
 import { getSupervisor } from '../supervisor/supervisor';
+import { sayRowAndChecker } from './final-report';
 import { refuseIfInUse, waitFor } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
@@ -89,27 +87,7 @@ export async function runDelayedPacketScenario(lab: LabInstance, print: StoryPri
       heldMs,
       ...(lateByMs === undefined ? {} : { lateByMs }),
     });
-    const row = await readLabRow(lab);
-    say({
-      step: 'final',
-      text: `final: ${row?.table} row ${row?.id} value ${JSON.stringify(row?.value)} last_token ${row?.lastToken}`,
-      table: row?.table,
-      rowId: row?.id,
-      value: row?.value,
-      lastToken: row?.lastToken,
-    });
-    const checked = checkHistory(events.map(toWire), row ? { value: row.value, lastToken: row.lastToken } : undefined);
-    for (const violation of checked.violations) {
-      say({ step: 'violation', text: `checker: ${violation.rule}: ${violation.message}`, ...violation });
-    }
-    say({
-      step: 'checker',
-      text: checked.ok
-        ? `checker: no violation in ${checked.checked.writes} accepted writes and ${checked.checked.grants} grants`
-        : `checker: ${checked.violations.length} violation${checked.violations.length === 1 ? '' : 's'}`,
-      ok: checked.ok,
-      checked: checked.checked,
-    });
+    const { row, checked } = await sayRowAndChecker(lab, events, say);
     const safe =
       checked.ok &&
       writeB.kind === 'write_accepted' &&
