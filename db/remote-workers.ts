@@ -26,7 +26,7 @@ export type RemoteStatus = { phase: string; token?: number; believedUntil?: stri
 export type JoinResult =
   | { joined: true; generation: number; lab: LabInstance }
   | { joined: false; refusal: 'no_lab' | 'closed' | 'name_taken' | 'full' }
-  /** A clock drift setting in a lab of this kind: only the drifting-clock lab's workers have one. */
+  /** A clock drift setting in a lab of this kind: only the drifting-clock labs' workers have one. */
   | { joined: false; refusal: 'no_clock_drift'; kind: string };
 
 /**
@@ -35,7 +35,7 @@ export type JoinResult =
  * when the lab does not exist or is closed, or another run of that name is live (or the server runs a
  * worker of that name there); a stopped or silent one, or one from before the lab's last reset, is
  * taken over, and commands it left untaken are dropped. A clock drift setting is refused in any lab
- * but a drifting-clock one (0022_new_labs_hardening.sql), and nothing of the worker stored. Returns what the worker needs of the lab and
+ * but a drifting-clock one (0022_new_labs_hardening.sql, 0031), and nothing of the worker stored. Returns what the worker needs of the lab and
  * the run (generation) it joined.
  */
 export async function registerRemoteWorker(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { LabId } from '../lib/model/lab-kinds';
@@ -34,10 +34,14 @@ before(async () => {
   await owner.connect();
 });
 
+// Each test's labs are closed after it: the file opens more than the server's cap of open private labs.
+afterEach(async () => {
+  for (let id = opened.pop(); id !== undefined; id = opened.pop()) await closeLab(id);
+});
+
 after(async () => {
   await worker.end();
   await owner.end();
-  for (const id of opened) await closeLab(id);
   await closePool();
 });
 
@@ -319,6 +323,32 @@ describe('a drifting clock (drifting-clock), as the worker role', () => {
   });
 });
 
+describe('a drifting clock, fenced (drifting-clock-fenced), as the worker role', () => {
+  test("its write is fenced: A's older token is refused after B's newer one, and the row keeps B's value", async () => {
+    const lab = await openLab('drifting-clock-fenced');
+    const a = await join(lab, 'A');
+    const b = await join(lab, 'B');
+    const first = await acquire(a, 'safe');
+    const second = await takeOver(b, 'safe');
+    assert.ok(second.token > first.token, 'the takeover minted a token');
+    assert.equal(await brokenWrite(b, 'fenced', 'B-1', second.token), 'accepted');
+    assert.equal(await brokenWrite(a, 'fenced', 'A-late', first.token), 'stale');
+    assert.deepEqual(await rowOf(lab), { value: 'B-1', last_token: String(second.token) });
+  });
+
+  test('it has no unfenced write, and takes only a token granted to that worker there', async () => {
+    const lab = await openLab('drifting-clock-fenced');
+    const a = await join(lab, 'A');
+    const b = await join(lab, 'B');
+    const grant = await acquire(a, 'safe');
+    await refusedWith(NOT_THIS_LABS, brokenWrite(a, 'plain', 'x', grant.token), 'an unfenced write');
+    await refusedWith(NOT_THIS_LABS, brokenWrite(a, 'text', 'x', grant.token), 'a text write');
+    await refusedWith('FL009', brokenWrite(a, 'fenced', 'wedge', 9_000_000_000_000_000_000), 'a made-up token');
+    await refusedWith('FL009', brokenWrite(b, 'fenced', 'B-early', grant.token), "A's token, written by B");
+    assert.deepEqual(await rowOf(lab), { value: INITIAL_ROW_VALUE, last_token: '0' });
+  });
+});
+
 describe("the drift setting at the database's door (worker_join), as the worker role", () => {
   const INVALID = '22023';
 
@@ -340,19 +370,21 @@ describe("the drift setting at the database's door (worker_join), as the worker 
     return rows[0]?.settings;
   }
 
-  test('a drifting-clock lab takes a whole percentage from 0 to 90, and nothing else', async () => {
-    const lab = await openLab('drifting-clock');
-    const key = await labJoinKey(lab.id);
-    for (const [i, bad] of [5000, 91, -3.5, -1, 50.5, '50', null, true, [50], { slow: 50 }].entries()) {
-      await refusedWith(INVALID, joinWith(lab.id, `Bad${i}`, bad, key), `clockSlowPercent ${JSON.stringify(bad)}`);
-      assert.equal(await statusRow(lab.id, `Bad${i}`), undefined, `${JSON.stringify(bad)}: nothing stored`);
-    }
-    for (const good of [0, 50, 90]) {
-      const joined = await joinWith(lab.id, `Good${good}`, good, key);
-      assert.equal(joined?.refusal, null, `clockSlowPercent ${good}`);
-      assert.deepEqual(await statusRow(lab.id, `Good${good}`), { name: `Good${good}`, clockSlowPercent: good });
-    }
-  });
+  for (const kind of ['drifting-clock', 'drifting-clock-fenced'] as const) {
+    test(`a ${kind} lab takes a whole percentage from 0 to 90, and nothing else`, async () => {
+      const lab = await openLab(kind);
+      const key = await labJoinKey(lab.id);
+      for (const [i, bad] of [5000, 91, -3.5, -1, 50.5, '50', null, true, [50], { slow: 50 }].entries()) {
+        await refusedWith(INVALID, joinWith(lab.id, `Bad${i}`, bad, key), `clockSlowPercent ${JSON.stringify(bad)}`);
+        assert.equal(await statusRow(lab.id, `Bad${i}`), undefined, `${JSON.stringify(bad)}: nothing stored`);
+      }
+      for (const good of [0, 50, 90]) {
+        const joined = await joinWith(lab.id, `Good${good}`, good, key);
+        assert.equal(joined?.refusal, null, `clockSlowPercent ${good}`);
+        assert.deepEqual(await statusRow(lab.id, `Good${good}`), { name: `Good${good}`, clockSlowPercent: good });
+      }
+    });
+  }
 
   test('any other lab, shared or private, refuses a drift setting (no_clock_drift, with its kind) and stores nothing', async () => {
     for (const kind of ['fenced', 'no-fencing', 'same-token-takeover', 'bypass'] as const) {

@@ -116,7 +116,9 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
   const lateValue = (await drifting.narration.textContent())?.match(/A wrote "(A-\d+)"/)?.[1] ?? '';
   expect(lateValue).toMatch(/^A-\d+$/);
   await expect(drifting.narration).toContainText(/ms after its lease ran out by the database's clock: lost update/);
-  await expect(drifting.narration).toContainText('With fencing (the fenced lab) the same write is rejected');
+  await expect(drifting.narration).toContainText(
+    'With fencing (the drifting clock, fenced) the same write is rejected',
+  );
 
   // The table: A's value, with A's older token, where B's newer one was.
   await expect(drifting.rowValue()).toHaveText(lateValue);
@@ -150,7 +152,50 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
   await expect(drifting.narration).toContainText("judging the lease by the database's clock");
 });
 
-test('the drifting-clock lab has its drift setting in free play, explained; other labs do not', async ({
+test("a drifting clock, fenced: the same slow clock writes just as late, and the row's token refuses it", async ({
+  lab,
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const drifting = lab('drifting-clock-fenced');
+
+  await drifting.gotoWalkthrough();
+  await drifting.startOver.click();
+  await drifting.expectStep(1, 'The lab has been reset.', 6);
+  await expect(drifting.narration).toContainText('every write presents its token');
+  await expect(drifting.rowTable).toHaveAccessibleName(/^unguarded_rows/);
+
+  await drifting.nextStep();
+  await drifting.expectStep(2, /^term \d+ token \d+ → write accepted\. A took the lease for 5 s/, 6);
+  const tokenA = Number((await drifting.narration.textContent())?.match(/^term (\d+)/)?.[1]);
+  await drifting.nextStep();
+  await drifting.expectStep(3, /^By the database's clock, A's lease ran out at /, 6);
+  await drifting.nextStep();
+  await drifting.expectStep(4, /^lease expires, term \d+ token \d+ → write accepted\./, 6);
+  const tokenB = Number((await drifting.narration.textContent())?.match(/token (\d+) → write accepted/)?.[1]);
+  expect(tokenB).toBeGreaterThan(tokenA);
+
+  // A believes its slow clock and writes after the database's expiry, as without fencing: refused.
+  await drifting.nextStep();
+  await drifting.expectStep(5, `write token ${tokenA} → rejected (stale: row holds token ${tokenB})`, 6);
+  await expect(drifting.narration).toContainText('fencing does not ask what A believes');
+  await expect(drifting.writeMark('A', 'rejected', { token: tokenA })).not.toHaveCount(0, {
+    timeout: WORKER_STEP_TIMEOUT,
+  });
+  await expect(drifting.markTitled(/^(Violation: )?A frozen/)).toHaveCount(0);
+  await expect(drifting.rowValue()).toHaveText('B-1');
+  await expect(drifting.rowToken()).toHaveText(String(tokenB));
+  await expect(drifting.checkerOk).toBeVisible();
+
+  await drifting.nextStep();
+  await drifting.expectStep(6, `The row holds B's value "B-1" with token ${tokenB}: A's late write changed nothing`, 6);
+  await expect(page.getByRole('link', { name: 'the same slow clock without fencing' })).toHaveAttribute(
+    'href',
+    '/labs/drifting-clock/walkthrough',
+  );
+});
+
+test('the drifting-clock labs have their drift setting in free play, explained; other labs do not', async ({
   lab,
   page,
 }) => {
@@ -161,19 +206,24 @@ test('the drifting-clock lab has its drift setting in free play, explained; othe
   await expect(drift).toHaveAccessibleDescription(
     /^The drift is applied to this worker's reading of the clock; everything else is real\./,
   );
+  const fencedDrift = lab('drifting-clock-fenced');
+  await fencedDrift.gotoFreePlay();
+  await expect(page.getByRole('spinbutton', { name: 'Its clock runs slow by (%)' })).toHaveValue('75');
   const fenced = lab('fenced');
   await fenced.gotoFreePlay();
   await expect(page.getByRole('spinbutton', { name: 'Lease TTL (s)' })).toBeVisible();
   await expect(page.getByRole('spinbutton', { name: 'Its clock runs slow by (%)' })).toHaveCount(0);
 });
 
-test('the home page lists both labs, each with its walkthrough and free play', async ({ page }) => {
+test('the home page lists the new labs, each with its walkthrough and free play', async ({ page }) => {
   await page.goto('/');
   for (const [id, title] of [
     ['same-token-takeover', 'A takeover without a new token'],
     ['drifting-clock', 'A drifting clock'],
+    ['drifting-clock-fenced', 'A drifting clock, fenced'],
   ]) {
-    await expect(page.getByRole('heading', { level: 3, name: `✗ ${title}` })).toBeVisible();
+    const mark = id === 'drifting-clock-fenced' ? '✓' : '✗';
+    await expect(page.getByRole('heading', { level: 3, name: `${mark} ${title}` })).toBeVisible();
     await expect(page.getByRole('link', { name: `Walkthrough of the ${title} lab` })).toHaveAttribute(
       'href',
       `/labs/${id}/walkthrough`,

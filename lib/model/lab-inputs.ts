@@ -11,7 +11,7 @@ import {
   MAX_WORKERS_PER_SERVER,
 } from './lab-input-limits';
 import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
-import { hasPacketProxy, LAB_IDS, type LabId } from './lab-kinds';
+import { hasDriftingClock, hasPacketProxy, LAB_IDS, type LabId } from './lab-kinds';
 import { MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
 
 /** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
@@ -67,8 +67,8 @@ export const workerSettingsSchema = z
     renewEveryMs: ms('renew interval', RENEW_EVERY_BOUNDS_MS).default(DEFAULT_WORKER_SETTINGS.renewEveryMs),
     writeEveryMs: ms('write interval', WRITE_EVERY_BOUNDS_MS).default(DEFAULT_WORKER_SETTINGS.writeEveryMs),
     /**
-     * The drifting-clock lab's setting: how slow this worker's clock runs, in whole percent (absent:
-     * it keeps time). Only that lab's workers have a drifting clock; the server refuses it elsewhere.
+     * The drifting-clock labs' setting: how slow this worker's clock runs, in whole percent (absent:
+     * it keeps time). Only those labs' workers have a drifting clock; the server refuses it elsewhere.
      */
     clockSlowPercent: z
       .number({ error: 'clock drift must be a number (percent slow)' })
@@ -93,12 +93,12 @@ export type WorkerSettings = z.output<typeof workerSettingsSchema>;
 
 /**
  * A worker's settings for a lab of this kind, as a start and a restart both take them: the schema's
- * rules, and a clock drift only in the drifting-clock lab. Throws `invalid_input` with the reason.
+ * rules, and a clock drift only in a drifting-clock lab (fenced or not). Throws `invalid_input` with the reason.
  */
 export function workerSettingsForLab(kind: LabId, raw: unknown): WorkerSettings {
   const settings = parseInput(workerSettingsSchema, raw);
-  if (settings.clockSlowPercent !== undefined && kind !== 'drifting-clock') {
-    throw new FencingError('invalid_input', 'only the drifting-clock lab has a clock drift setting');
+  if (settings.clockSlowPercent !== undefined && !hasDriftingClock(kind)) {
+    throw new FencingError('invalid_input', 'only the drifting-clock labs have a clock drift setting');
   }
   if (settings.retryAfterMs !== undefined && !hasPacketProxy(kind)) {
     throw new FencingError('invalid_input', 'only the delayed-packet labs have a client timeout and retry setting');

@@ -9,6 +9,7 @@ export const LAB_IDS = [
   'bypass',
   'same-token-takeover',
   'drifting-clock',
+  'drifting-clock-fenced',
   'delayed-packet',
   'delayed-packet-unfenced',
 ] as const;
@@ -104,6 +105,16 @@ export const LABS: Record<LabId, LabDefinition> = {
     rowId: 7,
     resource: 'lab/drifting-clock',
   },
+  'drifting-clock-fenced': {
+    id: 'drifting-clock-fenced',
+    title: 'A drifting clock, fenced',
+    summary:
+      'The same slow-clock worker, judging its lease by its own clock; every write presents its token and the row refuses one older than the last it took.',
+    failure: '',
+    table: 'unguarded_rows',
+    rowId: 12,
+    resource: 'lab/drifting-clock-fenced',
+  },
   'delayed-packet': {
     id: 'delayed-packet',
     title: 'A delayed packet, fenced',
@@ -126,6 +137,32 @@ export const LABS: Record<LabId, LabDefinition> = {
   },
 };
 
+/**
+ * The walkthrough to watch after this one's: its side-by-side counterpart (the same story fenced, or
+ * unfenced), or for the pause's broken labs the fenced lab, and for the fenced lab one that breaks.
+ */
+export function compareWith(kind: LabId): { lead: string; lab: LabId; words: string } {
+  switch (kind) {
+    case 'fenced':
+      return { lead: 'Now watch it break:', lab: 'no-fencing', words: 'the same pause without fencing' };
+    case 'drifting-clock':
+      return { lead: 'Compare:', lab: 'drifting-clock-fenced', words: 'the same slow clock, fenced' };
+    case 'drifting-clock-fenced':
+      return { lead: 'Compare:', lab: 'drifting-clock', words: 'the same slow clock without fencing' };
+    case 'delayed-packet':
+      return { lead: 'Compare:', lab: 'delayed-packet-unfenced', words: 'the same delayed packet without fencing' };
+    case 'delayed-packet-unfenced':
+      return { lead: 'Compare:', lab: 'delayed-packet', words: 'the same delayed packet, fenced' };
+    default:
+      return { lead: 'Compare:', lab: 'fenced', words: 'the pause with fencing' };
+  }
+}
+
+/** The labs whose workers may read a clock that runs slow (a setting per worker): the drifting clock, fenced or not. */
+export function hasDriftingClock(kind: LabId): kind is 'drifting-clock' | 'drifting-clock-fenced' {
+  return kind === 'drifting-clock' || kind === 'drifting-clock-fenced';
+}
+
 /** The labs whose workers reach PostgreSQL through a proxy their app server owns, which can hold a write. */
 export function hasPacketProxy(kind: LabId): kind is 'delayed-packet' | 'delayed-packet-unfenced' {
   return kind === 'delayed-packet' || kind === 'delayed-packet-unfenced';
@@ -140,5 +177,5 @@ export function isLabId(value: unknown): value is LabId {
 
 /** The labs whose writes are fenced (the row's token refuses a stale write): the others are broken on purpose. */
 export function isFencedKind(kind: LabId): boolean {
-  return kind === 'fenced' || kind === 'delayed-packet';
+  return kind === 'fenced' || kind === 'delayed-packet' || kind === 'drifting-clock-fenced';
 }

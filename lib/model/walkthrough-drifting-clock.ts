@@ -4,7 +4,9 @@ import type { Facts, Step } from './walkthrough';
 import type { WireEvent } from './wire';
 
 /*
- * The drifting clock's walkthrough, as data (the pause story's counterpart, lib/model/walkthrough.ts).
+ * The drifting clock's walkthrough, as data (the pause story's counterpart, lib/model/walkthrough.ts),
+ * told in two labs side by side: `drifting-clock`, whose writes are not fenced, and
+ * `drifting-clock-fenced`, the same worker with the same slow clock, whose writes are.
  * Nothing freezes: A's clock runs slow, so it times its renewal and judges its lease late, while the
  * lease's end is the database's. A's late write comes from the drift alone.
  *
@@ -13,7 +15,7 @@ import type { WireEvent } from './wire';
  * database's clock the lease ends at 5 s; B, waiting, takes it over and writes; A writes at 8 s,
  * still believing (its clock says 2 s of its 5 have passed), and its write overwrites B's; at 18 s
  * A's renewal is refused and it finds out. B may join up to 16 s after A's grant and the story still
- * ends in the lost update: B starts as soon as A holds the lease.
+ * ends in the lost update (or, fenced, in A's rejection): B starts as soon as A holds the lease.
  */
 
 export const DRIFTING_CLOCK_SLOW_PERCENT = 75;
@@ -72,8 +74,11 @@ export function driftingClockFacts(events: readonly WireEvent[]): Facts {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 
-export function driftingClockSteps(): Step[] {
-  const definition = LABS['drifting-clock'];
+export function driftingClockSteps(fenced: boolean): Step[] {
+  const definition = LABS[fenced ? 'drifting-clock-fenced' : 'drifting-clock'];
+  const writes = fenced
+    ? 'every write presents its token, and the row refuses one older than the last it took (`last_token <= token`, in the same statement as the write)'
+    : 'a table with no guard';
   const a = DRIFTING_CLOCK_SETTINGS.A;
   const rate = 1 - a.clockSlowPercent / 100;
   const onScreen = "The drift is applied to A's reading of the clock; everything else is real.";
@@ -86,7 +91,7 @@ export function driftingClockSteps(): Step[] {
       preview: 'The lab is reset: its workers stop and its history is cleared.',
       done: () => true,
       narrate: () =>
-        `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}, a table with no guard. Nothing will freeze in this lab. A judges its lease by its own clock, which runs ${a.clockSlowPercent} % slow: for every real second it moves ${rate * 1000} ms. ${onScreen} The lab has been reset.`,
+        `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}: ${writes}. Nothing will freeze in this lab. A judges its lease by its own clock, which runs ${a.clockSlowPercent} % slow: for every real second it moves ${rate * 1000} ms. ${onScreen} The lab has been reset.`,
     },
     {
       id: 'both-start',
@@ -135,8 +140,8 @@ export function driftingClockSteps(): Step[] {
         const until = f.sentLateA?.detail.believedUntil as string | undefined;
         const belief = `A's clock read ${time(clock)}, and by it A's lease ran until ${time(until)}.`;
         return late?.kind === 'write_rejected'
-          ? `${belief} write token ${t(late.token)} → rejected (stale: row holds token ${t(late.storedToken)}).`
-          : `${belief} write token ${t(late?.token)} → accepted. A wrote ${value(late)} with its old token over the newer value,${after} by the database's clock: lost update. Nothing froze: the drift alone made the write late. With fencing (the fenced lab) the same write is rejected: the row holds token ${t(f.tokenB)}, newer than ${t(late?.token)}.`;
+          ? `${belief} write token ${t(late.token)} → rejected (stale: row holds token ${t(late.storedToken)}). A's write came${after}, by the database's clock, and A still believed; the row's token refused it all the same: fencing does not ask what A believes.`
+          : `${belief} write token ${t(late?.token)} → accepted. A wrote ${value(late)} with its old token over the newer value,${after} by the database's clock: lost update. Nothing froze: the drift alone made the write late. With fencing (the drifting clock, fenced) the same write is rejected: the row holds token ${t(f.tokenB)}, newer than ${t(late?.token)}.`;
       },
     },
     {
@@ -147,7 +152,9 @@ export function driftingClockSteps(): Step[] {
       preview: "What the row holds after A's late write.",
       done: () => true,
       narrate: (f) =>
-        `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: ${definition.failure}. Two things close this. Fencing: in the fenced lab the row's token refuses A's write, whatever A believes. And judging the lease by the database's clock: the lease's end is the database's (${time(f.expiryA?.detail.expiresAt as string | undefined)}), and a worker whose clock keeps time, as every other lab's worker's does, stops believing within a round trip of it. A finds out only when its renewal is refused. ${onScreen}`,
+        fenced
+          ? `The row holds B's value ${value(f.writeB)} with token ${t(f.writeB?.token)}: A's late write changed nothing and was reported as stale. A's clock still runs slow and A still believed it held the lease; fencing made the belief harmless. Without fencing (the drifting-clock lab) the same write is a lost update. ${onScreen}`
+          : `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: ${definition.failure}. Two things close this. Fencing: in the drifting clock, fenced, the same slow-clock A writes just as late, and the row's token refuses it, whatever A believes. And judging the lease by the database's clock: the lease's end is the database's (${time(f.expiryA?.detail.expiresAt as string | undefined)}), and a worker whose clock keeps time, as every other lab's worker's does, stops believing within a round trip of it. A finds out only when its renewal is refused. ${onScreen}`,
     },
   ];
 }

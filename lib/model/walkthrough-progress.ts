@@ -1,4 +1,4 @@
-import { hasPacketProxy, type LabId } from './lab-kinds';
+import { hasDriftingClock, hasPacketProxy, type LabId } from './lab-kinds';
 import { type Facts, factsFrom, type Step } from './walkthrough';
 import type { WireEvent } from './wire';
 
@@ -28,7 +28,7 @@ export function walkthroughPosition(
   // holds the lease (nothing freezes there).
   // In the delayed packet's, once A's lease has run out while its write was held.
   const [joinsAfter, why] =
-    lab === 'drifting-clock'
+    lab !== undefined && hasDriftingClock(lab)
       ? [facts.grantA, 'B started before A held the lease']
       : lab !== undefined && hasPacketProxy(lab)
         ? [facts.expiryA, "B started before A's lease ran out"]

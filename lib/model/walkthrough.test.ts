@@ -101,9 +101,29 @@ test('a drifting clock: its own story, with no freeze, told from a real run', ()
   assert.match(text('b-takes-over'), /^lease expires, term 3 token 3 → write accepted\./);
   assert.match(
     text('a-writes-late'),
-    /^A's clock read 00:33:41\.379, and by it A's lease ran until 00:33:44\.361\. write token 2 → accepted\. A wrote "A-3" with its old token over the newer value, \d+ ms after its lease ran out by the database's clock: lost update\. .*With fencing \(the fenced lab\) the same write is rejected/,
+    /^A's clock read 00:33:41\.379, and by it A's lease ran until 00:33:44\.361\. write token 2 → accepted\. A wrote "A-3" with its old token over the newer value, \d+ ms after its lease ran out by the database's clock: lost update\. .*With fencing \(the drifting clock, fenced\) the same write is rejected/,
   );
   assert.match(text('the-row'), /judging the lease by the database's clock/);
+});
+
+test("the drifting clock, fenced: the same story told from a real run, and A's late write rejected", () => {
+  const events = recorded('drifting-clock-fenced');
+  const facts = factsFrom(events, 'drifting-clock-fenced');
+  const steps = walkthroughFor('drifting-clock-fenced');
+  assert.deepEqual(
+    steps.map((s) => s.id),
+    walkthroughFor('drifting-clock').map((s) => s.id),
+    'the same steps as without fencing',
+  );
+  assert.ok(steps.every((step) => step.done(facts)));
+  assert.deepEqual([facts.tokenA, facts.tokenB], [3, 4]);
+  const text = (id: string) => steps.find((s) => s.id === id)?.narrate(facts) ?? '';
+  assert.match(text('setup'), /row 12 of unguarded_rows: every write presents its token/);
+  assert.match(
+    text('a-writes-late'),
+    /write token 3 → rejected \(stale: row holds token 4\)\. A's write came \d+ ms after its lease ran out, by the database's clock, and A still believed/,
+  );
+  assert.match(text('the-row'), /^The row holds B's value "B-1" with token 4: A's late write changed nothing/);
 });
 
 test("a drifting clock's steps are not done before their events", () => {

@@ -1,6 +1,6 @@
 import { DELAYED_PACKET_SETTINGS } from './delayed-packet-settings';
 import type { WorkerSettings } from './lab-inputs';
-import { hasPacketProxy, LABS, type LabId } from './lab-kinds';
+import { hasDriftingClock, hasPacketProxy, LABS, type LabId } from './lab-kinds';
 import { isOutcome, t, time, value } from './narration';
 import { delayedPacketFacts, delayedPacketSteps } from './walkthrough-delayed-packet';
 import { DRIFTING_CLOCK_SETTINGS, driftingClockFacts, driftingClockSteps } from './walkthrough-drifting-clock';
@@ -21,7 +21,7 @@ export const WALKTHROUGH_SETTINGS = {
 /** The two workers' settings in a lab's walkthrough: the pause story's, or the drifting clock's. */
 export function walkthroughSettings(lab: LabId): Record<'A' | 'B', WorkerSettings> {
   if (hasPacketProxy(lab)) return DELAYED_PACKET_SETTINGS;
-  return lab === 'drifting-clock' ? DRIFTING_CLOCK_SETTINGS : WALKTHROUGH_SETTINGS;
+  return hasDriftingClock(lab) ? DRIFTING_CLOCK_SETTINGS : WALKTHROUGH_SETTINGS;
 }
 
 export type StepAction =
@@ -70,7 +70,7 @@ export type Step = {
  */
 export function factsFrom(events: readonly WireEvent[], lab?: LabId): Facts {
   if (lab !== undefined && hasPacketProxy(lab)) return delayedPacketFacts(events);
-  return lab === 'drifting-clock' ? driftingClockFacts(events) : pauseFacts(events);
+  return lab !== undefined && hasDriftingClock(lab) ? driftingClockFacts(events) : pauseFacts(events);
 }
 
 function pauseFacts(events: readonly WireEvent[]): Facts {
@@ -102,7 +102,7 @@ function pauseFacts(events: readonly WireEvent[]): Facts {
 }
 
 export function walkthroughFor(lab: LabId): Step[] {
-  if (lab === 'drifting-clock') return driftingClockSteps();
+  if (hasDriftingClock(lab)) return driftingClockSteps(lab === 'drifting-clock-fenced');
   if (hasPacketProxy(lab)) return delayedPacketSteps(lab === 'delayed-packet');
   const definition = LABS[lab];
   const fenced = lab === 'fenced';

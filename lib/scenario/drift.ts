@@ -9,11 +9,12 @@ import { refuseIfInUse, waitFor } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 /*
- * The drifting clock with real worker processes (the lab `drifting-clock`): nothing freezes. A, whose
- * clock runs 75 % slow, takes the lease and writes; B starts and waits. By the database's clock A's
- * lease runs out before A's clock says to renew it; B takes over and writes; A, still believing,
- * writes with its old token, and the lab's unfenced write takes it: a lost update. The story is
- * read back from the events the processes recorded, with the walkthrough's settings.
+ * The drifting clock with real worker processes, in the lab `drifting-clock` or, side by side,
+ * `drifting-clock-fenced`: nothing freezes. A, whose clock runs 75 % slow, takes the lease and
+ * writes; B starts and waits. By the database's clock A's lease runs out before A's clock says to
+ * renew it; B takes over and writes; A, still believing, writes with its old token. Unfenced, the
+ * write takes it: a lost update; fenced, the row's token refuses it. The story is read back from
+ * the events the processes recorded, with the walkthrough's settings.
  */
 
 const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';

@@ -155,34 +155,48 @@ describe('two more ways a holder outlives its lease, with real processes', () =>
     );
   });
 
-  test("a drifting clock: nothing freezes, A's slow clock makes it write after the database's expiry, over B's value", async () => {
-    const outcome = await runDriftScenario(sharedLab('drifting-clock'), () => undefined);
-    const events = await listEvents({ lab: 'drifting-clock' });
-    assert.equal(outcome.safe, false);
-    assert.ok(!events.some((e) => e.kind.startsWith('pause_')), 'nothing froze');
-    const started = events.find((e) => e.actor === 'A' && e.kind === 'worker_started') as LabEvent;
-    assert.equal(started.detail?.clockSlowPercent, 75, "A's setting is in its start event");
-    const grantB = events.find((e) => e.actor === 'B' && e.kind === 'lease_acquired') as LabEvent;
-    const expiry = events.find((e) => e.actor === 'A' && e.kind === 'lease_expired') as LabEvent;
-    const isOutcome = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
-    const writeB = events.find((e) => e.actor === 'B' && isOutcome(e)) as LabEvent;
-    const lateA = events.find((e) => e.actor === 'A' && isOutcome(e) && e.id > writeB.id) as LabEvent;
-    assert.ok((grantB.token as number) > (expiry.token as number), 'B took over with a newer token');
-    assert.equal(lateA.kind, 'write_accepted');
-    assert.equal(lateA.token, expiry.token, 'A wrote with the token whose lease had expired');
-    const expiresAt = Date.parse(String(expiry.detail?.expiresAt));
-    assert.ok(lateA.at.getTime() > expiresAt, "A's write came after its lease ran out by the database's clock");
-    // What A read on its own clock when it sent that write: by it, the lease still ran.
-    const sent = events.filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < lateA.id).at(-1) as LabEvent;
-    assert.ok(Date.parse(String(sent.detail?.myClock)) < Date.parse(String(sent.detail?.believedUntil)));
-    const violations = outcome.lines.filter((l) => l.step === 'violation').map((l) => String(l.rule));
-    assert.ok(violations.includes('token-went-back'), 'the checker names the lost update');
-    assert.ok(violations.includes('write-after-expiry'), "and the write after the database's expiry");
-    assert.match(
-      outcome.verdict,
-      /^UNSAFE \(A drifting clock\): lost update: B's value "B-1" \(token \d+\) was overwritten by A with token \d+, \d+ ms after A's lease ran out by the database's clock \(A's clock runs 75 % slow\)$/,
-    );
-  });
+  for (const lab of ['drifting-clock', 'drifting-clock-fenced'] as const) {
+    const fenced = lab === 'drifting-clock-fenced';
+    test(`${lab}: nothing freezes, A's slow clock makes it write after the database's expiry, ${fenced ? 'and the row refuses it' : "over B's value"}`, async () => {
+      const outcome = await runDriftScenario(sharedLab(lab), () => undefined);
+      const events = await listEvents({ lab });
+      assert.equal(outcome.safe, fenced);
+      assert.ok(!events.some((e) => e.kind.startsWith('pause_')), 'nothing froze');
+      const started = events.find((e) => e.actor === 'A' && e.kind === 'worker_started') as LabEvent;
+      assert.equal(started.detail?.clockSlowPercent, 75, "A's setting is in its start event");
+      const grantB = events.find((e) => e.actor === 'B' && e.kind === 'lease_acquired') as LabEvent;
+      const expiry = events.find((e) => e.actor === 'A' && e.kind === 'lease_expired') as LabEvent;
+      const isOutcome = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+      const writeB = events.find((e) => e.actor === 'B' && isOutcome(e)) as LabEvent;
+      const lateA = events.find((e) => e.actor === 'A' && isOutcome(e) && e.id > writeB.id) as LabEvent;
+      assert.ok((grantB.token as number) > (expiry.token as number), 'B took over with a newer token');
+      assert.equal(lateA.kind, fenced ? 'write_rejected' : 'write_accepted');
+      assert.equal(lateA.token, expiry.token, 'A wrote with the token whose lease had expired');
+      const expiresAt = Date.parse(String(expiry.detail?.expiresAt));
+      assert.ok(lateA.at.getTime() > expiresAt, "A's write came after its lease ran out by the database's clock");
+      // What A read on its own clock when it sent that write: by it, the lease still ran.
+      const sent = events
+        .filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < lateA.id)
+        .at(-1) as LabEvent;
+      assert.ok(Date.parse(String(sent.detail?.myClock)) < Date.parse(String(sent.detail?.believedUntil)));
+      const violations = outcome.lines.filter((l) => l.step === 'violation').map((l) => String(l.rule));
+      if (fenced) {
+        assert.deepEqual(violations, [], 'the checker finds nothing wrong');
+        assert.equal(lateA.storedToken, writeB.token, "the row held B's token when it refused A's");
+        assert.match(
+          outcome.verdict,
+          /^safe: A's late write with token \d+ was rejected and B's value \(token \d+\) is intact$/,
+        );
+        return;
+      }
+      assert.ok(violations.includes('token-went-back'), 'the checker names the lost update');
+      assert.ok(violations.includes('write-after-expiry'), "and the write after the database's expiry");
+      assert.match(
+        outcome.verdict,
+        /^UNSAFE \(A drifting clock\): lost update: B's value "B-1" \(token \d+\) was overwritten by A with token \d+, \d+ ms after A's lease ran out by the database's clock \(A's clock runs 75 % slow\)$/,
+      );
+    });
+  }
 });
 
 describe('a delayed packet, with real processes and a real proxy', () => {

@@ -8,7 +8,7 @@ import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
 import { isFencingError } from '../model/errors';
 import { CHAOS_LIMITS } from '../model/lab-inputs';
 import { sharedLab } from '../model/lab-instance';
-import { isLabId, LAB_IDS, type LabId } from '../model/lab-kinds';
+import { hasDriftingClock, isLabId, LAB_IDS, type LabId } from '../model/lab-kinds';
 import { getSupervisor } from '../supervisor/supervisor';
 import { runChaosScenario } from './chaos';
 import { runDelayedPacketScenario } from './delayed-packet';
@@ -22,7 +22,7 @@ import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
  * `npm run scenario -- <name> [options]`, with real worker processes.
  *   pause | no-fencing | read-check-write | token-as-text | per-process-counter | bypass
  *     | same-token-takeover (the pause, where B's takeover keeps A's token)
- *     | drifting-clock (nothing freezes: A's slow clock, lib/scenario/drift.ts)
+ *     | drifting-clock | drifting-clock-fenced (nothing freezes: A's slow clock, lib/scenario/drift.ts)
  *     | delayed-packet | delayed-packet-unfenced [--retry] (nothing freezes: the network holds A's write,
  *       delayed-packet.ts; with --retry A's client times out and sends it again, delayed-packet-retry.ts)
  *   chaos [--seed 42] [--workers 5] [--seconds 30] [--lab fenced] [--db-crash]
@@ -152,7 +152,8 @@ async function main(argv: string[]): Promise<number> {
     if (options.retry) {
       throw new UsageError('--retry is for the delayed-packet scenarios only');
     }
-    if (lab === 'drifting-clock') return (await runDriftScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
+    if (lab !== undefined && hasDriftingClock(lab))
+      return (await runDriftScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     if (lab) return (await runPauseScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     if (options.dbCrash && !cluster?.owned) {
       throw new UsageError(

@@ -22,7 +22,7 @@ test('a clock drift is refused for a worker of any lab but the drifting-clock on
       getSupervisor().startWorker(sharedLab(kind), settings),
       (error: unknown) =>
         isFencingError(error, 'invalid_input') &&
-        /only the drifting-clock lab has a clock drift setting/.test(error.message),
+        /only the drifting-clock labs have a clock drift setting/.test(error.message),
       kind,
     );
     assert.deepEqual(await getSupervisor().listWorkers(sharedLab(kind)), [], `${kind}: no worker started`);
@@ -78,7 +78,7 @@ describe('a restart from stored settings the Start form would refuse', () => {
       'a drift in the fenced lab',
       'fenced',
       { name: 'Drifty', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700, clockSlowPercent: 50 },
-      /only the drifting-clock lab has a clock drift setting/,
+      /only the drifting-clock labs have a clock drift setting/,
     ],
     [
       'a drift of 5000 % in the drifting-clock lab',

@@ -12,10 +12,11 @@ export function recorded(
     | 'token-as-text'
     | 'same-token-takeover'
     | 'drifting-clock'
+    | 'drifting-clock-fenced'
     | 'delayed-packet'
     | 'delayed-packet-unfenced',
 ): WireEvent[] {
-  const story = name === 'drifting-clock' ? 'drift' : name.startsWith('delayed-packet') ? 'held' : 'pause';
+  const story = name.startsWith('drifting-clock') ? 'drift' : name.startsWith('delayed-packet') ? 'held' : 'pause';
   const file = new URL(`../model/fixtures/${name}-${story}.json`, import.meta.url);
   return JSON.parse(readFileSync(file, 'utf8')) as WireEvent[];
 }

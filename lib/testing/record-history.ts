@@ -18,7 +18,7 @@ const [lab, file] = process.argv.slice(2) as [LabId, string];
 try {
   // The drifting clock and the delayed packet tell their own stories (nothing freezes); every other lab, the pause.
   const scenario =
-    lab === 'drifting-clock'
+    lab === 'drifting-clock' || lab === 'drifting-clock-fenced'
       ? runDriftScenario
       : lab === 'delayed-packet' || lab === 'delayed-packet-unfenced'
         ? runDelayedPacketScenario

@@ -5,7 +5,7 @@ import { DEFAULT_WORKER_SETTINGS, labIdSchema, type WorkerSettings, workerSettin
 
 export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [--db <worker url>] [--join-key <key>]
     [--lease-ttl-ms ${DEFAULT_WORKER_SETTINGS.leaseTtlMs}] [--renew-every-ms ${DEFAULT_WORKER_SETTINGS.renewEveryMs}] [--write-every-ms ${DEFAULT_WORKER_SETTINGS.writeEveryMs}]
-    [--clock-slow-percent 0..90] (the drifting-clock lab only: this worker's clock runs that much slow)
+    [--clock-slow-percent 0..90] (the drifting-clock labs only: this worker's clock runs that much slow)
     [--retry-after-ms 200..60000] (the delayed-packet labs only: retry an unanswered write with the same token)
   --db is the worker URL the lab's launcher prints (the worker role and the room's worker password,
   on the lab server's PostgreSQL); it defaults to DATABASE_URL. A private lab also takes its --join-key,

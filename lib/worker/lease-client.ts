@@ -7,6 +7,7 @@ import { acquireLease, type Lease, renewLease } from '../../db/leases';
 import { toFencingError } from '../../db/pool';
 import type { WorkerIdentity } from '../../db/worker-identity';
 import { isFencingError } from '../model/errors';
+import { hasDriftingClock } from '../model/lab-kinds';
 import type { Token } from '../model/token';
 import { type WorkerClock, workerClock } from '../model/worker-clock';
 import type { WriteResult } from '../model/write-result';
@@ -46,7 +47,7 @@ export class LeaseClient {
   /** The per-process-counter lab's mistake: a token counter that lives and dies with the process. */
   private processCounter = 0;
   /**
-   * The clock this worker reads: it keeps time, except in the drifting-clock lab, where it may run
+   * The clock this worker reads: it keeps time, except in the drifting-clock labs, where it may run
    * slow by the worker's setting. Its renewals, writes and belief are timed on it; nothing else is.
    */
   private readonly clock: WorkerClock;
@@ -59,7 +60,7 @@ export class LeaseClient {
     /** Blocks the main thread until the listener wakes it (freeze.ts); `resumed: false` means stop. */
     private readonly freezeUntilResumed: () => { resumed: boolean; frozenMs: number },
   ) {
-    const slow = config.lab.kind === 'drifting-clock' ? (config.clockSlowPercent ?? 0) : 0;
+    const slow = hasDriftingClock(config.lab.kind) ? (config.clockSlowPercent ?? 0) : 0;
     this.clock = workerClock(slow, Date.now);
   }
 

@@ -81,7 +81,7 @@ async function main(): Promise<number> {
     if (joined.refusal === 'full') throw new Refused(`the lab ${args.lab} has as many workers as it takes`);
     if (joined.refusal === 'no_clock_drift') {
       throw new Refused(
-        `--clock-slow-percent: only the drifting-clock lab has a drifting clock (${args.lab} is ${joined.kind})`,
+        `--clock-slow-percent: only the drifting-clock labs have a drifting clock (${args.lab} is ${joined.kind})`,
       );
     }
     throw new Refused(

@@ -13,7 +13,7 @@ export type WorkerConfig = {
   leaseTtlMs: number;
   renewEveryMs: number;
   writeEveryMs: number;
-  /** The drifting-clock lab only: how slow this worker's clock runs, in percent (lib/model/worker-clock.ts). */
+  /** The drifting-clock labs only: how slow this worker's clock runs, in percent (lib/model/worker-clock.ts). */
   clockSlowPercent?: number | undefined;
   /** The delayed-packet labs only: give up on an unanswered write after this long, and send it again. */
   retryAfterMs?: number | undefined;

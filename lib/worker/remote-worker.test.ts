@@ -106,7 +106,7 @@ describe('bad usage: a clear message and exit code 2', () => {
     assert.equal(await run.exited, 2);
     assert.match(
       run.output(),
-      /--clock-slow-percent: only the drifting-clock lab has a drifting clock \(fenced is fenced\)/,
+      /--clock-slow-percent: only the drifting-clock labs have a drifting clock \(fenced is fenced\)/,
     );
     assert.deepEqual(
       (await listEvents({ lab: LAB })).filter((e) => e.id > before && e.actor === 'Drifter'),

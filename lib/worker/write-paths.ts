@@ -50,6 +50,9 @@ export async function writeForLab(request: WriteRequest, session: Session): Prom
     case 'drifting-clock':
       // No token check: the write of a worker that believes its slow clock.
       return writeWithoutFencing({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
+    case 'drifting-clock-fenced':
+      // The same worker, the same belief; the row's token refuses its late write.
+      return writeFencedUnguarded({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
     case 'delayed-packet':
     case 'delayed-packet-unfenced':
       // Sent through the lab's proxy, which may hold it on the wire (lib/os/packet-proxy.ts); fenced or not by lab.

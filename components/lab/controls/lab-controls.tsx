@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useState } from 'react';
 import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab-input-limits';
-import { hasPacketProxy } from '@/lib/model/lab-kinds';
+import { hasDriftingClock, hasPacketProxy } from '@/lib/model/lab-kinds';
 import { DRIFTING_CLOCK_SLOW_PERCENT } from '@/lib/model/walkthrough-drifting-clock';
 import type { LabSnapshot } from '@/lib/model/wire';
 import { MAX_CLOCK_SLOW_PERCENT } from '@/lib/model/worker-clock';
@@ -28,8 +28,8 @@ export function LabControls() {
   const commands = useLabCommands();
   const workers = useLabStore((s) => s.snapshot?.workers ?? NO_WORKERS);
   const selected = useLabStore((s) => s.selectedWorker);
-  // The drifting-clock lab's one control of its own: how slow the next worker's clock runs.
-  const drifting = useLabStore((s) => s.kind === 'drifting-clock');
+  // The drifting-clock labs' one control of their own: how slow the next worker's clock runs.
+  const drifting = useLabStore((s) => hasDriftingClock(s.kind));
   // The delayed-packet labs' own: hold and release the selected worker's connection.
   const proxied = useLabStore((s) => hasPacketProxy(s.kind));
   // And the client timeout of the next worker there: 0 waits for the answer, however late.

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useEffect } from 'react';
-import type { LabId } from '@/lib/model/lab-kinds';
+import { compareWith, type LabId } from '@/lib/model/lab-kinds';
 import { NoticeArea } from '../controls/notice-area';
 import { controlButton } from '../controls/styles';
 import { useWalkthrough } from './use-walkthrough';
@@ -109,43 +109,14 @@ export function WalkthroughPanel({
 }
 
 function AfterTheEnd({ lab, labId }: { lab: LabId; labId: string }) {
+  const other = compareWith(lab);
   return (
     <p className="text-base">
-      {lab === 'delayed-packet' || lab === 'delayed-packet-unfenced' ? (
-        <>
-          Compare:{' '}
-          <Link
-            className="font-semibold underline"
-            href={
-              lab === 'delayed-packet'
-                ? '/labs/delayed-packet-unfenced/walkthrough'
-                : '/labs/delayed-packet/walkthrough'
-            }
-          >
-            {lab === 'delayed-packet' ? 'the same delayed packet without fencing' : 'the same delayed packet, fenced'}
-          </Link>
-          .
-        </>
-      ) : lab === 'fenced' ? (
-        <>
-          Now watch it break:{' '}
-          <Link className="font-semibold underline" href="/labs/no-fencing/walkthrough">
-            the same pause without fencing
-          </Link>
-          .
-        </>
-      ) : (
-        <>
-          Compare:{' '}
-          <Link className="font-semibold underline" href="/labs/fenced/walkthrough">
-            {lab === 'drifting-clock'
-              ? 'fencing, which rejects a late write whatever its writer believes (the pause with fencing)'
-              : 'the pause with fencing'}
-          </Link>
-          .
-        </>
-      )}{' '}
-      Or{' '}
+      {other.lead}{' '}
+      <Link className="font-semibold underline" href={`/labs/${other.lab}/walkthrough`}>
+        {other.words}
+      </Link>
+      . Or{' '}
       <Link className="font-semibold underline" href={`/labs/${labId}`}>
         drive this lab yourself
       </Link>
