@@ -349,6 +349,42 @@ describe('a drifting clock, fenced (drifting-clock-fenced), as the worker role',
   });
 });
 
+describe("a worker's lease judged by the database's clock (worker_lease_time_left), as the worker role", () => {
+  type Answer = { holding: boolean; expires_at: Date | null; held_by: string | null };
+  async function timeLeft(me: Me, token: number): Promise<Answer> {
+    const { rows } = await worker.query<Answer>('SELECT * FROM worker_lease_time_left($1, $2, $3, $4)', [
+      me.lab,
+      me.name,
+      me.instance,
+      token,
+    ]);
+    return rows[0] ?? { holding: false, expires_at: null, held_by: null };
+  }
+
+  test("it answers about the asking worker's own lease only, on the database's clock", async () => {
+    const lab = await openLab('drifting-clock');
+    const a = await join(lab, 'A');
+    const b = await join(lab, 'B');
+    const grant = await acquire(a, 'safe');
+    const running = await timeLeft(a, grant.token);
+    assert.equal(running.holding, true, 'A holds its lease');
+    assert.equal((await timeLeft(a, grant.token + 1)).holding, false, 'not with another token');
+    assert.deepEqual(
+      await timeLeft(b, grant.token),
+      { holding: false, expires_at: null, held_by: 'A' },
+      'B learns only who holds the lease, as a busy grant tells it',
+    );
+    await sleep(SHORT_TTL_MS + 50);
+    const over = await timeLeft(a, grant.token);
+    assert.equal(over.holding, false, "its lease ran out by the database's clock, nobody else holding it yet");
+    assert.deepEqual(over.expires_at, running.expires_at);
+    const taken = await takeOver(b, 'safe');
+    assert.deepEqual(await timeLeft(a, grant.token), { holding: false, expires_at: null, held_by: 'B' });
+    assert.equal((await timeLeft(b, taken.token)).holding, true);
+    await refusedWith('FL008', timeLeft({ ...a, instance: randomBytes(8).toString('hex') }, grant.token), 'not A');
+  });
+});
+
 describe("the drift setting at the database's door (worker_join), as the worker role", () => {
   const INVALID = '22023';
 

@@ -215,6 +215,39 @@ test('the drifting-clock labs have their drift setting in free play, explained; 
   await expect(page.getByRole('spinbutton', { name: 'Its clock runs slow by (%)' })).toHaveCount(0);
 });
 
+test('free play: the same slow-clock worker, asking the database before each write, does not write after its lease ran out', async ({
+  lab,
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const drifting = lab('drifting-clock');
+  await drifting.gotoFreePlay();
+  await drifting.reset();
+  const drift = page.getByRole('spinbutton', { name: 'Its clock runs slow by (%)' });
+  const judge = page.getByRole('combobox', { name: 'It judges its lease by' });
+  await expect(judge).toHaveValue('own');
+  await expect(judge).toHaveAccessibleDescription(/asking the database before each write, it does not\.$/);
+  // A: 75 % slow, a 10 s lease it means to renew after 3.3 s of its clock (13.3 s real): its first write after
+  // the lease ended at 10 s comes before that renewal.
+  await judge.selectOption({ label: "the database's clock (it asks)" });
+  await drift.fill('75');
+  await drifting.startWorker('A', 10);
+  await expect(drifting.writeMark('A', 'accepted', { value: 'A-1' })).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
+  // B keeps time and waits for the lease; it takes over when A's lease ends by the database's clock.
+  await judge.selectOption({ label: 'its own clock' });
+  await drift.fill('0');
+  await drifting.startWorker('B', 10);
+  await expect(drifting.writeMark('B', 'accepted', { value: 'B-1' })).toBeVisible({ timeout: 30_000 });
+  // A's next write comes after its lease ended: it asks first, and does not send it.
+  const found = drifting.markTitled(/^A found out it lost its lease/);
+  await expect(found).not.toHaveCount(0, { timeout: 15_000 });
+  await expect(found.first()).toHaveAccessibleName(/the database says my lease is over and B holds it now/);
+  await expect(drifting.rowValue()).toHaveText(/^B-\d+$/);
+  // No write of A's landed over B's: the row holds B's value, and the checker finds no late write.
+  await expect(drifting.checkerOk).toBeVisible();
+  await drifting.reset();
+});
+
 test('the home page lists the new labs, each with its walkthrough and free play', async ({ page }) => {
   await page.goto('/');
   for (const [id, title] of [

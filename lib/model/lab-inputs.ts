@@ -12,7 +12,7 @@ import {
 } from './lab-input-limits';
 import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
 import { hasDriftingClock, hasPacketProxy, LAB_IDS, type LabId } from './lab-kinds';
-import { MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
+import { LEASE_CLOCKS, MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
 
 /** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
 
@@ -77,6 +77,13 @@ export const workerSettingsSchema = z
       .max(MAX_CLOCK_SLOW_PERCENT, `clock drift must be at most ${MAX_CLOCK_SLOW_PERCENT} % slow`)
       .optional(),
     /**
+     * The drifting-clock labs' other setting: whose clock the worker judges its lease by before each
+     * write, its own (absent: the lease client as the lab teaches it) or the database's (it asks).
+     */
+    leaseClock: z
+      .enum(LEASE_CLOCKS, { error: `a worker judges its lease by one of: ${LEASE_CLOCKS.join(', ')}` })
+      .optional(),
+    /**
      * The delayed-packet labs' setting: the worker's client gives up on a write that has not been
      * answered after this long, and sends it again, with the same token, on a new connection (absent:
      * it waits). The server refuses it in any other lab.
@@ -99,6 +106,9 @@ export function workerSettingsForLab(kind: LabId, raw: unknown): WorkerSettings 
   const settings = parseInput(workerSettingsSchema, raw);
   if (settings.clockSlowPercent !== undefined && !hasDriftingClock(kind)) {
     throw new FencingError('invalid_input', 'only the drifting-clock labs have a clock drift setting');
+  }
+  if (settings.leaseClock !== undefined && !hasDriftingClock(kind)) {
+    throw new FencingError('invalid_input', 'only the drifting-clock labs have a lease clock setting');
   }
   if (settings.retryAfterMs !== undefined && !hasPacketProxy(kind)) {
     throw new FencingError('invalid_input', 'only the delayed-packet labs have a client timeout and retry setting');

@@ -18,6 +18,19 @@ export type WorkerClock = {
 export const MAX_CLOCK_SLOW_PERCENT = 90;
 
 /**
+ * Whose clock a worker judges its lease by before it writes: its own (`own`, what a lease client
+ * does: it computes the lease's end from the grant and its TTL), or the database's (`database`: it
+ * asks, and the answer is read on the clock that set the lease's end). A slow clock fools the first
+ * and not the second; neither closes the gap between the check and the write: fencing does.
+ */
+export const LEASE_CLOCKS = ['own', 'database'] as const;
+export type LeaseClock = (typeof LEASE_CLOCKS)[number];
+
+export function isLeaseClock(value: unknown): value is LeaseClock {
+  return typeof value === 'string' && (LEASE_CLOCKS as readonly string[]).includes(value);
+}
+
+/**
  * A clock that reads the real time when the worker starts and then runs at (100 − slowPercent) % of
  * the real rate: 75 % slow, it moves 0.25 s for each real second. `realNow` is the real clock.
  */

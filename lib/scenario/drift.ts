@@ -3,6 +3,7 @@ import { listEvents } from '../../db/events';
 import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
 import { DRIFTING_CLOCK_SETTINGS } from '../model/walkthrough-drifting-clock';
+import type { LeaseClock } from '../model/worker-clock';
 import { getSupervisor } from '../supervisor/supervisor';
 import { sayRowAndChecker } from './final-report';
 import { refuseIfInUse, waitFor } from './pause';
@@ -19,7 +20,15 @@ import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
 
-export async function runDriftScenario(lab: LabInstance, print: StoryPrinter): Promise<ScenarioOutcome> {
+/**
+ * `leaseClock: 'database'`: the same A asks the database, before each write, whether its lease still
+ * runs. Its clock is as slow; it finds its lease over at its next write and does not send it.
+ */
+export async function runDriftScenario(
+  lab: LabInstance,
+  print: StoryPrinter,
+  leaseClock: LeaseClock = 'own',
+): Promise<ScenarioOutcome> {
   const supervisor = getSupervisor();
   const lines: StoryLine[] = [];
   const say = (line: StoryLine) => {
@@ -29,13 +38,21 @@ export async function runDriftScenario(lab: LabInstance, print: StoryPrinter): P
   await refuseIfInUse(lab);
   await supervisor.resetLab(lab);
   try {
-    await supervisor.startWorker(lab, DRIFTING_CLOCK_SETTINGS.A);
+    await supervisor.startWorker(lab, {
+      ...DRIFTING_CLOCK_SETTINGS.A,
+      ...(leaseClock === 'own' ? {} : { leaseClock }),
+    });
     const grantA = await waitFor(lab, 'A takes the lease', (e) => e.actor === 'A' && e.kind === 'lease_acquired');
     // B waits for the lease from now on: nothing else is done to either worker.
     await supervisor.startWorker(lab, DRIFTING_CLOCK_SETTINGS.B);
     const grantB = await waitFor(lab, 'B takes over', (e) => e.actor === 'B' && e.kind === 'lease_acquired');
     const writeB = await waitFor(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e) && e.id > grantB.id);
-    const lateA = await waitFor(lab, "A's next write", (e) => e.actor === 'A' && isWrite(e) && e.id > writeB.id);
+    const asks = leaseClock === 'database';
+    const lateA = await waitFor(
+      lab,
+      asks ? "A's next write, or its lease judged over" : "A's next write",
+      (e) => e.actor === 'A' && (isWrite(e) || (asks && e.kind === 'lease_lost')) && e.id > writeB.id,
+    );
     await supervisor.stopLab(lab);
 
     const events = await listEvents({ lab: lab.id });
@@ -66,6 +83,22 @@ export async function runDriftScenario(lab: LabInstance, print: StoryPrinter): P
       outcome: writeB.outcome,
       ...(expiry?.detail?.expiresAt ? { expiresAt: expiry.detail.expiresAt } : {}),
     });
+    if (lateA.kind === 'lease_lost') {
+      say({
+        step: 'slow-clock-asks',
+        text: `A asks the database before its next write: ${String(lateA.detail?.reason ?? '?')} -> A does not write`,
+        holder: 'A',
+        token: lateA.token,
+        outcome: 'not-sent',
+      });
+      const { row, checked } = await sayRowAndChecker(lab, events, say);
+      const safe = checked.ok && row?.value === writeB.detail?.value && row?.lastToken === writeB.token;
+      const verdict = safe
+        ? `safe: A judged its lease by the database's clock and did not write after it ran out (A's clock runs ${slow} % slow); B's value (token ${writeB.token}) is intact`
+        : `UNSAFE (${labTitle(lab)}): the row does not hold the new holder's value`;
+      say({ step: 'verdict', text: verdict, safe, lab: lab.id });
+      return { safe, verdict, lines };
+    }
     say({
       step: 'slow-clock-writes',
       text: `A's clock reads ${String(sent?.detail?.myClock ?? '?')}, its lease runs until ${String(sent?.detail?.believedUntil ?? '?')} by it -> write token ${lateA.token} -> ${lateA.kind === 'write_accepted' ? 'accepted' : `rejected (stale: row holds token ${lateA.storedToken})`}${lateByMs === undefined ? '' : `, ${lateByMs} ms after the database's expiry`}`,

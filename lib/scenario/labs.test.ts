@@ -199,6 +199,35 @@ describe('two more ways a holder outlives its lease, with real processes', () =>
   }
 });
 
+describe("the drifting clock's worker judging its lease by the database's clock", () => {
+  test("A, as slow, asks the database before its next write, finds its lease over and does not write: B's value stays", async () => {
+    const outcome = await runDriftScenario(sharedLab('drifting-clock'), () => undefined, 'database');
+    const events = await listEvents({ lab: 'drifting-clock' });
+    assert.equal(outcome.safe, true, outcome.verdict);
+    const started = events.find((e) => e.actor === 'A' && e.kind === 'worker_started') as LabEvent;
+    assert.equal(started.detail?.leaseClock, 'database', "A's setting is in its start event");
+    const writeB = events.find((e) => e.actor === 'B' && e.kind === 'write_accepted') as LabEvent;
+    assert.ok(
+      !events.some((e) => e.actor === 'A' && e.kind.startsWith('write_') && e.id > writeB.id),
+      'A sent no write after B wrote',
+    );
+    const lost = events.find((e) => e.actor === 'A' && e.kind === 'lease_lost') as LabEvent;
+    assert.match(
+      String(lost.detail?.reason),
+      /^the database says my lease is over and B holds it now; my own clock says it runs until \S+Z$/,
+    );
+    assert.deepEqual(
+      outcome.lines.filter((l) => l.step === 'violation'),
+      [],
+      'the checker finds nothing wrong, in a lab without fencing',
+    );
+    assert.match(
+      outcome.verdict,
+      /^safe: A judged its lease by the database's clock and did not write after it ran out/,
+    );
+  });
+});
+
 describe('a delayed packet, with real processes and a real proxy', () => {
   for (const lab of ['delayed-packet', 'delayed-packet-unfenced'] as const) {
     test(`${lab}: nothing freezes; A's write, held on the wire past its lease, arrives after B's`, async () => {

@@ -9,6 +9,7 @@ import { isFencingError } from '../model/errors';
 import { CHAOS_LIMITS } from '../model/lab-inputs';
 import { sharedLab } from '../model/lab-instance';
 import { hasDriftingClock, isLabId, LAB_IDS, type LabId } from '../model/lab-kinds';
+import { isLeaseClock, LEASE_CLOCKS, type LeaseClock } from '../model/worker-clock';
 import { getSupervisor } from '../supervisor/supervisor';
 import { runChaosScenario } from './chaos';
 import { runDelayedPacketScenario } from './delayed-packet';
@@ -22,7 +23,8 @@ import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
  * `npm run scenario -- <name> [options]`, with real worker processes.
  *   pause | no-fencing | read-check-write | token-as-text | per-process-counter | bypass
  *     | same-token-takeover (the pause, where B's takeover keeps A's token)
- *     | drifting-clock | drifting-clock-fenced (nothing freezes: A's slow clock, lib/scenario/drift.ts)
+ *     | drifting-clock | drifting-clock-fenced [--lease-clock own|database] (nothing freezes: A's slow
+ *       clock, lib/scenario/drift.ts; with database, A asks the database before each write)
  *     | delayed-packet | delayed-packet-unfenced [--retry] (nothing freezes: the network holds A's write,
  *       delayed-packet.ts; with --retry A's client times out and sends it again, delayed-packet-retry.ts)
  *   chaos [--seed 42] [--workers 5] [--seconds 30] [--lab fenced] [--db-crash]
@@ -43,7 +45,8 @@ const CYCLES = { min: 1, max: 500, default: 20 } as const;
 const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
   chaos:      [--seed ${CHAOS_LIMITS.seed.default}] [--workers ${CHAOS_LIMITS.workers.default}] [--seconds ${CHAOS_LIMITS.seconds.default}] [--lab ${LAB_IDS.join('|')}] [--db-crash]
   durability: [--cycles ${CYCLES.default}]
-  delayed-packet, delayed-packet-unfenced: [--retry] (A's client times out and retries the held write)`;
+  delayed-packet, delayed-packet-unfenced: [--retry] (A's client times out and retries the held write)
+  drifting-clock, drifting-clock-fenced: [--lease-clock ${LEASE_CLOCKS.join('|')}] (database: A asks the database before each write)`;
 
 class UsageError extends Error {}
 
@@ -58,6 +61,8 @@ type Options = {
   dbCrash: boolean;
   /** The delayed-packet scenarios: A's client times out and retries the held write. */
   retry: boolean;
+  /** The drifting-clock scenarios: whose clock A judges its lease by before each write. */
+  leaseClock: LeaseClock;
   cycles: number;
 };
 
@@ -75,6 +80,7 @@ function parse(argv: string[]): { name: string; options: Options } {
           lab: { type: 'string' },
           'db-crash': { type: 'boolean', default: false },
           retry: { type: 'boolean', default: false },
+          'lease-clock': { type: 'string' },
           cycles: { type: 'string' },
         },
       });
@@ -100,6 +106,12 @@ function parse(argv: string[]): { name: string; options: Options } {
     }
     return value;
   };
+  const leaseClock = values['lease-clock'] ?? 'own';
+  if (!isLeaseClock(leaseClock)) throw new UsageError(`--lease-clock must be one of ${LEASE_CLOCKS.join(', ')}`);
+  const story = PAUSE_SCENARIOS.get(name);
+  if (leaseClock !== 'own' && !(story && hasDriftingClock(story))) {
+    throw new UsageError('--lease-clock is for the drifting-clock scenarios only');
+  }
   const lab = values.lab ?? 'fenced';
   if (!isLabId(lab)) throw new UsageError(`--lab must be one of ${LAB_IDS.join(', ')}`);
   return {
@@ -112,6 +124,7 @@ function parse(argv: string[]): { name: string; options: Options } {
       lab,
       dbCrash: values['db-crash'] ?? false,
       retry: values.retry ?? false,
+      leaseClock,
       cycles: whole('cycles', values.cycles, CYCLES),
     },
   };
@@ -152,8 +165,9 @@ async function main(argv: string[]): Promise<number> {
     if (options.retry) {
       throw new UsageError('--retry is for the delayed-packet scenarios only');
     }
-    if (lab !== undefined && hasDriftingClock(lab))
-      return (await runDriftScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
+    if (lab !== undefined && hasDriftingClock(lab)) {
+      return (await runDriftScenario(sharedLab(lab), print, options.leaseClock)).safe ? EXIT.safe : EXIT.unsafe;
+    }
     if (lab) return (await runPauseScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     if (options.dbCrash && !cluster?.owned) {
       throw new UsageError(

@@ -160,5 +160,11 @@ describe('npm run scenario -- pause', () => {
     const badFlag = await runScenario(['pause', '--jsn']);
     assert.equal(badFlag.code, 2);
     assert.match(badFlag.stderr, /\nunknown option --jsn\n?$/);
+    const clockElsewhere = await runScenario(['pause', '--lease-clock', 'database']);
+    assert.equal(clockElsewhere.code, 2);
+    assert.match(clockElsewhere.stderr, /\n--lease-clock is for the drifting-clock scenarios only\n?$/);
+    const badClock = await runScenario(['drifting-clock', '--lease-clock', 'ntp']);
+    assert.equal(badClock.code, 2);
+    assert.match(badClock.stderr, /\n--lease-clock must be one of own, database\n?$/);
   });
 });

@@ -61,6 +61,7 @@ export class WorkerProcess {
       `--renew-every-ms=${settings.renewEveryMs}`,
       `--write-every-ms=${settings.writeEveryMs}`,
       ...(settings.clockSlowPercent === undefined ? [] : [`--clock-slow-percent=${settings.clockSlowPercent}`]),
+      ...(settings.leaseClock === undefined ? [] : [`--lease-clock=${settings.leaseClock}`]),
       ...(settings.retryAfterMs === undefined ? [] : [`--retry-after-ms=${settings.retryAfterMs}`]),
     ];
     this.child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', entry, ...args], {

@@ -22,6 +22,18 @@ test('--clock-slow-percent: the drifting clock, in whole percent from 0 to 90', 
   }
 });
 
+test("--lease-clock: whose clock the worker judges its lease by, its own or the database's", () => {
+  assert.equal(parseWorkerArgs([...base, '--lease-clock', 'database'], env).settings.leaseClock, 'database');
+  assert.equal(parseWorkerArgs([...base, '--lease-clock=own'], env).settings.leaseClock, 'own');
+  assert.equal(parseWorkerArgs(base, env).settings.leaseClock, undefined, 'absent: its own');
+  assert.throws(
+    () => parseWorkerArgs([...base, '--lease-clock=ntp'], env),
+    (error: unknown) =>
+      error instanceof UsageError &&
+      /^--lease-clock: a worker judges its lease by one of: own, database$/.test(error.message),
+  );
+});
+
 test('--retry-after-ms: the delayed packet client timeout, in whole milliseconds from 200 to 60000', () => {
   assert.equal(parseWorkerArgs([...base, '--retry-after-ms', '4000'], env).settings.retryAfterMs, 4000);
   assert.equal(parseWorkerArgs(base, env).settings.retryAfterMs, undefined, 'absent: the client waits');

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { writeDelayedPacket } from '../../db/delayed-packet-write';
 import { appendEvent } from '../../db/events';
+import { leaseByDatabaseClock } from '../../db/lease-clock';
 import { acquireLease, type Lease, renewLease } from '../../db/leases';
 import { toFencingError } from '../../db/pool';
 import type { WorkerIdentity } from '../../db/worker-identity';
@@ -203,11 +204,7 @@ export class LeaseClient {
   private async write(scheduledAt: number): Promise<boolean> {
     const belief = this.belief;
     if (!belief) return false;
-    // The check every lease client makes, by its own clock: do I still hold the lease?
-    if (this.clock.now() >= belief.until) {
-      await this.lost('my own clock says my lease ran out');
-      return false;
-    }
+    if (!(await this.stillHolds(belief))) return false;
     const value = `${this.config.name}-${++this.writes}`;
     const sent = writeForLab(
       {
@@ -230,6 +227,27 @@ export class LeaseClient {
       return false;
     }
     return true;
+  }
+
+  /**
+   * The check every lease client makes before it writes: do I still hold the lease? By its own clock
+   * (what a lease client does), or, set so in a drifting-clock lab, by the database's: it asks.
+   */
+  private async stillHolds(belief: Belief): Promise<boolean> {
+    if (this.config.leaseClock !== 'database') {
+      if (this.clock.now() < belief.until) return true;
+      await this.lost('my own clock says my lease ran out');
+      return false;
+    }
+    const judged = await leaseByDatabaseClock({ as: this.identity(), token: belief.leaseToken }, this.session);
+    if (judged.holding) return true;
+    const mine = `my own clock says it runs until ${new Date(belief.until).toISOString()}`;
+    await this.lost(
+      judged.expiresAt
+        ? `the database's clock says my lease ran out at ${judged.expiresAt.toISOString()}; ${mine}`
+        : `the database says my lease is over${judged.heldBy ? ` and ${judged.heldBy} holds it now` : ''}; ${mine}`,
+    );
+    return false;
   }
 
   /**

@@ -9,7 +9,7 @@ import { markRemoteWorkerStopped, RESET_WHILE_AWAY, registerRemoteWorker } from 
 import { recordWorkerOrigin } from '../../db/worker-status';
 import { isFencingError } from '../model/errors';
 import { labTitle } from '../model/lab-instance';
-import { hasPacketProxy } from '../model/lab-kinds';
+import { hasDriftingClock, hasPacketProxy } from '../model/lab-kinds';
 import { parseWorkerArgs, UsageError, WORKER_USAGE, type WorkerArgs } from './args';
 import { freezeOnSharedMemory, markFrozen, newFreezeState } from './freeze';
 import { LeaseClient, type WorkerReport } from './lease-client';
@@ -90,6 +90,12 @@ async function main(): Promise<number> {
   }
   const { generation, lab } = joined;
   const { resource } = lab;
+  if (settings.leaseClock !== undefined && !hasDriftingClock(lab.kind)) {
+    await markRemoteWorkerStopped(me, session).catch(() => undefined);
+    throw new Refused(
+      `--lease-clock: only the drifting-clock labs have a lease clock setting (${lab.id} is ${lab.kind})`,
+    );
+  }
   if (settings.retryAfterMs !== undefined && !hasPacketProxy(lab.kind)) {
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(`--retry-after-ms: only the delayed-packet labs retry a write (${lab.id} is ${lab.kind})`);

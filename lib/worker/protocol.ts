@@ -1,4 +1,5 @@
 import type { LabInstance } from '../model/lab-instance';
+import type { LeaseClock } from '../model/worker-clock';
 import type { WorkerCommand } from '../model/worker-commands';
 
 /*
@@ -15,6 +16,8 @@ export type WorkerConfig = {
   writeEveryMs: number;
   /** The drifting-clock labs only: how slow this worker's clock runs, in percent (lib/model/worker-clock.ts). */
   clockSlowPercent?: number | undefined;
+  /** The drifting-clock labs only: whose clock it judges its lease by before a write (absent: its own). */
+  leaseClock?: LeaseClock | undefined;
   /** The delayed-packet labs only: give up on an unanswered write after this long, and send it again. */
   retryAfterMs?: number | undefined;
   /**

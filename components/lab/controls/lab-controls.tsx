@@ -5,10 +5,11 @@ import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from 
 import { hasDriftingClock, hasPacketProxy } from '@/lib/model/lab-kinds';
 import { DRIFTING_CLOCK_SLOW_PERCENT } from '@/lib/model/walkthrough-drifting-clock';
 import type { LabSnapshot } from '@/lib/model/wire';
-import { MAX_CLOCK_SLOW_PERCENT } from '@/lib/model/worker-clock';
+import { type LeaseClock, MAX_CLOCK_SLOW_PERCENT } from '@/lib/model/worker-clock';
 import { useLabStore } from '../lab-store-provider';
 import { ChaosPanel } from './chaos-panel';
 import { ConnectionControls } from './connection-controls';
+import { LeaseClockField } from './lease-clock-field';
 import { NoticeArea } from './notice-area';
 import { NumberField } from './number-field';
 import { ShortcutsHelp, useShortcuts } from './shortcuts';
@@ -36,6 +37,7 @@ export function LabControls() {
   const [retrySeconds, setRetrySeconds] = useState(0);
   const retryNoteId = useId();
   const [clockSlowPercent, setClockSlowPercent] = useState<number>(DRIFTING_CLOCK_SLOW_PERCENT);
+  const [leaseClock, setLeaseClock] = useState<LeaseClock>('own');
   const driftNoteId = useId();
   const [name, setName] = useState('A');
   const [ttlSeconds, setTtlSeconds] = useState(DEFAULT_WORKER_SETTINGS.leaseTtlMs / 1000);
@@ -56,7 +58,7 @@ export function LabControls() {
       leaseTtlMs: Math.round(ttlSeconds * 1000),
       renewEveryMs: Math.round((ttlSeconds * 1000) / 3),
       writeEveryMs: DEFAULT_WORKER_SETTINGS.writeEveryMs,
-      ...(drifting ? { clockSlowPercent } : {}),
+      ...(drifting ? { clockSlowPercent, ...(leaseClock === 'own' ? {} : { leaseClock }) } : {}),
       ...(proxied && retrySeconds > 0 ? { retryAfterMs: Math.round(retrySeconds * 1000) } : {}),
     });
   const target = selectedWorker?.id;
@@ -105,6 +107,7 @@ export function LabControls() {
             describedBy={driftNoteId}
           />
         ) : null}
+        {drifting ? <LeaseClockField value={leaseClock} onChange={setLeaseClock} describedBy={driftNoteId} /> : null}
         {proxied ? (
           <NumberField
             label="Client timeout, then retry (s)"
@@ -127,7 +130,8 @@ export function LabControls() {
       {drifting ? (
         <p id={driftNoteId} className="text-sm text-slate-700 dark:text-slate-300">
           The drift is applied to this worker's reading of the clock; everything else is real. 0 % keeps time; 75 %
-          makes one real second look like a quarter of one to it.
+          makes one real second look like a quarter of one to it. Judging its lease by its own clock, it believes it
+          holds the lease after the database says it ran out; asking the database before each write, it does not.
         </p>
       ) : null}
       {proxied ? (
