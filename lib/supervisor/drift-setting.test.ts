@@ -29,6 +29,31 @@ test('a clock drift is refused for a worker of any lab but the drifting-clock on
   }
 });
 
+test("judging the lease by the database's clock is refused for a worker of any lab but the drifting-clock ones", async () => {
+  const settings = {
+    name: 'A',
+    leaseTtlMs: 3_000,
+    renewEveryMs: 1_000,
+    writeEveryMs: 700,
+    leaseClock: 'database',
+  } as const;
+  for (const kind of ['fenced', 'no-fencing', 'delayed-packet'] as const) {
+    await assert.rejects(
+      getSupervisor().startWorker(sharedLab(kind), settings),
+      (error: unknown) =>
+        isFencingError(error, 'invalid_input') &&
+        /only the drifting-clock labs have a lease clock setting/.test(error.message),
+      kind,
+    );
+    assert.deepEqual(await getSupervisor().listWorkers(sharedLab(kind)), [], `${kind}: no worker started`);
+  }
+  await assert.rejects(
+    getSupervisor().startWorker(sharedLab('drifting-clock'), { ...settings, leaseClock: 'ntp' as 'database' }),
+    (error: unknown) =>
+      isFencingError(error, 'invalid_input') && /judges its lease by one of: own, database/.test(error.message),
+  );
+});
+
 /*
  * A restart starts a worker from the settings its status row stored, which anyone with the worker
  * line may have written (worker_join checks their size and name, not every rule of the Start form).
