@@ -1,6 +1,6 @@
 import 'server-only';
 import { requireToken } from '../lib/model/token';
-import type { Session } from './pool';
+import { type Session, toFencingError } from './pool';
 import { identityParams, type WorkerIdentity } from './worker-identity';
 
 /** What the database's clock says of a worker's lease: whether it still runs, and until when. */
@@ -14,18 +14,22 @@ export type LeaseByDatabaseClock = {
 
 /**
  * Asks the database, on its own clock, whether this worker's lease with `token` still runs
- * (worker_lease_time_left, 0032_lease_judged_by_database_clock.sql): the judgment a worker whose own
+ * (worker_lease_by_database_clock, 0032_lease_judged_by_database_clock.sql): the judgment a worker whose own
  * clock may drift makes before it writes. `holding: false` when the lease ran out or is another's.
  */
-export async function leaseByDatabaseClock(
+export async function readLeaseByDatabaseClock(
   request: { as: WorkerIdentity; token: unknown },
   session: Session,
 ): Promise<LeaseByDatabaseClock> {
   const token = requireToken(request.token);
-  const { rows } = await session.query<{ holding: boolean; expires_at: Date | null; held_by: string | null }>(
-    'SELECT * FROM worker_lease_time_left($1, $2, $3, $4)',
-    [...identityParams(request.as), token],
-  );
+  const { rows } = await session
+    .query<{ holding: boolean; expires_at: Date | null; held_by: string | null }>(
+      'SELECT * FROM worker_lease_by_database_clock($1, $2, $3, $4)',
+      [...identityParams(request.as), token],
+    )
+    .catch((error: unknown) => {
+      throw toFencingError(error);
+    });
   const row = rows[0];
   return {
     holding: row?.holding === true,

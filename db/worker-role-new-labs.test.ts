@@ -349,16 +349,17 @@ describe('a drifting clock, fenced (drifting-clock-fenced), as the worker role',
   });
 });
 
-describe("a worker's lease judged by the database's clock (worker_lease_time_left), as the worker role", () => {
+describe("a worker's lease judged by the database's clock (worker_lease_by_database_clock), as the worker role", () => {
   type Answer = { holding: boolean; expires_at: Date | null; held_by: string | null };
   async function timeLeft(me: Me, token: number): Promise<Answer> {
-    const { rows } = await worker.query<Answer>('SELECT * FROM worker_lease_time_left($1, $2, $3, $4)', [
+    const { rows } = await worker.query<Answer>('SELECT * FROM worker_lease_by_database_clock($1, $2, $3, $4)', [
       me.lab,
       me.name,
       me.instance,
       token,
     ]);
-    return rows[0] ?? { holding: false, expires_at: null, held_by: null };
+    assert.equal(rows.length, 1, 'one answer');
+    return rows[0] as Answer;
   }
 
   test("it answers about the asking worker's own lease only, on the database's clock", async () => {
@@ -382,6 +383,23 @@ describe("a worker's lease judged by the database's clock (worker_lease_time_lef
     assert.deepEqual(await timeLeft(a, grant.token), { holding: false, expires_at: null, held_by: 'B' });
     assert.equal((await timeLeft(b, taken.token)).holding, true);
     await refusedWith('FL008', timeLeft({ ...a, instance: randomBytes(8).toString('hex') }, grant.token), 'not A');
+    await refusedWith('FL008', timeLeft({ ...a, lab: 'drifting-clock' }, grant.token), 'a lab A did not join');
+    await owner.query('SELECT lab_generation_bump($1)', [lab.id]);
+    await refusedWith('FL007', timeLeft(b, taken.token), 'after a reset of the lab');
+  });
+
+  test('a worker of any other lab may not ask, and the app role may not call it at all', async () => {
+    for (const kind of ['fenced', 'no-fencing', 'delayed-packet'] as const) {
+      const me = await join(await openLab(kind), 'A');
+      const grant = await acquire(me, 'safe');
+      await refusedWith(NOT_THIS_LABS, timeLeft(me, grant.token), kind);
+    }
+    const { rows } = await owner.query<{ app: boolean; worker: boolean }>(
+      `SELECT has_function_privilege(fencing_lab_role('app'), p.oid, 'EXECUTE') AS app,
+              has_function_privilege(fencing_lab_role('worker'), p.oid, 'EXECUTE') AS worker
+         FROM pg_proc p WHERE p.proname = 'worker_lease_by_database_clock'`,
+    );
+    assert.deepEqual(rows, [{ app: false, worker: true }]);
   });
 });
 

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { writeDelayedPacket } from '../../db/delayed-packet-write';
 import { appendEvent } from '../../db/events';
-import { leaseByDatabaseClock } from '../../db/lease-clock';
+import { readLeaseByDatabaseClock } from '../../db/lease-clock';
 import { acquireLease, type Lease, renewLease } from '../../db/leases';
 import { toFencingError } from '../../db/pool';
 import type { WorkerIdentity } from '../../db/worker-identity';
@@ -239,9 +239,9 @@ export class LeaseClient {
       await this.lost('my own clock says my lease ran out');
       return false;
     }
-    const judged = await leaseByDatabaseClock({ as: this.identity(), token: belief.leaseToken }, this.session);
+    const judged = await readLeaseByDatabaseClock({ as: this.identity(), token: belief.leaseToken }, this.session);
     if (judged.holding) return true;
-    const mine = `my own clock says it runs until ${new Date(belief.until).toISOString()}`;
+    const mine = `my own clock reads ${new Date(this.clock.now()).toISOString()} and says it runs until ${new Date(belief.until).toISOString()}`;
     await this.lost(
       judged.expiresAt
         ? `the database's clock says my lease ran out at ${judged.expiresAt.toISOString()}; ${mine}`
