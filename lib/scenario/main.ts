@@ -13,6 +13,7 @@ import { getSupervisor } from '../supervisor/supervisor';
 import { runChaosScenario } from './chaos';
 import { runDriftScenario } from './drift';
 import { runDurabilityScenario } from './durability';
+import { runFailoverScenario, stopFailoverPair } from './failover';
 import { LabInUseError, runPauseScenario } from './pause';
 import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
 
@@ -23,6 +24,7 @@ import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
  *     | drifting-clock (nothing freezes: A's slow clock, lib/scenario/drift.ts)
  *   chaos [--seed 42] [--workers 5] [--seconds 30] [--lab fenced] [--db-crash]
  *   durability [--cycles 20]
+ *   failover [--sync] [--grants-past-cut 0] (a primary and a standby of its own: lib/scenario/failover.ts)
  * Every scenario takes --json. Exit codes: 0 safe outcome, 1 unsafe outcome (what every broken
  * lab should show), 2 bad usage, 3 no database reachable, 4 any other failure, 5 the lab is in use
  * by another process (a running app), 130 interrupted.
@@ -32,13 +34,16 @@ const PAUSE_SCENARIOS: ReadonlyMap<string, LabId> = new Map([
   ['pause', 'fenced'],
   ...LAB_IDS.filter((lab) => lab !== 'fenced').map((lab) => [lab, lab] as const),
 ]);
-const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability'];
+const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability', 'failover'];
 const EXIT = { safe: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, inUse: 5, interrupted: 130 } as const;
 /** Crash cycles of the durability scenario. */
 const CYCLES = { min: 1, max: 500, default: 20 } as const;
+/** Grants of other locks after the cut, in the failover scenario: past 32 or so, a token comes back. */
+const GRANTS_PAST_CUT = { min: 0, max: 200, default: 0 } as const;
 const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
   chaos:      [--seed ${CHAOS_LIMITS.seed.default}] [--workers ${CHAOS_LIMITS.workers.default}] [--seconds ${CHAOS_LIMITS.seconds.default}] [--lab ${LAB_IDS.join('|')}] [--db-crash]
-  durability: [--cycles ${CYCLES.default}]`;
+  durability: [--cycles ${CYCLES.default}]
+  failover:   [--sync] [--grants-past-cut ${GRANTS_PAST_CUT.default}]`;
 
 class UsageError extends Error {}
 
@@ -52,6 +57,8 @@ type Options = {
   lab: LabId;
   dbCrash: boolean;
   cycles: number;
+  sync: boolean;
+  grantsPastCut: number;
 };
 
 function parse(argv: string[]): { name: string; options: Options } {
@@ -68,6 +75,8 @@ function parse(argv: string[]): { name: string; options: Options } {
           lab: { type: 'string' },
           'db-crash': { type: 'boolean', default: false },
           cycles: { type: 'string' },
+          sync: { type: 'boolean', default: false },
+          'grants-past-cut': { type: 'string' },
         },
       });
     } catch (error) {
@@ -104,6 +113,8 @@ function parse(argv: string[]): { name: string; options: Options } {
       lab,
       dbCrash: values['db-crash'] ?? false,
       cycles: whole('cycles', values.cycles, CYCLES),
+      sync: values.sync ?? false,
+      grantsPastCut: whole('grants-past-cut', values['grants-past-cut'], GRANTS_PAST_CUT),
     },
   };
 }
@@ -135,6 +146,13 @@ async function main(argv: string[]): Promise<number> {
     await migrate();
     // Its workers connect as the worker role (db/roles.ts).
     process.env.FENCING_LAB_WORKER_PASSWORD = await ensureWorkerPassword(process.env.DATABASE_URL as string);
+    if (name === 'failover') {
+      const outcome = await runFailoverScenario(
+        { mode: options.sync ? 'sync' : 'async', grantsPastCut: options.grantsPastCut, dataDir: dataDir() },
+        print,
+      );
+      return outcome.safe ? EXIT.safe : EXIT.unsafe;
+    }
     const lab = PAUSE_SCENARIOS.get(name);
     if (lab === 'drifting-clock') return (await runDriftScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     if (lab) return (await runPauseScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
@@ -194,6 +212,7 @@ async function crashDatabase(): Promise<void> {
 
 /** Workers first, then the pool, then the database if this command started it. */
 async function cleanUp(): Promise<void> {
+  await stopFailoverPair();
   await getSupervisor().shutdown();
   await closePool();
   await cluster?.stop();
