@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,6 +67,7 @@ export async function startReplicaPair(options: { mode: ReplicationMode; parentD
   const { initdb } = await binaries();
   const parent = options.parentDir ?? os.tmpdir();
   await mkdir(parent, { recursive: true });
+  if (ids.uid !== undefined) await ensureSearchable(parent);
   const dir = await mkdtemp(path.join(parent, 'fencing-lab-failover-'));
   await chmod(dir, 0o755);
   if (ids.uid !== undefined && ids.gid !== undefined) await chown(dir, ids.uid, ids.gid);
@@ -199,6 +200,18 @@ async function waitForStandby(primaryUrl: string, standbyUrl: string, timeoutMs:
   } finally {
     await primary.end();
     await standby.end();
+  }
+}
+
+/**
+ * As root the servers run as `postgres`, which must reach their directories: give each directory on
+ * the way search permission only (o+x: enter, not list), as the launcher does for the app's database.
+ */
+async function ensureSearchable(dir: string): Promise<void> {
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    const mode = (await stat(current)).mode;
+    if ((mode & 0o001) === 0) await chmod(current, (mode & 0o7777) | 0o001);
+    if (current === path.dirname(current)) break;
   }
 }
 
