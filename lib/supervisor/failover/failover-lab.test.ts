@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { listFailoverSteps } from '../../../db/failover-steps';
+import { closePool } from '../../../db/pool';
+import { checkFailover } from '../../model/failover-checker';
+import { failoverProgress, failoverWalkthrough } from '../../model/failover-walkthrough';
+import { closeFailoverLab, getFailoverLab } from './failover-lab';
+import { processesOf } from './pg-server-process';
+
+/*
+ * The lab's controls, in the walkthrough's order, on a real pair; the history read back from the
+ * app's database after the pair is gone.
+ */
+
+after(async () => {
+  await closeFailoverLab();
+  await closePool();
+});
+
+test('the asynchronous walkthrough through the lab’s controls; reset leaves no process and no directory', async () => {
+  const parent = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-failover-lab-'));
+  const lab = getFailoverLab(parent);
+  try {
+    const { run } = await lab.start('async');
+    await lab.grant('A');
+    assert.equal((await lab.write('A')).accepted, true);
+    await lab.cut();
+    const b = await lab.grant('B');
+    assert.equal(b.waiting, false, 'the primary acknowledges B’s grant at once');
+    assert.equal((await lab.write('B')).accepted, true);
+    await lab.killPrimary();
+    await lab.promote();
+    const late = await lab.write('A');
+    assert.equal(late.accepted, true, 'A’s late write is accepted on the promoted standby');
+    await lab.grant('C');
+
+    const view = await lab.view();
+    assert.equal(view.promoted, true);
+    const promoted = view.servers.find((s) => s.role === 'promoted standby');
+    assert.equal(promoted?.row?.lastToken, view.holders.A.token);
+    assert.equal(failoverProgress(failoverWalkthrough('async'), view.steps), 10, 'every step of the walkthrough done');
+
+    const pairDir = (await readdir(parent))[0];
+    assert.ok(pairDir);
+    await lab.reset();
+    assert.deepEqual(
+      [
+        ...(await processesOf(path.join(parent, pairDir, 'primary'))),
+        ...(await processesOf(path.join(parent, pairDir, 'standby'))),
+      ],
+      [],
+      'no process of the pair after reset',
+    );
+    assert.deepEqual(await readdir(parent), [], 'the pair’s directories are removed on reset');
+    const kept = await listFailoverSteps(run);
+    assert.deepEqual(
+      checkFailover(kept).map((v) => v.kind),
+      ['acknowledged-write-lost', 'acknowledged-write-lost', 'stale-write-accepted'],
+      'the history in the app’s database outlives the pair',
+    );
+  } finally {
+    await closeFailoverLab();
+    await rm(parent, { recursive: true, force: true });
+  }
+});
+
+test('synchronous: B’s grant answers “waiting” while the wire is cut, and is granted after the heal', async () => {
+  const parent = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-failover-lab-'));
+  const lab = getFailoverLab(parent);
+  try {
+    await lab.start('sync');
+    await lab.grant('A');
+    await lab.write('A');
+    await lab.cut();
+    assert.deepEqual(await lab.grant('B'), { waiting: true });
+    assert.equal((await lab.view()).holders.B.waiting, true);
+    await lab.heal();
+    for (let i = 0; i < 100 && (await lab.view()).holders.B.waiting; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok((await lab.view()).holders.B.token, 'B holds its token once the standby has the grant');
+    assert.equal((await lab.write('B')).accepted, true);
+    await lab.killPrimary();
+    await lab.promote();
+    assert.equal((await lab.write('A')).accepted, false);
+    const view = await lab.view();
+    assert.deepEqual(checkFailover(view.steps), []);
+    assert.equal(failoverProgress(failoverWalkthrough('sync'), view.steps), 10);
+  } finally {
+    await closeFailoverLab();
+    await rm(parent, { recursive: true, force: true });
+  }
+});
