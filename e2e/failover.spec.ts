@@ -1,0 +1,77 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+/*
+ * The failover lab walked through to the end in each mode, on a real primary and standby: what each
+ * server holds, the history and the checker's verdict as the page shows them.
+ */
+
+const STEP_TIMEOUT = 30_000;
+
+async function runWalkthrough(page: Page, steps: number) {
+  for (let n = 1; n <= steps; n++) {
+    const run = page.getByRole('button', { name: `Run step ${n}`, exact: true });
+    await expect(run).toBeEnabled({ timeout: STEP_TIMEOUT });
+    await run.click();
+    await expect(page.getByRole('heading', { name: new RegExp(`^Step ${n + 1}:`) })).toBeVisible({
+      timeout: STEP_TIMEOUT,
+    });
+  }
+}
+
+const server = (page: Page, role: string) => page.getByRole('row', { name: new RegExp(`^${role}\\b`) });
+
+test('asynchronous replication: B’s acknowledged write is gone after the failover, A’s late write accepted, named', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto('/labs/failover');
+  await page.getByRole('button', { name: 'Reset the lab (stops the pair)' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Reset the lab: done' })).toBeVisible({
+    timeout: STEP_TIMEOUT,
+  });
+  await runWalkthrough(page, 10);
+  await expect(page.getByRole('heading', { name: 'Step 11: The verdict' })).toBeVisible();
+
+  const history = page.getByRole('list', { name: 'Failover history' });
+  await expect(history).toContainText(/B writes "B-\d+" with token (\d+) -> accepted \(by the primary\)/);
+  await expect(history).toContainText(
+    /the standby is promoted: its row holds "A-\d+" with token \d+, its lease is A's/,
+  );
+  await expect(history).toContainText(/A writes "A-\d+" with token \d+ -> accepted \(by the promoted standby\)/);
+  await expect(server(page, 'promoted standby')).toContainText(/"A-\d+"/);
+  await expect(server(page, 'primary')).toContainText('(down)');
+  const violations = page.getByRole('list', { name: 'Violations' });
+  await expect(violations).toContainText('acknowledged-write-lost');
+  await expect(violations).toContainText('stale-write-accepted');
+});
+
+test('synchronous replication: B’s commit waits on the cut wire, nothing acknowledged is lost, A is rejected', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto('/labs/failover?mode=sync');
+  await runWalkthrough(page, 4);
+  await page.getByRole('button', { name: 'Run step 5', exact: true }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'waiting (the COMMIT is not acknowledged yet)' }),
+  ).toBeVisible({
+    timeout: STEP_TIMEOUT,
+  });
+  await expect(page.getByRole('list', { name: 'Failover history' })).toContainText("B's grant waits");
+  for (let n = 6; n <= 11; n++) {
+    const run = page.getByRole('button', { name: `Run step ${n}`, exact: true });
+    await expect(run).toBeEnabled({ timeout: STEP_TIMEOUT });
+    await run.click();
+    await expect(page.getByRole('heading', { name: new RegExp(`^Step ${n + 1}:`) })).toBeVisible({
+      timeout: STEP_TIMEOUT,
+    });
+  }
+  const history = page.getByRole('list', { name: 'Failover history' });
+  await expect(history).toContainText(/the standby is promoted: its row holds "B-\d+"/);
+  await expect(history).toContainText(
+    /A writes "A-\d+" with token \d+ -> rejected \(by the promoted standby: row holds token \d+\)/,
+  );
+  await expect(server(page, 'promoted standby')).toContainText(/"B-\d+"/);
+  await expect(page.getByText(/^No violation in \d+ steps\.$/)).toBeVisible();
+});
