@@ -92,3 +92,24 @@ test('synchronous: B’s grant answers “waiting” while the wire is cut, and 
     await rm(parent, { recursive: true, force: true });
   }
 });
+
+test('with the primary down and the standby not promoted, a grant or a write is refused in words', async () => {
+  const parent = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-failover-lab-'));
+  const lab = getFailoverLab(parent);
+  try {
+    await assert.rejects(lab.grant('A'), /start the pair first/);
+    await lab.start('async');
+    await lab.grant('A');
+    await lab.killPrimary();
+    await assert.rejects(
+      lab.write('A'),
+      /the primary is down and the standby is not promoted yet: no server takes writes/,
+    );
+    await assert.rejects(lab.grant('B'), /the primary is down/);
+    await lab.promote();
+    assert.equal((await lab.write('A')).accepted, true);
+  } finally {
+    await closeFailoverLab();
+    await rm(parent, { recursive: true, force: true });
+  }
+});

@@ -35,6 +35,7 @@ import { type ReplicaPair, type ReplicationMode, startReplicaPair } from './repl
 export const FAILOVER_LEASE_TTL_MS = 2_000;
 /** How long a grant is awaited before the control answers "waiting" (a synchronous COMMIT on a cut wire). */
 const GRANT_ANSWER_MS = 1_000;
+const VIEW_FRESH_MS = 500;
 
 type Holder = { token?: string; session?: FailoverSession; sessionUrl?: string; pending?: Promise<unknown> };
 
@@ -63,6 +64,7 @@ class FailoverLab {
   private holders: Record<FailoverHolder, Holder> = { A: {}, B: {}, C: {} };
   private queue: Promise<unknown> = Promise.resolve();
   private killed = false;
+  private lastView: { at: number; view: Promise<FailoverLabView> } | undefined;
 
   constructor(private readonly parentDir: string) {}
 
@@ -74,12 +76,25 @@ class FailoverLab {
   }
 
   private async record(step: FailoverStep): Promise<void> {
+    this.lastView = undefined;
     await recordFailoverStep(this.run, step);
   }
 
   private requirePair(): ReplicaPair {
     if (!this.pair) throw new FencingError('invalid_input', 'start the pair first');
     return this.pair;
+  }
+
+  /** The pair, when a server of it takes writes now (the primary, or the promoted standby). */
+  private requireWriter(): ReplicaPair {
+    const pair = this.requirePair();
+    if (!pair.promoted() && !pair.primary.isRunning()) {
+      throw new FencingError(
+        'invalid_input',
+        'the primary is down and the standby is not promoted yet: no server takes writes',
+      );
+    }
+    return pair;
   }
 
   start(mode: ReplicationMode) {
@@ -103,7 +118,7 @@ class FailoverLab {
 
   cut() {
     return this.serially(async () => {
-      const pair = this.requirePair();
+      const pair = this.requireWriter();
       if (pair.proxy.isCut()) throw new FencingError('invalid_input', 'replication is already cut');
       const session = await connectFailoverServer(pair.writerUrl());
       try {
@@ -141,7 +156,7 @@ class FailoverLab {
    */
   grant(holder: FailoverHolder) {
     return this.serially(async () => {
-      const pair = this.requirePair();
+      const pair = this.requireWriter();
       const state = this.holders[holder];
       if (state.pending) throw new FencingError('invalid_input', `${holder}'s grant is still waiting for the standby`);
       const session = await this.sessionOf(holder, pair);
@@ -176,7 +191,7 @@ class FailoverLab {
 
   write(holder: FailoverHolder) {
     return this.serially(async () => {
-      const pair = this.requirePair();
+      const pair = this.requireWriter();
       const token = this.holders[holder].token;
       if (!token) throw new FencingError('invalid_input', `${holder} holds no token yet: grant it the lock first`);
       const session = await this.sessionOf(holder, pair);
@@ -237,7 +252,21 @@ class FailoverLab {
     });
   }
 
-  async view(): Promise<FailoverLabView> {
+  /**
+   * What the page shows. Every open page asks every second: answers are shared for VIEW_FRESH_MS, so
+   * a room of watchers costs the pair a few connections a second, not one per watcher.
+   */
+  view(): Promise<FailoverLabView> {
+    if (this.lastView && Date.now() - this.lastView.at < VIEW_FRESH_MS) return this.lastView.view;
+    const view = this.readView();
+    this.lastView = { at: Date.now(), view };
+    view.catch(() => {
+      this.lastView = undefined;
+    });
+    return view;
+  }
+
+  private async readView(): Promise<FailoverLabView> {
     const pair = this.pair;
     const servers: ServerView[] = [];
     if (pair) {
@@ -272,6 +301,7 @@ class FailoverLab {
     for (const holder of Object.values(this.holders)) await holder.session?.end().catch(() => undefined);
     this.holders = { A: {}, B: {}, C: {} };
     this.killed = false;
+    this.lastView = undefined;
     const pair = this.pair;
     this.pair = undefined;
     await pair?.stop();

@@ -122,7 +122,8 @@ export async function startPgServer(options: {
     kill: async () => {
       if (running()) process.kill(postmasterPid, 'SIGKILL');
       await waitForExit(postmasterPid, 5_000);
-      await waitForBackendsGone(options.dataDir);
+      // The keeper lives on (it is ours to end at stop); the server's processes go.
+      await waitForBackendsGone(options.dataDir, keeper.pid);
     },
     stop: async () => {
       if (running()) {
@@ -195,10 +196,10 @@ export async function processesOf(dataDir: string): Promise<number[]> {
   return found;
 }
 
-async function waitForBackendsGone(dataDir: string, timeoutMs = 5_000): Promise<void> {
+async function waitForBackendsGone(dataDir: string, except?: number, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if ((await processesOf(dataDir)).length === 0) return;
+    if ((await processesOf(dataDir)).every((pid) => pid === except)) return;
     await sleep(50);
   }
 }
