@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 
 /*
@@ -74,4 +75,29 @@ test('synchronous replication: B’s commit waits on the cut wire, nothing ackno
   );
   await expect(server(page, 'promoted standby')).toContainText(/"B-\d+"/);
   await expect(page.getByText(/^No violation in \d+ steps\.$/)).toBeVisible();
+});
+
+test('a watcher sees the failover lab read-only; the page has no serious accessibility violation', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await page.goto('/labs/failover');
+  await expect(page.getByRole('heading', { name: 'Free play' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const watcherContext = await browser.newContext({ ...(baseURL ? { baseURL } : {}) });
+  try {
+    const watcher = await watcherContext.newPage();
+    await watcher.goto('/labs/failover?mode=sync&step=5');
+    await expect(watcher.getByText('Watching: only the trainer drives the failover lab.')).toBeVisible();
+    await expect(
+      watcher.getByRole('heading', { name: /^Step 5: A’s lease runs out; B takes the lock$/ }),
+    ).toBeVisible();
+    await expect(watcher.getByRole('button', { name: /^Run step/ })).toHaveCount(0);
+    await expect(watcher.getByRole('button', { name: 'Kill the primary (SIGKILL)' })).toHaveCount(0);
+    expect(await seriousViolations(watcher)).toEqual([]);
+  } finally {
+    await watcherContext.close();
+  }
 });
