@@ -101,3 +101,24 @@ test('a watcher sees the failover lab read-only; the page has no serious accessi
     await watcherContext.close();
   }
 });
+
+test('a deep link shows its step and runs nothing; its button runs the steps up to it', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/labs/failover');
+  await page.getByRole('button', { name: 'Reset the lab (stops the pair)' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Reset the lab: done' })).toBeVisible({
+    timeout: STEP_TIMEOUT,
+  });
+
+  await page.goto('/labs/failover?step=4');
+  await expect(page.getByRole('heading', { name: 'Step 4: Replication is cut' })).toBeVisible();
+  await expect(page.getByText('The lab is at step 0: run the steps before this one first.')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Failover history' }).getByRole('listitem')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Run steps 1 to 4' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Steps 1 to 4: done' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('The lab has done this step.')).toBeVisible();
+  const history = page.getByRole('list', { name: 'Failover history' });
+  await expect(history).toContainText(/A writes "A-\d+" with token \d+ -> accepted \(by the primary\)/);
+  await expect(history).toContainText('replication to the standby cut');
+  await expect(page.getByRole('row', { name: /^standby\b/ })).toContainText(/"A-\d+"/);
+});

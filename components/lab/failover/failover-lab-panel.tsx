@@ -83,6 +83,27 @@ export function FailoverLabPanel({
     }
   };
 
+  /** A deep link's button: the walkthrough's steps from the lab's next one up to `target`, one after another. */
+  const runUpTo = async (from: number, target: number) => {
+    setBusy(true);
+    try {
+      for (let n = from; n <= target; n++) {
+        const step = walkthrough[n - 1];
+        if (!step?.action) break;
+        setNotice(`Step ${n}: ${step.title}…`);
+        const result = await runAction(step.action);
+        await refresh();
+        if (!result.ok) {
+          setNotice(`Step ${n}: ${result.error.message}`);
+          return;
+        }
+      }
+      setNotice(`Steps ${from} to ${target}: done`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const steps = view?.steps ?? [];
   const progress = view?.mode === mode || steps.length === 0 ? failoverProgress(walkthrough, steps) : 0;
   const shown = Math.min(initialStep ?? progress + 1, walkthrough.length);
@@ -137,6 +158,16 @@ export function FailoverLabPanel({
             onClick={() => current.action && void act(current.title, () => runAction(current.action as FailoverAction))}
           >
             Run step {shown}
+          </button>
+        ) : null}
+        {canDrive && view && shown > progress + 1 ? (
+          <button
+            type="button"
+            className={controlButton}
+            disabled={busy}
+            onClick={() => void runUpTo(progress + 1, shown)}
+          >
+            Run steps {progress + 1} to {shown}
           </button>
         ) : null}
         <p role="status" className="min-h-6">
