@@ -100,6 +100,7 @@ test('with the primary down and the standby not promoted, a grant or a write is 
     await assert.rejects(lab.grant('A'), /start the pair first/);
     await lab.start('async');
     await lab.grant('A');
+    await assert.rejects(lab.grant('A'), /A holds the lease already \(token \d+\)/);
     await lab.killPrimary();
     await assert.rejects(
       lab.write('A'),

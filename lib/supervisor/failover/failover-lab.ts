@@ -36,6 +36,7 @@ export const FAILOVER_LEASE_TTL_MS = 2_000;
 /** How long a grant is awaited before the control answers "waiting" (a synchronous COMMIT on a cut wire). */
 const GRANT_ANSWER_MS = 1_000;
 const VIEW_FRESH_MS = 500;
+const GRANT_ATTEMPTS = 5;
 
 type Holder = { token?: string; session?: FailoverSession; sessionUrl?: string; pending?: Promise<unknown> };
 
@@ -162,13 +163,19 @@ class FailoverLab {
       const session = await this.sessionOf(holder, pair);
       const server = pair.promoted() ? 'promoted standby' : 'primary';
       const started = Date.now();
+      const current = await readLease(session, LOCK_RESOURCE);
+      if (current && current.holder === holder && current.expiresAt.getTime() > Date.now()) {
+        throw new FencingError('invalid_input', `${holder} holds the lease already (token ${current.token})`);
+      }
       const granted = (async () => {
-        for (;;) {
+        // Another holder's running lease is waited out (at most its TTL), as a lease service's client would.
+        for (let attempt = 0; attempt < GRANT_ATTEMPTS; attempt++) {
           const lease = await readLease(session, LOCK_RESOURCE);
-          if (lease && lease.holder !== holder) await sleep(Math.max(0, lease.expiresAt.getTime() - Date.now()) + 50);
+          if (lease) await sleep(Math.max(0, lease.expiresAt.getTime() - Date.now()) + 50);
           const grant = await grantLease(session, { resource: LOCK_RESOURCE, holder, ttlMs: FAILOVER_LEASE_TTL_MS });
           if (grant) return grant;
         }
+        throw new FencingError('invalid_input', `${holder} could not take the lease: another holder keeps it`);
       })();
       const pending = granted.then(async (grant) => {
         state.token = grant.token;
