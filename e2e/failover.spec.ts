@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
@@ -45,6 +46,15 @@ test('asynchronous replication: B’s acknowledged write is gone after the failo
   const violations = page.getByRole('list', { name: 'Violations' });
   await expect(violations).toContainText('acknowledged-write-lost');
   await expect(violations).toContainText('stale-write-accepted');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export the history as JSON' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^fencing-lab-failover-.*\.json$/);
+  const exported = JSON.parse(await readFile((await file.path()) as string, 'utf8'));
+  expect(exported.mode).toBe('async');
+  expect(exported.steps.map((step: { kind: string }) => step.kind)).toContain('standby_promoted');
+  expect(exported.violations.map((v: { kind: string }) => v.kind)).toContain('stale-write-accepted');
 });
 
 test('synchronous replication: B’s commit waits on the cut wire, nothing acknowledged is lost, A is rejected', async ({

@@ -19,6 +19,7 @@ import { FAILOVER_HOLDERS } from '@/lib/model/failover-inputs';
 import { describeFailoverStep } from '@/lib/model/failover-story-lines';
 import { type FailoverAction, failoverProgress, failoverWalkthrough } from '@/lib/model/failover-walkthrough';
 import { controlButton } from '../controls/styles';
+import { downloadText } from '../export/download';
 import { FailoverServers, type FailoverView } from './failover-servers';
 
 const POLL_MS = 1_000;
@@ -284,6 +285,20 @@ export function FailoverLabPanel({
             <li key={index}>{describeFailoverStep(step)}</li>
           ))}
         </ol>
+        <button
+          type="button"
+          className={controlButton}
+          disabled={steps.length === 0}
+          onClick={() =>
+            downloadText(
+              JSON.stringify({ lab: 'failover', run: view?.run, mode: view?.mode, steps, violations }, null, 2),
+              'application/json',
+              `fencing-lab-failover-${new Date().toISOString().replaceAll(':', '-')}.json`,
+            )
+          }
+        >
+          Export the history as JSON
+        </button>
         <h3 className="font-semibold">The checker’s verdict</h3>
         {violations.length === 0 ? (
           <p role="status">No violation in {steps.length} steps.</p>
