@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { listFailoverSteps } from '../../../db/failover-steps';
 import { closePool } from '../../../db/pool';
 import { checkFailover } from '../../model/failover-checker';
@@ -15,13 +15,18 @@ import { processesOf } from './pg-server-process';
  * app's database after the pair is gone.
  */
 
+// The server's one failover lab keeps the directory it was first given: one for the whole file.
+let parent = '';
+before(async () => {
+  parent = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-failover-lab-'));
+});
 after(async () => {
   await closeFailoverLab();
   await closePool();
+  await rm(parent, { recursive: true, force: true });
 });
 
 test('the asynchronous walkthrough through the lab’s controls; reset leaves no process and no directory', async () => {
-  const parent = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-failover-lab-'));
   const lab = getFailoverLab(parent);
   try {
     const { run } = await lab.start('async');
@@ -63,12 +68,10 @@ test('the asynchronous walkthrough through the lab’s controls; reset leaves no
     );
   } finally {
     await closeFailoverLab();
-    await rm(parent, { recursive: true, force: true });
   }
 });
 
 test('synchronous: B’s grant answers “waiting” while the wire is cut, and is granted after the heal', async () => {
-  const parent = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-failover-lab-'));
   const lab = getFailoverLab(parent);
   try {
     await lab.start('sync');
@@ -89,12 +92,10 @@ test('synchronous: B’s grant answers “waiting” while the wire is cut, and 
     assert.equal(failoverProgress(failoverWalkthrough('sync'), view.steps), 10);
   } finally {
     await closeFailoverLab();
-    await rm(parent, { recursive: true, force: true });
   }
 });
 
 test('with the primary down and the standby not promoted, a grant or a write is refused in words', async () => {
-  const parent = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-failover-lab-'));
   const lab = getFailoverLab(parent);
   try {
     await assert.rejects(lab.grant('A'), /start the pair first/);
@@ -111,6 +112,5 @@ test('with the primary down and the standby not promoted, a grant or a write is 
     assert.equal((await lab.write('A')).accepted, true);
   } finally {
     await closeFailoverLab();
-    await rm(parent, { recursive: true, force: true });
   }
 });
