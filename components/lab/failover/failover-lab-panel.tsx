@@ -8,18 +8,15 @@ import {
   healReplicationAction,
   killFailoverPrimaryAction,
   promoteFailoverStandbyAction,
-  resetFailoverLabAction,
   startFailoverPairAction,
   viewFailoverLabAction,
   writeFailoverRowAction,
 } from '@/app/actions';
 import type { ActionResult } from '@/lib/model/action-result';
-import { checkFailover } from '@/lib/model/failover-checker';
-import { FAILOVER_HOLDERS } from '@/lib/model/failover-inputs';
-import { describeFailoverStep } from '@/lib/model/failover-story-lines';
 import { type FailoverAction, failoverProgress, failoverWalkthrough } from '@/lib/model/failover-walkthrough';
 import { controlButton } from '../controls/styles';
-import { downloadText } from '../export/download';
+import { FailoverControls } from './failover-controls';
+import { FailoverHistory } from './failover-history';
 import { FailoverServers, type FailoverView } from './failover-servers';
 
 const POLL_MS = 1_000;
@@ -109,7 +106,6 @@ export function FailoverLabPanel({
   const progress = view?.mode === mode || steps.length === 0 ? failoverProgress(walkthrough, steps) : 0;
   const shown = Math.min(initialStep ?? progress + 1, walkthrough.length);
   const current = walkthrough[shown - 1];
-  const violations = checkFailover(steps);
   const other = mode === 'sync' ? 'async' : 'sync';
 
   return (
@@ -184,134 +180,12 @@ export function FailoverLabPanel({
       </section>
 
       {canDrive ? (
-        <section aria-labelledby="fo-controls" className="space-y-2 rounded-lg border p-4">
-          <h2 id="fo-controls" className="text-xl font-semibold">
-            Free play
-          </h2>
-          <div className="flex flex-wrap gap-2">
-            <button
-              type="button"
-              className={controlButton}
-              disabled={busy}
-              onClick={() =>
-                void act('Start the pair (asynchronous)', () => startFailoverPairAction({ mode: 'async' }))
-              }
-            >
-              Start the pair (asynchronous)
-            </button>
-            <button
-              type="button"
-              className={controlButton}
-              disabled={busy}
-              onClick={() => void act('Start the pair (synchronous)', () => startFailoverPairAction({ mode: 'sync' }))}
-            >
-              Start the pair (synchronous)
-            </button>
-            <button
-              type="button"
-              className={controlButton}
-              disabled={busy}
-              onClick={() => void act('Cut replication', () => cutReplicationAction({}))}
-            >
-              Cut replication
-            </button>
-            <button
-              type="button"
-              className={controlButton}
-              disabled={busy}
-              onClick={() => void act('Heal replication', () => healReplicationAction({}))}
-            >
-              Heal replication
-            </button>
-            <button
-              type="button"
-              className={controlButton}
-              disabled={busy}
-              onClick={() => void act('Kill the primary', () => killFailoverPrimaryAction({}))}
-            >
-              Kill the primary (SIGKILL)
-            </button>
-            <button
-              type="button"
-              className={controlButton}
-              disabled={busy}
-              onClick={() => void act('Promote the standby', () => promoteFailoverStandbyAction({}))}
-            >
-              Promote the standby
-            </button>
-            <button
-              type="button"
-              className={controlButton}
-              disabled={busy}
-              onClick={() => void act('Reset the lab', () => resetFailoverLabAction({}))}
-            >
-              Reset the lab (stops the pair)
-            </button>
-          </div>
-          <div className="flex flex-wrap gap-2">
-            {FAILOVER_HOLDERS.map((holder) => (
-              <span key={holder} className="flex gap-1">
-                <button
-                  type="button"
-                  className={controlButton}
-                  disabled={busy}
-                  onClick={() => void act(`Grant ${holder} the lock`, () => grantFailoverLeaseAction({ holder }))}
-                >
-                  Grant {holder}
-                </button>
-                <button
-                  type="button"
-                  className={controlButton}
-                  disabled={busy}
-                  onClick={() => void act(`${holder} writes`, () => writeFailoverRowAction({ holder }))}
-                >
-                  {holder} writes
-                </button>
-              </span>
-            ))}
-          </div>
-        </section>
+        <FailoverControls busy={busy} act={act} />
       ) : (
         <p className="rounded-lg border p-4">Watching: only the trainer drives the failover lab.</p>
       )}
 
-      <section aria-labelledby="fo-history" className="space-y-2 rounded-lg border p-4">
-        <h2 id="fo-history" className="text-xl font-semibold">
-          History (from the app’s database)
-        </h2>
-        <ol className="list-decimal space-y-1 pl-6" aria-label="Failover history">
-          {steps.map((step, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows; its order is its identity
-            <li key={index}>{describeFailoverStep(step)}</li>
-          ))}
-        </ol>
-        <button
-          type="button"
-          className={controlButton}
-          disabled={steps.length === 0}
-          onClick={() =>
-            downloadText(
-              JSON.stringify({ lab: 'failover', run: view?.run, mode: view?.mode, steps, violations }, null, 2),
-              'application/json',
-              `fencing-lab-failover-${new Date().toISOString().replaceAll(':', '-')}.json`,
-            )
-          }
-        >
-          Export the history as JSON
-        </button>
-        <h3 className="font-semibold">The checker’s verdict</h3>
-        {violations.length === 0 ? (
-          <p role="status">No violation in {steps.length} steps.</p>
-        ) : (
-          <ul aria-label="Violations" className="list-disc space-y-1 pl-6">
-            {violations.map((violation) => (
-              <li key={violation.message}>
-                ⚠ <strong>{violation.kind}</strong>: {violation.message}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <FailoverHistory run={view?.run} mode={view?.mode} steps={steps} />
     </div>
   );
 }

@@ -1,13 +1,10 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   connectFailoverServer,
   type FailoverSession,
   grantLease,
-  type ProtectedRow,
   readLease,
   readProtectedRow,
   readTokenSequence,
@@ -17,8 +14,8 @@ import { listFailoverSteps, recordFailoverStep } from '../../../db/failover-step
 import { FencingError } from '../../model/errors';
 import type { FailoverStep } from '../../model/failover-checker';
 import type { FailoverHolder } from '../../model/failover-inputs';
+import { removeLeftoverDirs, type ServerView, serverView } from './failover-server-view';
 import { LOCK_RESOURCE } from './failover-story';
-import { processesOf } from './pg-server-process';
 import { type ReplicaPair, type ReplicationMode, startReplicaPair } from './replica-pair';
 
 /*
@@ -37,16 +34,10 @@ export const FAILOVER_LEASE_TTL_MS = 2_000;
 const GRANT_ANSWER_MS = 1_000;
 const VIEW_FRESH_MS = 500;
 const GRANT_ATTEMPTS = 5;
+/** How long a heal waits for the grants that waited on the cut wire. */
+const HEAL_WAIT_MS = 10_000;
 
 type Holder = { token?: string; session?: FailoverSession; sessionUrl?: string; pending?: Promise<unknown> };
-
-export type ServerView = {
-  role: 'primary' | 'standby' | 'promoted standby';
-  running: boolean;
-  row?: ProtectedRow;
-  lease?: { holder: string; token: string; expiresInMs: number };
-  sequence?: { lastValue: string; logCount: number };
-};
 
 export type FailoverLabView = {
   run: string;
@@ -146,6 +137,9 @@ class FailoverLab {
       if (!pair.proxy.isCut()) throw new FencingError('invalid_input', 'replication is not cut');
       pair.healReplication();
       await this.record({ kind: 'replication_healed' });
+      // A grant that waited on the cut wire goes through once the standby has it: answer after that.
+      const waiting = Object.values(this.holders).flatMap((holder) => (holder.pending ? [holder.pending] : []));
+      await Promise.race([Promise.allSettled(waiting), sleep(HEAL_WAIT_MS)]);
       return {};
     });
   }
@@ -199,6 +193,9 @@ class FailoverLab {
   write(holder: FailoverHolder) {
     return this.serially(async () => {
       const pair = this.requireWriter();
+      if (this.holders[holder].pending) {
+        throw new FencingError('invalid_input', `${holder}'s grant is still waiting for the standby: heal replication`);
+      }
       const token = this.holders[holder].token;
       if (!token) throw new FencingError('invalid_input', `${holder} holds no token yet: grant it the lock first`);
       const session = await this.sessionOf(holder, pair);
@@ -323,47 +320,6 @@ class FailoverLab {
     state.session = await connectFailoverServer(url);
     state.sessionUrl = url;
     return state.session;
-  }
-}
-
-async function serverView(url: string, role: ServerView['role'], running: boolean): Promise<ServerView> {
-  if (!running) return { role, running };
-  let session: FailoverSession | undefined;
-  try {
-    session = await connectFailoverServer(url, { timeoutMs: 1_000 });
-    const lease = await readLease(session, LOCK_RESOURCE);
-    return {
-      role,
-      running,
-      row: await readProtectedRow(session),
-      ...(lease
-        ? {
-            lease: {
-              holder: lease.holder,
-              token: lease.token,
-              expiresInMs: Math.max(0, lease.expiresAt.getTime() - Date.now()),
-            },
-          }
-        : {}),
-      sequence: await readTokenSequence(session),
-    };
-  } catch {
-    return { role, running };
-  } finally {
-    await session?.end().catch(() => undefined);
-  }
-}
-
-/** Pair directories a killed server left behind (its keepers ended the servers, not the files). */
-async function removeLeftoverDirs(parentDir: string): Promise<void> {
-  const entries = await readdir(parentDir).catch(() => [] as string[]);
-  for (const entry of entries.filter((name) => name.startsWith('fencing-lab-failover-'))) {
-    const dir = path.join(parentDir, entry);
-    const alive = [
-      ...(await processesOf(path.join(dir, 'primary'))),
-      ...(await processesOf(path.join(dir, 'standby'))),
-    ];
-    if (alive.length === 0) await rm(dir, { recursive: true, force: true });
   }
 }
 
