@@ -38,6 +38,12 @@ export async function crashWorkerAction(input: unknown) {
 export async function restartWorkerAction(input: unknown) {
   return commands.restartWorker(input, await credentials());
 }
+export async function holdConnectionAction(input: unknown) {
+  return commands.holdConnection(input, await credentials());
+}
+export async function releaseConnectionAction(input: unknown) {
+  return commands.releaseConnection(input, await credentials());
+}
 export async function resetLabAction(input: unknown) {
   return commands.resetLab(input, await credentials());
 }

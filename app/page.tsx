@@ -7,7 +7,7 @@ import { ProtectedRowsTable } from '@/components/lab/protected-rows-table';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { listSharedProtectedRows } from '@/db/guard';
 import { listSharedLeases } from '@/db/leases';
-import { LAB_IDS, LABS } from '@/lib/model/lab-kinds';
+import { isFencedKind, LAB_IDS, LABS } from '@/lib/model/lab-kinds';
 import { isTrainer } from '@/lib/server/access';
 import { privateLabsOf } from '@/lib/server/lab-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
@@ -114,7 +114,7 @@ export default async function HomePage({ searchParams }: Props) {
           {LAB_IDS.map((lab) => (
             <li key={lab} className="rounded-lg border border-slate-200 p-4 dark:border-slate-800">
               <h3 className="text-lg font-semibold">
-                {lab === 'fenced' ? '✓ ' : '✗ '}
+                {isFencedKind(lab) ? '✓ ' : '✗ '}
                 {LABS[lab].title}
               </h3>
               <p className="mt-1 text-slate-700 dark:text-slate-300">{LABS[lab].summary}</p>

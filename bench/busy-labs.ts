@@ -5,6 +5,7 @@ import { readLabGeneration } from '../db/lab-generation';
 import { createPrivateLab } from '../db/labs';
 import { acquireLease, releaseLease, renewLease } from '../db/leases';
 import { newClient } from '../db/pool';
+import type { BenchSizes } from './sizes';
 import { type Figure, percentile } from './stats';
 
 /*
@@ -16,15 +17,11 @@ import { type Figure, percentile } from './stats';
  * in every statement (db/lab-generation.ts). Rounds are timed; the figure is the total over every lab.
  */
 
-export const BUSY_LABS = 30;
 const CYCLE_OPS = 20;
 const TTL_MS = 10_000;
 
-export type BusyLabsOptions = { labs?: number; seconds?: number };
-
-export async function benchBusyLabs(url: string, options: BusyLabsOptions = {}): Promise<Figure[]> {
-  const labs = options.labs ?? BUSY_LABS;
-  const seconds = options.seconds ?? 10;
+export async function benchBusyLabs(url: string, size: BenchSizes['busyLabs']): Promise<Figure[]> {
+  const { labs, seconds } = size;
   // One owner and one address per lab, as 30 trainees' laptops would be: within every opening limit.
   const created = await Promise.all(
     Array.from({ length: labs }, (_, i) =>

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import pg from 'pg';
+import { openBrowser } from './chromium';
 import { type Figure, percentile } from './stats';
 
 /*
@@ -13,7 +14,6 @@ import { type Figure, percentile } from './stats';
  * reload. The launcher restarts the database; the worker reconnects; the feed heals.
  */
 
-export const FAULTS_DEFAULT_CRASHES = 5;
 const GOAL_MS = 5_000;
 /** A crash whose page has not painted a new write by then counts as missed (and is reported). */
 const GIVE_UP_MS = 60_000;
@@ -27,7 +27,7 @@ export async function benchFaults(options: {
   trainerKey: string;
   crashes: number;
 }): Promise<Figure[]> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+  const browser = await openBrowser();
   const samples: number[] = [];
   let missed = 0;
   try {

@@ -7,48 +7,50 @@ import { ensureWorkerPassword } from '../db/roles';
 import { getSupervisor } from '../lib/supervisor/supervisor';
 import { startTestCluster } from '../lib/testing/test-cluster';
 import { startApp } from './app-server';
+import { BENCH_USAGE, type BenchArgs, parseBenchArgs, UsageError } from './args';
 import { benchEventLatency, benchTimelineFps } from './browser';
-import { BUSY_LABS, benchBusyLabs } from './busy-labs';
-import { benchFaults, FAULTS_DEFAULT_CRASHES } from './faults';
+import { benchBundle } from './bundle';
+import { benchBusyLabs } from './busy-labs';
+import { benchFaults } from './faults';
+import { benchLongHistory } from './long-history';
 import { benchRoom, ROOM_TRAINER_KEY } from './room';
 import { type Figure, printFigures } from './stats';
 import { benchTakeover } from './takeover';
 import { benchThroughput } from './throughput';
 
 /*
- * `npm run bench [-- throughput|takeover|busy-labs|latency|fps]`: the figures with their goals. Each
- * runs on a throwaway database (and app) of its own, never on the developer's data.
- * `npm run bench -- room [--minutes 10]`: a training room (50 viewers, 20 workers) for that long;
- * asked for by name only, since it takes minutes. It exits non-zero if a viewer missed an event.
- * `npm run bench -- faults [--crashes 5]`: the embedded database killed N times under an open page;
- * time from the database accepting connections again to the first new mark painted. By name only.
+ * `npm run bench [-- <names>] [--quick]`: the figures with their goals (bench/args.ts has the usage).
+ * Each runs on a throwaway database (and app) of its own, never on the developer's data. With
+ * --quick every benchmark runs at its small size (bench/sizes.ts): `npm test` runs that, and it
+ * exits non-zero if a benchmark could not run or a room lost or doubled an event, never on a figure.
+ * The room and faults benchmarks take minutes at full size: asked for by name (or with --quick).
  */
 
-const ALL = ['throughput', 'takeover', 'busy-labs', 'latency', 'fps', 'room', 'faults'] as const;
-const BY_DEFAULT: readonly Bench[] = ['throughput', 'takeover', 'busy-labs', 'latency', 'fps'];
-type Bench = (typeof ALL)[number];
-const ROOM_DEFAULT_MINUTES = 10;
-/** CI runs the busy-labs figure small: it checks that it runs, not how fast. */
-const BUSY_LABS_SECONDS = process.env.CI ? 2 : 10;
+const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const minutesAt = args.indexOf('--minutes');
-  const minutes = minutesAt >= 0 ? Number(args[minutesAt + 1]) : ROOM_DEFAULT_MINUTES;
-  const crashesAt = args.indexOf('--crashes');
-  const crashes = crashesAt >= 0 ? Number(args[crashesAt + 1]) : FAULTS_DEFAULT_CRASHES;
-  const flagIndexes = new Set([minutesAt, crashesAt].filter((at) => at >= 0).flatMap((at) => [at, at + 1]));
-  const asked = args.filter((_, i) => !flagIndexes.has(i));
-  const unknown = asked.filter((a) => !(ALL as readonly string[]).includes(a));
-  if (unknown.length || !(minutes > 0) || !Number.isInteger(crashes) || crashes < 1) {
-    console.error(
-      `usage: npm run bench [-- ${ALL.join('|')} … [--minutes N] [--crashes N]]\nunknown: ${unknown.join(' ')}`,
-    );
-    process.exitCode = 2;
-    return;
+async function main(argv: string[]): Promise<number> {
+  let args: BenchArgs;
+  try {
+    args = parseBenchArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${BENCH_USAGE}\n${error.message}`);
+    return EXIT.usage;
   }
-  const selected = new Set<Bench>(asked.length ? (asked as Bench[]) : BY_DEFAULT);
+  const { selected, sizes, quick } = args;
   const report: Array<[string, Figure[]]> = [];
+  const failures: string[] = [];
+  /** A benchmark that throws is reported and fails the run; the others still run. */
+  const run = async (name: string, title: string, bench: () => Promise<Figure[]>) => {
+    const started = Date.now();
+    try {
+      report.push([title, await bench()]);
+    } catch (error) {
+      console.error(`${name}: could not run:`, error);
+      failures.push(name);
+    }
+    console.log(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  };
 
   if (selected.has('throughput') || selected.has('takeover') || selected.has('busy-labs')) {
     const cluster = await startTestCluster('bench');
@@ -58,21 +60,21 @@ async function main(): Promise<void> {
       process.env.FENCING_LAB_WORKER_PASSWORD = await ensureWorkerPassword(cluster.url);
       if (selected.has('throughput')) {
         console.log('throughput: fenced vs plain UPDATE…');
-        report.push([
-          'Guard cost: fenced UPDATE throughput ÷ plain UPDATE throughput',
-          await benchThroughput(cluster.url),
-        ]);
+        await run('throughput', 'Guard cost: fenced UPDATE throughput ÷ plain UPDATE throughput', () =>
+          benchThroughput(cluster.url, sizes.throughput),
+        );
       }
       if (selected.has('takeover')) {
         console.log('takeover: lease expiry → next grant…');
-        report.push(['Takeover latency (database clock)', await benchTakeover()]);
+        await run('takeover', 'Takeover latency (database clock)', () => benchTakeover(sizes.takeover));
       }
       if (selected.has('busy-labs')) {
-        console.log(`busy labs: ${BUSY_LABS} labs acquiring, renewing and writing at once…`);
-        report.push([
+        console.log(`busy labs: ${sizes.busyLabs.labs} labs acquiring, renewing and writing at once…`);
+        await run(
+          'busy-labs',
           'Busy labs: lease operations (acquire, renew, write, release, each with its event)',
-          await benchBusyLabs(cluster.url, { seconds: BUSY_LABS_SECONDS }),
-        ]);
+          () => benchBusyLabs(cluster.url, sizes.busyLabs),
+        );
       }
     } finally {
       await getSupervisor().shutdown();
@@ -81,39 +83,59 @@ async function main(): Promise<void> {
     }
   }
 
-  if (selected.has('latency') || selected.has('fps') || selected.has('room') || selected.has('faults')) {
+  const inApp = ['latency', 'fps', 'history', 'bundle', 'room', 'faults'] as const;
+  if (inApp.some((name) => selected.has(name))) {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-bench-app-'));
     await chmod(dataDir, 0o755);
+    // It builds the app first when the sources changed since the last build (the bundle figure reads that build).
     console.log('starting the app (npm start) for the browser benchmarks…');
-    // 50 viewers from one address: past the per-address cap of a real room's laptops.
+    // Viewers from one address: past the per-address cap of a real room's laptops.
     const app = await startApp(dataDir, {
       FENCING_LAB_TRAINER_KEY: ROOM_TRAINER_KEY,
-      FENCING_LAB_MAX_FEEDS_PER_ADDRESS: '100',
+      FENCING_LAB_MAX_FEEDS_PER_ADDRESS: String(sizes.room.viewers * 2),
     });
-    const stopOnSignal = () => void app.stop().finally(() => process.exit(130));
+    const stopOnSignal = () => void app.stop().finally(() => process.exit(EXIT.interrupted));
     process.once('SIGINT', stopOnSignal);
     process.once('SIGTERM', stopOnSignal);
     try {
+      if (selected.has('bundle')) {
+        console.log('bundle: first-load JavaScript of the lab page…');
+        await run('bundle', 'First-load JavaScript (the production build)', () => benchBundle());
+      }
       if (selected.has('latency')) {
         console.log('latency: event commit → mark painted in Chromium…');
-        report.push(['Event → browser latency (real Chromium)', await benchEventLatency(app.baseUrl, app.databaseUrl)]);
+        await run('latency', 'Event → browser latency (real Chromium)', () =>
+          benchEventLatency(app.baseUrl, app.databaseUrl, sizes.latency),
+        );
       }
       if (selected.has('fps')) {
-        console.log('fps: 50 lanes, 50,000 events…');
-        report.push(['Timeline rendering', await benchTimelineFps(app.baseUrl, app.databaseUrl)]);
+        const { lanes, eventsPerLane } = sizes.fps;
+        console.log(`fps: ${lanes} lanes, ${(lanes * eventsPerLane).toLocaleString('en')} events…`);
+        await run('fps', 'Timeline rendering', () => benchTimelineFps(app.baseUrl, app.databaseUrl, sizes.fps));
+      }
+      if (selected.has('history')) {
+        console.log(`history: a lab of ${sizes.history.events.toLocaleString('en')} events opened in Chromium…`);
+        await run('history', 'A long history (real Chromium, 1280×720)', () =>
+          benchLongHistory(app.baseUrl, app.databaseUrl, sizes.history),
+        );
       }
       if (selected.has('room')) {
-        console.log(`room: 50 viewers and 20 workers for ${minutes} min…`);
-        const room = await benchRoom({ ...app, dataDir, minutes });
-        report.push([`A training room: 50 viewers, 20 workers, ${minutes} min`, room.figures]);
-        if (room.failed) process.exitCode = 1;
+        const { viewers, workers, minutes } = sizes.room;
+        const title = `A training room: ${viewers} viewers, ${workers.reduce((a, b) => a + b, 0)} workers, ${minutes} min`;
+        console.log(`room: ${title}…`);
+        await run('room', title, async () => {
+          const room = await benchRoom({ ...app, dataDir, size: sizes.room });
+          // A lost or doubled event always fails the run; a figure only at full size.
+          if (room.lostOrDoubled || (!quick && room.failed)) failures.push('room');
+          return room.figures;
+        });
       }
       if (selected.has('faults')) {
+        const { crashes } = sizes.faults;
         console.log(`faults: the database killed ${crashes} times under an open page…`);
-        report.push([
-          `Recovery after a database crash (kill -9), ${crashes} crashes`,
-          await benchFaults({ ...app, dataDir, trainerKey: ROOM_TRAINER_KEY, crashes }),
-        ]);
+        await run('faults', `Recovery after a database crash (kill -9), ${crashes} crashes`, () =>
+          benchFaults({ ...app, dataDir, trainerKey: ROOM_TRAINER_KEY, crashes }),
+        );
       }
     } finally {
       await app.stop();
@@ -122,9 +144,14 @@ async function main(): Promise<void> {
   }
 
   console.log(
-    `\nFencing Lab benchmarks, ${new Date().toISOString()}, ${os.cpus().length} CPUs, Node ${process.version}`,
+    `\nFencing Lab benchmarks${quick ? ' (quick size: checks that each runs; the figures say little)' : ''}, ${new Date().toISOString()}, ${os.cpus().length} CPUs, Node ${process.version}`,
   );
   for (const [title, figures] of report) printFigures(title, figures);
+  if (failures.length) {
+    console.error(`\nfailed: ${failures.join(', ')}`);
+    return EXIT.failed;
+  }
+  return EXIT.ok;
 }
 
-await main();
+process.exitCode = await main(process.argv.slice(2));

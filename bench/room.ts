@@ -1,23 +1,21 @@
-import { chromium } from '@playwright/test';
 import pg from 'pg';
+import { openBrowser } from './chromium';
 import { checkViewer, openViewer, type RoomViewer } from './room-viewer';
 import { findServerPid, residentBytes } from './server-memory';
+import type { BenchSizes } from './sizes';
 import type { Figure } from './stats';
 
 /*
  * A training room: the trainer starts 20 workers over three shared labs (8 + 8 + 4) by clicking
- * "Start worker" in Chromium (with a 0.5 s lease), then 50 trainees watch the three labs' live feeds for `minutes`.
- * Every 10 s: the Next server's resident memory, the events delivered, the events in Postgres.
+ * "Start worker" in Chromium (with a 0.5 s lease), then 50 trainees watch the three labs' live feeds for `minutes`
+ * (bench/sizes.ts: fewer of each at the quick size).
+ * Every 10 s (more often in a run shorter than 20 s): the Next server's resident memory, the events delivered, the
+ * events in Postgres.
  * At the end every viewer's ids are checked against Postgres: none lost, none twice.
  */
 
 export const ROOM_TRAINER_KEY = 'bench-room-trainer-key';
-const LABS = [
-  { id: 'fenced', workers: 8 },
-  { id: 'no-fencing', workers: 8 },
-  { id: 'read-check-write', workers: 4 },
-] as const;
-const VIEWERS = 50;
+const LAB_IDS = ['fenced', 'no-fencing', 'read-check-write'] as const;
 /**
  * The shortest lease the controls allow: the holder renews every third of it, so the room is busier
  * than a real session (the write interval is not in the controls; it stays at its default).
@@ -33,19 +31,22 @@ export async function benchRoom(options: {
   baseUrl: string;
   databaseUrl: string;
   dataDir: string;
-  minutes: number;
-}): Promise<{ figures: Figure[]; lost: number; duplicates: number; failed: boolean }> {
-  const { baseUrl, databaseUrl, dataDir, minutes } = options;
+  size: BenchSizes['room'];
+}): Promise<{ figures: Figure[]; lostOrDoubled: boolean; failed: boolean }> {
+  const { baseUrl, databaseUrl, dataDir } = options;
+  const { viewers: viewerCount, minutes } = options.size;
+  const labs = LAB_IDS.map((id, i) => ({ id, workers: options.size.workers[i] ?? 1 }));
+  const sampleEveryMs = Math.min(SAMPLE_EVERY_MS, (minutes * 60_000) / 2);
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const viewers: RoomViewer[] = [];
   try {
-    await startWorkers(baseUrl);
+    await startWorkers(baseUrl, labs);
     const serverPid = findServerPid(dataDir, Number(new URL(baseUrl).port));
-    for (let i = 0; i < VIEWERS; i++) viewers.push(openViewer(baseUrl, (LABS[i % LABS.length] as { id: string }).id));
-    console.log(`room: ${VIEWERS} viewers on ${LABS.map((l) => l.id).join(', ')}; server pid ${serverPid}`);
+    for (let i = 0; i < viewerCount; i++) viewers.push(openViewer(baseUrl, LAB_IDS[i % LAB_IDS.length] as string));
+    console.log(`room: ${viewerCount} viewers on ${LAB_IDS.join(', ')}; server pid ${serverPid}`);
 
-    const labIds = LABS.map((l) => l.id);
+    const labIds: string[] = [...LAB_IDS];
     const countInDatabase = async () =>
       Number(
         (await db.query<{ n: string }>('SELECT count(*) AS n FROM events WHERE lab = ANY($1)', [labIds])).rows[0]?.n,
@@ -67,7 +68,7 @@ export async function benchRoom(options: {
     };
     await sample();
     while (Date.now() - started < minutes * 60_000) {
-      await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
+      await new Promise((resolve) => setTimeout(resolve, sampleEveryMs));
       await sample();
     }
 
@@ -90,10 +91,11 @@ export async function benchRoom(options: {
     const outOfOrder = checks.reduce((sum, c) => sum + c.outOfOrder, 0);
     const reconnects = viewers.reduce((sum, v) => sum + v.reconnects, 0);
     printMemoryTable(samples);
-    const figures = figuresOf({ samples, lost, duplicates, outOfOrder, behind, reconnects });
+    const workers = labs.reduce((sum, lab) => sum + lab.workers, 0);
+    const figures = figuresOf({ samples, lost, duplicates, outOfOrder, behind, reconnects, workers });
     // The run fails on any event lost, doubled or out of order, a viewer left behind, or memory that grew.
-    const failed = lost + duplicates + outOfOrder + behind > 0 || figures.some((figure) => figure.met === false);
-    return { figures, lost, duplicates, failed };
+    const lostOrDoubled = lost + duplicates + outOfOrder + behind > 0;
+    return { figures, lostOrDoubled, failed: lostOrDoubled || figures.some((figure) => figure.met === false) };
   } finally {
     await Promise.all(viewers.map((v) => v.stop()));
     await db.end();
@@ -101,19 +103,19 @@ export async function benchRoom(options: {
 }
 
 /** Unlocks over HTTP with the trainer key (keeping its cookie), then clicks "Start worker" in each lab. */
-async function startWorkers(baseUrl: string): Promise<void> {
+async function startWorkers(baseUrl: string, labs: { id: string; workers: number }[]): Promise<void> {
   const unlock = await fetch(`${baseUrl}/unlock?key=${encodeURIComponent(ROOM_TRAINER_KEY)}`, { redirect: 'manual' });
   const cookie = unlock.headers.get('set-cookie')?.split(';')[0];
   if (!cookie?.includes('=')) throw new Error(`the trainer key was refused (HTTP ${unlock.status})`);
   const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+  const browser = await openBrowser();
   try {
     const context = await browser.newContext();
     await context.addCookies([{ name, value, url: baseUrl }]);
     const page = await context.newPage();
-    for (const lab of LABS) {
+    for (const lab of labs) {
       await page.goto(`${baseUrl}/labs/${lab.id}`);
-      await page.getByText('Live feed: live').waitFor({ state: 'attached', timeout: 60_000 });
+      await page.getByTestId('room-status').getByText(/^Live/).waitFor({ timeout: 60_000 });
       await page.getByLabel('Lease TTL (s)').fill(String(LEASE_TTL_S));
       const start = page.getByRole('button', { name: /Start worker/ });
       const workers = page.locator('input[type="radio"][name="worker"]');
@@ -146,6 +148,7 @@ function figuresOf(run: {
   outOfOrder: number;
   behind: number;
   reconnects: number;
+  workers: number;
 }): Figure[] {
   const { samples } = run;
   const first = samples[0] as Sample;
@@ -171,7 +174,7 @@ function figuresOf(run: {
       value: `${eventsPerS.toFixed(1)} /s`,
       goal: '—',
       met: undefined,
-      note: `${last.inDatabase} in ${seconds} s, 20 workers`,
+      note: `${last.inDatabase} in ${seconds} s, ${run.workers} workers`,
     },
     { name: 'events delivered to viewers', value: `${deliveredPerS.toFixed(0)} /s`, goal: '—', met: undefined },
     {

@@ -3,6 +3,7 @@ import { listEvents } from '../db/events';
 import { readLease } from '../db/leases';
 import { sharedLab } from '../lib/model/lab-instance';
 import { getSupervisor } from '../lib/supervisor/supervisor';
+import type { BenchSizes } from './sizes';
 import { type Figure, percentile } from './stats';
 
 /*
@@ -11,18 +12,17 @@ import { type Figure, percentile } from './stats';
  * again. A waiting worker retries its acquire every 50 ms.
  */
 
-const TAKEOVERS = 15;
 const LAB = sharedLab('fenced');
 const SETTINGS = { leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 300 };
 
-export async function benchTakeover(): Promise<Figure[]> {
+export async function benchTakeover(size: BenchSizes['takeover']): Promise<Figure[]> {
   const supervisor = getSupervisor();
   await supervisor.resetLab(LAB);
   await supervisor.startWorker(LAB, { name: 'A', ...SETTINGS });
   await supervisor.startWorker(LAB, { name: 'B', ...SETTINGS });
   const latencies: number[] = [];
   try {
-    for (let i = 0; i < TAKEOVERS; i++) {
+    for (let i = 0; i < size.takeovers; i++) {
       const lease = await waitForLease();
       await supervisor.pause(LAB, lease.holder, { mode: 'until-resumed' });
       const grant = await waitForEvent(

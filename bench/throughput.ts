@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { BenchSizes } from './sizes';
 import type { Figure } from './stats';
 
 /*
@@ -8,15 +9,14 @@ import type { Figure } from './stats';
  */
 
 const ROWS = 1_000;
-const ROUNDS = 3;
-const ROUND_MS = 1_500;
 const CLIENTS = [1, 4, 8];
 
 const FENCED =
   'UPDATE bench_rows SET value = $1, last_token = $2 WHERE id = $3 AND last_token <= $2 RETURNING last_token';
 const PLAIN = 'UPDATE bench_rows SET value = $1, last_token = $2 WHERE id = $3 RETURNING last_token';
 
-export async function benchThroughput(url: string): Promise<Figure[]> {
+export async function benchThroughput(url: string, size: BenchSizes['throughput']): Promise<Figure[]> {
+  const { rounds, roundMs } = size;
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
   await setup.query('DROP TABLE IF EXISTS bench_rows');
@@ -38,16 +38,16 @@ export async function benchThroughput(url: string): Promise<Figure[]> {
       );
       let fenced = 0;
       let plain = 0;
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? [FENCED, PLAIN] : [PLAIN, FENCED];
         for (const sql of order) {
-          const ops = await hammer(sessions, sql, hot);
+          const ops = await hammer(sessions, sql, hot, roundMs);
           if (sql === FENCED) fenced += ops;
           else plain += ops;
         }
       }
       await Promise.all(sessions.map((s) => s.end()));
-      const seconds = (ROUNDS * ROUND_MS) / 1000;
+      const seconds = (rounds * roundMs) / 1000;
       const ratio = fenced / plain;
       figures.push({
         name: `${hot ? 'hot row' : `${ROWS} rows`}, ${clients} client${clients === 1 ? '' : 's'}`,
@@ -61,8 +61,8 @@ export async function benchThroughput(url: string): Promise<Figure[]> {
   return figures;
 }
 
-async function hammer(sessions: pg.Client[], sql: string, hot: boolean): Promise<number> {
-  const deadline = Date.now() + ROUND_MS;
+async function hammer(sessions: pg.Client[], sql: string, hot: boolean, ms: number): Promise<number> {
+  const deadline = Date.now() + ms;
   const counts = await Promise.all(
     sessions.map(async (session, i) => {
       let n = 0;

@@ -219,25 +219,12 @@ export async function readLease(resource: string, db: Queryable = getPool()): Pr
 /**
  * Records the expiry of every lease that has run out by the database's clock and is not recorded
  * yet (once per lease: the next taker may have recorded it already). Returns how many it recorded.
+ * A lease a holder is renewing right now is left to the next sweep (0022 fl_record_expired_leases):
+ * its end is the renewal's once that commits.
  */
 export async function recordExpiredLeases(db: Queryable = getPool()): Promise<number> {
-  const { rowCount } = await db.query(
-    `INSERT INTO events (lab, actor, kind, resource, token, detail)
-     SELECT l.lab, l.holder, 'lease_expired', l.resource, l.token,
-            jsonb_build_object('expiresAt', to_char(l.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                               'noticedBy', 'database clock')
-       FROM leases l
-      WHERE l.expires_at <= clock_timestamp()
-        -- Once per lease: its token and its end (one token may be held by two leases in turn in the
-        -- same-token-takeover lab, 0021).
-        AND NOT EXISTS (SELECT 1 FROM events e
-                         WHERE e.kind = 'lease_expired' AND e.resource = l.resource AND e.token = l.token
-                           AND e.detail ->> 'expiresAt' = to_char(l.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-     -- In the order of the labs' events locks (0009_events_lock_per_lab.sql): two sweeps never deadlock.
-     ORDER BY hashtext(l.lab), l.lab, l.expires_at
-     ON CONFLICT DO NOTHING`,
-  );
-  return rowCount ?? 0;
+  const { rows } = await db.query<{ recorded: number }>('SELECT fl_record_expired_leases() AS recorded');
+  return rows[0]?.recorded ?? 0;
 }
 
 /** Removes a lab's lease, whoever holds it: for resetting a lab whose workers are all stopped. */

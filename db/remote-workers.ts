@@ -25,14 +25,17 @@ export type RemoteStatus = { phase: string; token?: number; believedUntil?: stri
 
 export type JoinResult =
   | { joined: true; generation: number; lab: LabInstance }
-  | { joined: false; refusal: 'no_lab' | 'closed' | 'name_taken' | 'full' };
+  | { joined: false; refusal: 'no_lab' | 'closed' | 'name_taken' | 'full' }
+  /** A clock drift setting in a lab of this kind: only the drifting-clock lab's workers have one. */
+  | { joined: false; refusal: 'no_clock_drift'; kind: string };
 
 /**
  * Joins the lab's current run under `name` with a fresh `instance`, the worker's per-run secret, which
  * it presents to every worker function afterwards (worker_join, 0016_worker_functions.sql). Refused
  * when the lab does not exist or is closed, or another run of that name is live (or the server runs a
  * worker of that name there); a stopped or silent one, or one from before the lab's last reset, is
- * taken over, and commands it left untaken are dropped. Returns what the worker needs of the lab and
+ * taken over, and commands it left untaken are dropped. A clock drift setting is refused in any lab
+ * but a drifting-clock one (0022_new_labs_hardening.sql), and nothing of the worker stored. Returns what the worker needs of the lab and
  * the run (generation) it joined.
  */
 export async function registerRemoteWorker(
@@ -41,7 +44,7 @@ export async function registerRemoteWorker(
 ): Promise<JoinResult> {
   const { rows } = await db
     .query<{
-      refusal: 'no_lab' | 'closed' | 'name_taken' | 'full' | null;
+      refusal: 'no_lab' | 'closed' | 'name_taken' | 'full' | 'no_clock_drift' | null;
       generation: string | null;
       kind: string | null;
       row_id: number | null;
@@ -58,6 +61,7 @@ export async function registerRemoteWorker(
       throw toFencingError(error);
     });
   const row = rows[0];
+  if (row?.refusal === 'no_clock_drift') return { joined: false, refusal: row.refusal, kind: String(row.kind) };
   if (!row || row.refusal !== null) return { joined: false, refusal: row?.refusal ?? 'no_lab' };
   if (!isLabId(row.kind)) throw new Error(`lab ${input.lab} has an unknown kind ${row.kind}`);
   return {

@@ -32,7 +32,7 @@ test('a new database has the row of every shared lab, at its initial value', asy
        LEFT JOIN unguarded_rows u ON l.kind <> 'fenced' AND u.id = l.row_id AND u.lab = l.id
       WHERE l.visibility = 'shared' ORDER BY l.id`,
   );
-  // The eight labs: the fenced one and seven broken ones, each as lib/model/lab-kinds.ts has it.
+  // Every shared lab, each as lib/model/lab-kinds.ts has it: the fenced ones and the broken ones.
   assert.deepEqual(
     rows.map((r) => r.id),
     [...LAB_IDS].sort(),

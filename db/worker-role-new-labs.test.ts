@@ -318,3 +318,87 @@ describe('a drifting clock (drifting-clock), as the worker role', () => {
     await refusedWith(NOT_THIS_LABS, brokenWrite(sameToken, 'plain', 'x', own.token), 'an unfenced write');
   });
 });
+
+describe("the drift setting at the database's door (worker_join), as the worker role", () => {
+  const INVALID = '22023';
+
+  async function joinWith(
+    lab: string,
+    name: string,
+    clockSlowPercent: unknown,
+    joinKey: string | null | undefined,
+  ): Promise<{ refusal: string | null; kind: string | null } | undefined> {
+    const { rows } = await worker.query<{ refusal: string | null; kind: string | null }>(
+      'SELECT * FROM worker_join($1, $2, $3, $4, $5)',
+      [lab, name, randomBytes(8).toString('hex'), JSON.stringify({ name, clockSlowPercent }), joinKey ?? null],
+    );
+    return rows[0];
+  }
+
+  async function statusRow(lab: string, name: string): Promise<unknown> {
+    const { rows } = await owner.query('SELECT settings FROM remote_workers WHERE lab = $1 AND name = $2', [lab, name]);
+    return rows[0]?.settings;
+  }
+
+  test('a drifting-clock lab takes a whole percentage from 0 to 90, and nothing else', async () => {
+    const lab = await openLab('drifting-clock');
+    const key = await labJoinKey(lab.id);
+    for (const [i, bad] of [5000, 91, -3.5, -1, 50.5, '50', null, true, [50], { slow: 50 }].entries()) {
+      await refusedWith(INVALID, joinWith(lab.id, `Bad${i}`, bad, key), `clockSlowPercent ${JSON.stringify(bad)}`);
+      assert.equal(await statusRow(lab.id, `Bad${i}`), undefined, `${JSON.stringify(bad)}: nothing stored`);
+    }
+    for (const good of [0, 50, 90]) {
+      const joined = await joinWith(lab.id, `Good${good}`, good, key);
+      assert.equal(joined?.refusal, null, `clockSlowPercent ${good}`);
+      assert.deepEqual(await statusRow(lab.id, `Good${good}`), { name: `Good${good}`, clockSlowPercent: good });
+    }
+  });
+
+  test('any other lab, shared or private, refuses a drift setting (no_clock_drift, with its kind) and stores nothing', async () => {
+    for (const kind of ['fenced', 'no-fencing', 'same-token-takeover', 'bypass'] as const) {
+      const lab = await openLab(kind);
+      const joined = await joinWith(lab.id, 'Drifter', 50, await labJoinKey(lab.id));
+      assert.deepEqual(joined && { refusal: joined.refusal, kind: joined.kind }, { refusal: 'no_clock_drift', kind });
+      assert.equal(await statusRow(lab.id, 'Drifter'), undefined, `${kind}: nothing stored`);
+    }
+    const shared = await joinWith('fenced', 'Drifter', 0, null);
+    assert.equal(shared?.refusal, 'no_clock_drift', 'the shared fenced lab, even 0 % slow');
+    assert.equal(await statusRow('fenced', 'Drifter'), undefined);
+    // A private lab's kind is still told only to a worker with its key.
+    const fenced = await openLab('fenced');
+    assert.equal((await joinWith(fenced.id, 'Drifter', 50, null))?.refusal, 'no_lab');
+  });
+});
+
+describe("the same-token lab's write takes only a token the worker was granted there, in this run", () => {
+  const NOT_GRANTED = 'FL009';
+
+  test("a made-up token, another worker's, another lab's or a past run's is refused, and the row is untouched", async () => {
+    const lab = await openLab('same-token-takeover');
+    const a = await join(lab, 'A');
+    const b = await join(lab, 'B');
+    const mine = await acquire(a, 'same-token');
+    assert.equal(await brokenWrite(a, 'fenced', 'A-1', mine.token), 'accepted');
+
+    // A token far above any granted one would wedge the lab until a reset: every later write is stale.
+    await refusedWith(NOT_GRANTED, brokenWrite(a, 'fenced', 'wedge', 9_000_000_000_000_000_000), 'a made-up token');
+    await refusedWith(NOT_GRANTED, brokenWrite(b, 'fenced', 'B-early', mine.token), "A's token, written by B");
+    const elsewhere = await join(await openLab('same-token-takeover'), 'A');
+    const other = await acquire(elsewhere, 'same-token');
+    await refusedWith(NOT_GRANTED, brokenWrite(a, 'fenced', 'A-other', other.token), "A's token of another lab");
+    assert.deepEqual(await rowOf(lab), { value: 'A-1', last_token: String(mine.token) });
+
+    // The lesson stands: B's takeover keeps A's token, and both write with it, A's late write last.
+    const taken = await takeOver(b, 'same-token');
+    assert.equal(taken.token, mine.token);
+    assert.equal(await brokenWrite(b, 'fenced', 'B-1', taken.token), 'accepted');
+    assert.equal(await brokenWrite(a, 'fenced', 'A-late', mine.token), 'accepted');
+    assert.deepEqual(await rowOf(lab), { value: 'A-late', last_token: String(mine.token) });
+
+    // A new run of the lab: A, joined again, may not write with the token of the run before.
+    await owner.query('SELECT lab_generation_bump($1)', [lab.id]);
+    const again = await join(lab, 'A');
+    await refusedWith(NOT_GRANTED, brokenWrite(again, 'fenced', 'A-past', mine.token), "a past run's token");
+    assert.deepEqual(await rowOf(lab), { value: 'A-late', last_token: String(mine.token) });
+  });
+});

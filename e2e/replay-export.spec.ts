@@ -7,7 +7,7 @@ import { ImportPage, ReplayControls } from './pages/replay-page';
 const FILE_NAME = (ext: string) => new RegExp(`^fencing-lab-fenced-\\d{8}T\\d{6}Z\\.${ext}$`);
 const isWrite = (kind: string) => kind === 'write_accepted' || kind === 'write_rejected';
 
-/** What the browser's own XML parser makes of an SVG file: an error, the root, and the lanes' holders. */
+/** What the browser's own XML parser makes of an SVG file: an error, the root, the lanes' names, the background. */
 async function parseSvg(page: Page, text: string) {
   return page.evaluate((svg) => {
     const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
@@ -15,6 +15,7 @@ async function parseSvg(page: Page, text: string) {
       error: doc.querySelector('parsererror')?.textContent ?? null,
       root: doc.documentElement.nodeName,
       holders: [...doc.querySelectorAll('g[data-lane-label] > title')].map((title) => title.textContent),
+      background: doc.querySelector('svg > rect')?.getAttribute('fill'),
     };
   }, text);
 }
@@ -63,7 +64,17 @@ test('replay a real run, export it, open the export again and land on the same t
   await expect(replay.exportArea).toContainText('Up to the replay moment');
   const svg = await replay.download(replay.exportSvg);
   expect(svg.fileName).toMatch(FILE_NAME('svg'));
-  expect(await parseSvg(page, svg.text)).toEqual({ error: null, root: 'svg', holders: ['A', 'B'] });
+  // As on screen (the light theme here), or dark on request.
+  expect(await parseSvg(page, svg.text)).toEqual({
+    error: null,
+    root: 'svg',
+    holders: ['A', 'B', 'database'], // every lane's name, the database's too
+    background: '#ffffff',
+  });
+  await replay.exportArea.getByLabel('Theme (SVG, PNG)').selectOption('dark');
+  const darkSvg = await replay.download(replay.exportSvg);
+  expect((await parseSvg(page, darkSvg.text)).background).toBe('#020617'); // slate-950, the dark theme's
+  await replay.exportArea.getByLabel('Theme (SVG, PNG)').selectOption('as on screen');
 
   const png = await replay.download(replay.exportPng);
   expect(png.fileName).toMatch(FILE_NAME('png'));

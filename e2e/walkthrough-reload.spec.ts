@@ -58,8 +58,14 @@ test('reloading the walkthrough and presenter pages at every step changes nothin
     };
 
     await fenced.gotoWalkthrough();
+    // A reset mints the row a new token: wait for it, since a lab left empty by the spec before looks
+    // reset already, and the page may say step 1 before this reset has committed.
+    const tokenBefore = (await readLabState(base, 'fenced')).row?.lastToken;
     await fenced.startOver.click();
     await fenced.expectStep(1, 'The lab has been reset: no workers, no history.');
+    await expect
+      .poll(async () => (await readLabState(base, 'fenced')).row?.lastToken, { timeout: WORKER_STEP_TIMEOUT })
+      .not.toBe(tokenBefore);
     let shown = 1;
     for (;;) {
       const before = await readLabState(base, 'fenced');

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { LAB_IDS, LABS } from '@/lib/model/lab-kinds';
+import { isFencedKind, LAB_IDS, LABS } from '@/lib/model/lab-kinds';
 
 /** The labs side by side: the fenced one first, then each mistake. */
 export function LabNav({ current, mode }: { current: string; mode: 'free' | 'walkthrough' }) {
@@ -17,7 +17,7 @@ export function LabNav({ current, mode }: { current: string; mode: 'free' | 'wal
                   : 'border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-900'
               }`}
             >
-              {lab === 'fenced' ? '✓ ' : '✗ '}
+              {isFencedKind(lab) ? '✓ ' : '✗ '}
               {LABS[lab].title}
             </Link>
           </li>

@@ -1,57 +1,43 @@
 'use client';
 
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { checkHistory, type Verdict } from '@/lib/model/checker';
-import type { WireEvent } from '@/lib/model/wire';
-import { useLabStore } from './lab-store-provider';
+import { startTransition, useEffect, useState } from 'react';
+import type { LabStoreApi } from './lab-store';
+import { useLabStore, useLabStoreApi } from './lab-store-provider';
 import { useViewEvents } from './replay/use-replay-view';
+import { type Checked, createVerdictFollower, NOTHING_CHECKED, type VerdictFollower } from './verdict-follower';
 
-// One verdict per version of the log, shared by the banner and the timeline.
-const verdicts = new WeakMap<readonly WireEvent[], Verdict>();
-function verdictOf(events: readonly WireEvent[]): Verdict {
-  let verdict = verdicts.get(events);
-  if (!verdict) {
-    verdict = checkHistory(events);
-    verdicts.set(events, verdict);
+// One checker per lab store, shared by the banner and the timeline (verdict-follower.ts).
+const followers = new WeakMap<LabStoreApi, VerdictFollower>();
+
+/** The verdict on the events shown (while replaying, on what had happened by the moment). */
+function useChecked(): Checked {
+  const store = useLabStoreApi();
+  let follower = followers.get(store);
+  if (!follower) {
+    follower = createVerdictFollower();
+    followers.set(store, follower);
   }
-  return verdict;
-}
-
-const VERDICT_EVERY_MS = 500;
-
-/**
- * The log, at most twice a second: judging a long history takes a while, and the verdict need not
- * follow every single event of a busy lab.
- */
-function useThrottledEvents(): readonly WireEvent[] {
-  // While replaying, the verdict is on what had happened by the moment.
   const events = useViewEvents();
-  const [shown, setShown] = useState(events);
-  const last = useRef(0);
+  useEffect(() => follower.follow(events), [follower, events]);
+  // A new verdict is drawn as a transition: React may yield between the banner and the timeline,
+  // instead of one frame for both (a sync update from useSyncExternalStore).
+  const [checked, setChecked] = useState<Checked>(NOTHING_CHECKED);
   useEffect(() => {
-    const wait = last.current + VERDICT_EVERY_MS - Date.now();
-    const timer = setTimeout(
-      () => {
-        last.current = Date.now();
-        setShown(events);
-      },
-      Math.max(0, wait),
-    );
-    return () => clearTimeout(timer);
-  }, [events]);
-  return shown;
+    const update = () => startTransition(() => setChecked(follower.current()));
+    update();
+    return follower.subscribe(update);
+  }, [follower]);
+  return checked;
 }
 
 /** Events named by a violation, for the timeline to mark. */
-export function useFlaggedEvents(): Set<number> {
-  const events = useThrottledEvents();
-  return useMemo(() => new Set(verdictOf(events).violations.flatMap((v) => v.eventIds)), [events]);
+export function useFlaggedEvents(): ReadonlySet<number> {
+  return useChecked().flagged;
 }
 
 /** The history checker's verdict on everything this lab recorded, live. */
 export function VerdictBanner() {
-  const events = useThrottledEvents();
-  const verdict = useMemo(() => verdictOf(events), [events]);
+  const { verdict } = useChecked();
   const replaying = useLabStore((s) => s.replayAt !== undefined);
   if (verdict.checked.writes === 0 && verdict.violations.length === 0) return null;
   const scope = replaying ? ' up to the replay moment' : '';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { handMade, recorded } from '../testing/histories';
-import { checkHistory, type Rule, type Verdict } from './checker';
+import { checkHistory, createHistoryChecker, type Rule, type Verdict } from './checker';
 
 // Hand-made histories start at 12:00:00.000 UTC so that messages can be compared in full.
 const { ev } = handMade(Date.UTC(2026, 0, 1, 12, 0, 0));
@@ -201,6 +201,25 @@ describe('recorded histories', () => {
     );
   });
 
+  test("a delayed packet, fenced: A's held write with token 5 arrives after B's 6 and is rejected; no violation", () => {
+    const verdict = checkHistory(recorded('delayed-packet'), { value: 'B-1', lastToken: 6 });
+    assert.deepEqual(verdict, { ok: true, violations: [], checked: { writes: 2, grants: 2 } });
+  });
+
+  test("a delayed packet, unfenced: A's write, sent while its lease ran and received after, overwrites B's", () => {
+    const verdict = checkHistory(recorded('delayed-packet-unfenced'), { value: 'A-2', lastToken: 7 });
+    assert.equal(verdict.ok, false);
+    assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-went-back', 'write-after-expiry']);
+    assert.deepEqual(only(verdict, 'token-went-back')[0]?.eventIds, [53, 54]);
+    const [late] = only(verdict, 'write-after-expiry');
+    // The grant, the write_sent (before the expiry) and the write PostgreSQL received after it.
+    assert.deepEqual(late?.eventIds, [43, 46, 54]);
+    assert.match(
+      late?.message ?? '',
+      /^A wrote "A-2" with token 7 at .*, \d+ ms after its lease \(token 7\) had run out by the database's clock at 01:15:52\.877: a stale write accepted after its lease expired \(sent at .*, while the lease still ran, and received \d+ ms later\)$/,
+    );
+  });
+
   test("token as text: B's newer token 10 is turned away against 9", () => {
     const verdict = checkHistory(recorded('token-as-text'));
     assert.equal(verdict.ok, false);
@@ -296,5 +315,40 @@ describe('write-after-expiry', () => {
     // Within the renewed lease: fine. After it, but nobody newer has written: not a lost update.
     const history = [grantUntil(1, 0, 'A', 7, 5), renewed, wrote(3, 8, 'A', 7, 'A-1'), wrote(4, 12, 'A', 7, 'A-2')];
     assert.deepEqual(checkHistory(history).violations, []);
+  });
+});
+
+describe('checked as the log grows', () => {
+  test('the verdict and the flagged events are those of the whole log, however it was sliced; what was handed out stays', () => {
+    for (const name of ['no-fencing', 'same-token-takeover', 'drifting-clock', 'token-as-text'] as const) {
+      const log = recorded(name);
+      const whole = checkHistory(log);
+      for (const slice of [1, 2, 5, log.length]) {
+        const checker = createHistoryChecker();
+        const handedOut: Array<[Verdict, ReadonlySet<number>, Verdict, number[]]> = [];
+        for (let from = 0; from < log.length; from += slice) {
+          checker.append(log, from, Math.min(log.length, from + slice));
+          const verdict = checker.verdict();
+          const flagged = checker.flagged();
+          handedOut.push([verdict, flagged, structuredClone(verdict), [...flagged]]);
+        }
+        assert.deepEqual(checker.verdict(), whole, `${name}, slices of ${slice}`);
+        assert.deepEqual(
+          [...checker.flagged()].sort((a, b) => a - b),
+          [...new Set(whole.violations.flatMap((v) => v.eventIds))].sort((a, b) => a - b),
+        );
+        for (const [verdict, flagged, verdictThen, flaggedThen] of handedOut) {
+          assert.deepEqual(verdict, verdictThen);
+          assert.deepEqual([...flagged], flaggedThen);
+        }
+      }
+    }
+  });
+
+  test('a row given at the end is judged against the log checked so far', () => {
+    const checker = createHistoryChecker();
+    checker.append(recorded('no-fencing'));
+    const row = { value: 'A-2', lastToken: 64 };
+    assert.deepEqual(checker.verdict(row), checkHistory(recorded('no-fencing'), row));
   });
 });

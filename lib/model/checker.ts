@@ -7,7 +7,8 @@ import type { WireEvent } from './wire';
  *
  * Every rule is checked within one lab: the labs run side by side, and the token-as-text lab
  * draws its tokens from a sequence of its own (restarted on reset), so tokens from two labs
- * say nothing about each other. Nothing is remembered between calls either.
+ * say nothing about each other. Nothing is remembered between calls either (a checker made by
+ * `createHistoryChecker` remembers only the log it was fed).
  */
 
 export type Rule =
@@ -52,21 +53,57 @@ const writtenValue = (event: WireEvent): string => {
 
 /** Checks a history (events of one or more labs, in id order). `finalRow` is the row as it ended. */
 export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow): Verdict {
-  const violations: Violation[] = [];
+  const checker = createHistoryChecker();
   // Id order is commit order; sort a copy so a log assembled out of order is still judged right.
-  const ordered = [...events].sort((a, b) => a.id - b.id);
+  checker.append([...events].sort((a, b) => a.id - b.id));
+  return checker.verdict(finalRow);
+}
+
+/**
+ * The checker, fed as the log grows: `append` checks only the new events (in id order, after those
+ * already checked), so that a history of 200,000 events is not judged again from its start at every
+ * new event. What `verdict` and `flagged` hand out is never changed afterwards.
+ */
+export type HistoryChecker = {
+  /** Checks `events[from, to)`, which follow (in id order) every event checked so far. */
+  append(events: readonly WireEvent[], from?: number, to?: number): void;
+  verdict(finalRow?: FinalRow): Verdict;
+  /** The ids of the events that a violation names (the timeline marks them). */
+  flagged(): ReadonlySet<number>;
+};
+
+export function createHistoryChecker(): HistoryChecker {
+  const violations: Violation[] = [];
   const grantsByLab = new Map<string, LabGrants>();
   const lastWriteByRow = new Map<string, Write>();
   const fenceByRow = new Map<string, Fence>();
   let lastWrite: Write | undefined;
+  /**
+   * Each writer's last `write_sent` per attempt (a client's retry of a write is sent again, and told
+   * apart by `detail.attempt`): when it sent what the database later received.
+   */
+  const sentByActor = new Map<string, { id: number; at: number; token: number; value: string }>();
+  const attemptOf = (event: WireEvent) => (event.detail.attempt === 'retry' ? 'retry' : 'first');
   let writes = 0;
   let grants = 0;
+  let flagged = new Set<number>();
+  /** Whether `flagged` was handed out: it is copied before it changes (copy on write). */
+  let flaggedShared = false;
 
-  for (const event of ordered) {
-    if (event.token === undefined) continue; // no token, nothing to fence with: no rule applies
+  const flag = (violation: Violation) => {
+    violations.push(violation);
+    if (flaggedShared) {
+      flagged = new Set(flagged);
+      flaggedShared = false;
+    }
+    for (const id of violation.eventIds) flagged.add(id);
+  };
+
+  const check = (event: WireEvent) => {
+    if (event.token === undefined) return; // no token, nothing to fence with: no rule applies
     if (event.kind === 'write_rejected' && event.storedToken !== undefined && event.token > event.storedToken) {
       // The mirror image of a lost update: the rightful, newer holder turned away (token as text).
-      violations.push({
+      flag({
         rule: 'newer-token-rejected',
         message: `${event.actor}'s write with token ${event.token} was rejected as stale at ${clockOf(event.at)}, but the row held only token ${event.storedToken}`,
         eventIds: [event.id],
@@ -78,7 +115,14 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
       grantsByLab.set(event.lab, labGrants);
     }
 
-    if (event.kind === 'lease_renewed') {
+    if (event.kind === 'write_sent') {
+      sentByActor.set(`${event.lab}/${event.actor}/${attemptOf(event)}`, {
+        id: event.id,
+        at: event.at,
+        token: event.token,
+        value: writtenValue(event),
+      });
+    } else if (event.kind === 'lease_renewed') {
       const renewed = labGrants.byActor.get(event.actor)?.byToken.get(event.token);
       const endsAt = expiresAtOf(event);
       if (renewed && endsAt !== undefined) renewed.endsAt = endsAt;
@@ -94,7 +138,7 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
       };
       const earlier = labGrants.byToken.get(grant.token);
       if (earlier) {
-        violations.push({
+        flag({
           rule: 'token-granted-twice',
           message: `token ${grant.token} granted twice: to ${earlier.actor} at ${clockOf(earlier.at)} and to ${grant.actor} at ${clockOf(grant.at)}`,
           eventIds: [earlier.id, grant.id],
@@ -120,7 +164,7 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
       let lostUpdate = false;
       if (previous && write.token < previous.token) {
         lostUpdate = true;
-        violations.push({
+        flag({
           rule: 'token-went-back',
           message: `lost update: ${previous.actor}'s value "${previous.value}" (token ${previous.token}) overwritten by ${write.actor} with token ${write.token} at ${clockOf(write.at)}`,
           eventIds: [previous.id, write.id],
@@ -129,12 +173,12 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
       lastWriteByRow.set(rowKey, write);
       lastWrite = write;
       const { lease, violations: holderViolations } = checkHolder(write, labGrants.byActor.get(write.actor));
-      violations.push(...holderViolations);
+      for (const violation of holderViolations) flag(violation);
       if (lease) {
         const fence = fenceByRow.get(rowKey);
         if (fence && fence.write.actor !== write.actor && fence.lease.token > lease.token) {
           lostUpdate = true;
-          violations.push({
+          flag({
             rule: 'superseded-holder',
             message: `${write.actor} wrote "${write.value}" with its lease token ${lease.token} at ${clockOf(write.at)}, after ${fence.write.actor} had written with the newer token ${fence.lease.token}: its lease was superseded`,
             eventIds: [lease.id, fence.write.id, write.id],
@@ -143,33 +187,50 @@ export function checkHistory(events: readonly WireEvent[], finalRow?: FinalRow):
           // The same token, granted again to a later holder (a takeover that kept the token): the
           // <= check cannot tell the two holders apart, and the older one's write goes through.
           lostUpdate = true;
-          violations.push({
+          flag({
             rule: 'superseded-holder',
             message: `lost update: ${fence.write.actor}'s value "${fence.write.value}" (token ${fence.lease.token}) overwritten by ${write.actor} with the same token ${lease.token} at ${clockOf(write.at)}: ${fence.write.actor} was granted that token after ${write.actor} (at ${clockOf(fence.lease.at)}), so ${write.actor}'s lease was superseded`,
             eventIds: [lease.id, fence.lease.id, fence.write.id, write.id],
           });
         }
         if (lostUpdate && lease.endsAt !== undefined && write.at > lease.endsAt) {
-          violations.push({
+          // Sent while the lease still ran, received after it ended: the network delayed it.
+          const sent = sentByActor.get(`${event.lab}/${write.actor}/${attemptOf(event)}`);
+          const delayed =
+            sent && sent.token === write.token && sent.value === write.value && sent.at <= lease.endsAt
+              ? sent
+              : undefined;
+          flag({
             rule: 'write-after-expiry',
-            message: `${write.actor} wrote "${write.value}" with token ${write.token} at ${clockOf(write.at)}, ${write.at - lease.endsAt} ms after its lease (token ${lease.token}) had run out by the database's clock at ${clockOf(lease.endsAt)}`,
-            eventIds: [lease.id, write.id],
+            message: `${write.actor} wrote "${write.value}" with token ${write.token} at ${clockOf(write.at)}, ${write.at - lease.endsAt} ms after its lease (token ${lease.token}) had run out by the database's clock at ${clockOf(lease.endsAt)}${delayed ? `: a stale write accepted after its lease expired (sent at ${clockOf(delayed.at)}, while the lease still ran, and received ${write.at - delayed.at} ms later)` : ''}`,
+            eventIds: delayed ? [lease.id, delayed.id, write.id] : [lease.id, write.id],
           });
         }
         if (!fence || !laterLease(fence.lease, lease)) fenceByRow.set(rowKey, { write, lease });
       }
     }
-  }
+  };
 
-  if (finalRow && lastWrite && (finalRow.value !== lastWrite.value || finalRow.lastToken !== lastWrite.token)) {
-    violations.push({
-      rule: 'final-state',
-      message: `final state: the row holds "${finalRow.value}" (token ${finalRow.lastToken}), but the last accepted write was ${lastWrite.actor}'s "${lastWrite.value}" (token ${lastWrite.token}) at ${clockOf(lastWrite.at)}`,
-      eventIds: [lastWrite.id],
-    });
-  }
-
-  return { ok: violations.length === 0, violations, checked: { writes, grants } };
+  return {
+    append(events, from = 0, to = events.length) {
+      for (let i = from; i < to; i++) check(events[i] as WireEvent);
+    },
+    verdict(finalRow) {
+      const all = violations.slice();
+      if (finalRow && lastWrite && (finalRow.value !== lastWrite.value || finalRow.lastToken !== lastWrite.token)) {
+        all.push({
+          rule: 'final-state',
+          message: `final state: the row holds "${finalRow.value}" (token ${finalRow.lastToken}), but the last accepted write was ${lastWrite.actor}'s "${lastWrite.value}" (token ${lastWrite.token}) at ${clockOf(lastWrite.at)}`,
+          eventIds: [lastWrite.id],
+        });
+      }
+      return { ok: all.length === 0, violations: all, checked: { writes, grants } };
+    },
+    flagged() {
+      flaggedShared = true;
+      return flagged;
+    },
+  };
 }
 
 /**
@@ -186,13 +247,14 @@ function checkHolder(
   own: { latest: Grant; byToken: Map<number, Grant> } | undefined,
 ): { lease?: Grant; violations: Violation[] } {
   const current = own?.latest;
-  const at = `("${write.value}" at ${clockOf(write.at)})`;
+  // Worded only for a violation: most writes have none.
+  const at = () => `("${write.value}" at ${clockOf(write.at)})`;
   if (!current) {
     return {
       violations: [
         {
           rule: 'superseded-holder',
-          message: `${write.actor} wrote with token ${write.token}, but it was never granted a lease ${at}`,
+          message: `${write.actor} wrote with token ${write.token}, but it was never granted a lease ${at()}`,
           eventIds: [write.id],
         },
       ],
@@ -205,7 +267,7 @@ function checkHolder(
     violations: [
       {
         rule: 'superseded-holder',
-        message: `${write.actor} wrote with token ${write.token}, but its lease is token ${current.token} ${at}`,
+        message: `${write.actor} wrote with token ${write.token}, but its lease is token ${current.token} ${at()}`,
         eventIds: [current.id, write.id],
       },
     ],

@@ -1,34 +1,37 @@
 import { z } from 'zod';
+import { FencingError } from './errors';
+import { parseInput } from './inputs';
+import {
+  CHAOS_LIMITS,
+  DEFAULT_WORKER_SETTINGS,
+  MAX_PAUSE_SECONDS,
+  MAX_PRIVATE_LABS,
+  MAX_PRIVATE_LABS_PER_OWNER,
+  MAX_WORKERS_PER_LAB,
+  MAX_WORKERS_PER_SERVER,
+} from './lab-input-limits';
 import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
-import { LAB_IDS } from './lab-kinds';
+import { hasPacketProxy, LAB_IDS, type LabId } from './lab-kinds';
 import { MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
 
 /** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
 
-export const MAX_WORKERS_PER_LAB = 8;
-/** Workers this server runs at once, over all labs (remote workers run elsewhere and do not count). */
-export const MAX_WORKERS_PER_SERVER = 40;
-/** Private labs open at once on this server. */
-export const MAX_PRIVATE_LABS = 30;
-/** Private labs one browser may have open at once. */
-export const MAX_PRIVATE_LABS_PER_OWNER = 3;
-export const MAX_PAUSE_SECONDS = 60;
+// The limits live in lab-input-limits.ts (the browser's controls read them there, without zod).
+export {
+  CHAOS_LIMITS,
+  DEFAULT_WORKER_SETTINGS,
+  MAX_PAUSE_SECONDS,
+  MAX_PRIVATE_LABS,
+  MAX_PRIVATE_LABS_PER_OWNER,
+  MAX_WORKERS_PER_LAB,
+  MAX_WORKERS_PER_SERVER,
+};
+
 const WORKER_NAME_MAX_CHARS = 40;
 const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;
 const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
 const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
-
-export const DEFAULT_WORKER_SETTINGS = { leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 } as const;
-
-/**
- * A chaos run's bounds and defaults, for the browser's form, `npm run scenario -- chaos` and the
- * server's check alike. Its workers all run in its lab, so at most a lab's worth.
- */
-export const CHAOS_LIMITS = {
-  seed: { min: 0, max: 2 ** 31 - 1, default: 42 },
-  workers: { min: 2, max: MAX_WORKERS_PER_LAB, default: 5 },
-  seconds: { min: 5, max: 600, default: 30 },
-} as const;
+export const RETRY_AFTER_BOUNDS_MS = { min: 200, max: 60_000 } as const;
 
 /** A lab kind: the fenced lab or one of the classic mistakes. */
 const labKindSchema = z.enum(LAB_IDS, { error: `lab kind must be one of: ${LAB_IDS.join(', ')}` });
@@ -73,6 +76,12 @@ export const workerSettingsSchema = z
       .min(0, 'clock drift must be at least 0 % slow')
       .max(MAX_CLOCK_SLOW_PERCENT, `clock drift must be at most ${MAX_CLOCK_SLOW_PERCENT} % slow`)
       .optional(),
+    /**
+     * The delayed-packet labs' setting: the worker's client gives up on a write that has not been
+     * answered after this long, and sends it again, with the same token, on a new connection (absent:
+     * it waits). The server refuses it in any other lab.
+     */
+    retryAfterMs: ms('client timeout', RETRY_AFTER_BOUNDS_MS).optional(),
   })
   .strict()
   .refine((s) => s.renewEveryMs < s.leaseTtlMs, {
@@ -81,6 +90,21 @@ export const workerSettingsSchema = z
   });
 
 export type WorkerSettings = z.output<typeof workerSettingsSchema>;
+
+/**
+ * A worker's settings for a lab of this kind, as a start and a restart both take them: the schema's
+ * rules, and a clock drift only in the drifting-clock lab. Throws `invalid_input` with the reason.
+ */
+export function workerSettingsForLab(kind: LabId, raw: unknown): WorkerSettings {
+  const settings = parseInput(workerSettingsSchema, raw);
+  if (settings.clockSlowPercent !== undefined && kind !== 'drifting-clock') {
+    throw new FencingError('invalid_input', 'only the drifting-clock lab has a clock drift setting');
+  }
+  if (settings.retryAfterMs !== undefined && !hasPacketProxy(kind)) {
+    throw new FencingError('invalid_input', 'only the delayed-packet labs have a client timeout and retry setting');
+  }
+  return settings;
+}
 
 /** A worker is named by the lab's own id ("w1") or its name; never by a process id. */
 const workerRefSchema = z

@@ -32,7 +32,7 @@ export function isLabInstanceId(id: unknown): id is string {
   return isPrivateLabId(id) || (typeof id === 'string' && (LAB_IDS as readonly string[]).includes(id));
 }
 
-/** One of the eight labs every browser shares. */
+/** One of the labs every browser shares (lib/model/lab-kinds.ts). */
 export function sharedLab(kind: LabId): LabInstance {
   const { rowId, resource } = LABS[kind];
   return { id: kind, kind, rowId, resource, visibility: 'shared' };

@@ -9,6 +9,8 @@ export const LAB_IDS = [
   'bypass',
   'same-token-takeover',
   'drifting-clock',
+  'delayed-packet',
+  'delayed-packet-unfenced',
 ] as const;
 
 export type LabId = (typeof LAB_IDS)[number];
@@ -102,8 +104,41 @@ export const LABS: Record<LabId, LabDefinition> = {
     rowId: 7,
     resource: 'lab/drifting-clock',
   },
+  'delayed-packet': {
+    id: 'delayed-packet',
+    title: 'A delayed packet, fenced',
+    summary:
+      "Nothing freezes: a proxy between the worker and PostgreSQL holds the holder's write on the wire while its lease runs out. The write is fenced.",
+    failure: '',
+    table: 'unguarded_rows',
+    rowId: 10,
+    resource: 'lab/delayed-packet',
+  },
+  'delayed-packet-unfenced': {
+    id: 'delayed-packet-unfenced',
+    title: 'A delayed packet, unfenced',
+    summary:
+      "Nothing freezes: a proxy between the worker and PostgreSQL holds the holder's write on the wire while its lease runs out. No token check.",
+    failure: "the held write arrives after the new holder's and overwrites it: a lost update",
+    table: 'unguarded_rows',
+    rowId: 11,
+    resource: 'lab/delayed-packet-unfenced',
+  },
 };
+
+/** The labs whose workers reach PostgreSQL through a proxy their app server owns, which can hold a write. */
+export function hasPacketProxy(kind: LabId): kind is 'delayed-packet' | 'delayed-packet-unfenced' {
+  return kind === 'delayed-packet' || kind === 'delayed-packet-unfenced';
+}
+
+/** The statement text the proxy holds at: the delayed-packet labs' write (0023_delayed_packet_labs.sql). */
+export const DELAYED_WRITE_MARKER = 'worker_delayed_packet_write';
 
 export function isLabId(value: unknown): value is LabId {
   return typeof value === 'string' && (LAB_IDS as readonly string[]).includes(value);
+}
+
+/** The labs whose writes are fenced (the row's token refuses a stale write): the others are broken on purpose. */
+export function isFencedKind(kind: LabId): boolean {
+  return kind === 'fenced' || kind === 'delayed-packet';
 }

@@ -32,9 +32,3 @@ export const textNode = (attrs: Attrs, content: string): string => el('text', at
 
 /** A <title> child: what a viewer shows on hover, and what a screen reader reads for the mark. */
 export const titleNode = (content: string): string => el('title', {}, escapeXml(content));
-
-/** At most `max` characters, with an ellipsis when cut, for labels in a fixed space. */
-export function truncate(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
-}

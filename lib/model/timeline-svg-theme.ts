@@ -1,35 +1,46 @@
 import { el } from './svg-markup';
+import type { Paint } from './timeline-layout';
 
 /*
- * The app's timeline colours (Tailwind's palette, as components/lab/timeline uses it), written out
- * as hex: an exported SVG has no stylesheet and must look the same in any viewer.
+ * The timeline's one palette, for every painter (the screen's canvas and the SVG export): Tailwind's
+ * colours written out as hex, since an exported SVG has no stylesheet and must look the same in any
+ * viewer, and a canvas has no classes.
  */
 
 export type SvgTheme = 'light' | 'dark';
 
-export type Palette = {
+export type Hatch = Extract<Paint, `hatch-${string}`>;
+/** A paint that is one colour: its name is the palette's entry. */
+export type SolidPaint = Exclude<Paint, Hatch>;
+
+/** A colour for every solid paint of the layout (the compiler checks that none is missing), and the hatches'. */
+export type Palette = Record<SolidPaint, string> & {
   background: string;
-  text: string;
-  muted: string;
-  grid: string;
-  separator: string;
-  leaseFill: string;
-  leaseStroke: string;
   beliefFill: string;
   beliefHatch: string;
-  beliefStroke: string;
   pauseFill: string;
   pauseHatch: string;
-  pauseStroke: string;
-  accepted: string;
-  rejected: string;
-  onMark: string;
-  rowFill: string;
-  rowStroke: string;
-  wentBackFill: string;
-  wentBackStroke: string;
-  loss: string;
 };
+
+/**
+ * A hatch, for every painter: a tile of `size` px filled with `fill`, crossed by lines of `lineW` px
+ * in `line` (palette entries): a belief's stripes (a vertical line, the tile turned 45°), a freeze's
+ * cross (both diagonals of the tile).
+ */
+export type HatchSpec = {
+  fill: keyof Palette;
+  line: keyof Palette;
+  size: number;
+  lineW: number;
+  pattern: 'stripes-45' | 'cross';
+};
+
+export const HATCHES: Record<Hatch, HatchSpec> = {
+  'hatch-belief': { fill: 'beliefFill', line: 'beliefHatch', size: 8, lineW: 3, pattern: 'stripes-45' },
+  'hatch-pause': { fill: 'pauseFill', line: 'pauseHatch', size: 6, lineW: 1, pattern: 'cross' },
+};
+
+export const isHatch = (paint: Paint): paint is Hatch => paint.startsWith('hatch-');
 
 export const PALETTES: Record<SvgTheme, Palette> = {
   light: {
@@ -54,6 +65,7 @@ export const PALETTES: Record<SvgTheme, Palette> = {
     wentBackFill: '#ffe4e6', // rose-100
     wentBackStroke: '#be123c', // rose-700
     loss: '#92400e', // amber-800
+    flag: '#be123c', // rose-700
   },
   dark: {
     background: '#020617', // slate-950
@@ -77,25 +89,31 @@ export const PALETTES: Record<SvgTheme, Palette> = {
     wentBackFill: '#4c0519', // rose-950
     wentBackStroke: '#fda4af', // rose-300
     loss: '#fcd34d', // amber-300
+    flag: '#fda4af', // rose-300
   },
 };
 
-/** The hatches, so that a belief and a freeze read without colour (and in black-and-white print). */
+/** The hatches, so that a belief and a freeze read without colour (and in black-and-white print), as SVG patterns. */
 export function hatchPatterns(p: Palette): string {
-  return el(
-    'defs',
-    {},
+  const patterns = (Object.entries(HATCHES) as Array<[Hatch, HatchSpec]>).map(([id, h]) =>
     el(
       'pattern',
-      { id: 'hatch-belief', width: 8, height: 8, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
-      el('rect', { width: 8, height: 8, fill: p.beliefFill }),
-      el('line', { x1: 0, y1: 0, x2: 0, y2: 8, stroke: p.beliefHatch, 'stroke-width': 3 }),
-    ),
-    el(
-      'pattern',
-      { id: 'hatch-pause', width: 6, height: 6, patternUnits: 'userSpaceOnUse' },
-      el('rect', { width: 6, height: 6, fill: p.pauseFill }),
-      el('path', { d: 'M0 0 L6 6 M6 0 L0 6', stroke: p.pauseHatch, 'stroke-width': 1 }),
+      {
+        id,
+        width: h.size,
+        height: h.size,
+        patternUnits: 'userSpaceOnUse',
+        patternTransform: h.pattern === 'stripes-45' ? 'rotate(45)' : undefined,
+      },
+      el('rect', { width: h.size, height: h.size, fill: p[h.fill] }),
+      h.pattern === 'stripes-45'
+        ? el('line', { x1: 0, y1: 0, x2: 0, y2: h.size, stroke: p[h.line], 'stroke-width': h.lineW })
+        : el('path', {
+            d: `M0 0 L${h.size} ${h.size} M${h.size} 0 L0 ${h.size}`,
+            stroke: p[h.line],
+            'stroke-width': h.lineW,
+          }),
     ),
   );
+  return el('defs', {}, ...patterns);
 }

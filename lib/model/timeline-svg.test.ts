@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { handMade, recorded } from '../testing/histories';
+import { exportTheme } from './export-theme';
 import { escapeXml } from './svg-markup';
 import { buildTimeline } from './timeline';
+import { describeTimeline, PRESENTER_METRICS } from './timeline-layout';
 import { timelineToSvg } from './timeline-svg';
+import { PALETTES } from './timeline-svg-theme';
 
 /**
  * A small well-formedness check, enough for what timelineToSvg writes (no comments, CDATA or
@@ -73,7 +76,9 @@ describe('the timeline as an SVG document', () => {
 
   test('each write is a mark with its own explanation, accepted and rejected told apart in words', () => {
     const writes = timeline.lanes.flatMap((lane) => lane.writes);
-    const marks = [...svg.matchAll(/<g data-mark="write-(accepted|rejected)" data-event-id="(\d+)">(.*?)<\/g>/g)];
+    const marks = [
+      ...svg.matchAll(/<g data-mark="write-(accepted|rejected)" data-event-id="(\d+)" data-key="write:\2">(.*?)<\/g>/g),
+    ];
     assert.equal(marks.length, writes.length);
     for (const [, outcome, id, inner = ''] of marks) {
       assert.equal(count(inner, /<title>/g), 1, `write ${id} has one title`);
@@ -82,7 +87,7 @@ describe('the timeline as an SVG document', () => {
     }
     assert.match(
       svg,
-      /<title>A&apos;s write &quot;A-2&quot; with token 62: rejected as stale, the row holds token 63<\/title>/,
+      /<title>A&apos;s write &quot;A-2&quot; with token 62: rejected as stale\. [^<]*0 rows, the row holds token 63<\/title>/,
     );
   });
 
@@ -102,12 +107,51 @@ describe('the timeline as an SVG document', () => {
     assert.match(svg, />write rejected/);
   });
 
+  test("every mark's title is the screen's words for it (describeTimeline), and every mark is drawn", () => {
+    const titles = [
+      ...svg.matchAll(/<g data-mark="[^"]+"(?: data-event-id="\d+")? data-key="([^"]+)"><title>([^<]*)<\/title>/g),
+    ];
+    const words = describeTimeline(timeline, new Set());
+    assert.deepEqual(titles.map(([, key]) => key).sort(), words.map((w) => escapeXml(w.key)).sort());
+    for (const [, key, title] of titles) {
+      const mark = words.find((w) => escapeXml(w.key) === key);
+      assert.ok(mark);
+      assert.equal(title, escapeXml(`${mark.title}. ${mark.lines.join('. ')}`));
+    }
+  });
+
+  test('a mark the checker flagged says so and wears a ⚠', () => {
+    const write = timeline.lanes[0]?.writes[1];
+    assert.ok(write);
+    const flagged = timelineToSvg(timeline, { title: 'flagged', flagged: new Set([write.eventId]) });
+    assert.match(flagged, new RegExp(`data-key="write:${write.eventId}"><title>Violation: A&apos;s write`));
+    assert.equal(count(flagged, />⚠</g), 1);
+  });
+
+  test('the presenter measures: lane names, tokens and write labels of 20 px and more', () => {
+    const big = timelineToSvg(timeline, { title: 'big', metrics: PRESENTER_METRICS });
+    assert.deepEqual(xmlProblems(big), []);
+    const sizes = (pattern: RegExp) => [...big.matchAll(pattern)].map((m) => Number(m[1]));
+    const token = sizes(/font-size="(\d+)"[^>]*>token \d+</g);
+    assert.ok(token.length > 0 && token.every((px) => px >= 20));
+    const name = sizes(/<g data-lane-label=""><title>A<\/title><text [^>]*font-size="(\d+)"/g);
+    assert.ok(name.length === 1 && name.every((px) => px >= 20));
+  });
+
   test('the same timeline gives the same document; the dark theme only changes colours', () => {
     assert.equal(timelineToSvg(structuredClone(timeline), { title: 'Fenced: the pause' }), svg);
     const dark = timelineToSvg(timeline, { title: 'Fenced: the pause', theme: 'dark' });
     assert.notEqual(dark, svg);
     assert.equal(dark.replace(/#[0-9a-f]{6}/g, '#'), svg.replace(/#[0-9a-f]{6}/g, '#'));
+    assert.match(dark, new RegExp(`<rect x="0" y="0" width="1280" height="\\d+" fill="${PALETTES.dark.background}"/>`));
   });
+});
+
+test('the export theme: as on screen, or either on request', () => {
+  assert.equal(exportTheme('screen', true), 'dark');
+  assert.equal(exportTheme('screen', false), 'light');
+  assert.equal(exportTheme('light', true), 'light');
+  assert.equal(exportTheme('dark', false), 'dark');
 });
 
 describe('hostile and edge-case input', () => {

@@ -1,12 +1,14 @@
-import { el, escapeXml, textNode, titleNode, truncate } from './svg-markup';
-import { cullTimeline, type Timeline } from './timeline';
-import { laneSvg, rowLaneSvg } from './timeline-svg-lanes';
+import { el, escapeXml, textNode, titleNode } from './svg-markup';
+import type { Timeline } from './timeline';
+import { type LaidOutMark, layoutTimeline, SCREEN_METRICS, type TimelineMetrics } from './timeline-layout';
+import { markSvg, shapeSvg } from './timeline-svg-shapes';
 import { hatchPatterns, PALETTES, type Palette, type SvgTheme } from './timeline-svg-theme';
 
 /*
- * The timeline as a standalone SVG document, for slides and write-ups: the same lanes, shapes and
- * colours as the app's timeline, drawn from the same pure Timeline. No stylesheet, no web font, no
- * clock and no random ids: the same timeline gives the same bytes.
+ * The timeline as a standalone SVG document, for slides and write-ups: the shapes and words of the
+ * one layout (lib/model/timeline-layout.ts) that the screen draws too, under a title bar and over a
+ * legend of its own. No stylesheet, no web font, no clock and no random ids: the same timeline
+ * gives the same bytes.
  */
 
 export type TimelineSvgOptions = {
@@ -17,64 +19,69 @@ export type TimelineSvgOptions = {
   from?: number;
   to?: number;
   theme?: SvgTheme;
+  /** The screen's measures by default; the presenter's for a projector. */
+  metrics?: TimelineMetrics;
+  /** Event ids the checker named in a violation: their marks wear a ⚠ and say so. */
+  flagged?: ReadonlySet<number>;
 };
 
-// The app's measures (components/lab/timeline/geometry.ts), so that an export reads like the screen.
-const LABEL_W = 112;
-const LANE_H = 76;
-const ROW_LANE_H = 56;
-const AXIS_H = 28;
 const TITLE_H = 36;
 const LEGEND_ROW_H = 28;
 const LEGEND_CHAR_W = 6.6;
 const RIGHT_PAD = 16;
+const BOTTOM_PAD = 8;
 const DEFAULT_WIDTH = 1280;
-const MIN_WIDTH = LABEL_W + RIGHT_PAD + 200;
+const MIN_TRACK_W = 200;
 /** A timeline of one instant (or a window given backwards) still needs some width to draw on. */
 const MIN_SPAN_MS = 1_000;
-const AXIS_STEPS_MS = [250, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000];
-const LABEL_MAX_CHARS = 14;
 const FONT_FAMILY = 'system-ui, sans-serif';
+const LEAD_IN = 0.01;
 
 export function timelineToSvg(timeline: Timeline, options: TimelineSvgOptions): string {
   const p = PALETTES[options.theme ?? 'light'];
-  const width = Math.max(MIN_WIDTH, Math.round(options.width ?? DEFAULT_WIDTH));
-  const from = options.from ?? timeline.from;
+  const metrics = options.metrics ?? SCREEN_METRICS;
+  const width = Math.max(metrics.labelW + RIGHT_PAD + MIN_TRACK_W, Math.round(options.width ?? DEFAULT_WIDTH));
+  // The whole timeline starts a little before its first event, so that a glyph there is not cut in half.
+  const from = options.from ?? timeline.from - (timeline.to - timeline.from) * LEAD_IN;
   const asked = options.to ?? timeline.to;
   const to = asked > from ? asked : from + MIN_SPAN_MS;
-  const shown = cullTimeline(timeline, from, to);
-  const trackW = width - LABEL_W - RIGHT_PAD;
-  const x = (t: number) => LABEL_W + (Math.min(to, Math.max(from, t)) - from) * (trackW / (to - from));
+  const layout = layoutTimeline(timeline, {
+    from,
+    to,
+    width: width - RIGHT_PAD,
+    metrics,
+    origin: timeline.from,
+    until: timeline.to,
+    flagged: options.flagged ?? new Set(),
+  });
 
-  const axisTop = TITLE_H;
-  const lanesTop = axisTop + AXIS_H;
-  const rowTop = lanesTop + shown.lanes.length * LANE_H;
-  const legendTop = rowTop + ROW_LANE_H;
+  const legendTop = TITLE_H + layout.height + BOTTOM_PAD;
   const key = legend(legendTop, width, p);
   const height = legendTop + key.height;
+  const byLane = new Map<string, LaidOutMark[]>(layout.lanes.map((lane) => [lane.name, []]));
+  for (const mark of layout.marks) byLane.get(mark.lane)?.push(mark);
 
-  const lanes = shown.lanes.map((lane, i) => {
-    const top = lanesTop + i * LANE_H;
-    return (
-      separator(top, width, p) +
+  const drawing = el(
+    'g',
+    { transform: `translate(0 ${TITLE_H})` },
+    el(
+      'clipPath',
+      { id: 'track' },
+      el('rect', { x: metrics.labelW, y: 0, width: layout.width - metrics.labelW, height: layout.height }),
+    ),
+    el('g', { 'data-axis': '', 'aria-hidden': 'true' }, ...layout.decor.map((shape) => shapeSvg(shape, p))),
+    ...layout.lanes.map((lane) =>
       el(
         'g',
-        { 'data-lane-label': '' },
-        titleNode(lane.holder),
-        textNode(
-          { x: 8, y: top + LANE_H / 2 + 5, fill: p.text, 'font-size': 14, 'font-weight': 700 },
-          truncate(lane.holder, LABEL_MAX_CHARS),
-        ),
-      ) +
-      laneSvg(lane, top, x, p)
-    );
-  });
-  const database =
-    separator(rowTop, width, p) +
-    textNode({ x: 8, y: rowTop + ROW_LANE_H / 2 + 5, fill: p.text, 'font-size': 14, 'font-weight': 700 }, 'database') +
-    rowLaneSvg(shown.row, rowTop, x, timeline.to, p);
+        { 'data-lane': lane.name },
+        el('g', { 'data-lane-label': '' }, titleNode(lane.name), shapeSvg(lane.nameShape, p)),
+        el('g', { 'clip-path': 'url(#track)' }, ...(byLane.get(lane.name) ?? []).map((mark) => markSvg(mark, p))),
+      ),
+    ),
+  );
 
-  const description = `${shown.lanes.length} holder${shown.lanes.length === 1 ? '' : 's'} and the database row, by database time, ${((to - from) / 1000).toFixed(1)} s`;
+  const holders = timeline.lanes.length;
+  const description = `${holders} holder${holders === 1 ? '' : 's'} and the database row, by database time, ${((to - from) / 1000).toFixed(1)} s`;
   return `${[
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="timeline-title timeline-desc" font-family="${FONT_FAMILY}">`,
@@ -83,32 +90,10 @@ export function timelineToSvg(timeline: Timeline, options: TimelineSvgOptions): 
     hatchPatterns(p),
     el('rect', { x: 0, y: 0, width, height, fill: p.background }),
     textNode({ x: 8, y: 24, fill: p.text, 'font-size': 18, 'font-weight': 700 }, options.title),
-    axis(from, to, axisTop, legendTop, x, p),
-    ...lanes,
-    database,
+    drawing,
     key.markup,
     '</svg>',
   ].join('\n')}\n`;
-}
-
-const separator = (y: number, width: number, p: Palette) =>
-  el('line', { x1: 0, x2: width, y1: y, y2: y, stroke: p.separator });
-
-/** Seconds since `from`, at about ten readable intervals, with a faint line down through the lanes. */
-function axis(from: number, to: number, top: number, bottom: number, x: (t: number) => number, p: Palette): string {
-  const step = AXIS_STEPS_MS.find((s) => (to - from) / s <= 10) ?? 600_000;
-  const ticks: string[] = [];
-  for (let t = from; t <= to; t += step) {
-    const s = (t - from) / 1000;
-    ticks.push(
-      el('line', { x1: x(t), x2: x(t), y1: top + AXIS_H - 4, y2: bottom, stroke: p.grid }),
-      textNode(
-        { x: x(t), y: top + AXIS_H - 8, 'text-anchor': 'middle', fill: p.muted, 'font-size': 12 },
-        `+${Number.isInteger(s) ? s : s.toFixed(2)} s`,
-      ),
-    );
-  }
-  return el('g', { 'data-axis': '', 'aria-hidden': 'true' }, ...ticks);
 }
 
 /** What each shape means, in words (the picture must not rely on colour alone), wrapped to the width. */
@@ -155,7 +140,8 @@ function legend(top: number, width: number, p: Palette): { markup: string; heigh
     left += itemW;
   }
   // SVG collapses runs of spaces, so the glyphs are set apart by dots.
-  const glyphs = '▶ started · ↻ restarted · ✕ crashed · ■ stopped · ! found out it lost its lease';
+  const glyphs =
+    '▶ started · ↻ restarted · ✕ crashed · ■ stopped · ! found out it lost its lease · ⚠ named by the checker';
   parts.push(textNode({ x: 8, y: y + LEGEND_ROW_H + 16, fill: p.muted, 'font-size': 12 }, glyphs));
   return { markup: el('g', { 'data-legend': '' }, ...parts), height: y - top + 2 * LEGEND_ROW_H + 8 };
 }

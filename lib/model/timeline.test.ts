@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { handMade, recorded } from '../testing/histories';
-import { buildTimeline, cullTimeline, reuseUnchangedLanes } from './timeline';
+import { buildTimeline, createTimelineBuilder, type Timeline } from './timeline';
 
 const laneOf = (timeline: ReturnType<typeof buildTimeline>, holder: string) => {
   const lane = timeline.lanes.find((l) => l.holder === holder);
@@ -164,45 +164,69 @@ describe('hand-made histories', () => {
   });
 });
 
-describe('culling to the visible stretch', () => {
-  test('keeps what overlaps the window, and the row value in force at its start', () => {
-    const events = recorded('fenced');
-    const end = (events.at(-1)?.at ?? 0) + 100;
-    const full = buildTimeline(events, end);
-    const pause = full.lanes[0]?.pauses[0];
-    assert.ok(pause);
-    // A window inside A's freeze: nothing was written then, the pause and both leases overlap it.
-    const from = pause.from + 1_000;
-    const to = pause.from + 1_200;
-    const culled = cullTimeline(full, from, to);
-    const a = culled.lanes[0];
-    assert.deepEqual(a?.writes, []);
-    assert.equal(a?.pauses.length, 1);
-    assert.deepEqual(
-      culled.row.map((r) => r.value),
-      ['A-1', 'B-1'],
-      'the row held A-1 during the freeze, until B-1 (kept so that A-1 is drawn and described up to it)',
-    );
-    assert.deepEqual(
-      cullTimeline(full, full.from - 10, end).lanes,
-      full.lanes,
-      'a window over everything keeps everything',
-    );
-  });
-});
+describe('the timeline built as the log grows', () => {
+  const histories = {
+    fenced: recorded('fenced'),
+    'no-fencing': recorded('no-fencing'),
+    'token-as-text': recorded('token-as-text'),
+  };
 
-test('a lane whose visible marks did not change keeps its identity; a changed one does not', () => {
-  const events = recorded('fenced');
-  const end = (events.at(-1)?.at ?? 0) + 100;
-  const full = buildTimeline(events, end);
-  const first = cullTimeline(full, full.from - 10, end);
-  const again = reuseUnchangedLanes(first, cullTimeline(full, full.from - 10, end));
-  assert.ok(again.lanes.every((lane, i) => lane === first.lanes[i]));
-  const grown = buildTimeline(events, end + 5_000);
-  const later = reuseUnchangedLanes(first, cullTimeline(grown, full.from - 10, end + 5_000));
-  assert.equal(
-    later.lanes.find((l) => l.holder === 'A'),
-    first.lanes.find((l) => l.holder === 'A'),
-    'A did nothing new',
-  );
+  test('folding the log in chunks, looking at it between them, gives what building at once gives', () => {
+    for (const [name, events] of Object.entries(histories)) {
+      for (const chunk of [1, 2, 3, 5, events.length]) {
+        const builder = createTimelineBuilder();
+        for (let i = 0; i < events.length; i += chunk) {
+          const seen = events.slice(0, i + chunk);
+          const now = (seen.at(-1)?.at ?? 0) + 50;
+          builder.append(events.slice(i, i + chunk));
+          assert.deepEqual(builder.at(now), buildTimeline(seen, now), `${name}, chunks of ${chunk}, after ${i}`);
+        }
+      }
+    }
+  });
+
+  test('a timeline handed out does not change when more is folded in', () => {
+    const events = histories.fenced;
+    const builder = createTimelineBuilder();
+    const handedOut = events.map((_, i) => {
+      builder.sync(events.slice(0, i + 1));
+      const timeline = builder.at((events[i]?.at ?? 0) + 10);
+      return { timeline, copy: structuredClone(timeline) };
+    });
+    for (const { timeline, copy } of handedOut) assert.deepEqual(timeline, copy);
+  });
+
+  test('a lane with nothing new keeps its object; the open freeze is closed at each now', () => {
+    const events = histories.fenced;
+    const pauseStart = events.findIndex((e) => e.kind === 'pause_started');
+    const builder = createTimelineBuilder();
+    builder.append(events.slice(0, pauseStart + 1));
+    const at = events[pauseStart]?.at ?? 0;
+    const first = builder.at(at + 100);
+    const second = builder.at(at + 200);
+    const holder = events[pauseStart]?.actor;
+    const frozen = (t: Timeline) => t.lanes.find((l) => l.holder === holder);
+    assert.equal(frozen(second)?.pauses.at(-1)?.to, at + 200);
+    assert.equal(frozen(first)?.pauses.at(-1)?.to, at + 100, 'the first one still ends where it was drawn');
+    for (const lane of second.lanes) {
+      if (lane.holder !== holder)
+        assert.equal(
+          lane,
+          first.lanes.find((l) => l.holder === lane.holder),
+        );
+    }
+    assert.equal(second.lanes.find((l) => l.holder === holder)?.writes, frozen(first)?.writes, 'lists are shared');
+  });
+
+  test('a log replaced, or an id not above the last one, starts over', () => {
+    const fenced = histories.fenced;
+    const other = histories['no-fencing'];
+    const end = Math.max(fenced.at(-1)?.at ?? 0, other.at(-1)?.at ?? 0) + 100;
+    const builder = createTimelineBuilder();
+    builder.sync(fenced);
+    builder.sync(other);
+    assert.deepEqual(builder.at(end), buildTimeline(other, end));
+    builder.append(fenced);
+    assert.deepEqual(builder.at(end), buildTimeline(fenced, end));
+  });
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { handMade, recorded } from '../testing/histories';
 import { factsFrom, walkthroughFor } from './walkthrough';
-import { deepLinkedStep, stepReachedBy, stepsToReach, walkthroughPosition } from './walkthrough-progress';
+import { deepLinkedStep } from './walkthrough-deep-link';
+import { stepReachedBy, stepsToReach, walkthroughPosition } from './walkthrough-progress';
 import type { WireEvent } from './wire';
 
 const steps = walkthroughFor('fenced');
@@ -141,4 +142,22 @@ test("the drifting clock's position: B joins once A holds the lease, and the run
   });
   // The pause story's rule would call B's start off script: it came before any freeze.
   assert.equal(walkthroughPosition(walkthroughFor('no-fencing'), run).kind, 'off-script');
+});
+
+test("the delayed packet's position: B joins once A's lease has run out while its write was held", () => {
+  const steps = walkthroughFor('delayed-packet');
+  const run = recorded('delayed-packet');
+  assert.deepEqual(walkthroughPosition(steps, run, 'delayed-packet'), {
+    kind: 'at',
+    step: steps.length - 1,
+    facts: factsFrom(run, 'delayed-packet'),
+  });
+  const startB = run.find((e) => e.actor === 'B' && e.kind === 'worker_started') as WireEvent;
+  const early = { ...startB, id: 0 };
+  const moved = [early, ...run.filter((e) => e !== startB)];
+  assert.equal(walkthroughPosition(steps, moved, 'delayed-packet').kind, 'off-script');
+  assert.equal(
+    (walkthroughPosition(steps, moved, 'delayed-packet') as { why: string }).why,
+    "B started before A's lease ran out",
+  );
 });

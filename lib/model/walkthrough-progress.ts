@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import type { LabId } from './lab-kinds';
+import { hasPacketProxy, type LabId } from './lab-kinds';
 import { type Facts, factsFrom, type Step } from './walkthrough';
 import type { WireEvent } from './wire';
 
@@ -27,10 +26,13 @@ export function walkthroughPosition(
   if (stranger) return { kind: 'off-script', why: `${stranger.actor} is not one of the walkthrough's workers`, facts };
   // B joins the story only once A is frozen in its critical window; in the drifting clock's, once A
   // holds the lease (nothing freezes there).
+  // In the delayed packet's, once A's lease has run out while its write was held.
   const [joinsAfter, why] =
     lab === 'drifting-clock'
       ? [facts.grantA, 'B started before A held the lease']
-      : [facts.pauseA, 'B started before A froze'];
+      : lab !== undefined && hasPacketProxy(lab)
+        ? [facts.expiryA, "B started before A's lease ran out"]
+        : [facts.pauseA, 'B started before A froze'];
   const earlyB = started.find((e) => e.actor === 'B' && (joinsAfter === undefined || e.id < joinsAfter.id));
   if (earlyB) return { kind: 'off-script', why, facts };
   return { kind: 'at', step: stepReachedBy(steps, facts), facts };
@@ -58,16 +60,4 @@ export function stepReachedBy(steps: readonly Step[], facts: Facts): number {
 export function stepsToReach(position: WalkthroughPosition, target: number): number[] {
   const from = position.kind === 'at' ? position.step + 1 : 0;
   return Array.from({ length: Math.max(0, target - from + 1) }, (_, i) => from + i);
-}
-
-const stepQuery = z.coerce.number().int().min(1);
-
-/**
- * The step (from 0) a deep link's `?step=N` (from 1) names, within the walkthrough's `count` steps;
- * undefined without one, or for anything that is not a step number.
- */
-export function deepLinkedStep(raw: string | string[] | undefined, count: number): number | undefined {
-  if (raw === undefined || Array.isArray(raw) || raw.trim() === '') return undefined;
-  const parsed = stepQuery.safeParse(raw);
-  return parsed.success ? Math.min(parsed.data, count) - 1 : undefined;
 }

@@ -122,3 +122,66 @@ test("a drifting clock's steps are not done before their events", () => {
   // B wrote (33); A's late write (38) not yet.
   assert.deepEqual(done(33).slice(1, 5), [true, true, true, false]);
 });
+
+test('a delayed packet: its own story, nothing frozen, the held write rejected when fenced and a lost update when not', () => {
+  for (const lab of ['delayed-packet', 'delayed-packet-unfenced'] as const) {
+    const events = recorded(lab);
+    const facts = factsFrom(events, lab);
+    const steps = walkthroughFor(lab);
+    assert.deepEqual(
+      steps.map((s) => [s.id, s.action.kind]),
+      [
+        ['setup', 'reset'],
+        ['a-writes', 'start'],
+        ['write-held', 'hold'],
+        ['b-takes-over', 'start'],
+        ['held-write-arrives', 'release'],
+        ['the-row', 'none'],
+      ],
+    );
+    assert.ok(
+      steps.every((step) => step.done(facts)),
+      lab,
+    );
+    assert.ok(!events.some((e) => e.kind === 'pause_started'), 'nothing froze');
+    const text = (id: string) => steps.find((s) => s.id === id)?.narrate(facts) ?? '';
+    assert.match(text('setup'), /the held bytes are really held, on a real TCP socket/);
+    assert.match(
+      text('write-held'),
+      /^A sent "A-2" with token \d+ at .*, while its lease still ran\. The proxy holds those bytes/,
+    );
+    if (lab === 'delayed-packet') {
+      assert.deepEqual([facts.tokenA, facts.tokenB], [5, 6]);
+      assert.match(
+        text('held-write-arrives'),
+        /^PostgreSQL received A's write \d+ ms after A sent it, \d+ ms after A's lease ran out by the database's clock: write token 5 → rejected \(stale: row holds token 6\)/,
+      );
+      assert.match(text('the-row'), /retried the same write with the same token 5 would be rejected the same way/);
+    } else {
+      assert.deepEqual([facts.tokenA, facts.tokenB], [7, 8]);
+      assert.match(text('held-write-arrives'), /write token 7 → accepted\. .*lost update/);
+      assert.match(text('the-row'), /the same write can be applied twice/);
+    }
+  }
+});
+
+test("a delayed packet's steps are not done before their events", () => {
+  const events = recorded('delayed-packet');
+  const steps = walkthroughFor('delayed-packet');
+  const done = (id: number) =>
+    steps.map((s) =>
+      s.done(
+        factsFrom(
+          events.filter((e) => e.id <= id),
+          'delayed-packet',
+        ),
+      ),
+    );
+  // A wrote (32); its held write sent (33), its lease not yet run out.
+  assert.deepEqual(done(33).slice(1, 5), [true, false, false, false]);
+  // A's lease ran out (34); B not yet.
+  assert.deepEqual(done(34).slice(1, 5), [true, true, false, false]);
+  // B wrote (39); the held write not yet arrived.
+  assert.deepEqual(done(39).slice(1, 5), [true, true, true, false]);
+  assert.deepEqual(done(40).slice(1, 5), [true, true, true, true]);
+});

@@ -1,6 +1,8 @@
+import { DELAYED_PACKET_SETTINGS } from './delayed-packet-settings';
 import type { WorkerSettings } from './lab-inputs';
-import { LABS, type LabId } from './lab-kinds';
+import { hasPacketProxy, LABS, type LabId } from './lab-kinds';
 import { isOutcome, t, time, value } from './narration';
+import { delayedPacketFacts, delayedPacketSteps } from './walkthrough-delayed-packet';
 import { DRIFTING_CLOCK_SETTINGS, driftingClockFacts, driftingClockSteps } from './walkthrough-drifting-clock';
 import type { WireEvent } from './wire';
 
@@ -18,6 +20,7 @@ export const WALKTHROUGH_SETTINGS = {
 
 /** The two workers' settings in a lab's walkthrough: the pause story's, or the drifting clock's. */
 export function walkthroughSettings(lab: LabId): Record<'A' | 'B', WorkerSettings> {
+  if (hasPacketProxy(lab)) return DELAYED_PACKET_SETTINGS;
   return lab === 'drifting-clock' ? DRIFTING_CLOCK_SETTINGS : WALKTHROUGH_SETTINGS;
 }
 
@@ -29,6 +32,9 @@ export type StepAction =
   /** Until the walkthrough resumes it: the story must not depend on how long a reader lingers. */
   | { kind: 'freeze-before-write'; worker: 'A' }
   | { kind: 'resume'; worker: 'A' }
+  /** The delayed-packet labs: the proxy holds A's connection from its next write on, then releases it. */
+  | { kind: 'hold'; worker: 'A' }
+  | { kind: 'release'; worker: 'A' }
   | { kind: 'none' };
 
 export type Facts = {
@@ -60,9 +66,10 @@ export type Step = {
 
 /**
  * What happened so far, read from the events of this run (ids after the run began), for the story
- * the lab tells: the pause (every lab but one), or the drifting clock.
+ * the lab tells: the pause, the drifting clock, or the delayed packet.
  */
 export function factsFrom(events: readonly WireEvent[], lab?: LabId): Facts {
+  if (lab !== undefined && hasPacketProxy(lab)) return delayedPacketFacts(events);
   return lab === 'drifting-clock' ? driftingClockFacts(events) : pauseFacts(events);
 }
 
@@ -96,6 +103,7 @@ function pauseFacts(events: readonly WireEvent[]): Facts {
 
 export function walkthroughFor(lab: LabId): Step[] {
   if (lab === 'drifting-clock') return driftingClockSteps();
+  if (hasPacketProxy(lab)) return delayedPacketSteps(lab === 'delayed-packet');
   const definition = LABS[lab];
   const fenced = lab === 'fenced';
   // The takeover without a new token: B is handed A's token, and the <= check lets both write.

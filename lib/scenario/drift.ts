@@ -1,12 +1,10 @@
 import 'server-only';
 import { listEvents } from '../../db/events';
-import { readLabRow } from '../../db/lab-rows';
-import { checkHistory } from '../model/checker';
 import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
 import { DRIFTING_CLOCK_SETTINGS } from '../model/walkthrough-drifting-clock';
-import { toWire } from '../model/wire';
 import { getSupervisor } from '../supervisor/supervisor';
+import { sayRowAndChecker } from './final-report';
 import { refuseIfInUse, waitFor } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
@@ -76,31 +74,7 @@ export async function runDriftScenario(lab: LabInstance, print: StoryPrinter): P
       ...(lateByMs === undefined ? {} : { lateByMs }),
       ...(sent?.detail?.myClock ? { myClock: sent.detail.myClock, believedUntil: sent.detail.believedUntil } : {}),
     });
-    const row = await readLabRow(lab);
-    say({
-      step: 'final',
-      text: `final: ${row?.table} row ${row?.id} value ${JSON.stringify(row?.value)} last_token ${row?.lastToken}`,
-      table: row?.table,
-      rowId: row?.id,
-      value: row?.value,
-      lastToken: row?.lastToken,
-    });
-
-    const verdictOfChecker = checkHistory(
-      events.map(toWire),
-      row ? { value: row.value, lastToken: row.lastToken } : undefined,
-    );
-    for (const violation of verdictOfChecker.violations) {
-      say({ step: 'violation', text: `checker: ${violation.rule}: ${violation.message}`, ...violation });
-    }
-    say({
-      step: 'checker',
-      text: verdictOfChecker.ok
-        ? `checker: no violation in ${verdictOfChecker.checked.writes} accepted writes and ${verdictOfChecker.checked.grants} grants`
-        : `checker: ${verdictOfChecker.violations.length} violation${verdictOfChecker.violations.length === 1 ? '' : 's'}`,
-      ok: verdictOfChecker.ok,
-      checked: verdictOfChecker.checked,
-    });
+    const { row, checked: verdictOfChecker } = await sayRowAndChecker(lab, events, say);
     const safe =
       verdictOfChecker.ok &&
       writeB.kind === 'write_accepted' &&

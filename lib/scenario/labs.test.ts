@@ -6,6 +6,7 @@ import type { LabEvent } from '../model/events';
 import { sharedLab } from '../model/lab-instance';
 import type { LabId } from '../model/lab-kinds';
 import { getSupervisor } from '../supervisor/supervisor';
+import { runDelayedPacketScenario } from './delayed-packet';
 import { runDriftScenario } from './drift';
 import { runPauseScenario } from './pause';
 
@@ -182,6 +183,46 @@ describe('two more ways a holder outlives its lease, with real processes', () =>
       /^UNSAFE \(A drifting clock\): lost update: B's value "B-1" \(token \d+\) was overwritten by A with token \d+, \d+ ms after A's lease ran out by the database's clock \(A's clock runs 75 % slow\)$/,
     );
   });
+});
+
+describe('a delayed packet, with real processes and a real proxy', () => {
+  for (const lab of ['delayed-packet', 'delayed-packet-unfenced'] as const) {
+    test(`${lab}: nothing freezes; A's write, held on the wire past its lease, arrives after B's`, async () => {
+      const outcome = await runDelayedPacketScenario(sharedLab(lab), () => undefined);
+      const events = await listEvents({ lab });
+      assert.ok(!events.some((e) => e.kind.startsWith('pause_')), 'nothing froze');
+      const isOutcome = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+      const expiry = events.find((e) => e.actor === 'A' && e.kind === 'lease_expired') as LabEvent;
+      const writeB = events.find((e) => e.actor === 'B' && isOutcome(e)) as LabEvent;
+      const lateA = events.find((e) => e.actor === 'A' && isOutcome(e) && e.id > writeB.id) as LabEvent;
+      const sent = events
+        .filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < lateA.id)
+        .at(-1) as LabEvent;
+      const expiresAt = Date.parse(String(expiry.detail?.expiresAt));
+      assert.ok(sent.at.getTime() < expiresAt, 'A sent it while its lease still ran');
+      // PostgreSQL ran it after the expiry and after B's write: by its own clock (receivedAt).
+      assert.ok(Date.parse(String(lateA.detail?.receivedAt)) > expiresAt, 'PostgreSQL received it after the expiry');
+      assert.ok(lateA.at.getTime() > writeB.at.getTime());
+      assert.equal(lateA.token, expiry.token, "with A's old token");
+      assert.equal(lateA.detail?.value, sent.detail?.value, 'the very write A sent');
+      const violations = outcome.lines.filter((l) => l.step === 'violation').map((l) => String(l.rule));
+      if (lab === 'delayed-packet') {
+        assert.equal(outcome.safe, true, outcome.verdict);
+        assert.deepEqual([lateA.kind, lateA.storedToken], ['write_rejected', writeB.token]);
+        assert.deepEqual(violations, []);
+      } else {
+        assert.equal(outcome.safe, false);
+        assert.equal(lateA.kind, 'write_accepted');
+        assert.ok(violations.includes('token-went-back'), 'the checker names the lost update');
+        const late = outcome.lines.find((l) => l.rule === 'write-after-expiry');
+        assert.match(String(late?.message), /a stale write accepted after its lease expired \(sent at /);
+        assert.match(
+          outcome.verdict,
+          /^UNSAFE \(A delayed packet, unfenced\): lost update: B's value "B-1" \(token \d+\) was overwritten by A's delayed write with token \d+, held \d+ ms on the wire/,
+        );
+      }
+    });
+  }
 });
 
 function pauseEndedBelief(events: LabEvent[]): unknown {

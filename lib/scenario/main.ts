@@ -11,6 +11,8 @@ import { sharedLab } from '../model/lab-instance';
 import { isLabId, LAB_IDS, type LabId } from '../model/lab-kinds';
 import { getSupervisor } from '../supervisor/supervisor';
 import { runChaosScenario } from './chaos';
+import { runDelayedPacketScenario } from './delayed-packet';
+import { runDelayedPacketRetryScenario } from './delayed-packet-retry';
 import { runDriftScenario } from './drift';
 import { runDurabilityScenario } from './durability';
 import { runFailoverScenario, stopFailoverPair } from './failover';
@@ -22,6 +24,8 @@ import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
  *   pause | no-fencing | read-check-write | token-as-text | per-process-counter | bypass
  *     | same-token-takeover (the pause, where B's takeover keeps A's token)
  *     | drifting-clock (nothing freezes: A's slow clock, lib/scenario/drift.ts)
+ *     | delayed-packet | delayed-packet-unfenced [--retry] (nothing freezes: the network holds A's write,
+ *       delayed-packet.ts; with --retry A's client times out and sends it again, delayed-packet-retry.ts)
  *   chaos [--seed 42] [--workers 5] [--seconds 30] [--lab fenced] [--db-crash]
  *   durability [--cycles 20]
  *   failover [--sync] [--grants-past-cut 0] (a primary and a standby of its own: lib/scenario/failover.ts)
@@ -43,6 +47,7 @@ const GRANTS_PAST_CUT = { min: 0, max: 200, default: 0 } as const;
 const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
   chaos:      [--seed ${CHAOS_LIMITS.seed.default}] [--workers ${CHAOS_LIMITS.workers.default}] [--seconds ${CHAOS_LIMITS.seconds.default}] [--lab ${LAB_IDS.join('|')}] [--db-crash]
   durability: [--cycles ${CYCLES.default}]
+  delayed-packet, delayed-packet-unfenced: [--retry] (A's client times out and retries the held write)
   failover:   [--sync] [--grants-past-cut ${GRANTS_PAST_CUT.default}]`;
 
 class UsageError extends Error {}
@@ -56,6 +61,8 @@ type Options = {
   seconds: number;
   lab: LabId;
   dbCrash: boolean;
+  /** The delayed-packet scenarios: A's client times out and retries the held write. */
+  retry: boolean;
   cycles: number;
   sync: boolean;
   grantsPastCut: number;
@@ -74,6 +81,7 @@ function parse(argv: string[]): { name: string; options: Options } {
           seconds: { type: 'string' },
           lab: { type: 'string' },
           'db-crash': { type: 'boolean', default: false },
+          retry: { type: 'boolean', default: false },
           cycles: { type: 'string' },
           sync: { type: 'boolean', default: false },
           'grants-past-cut': { type: 'string' },
@@ -112,6 +120,7 @@ function parse(argv: string[]): { name: string; options: Options } {
       seconds: whole('seconds', values.seconds, CHAOS_LIMITS.seconds),
       lab,
       dbCrash: values['db-crash'] ?? false,
+      retry: values.retry ?? false,
       cycles: whole('cycles', values.cycles, CYCLES),
       sync: values.sync ?? false,
       grantsPastCut: whole('grants-past-cut', values['grants-past-cut'], GRANTS_PAST_CUT),
@@ -154,6 +163,13 @@ async function main(argv: string[]): Promise<number> {
       return outcome.safe ? EXIT.safe : EXIT.unsafe;
     }
     const lab = PAUSE_SCENARIOS.get(name);
+    if (lab === 'delayed-packet' || lab === 'delayed-packet-unfenced') {
+      const story = options.retry ? runDelayedPacketRetryScenario : runDelayedPacketScenario;
+      return (await story(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
+    }
+    if (options.retry) {
+      throw new UsageError('--retry is for the delayed-packet scenarios only');
+    }
     if (lab === 'drifting-clock') return (await runDriftScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     if (lab) return (await runPauseScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     if (options.dbCrash && !cluster?.owned) {

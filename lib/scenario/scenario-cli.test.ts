@@ -87,6 +87,60 @@ describe('npm run scenario -- pause', () => {
     assert.equal(lines.at(-1).safe, false);
   });
 
+  test('the delayed packet: fenced exits 0 with the held write rejected, unfenced exits 1 naming the lost update (--json)', async () => {
+    const fenced = await runScenario(['delayed-packet']);
+    assert.equal(fenced.code, 0, fenced.stderr);
+    assert.match(fenced.stdout, /^the proxy holds A's connection: A sent "A-2" with token \d+/m);
+    assert.match(
+      fenced.stdout,
+      /^released: PostgreSQL receives A's write \d+ ms after A sent it, .* -> rejected \(stale: row holds token \d+\)$/m,
+    );
+    assert.match(fenced.stdout, /^safe: A's delayed write with token \d+ arrived \d+ ms late and was rejected/m);
+    const unfenced = await runScenario(['delayed-packet-unfenced', '--json']);
+    assert.equal(unfenced.code, 1, unfenced.stderr);
+    const lines = unfenced.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      lines.filter((l) => l.step !== 'violation').map((l) => l.step),
+      ['first-holder-writes', 'write-held', 'takeover-writes', 'held-write-arrives', 'final', 'checker', 'verdict'],
+    );
+    assert.deepEqual(
+      lines.filter((l) => l.step === 'violation').map((l) => l.rule),
+      ['token-went-back', 'superseded-holder', 'write-after-expiry'],
+    );
+    const arrived = lines.find((l) => l.step === 'held-write-arrives');
+    assert.equal(arrived.outcome, 'accepted');
+    assert.ok(arrived.heldMs > 0 && arrived.lateByMs > 0, 'held on the wire, received after the expiry');
+    assert.equal(lines.at(-1).safe, false);
+  });
+
+  test('the delayed packet with --retry: fenced, the retry and the held write are both rejected; unfenced, one write lands twice', async () => {
+    const fenced = await runScenario(['delayed-packet', '--retry']);
+    assert.equal(fenced.code, 0, fenced.stderr);
+    assert.match(
+      fenced.stdout,
+      /^A's client gives up after 4000 ms and sends "A-2" again with token (\d+) on a new connection -> rejected \(stale: row holds token \d+\)$/m,
+    );
+    assert.match(
+      fenced.stdout,
+      /^released: PostgreSQL receives the first "A-2" too, \d+ ms after A sent it -> rejected/m,
+    );
+    const unfenced = await runScenario(['delayed-packet-unfenced', '--retry']);
+    assert.equal(unfenced.code, 1, unfenced.stderr);
+    assert.match(unfenced.stdout, /on a new connection -> accepted$/m);
+    assert.match(unfenced.stdout, /^released: PostgreSQL receives the first "A-2" too, .* -> accepted$/m);
+    assert.match(
+      unfenced.stdout,
+      /^checker: write-after-expiry: .*: a stale write accepted after its lease expired \(sent at .*, while the lease still ran/m,
+    );
+    assert.match(unfenced.stdout, /^UNSAFE \(A delayed packet, unfenced\): lost update: .* "A-2" applied twice$/m);
+    const misused = await runScenario(['pause', '--retry']);
+    assert.equal(misused.code, 2);
+    assert.match(misused.stderr, /--retry is for the delayed-packet scenarios only/);
+  });
+
   test('no database reachable: a clear message and a non-zero exit', async () => {
     const { code, stdout, stderr } = await runScenario(['pause'], {
       ...process.env,

@@ -67,25 +67,40 @@ export function eventStream(
     cleanup();
   };
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
-  // Queued in bytes, with no allowance: desiredSize is then minus the bytes the client has not read.
-  const backlog: Backlog = () => -(controllerRef?.desiredSize ?? 0);
+  // What was written in this task, enqueued as one chunk at its end: a history page of thousands of
+  // messages is one write to the socket, not thousands (each costs a stream read and a syscall).
+  let unflushed: string[] = [];
+  let unflushedLength = 0;
+  // Queued in bytes, with no allowance: desiredSize is then minus the bytes the client has not read
+  // (plus what this task wrote, counted in characters).
+  const backlog: Backlog = () => -(controllerRef?.desiredSize ?? 0) + unflushedLength;
   const drained: Drained = () =>
     closed || backlog() <= 0 ? Promise.resolve(!closed) : new Promise<boolean>((resolve) => waiters.push(resolve));
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         controllerRef = controller;
+        const flush = () => {
+          const texts = unflushed;
+          unflushed = [];
+          unflushedLength = 0;
+          if (!closed && texts.length) controller.enqueue(encoder.encode(texts.join('')));
+        };
+        const write = (text: string) => {
+          if (closed) return;
+          if (!unflushed.length) queueMicrotask(flush);
+          unflushed.push(text);
+          unflushedLength += text.length;
+        };
         const close = () => {
           if (closed) return;
+          flush();
           finish();
           try {
             controller.close();
           } catch {
             // already closed by the client
           }
-        };
-        const write = (text: string) => {
-          if (!closed) controller.enqueue(encoder.encode(text));
         };
         const send: Send = (message) => write(formatted(message));
         write(`retry: ${RECONNECT_MS}\n\n`);

@@ -60,6 +60,13 @@ export const crashWorker = driverCommand(workerActionInput, (lab, { worker }) =>
 export const restartWorker = driverCommand(workerActionInput, (lab, { worker }) =>
   getSupervisor().restart(lab, worker),
 );
+// The delayed-packet labs: the worker's proxy, named by the worker (never a port or a process id).
+export const holdConnection = driverCommand(workerActionInput, (lab, { worker }) =>
+  getSupervisor().holdConnection(lab, worker),
+);
+export const releaseConnection = driverCommand(workerActionInput, (lab, { worker }) =>
+  getSupervisor().releaseConnection(lab, worker),
+);
 export const resetLab = driverCommand(labInput, async (lab) => {
   await getSupervisor().resetLab(lab);
   return { lab: lab.id };

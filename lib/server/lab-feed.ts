@@ -7,8 +7,13 @@ import { toWire } from '@/lib/model/wire';
 import type { Backlog, Drained, Send, SseMessage } from './event-stream';
 import { getLabHub, labSnapshotMessage } from './lab-hub';
 
-/** Events per history page: one query, then nothing more until the client has read the page. */
-const HISTORY_PAGE_EVENTS = 500;
+/**
+ * A history page: one query, then nothing more until the client has read the page. Sized by
+ * bytes, not count: the first page has FIRST events, each next one as many as the last page's
+ * bytes per event say fit in BYTES (within MIN..MAX events). Fewer, larger pages: each costs a
+ * query and a round trip to the browser (500 a page took 400 pages for 200,000 events).
+ */
+const HISTORY_PAGE = { bytes: 1024 * 1024, firstEvents: 500, minEvents: 100, maxEvents: 20_000 } as const;
 /**
  * Live events the hub may hand a viewer while one page of its history is being read. Past this the
  * viewer is closed, and its browser resumes from the last id it holds.
@@ -18,8 +23,9 @@ const MAX_HELD_EVENTS = 5_000;
 /**
  * One viewer's feed of a lab: `hello` (the database's identity, so that a client notices another
  * database, and the id of the lab's oldest event, so that it drops events a reset deleted), its
- * history after `after` a page at a time, a snapshot, `caught-up`, then the live events the lab's
- * hub hands every viewer. Returns the cleanup.
+ * history after `after` a page at a time (each page one `lab-events` message: an array of events,
+ * with the id of its last), a snapshot, `caught-up`, then the live events the lab's hub hands
+ * every viewer, one `lab-event` each. Returns the cleanup.
  *
  * Bounded: a page is read only once the client has read the previous one, and meanwhile the hub's
  * events are not kept: they are in the database, and a later page reads them. Only while a page is
@@ -64,15 +70,22 @@ export async function startLabFeed(options: {
     const db = getFeedPool();
     const [database, range] = await Promise.all([readDatabaseIdentity(db), eventIdRange(lab.id, db)]);
     send({ event: 'hello', data: { lab: lab.id, database, firstId: range.first } });
+    let limit: number = HISTORY_PAGE.firstEvents;
     for (;;) {
       held = [];
-      const page = await listEvents({ lab: lab.id, afterId: lastSentId, limit: HISTORY_PAGE_EVENTS }, db);
-      const last = page.length < HISTORY_PAGE_EVENTS;
+      const page = await listEvents({ lab: lab.id, afterId: lastSentId, limit }, db);
+      const last = page.length < limit;
       // Read while the hub's events are still held: the snapshot may show their effect.
       const snapshot = last ? await labSnapshotMessage(lab, db) : undefined;
       const meanwhile: SseMessage[] = held;
       held = undefined;
-      for (const event of page) sendOnce({ id: event.id, event: 'lab-event', data: toWire(event) });
+      const unreadBefore = backlog();
+      // One message for the page, with the id of its last event: a browser that reconnects resumes
+      // after the last page it received whole (a message is dispatched only once complete).
+      const fresh = page.filter((event) => event.id > lastSentId);
+      const newest = fresh.at(-1);
+      if (newest) sendOnce({ id: newest.id, event: 'lab-events', data: fresh.map(toWire) });
+      const bytesPerEvent = (backlog() - unreadBefore) / Math.max(1, page.length);
       if (snapshot) {
         send(snapshot);
         send({ event: 'caught-up', data: { lastId: lastSentId } });
@@ -85,6 +98,10 @@ export async function startLabFeed(options: {
       // More pages to come: the events held meanwhile are read with them, in order.
       for (const message of meanwhile) if (message.event === 'reset') send(message);
       if (!(await drained())) return leave;
+      if (bytesPerEvent > 0) {
+        const fit = Math.floor(HISTORY_PAGE.bytes / bytesPerEvent);
+        limit = Math.min(HISTORY_PAGE.maxEvents, Math.max(HISTORY_PAGE.minEvents, fit));
+      }
     }
   } catch (error) {
     leave();

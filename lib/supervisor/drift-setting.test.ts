@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
-import { closePool } from '../../db/pool';
+import { randomBytes } from 'node:crypto';
+import { after, describe, test } from 'node:test';
+import { listEvents } from '../../db/events';
+import { closeLab, createPrivateLab, type LabRecord } from '../../db/labs';
+import { closePool, newClient } from '../../db/pool';
 import { isFencingError } from '../model/errors';
 import { sharedLab } from '../model/lab-instance';
+import type { LabId } from '../model/lab-kinds';
+import { INITIAL_ROW_VALUE } from './lab-reset';
 import { getSupervisor } from './supervisor';
 
 after(async () => {
@@ -21,5 +26,90 @@ test('a clock drift is refused for a worker of any lab but the drifting-clock on
       kind,
     );
     assert.deepEqual(await getSupervisor().listWorkers(sharedLab(kind)), [], `${kind}: no worker started`);
+  }
+});
+
+/*
+ * A restart starts a worker from the settings its status row stored, which anyone with the worker
+ * line may have written (worker_join checks their size and name, not every rule of the Start form).
+ * They go through the same check as a start: the schema, and a drift only in the drifting-clock lab.
+ */
+describe('a restart from stored settings the Start form would refuse', () => {
+  const opened: string[] = [];
+  after(async () => {
+    for (const id of opened) await closeLab(id);
+  });
+
+  async function planted(kind: LabId, settings: Record<string, unknown>): Promise<LabRecord> {
+    const lab = await createPrivateLab({
+      kind,
+      ownerHash: randomBytes(32).toString('hex'),
+      openedFrom: `drift-restart-${randomBytes(4).toString('hex')}`,
+      initialValue: INITIAL_ROW_VALUE,
+      opensPerAddress: 1,
+      opensWindowMs: 1,
+    });
+    opened.push(lab.id);
+    // A worker a server started that crashed: shown, and restartable from its stored settings.
+    const owner = newClient();
+    await owner.connect();
+    try {
+      await owner.query(
+        `INSERT INTO remote_workers (lab, name, instance, settings, phase, generation, server, worker_id, id_generation,
+                                     heartbeat_at)
+         SELECT $1, $2, $3, $4, 'crashed', l.generation, $5, 'w1', l.generation, clock_timestamp() - interval '1 minute'
+           FROM labs l WHERE l.id = $1`,
+        [
+          lab.id,
+          settings.name,
+          randomBytes(16).toString('hex'),
+          JSON.stringify(settings),
+          JSON.stringify({ pid: 1, startTicks: '1', bootId: 'x', workerPid: 2 }),
+        ],
+      );
+    } finally {
+      await owner.end();
+    }
+    return lab;
+  }
+
+  for (const [label, kind, settings, reason] of [
+    [
+      'a drift in the fenced lab',
+      'fenced',
+      { name: 'Drifty', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700, clockSlowPercent: 50 },
+      /only the drifting-clock lab has a clock drift setting/,
+    ],
+    [
+      'a drift of 5000 % in the drifting-clock lab',
+      'drifting-clock',
+      { name: 'Drifty', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700, clockSlowPercent: 5000 },
+      /clock drift must be at most 90 % slow/,
+    ],
+    [
+      'a lease TTL of 1 ms',
+      'no-fencing',
+      { name: 'Hasty', leaseTtlMs: 1, renewEveryMs: 0, writeEveryMs: 700 },
+      /lease TTL must be/,
+    ],
+  ] as const) {
+    test(`${label}: refused with the reason, and nothing started`, async () => {
+      const lab = await planted(kind, settings);
+      const [shown] = await getSupervisor().listWorkers(lab);
+      assert.equal(shown?.name, settings.name, 'the planted worker is shown, restartable');
+      await assert.rejects(
+        getSupervisor().restart(lab, settings.name),
+        (error: unknown) =>
+          isFencingError(error, 'invalid_input') &&
+          error.message.startsWith(`${settings.name} cannot be restarted from its stored settings: `) &&
+          reason.test(error.message),
+      );
+      assert.deepEqual(getSupervisor().local.inLab(lab), [], 'no process started');
+      const events = await listEvents({ lab: lab.id });
+      assert.deepEqual(
+        events.filter((e) => e.kind === 'worker_restarted' || e.kind === 'worker_started'),
+        [],
+      );
+    });
   }
 });

@@ -3,6 +3,7 @@ import { FencingError } from '../model/errors';
 import type { WorkerSettings } from '../model/lab-inputs';
 import type { LabInstance } from '../model/lab-instance';
 import { type WorkerCounts, workerBudgetRefusal } from '../model/lab-limits';
+import type { PacketProxy } from '../os/packet-proxy';
 import { localWorkerUrl } from './local-worker-url';
 import { WorkerProcess } from './worker-process';
 
@@ -22,10 +23,18 @@ export class LocalWorkers {
    * both pass the same count. Private labs share only part of the budget: the rest is kept for the
    * shared labs, so the trainer can always start a worker (lib/model/lab-limits.ts).
    */
-  start(lab: LabInstance, settings: WorkerSettings, how: { restart: boolean; joinKey?: string }): WorkerProcess {
+  start(
+    lab: LabInstance,
+    settings: WorkerSettings,
+    how: { restart: boolean; joinKey?: string; proxy?: { proxy: PacketProxy; url: string } },
+  ): WorkerProcess {
     const refusal = workerBudgetRefusal(this.countByVisibility(), lab.visibility);
     if (refusal) throw new FencingError(refusal.code, refusal.message);
-    const spawned = new WorkerProcess(lab, settings, localWorkerUrl(), how);
+    const { proxy, ...rest } = how;
+    const spawned = new WorkerProcess(lab, settings, proxy?.url ?? localWorkerUrl(), {
+      ...rest,
+      ...(proxy ? { proxy: proxy.proxy } : {}),
+    });
     this.running.add(spawned);
     void spawned.exited.then(() => this.running.delete(spawned));
     return spawned;

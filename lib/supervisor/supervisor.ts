@@ -13,14 +13,17 @@ import {
 } from '../../db/worker-status';
 import { FencingError, isFencingError } from '../model/errors';
 import type { NewEvent } from '../model/events';
-import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings } from '../model/lab-inputs';
+import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings, workerSettingsForLab } from '../model/lab-inputs';
 import { type LabInstance, labTitle } from '../model/lab-instance';
+import { DELAYED_WRITE_MARKER, hasPacketProxy } from '../model/lab-kinds';
 import type { WorkerCommand } from '../model/worker-commands';
+import type { PacketProxy } from '../os/packet-proxy';
 import { ExpirySweeper } from './expiry-sweeper';
 import { resetLabData } from './lab-reset';
 import { LocalWorkers } from './local-workers';
 import { PendingRecords } from './pending-records';
 import type { WorkerProcess } from './worker-process';
+import { openWorkerProxy } from './worker-proxy';
 
 /** How long a command waits for the worker's status row to say it was done. */
 const ACK_TIMEOUT_MS = 3_000;
@@ -94,10 +97,8 @@ export class LabSupervisor {
     return found.map(view);
   }
 
-  async startWorker(lab: LabInstance, settings: WorkerSettings): Promise<WorkerView> {
-    if (settings.clockSlowPercent !== undefined && lab.kind !== 'drifting-clock') {
-      throw new FencingError('invalid_input', 'only the drifting-clock lab has a clock drift setting');
-    }
+  async startWorker(lab: LabInstance, requested: WorkerSettings): Promise<WorkerView> {
+    const settings = workerSettingsForLab(lab.kind, requested);
     await this.refuseIfClosed(lab);
     const workers = await listWorkerStatus(lab.id);
     if (workers.length >= MAX_WORKERS_PER_LAB) {
@@ -111,7 +112,7 @@ export class LabSupervisor {
       );
     }
     const joinKey = await labJoinKey(lab.id);
-    return this.joined(this.local.start(lab, settings, { restart: false, joinKey }));
+    return this.joined(await this.spawn(lab, settings, { restart: false, joinKey }));
   }
 
   async pause(lab: LabInstance, ref: string, plan: PausePlan): Promise<WorkerView> {
@@ -164,6 +165,17 @@ export class LabSupervisor {
         `${worker.name} is a remote worker: a remote worker is restarted on its own machine`,
       );
     }
+    // Its status row's settings, which a worker's own join stored: the same check as a start's.
+    let settings: WorkerSettings;
+    try {
+      settings = workerSettingsForLab(lab.kind, worker.settings);
+    } catch (error) {
+      if (!isFencingError(error, 'invalid_input')) throw error;
+      throw new FencingError(
+        'invalid_input',
+        `${worker.name} cannot be restarted from its stored settings: ${error.message}`,
+      );
+    }
     if (worker.live) {
       await this.crashFound(lab, worker, { reason: 'restart' });
     } else if (await historySaysRunning({ lab: lab.id, name: worker.name })) {
@@ -173,7 +185,35 @@ export class LabSupervisor {
       });
     }
     const joinKey = await labJoinKey(lab.id);
-    return this.joined(this.local.start(lab, worker.settings, { restart: true, joinKey }));
+    return this.joined(await this.spawn(lab, settings, { restart: true, joinKey }));
+  }
+
+  /**
+   * The delayed-packet labs: from the worker's next write on, its proxy holds that connection's bytes
+   * (the statement really stays unsent) until released. Only a worker this server started has one.
+   */
+  async holdConnection(lab: LabInstance, ref: string): Promise<{ worker: WorkerView; message: string }> {
+    const { worker, proxy } = await this.proxyOf(lab, ref);
+    if (proxy.holding) throw new FencingError('invalid_input', `${worker.name}'s connection is already held`);
+    proxy.holdNext(DELAYED_WRITE_MARKER);
+    return {
+      worker: view(worker),
+      message: `the proxy holds ${worker.name}'s next write, and everything after it on that connection, until released`,
+    };
+  }
+
+  /** Sends the held bytes on: PostgreSQL receives the write now, late, and runs it. */
+  async releaseConnection(lab: LabInstance, ref: string): Promise<{ worker: WorkerView; message: string }> {
+    const { worker, proxy } = await this.proxyOf(lab, ref);
+    if (!proxy.holding) throw new FencingError('invalid_input', `${worker.name}'s connection is not held`);
+    const bytes = proxy.release();
+    return {
+      worker: view(worker),
+      message:
+        bytes > 0
+          ? `released ${bytes} held bytes of ${worker.name}'s: PostgreSQL receives its write now`
+          : `${worker.name} had sent no write yet: the hold is off`,
+    };
   }
 
   /** Stops the lab's workers and clears its lease, rows and history. Tokens never go back. */
@@ -293,6 +333,36 @@ export class LabSupervisor {
       }
       await sleep(POLL_MS);
     }
+  }
+
+  /** Starts a process; a delayed-packet lab's worker with a proxy of its own in front of PostgreSQL. */
+  private async spawn(
+    lab: LabInstance,
+    settings: WorkerSettings,
+    how: { restart: boolean; joinKey?: string },
+  ): Promise<WorkerProcess> {
+    const proxy = await openWorkerProxy(lab);
+    try {
+      return this.local.start(lab, settings, { ...how, ...(proxy ? { proxy } : {}) });
+    } catch (error) {
+      await proxy?.proxy.close();
+      throw error;
+    }
+  }
+
+  private async proxyOf(lab: LabInstance, ref: string): Promise<{ worker: WorkerStatusRecord; proxy: PacketProxy }> {
+    if (!hasPacketProxy(lab.kind)) {
+      throw new FencingError('invalid_input', 'only the delayed-packet labs hold a connection');
+    }
+    const worker = await this.find(lab, ref, { alive: true });
+    const proxy = this.local.owned(lab, worker)?.proxy;
+    if (!proxy || proxy.isClosed) {
+      throw new FencingError(
+        'invalid_input',
+        `${worker.name} does not connect through this server's proxy: only a worker this server started can be held`,
+      );
+    }
+    return { worker, proxy };
   }
 
   private async refuseIfClosed(lab: LabInstance): Promise<void> {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { WorkerStatusRecord } from '../../db/worker-status';
 import type { WorkerSettings } from '../model/lab-inputs';
 import type { LabInstance } from '../model/lab-instance';
+import type { PacketProxy } from '../os/packet-proxy';
 import { type ProcessRun, processRunOf } from '../os/processes';
 import { LIFELINE_FD, startedByEnv } from '../worker/local-start';
 
@@ -37,15 +38,18 @@ export class WorkerProcess {
   readonly exited: Promise<void>;
   /** Its status row when it joined: what the server knows of it while the database is away. */
   joinedAs: WorkerStatusRecord | undefined;
+  /** The delayed-packet labs: the proxy its connections pass through, closed when the process ends. */
+  readonly proxy: PacketProxy | undefined;
   private stderrTail = '';
 
   constructor(
     lab: LabInstance,
     settings: WorkerSettings,
     databaseUrl: string,
-    { restart, joinKey }: { restart: boolean; joinKey?: string },
+    { restart, joinKey, proxy }: { restart: boolean; joinKey?: string; proxy?: PacketProxy },
   ) {
     this.lab = lab;
+    this.proxy = proxy;
     this.name = settings.name;
     const server = thisServerRun();
     if (!server) throw new Error('cannot tell this server process apart (no /proc entry for it)');
@@ -57,6 +61,7 @@ export class WorkerProcess {
       `--renew-every-ms=${settings.renewEveryMs}`,
       `--write-every-ms=${settings.writeEveryMs}`,
       ...(settings.clockSlowPercent === undefined ? [] : [`--clock-slow-percent=${settings.clockSlowPercent}`]),
+      ...(settings.retryAfterMs === undefined ? [] : [`--retry-after-ms=${settings.retryAfterMs}`]),
     ];
     this.child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', entry, ...args], {
       cwd: projectRoot(),
@@ -80,6 +85,8 @@ export class WorkerProcess {
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.exitCode = code ?? (signal ? -1 : null);
+        // Its network goes with it: no proxy outlives its worker (nor holds bytes for nobody).
+        void this.proxy?.close();
         resolve();
       });
     });

@@ -6,12 +6,17 @@ import type { WireEvent } from '../model/wire';
  * or for the drifting clock its own story.
  */
 export function recorded(
-  name: 'fenced' | 'no-fencing' | 'token-as-text' | 'same-token-takeover' | 'drifting-clock',
+  name:
+    | 'fenced'
+    | 'no-fencing'
+    | 'token-as-text'
+    | 'same-token-takeover'
+    | 'drifting-clock'
+    | 'delayed-packet'
+    | 'delayed-packet-unfenced',
 ): WireEvent[] {
-  const file = new URL(
-    `../model/fixtures/${name}-${name === 'drifting-clock' ? 'drift' : 'pause'}.json`,
-    import.meta.url,
-  );
+  const story = name === 'drifting-clock' ? 'drift' : name.startsWith('delayed-packet') ? 'held' : 'pause';
+  const file = new URL(`../model/fixtures/${name}-${story}.json`, import.meta.url);
   return JSON.parse(readFileSync(file, 'utf8')) as WireEvent[];
 }
 

@@ -2,7 +2,10 @@
 
 export type SseEvent = { id?: number; event: string; data: Record<string, unknown> };
 
-/** The messages of an SSE body as they arrive: comments and heartbeats skipped, `data` parsed. */
+/**
+ * The messages of an SSE body as they arrive: comments and heartbeats skipped, `data` parsed, and a
+ * history page (`lab-events`) split into the `lab-event`s it holds, each with its id.
+ */
 export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder();
   const reader = body.getReader();
@@ -23,6 +26,13 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
           .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
       );
       if (fields.data === undefined) continue;
+      // A page of the history (`lab-events`, an array) is read as the events it holds, one by one.
+      if (fields.event === 'lab-events') {
+        for (const event of JSON.parse(fields.data) as Array<Record<string, unknown> & { id: number }>) {
+          yield { event: 'lab-event', data: event, id: event.id };
+        }
+        continue;
+      }
       yield {
         event: fields.event ?? 'message',
         data: JSON.parse(fields.data),

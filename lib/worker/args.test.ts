@@ -21,3 +21,19 @@ test('--clock-slow-percent: the drifting clock, in whole percent from 0 to 90', 
     );
   }
 });
+
+test('--retry-after-ms: the delayed packet client timeout, in whole milliseconds from 200 to 60000', () => {
+  assert.equal(parseWorkerArgs([...base, '--retry-after-ms', '4000'], env).settings.retryAfterMs, 4000);
+  assert.equal(parseWorkerArgs(base, env).settings.retryAfterMs, undefined, 'absent: the client waits');
+  for (const [bad, words] of [
+    ['100', /--retry-after-ms: client timeout must be at least 200 ms/],
+    ['60001', /--retry-after-ms: client timeout must be at most 60000 ms/],
+    ['soon', /--retry-after-ms: client timeout must be a number/],
+  ] as const) {
+    assert.throws(
+      () => parseWorkerArgs([...base, `--retry-after-ms=${bad}`], env),
+      (error: unknown) => error instanceof UsageError && words.test(error.message),
+      bad,
+    );
+  }
+});

@@ -6,6 +6,7 @@ import { DEFAULT_WORKER_SETTINGS, labIdSchema, type WorkerSettings, workerSettin
 export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [--db <worker url>] [--join-key <key>]
     [--lease-ttl-ms ${DEFAULT_WORKER_SETTINGS.leaseTtlMs}] [--renew-every-ms ${DEFAULT_WORKER_SETTINGS.renewEveryMs}] [--write-every-ms ${DEFAULT_WORKER_SETTINGS.writeEveryMs}]
     [--clock-slow-percent 0..90] (the drifting-clock lab only: this worker's clock runs that much slow)
+    [--retry-after-ms 200..60000] (the delayed-packet labs only: retry an unanswered write with the same token)
   --db is the worker URL the lab's launcher prints (the worker role and the room's worker password,
   on the lab server's PostgreSQL); it defaults to DATABASE_URL. A private lab also takes its --join-key,
   which its page shows its owner.`;
@@ -28,6 +29,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
         'renew-every-ms': { type: 'string' },
         'write-every-ms': { type: 'string' },
         'clock-slow-percent': { type: 'string' },
+        'retry-after-ms': { type: 'string' },
       },
     }));
   } catch (error) {
@@ -59,6 +61,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
     ...defined('renewEveryMs', number('renew-every-ms')),
     ...defined('writeEveryMs', number('write-every-ms')),
     ...defined('clockSlowPercent', number('clock-slow-percent')),
+    ...defined('retryAfterMs', number('retry-after-ms')),
   });
   if (!settings.success) {
     const issue = settings.error.issues[0];
@@ -68,6 +71,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
       renewEveryMs: '--renew-every-ms',
       writeEveryMs: '--write-every-ms',
       clockSlowPercent: '--clock-slow-percent',
+      retryAfterMs: '--retry-after-ms',
     };
     const flag = flags[String(issue?.path[0])] ?? 'options';
     throw new UsageError(`${flag}: ${issue?.message ?? 'invalid'}`);

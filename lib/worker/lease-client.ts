@@ -1,6 +1,7 @@
 import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
+import { writeDelayedPacket } from '../../db/delayed-packet-write';
 import { appendEvent } from '../../db/events';
 import { acquireLease, type Lease, renewLease } from '../../db/leases';
 import { toFencingError } from '../../db/pool';
@@ -8,8 +9,10 @@ import type { WorkerIdentity } from '../../db/worker-identity';
 import { isFencingError } from '../model/errors';
 import type { Token } from '../model/token';
 import { type WorkerClock, workerClock } from '../model/worker-clock';
+import type { WriteResult } from '../model/write-result';
 import type { PauseCommand, PauseTrigger, WorkerConfig, WorkerPhase, WorkerStatus } from './protocol';
 import { writeForLab } from './write-paths';
+import { answeredOrRetried } from './write-retry';
 
 const ACQUIRE_RETRY_MS = 50;
 const RECONNECT_FIRST_MS = 200;
@@ -205,7 +208,7 @@ export class LeaseClient {
       return false;
     }
     const value = `${this.config.name}-${++this.writes}`;
-    const result = await writeForLab(
+    const sent = writeForLab(
       {
         lab: this.config.lab,
         value,
@@ -218,11 +221,33 @@ export class LeaseClient {
       },
       this.session,
     );
+    const result = await answeredOrRetried(sent, this.config.retryAfterMs, () =>
+      this.retryOnNewConnection(value, belief.writeToken),
+    );
     if (result.outcome === 'stale') {
       await this.lost(`my write with token ${result.presentedToken} was rejected: the row holds ${result.storedToken}`);
       return false;
     }
     return true;
+  }
+
+  /**
+   * The delayed-packet labs' client timeout: the connection whose write went unanswered is let go
+   * (its held bytes, and its goodbye after them, still travel), and the same write, with the same
+   * token, goes again on a new connection, the lease not checked again.
+   */
+  private async retryOnNewConnection(value: string, token: Token): Promise<WriteResult> {
+    const stuck = this.session;
+    this.session = await this.connect();
+    void stuck.end().catch(() => undefined);
+    await this.event('write_sent', {
+      token,
+      detail: { value, attempt: 'retry', timedOutAfterMs: this.config.retryAfterMs },
+    });
+    return writeDelayedPacket(
+      { as: this.identity(), rowId: this.config.lab.rowId, value, token, attempt: 'retry' },
+      this.session,
+    );
   }
 
   /** Between the lease check and the write reaching the database. */

@@ -9,6 +9,7 @@ import { markRemoteWorkerStopped, RESET_WHILE_AWAY, registerRemoteWorker } from 
 import { recordWorkerOrigin } from '../../db/worker-status';
 import { isFencingError } from '../model/errors';
 import { labTitle } from '../model/lab-instance';
+import { hasPacketProxy } from '../model/lab-kinds';
 import { parseWorkerArgs, UsageError, WORKER_USAGE, type WorkerArgs } from './args';
 import { freezeOnSharedMemory, markFrozen, newFreezeState } from './freeze';
 import { LeaseClient, type WorkerReport } from './lease-client';
@@ -78,16 +79,25 @@ async function main(): Promise<number> {
     if (joined.refusal === 'no_lab') throw new Refused(`no lab ${JSON.stringify(args.lab)} in this database`);
     if (joined.refusal === 'closed') throw new Refused(`the lab ${args.lab} was closed: open a new one in the app`);
     if (joined.refusal === 'full') throw new Refused(`the lab ${args.lab} has as many workers as it takes`);
+    if (joined.refusal === 'no_clock_drift') {
+      throw new Refused(
+        `--clock-slow-percent: only the drifting-clock lab has a drifting clock (${args.lab} is ${joined.kind})`,
+      );
+    }
     throw new Refused(
       `a worker named ${JSON.stringify(name)} is already running in the lab ${args.lab}: pick another --name`,
     );
   }
   const { generation, lab } = joined;
   const { resource } = lab;
-  if (settings.clockSlowPercent !== undefined && lab.kind !== 'drifting-clock') {
+  if (settings.retryAfterMs !== undefined && !hasPacketProxy(lab.kind)) {
+    await markRemoteWorkerStopped(me, session).catch(() => undefined);
+    throw new Refused(`--retry-after-ms: only the delayed-packet labs retry a write (${lab.id} is ${lab.kind})`);
+  }
+  if (!local && hasPacketProxy(lab.kind)) {
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(
-      `--clock-slow-percent: only the drifting-clock lab has a drifting clock (${lab.id} is ${lab.kind})`,
+      `the ${lab.id} lab runs only workers its app server starts: their connection to PostgreSQL passes through that server's proxy, which holds their writes (start one from the lab's page)`,
     );
   }
   // A worker an app server started gets the lab's short id ("w1") and names its server, whose

@@ -15,6 +15,8 @@ export type WorkerConfig = {
   writeEveryMs: number;
   /** The drifting-clock lab only: how slow this worker's clock runs, in percent (lib/model/worker-clock.ts). */
   clockSlowPercent?: number | undefined;
+  /** The delayed-packet labs only: give up on an unanswered write after this long, and send it again. */
+  retryAfterMs?: number | undefined;
   /**
    * The run of the lab this worker joined (labs.generation): every lease, write and event it sends
    * carries it, and the database refuses them once the lab has been reset since.

@@ -115,6 +115,21 @@ describe('bad usage: a clear message and exit code 2', () => {
     assert.equal(await listed('Drifter'), undefined, 'no lane is left for it');
   });
 
+  test('a worker started by hand in a delayed-packet lab: refused, since its connection would not pass the proxy', async () => {
+    const lab = 'delayed-packet-unfenced';
+    const before = (await listEvents({ lab })).at(-1)?.id ?? 0;
+    const run = worker(['--lab', lab, '--name', 'Courier']);
+    assert.equal(await run.exited, 2);
+    assert.match(
+      run.output(),
+      /the delayed-packet-unfenced lab runs only workers its app server starts: their connection to PostgreSQL passes through that server's proxy/,
+    );
+    assert.deepEqual(
+      (await listEvents({ lab })).filter((e) => e.id > before && e.actor === 'Courier'),
+      [],
+    );
+  });
+
   test('no --name', async () => {
     const run = worker(['--lab', LAB]);
     assert.equal(await run.exited, 2);

@@ -6,6 +6,7 @@ import {
   writeTokenAsText,
   writeWithoutFencing,
 } from '../../db/broken-labs';
+import { writeDelayedPacket } from '../../db/delayed-packet-write';
 import { fencedWrite } from '../../db/guard';
 import type { Session } from '../../db/pool';
 import type { WorkerIdentity } from '../../db/worker-identity';
@@ -49,6 +50,11 @@ export async function writeForLab(request: WriteRequest, session: Session): Prom
     case 'drifting-clock':
       // No token check: the write of a worker that believes its slow clock.
       return writeWithoutFencing({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
+    case 'delayed-packet':
+    case 'delayed-packet-unfenced':
+      // Sent through the lab's proxy, which may hold it on the wire (lib/os/packet-proxy.ts); fenced or not by lab.
+      await criticalWindow();
+      return writeDelayedPacket({ as, rowId, value, token, attempt: 'first' }, session);
     case 'bypass': {
       // The path is chosen after the critical window: a worker that froze there wakes up overdue.
       await criticalWindow();

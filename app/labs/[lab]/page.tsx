@@ -4,6 +4,7 @@ import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
 import { OwnMachineWorker } from '@/components/lab/own-machine-worker';
 import { summaryTitle } from '@/lib/model/lab-instance';
+import { hasPacketProxy } from '@/lib/model/lab-kinds';
 import { labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';
@@ -35,7 +36,10 @@ export default async function LabPage({ params }: Props) {
       }
     >
       <LabView lab={lab} canDrive={access.canDrive} />
-      {access.joinKey ? <OwnMachineWorker labId={lab.id} joinKey={access.joinKey} /> : null}
+      {/* A delayed-packet lab's workers run behind this server's proxy: one started by hand is refused. */}
+      {access.joinKey && !hasPacketProxy(lab.kind) ? (
+        <OwnMachineWorker labId={lab.id} joinKey={access.joinKey} />
+      ) : null}
     </LabPageShell>
   );
 }

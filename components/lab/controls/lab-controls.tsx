@@ -1,12 +1,14 @@
 'use client';
 
 import { useEffect, useId, useState } from 'react';
-import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab-inputs';
+import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab-input-limits';
+import { hasPacketProxy } from '@/lib/model/lab-kinds';
 import { DRIFTING_CLOCK_SLOW_PERCENT } from '@/lib/model/walkthrough-drifting-clock';
 import type { LabSnapshot } from '@/lib/model/wire';
 import { MAX_CLOCK_SLOW_PERCENT } from '@/lib/model/worker-clock';
 import { useLabStore } from '../lab-store-provider';
 import { ChaosPanel } from './chaos-panel';
+import { ConnectionControls } from './connection-controls';
 import { NoticeArea } from './notice-area';
 import { NumberField } from './number-field';
 import { ShortcutsHelp, useShortcuts } from './shortcuts';
@@ -28,6 +30,11 @@ export function LabControls() {
   const selected = useLabStore((s) => s.selectedWorker);
   // The drifting-clock lab's one control of its own: how slow the next worker's clock runs.
   const drifting = useLabStore((s) => s.kind === 'drifting-clock');
+  // The delayed-packet labs' own: hold and release the selected worker's connection.
+  const proxied = useLabStore((s) => hasPacketProxy(s.kind));
+  // And the client timeout of the next worker there: 0 waits for the answer, however late.
+  const [retrySeconds, setRetrySeconds] = useState(0);
+  const retryNoteId = useId();
   const [clockSlowPercent, setClockSlowPercent] = useState<number>(DRIFTING_CLOCK_SLOW_PERCENT);
   const driftNoteId = useId();
   const [name, setName] = useState('A');
@@ -50,6 +57,7 @@ export function LabControls() {
       renewEveryMs: Math.round((ttlSeconds * 1000) / 3),
       writeEveryMs: DEFAULT_WORKER_SETTINGS.writeEveryMs,
       ...(drifting ? { clockSlowPercent } : {}),
+      ...(proxied && retrySeconds > 0 ? { retryAfterMs: Math.round(retrySeconds * 1000) } : {}),
     });
   const target = selectedWorker?.id;
   const actions = {
@@ -97,6 +105,17 @@ export function LabControls() {
             describedBy={driftNoteId}
           />
         ) : null}
+        {proxied ? (
+          <NumberField
+            label="Client timeout, then retry (s)"
+            value={retrySeconds}
+            onChange={setRetrySeconds}
+            min={0}
+            max={60}
+            step={0.5}
+            describedBy={retryNoteId}
+          />
+        ) : null}
         <button
           type="submit"
           className={controlButton}
@@ -109,6 +128,12 @@ export function LabControls() {
         <p id={driftNoteId} className="text-sm text-slate-700 dark:text-slate-300">
           The drift is applied to this worker's reading of the clock; everything else is real. 0 % keeps time; 75 %
           makes one real second look like a quarter of one to it.
+        </p>
+      ) : null}
+      {proxied ? (
+        <p id={retryNoteId} className="text-sm text-slate-700 dark:text-slate-300">
+          Client timeout: 0 waits for an answer, however late. Otherwise, a write unanswered for that long is sent again
+          with the same token on a new connection, the lease not checked again; the first one may still arrive.
         </p>
       ) : null}
       <WorkerList workers={workers} />
@@ -155,6 +180,7 @@ export function LabControls() {
           Reset lab <kbd className="ml-1 text-xs opacity-70">X</kbd>
         </button>
       </fieldset>
+      {proxied ? <ConnectionControls commands={commands} worker={selectedWorker} /> : null}
       <NoticeArea />
       <ChaosPanel />
       <ShortcutsHelp />

@@ -3,7 +3,9 @@
 import { useCallback, useMemo, useState } from 'react';
 import {
   crashWorkerAction,
+  holdConnectionAction,
   pauseWorkerAction,
+  releaseConnectionAction,
   resetLabAction,
   restartWorkerAction,
   resumeWorkerAction,
@@ -94,6 +96,18 @@ export function useLabCommands() {
           'Restart',
           () => restartWorkerAction({ lab, worker }),
           (w) => `${w.name} restarted.`,
+        ),
+      hold: (worker: string) =>
+        run(
+          'Hold',
+          () => holdConnectionAction({ lab, worker }),
+          (r) => `Holding: ${r.message}.`,
+        ),
+      release: (worker: string) =>
+        run(
+          'Release',
+          () => releaseConnectionAction({ lab, worker }),
+          (r) => `Released: ${r.message}.`,
         ),
       reset: () =>
         run(

@@ -2,22 +2,13 @@
 
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import { checkHistory } from '@/lib/model/checker';
-import { checkerReport } from '@/lib/model/checker-report';
-import { serializeHistory } from '@/lib/model/history-file';
+import { type ExportThemeChoice, exportThemeChoice } from '@/lib/model/export-theme';
 import { isPrivateLabId } from '@/lib/model/lab-instance';
 import { LABS } from '@/lib/model/lab-kinds';
-import { replayBounds } from '@/lib/model/replay';
-import { type ExportKind, exportEnd, exportFileName, momentOffsetLabel } from '@/lib/model/replay-view';
-import { buildTimeline } from '@/lib/model/timeline';
-import { timelineToSvg } from '@/lib/model/timeline-svg';
+import { type ExportKind, exportFileName, momentOffsetLabel } from '@/lib/model/replay-view';
 import { controlButton } from '../controls/styles';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
 import { useReplayBounds, useViewEvents } from '../replay/use-replay-view';
-import { downloadBlob, downloadText, svgToPng } from './download';
-
-/** PNGs at twice the SVG's size: sharp on a projector and in slides. */
-const PNG_SCALE = 2;
 
 type Outcome = { ok: true; fileName: string } | { ok: false; message: string };
 
@@ -32,7 +23,9 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
   const replayAt = useLabStore((s) => s.replayAt);
   const bounds = useReplayBounds();
   const [outcome, setOutcome] = useState<Outcome | undefined>(undefined);
+  const [themeChoice, setThemeChoice] = useState<ExportThemeChoice>('screen');
   const scopeId = useId();
+  const themeId = useId();
 
   const run = async (kind: ExportKind) => {
     const { lab, kind: labKind, clockOffsetMs } = store.getState();
@@ -41,18 +34,20 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
     const exportedAt = new Date();
     const fileName = exportFileName(lab, kind, exportedAt);
     try {
-      if (kind === 'json') {
-        const text = serializeHistory({ lab: { id: lab, kind: labKind, title: labTitle }, events, exportedAt });
-        downloadText(text, 'application/json', fileName);
-      } else if (kind === 'md') {
-        const report = checkerReport({ labTitle, labId: lab, verdict: checkHistory(events), events, exportedAt });
-        downloadText(report, 'text/markdown', fileName);
-      } else {
-        const end = exportEnd(replayBounds(events), replayAt, Date.now() + clockOffsetMs);
-        const svg = timelineToSvg(buildTimeline(events, end), { title: `Fencing Lab · ${labTitle}` });
-        if (kind === 'svg') downloadText(svg, 'image/svg+xml', fileName);
-        else downloadBlob(await svgToPng(svg, PNG_SCALE), fileName);
-      }
+      // The file's code is loaded on the first click (make-export.ts), not with the page.
+      const { makeExport } = await import('./make-export');
+      await makeExport({
+        kind,
+        fileName,
+        lab: { id: lab, kind: labKind, title: labTitle },
+        events,
+        replayAt,
+        dbNow: Date.now() + clockOffsetMs,
+        exportedAt,
+        themeChoice,
+        // The theme-toggle marks the dark theme with the class `dark` on <html>.
+        screenIsDark: document.documentElement.classList.contains('dark'),
+      });
       setOutcome({ ok: true, fileName });
     } catch (error) {
       setOutcome({ ok: false, message: error instanceof Error ? error.message : 'the export failed' });
@@ -80,6 +75,24 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
       <p id={scopeId} className="text-sm">
         {scope}
       </p>
+      <div className="flex flex-wrap items-center gap-2">
+        <label htmlFor={themeId} className="text-sm font-semibold">
+          Theme (SVG, PNG)
+        </label>
+        <select
+          id={themeId}
+          value={themeChoice}
+          onChange={(event) => {
+            const choice = exportThemeChoice(event.target.value);
+            if (choice) setThemeChoice(choice);
+          }}
+          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
+        >
+          <option value="screen">as on screen</option>
+          <option value="light">light</option>
+          <option value="dark">dark</option>
+        </select>
+      </div>
       <div className="flex flex-wrap gap-2">
         {buttons.map(([kind, label]) => (
           <button

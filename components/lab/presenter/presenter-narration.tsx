@@ -26,22 +26,22 @@ export type NarrationDrive = {
 };
 
 const bigButton =
-  'rounded-lg border-2 border-slate-400 bg-white px-4 py-2 text-xl font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800';
+  'rounded-lg border-2 border-slate-400 bg-white px-3 py-1.5 text-xl font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800';
 
 /** The current step's narration in large type, with Back / Next / Play for the trainer. */
 export function PresenterNarration({ view, drive }: { view: NarrationView; drive: NarrationDrive | undefined }) {
   return (
     <section
       aria-labelledby="presenter-step-title"
-      className="space-y-4 rounded-xl border-2 border-sky-300 bg-sky-50 p-5 dark:border-sky-800 dark:bg-sky-950"
+      className="space-y-2 rounded-xl border-2 border-sky-300 bg-sky-50 p-4 dark:border-sky-800 dark:bg-sky-950"
     >
-      <p className="text-2xl font-semibold text-sky-900 dark:text-sky-200" data-testid="step-counter">
+      <p className="text-lg font-semibold text-sky-900 dark:text-sky-200" data-testid="step-counter">
         Step {view.step} of {view.steps}
       </p>
-      <h2 id="presenter-step-title" className="text-4xl font-bold leading-tight">
+      <h2 id="presenter-step-title" className="text-2xl font-bold leading-tight">
         {view.title}
       </h2>
-      <p aria-live="polite" className="min-h-48 text-3xl leading-snug" data-testid="narration">
+      <p aria-live="polite" className="min-h-24 text-xl leading-snug" data-testid="narration">
         {view.text}
       </p>
       {view.note || drive?.offer ? (
@@ -63,7 +63,7 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
           ) : null}
         </div>
       ) : null}
-      <p role="status" className="min-h-8 text-xl text-slate-700 dark:text-slate-300">
+      <p role="status" className="min-h-7 text-xl text-slate-700 dark:text-slate-300">
         {view.status.kind === 'working' ? `Waiting for ${view.status.what}…` : ''}
       </p>
       {view.status.kind === 'failed' ? (
@@ -72,7 +72,7 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
         </p>
       ) : null}
       {drive ? (
-        <div className="flex flex-wrap items-center gap-3">
+        <div className="flex flex-wrap items-center gap-2">
           <button
             type="button"
             className={bigButton}

@@ -2,8 +2,9 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { type CSSProperties, useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import type { LabSummary } from '@/lib/model/lab-instance';
+import { PRESENTER_METRICS } from '@/lib/model/timeline-layout';
 import { ThemeToggle } from '../../theme-toggle';
 import { NoticeArea } from '../controls/notice-area';
 import { DriveStatus } from '../drive-status';
@@ -17,14 +18,14 @@ import { type NarrationDrive, type NarrationView, PresenterNarration } from './p
 import { WorkerStrip } from './worker-strip';
 
 /*
- * The timeline is drawn in fixed pixels (lanes, marks, labels): CSS zoom scales all of it, and the
- * live tables, together, so the marks stay legible from the back of a room without a second
- * geometry. The narration is large by its own type sizes.
+ * At 1280×720 (a projector) the whole stage fits without scrolling: the timeline, drawn with the
+ * presenter's metrics (lane names, tokens and write labels of 20 px and more, at the canvas's own
+ * resolution, not a CSS zoom of small print), takes most of the screen; the workers and the
+ * narration stand beside it; the tables open on request below.
  */
-const DRAWING_ZOOM: CSSProperties = { zoom: 1.25 };
 
 const headerButton =
-  'rounded-lg border-2 border-slate-300 px-3 py-1.5 text-lg font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-700 dark:hover:bg-slate-900';
+  'rounded-lg border-2 border-slate-300 px-3 py-1 text-lg font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-700 dark:hover:bg-slate-900';
 
 export type StageDrive = { narration: NarrationDrive; togglePause: () => unknown; resume: () => unknown };
 
@@ -70,9 +71,9 @@ export function PresenterStage(props: {
   });
 
   return (
-    <main className="mx-auto max-w-[120rem] space-y-4 px-5 py-4 text-xl">
+    <main className="mx-auto max-w-[120rem] space-y-3 px-4 py-2 text-xl">
       <header className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-3xl font-bold">
+        <h1 className="text-2xl font-bold">
           Fencing Lab <span className="font-normal">· {props.subtitle}</span>
         </h1>
         <div className="flex flex-wrap items-center gap-3">
@@ -98,16 +99,19 @@ export function PresenterStage(props: {
       </header>
       {helpOpen ? <PresenterHelp id={helpId} canDrive={drive !== undefined} /> : null}
       {drive ? null : <WatchingBanner labHref={exitHref} refusal={refusal} />}
-      <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_32rem]">
-        <div className="min-w-0 space-y-4">
-          <WorkerStrip />
-          <div className="space-y-4" style={DRAWING_ZOOM}>
-            <VerdictBanner />
-            <Timeline />
-            <LiveTables />
-          </div>
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
+        <div className="min-w-0 space-y-3" data-testid="presenter-drawing">
+          <VerdictBanner />
+          <Timeline metrics={PRESENTER_METRICS} />
+          <details className="rounded-lg border border-slate-200 px-3 py-1 dark:border-slate-800">
+            <summary className="cursor-pointer text-lg font-semibold">The row and the lease, as tables</summary>
+            <div className="space-y-3 py-2">
+              <LiveTables />
+            </div>
+          </details>
         </div>
-        <div className="space-y-3 lg:col-start-2 lg:row-start-1">
+        <div className="space-y-3">
+          <WorkerStrip />
           <PresenterNarration view={props.narration} drive={drive?.narration} />
           {drive ? <DriveHints /> : null}
           <NoticeArea />
@@ -120,22 +124,22 @@ export function PresenterStage(props: {
 function DriveHints() {
   const selected = useLabStore((s) => s.snapshot?.workers.find((w) => w.id === s.selectedWorker)?.name);
   return (
-    <p className="text-lg text-slate-700 dark:text-slate-300">
+    <p className="text-base text-slate-700 dark:text-slate-300">
       <kbd>→</kbd> next · <kbd>Space</kbd> play/pause · <kbd>P</kbd> pause {selected ?? 'the selected worker'} ·{' '}
       <kbd>?</kbd> all keys
     </p>
   );
 }
 
-/** A watcher's notice: what they see, and why the driving keys do nothing. */
+/** A watcher's notice, in two lines (the stage must fit the screen): what they see, and why the driving keys do nothing. */
 function WatchingBanner({ labHref, refusal }: { labHref: string; refusal: string }) {
   return (
     <section
       aria-labelledby="watching-heading"
       data-testid="read-only"
-      className="rounded-xl border-2 border-amber-300 bg-amber-50 p-4 dark:border-amber-800 dark:bg-amber-950"
+      className="flex flex-wrap items-baseline gap-x-3 rounded-xl border-2 border-amber-300 bg-amber-50 px-4 py-2 text-lg dark:border-amber-800 dark:bg-amber-950"
     >
-      <h2 id="watching-heading" className="text-2xl font-semibold">
+      <h2 id="watching-heading" className="text-xl font-semibold">
         Watching: read-only
       </h2>
       <p>
@@ -146,7 +150,7 @@ function WatchingBanner({ labHref, refusal }: { labHref: string; refusal: string
         </Link>
         .
       </p>
-      <p role="status" className="min-h-7 font-semibold">
+      <p role="status" className="font-semibold">
         {refusal}
       </p>
     </section>

@@ -23,7 +23,7 @@ export function WorkerStrip() {
   const selected = useLabStore((s) => s.selectedWorker);
   const select = useLabStore((s) => s.selectWorker);
   return (
-    <section aria-labelledby="worker-strip-heading" className="flex flex-wrap items-center gap-3">
+    <section aria-labelledby="worker-strip-heading" className="flex flex-wrap items-center gap-2">
       <h2 id="worker-strip-heading" className="text-xl font-semibold">
         Workers
       </h2>
@@ -39,7 +39,7 @@ export function WorkerStrip() {
                 aria-pressed={isSelected}
                 aria-keyshortcuts={i < MAX_KEYED_WORKERS ? String(i + 1) : undefined}
                 onClick={() => select(worker.id)}
-                className={`flex items-baseline gap-2 rounded-lg border-2 px-3 py-1.5 text-xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 ${
+                className={`flex items-baseline gap-2 rounded-lg border-2 px-2.5 py-1 text-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 ${
                   isSelected
                     ? 'border-sky-700 bg-sky-100 dark:border-sky-400 dark:bg-sky-900'
                     : 'border-slate-300 dark:border-slate-700'

@@ -1,14 +1,22 @@
 'use client';
 
-import { useMemo } from 'react';
-import type { Timeline } from '@/lib/model/timeline';
-import { useLabStore } from '../lab-store-provider';
-import { describeMarks } from './marks';
+import type { MarkText } from '@/lib/model/timeline-layout';
 
-/** What the hovered or focused mark means, in words (announced politely to screen readers). */
-export function MarkDetails({ timeline }: { timeline: Timeline }) {
-  const selected = useLabStore((s) => s.selectedMark);
-  const info = useMemo(() => (selected ? describeMarks(timeline).get(selected) : undefined), [selected, timeline]);
+/** What the hovered, clicked or focused mark means, in words (announced politely to screen readers). */
+export function MarkDetails({
+  marks,
+  selected,
+  fallback,
+}: {
+  marks: readonly MarkText[];
+  selected: string | undefined;
+  /** The focused mark's words, when it is not among `marks`. */
+  fallback: MarkText | undefined;
+}) {
+  const info =
+    selected === undefined
+      ? undefined
+      : (marks.find((m) => m.key === selected) ?? (fallback?.key === selected ? fallback : undefined));
   return (
     <div
       aria-live="polite"
@@ -17,7 +25,10 @@ export function MarkDetails({ timeline }: { timeline: Timeline }) {
     >
       {info ? (
         <>
-          <p className="font-semibold">{info.title}</p>
+          <p className="font-semibold">
+            {info.flagged ? '⚠ Violation: ' : ''}
+            {info.title}
+          </p>
           <ul className="mt-1 list-disc pl-5 text-slate-700 dark:text-slate-300">
             {info.lines.map((line) => (
               <li key={line}>{line}</li>
@@ -26,8 +37,9 @@ export function MarkDetails({ timeline }: { timeline: Timeline }) {
         </>
       ) : (
         <p className="text-slate-600 dark:text-slate-400">
-          Hover, click or Tab to any mark for its details. ✓ accepted write, ✗ rejected write, hatched bar: a holder
-          that believes it still holds a lease it lost, cross-hatched bar: frozen.
+          Hover or click any mark, or Tab to the marks and move with the arrow keys, for its details. ✓ accepted write,
+          ✗ rejected write, hatched bar: a holder that believes it still holds a lease it lost, cross-hatched bar:
+          frozen.
         </p>
       )}
     </div>

@@ -1,32 +1,39 @@
 'use client';
 
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { buildTimeline, cullTimeline, reuseUnchangedLanes, type Timeline as TimelineModel } from '@/lib/model/timeline';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { layoutTimeline, type MarkText, SCREEN_METRICS, type TimelineMetrics } from '@/lib/model/timeline-layout';
 import { useLabStore } from '../lab-store-provider';
 import { useViewEvents, useViewNow } from '../replay/use-replay-view';
 import { useFlaggedEvents } from '../verdict-banner';
-import { AXIS_H, LABEL_W, LANE_H, ROW_LANE_H } from './geometry';
+import { LaneNames } from './lane-names';
 import { MarkDetails } from './mark-details';
+import { MarkList } from './mark-list';
+import { inListOrder, markPositions } from './mark-order';
+import { TimelineCanvas } from './timeline-canvas';
 import { TimelineToolbar } from './timeline-toolbar';
-import { TrackLayer } from './track-layer';
+import { useMarkFocus } from './use-mark-focus';
+import { useTimelineModel } from './use-timeline-model';
+import { useVisibleLanes } from './use-visible-lanes';
 
 const MIN_LANES = 2;
 const noSubscription = () => () => undefined;
 const REBUILD_MS = 1_000;
-/** The drawn layer spans three windows on a one-window grid: panning redraws it every fourth step. */
-const LAYER_WINDOWS = 3;
+/** The listed stretch spans three windows on a one-window grid: the list changes only when the view crosses a line. */
+const STRETCH_WINDOWS = 3;
 
 /**
- * The heart of the lab: one lane per holder and one for the database, drawn from the event log.
- * Every mark can be reached with the keyboard (Tab) and explains itself in the details panel.
+ * The heart of the lab: one lane per holder and one for the database, drawn from the event log on
+ * a canvas. Every mark is also a button in a list (keyboard, screen readers) and explains itself in
+ * the details panel.
  */
-export function Timeline() {
+export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetrics }) {
   // Live, or up to the replay moment with that moment as "now".
   const events = useViewEvents();
   const replayAt = useLabStore((s) => s.replayAt);
   const windowMs = useLabStore((s) => s.windowMs);
   const viewEnd = useLabStore((s) => s.viewEnd);
   const selectMark = useLabStore((s) => s.selectMark);
+  const selected = useLabStore((s) => s.selectedMark);
   const now = useViewNow();
   const [width, setWidth] = useState(900);
   const box = useRef<HTMLDivElement>(null);
@@ -38,7 +45,6 @@ export function Timeline() {
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
-  const visibleLanes = useVisibleLanes(box);
   // Drawn in the browser only: the server's "now" is not the browser's, and the page must hydrate
   // to exactly what the server sent.
   const mounted = useSyncExternalStore(
@@ -47,33 +53,49 @@ export function Timeline() {
     () => false,
   );
 
-  // Rebuilt from the log when it grows; between events only "now" moves, so once a second is enough
-  // for what is still open (a freeze, a belief).
-  // A replayed moment is drawn exactly: what is open ends at the moment, not at the next second.
+  // Folded in as the log grows; between events only "now" moves, so once a second is enough for what
+  // is still open (a freeze, a belief). A replayed moment is drawn exactly.
   const nowBucket = replayAt ?? Math.floor(now / REBUILD_MS) * REBUILD_MS;
-  const full: TimelineModel = useMemo(() => buildTimeline(events, nowBucket), [events, nowBucket]);
+  const full = useTimelineModel(events, nowBucket);
   const flagged = useFlaggedEvents();
 
   const end = viewEnd ?? now + windowMs * 0.08;
   const start = end - windowMs;
-  const trackW = width - LABEL_W - 8;
-  const pxPerMs = trackW / windowMs;
-  // The layer starts a window before the view, on a one-window grid: it is redrawn only when the
-  // view crosses a grid line, and slid (a compositor transform) in between. Lanes whose visible
-  // marks did not change keep their identity, so that only the others are drawn again.
-  const layerFrom = Math.floor((start - windowMs) / windowMs) * windowMs;
-  const spanMs = windowMs * LAYER_WINDOWS;
-  const previous = useRef<TimelineModel | undefined>(undefined);
-  const timeline = useMemo(() => {
-    const culled = reuseUnchangedLanes(previous.current, cullTimeline(full, layerFrom, layerFrom + spanMs));
-    previous.current = culled;
-    return culled;
-  }, [full, layerFrom, spanMs]);
-  const laneCount = Math.max(MIN_LANES, timeline.lanes.length);
-  const rowTop = AXIS_H + laneCount * LANE_H;
-  const height = rowTop + ROW_LANE_H + 8;
-  const shift = (layerFrom - start) * pxPerMs;
-  const nowX = (now - start) * pxPerMs;
+  const stretchFrom = Math.floor((start - windowMs) / windowMs) * windowMs;
+  const stretchTo = stretchFrom + windowMs * STRETCH_WINDOWS;
+  const until = replayAt ?? nowBucket + REBUILD_MS;
+  const laneIndex = useMemo(() => new Map(full.lanes.map((lane, i) => [lane.holder, i])), [full.lanes]);
+  const visibleLanes = useVisibleLanes(box, metrics);
+  const [firstLane, lastLane] = visibleLanes;
+  // The marks of the stretch on the lanes on screen (and the database's), in words, from the layout
+  // (which finds them by binary search).
+  const listed = useMemo(() => {
+    const options = { from: stretchFrom, to: stretchTo, width: 2 * metrics.labelW, metrics, until, flagged };
+    const laneRange = [firstLane, lastLane] as const;
+    return inListOrder(layoutTimeline(full, { ...options, origin: full.from, laneRange }).marks, laneIndex);
+  }, [full, firstLane, lastLane, stretchFrom, stretchTo, metrics, until, flagged, laneIndex]);
+  const positions = useMemo(() => markPositions(full), [full]);
+
+  const laneCount = Math.max(MIN_LANES, full.lanes.length);
+  const rowTop = metrics.axisH + laneCount * metrics.laneH;
+  const height = rowTop + metrics.rowLaneH + 8;
+  const laneTopOf = useCallback(
+    (mark: MarkText) =>
+      mark.kind === 'row' ? rowTop : metrics.axisH + (laneIndex.get(mark.lane) ?? 0) * metrics.laneH,
+    [laneIndex, metrics, rowTop],
+  );
+
+  const { focus, items, onMove, onFocusMark, onLeave } = useMarkFocus(full, flagged, listed, laneIndex, {
+    start,
+    end,
+    windowMs,
+    viewEnd,
+    now,
+  });
+  const focusedText = focus && (listed.find((m) => m.key === focus.mark.key) ?? focus.mark);
+
+  const nowX = metrics.labelW + ((now - start) / windowMs) * (width - metrics.labelW);
+  const holders = full.lanes.map((l) => l.holder);
 
   return (
     <section aria-labelledby="timeline-heading" className="rounded-lg border border-slate-200 dark:border-slate-800">
@@ -87,115 +109,69 @@ export function Timeline() {
         {/* biome-ignore lint/a11y/useSemanticElements: a drawing of marks is a group, not a <fieldset> of form controls. */}
         <div
           role="group"
-          aria-label={`Timeline of ${timeline.lanes.length} holder${timeline.lanes.length === 1 ? '' : 's'} and the database`}
-          className="relative"
+          aria-label={`Timeline of ${holders.length} holder${holders.length === 1 ? '' : 's'} and the database`}
+          className="relative overflow-hidden"
           style={{ height }}
         >
-          <LaneHeaders holders={timeline.lanes.map((l) => l.holder)} rowTop={rowTop} height={height} />
-          {timeline.lanes.length === 0 ? (
+          {mounted ? (
+            <TimelineCanvas
+              view={{
+                timeline: full,
+                from: start,
+                to: end,
+                width,
+                height,
+                metrics,
+                origin: full.from,
+                until,
+                flagged,
+                minLanes: MIN_LANES,
+                focused: focus?.inList ? focus.mark.key : undefined,
+              }}
+              onHover={selectMark}
+              onPick={selectMark}
+            />
+          ) : null}
+          <LaneNames holders={holders} metrics={metrics} rowTop={rowTop} height={height} />
+          {holders.length === 0 ? (
             <p
               className="absolute text-sm text-slate-500"
-              style={{ left: LABEL_W + 12, top: AXIS_H + LANE_H / 2 - 10 }}
+              style={{ left: metrics.labelW + 12, top: metrics.axisH + metrics.laneH / 2 - 10 }}
             >
               No holder yet: start a worker to see its lane.
             </p>
           ) : null}
-          <div className="absolute top-0 overflow-hidden" style={{ left: LABEL_W, width: trackW + 8, height }}>
-            {mounted ? (
-              <div className="will-change-transform" style={{ transform: `translateX(${shift}px)` }}>
-                <TrackLayer
-                  timeline={timeline}
-                  from={layerFrom}
-                  spanMs={spanMs}
-                  windowMs={windowMs}
-                  pxPerMs={pxPerMs}
-                  origin={full.from}
-                  laneCount={laneCount}
-                  rowTop={rowTop}
-                  height={height}
-                  until={replayAt ?? nowBucket + REBUILD_MS}
-                  flagged={flagged}
-                  onSelect={selectMark}
-                  visibleLanes={visibleLanes}
-                />
-              </div>
-            ) : null}
-            {mounted && nowX >= 0 && nowX <= trackW + 8 ? (
-              <div
-                aria-hidden="true"
-                className="pointer-events-none absolute top-0 border-l-2 border-dashed border-fuchsia-600 will-change-transform dark:border-fuchsia-400"
-                style={{ height, transform: `translateX(${nowX}px)` }}
+          {mounted && nowX >= metrics.labelW && nowX <= width ? (
+            <div
+              aria-hidden="true"
+              className="pointer-events-none absolute top-0 left-0 border-l-2 border-dashed border-fuchsia-600 will-change-transform dark:border-fuchsia-400"
+              style={{ height, transform: `translateX(${nowX}px)` }}
+            >
+              <span
+                className="absolute bottom-1 right-1 font-semibold text-fuchsia-700 dark:text-fuchsia-300"
+                style={{ fontSize: Math.max(12, metrics.labelPx - 4) }}
               >
-                <span className="absolute bottom-1 right-1 text-xs font-semibold text-fuchsia-700 dark:text-fuchsia-300">
-                  {replayAt === undefined ? 'now' : 'replay'}
-                </span>
-              </div>
-            ) : null}
-          </div>
+                {replayAt === undefined ? 'now' : 'replay'}
+              </span>
+            </div>
+          ) : null}
+          {mounted ? (
+            <MarkList
+              items={items}
+              positionOf={positions.positionOf}
+              total={positions.total}
+              laneTopOf={laneTopOf}
+              current={focus?.mark.key}
+              focusPending={focus?.pending ?? false}
+              onFocusMark={onFocusMark}
+              onMove={onMove}
+              onSelect={selectMark}
+              onLeave={onLeave}
+            />
+          ) : null}
         </div>
       </div>
-      <MarkDetails timeline={timeline} />
+      <MarkDetails marks={listed} selected={selected} fallback={focusedText} />
     </section>
-  );
-}
-
-const LANE_MARGIN = 2;
-
-/**
- * Which lanes are on screen, give or take two: with fifty holders the timeline is taller than the
- * window, and drawing lanes nobody can see would only slow the ones they can.
- */
-function useVisibleLanes(box: React.RefObject<HTMLDivElement | null>): readonly [number, number] {
-  const [range, setRange] = useState<readonly [number, number]>([0, 12]);
-  useEffect(() => {
-    const update = () => {
-      const element = box.current;
-      if (!element) return;
-      const top = element.getBoundingClientRect().top + AXIS_H;
-      const first = Math.max(0, Math.floor(-top / LANE_H) - LANE_MARGIN);
-      const last = Math.max(first, Math.ceil((window.innerHeight - top) / LANE_H) + LANE_MARGIN);
-      setRange((current) => (current[0] === first && current[1] === last ? current : [first, last]));
-    };
-    update();
-    window.addEventListener('scroll', update, { passive: true });
-    window.addEventListener('resize', update);
-    return () => {
-      window.removeEventListener('scroll', update);
-      window.removeEventListener('resize', update);
-    };
-  }, [box]);
-  return range;
-}
-
-/** Lane names, outside the sliding track. */
-function LaneHeaders({ holders, rowTop, height }: { holders: string[]; rowTop: number; height: number }) {
-  return (
-    <svg width={LABEL_W} height={height} className="absolute top-0 left-0" aria-hidden="true">
-      {holders.map((holder, i) => (
-        <g key={holder}>
-          <line
-            x1={0}
-            x2={LABEL_W}
-            y1={AXIS_H + i * LANE_H}
-            y2={AXIS_H + i * LANE_H}
-            className="stroke-slate-200 dark:stroke-slate-800"
-          />
-          <text x={12} y={AXIS_H + i * LANE_H + LANE_H / 2 + 6} className="fill-current text-lg font-bold">
-            {holder}
-          </text>
-        </g>
-      ))}
-      <line x1={0} x2={LABEL_W} y1={rowTop} y2={rowTop} className="stroke-slate-300 dark:stroke-slate-700" />
-      <text x={12} y={rowTop + ROW_LANE_H / 2 + 5} className="fill-current text-sm font-bold">
-        database
-      </text>
-      <line
-        x1={LABEL_W - 1}
-        x2={LABEL_W - 1}
-        y1={0}
-        y2={rowTop + ROW_LANE_H}
-        className="stroke-slate-300 dark:stroke-slate-700"
-      />
-    </svg>
   );
 }

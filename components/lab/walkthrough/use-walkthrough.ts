@@ -114,6 +114,10 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
         if (!(await commands.pause(action.worker, 'critical-window'))) return fail('A could not be frozen');
       } else if (action.kind === 'resume') {
         await commands.resume(action.worker);
+      } else if (action.kind === 'hold') {
+        if (!(await commands.hold(action.worker))) return fail("A's connection could not be held");
+      } else if (action.kind === 'release') {
+        if (!(await commands.release(action.worker))) return fail("A's connection could not be released");
       }
       if (!(await waitFor(step.done, currentMark)))
         return fail(`nothing happened for ${STEP_TIMEOUT_MS / 1000} s while waiting for ${step.waitingFor}`);

@@ -111,7 +111,22 @@ export function WalkthroughPanel({
 function AfterTheEnd({ lab, labId }: { lab: LabId; labId: string }) {
   return (
     <p className="text-base">
-      {lab === 'fenced' ? (
+      {lab === 'delayed-packet' || lab === 'delayed-packet-unfenced' ? (
+        <>
+          Compare:{' '}
+          <Link
+            className="font-semibold underline"
+            href={
+              lab === 'delayed-packet'
+                ? '/labs/delayed-packet-unfenced/walkthrough'
+                : '/labs/delayed-packet/walkthrough'
+            }
+          >
+            {lab === 'delayed-packet' ? 'the same delayed packet without fencing' : 'the same delayed packet, fenced'}
+          </Link>
+          .
+        </>
+      ) : lab === 'fenced' ? (
         <>
           Now watch it break:{' '}
           <Link className="font-semibold underline" href="/labs/no-fencing/walkthrough">

@@ -4,7 +4,7 @@ import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
 import { summaryTitle } from '@/lib/model/lab-instance';
 import { walkthroughFor } from '@/lib/model/walkthrough';
-import { deepLinkedStep } from '@/lib/model/walkthrough-progress';
+import { deepLinkedStep } from '@/lib/model/walkthrough-deep-link';
 import { labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';

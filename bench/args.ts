@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { type BenchSizes, FULL_SIZES, QUICK_SIZES } from './sizes';
+
+/** The command line of `npm run bench`: which benchmarks, and at what size. */
+
+export const BENCHES = [
+  'throughput',
+  'takeover',
+  'busy-labs',
+  'latency',
+  'fps',
+  'history',
+  'bundle',
+  'room',
+  'faults',
+] as const;
+export type Bench = (typeof BENCHES)[number];
+/** Without names: all but the two that take minutes (room, faults), which run by name or with --quick. */
+const BY_DEFAULT: readonly Bench[] = ['throughput', 'takeover', 'busy-labs', 'latency', 'fps', 'history', 'bundle'];
+
+export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …] [--quick] [--minutes N] [--crashes N]
+  no names: ${BY_DEFAULT.join(', ')} (room and faults take minutes: name them)
+  --quick    every benchmark (or those named) at its small size (bench/sizes.ts), to check that each runs
+  --minutes  how long the room runs (default ${FULL_SIZES.room.minutes}, quick ${QUICK_SIZES.room.minutes})
+  --crashes  how many times faults kills the database (default ${FULL_SIZES.faults.crashes}, quick ${QUICK_SIZES.faults.crashes})`;
+
+export class UsageError extends Error {}
+
+export type BenchArgs = { selected: ReadonlySet<Bench>; quick: boolean; sizes: BenchSizes };
+
+const argsSchema = z.object({
+  names: z.array(z.enum(BENCHES, { error: (issue) => `unknown benchmark ${JSON.stringify(issue.input)}` })),
+  quick: z.boolean(),
+  minutes: z.coerce
+    .number({ error: '--minutes must be a number' })
+    .positive('--minutes must be more than 0')
+    .max(24 * 60, '--minutes must be at most a day')
+    .optional(),
+  crashes: z.coerce
+    .number({ error: '--crashes must be a number' })
+    .int('--crashes must be a whole number')
+    .min(1, '--crashes must be at least 1')
+    .max(100, '--crashes must be at most 100')
+    .optional(),
+});
+
+export function parseBenchArgs(argv: string[]): BenchArgs {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  } catch (error) {
+    const message = (error as Error).message;
+    const unknown = message.match(/Unknown option '([^']+)'/)?.[1];
+    throw new UsageError(unknown ? `unknown option ${unknown}` : message);
+  }
+  const { values, positionals } = parsed;
+  const checked = argsSchema.safeParse({
+    names: positionals,
+    quick: values.quick ?? false,
+    minutes: values.minutes,
+    crashes: values.crashes,
+  });
+  if (!checked.success) throw new UsageError(checked.error.issues[0]?.message ?? 'invalid arguments');
+  const { names, quick, minutes, crashes } = checked.data;
+  const base = quick ? QUICK_SIZES : FULL_SIZES;
+  const sizes: BenchSizes = {
+    ...base,
+    room: { ...base.room, minutes: minutes ?? base.room.minutes },
+    faults: { crashes: crashes ?? base.faults.crashes },
+  };
+  const selected = new Set<Bench>(names.length ? names : quick ? BENCHES : BY_DEFAULT);
+  return { selected, quick, sizes };
+}
+
+const OPTIONS = {
+  quick: { type: 'boolean' },
+  minutes: { type: 'string' },
+  crashes: { type: 'string' },
+} as const;

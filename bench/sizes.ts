@@ -1,0 +1,38 @@
+/*
+ * Every size a benchmark runs at, in one place: the full size (`npm run bench`) and the quick size
+ * (`npm run bench -- --quick`, which `npm test` runs). The quick size checks that each benchmark
+ * still runs, end to end, as fast as it can; its figures are printed but say little.
+ */
+
+export type BenchSizes = {
+  throughput: { rounds: number; roundMs: number };
+  takeover: { takeovers: number };
+  busyLabs: { labs: number; seconds: number };
+  latency: { samples: number };
+  fps: { lanes: number; eventsPerLane: number; measureMs: number };
+  room: { viewers: number; workers: readonly [number, number, number]; minutes: number };
+  faults: { crashes: number };
+  history: { events: number; holders: number; spanMinutes: number; restMs: number };
+};
+
+export const FULL_SIZES: BenchSizes = {
+  throughput: { rounds: 3, roundMs: 1_500 },
+  takeover: { takeovers: 15 },
+  busyLabs: { labs: 30, seconds: 10 },
+  latency: { samples: 100 },
+  fps: { lanes: 50, eventsPerLane: 1_000, measureMs: 4_000 },
+  room: { viewers: 50, workers: [8, 8, 4], minutes: 10 },
+  faults: { crashes: 5 },
+  history: { events: 200_000, holders: 50, spanMinutes: 60, restMs: 5_000 },
+};
+
+export const QUICK_SIZES: BenchSizes = {
+  throughput: { rounds: 1, roundMs: 150 },
+  takeover: { takeovers: 2 },
+  busyLabs: { labs: 5, seconds: 1 },
+  latency: { samples: 10 },
+  fps: { lanes: 10, eventsPerLane: 100, measureMs: 1_000 },
+  room: { viewers: 6, workers: [1, 1, 1], minutes: 0.1 },
+  faults: { crashes: 1 },
+  history: { events: 20_000, holders: 50, spanMinutes: 60, restMs: 1_000 },
+};

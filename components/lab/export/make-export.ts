@@ -1,0 +1,52 @@
+import { checkHistory } from '@/lib/model/checker';
+import { checkerReport } from '@/lib/model/checker-report';
+import type { ExportThemeChoice } from '@/lib/model/export-theme';
+import { exportTheme } from '@/lib/model/export-theme';
+import { serializeHistory } from '@/lib/model/history-file';
+import type { LabId } from '@/lib/model/lab-kinds';
+import { replayBounds } from '@/lib/model/replay';
+import { type ExportKind, exportEnd } from '@/lib/model/replay-view';
+import { buildTimeline } from '@/lib/model/timeline';
+import { timelineToSvg } from '@/lib/model/timeline-svg';
+import type { WireEvent } from '@/lib/model/wire';
+import { downloadBlob, downloadText, svgToPng } from './download';
+
+/*
+ * Making an export's file and handing it to the browser: loaded by the export panel on its first
+ * click (import()), so that the SVG, PNG, JSON and Markdown code is not in every lab page's first load.
+ */
+
+/** PNGs at twice the SVG's size: sharp on a projector and in slides. */
+const PNG_SCALE = 2;
+
+export type ExportRequest = {
+  kind: ExportKind;
+  fileName: string;
+  lab: { id: string; kind: LabId; title: string };
+  events: readonly WireEvent[];
+  replayAt: number | undefined;
+  /** The database's clock now (for a live export's end). */
+  dbNow: number;
+  exportedAt: Date;
+  themeChoice: ExportThemeChoice;
+  screenIsDark: boolean;
+};
+
+export async function makeExport(request: ExportRequest): Promise<void> {
+  const { kind, fileName, lab, events, exportedAt } = request;
+  if (kind === 'json') {
+    const text = serializeHistory({ lab, events, exportedAt });
+    downloadText(text, 'application/json', fileName);
+  } else if (kind === 'md') {
+    const verdict = checkHistory(events);
+    const report = checkerReport({ labTitle: lab.title, labId: lab.id, verdict, events, exportedAt });
+    downloadText(report, 'text/markdown', fileName);
+  } else {
+    const end = exportEnd(replayBounds(events), request.replayAt, request.dbNow);
+    const theme = exportTheme(request.themeChoice, request.screenIsDark);
+    const flagged = new Set(checkHistory(events).violations.flatMap((v) => v.eventIds));
+    const svg = timelineToSvg(buildTimeline(events, end), { title: `Fencing Lab · ${lab.title}`, theme, flagged });
+    if (kind === 'svg') downloadText(svg, 'image/svg+xml', fileName);
+    else downloadBlob(await svgToPng(svg, PNG_SCALE), fileName);
+  }
+}

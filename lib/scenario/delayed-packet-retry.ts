@@ -1,0 +1,108 @@
+import 'server-only';
+import { listEvents } from '../../db/events';
+import { readLabRow } from '../../db/lab-rows';
+import { checkHistory } from '../model/checker';
+import { DELAYED_PACKET_SETTINGS } from '../model/delayed-packet-settings';
+import type { LabEvent } from '../model/events';
+import { type LabInstance, labTitle } from '../model/lab-instance';
+import { toWire } from '../model/wire';
+import { getSupervisor } from '../supervisor/supervisor';
+import { refuseIfInUse, waitFor } from './pause';
+import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
+
+/*
+ * The delayed packet with a client timeout and a retry (`npm run scenario -- delayed-packet --retry`):
+ * A's write is held on the wire; B takes over as soon as A's lease runs out, and writes; A's client,
+ * unanswered for RETRY_AFTER_MS, gives up on that connection and sends the same write with the same
+ * token on a new one; then the proxy releases the first. Fenced: both attempts rejected. Unfenced: the
+ * retry lands over B's value, and the original lands again after it: one write applied twice.
+ */
+
+/** Past A's expiry (at most 2 s after it sent) and B's write: the retry comes after the takeover. */
+export const RETRY_AFTER_MS = 4_000;
+
+const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+const outcomeOf = (e: LabEvent) =>
+  e.kind === 'write_accepted' ? 'accepted' : `rejected (stale: row holds token ${e.storedToken})`;
+
+export async function runDelayedPacketRetryScenario(lab: LabInstance, print: StoryPrinter): Promise<ScenarioOutcome> {
+  const supervisor = getSupervisor();
+  const lines: StoryLine[] = [];
+  const say = (line: StoryLine) => {
+    lines.push(line);
+    print(line);
+  };
+  await refuseIfInUse(lab);
+  await supervisor.resetLab(lab);
+  try {
+    await supervisor.startWorker(lab, { ...DELAYED_PACKET_SETTINGS.A, retryAfterMs: RETRY_AFTER_MS });
+    const grantA = await waitFor(lab, 'A takes the lease', (e) => e.actor === 'A' && e.kind === 'lease_acquired');
+    const firstA = await waitFor(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
+    await supervisor.holdConnection(lab, 'A');
+    // B waits for the lease, and takes it as soon as A's runs out.
+    await supervisor.startWorker(lab, DELAYED_PACKET_SETTINGS.B);
+    const writeB = await waitFor(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e));
+    const retried = await waitFor(
+      lab,
+      "A's retry",
+      (e) => e.actor === 'A' && isWrite(e) && e.detail?.attempt === 'retry' && e.id > writeB.id,
+    );
+    await supervisor.releaseConnection(lab, 'A');
+    const original = await waitFor(
+      lab,
+      "A's held write",
+      (e) => e.actor === 'A' && isWrite(e) && e.detail?.attempt === 'first' && e.id > retried.id,
+    );
+    await supervisor.stopLab(lab);
+
+    const events = await listEvents({ lab: lab.id });
+    const sent = events.filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < writeB.id).at(-1);
+    say({
+      step: 'first-holder-writes',
+      text: `term ${grantA.token} token ${firstA.token} -> write accepted (A wrote ${JSON.stringify(firstA.detail?.value)} through its proxy)`,
+      holder: 'A',
+      token: firstA.token,
+      outcome: 'accepted',
+    });
+    say({
+      step: 'write-held',
+      text: `the proxy holds A's connection: A sent ${JSON.stringify(sent?.detail?.value)} with token ${sent?.token}; B takes over when A's lease runs out and writes ${JSON.stringify(writeB.detail?.value)} with token ${writeB.token} -> ${outcomeOf(writeB)}`,
+      token: writeB.token,
+      outcome: writeB.outcome,
+    });
+    say({
+      step: 'retry',
+      text: `A's client gives up after ${RETRY_AFTER_MS} ms and sends ${JSON.stringify(retried.detail?.value)} again with token ${retried.token} on a new connection -> ${outcomeOf(retried)}`,
+      holder: 'A',
+      token: retried.token,
+      outcome: retried.outcome,
+    });
+    say({
+      step: 'held-write-arrives',
+      text: `released: PostgreSQL receives the first ${JSON.stringify(original.detail?.value)} too, ${original.at.getTime() - (sent?.at.getTime() ?? original.at.getTime())} ms after A sent it -> ${outcomeOf(original)}`,
+      holder: 'A',
+      token: original.token,
+      outcome: original.outcome,
+    });
+    const row = await readLabRow(lab);
+    say({
+      step: 'final',
+      text: `final: ${row?.table} row ${row?.id} value ${JSON.stringify(row?.value)} last_token ${row?.lastToken}`,
+      value: row?.value,
+      lastToken: row?.lastToken,
+    });
+    const checked = checkHistory(events.map(toWire), row ? { value: row.value, lastToken: row.lastToken } : undefined);
+    for (const violation of checked.violations) {
+      say({ step: 'violation', text: `checker: ${violation.rule}: ${violation.message}`, ...violation });
+    }
+    const twice = retried.kind === 'write_accepted' && original.kind === 'write_accepted';
+    const safe = checked.ok && retried.kind === 'write_rejected' && original.kind === 'write_rejected';
+    const verdict = safe
+      ? `safe: A's retry and its held write, both with token ${retried.token}, were rejected; B's value (token ${writeB.token}) is intact`
+      : `UNSAFE (${labTitle(lab)}): lost update: B's value ${JSON.stringify(writeB.detail?.value)} (token ${writeB.token}) was overwritten by A's retry with token ${retried.token}${twice ? `, and A's held write landed after it: ${JSON.stringify(original.detail?.value)} applied twice` : ''}`;
+    say({ step: 'verdict', text: verdict, safe, lab: lab.id });
+    return { safe, verdict, lines };
+  } finally {
+    await supervisor.stopLab(lab);
+  }
+}

@@ -1,0 +1,39 @@
+import { readLabRow } from '../../db/lab-rows';
+import { checkHistory, type Verdict } from '../model/checker';
+import type { LabEvent } from '../model/events';
+import type { LabInstance } from '../model/lab-instance';
+import { toWire } from '../model/wire';
+import type { StoryLine } from './story';
+
+/**
+ * The end of a story told on real workers: the lab's row as the database holds it, then the history
+ * checker's verdict on the run's events (each violation, then the summary). Returns both, for the
+ * story's own verdict.
+ */
+export async function sayRowAndChecker(lab: LabInstance, events: readonly LabEvent[], say: (line: StoryLine) => void) {
+  const row = await readLabRow(lab);
+  say({
+    step: 'final',
+    text: `final: ${row?.table} row ${row?.id} value ${JSON.stringify(row?.value)} last_token ${row?.lastToken}`,
+    table: row?.table,
+    rowId: row?.id,
+    value: row?.value,
+    lastToken: row?.lastToken,
+  });
+  const checked: Verdict = checkHistory(
+    events.map(toWire),
+    row ? { value: row.value, lastToken: row.lastToken } : undefined,
+  );
+  for (const violation of checked.violations) {
+    say({ step: 'violation', text: `checker: ${violation.rule}: ${violation.message}`, ...violation });
+  }
+  say({
+    step: 'checker',
+    text: checked.ok
+      ? `checker: no violation in ${checked.checked.writes} accepted writes and ${checked.checked.grants} grants`
+      : `checker: ${checked.violations.length} violation${checked.violations.length === 1 ? '' : 's'}`,
+    ok: checked.ok,
+    checked: checked.checked,
+  });
+  return { row, checked };
+}

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, test } from 'node:test';
+import { closePool } from '../../db/pool';
+import { DELAYED_PACKET_SETTINGS } from '../model/delayed-packet-settings';
+import { isFencingError } from '../model/errors';
+import { sharedLab } from '../model/lab-instance';
+import { getSupervisor } from './supervisor';
+
+/*
+ * The delayed-packet labs' proxies belong to this server's supervisor, one per worker process it
+ * starts: a reset (and so a close, or a shutdown, which end the processes too) closes them, and no
+ * port stays open. The controls name a worker, and refuse every lab without a proxy.
+ */
+
+after(async () => {
+  await getSupervisor().shutdown();
+  await closePool();
+});
+
+const refused = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', () => resolve(true));
+  });
+
+test("a delayed-packet worker's proxy lives with its process: a reset closes it and frees its port", async () => {
+  const lab = sharedLab('delayed-packet');
+  const supervisor = getSupervisor();
+  await supervisor.resetLab(lab);
+  await supervisor.startWorker(lab, DELAYED_PACKET_SETTINGS.A);
+  const proxy = supervisor.local.named(lab, 'A')?.proxy;
+  assert.ok(proxy, 'the worker runs behind a proxy');
+  const port = proxy.port;
+  assert.equal(await refused(port), false, 'the proxy listens while the worker runs');
+  const held = await supervisor.holdConnection(lab, 'A');
+  assert.match(held.message, /the proxy holds A's next write/);
+  await assert.rejects(supervisor.holdConnection(lab, 'A'), /already held/);
+  await supervisor.resetLab(lab);
+  assert.equal(proxy.isClosed, true, 'closed with its worker');
+  assert.equal(await refused(port), true, 'nothing listens on its port any more');
+});
+
+test('hold and release are refused in a lab without a proxy, and for a worker that is not there', async () => {
+  await assert.rejects(
+    getSupervisor().startWorker(sharedLab('no-fencing'), { ...DELAYED_PACKET_SETTINGS.A, retryAfterMs: 4_000 }),
+    (error: unknown) =>
+      isFencingError(error, 'invalid_input') &&
+      /only the delayed-packet labs have a client timeout and retry setting/.test(error.message),
+  );
+  await assert.rejects(
+    getSupervisor().holdConnection(sharedLab('fenced'), 'A'),
+    (error: unknown) =>
+      isFencingError(error, 'invalid_input') && /only the delayed-packet labs hold a connection/.test(error.message),
+  );
+  await assert.rejects(
+    getSupervisor().releaseConnection(sharedLab('delayed-packet-unfenced'), 'Z'),
+    (error: unknown) => isFencingError(error, 'invalid_input') && /no worker "Z"/.test(error.message),
+  );
+});
