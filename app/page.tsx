@@ -7,7 +7,7 @@ import { ProtectedRowsTable } from '@/components/lab/protected-rows-table';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { listSharedProtectedRows } from '@/db/guard';
 import { listSharedLeases } from '@/db/leases';
-import { isFencedKind, LAB_IDS, LABS } from '@/lib/model/lab-kinds';
+import { isFencedKind, LABS, WORKER_LAB_IDS } from '@/lib/model/lab-kinds';
 import { isTrainer } from '@/lib/server/access';
 import { privateLabsOf } from '@/lib/server/lab-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
@@ -111,7 +111,7 @@ export default async function HomePage({ searchParams }: Props) {
           The labs
         </h2>
         <ul className="grid gap-3 md:grid-cols-2 lg:grid-cols-3">
-          {LAB_IDS.map((lab) => (
+          {WORKER_LAB_IDS.map((lab) => (
             <li key={lab} className="rounded-lg border border-slate-200 p-4 dark:border-slate-800">
               <h3 className="text-lg font-semibold">
                 {isFencedKind(lab) ? '✓ ' : '✗ '}

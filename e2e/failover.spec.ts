@@ -5,13 +5,14 @@ import { expect, test } from './fixtures';
 
 /*
  * The failover lab walked through to the end in each mode, on a real primary and standby: what each
- * server holds, the history and the checker's verdict as the page shows them.
+ * server holds, and the lab's events as every lab shows them: the timeline's marks (its hidden,
+ * keyboard-reachable list), the checker's verdict and the export.
  */
 
 const STEP_TIMEOUT = 30_000;
 
-async function runWalkthrough(page: Page, steps: number) {
-  for (let n = 1; n <= steps; n++) {
+async function runSteps(page: Page, from: number, to: number) {
+  for (let n = from; n <= to; n++) {
     const run = page.getByRole('button', { name: `Run step ${n}`, exact: true });
     await expect(run).toBeEnabled({ timeout: STEP_TIMEOUT });
     await run.click();
@@ -22,39 +23,66 @@ async function runWalkthrough(page: Page, steps: number) {
 }
 
 const server = (page: Page, role: string) => page.getByRole('row', { name: new RegExp(`^${role}\\b`) });
+/**
+ * A mark of the timeline, by its accessible name (the one layout's words: lib/model/timeline-layout.ts
+ * `markLabel`). The list holds the marks of the lanes on screen: the timeline is scrolled into view first.
+ */
+async function mark(page: Page, name: RegExp) {
+  await page
+    .getByRole('heading', { name: /^Timeline/ })
+    .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+  return page.getByRole('list', { name: 'Marks on the timeline' }).getByRole('button', { name });
+}
+
+async function resetLab(page: Page) {
+  await page.getByRole('button', { name: 'Reset the lab (stops the pair)' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Reset the lab: done' })).toBeVisible({
+    timeout: STEP_TIMEOUT,
+  });
+}
 
 test('asynchronous replication: B’s acknowledged write is gone after the failover, A’s late write accepted, named', async ({
   page,
 }) => {
   test.setTimeout(180_000);
   await page.goto('/labs/failover');
-  await page.getByRole('button', { name: 'Reset the lab (stops the pair)' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Reset the lab: done' })).toBeVisible({
-    timeout: STEP_TIMEOUT,
-  });
-  await runWalkthrough(page, 10);
+  await resetLab(page);
+  await runSteps(page, 1, 6);
+  // B's write, acknowledged by the primary: on the timeline while it is still in view.
+  await expect(
+    await mark(page, /^(Violation: )?B's write "B-\d+" with token \d+: accepted\..* on the primary$/),
+  ).toHaveCount(1);
+  await runSteps(page, 7, 10);
   await expect(page.getByRole('heading', { name: 'Step 11: The verdict' })).toBeVisible();
 
-  const history = page.getByRole('list', { name: 'Failover history' });
-  await expect(history).toContainText(/B writes "B-\d+" with token (\d+) -> accepted \(by the primary\)/);
-  await expect(history).toContainText(
-    /the standby is promoted: its row holds "A-\d+" with token \d+, its lease is A's/,
-  );
-  await expect(history).toContainText(/A writes "A-\d+" with token \d+ -> accepted \(by the promoted standby\)/);
+  // A's late write with its old token, accepted by the promoted standby, named by the checker.
+  await expect(
+    await mark(page, /^Violation: A's write "A-\d+" with token \d+: accepted\..* on the promoted standby$/),
+  ).toHaveCount(1);
+  // The cluster's steps, lab-wide marks with the layout's words.
+  await expect(await mark(page, /^The primary killed \(SIGKILL\)\./)).toHaveCount(1);
+  await expect(
+    await mark(page, /^(Violation: )?The standby promoted: it takes the writes now\. .* its row holds "A-\d+"/),
+  ).toHaveCount(1);
   await expect(server(page, 'promoted standby')).toContainText(/"A-\d+"/);
   await expect(server(page, 'primary')).toContainText('(down)');
-  const violations = page.getByRole('list', { name: 'Violations' });
-  await expect(violations).toContainText('acknowledged-write-lost');
-  await expect(violations).toContainText('stale-write-accepted');
+  const verdict = page.getByRole('alert').filter({ hasText: /^✗ Checker: \d+ violations?/ });
+  await expect(verdict).toBeVisible();
+  const named = page
+    .getByRole('listitem')
+    .filter({ hasText: /^(acknowledged write lost|acknowledged grant lost|stale write accepted):/ });
+  await expect(named.filter({ hasText: /^acknowledged write lost: B's write "B-\d+"/ })).toHaveCount(1);
+  await expect(named.filter({ hasText: /^stale write accepted: A wrote "A-\d+"/ })).toHaveCount(1);
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export the history as JSON' }).click();
+  await page.getByRole('button', { name: 'Export history (JSON)' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^fencing-lab-failover-.*\.json$/);
   const exported = JSON.parse(await readFile((await file.path()) as string, 'utf8'));
-  expect(exported.mode).toBe('async');
-  expect(exported.steps.map((step: { kind: string }) => step.kind)).toContain('standby_promoted');
-  expect(exported.violations.map((v: { kind: string }) => v.kind)).toContain('stale-write-accepted');
+  expect(exported.lab.kind).toBe('failover');
+  const kinds = exported.events.map((event: { kind: string }) => event.kind);
+  expect(kinds).toContain('standby_promoted');
+  expect(exported.events.find((event: { kind: string }) => event.kind === 'pair_started').detail.mode).toBe('async');
 });
 
 test('synchronous replication: B’s commit waits on the cut wire, nothing acknowledged is lost, A is rejected', async ({
@@ -62,29 +90,23 @@ test('synchronous replication: B’s commit waits on the cut wire, nothing ackno
 }) => {
   test.setTimeout(180_000);
   await page.goto('/labs/failover?mode=sync');
-  await runWalkthrough(page, 4);
+  await runSteps(page, 1, 4);
   await page.getByRole('button', { name: 'Run step 5', exact: true }).click();
   await expect(
     page.getByRole('status').filter({ hasText: 'waiting (the COMMIT is not acknowledged yet)' }),
   ).toBeVisible({
     timeout: STEP_TIMEOUT,
   });
-  await expect(page.getByRole('list', { name: 'Failover history' })).toContainText("B's grant waits");
-  for (let n = 6; n <= 11; n++) {
-    const run = page.getByRole('button', { name: `Run step ${n}`, exact: true });
-    await expect(run).toBeEnabled({ timeout: STEP_TIMEOUT });
-    await run.click();
-    await expect(page.getByRole('heading', { name: new RegExp(`^Step ${n + 1}:`) })).toBeVisible({
-      timeout: STEP_TIMEOUT,
-    });
-  }
-  const history = page.getByRole('list', { name: 'Failover history' });
-  await expect(history).toContainText(/the standby is promoted: its row holds "B-\d+"/);
-  await expect(history).toContainText(
-    /A writes "A-\d+" with token \d+ -> rejected \(by the promoted standby: row holds token \d+\)/,
-  );
+  await expect(await mark(page, /^B's grant waits for the standby\./)).toHaveCount(1);
+  await runSteps(page, 6, 11);
+  await expect(
+    await mark(page, /^A's write "A-\d+" with token \d+: rejected as stale\..* on the promoted standby$/),
+  ).toHaveCount(1);
+  await expect(
+    await mark(page, /^The standby promoted: it takes the writes now\. .* its row holds "B-\d+"/),
+  ).toHaveCount(1);
   await expect(server(page, 'promoted standby')).toContainText(/"B-\d+"/);
-  await expect(page.getByText(/^No violation in \d+ steps\.$/)).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '✓ Checker: no violation' })).toBeVisible();
 });
 
 test('a watcher sees the failover lab read-only; the page has no serious accessibility violation', async ({
@@ -115,20 +137,16 @@ test('a watcher sees the failover lab read-only; the page has no serious accessi
 test('a deep link shows its step and runs nothing; its button runs the steps up to it', async ({ page }) => {
   test.setTimeout(120_000);
   await page.goto('/labs/failover');
-  await page.getByRole('button', { name: 'Reset the lab (stops the pair)' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Reset the lab: done' })).toBeVisible({
-    timeout: STEP_TIMEOUT,
-  });
+  await resetLab(page);
 
   await page.goto('/labs/failover?step=4');
   await expect(page.getByRole('heading', { name: 'Step 4: Replication is cut' })).toBeVisible();
   await expect(page.getByText('The lab is at step 0: run the steps before this one first.')).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Failover history' }).getByRole('listitem')).toHaveCount(0);
+  await expect(page.getByRole('region', { name: /^Walkthrough/ }).getByRole('status')).toHaveText('');
   await page.getByRole('button', { name: 'Run steps 1 to 4' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Steps 1 to 4: done' })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText('The lab has done this step.')).toBeVisible();
-  const history = page.getByRole('list', { name: 'Failover history' });
-  await expect(history).toContainText(/A writes "A-\d+" with token \d+ -> accepted \(by the primary\)/);
-  await expect(history).toContainText('replication to the standby cut');
+  await expect(await mark(page, /^A's write "A-\d+" with token \d+: accepted\..* on the primary$/)).toHaveCount(1);
+  await expect(await mark(page, /^Replication to the standby cut\./)).toHaveCount(1);
   await expect(page.getByRole('row', { name: /^standby\b/ })).toContainText(/"A-\d+"/);
 });

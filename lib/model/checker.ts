@@ -17,7 +17,11 @@ export type Rule =
   | 'superseded-holder'
   | 'token-granted-twice'
   | 'newer-token-rejected'
-  | 'write-after-expiry';
+  | 'write-after-expiry'
+  /** A failover: a write or grant the primary acknowledged is not on the promoted standby. */
+  | 'acknowledged-write-lost'
+  /** A failover: a write with an older token accepted after a newer one was acknowledged (and lost). */
+  | 'stale-write-accepted';
 
 export type Violation = { rule: Rule; message: string; eventIds: number[] };
 
@@ -77,6 +81,10 @@ export function createHistoryChecker(): HistoryChecker {
   const grantsByLab = new Map<string, LabGrants>();
   const lastWriteByRow = new Map<string, Write>();
   const fenceByRow = new Map<string, Fence>();
+  /** The last grant of each lock (lab and resource), for a promotion that lost it. */
+  const lastGrantByResource = new Map<string, Grant & { resource: string }>();
+  /** Rows whose newest acknowledged write a promoted standby did not have (rowKey → that write). */
+  const lostInFailover = new Map<string, Write>();
   let lastWrite: Write | undefined;
   /**
    * Each writer's last `write_sent` per attempt (a client's retry of a write is sent again, and told
@@ -100,6 +108,7 @@ export function createHistoryChecker(): HistoryChecker {
   };
 
   const check = (event: WireEvent) => {
+    if (event.kind === 'standby_promoted') return checkPromotion(event);
     if (event.token === undefined) return; // no token, nothing to fence with: no rule applies
     if (event.kind === 'write_rejected' && event.storedToken !== undefined && event.token > event.storedToken) {
       // The mirror image of a lost update: the rightful, newer holder turned away (token as text).
@@ -145,6 +154,8 @@ export function createHistoryChecker(): HistoryChecker {
         });
       }
       if (!earlier) labGrants.byToken.set(grant.token, grant);
+      if (event.resource)
+        lastGrantByResource.set(`${event.lab}/${event.resource}`, { ...grant, resource: event.resource });
       const own = labGrants.byActor.get(grant.actor) ?? { latest: grant, byToken: new Map<number, Grant>() };
       own.latest = grant;
       own.byToken.set(grant.token, grant);
@@ -162,6 +173,18 @@ export function createHistoryChecker(): HistoryChecker {
       const rowKey = event.rowId === undefined ? event.lab : `${event.lab}#${event.rowId}`;
       const previous = lastWriteByRow.get(rowKey);
       let lostUpdate = false;
+      const lost = lostInFailover.get(rowKey);
+      if (previous && lost === previous && write.token < previous.token) {
+        // Not an overwrite: the newer write was already gone with the old primary, and this older
+        // token was let through by a row that went back. Named once, as what it is.
+        flag({
+          rule: 'stale-write-accepted',
+          message: `stale write accepted: ${write.actor} wrote "${write.value}" with token ${write.token} at ${clockOf(write.at)}, after ${previous.actor}'s write "${previous.value}" with the newer token ${previous.token} had been acknowledged (and lost in the failover)`,
+          eventIds: [previous.id, write.id],
+        });
+        lastWrite = write;
+        return;
+      }
       if (previous && write.token < previous.token) {
         lostUpdate = true;
         flag({
@@ -208,6 +231,35 @@ export function createHistoryChecker(): HistoryChecker {
         }
         if (!fence || !laterLease(fence.lease, lease)) fenceByRow.set(rowKey, { write, lease });
       }
+    }
+  };
+
+  /**
+   * The standby promoted, with the row and the lease it holds (the failover lab): whatever the old
+   * primary acknowledged and it lacks was lost. The lost write stays the row's newest acknowledged
+   * one: a later write below its token is a stale write accepted.
+   */
+  const checkPromotion = (event: WireEvent) => {
+    const row = event.detail.row as { value?: unknown; lastToken?: unknown } | undefined;
+    const rowKey = event.rowId === undefined ? event.lab : `${event.lab}#${event.rowId}`;
+    const acknowledged = lastWriteByRow.get(rowKey);
+    if (acknowledged && row && typeof row.lastToken === 'number' && row.lastToken < acknowledged.token) {
+      lostInFailover.set(rowKey, acknowledged);
+      flag({
+        rule: 'acknowledged-write-lost',
+        message: `acknowledged write lost: ${acknowledged.actor}'s write "${acknowledged.value}" (token ${acknowledged.token}), acknowledged at ${clockOf(acknowledged.at)}, is not on the promoted standby: its row holds "${String(row.value ?? '')}" with token ${row.lastToken}`,
+        eventIds: [acknowledged.id, event.id],
+      });
+    }
+    const lease = event.detail.lease as { resource?: unknown; holder?: unknown; token?: unknown } | null | undefined;
+    if (!lease || typeof lease.resource !== 'string' || typeof lease.token !== 'number') return;
+    const granted = lastGrantByResource.get(`${event.lab}/${lease.resource}`);
+    if (granted && lease.token < granted.token) {
+      flag({
+        rule: 'acknowledged-write-lost',
+        message: `acknowledged grant lost: ${granted.actor}'s lease of ${granted.resource} (token ${granted.token}), granted at ${clockOf(granted.at)}, is not on the promoted standby: its lease is ${String(lease.holder)}'s, token ${lease.token}`,
+        eventIds: [granted.id, event.id],
+      });
     }
   };
 

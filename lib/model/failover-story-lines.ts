@@ -1,4 +1,4 @@
-import type { FailoverStep } from './failover-checker';
+import type { FailoverStep } from './failover-steps';
 
 /*
  * One line of words per step of the failover story, for the scenario's output and the lab's
@@ -18,21 +18,23 @@ export function describeFailoverStep(step: FailoverStep): string {
         ? `${step.holder} writes "${step.value}" with token ${step.token} -> accepted (by the ${step.server})`
         : `${step.holder} writes "${step.value}" with token ${step.token} -> rejected (by the ${step.server}: row holds token ${step.rowToken})`;
     case 'replication_cut':
-      return 'replication to the standby cut';
+      return step.sequence
+        ? `replication to the standby cut: at the cut the primary had handed out token ${step.sequence.primaryLastValue} and logged the sequence ${step.sequence.primaryLogCount} values ahead`
+        : 'replication to the standby cut';
     case 'replication_healed':
       return 'replication healed: the standby receives the primary’s WAL again';
-    case 'sequence_at_cut':
-      return `at the cut the primary had handed out token ${step.primaryLastValue} and logged the sequence ${step.primaryLogCount} values ahead`;
-    case 'sequence_before_kill': {
-      const twice = BigInt(step.primaryLastValue) > BigInt(step.standbyCeiling);
-      return `before the crash: the primary handed out up to ${step.primaryLastValue}, the standby's sequence covers up to ${step.standbyCeiling}: ${
+    case 'primary_killed': {
+      const seq = step.sequence;
+      if (!seq) return 'the primary is killed (SIGKILL)';
+      const twice = BigInt(seq.primaryLastValue) > BigInt(seq.standbyCeiling);
+      return `the primary is killed (SIGKILL); it had handed out up to ${seq.primaryLastValue}, the standby's sequence covers up to ${seq.standbyCeiling}: ${
         twice
-          ? `tokens ${BigInt(step.standbyCeiling) + 1n} to ${step.primaryLastValue} can be handed out twice`
+          ? `tokens ${BigInt(seq.standbyCeiling) + 1n} to ${seq.primaryLastValue} can be handed out twice`
           : 'no token can be handed out twice'
       }`;
     }
-    case 'primary_killed':
-      return 'the primary is killed (SIGKILL)';
+    case 'pair_stopped':
+      return 'the pair stopped: its servers and directories are gone, this history stays';
     case 'standby_promoted':
       return `the standby is promoted: its row holds "${step.row.value}" with token ${step.row.lastToken}, its lease is ${
         step.lease ? `${step.lease.holder}'s (token ${step.lease.token})` : 'free'

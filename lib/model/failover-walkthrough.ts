@@ -1,5 +1,5 @@
-import type { FailoverStep } from './failover-checker';
 import type { FailoverHolder } from './failover-inputs';
+import type { FailoverStep } from './failover-steps';
 
 /*
  * The failover lab's narrated walkthrough, for asynchronous and synchronous replication, and where
@@ -124,9 +124,11 @@ function produces(action: FailoverAction, step: FailoverStep): boolean {
 
 /**
  * How many of the walkthrough's steps the history has done, in order (0: none). The history's other
- * steps (sequence readings, a grant recorded after its wait) are passed over.
+ * steps (a grant recorded after its wait, the pair stopped) are passed over.
  */
 export function failoverProgress(walkthrough: FailoverWalkthroughStep[], history: FailoverStep[]): number {
+  // A stopped pair's story is over (its history stays to be read): the walkthrough starts again.
+  if (history.at(-1)?.kind === 'pair_stopped') return 0;
   let done = 0;
   let at = 0;
   for (const step of walkthrough) {

@@ -1,4 +1,15 @@
-import type { BeliefBand, Lane, LeaseBar, LifeMark, LossMark, PauseBlock, RowChange, WriteMark } from './timeline';
+import { isLabWideKind } from './events';
+import type {
+  BeliefBand,
+  LabMark,
+  Lane,
+  LeaseBar,
+  LifeMark,
+  LossMark,
+  PauseBlock,
+  RowChange,
+  WriteMark,
+} from './timeline';
 import type { WireEvent } from './wire';
 
 /*
@@ -43,9 +54,48 @@ export type FoldedLog = {
   row: RowChange[];
   /** The row list is held by a handed-out timeline: copied before the next change. */
   rowShared: boolean;
+  labMarks: LabMark[];
+  labMarksShared: boolean;
 };
 
-export const emptyLog = (): FoldedLog => ({ holders: new Map(), row: [], rowShared: false });
+export const emptyLog = (): FoldedLog => ({
+  holders: new Map(),
+  row: [],
+  rowShared: false,
+  labMarks: [],
+  labMarksShared: false,
+});
+
+function pushRow(log: FoldedLog, change: RowChange): void {
+  if (log.rowShared) {
+    log.row = log.row.slice();
+    log.rowShared = false;
+  }
+  log.row.push(change);
+}
+
+/**
+ * A step of the whole lab: a mark across the lanes, not a lane of its own. A promotion also says
+ * what the row holds on the new primary: the database lane shows it (a row gone back is a loss).
+ */
+function foldLabWide(log: FoldedLog, event: WireEvent & { kind: LabMark['kind'] }): void {
+  if (log.labMarksShared) {
+    log.labMarks = log.labMarks.slice();
+    log.labMarksShared = false;
+  }
+  log.labMarks.push({ at: event.at, eventId: event.id, kind: event.kind, actor: event.actor, detail: event.detail });
+  const row = event.detail.row as { value?: unknown; lastToken?: unknown } | undefined;
+  if (event.kind === 'standby_promoted' && row && typeof row.lastToken === 'number') {
+    pushRow(log, {
+      at: event.at,
+      eventId: event.id,
+      value: String(row.value ?? ''),
+      token: row.lastToken,
+      by: 'the promoted standby',
+      restored: true,
+    });
+  }
+}
 
 function stateOf(log: FoldedLog, holder: string): HolderState {
   let state = log.holders.get(holder);
@@ -88,6 +138,10 @@ function update<K extends ListName>(state: HolderState, name: K, index: number, 
 }
 
 export function foldEvent(log: FoldedLog, event: WireEvent): void {
+  if (isLabWideKind(event.kind)) {
+    foldLabWide(log, event as WireEvent & { kind: LabMark['kind'] });
+    return;
+  }
   const state = stateOf(log, event.actor);
   switch (event.kind) {
     case 'lease_acquired': {
@@ -184,11 +238,7 @@ export function foldEvent(log: FoldedLog, event: WireEvent): void {
       state.lastSentAt = undefined;
       own(state, 'writes').push(mark);
       if (mark.outcome === 'accepted') {
-        if (log.rowShared) {
-          log.row = log.row.slice();
-          log.rowShared = false;
-        }
-        log.row.push({ at: event.at, eventId: event.id, value: mark.value, token: mark.token, by: event.actor });
+        pushRow(log, { at: event.at, eventId: event.id, value: mark.value, token: mark.token, by: event.actor });
       }
       break;
     }

@@ -8,7 +8,7 @@ import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
 import { isFencingError } from '../model/errors';
 import { CHAOS_LIMITS } from '../model/lab-inputs';
 import { sharedLab } from '../model/lab-instance';
-import { isLabId, LAB_IDS, type LabId } from '../model/lab-kinds';
+import { isWorkerLabId, type LabId, WORKER_LAB_IDS } from '../model/lab-kinds';
 import { getSupervisor } from '../supervisor/supervisor';
 import { runChaosScenario } from './chaos';
 import { runDelayedPacketScenario } from './delayed-packet';
@@ -36,7 +36,7 @@ import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
 
 const PAUSE_SCENARIOS: ReadonlyMap<string, LabId> = new Map([
   ['pause', 'fenced'],
-  ...LAB_IDS.filter((lab) => lab !== 'fenced').map((lab) => [lab, lab] as const),
+  ...WORKER_LAB_IDS.filter((lab) => lab !== 'fenced').map((lab) => [lab, lab] as const),
 ]);
 const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability', 'failover'];
 const EXIT = { safe: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, inUse: 5, interrupted: 130 } as const;
@@ -45,7 +45,7 @@ const CYCLES = { min: 1, max: 500, default: 20 } as const;
 /** Grants of other locks after the cut, in the failover scenario: past 32 or so, a token comes back. */
 const GRANTS_PAST_CUT = { min: 0, max: 200, default: 0 } as const;
 const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
-  chaos:      [--seed ${CHAOS_LIMITS.seed.default}] [--workers ${CHAOS_LIMITS.workers.default}] [--seconds ${CHAOS_LIMITS.seconds.default}] [--lab ${LAB_IDS.join('|')}] [--db-crash]
+  chaos:      [--seed ${CHAOS_LIMITS.seed.default}] [--workers ${CHAOS_LIMITS.workers.default}] [--seconds ${CHAOS_LIMITS.seconds.default}] [--lab ${WORKER_LAB_IDS.join('|')}] [--db-crash]
   durability: [--cycles ${CYCLES.default}]
   delayed-packet, delayed-packet-unfenced: [--retry] (A's client times out and retries the held write)
   failover:   [--sync] [--grants-past-cut ${GRANTS_PAST_CUT.default}]`;
@@ -110,7 +110,7 @@ function parse(argv: string[]): { name: string; options: Options } {
     return value;
   };
   const lab = values.lab ?? 'fenced';
-  if (!isLabId(lab)) throw new UsageError(`--lab must be one of ${LAB_IDS.join(', ')}`);
+  if (!isWorkerLabId(lab)) throw new UsageError(`--lab must be one of ${WORKER_LAB_IDS.join(', ')}`);
   return {
     name,
     options: {

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { FailoverLabPanel } from '@/components/lab/failover/failover-lab-panel';
-import { isTrainer } from '@/lib/server/access';
-import { readCredentials } from '@/lib/server/request-credentials';
+import { LabPageShell } from '@/components/lab/lab-page-shell';
+import { FAILOVER_LAB } from '@/lib/model/failover-events';
+import { labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,26 +15,20 @@ export default async function FailoverLabPage({ searchParams }: Props) {
   const query = await searchParams;
   const mode = query.mode === 'sync' ? 'sync' : 'async';
   const step = Number.parseInt(query.step ?? '', 10);
-  const canDrive = isTrainer(await readCredentials());
+  const access = await labForPage(FAILOVER_LAB, { failoverPage: true });
   return (
-    <main className="mx-auto max-w-6xl space-y-4 p-4">
-      <nav aria-label="Breadcrumb" className="text-base">
-        <Link href="/" className="underline">
-          Fencing Lab
-        </Link>{' '}
-        / Failover
-      </nav>
-      <h1 className="text-2xl font-bold">Failover: is the token sequence durable when the primary dies?</h1>
-      <p className="max-w-3xl">
+    <LabPageShell access={access} mode="free" subtitle="Failover: is the token sequence durable when the primary dies?">
+      <p className="max-w-4xl">
         The lock service’s lease table, token sequence and protected row live on a primary with a streaming standby: two
-        real PostgreSQL servers this lab starts from the binaries the app ships. Its history is kept in the app’s own
-        database, so the record survives the failover it describes.
+        real PostgreSQL servers this lab starts from the binaries the app ships. Its history is the lab’s events in the
+        app’s own database, so the record survives the failover it describes.
       </p>
       <FailoverLabPanel
+        lab={access.lab}
         mode={mode}
         initialStep={Number.isInteger(step) && step > 0 ? step : undefined}
-        canDrive={canDrive}
+        canDrive={access.canDrive}
       />
-    </main>
+    </LabPageShell>
   );
 }

@@ -1,8 +1,5 @@
-import type { FailoverStep } from '@/lib/model/failover-checker';
-
-/** What the failover lab's page shows (lib/supervisor/failover/failover-lab.ts, `view()`), as plain data. */
+/** What the failover lab's page shows of its servers (lib/supervisor/failover/failover-lab-view.ts), as plain data. */
 export type FailoverView = {
-  run: string;
   mode?: 'async' | 'sync';
   replicationCut: boolean;
   promoted: boolean;
@@ -15,7 +12,6 @@ export type FailoverView = {
     lease?: { holder: string; token: string; expiresInMs: number };
     sequence?: { lastValue: string; logCount: number };
   }[];
-  steps: FailoverStep[];
 };
 
 export function FailoverServers({ view }: { view: FailoverView | undefined }) {

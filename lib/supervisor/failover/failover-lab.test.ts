@@ -3,17 +3,24 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { listFailoverSteps } from '../../../db/failover-steps';
+import { listEvents } from '../../../db/events';
 import { closePool } from '../../../db/pool';
-import { checkFailover } from '../../model/failover-checker';
+import { checkHistory } from '../../model/checker';
+import { FAILOVER_LAB, failoverStepsOf } from '../../model/failover-events';
 import { failoverProgress, failoverWalkthrough } from '../../model/failover-walkthrough';
+import { toWire } from '../../model/wire';
 import { closeFailoverLab, getFailoverLab } from './failover-lab';
 import { processesOf } from './pg-server-process';
 
 /*
  * The lab's controls, in the walkthrough's order, on a real pair; the history read back from the
- * app's database after the pair is gone.
+ * app's database (the lab's events) after the pair is gone, and judged by the one checker.
  */
+
+async function history() {
+  const events = (await listEvents({ lab: FAILOVER_LAB })).map(toWire);
+  return { events, steps: failoverStepsOf(events), rules: checkHistory(events).violations.map((v) => v.rule) };
+}
 
 // The server's one failover lab keeps the directory it was first given: one for the whole file.
 let parent = '';
@@ -29,7 +36,7 @@ after(async () => {
 test('the asynchronous walkthrough through the lab’s controls; reset leaves no process and no directory', async () => {
   const lab = getFailoverLab(parent);
   try {
-    const { run } = await lab.start('async');
+    await lab.start('async');
     await lab.grant('A');
     assert.equal((await lab.write('A')).accepted, true);
     await lab.cut();
@@ -46,7 +53,13 @@ test('the asynchronous walkthrough through the lab’s controls; reset leaves no
     assert.equal(view.promoted, true);
     const promoted = view.servers.find((s) => s.role === 'promoted standby');
     assert.equal(promoted?.row?.lastToken, view.holders.A.token);
-    assert.equal(failoverProgress(failoverWalkthrough('async'), view.steps), 10, 'every step of the walkthrough done');
+    const told = await history();
+    assert.equal(failoverProgress(failoverWalkthrough('async'), told.steps), 10, 'every step of the walkthrough done');
+    assert.deepEqual(
+      told.events.filter((e) => e.kind === 'lease_acquired').map((e) => e.actor),
+      ['A', 'B', 'C'],
+      'the holders’ grants are the lab’s lease_acquired events',
+    );
 
     const pairDir = (await readdir(parent))[0];
     assert.ok(pairDir);
@@ -60,12 +73,13 @@ test('the asynchronous walkthrough through the lab’s controls; reset leaves no
       'no process of the pair after reset',
     );
     assert.deepEqual(await readdir(parent), [], 'the pair’s directories are removed on reset');
-    const kept = await listFailoverSteps(run);
+    const kept = await history();
     assert.deepEqual(
-      checkFailover(kept).map((v) => v.kind),
+      kept.rules,
       ['acknowledged-write-lost', 'acknowledged-write-lost', 'stale-write-accepted'],
       'the history in the app’s database outlives the pair',
     );
+    assert.equal(kept.events.at(-1)?.kind, 'pair_stopped', 'the reset is the history’s last step');
   } finally {
     await closeFailoverLab();
   }
@@ -90,9 +104,10 @@ test('synchronous: B’s grant answers “waiting” while the wire is cut, and 
     await lab.killPrimary();
     await lab.promote();
     assert.equal((await lab.write('A')).accepted, false);
-    const view = await lab.view();
-    assert.deepEqual(checkFailover(view.steps), []);
-    assert.equal(failoverProgress(failoverWalkthrough('sync'), view.steps), 10);
+    const told = await history();
+    assert.deepEqual(told.rules, []);
+    assert.equal(failoverProgress(failoverWalkthrough('sync'), told.steps), 10);
+    assert.equal(told.events[0]?.kind, 'pair_started', 'a start begins a new story: the last one’s events are gone');
   } finally {
     await closeFailoverLab();
   }

@@ -1,62 +1,53 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   connectFailoverServer,
-  type FailoverSession,
-  grantLease,
   readLease,
   readProtectedRow,
   readTokenSequence,
   writeGuardedRow,
 } from '../../../db/failover-cluster';
-import { listFailoverSteps, recordFailoverStep } from '../../../db/failover-steps';
 import { FencingError } from '../../model/errors';
-import type { FailoverStep } from '../../model/failover-checker';
 import type { FailoverHolder } from '../../model/failover-inputs';
-import { removeLeftoverDirs, type ServerView, serverView } from './failover-server-view';
-import { LOCK_RESOURCE } from './failover-story';
+import type { FailoverStep } from '../../model/failover-steps';
+import { clearFailoverHistory, recordFailoverStep } from './failover-history';
+import { FAILOVER_LEASE_TTL_MS, FailoverHolders } from './failover-holders';
+import { type FailoverLabView, SharedView } from './failover-lab-view';
+import { removeLeftoverDirs } from './failover-server-view';
+import { grantStep, LOCK_RESOURCE } from './failover-story';
 import { type ReplicaPair, type ReplicationMode, startReplicaPair } from './replica-pair';
+
+export { FAILOVER_LEASE_TTL_MS } from './failover-holders';
+export type { FailoverLabView } from './failover-lab-view';
 
 /*
  * The shared failover lab of this server: at most one primary/standby pair, owned here (each server
- * through its keeper, so the pair also ends with this process however it ends). The controls act
- * on it one at a time; every step is recorded in the app's database (failover_steps) under the
- * lab's current run, so the record outlives the pair. Holders are A, B and C, each with a session of
- * its own on whichever server takes writes, and the last token granted to it.
+ * through its keeper, so the pair also ends with this process however it ends), and the controls
+ * that act on it, one at a time. Every step is recorded as an event of the lab `failover` in the
+ * app's database (failover-history.ts), so the record outlives the pair. The holders, A, B and C,
+ * are in failover-holders.ts; what the page shows of the servers, in failover-lab-view.ts.
  *
  * One pair per server, for the trainer only: each pair is two PostgreSQL servers (about 40 MB and
  * a dozen processes), which private labs for a whole room would multiply.
  */
 
-export const FAILOVER_LEASE_TTL_MS = 2_000;
 /** How long a grant is awaited before the control answers "waiting" (a synchronous COMMIT on a cut wire). */
 const GRANT_ANSWER_MS = 1_000;
-const VIEW_FRESH_MS = 500;
-const GRANT_ATTEMPTS = 5;
 /** How long a heal waits for the grants that waited on the cut wire. */
 const HEAL_WAIT_MS = 10_000;
 
-type Holder = { token?: string; session?: FailoverSession; sessionUrl?: string; pending?: Promise<unknown> };
-
-export type FailoverLabView = {
-  run: string;
-  mode?: ReplicationMode;
-  replicationCut: boolean;
-  promoted: boolean;
-  primaryKilled: boolean;
-  holders: Record<FailoverHolder, { token?: string; waiting: boolean }>;
-  servers: ServerView[];
-  steps: FailoverStep[];
-};
+const serverOf = (pair: ReplicaPair) => (pair.promoted() ? 'promoted standby' : 'primary');
 
 class FailoverLab {
-  private run = randomUUID();
   private pair: ReplicaPair | undefined;
-  private holders: Record<FailoverHolder, Holder> = { A: {}, B: {}, C: {} };
+  private holders = new FailoverHolders();
   private queue: Promise<unknown> = Promise.resolve();
   private killed = false;
-  private lastView: { at: number; view: Promise<FailoverLabView> } | undefined;
+  private readonly shared = new SharedView(() => ({
+    pair: this.pair,
+    primaryKilled: this.killed,
+    holders: this.holders.view(),
+  }));
 
   constructor(private readonly parentDir: string) {}
 
@@ -68,8 +59,8 @@ class FailoverLab {
   }
 
   private async record(step: FailoverStep): Promise<void> {
-    this.lastView = undefined;
-    await recordFailoverStep(this.run, step);
+    this.shared.invalidate();
+    await recordFailoverStep(step);
   }
 
   private requirePair(): ReplicaPair {
@@ -89,22 +80,25 @@ class FailoverLab {
     return pair;
   }
 
+  /** A new pair, and a new story: the last story's events go (as a reset does in the other labs). */
   start(mode: ReplicationMode) {
     return this.serially(async () => {
       await this.close();
       await removeLeftoverDirs(this.parentDir);
-      this.run = randomUUID();
+      await clearFailoverHistory();
       this.pair = await startReplicaPair({ mode, parentDir: this.parentDir });
       await this.record({ kind: 'pair_started', mode });
-      return { run: this.run };
+      return {};
     });
   }
 
+  /** Stops the pair; its history stays, to be judged, replayed and exported after the pair is gone. */
   reset() {
     return this.serially(async () => {
+      const hadPair = this.pair !== undefined;
       await this.close();
-      this.run = randomUUID();
-      return { run: this.run };
+      if (hadPair) await this.record({ kind: 'pair_stopped' });
+      return {};
     });
   }
 
@@ -116,14 +110,12 @@ class FailoverLab {
       try {
         const sequence = pair.promoted() ? undefined : await readTokenSequence(session);
         pair.cutReplication();
-        await this.record({ kind: 'replication_cut' });
-        if (sequence) {
-          await this.record({
-            kind: 'sequence_at_cut',
-            primaryLastValue: sequence.lastValue,
-            primaryLogCount: sequence.logCount,
-          });
-        }
+        await this.record({
+          kind: 'replication_cut',
+          ...(sequence
+            ? { sequence: { primaryLastValue: sequence.lastValue, primaryLogCount: sequence.logCount } }
+            : {}),
+        });
       } finally {
         await session.end().catch(() => undefined);
       }
@@ -138,43 +130,29 @@ class FailoverLab {
       pair.healReplication();
       await this.record({ kind: 'replication_healed' });
       // A grant that waited on the cut wire goes through once the standby has it: answer after that.
-      const waiting = Object.values(this.holders).flatMap((holder) => (holder.pending ? [holder.pending] : []));
-      await Promise.race([Promise.allSettled(waiting), sleep(HEAL_WAIT_MS)]);
+      await Promise.race([Promise.allSettled(this.holders.pending()), sleep(HEAL_WAIT_MS)]);
       return {};
     });
   }
 
   /**
-   * Grants the lock to `holder` once it is free (waiting out a running lease). Under synchronous
-   * replication with the wire cut the COMMIT waits: the control then answers "waiting", records
-   * it, and the grant is recorded when the standby has it (after a heal).
+   * Grants the lock to `holder` once it is free. Under synchronous replication with the wire cut
+   * the COMMIT waits: the control then answers "waiting", records it, and the grant is recorded
+   * when the standby has it (after a heal).
    */
   grant(holder: FailoverHolder) {
     return this.serially(async () => {
       const pair = this.requireWriter();
-      const state = this.holders[holder];
+      const state = this.holders.of(holder);
       if (state.pending) throw new FencingError('invalid_input', `${holder}'s grant is still waiting for the standby`);
-      const session = await this.sessionOf(holder, pair);
-      const server = pair.promoted() ? 'promoted standby' : 'primary';
+      const session = await this.holders.sessionOf(holder, pair);
+      const server = serverOf(pair);
       const started = Date.now();
-      const current = await readLease(session, LOCK_RESOURCE);
-      if (current && current.holder === holder && current.expiresAt.getTime() > Date.now()) {
-        throw new FencingError('invalid_input', `${holder} holds the lease already (token ${current.token})`);
-      }
-      const granted = (async () => {
-        // Another holder's running lease is waited out (at most its TTL), as a lease service's client would.
-        for (let attempt = 0; attempt < GRANT_ATTEMPTS; attempt++) {
-          const lease = await readLease(session, LOCK_RESOURCE);
-          if (lease) await sleep(Math.max(0, lease.expiresAt.getTime() - Date.now()) + 50);
-          const grant = await grantLease(session, { resource: LOCK_RESOURCE, holder, ttlMs: FAILOVER_LEASE_TTL_MS });
-          if (grant) return grant;
-        }
-        throw new FencingError('invalid_input', `${holder} could not take the lease: another holder keeps it`);
-      })();
+      const granted = (await this.holders.grantWhenFree(holder, session))();
       const pending = granted.then(async (grant) => {
         state.token = grant.token;
         state.pending = undefined;
-        await this.record({ kind: 'grant', holder, resource: LOCK_RESOURCE, token: grant.token, server });
+        await this.record(grantStep(holder, grant, server));
         return grant;
       });
       pending.catch(() => {
@@ -193,15 +171,16 @@ class FailoverLab {
   write(holder: FailoverHolder) {
     return this.serially(async () => {
       const pair = this.requireWriter();
-      if (this.holders[holder].pending) {
+      const state = this.holders.of(holder);
+      if (state.pending) {
         throw new FencingError('invalid_input', `${holder}'s grant is still waiting for the standby: heal replication`);
       }
-      const token = this.holders[holder].token;
+      const token = state.token;
       if (!token) throw new FencingError('invalid_input', `${holder} holds no token yet: grant it the lock first`);
-      const session = await this.sessionOf(holder, pair);
+      const session = await this.holders.sessionOf(holder, pair);
       const value = `${holder}-${Date.now() % 100_000}`;
       const result = await writeGuardedRow(session, { value, token });
-      const server = pair.promoted() ? 'promoted standby' : 'primary';
+      const server = serverOf(pair);
       await this.record(
         result.accepted
           ? { kind: 'write', holder, token, value, server, accepted: true }
@@ -217,20 +196,17 @@ class FailoverLab {
       if (this.killed) throw new FencingError('invalid_input', 'the primary is already down');
       const primary = await connectFailoverServer(pair.primaryUrl);
       const standby = await connectFailoverServer(pair.standbyUrl);
+      let sequence: { primaryLastValue: string; standbyCeiling: string };
       try {
         const [now, ceiling] = [await readTokenSequence(primary), await readTokenSequence(standby)];
-        await this.record({
-          kind: 'sequence_before_kill',
-          primaryLastValue: now.lastValue,
-          standbyCeiling: ceiling.lastValue,
-        });
+        sequence = { primaryLastValue: now.lastValue, standbyCeiling: ceiling.lastValue };
       } finally {
         await primary.end().catch(() => undefined);
         await standby.end().catch(() => undefined);
       }
       await pair.killPrimary();
       this.killed = true;
-      await this.record({ kind: 'primary_killed' });
+      await this.record({ kind: 'primary_killed', sequence });
       return {};
     });
   }
@@ -256,70 +232,19 @@ class FailoverLab {
     });
   }
 
-  /**
-   * What the page shows. Every open page asks every second: answers are shared for VIEW_FRESH_MS, so
-   * a room of watchers costs the pair a few connections a second, not one per watcher.
-   */
+  /** What the page shows of the servers and holders (the history is the lab's events). */
   view(): Promise<FailoverLabView> {
-    if (this.lastView && Date.now() - this.lastView.at < VIEW_FRESH_MS) return this.lastView.view;
-    const view = this.readView();
-    this.lastView = { at: Date.now(), view };
-    view.catch(() => {
-      this.lastView = undefined;
-    });
-    return view;
-  }
-
-  private async readView(): Promise<FailoverLabView> {
-    const pair = this.pair;
-    const servers: ServerView[] = [];
-    if (pair) {
-      servers.push(await serverView(pair.primaryUrl, 'primary', pair.primary.isRunning()));
-      servers.push(
-        await serverView(pair.standbyUrl, pair.promoted() ? 'promoted standby' : 'standby', pair.standby.isRunning()),
-      );
-    }
-    const holders = Object.fromEntries(
-      (Object.keys(this.holders) as FailoverHolder[]).map((name) => [
-        name,
-        {
-          ...(this.holders[name].token ? { token: this.holders[name].token } : {}),
-          waiting: Boolean(this.holders[name].pending),
-        },
-      ]),
-    ) as FailoverLabView['holders'];
-    return {
-      run: this.run,
-      ...(pair ? { mode: pair.mode } : {}),
-      replicationCut: pair?.proxy.isCut() ?? false,
-      promoted: pair?.promoted() ?? false,
-      primaryKilled: this.killed,
-      holders,
-      servers,
-      steps: await listFailoverSteps(this.run),
-    };
+    return this.shared.read();
   }
 
   /** Stops the pair and forgets the holders. */
   async close(): Promise<void> {
-    for (const holder of Object.values(this.holders)) await holder.session?.end().catch(() => undefined);
-    this.holders = { A: {}, B: {}, C: {} };
+    await this.holders.close();
     this.killed = false;
-    this.lastView = undefined;
+    this.shared.invalidate();
     const pair = this.pair;
     this.pair = undefined;
     await pair?.stop();
-  }
-
-  /** The holder's session on the server that takes writes now (a new one after a promotion). */
-  private async sessionOf(holder: FailoverHolder, pair: ReplicaPair): Promise<FailoverSession> {
-    const state = this.holders[holder];
-    const url = pair.writerUrl();
-    if (state.session && state.sessionUrl === url) return state.session;
-    await state.session?.end().catch(() => undefined);
-    state.session = await connectFailoverServer(url);
-    state.sessionUrl = url;
-    return state.session;
   }
 }
 

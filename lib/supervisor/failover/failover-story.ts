@@ -8,7 +8,7 @@ import {
   readTokenSequence,
   writeGuardedRow,
 } from '../../../db/failover-cluster';
-import type { FailoverStep } from '../../model/failover-checker';
+import type { FailoverStep } from '../../model/failover-steps';
 import type { ReplicaPair } from './replica-pair';
 
 /*
@@ -38,15 +38,17 @@ export async function runFailoverStory(
   const sessions: FailoverSession[] = [a, b];
   try {
     const grantA = await grantOrFail(a, 'A');
-    await record({ kind: 'grant', holder: 'A', resource: LOCK_RESOURCE, token: grantA.token, server: 'primary' });
+    await record(grantStep('A', grantA, 'primary'));
     const writeA = await writeGuardedRow(a, { value: 'A-1', token: grantA.token });
     await record(writeStep('A', grantA.token, 'A-1', 'primary', writeA));
     await pair.waitForStandby();
 
     const atCut = await readTokenSequence(a);
     pair.cutReplication();
-    await record({ kind: 'replication_cut' });
-    await record({ kind: 'sequence_at_cut', primaryLastValue: atCut.lastValue, primaryLogCount: atCut.logCount });
+    await record({
+      kind: 'replication_cut',
+      sequence: { primaryLastValue: atCut.lastValue, primaryLogCount: atCut.logCount },
+    });
 
     await sleep(Math.max(0, grantA.expiresAt.getTime() - Date.now()) + 100);
     const pending = grantOrFail(b, 'B');
@@ -63,27 +65,25 @@ export async function runFailoverStory(
       await record({ kind: 'replication_healed' });
     }
     const grantB = await pending;
-    await record({ kind: 'grant', holder: 'B', resource: LOCK_RESOURCE, token: grantB.token, server: 'primary' });
+    await record(grantStep('B', grantB, 'primary'));
     const writeB = await writeGuardedRow(b, { value: 'B-1', token: grantB.token });
     await record(writeStep('B', grantB.token, 'B-1', 'primary', writeB));
 
     for (let i = 1; i <= (options.grantsPastCut ?? 0); i++) {
       const other = await grantLease(b, { resource: `lab/failover-other-${i}`, holder: `O${i}`, ttlMs: 60_000 });
       if (!other) throw new Error(`the lock lab/failover-other-${i} was not free`);
-      await record({ kind: 'grant', holder: `O${i}`, resource: other.resource, token: other.token, server: 'primary' });
+      // One lane for all of them on the timeline: their holders matter less than their tokens.
+      await record(grantStep(OTHER_HOLDERS, other, 'primary'));
     }
 
     const standbyView = await connectFailoverServer(pair.standbyUrl);
     const ceiling = await readTokenSequence(standbyView).finally(() => standbyView.end());
     const primaryNow = await readTokenSequence(b);
-    await record({
-      kind: 'sequence_before_kill',
-      primaryLastValue: primaryNow.lastValue,
-      standbyCeiling: ceiling.lastValue,
-    });
-
     await pair.killPrimary();
-    await record({ kind: 'primary_killed' });
+    await record({
+      kind: 'primary_killed',
+      sequence: { primaryLastValue: primaryNow.lastValue, standbyCeiling: ceiling.lastValue },
+    });
     await pair.promoteStandby();
     const promoted = await connectFailoverServer(pair.writerUrl());
     sessions.push(promoted);
@@ -101,16 +101,28 @@ export async function runFailoverStory(
     const leaseNow = await readLease(promoted, LOCK_RESOURCE);
     if (leaseNow) await sleep(Math.max(0, leaseNow.expiresAt.getTime() - Date.now()) + 100);
     const grantC = await grantOrFail(promoted, 'C');
-    await record({
-      kind: 'grant',
-      holder: 'C',
-      resource: LOCK_RESOURCE,
-      token: grantC.token,
-      server: 'promoted standby',
-    });
+    await record(grantStep('C', grantC, 'promoted standby'));
   } finally {
     for (const session of sessions) await session.end().catch(() => undefined);
   }
+}
+
+/** Who the grants of the service's other locks are recorded for (`--grants-past-cut`). */
+export const OTHER_HOLDERS = 'others';
+
+export function grantStep(
+  holder: string,
+  grant: { resource: string; token: string; expiresAt: Date },
+  server: 'primary' | 'promoted standby',
+): FailoverStep {
+  return {
+    kind: 'grant',
+    holder,
+    resource: grant.resource,
+    token: grant.token,
+    server,
+    expiresAt: grant.expiresAt.toISOString(),
+  };
 }
 
 async function grantOrFail(session: FailoverSession, holder: string) {
