@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
+import { ImportPage } from './pages/replay-page';
 
 /*
  * The failover lab walked through to the end in each mode, on a real primary and standby: what each
@@ -83,6 +84,16 @@ test('asynchronous replication: B’s acknowledged write is gone after the failo
   const kinds = exported.events.map((event: { kind: string }) => event.kind);
   expect(kinds).toContain('standby_promoted');
   expect(exported.events.find((event: { kind: string }) => event.kind === 'pair_started').detail.mode).toBe('async');
+
+  // /replay opens it as any lab's history: the same marks, the same verdict.
+  const imported = new ImportPage(page);
+  await imported.goto();
+  await imported.open(file.suggestedFilename(), await readFile((await file.path()) as string, 'utf8'));
+  await expect(page.getByRole('alert').filter({ hasText: /^✗ Checker: \d+ violations?/ })).toBeVisible();
+  await expect(
+    await mark(page, /^Violation: A's write "A-\d+" with token \d+: accepted\..* on the promoted standby$/),
+  ).toHaveCount(1);
+  await expect(await mark(page, /^(Violation: )?The standby promoted: it takes the writes now\./)).toHaveCount(1);
 });
 
 test('synchronous replication: B’s commit waits on the cut wire, nothing acknowledged is lost, A is rejected', async ({

@@ -1,3 +1,4 @@
+import { judgePromotion, staleAfterLoss } from './checker-failover';
 import type { WireEvent } from './wire';
 
 /*
@@ -31,10 +32,10 @@ export type Verdict = { ok: boolean; violations: Violation[]; checked: { writes:
 export type FinalRow = { value: string; lastToken: number };
 
 /** `endsAt`: when the lease ends by the database's clock, as its grant and renewals said. */
-type Grant = { id: number; at: number; actor: string; token: number; endsAt?: number };
+export type Grant = { id: number; at: number; actor: string; token: number; endsAt?: number };
 /** A lab's grants, indexed so that a long history is checked in linear time. */
 type LabGrants = { byToken: Map<number, Grant>; byActor: Map<string, { latest: Grant; byToken: Map<number, Grant> }> };
-type Write = { id: number; at: number; actor: string; token: number; value: string };
+export type Write = { id: number; at: number; actor: string; token: number; value: string };
 /** The accepted write whose lease was the newest so far on a row: it fenced out every older lease. */
 type Fence = { write: Write; lease: Grant };
 
@@ -177,11 +178,7 @@ export function createHistoryChecker(): HistoryChecker {
       if (previous && lost === previous && write.token < previous.token) {
         // Not an overwrite: the newer write was already gone with the old primary, and this older
         // token was let through by a row that went back. Named once, as what it is.
-        flag({
-          rule: 'stale-write-accepted',
-          message: `stale write accepted: ${write.actor} wrote "${write.value}" with token ${write.token} at ${clockOf(write.at)}, after ${previous.actor}'s write "${previous.value}" with the newer token ${previous.token} had been acknowledged (and lost in the failover)`,
-          eventIds: [previous.id, write.id],
-        });
+        flag(staleAfterLoss(write, previous));
         lastWrite = write;
         return;
       }
@@ -234,33 +231,14 @@ export function createHistoryChecker(): HistoryChecker {
     }
   };
 
-  /**
-   * The standby promoted, with the row and the lease it holds (the failover lab): whatever the old
-   * primary acknowledged and it lacks was lost. The lost write stays the row's newest acknowledged
-   * one: a later write below its token is a stale write accepted.
-   */
+  /** The failover lab's promotion (checker-failover.ts): what it lost is remembered, so a later stale write is named. */
   const checkPromotion = (event: WireEvent) => {
-    const row = event.detail.row as { value?: unknown; lastToken?: unknown } | undefined;
     const rowKey = event.rowId === undefined ? event.lab : `${event.lab}#${event.rowId}`;
-    const acknowledged = lastWriteByRow.get(rowKey);
-    if (acknowledged && row && typeof row.lastToken === 'number' && row.lastToken < acknowledged.token) {
-      lostInFailover.set(rowKey, acknowledged);
-      flag({
-        rule: 'acknowledged-write-lost',
-        message: `acknowledged write lost: ${acknowledged.actor}'s write "${acknowledged.value}" (token ${acknowledged.token}), acknowledged at ${clockOf(acknowledged.at)}, is not on the promoted standby: its row holds "${String(row.value ?? '')}" with token ${row.lastToken}`,
-        eventIds: [acknowledged.id, event.id],
-      });
-    }
-    const lease = event.detail.lease as { resource?: unknown; holder?: unknown; token?: unknown } | null | undefined;
-    if (!lease || typeof lease.resource !== 'string' || typeof lease.token !== 'number') return;
-    const granted = lastGrantByResource.get(`${event.lab}/${lease.resource}`);
-    if (granted && lease.token < granted.token) {
-      flag({
-        rule: 'acknowledged-write-lost',
-        message: `acknowledged grant lost: ${granted.actor}'s lease of ${granted.resource} (token ${granted.token}), granted at ${clockOf(granted.at)}, is not on the promoted standby: its lease is ${String(lease.holder)}'s, token ${lease.token}`,
-        eventIds: [granted.id, event.id],
-      });
-    }
+    const judged = judgePromotion(event, lastWriteByRow.get(rowKey), (resource) =>
+      lastGrantByResource.get(`${event.lab}/${resource}`),
+    );
+    if (judged.lostWrite) lostInFailover.set(rowKey, judged.lostWrite);
+    for (const violation of judged.violations) flag(violation);
   };
 
   return {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { recorded } from '../testing/histories';
 import { checkHistory } from './checker';
 import { failoverEvent, failoverStepsOf } from './failover-events';
 import type { FailoverStep } from './failover-steps';
@@ -158,4 +159,21 @@ test('the timeline: the holders as lanes, the cluster’s steps as lab-wide mark
   const line = steps[1]?.shapes.find((s) => s.type === 'line');
   assert.ok(line && line.type === 'line' && line.y1 === SCREEN_METRICS.axisH && line.y2 === layout.height);
   assert.ok(steps[1]?.shapes.some((s) => s.type === 'text' && s.role === 'step-label' && s.text === 'replication cut'));
+});
+
+test('a history recorded from a real asynchronous run with 40 grants past the cut: every violation named, once', () => {
+  const events = recorded('failover');
+  const rules = checkHistory(events).violations.map((v) => v.rule);
+  assert.deepEqual(rules.toSorted(), [
+    'acknowledged-write-lost',
+    'acknowledged-write-lost',
+    'stale-write-accepted',
+    'token-granted-twice',
+  ]);
+  const timeline = buildTimeline(events, (events.at(-1)?.at ?? 0) + 500);
+  assert.deepEqual(
+    timeline.lanes.map((lane) => lane.holder),
+    ['A', 'B', 'others', 'C'],
+  );
+  assert.equal(timeline.lanes.find((lane) => lane.holder === 'others')?.leases.length, 40);
 });

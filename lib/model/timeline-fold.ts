@@ -10,6 +10,7 @@ import type {
   RowChange,
   WriteMark,
 } from './timeline';
+import { foldLabWide, pushRow } from './timeline-fold-lab';
 import type { WireEvent } from './wire';
 
 /*
@@ -65,37 +66,6 @@ export const emptyLog = (): FoldedLog => ({
   labMarks: [],
   labMarksShared: false,
 });
-
-function pushRow(log: FoldedLog, change: RowChange): void {
-  if (log.rowShared) {
-    log.row = log.row.slice();
-    log.rowShared = false;
-  }
-  log.row.push(change);
-}
-
-/**
- * A step of the whole lab: a mark across the lanes, not a lane of its own. A promotion also says
- * what the row holds on the new primary: the database lane shows it (a row gone back is a loss).
- */
-function foldLabWide(log: FoldedLog, event: WireEvent & { kind: LabMark['kind'] }): void {
-  if (log.labMarksShared) {
-    log.labMarks = log.labMarks.slice();
-    log.labMarksShared = false;
-  }
-  log.labMarks.push({ at: event.at, eventId: event.id, kind: event.kind, actor: event.actor, detail: event.detail });
-  const row = event.detail.row as { value?: unknown; lastToken?: unknown } | undefined;
-  if (event.kind === 'standby_promoted' && row && typeof row.lastToken === 'number') {
-    pushRow(log, {
-      at: event.at,
-      eventId: event.id,
-      value: String(row.value ?? ''),
-      token: row.lastToken,
-      by: 'the promoted standby',
-      restored: true,
-    });
-  }
-}
 
 function stateOf(log: FoldedLog, holder: string): HolderState {
   let state = log.holders.get(holder);

@@ -15,6 +15,8 @@ import type { ReplicaPair } from './replica-pair';
 export const FAILOVER_LEASE_TTL_MS = 2_000;
 const GRANT_ATTEMPTS = 5;
 
+type Grant = NonNullable<Awaited<ReturnType<typeof grantLease>>>;
+
 type Holder = { token?: string; session?: FailoverSession; sessionUrl?: string; pending?: Promise<unknown> };
 
 export class FailoverHolders {
@@ -51,23 +53,41 @@ export class FailoverHolders {
   }
 
   /**
-   * Grants the lock to `holder` once it is free: another holder's running lease is waited out (at
-   * most its TTL), as a lease service's client would. Refused when `holder` holds it already.
+   * Asks for the lock for `holder` and answers with the grant to come: it is taken once the lock is
+   * free (another holder's running lease is waited out, at most its TTL, as a lease service's client
+   * would) and once its COMMIT is acknowledged (under synchronous replication with the wire cut, after
+   * a heal). Meanwhile the holder's grant is pending; `granted` runs (to record it) before it ends.
+   * Refused when `holder` holds the lock already, or still waits for a grant.
    */
-  async grantWhenFree(holder: FailoverHolder, session: FailoverSession) {
+  async startGrant(
+    holder: FailoverHolder,
+    pair: ReplicaPair,
+    granted: (grant: Grant) => Promise<void>,
+  ): Promise<{ pending: Promise<Grant> }> {
+    const state = this.holders[holder];
+    if (state.pending) throw new FencingError('invalid_input', `${holder}'s grant is still waiting for the standby`);
+    const session = await this.sessionOf(holder, pair);
     const current = await readLease(session, LOCK_RESOURCE);
     if (current && current.holder === holder && current.expiresAt.getTime() > Date.now()) {
       throw new FencingError('invalid_input', `${holder} holds the lease already (token ${current.token})`);
     }
-    return async () => {
+    const pending = (async () => {
       for (let attempt = 0; attempt < GRANT_ATTEMPTS; attempt++) {
         const lease = await readLease(session, LOCK_RESOURCE);
         if (lease) await sleep(Math.max(0, lease.expiresAt.getTime() - Date.now()) + 50);
         const grant = await grantLease(session, { resource: LOCK_RESOURCE, holder, ttlMs: FAILOVER_LEASE_TTL_MS });
-        if (grant) return grant;
+        if (grant) {
+          state.token = grant.token;
+          await granted(grant);
+          return grant;
+        }
       }
       throw new FencingError('invalid_input', `${holder} could not take the lease: another holder keeps it`);
-    };
+    })().finally(() => {
+      state.pending = undefined;
+    });
+    state.pending = pending;
+    return { pending };
   }
 
   /** Ends every session and forgets the tokens. */

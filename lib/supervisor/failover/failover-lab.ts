@@ -1,20 +1,15 @@
 import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  connectFailoverServer,
-  readLease,
-  readProtectedRow,
-  readTokenSequence,
-  writeGuardedRow,
-} from '../../../db/failover-cluster';
+import { writeGuardedRow } from '../../../db/failover-cluster';
 import { FencingError } from '../../model/errors';
 import type { FailoverHolder } from '../../model/failover-inputs';
 import type { FailoverStep } from '../../model/failover-steps';
 import { clearFailoverHistory, recordFailoverStep } from './failover-history';
 import { FAILOVER_LEASE_TTL_MS, FailoverHolders } from './failover-holders';
 import { type FailoverLabView, SharedView } from './failover-lab-view';
+import { promotedHolds, sequenceAtCut, sequenceBeforeKill } from './failover-readings';
 import { removeLeftoverDirs } from './failover-server-view';
-import { grantStep, LOCK_RESOURCE } from './failover-story';
+import { grantStep } from './failover-story';
 import { type ReplicaPair, type ReplicationMode, startReplicaPair } from './replica-pair';
 
 export { FAILOVER_LEASE_TTL_MS } from './failover-holders';
@@ -106,19 +101,9 @@ class FailoverLab {
     return this.serially(async () => {
       const pair = this.requireWriter();
       if (pair.proxy.isCut()) throw new FencingError('invalid_input', 'replication is already cut');
-      const session = await connectFailoverServer(pair.writerUrl());
-      try {
-        const sequence = pair.promoted() ? undefined : await readTokenSequence(session);
-        pair.cutReplication();
-        await this.record({
-          kind: 'replication_cut',
-          ...(sequence
-            ? { sequence: { primaryLastValue: sequence.lastValue, primaryLogCount: sequence.logCount } }
-            : {}),
-        });
-      } finally {
-        await session.end().catch(() => undefined);
-      }
+      const sequence = pair.promoted() ? undefined : await sequenceAtCut(pair);
+      pair.cutReplication();
+      await this.record({ kind: 'replication_cut', ...(sequence ? { sequence } : {}) });
       return {};
     });
   }
@@ -143,22 +128,12 @@ class FailoverLab {
   grant(holder: FailoverHolder) {
     return this.serially(async () => {
       const pair = this.requireWriter();
-      const state = this.holders.of(holder);
-      if (state.pending) throw new FencingError('invalid_input', `${holder}'s grant is still waiting for the standby`);
-      const session = await this.holders.sessionOf(holder, pair);
       const server = serverOf(pair);
       const started = Date.now();
-      const granted = (await this.holders.grantWhenFree(holder, session))();
-      const pending = granted.then(async (grant) => {
-        state.token = grant.token;
-        state.pending = undefined;
-        await this.record(grantStep(holder, grant, server));
-        return grant;
-      });
-      pending.catch(() => {
-        state.pending = undefined;
-      });
-      state.pending = pending;
+      const { pending } = await this.holders.startGrant(holder, pair, (grant) =>
+        this.record(grantStep(holder, grant, server)),
+      );
+      pending.catch(() => undefined);
       const answer = await Promise.race([
         pending.then((grant) => ({ waiting: false as const, token: grant.token })),
         sleep(FAILOVER_LEASE_TTL_MS + GRANT_ANSWER_MS).then(() => ({ waiting: true as const })),
@@ -194,16 +169,7 @@ class FailoverLab {
     return this.serially(async () => {
       const pair = this.requirePair();
       if (this.killed) throw new FencingError('invalid_input', 'the primary is already down');
-      const primary = await connectFailoverServer(pair.primaryUrl);
-      const standby = await connectFailoverServer(pair.standbyUrl);
-      let sequence: { primaryLastValue: string; standbyCeiling: string };
-      try {
-        const [now, ceiling] = [await readTokenSequence(primary), await readTokenSequence(standby)];
-        sequence = { primaryLastValue: now.lastValue, standbyCeiling: ceiling.lastValue };
-      } finally {
-        await primary.end().catch(() => undefined);
-        await standby.end().catch(() => undefined);
-      }
+      const sequence = await sequenceBeforeKill(pair);
       await pair.killPrimary();
       this.killed = true;
       await this.record({ kind: 'primary_killed', sequence });
@@ -216,18 +182,7 @@ class FailoverLab {
       const pair = this.requirePair();
       if (pair.promoted()) throw new FencingError('invalid_input', 'the standby is already promoted');
       await pair.promoteStandby();
-      const session = await connectFailoverServer(pair.writerUrl());
-      try {
-        const row = await readProtectedRow(session);
-        const lease = await readLease(session, LOCK_RESOURCE);
-        await this.record({
-          kind: 'standby_promoted',
-          row,
-          lease: lease && { resource: lease.resource, holder: lease.holder, token: lease.token },
-        });
-      } finally {
-        await session.end().catch(() => undefined);
-      }
+      await this.record(await promotedHolds(pair));
       return {};
     });
   }
