@@ -140,6 +140,11 @@ test('a watcher sees the failover lab read-only; the page has no serious accessi
     await expect(watcher.getByRole('button', { name: /^Run step/ })).toHaveCount(0);
     await expect(watcher.getByRole('button', { name: 'Kill the primary (SIGKILL)' })).toHaveCount(0);
     expect(await seriousViolations(watcher)).toEqual([]);
+    // The worker labs' walkthrough and presenter pages lead to the failover lab's own page.
+    for (const other of ['/labs/failover/walkthrough', '/labs/failover/present']) {
+      await watcher.goto(other);
+      await expect(watcher).toHaveURL(/\/labs\/failover$/);
+    }
   } finally {
     await watcherContext.close();
   }
