@@ -140,11 +140,11 @@ test('a watcher sees the failover lab read-only; the page has no serious accessi
     await expect(watcher.getByRole('button', { name: /^Run step/ })).toHaveCount(0);
     await expect(watcher.getByRole('button', { name: 'Kill the primary (SIGKILL)' })).toHaveCount(0);
     expect(await seriousViolations(watcher)).toEqual([]);
-    // The worker labs' walkthrough and presenter pages lead to the failover lab's own page.
-    for (const other of ['/labs/failover/walkthrough', '/labs/failover/present']) {
-      await watcher.goto(other);
-      await expect(watcher).toHaveURL(/\/labs\/failover$/);
-    }
+    // The worker labs' walkthrough page leads to the failover lab's own page; its presenter mode is its own, read-only.
+    await watcher.goto('/labs/failover/walkthrough');
+    await expect(watcher).toHaveURL(/\/labs\/failover$/);
+    await watcher.goto('/labs/failover/present');
+    await expect(watcher.getByRole('heading', { name: 'Watching: read-only' })).toBeVisible();
   } finally {
     await watcherContext.close();
   }
@@ -165,4 +165,29 @@ test('a deep link shows its step and runs nothing; its button runs the steps up 
   await expect(await mark(page, /^A's write "A-\d+" with token \d+: accepted\..* on the primary$/)).toHaveCount(1);
   await expect(await mark(page, /^Replication to the standby cut\./)).toHaveCount(1);
   await expect(page.getByRole('row', { name: /^standby\b/ })).toContainText(/"A-\d+"/);
+});
+
+test('presenter mode: → runs the lab’s next step for real, the timeline at the presenter’s measures shows it', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto('/labs/failover');
+  await resetLab(page);
+  await page.getByRole('link', { name: 'Presenter mode' }).click();
+  const counter = page.getByTestId('step-counter');
+  await expect(counter).toHaveText('Step 1 of 11');
+  await page.keyboard.press('ArrowRight');
+  await expect(counter).toHaveText('Step 2 of 11', { timeout: STEP_TIMEOUT });
+  await expect(page.getByTestId('narration')).toHaveText('');
+  await page.keyboard.press('ArrowRight');
+  await expect(counter).toHaveText('Step 3 of 11', { timeout: STEP_TIMEOUT });
+  await expect(page.getByText(/^Waiting for /)).toHaveCount(0, { timeout: STEP_TIMEOUT });
+  await page.keyboard.press('ArrowLeft');
+  await expect(counter).toHaveText('Step 2 of 11');
+  await expect(page.getByTestId('narration')).toContainText('A is granted the lease');
+  const list = page.getByRole('list', { name: 'Marks on the timeline' });
+  await expect(list.getByRole('button', { name: /^A's lease, token \d+\./ })).toHaveCount(1);
+  await expect(
+    list.getByRole('button', { name: /^A primary and a streaming standby started \(asynchronous/ }),
+  ).toHaveCount(1);
 });

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { FailoverLabPanel } from '@/components/lab/failover/failover-lab-panel';
 import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { FAILOVER_LAB } from '@/lib/model/failover-events';
@@ -17,7 +18,16 @@ export default async function FailoverLabPage({ searchParams }: Props) {
   const step = Number.parseInt(query.step ?? '', 10);
   const access = await labForPage(FAILOVER_LAB, { failoverPage: true });
   return (
-    <LabPageShell access={access} mode="free" subtitle="Failover: is the token sequence durable when the primary dies?">
+    <LabPageShell
+      access={access}
+      mode="free"
+      subtitle="Failover: is the token sequence durable when the primary dies?"
+      links={
+        <Link href={`/labs/failover/present?mode=${mode}`} className="text-base font-semibold underline">
+          Presenter mode
+        </Link>
+      }
+    >
       <p className="max-w-4xl">
         The lock service’s lease table, token sequence and protected row live on a primary with a streaming standby: two
         real PostgreSQL servers this lab starts from the binaries the app ships. Its history is the lab’s events in the

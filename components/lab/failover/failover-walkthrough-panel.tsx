@@ -1,13 +1,11 @@
 'use client';
 
 import Link from 'next/link';
-import { useMemo } from 'react';
 import type { ActionResult } from '@/lib/model/action-result';
-import { failoverStepsOf } from '@/lib/model/failover-events';
-import { type FailoverAction, failoverProgress, failoverWalkthrough } from '@/lib/model/failover-walkthrough';
+import type { FailoverAction } from '@/lib/model/failover-walkthrough';
 import { controlButton } from '../controls/styles';
-import { useLabStore } from '../lab-store-provider';
 import { runFailoverAction } from './failover-actions';
+import { useFailoverProgress } from './use-failover-progress';
 
 /**
  * The failover lab's narrated walkthrough in one mode: its steps with a deep link each, the step
@@ -24,11 +22,7 @@ export function FailoverWalkthroughPanel(props: {
   runUpTo: (from: number, target: number) => Promise<void>;
 }) {
   const { mode, initialStep, canDrive, busy } = props;
-  const walkthrough = failoverWalkthrough(mode);
-  const events = useLabStore((s) => s.events);
-  const steps = useMemo(() => failoverStepsOf(events), [events]);
-  const started = steps.find((step) => step.kind === 'pair_started');
-  const progress = !started || started.mode === mode ? failoverProgress(walkthrough, steps) : 0;
+  const { walkthrough, progress } = useFailoverProgress(mode);
   const shown = Math.min(initialStep ?? progress + 1, walkthrough.length);
   const current = walkthrough[shown - 1];
   const other = mode === 'sync' ? 'async' : 'sync';

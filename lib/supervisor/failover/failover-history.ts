@@ -1,5 +1,5 @@
 import 'server-only';
-import { appendEvent, clearEvents } from '../../../db/events';
+import { appendEvent, clearEvents, eventIdRange, listEvents } from '../../../db/events';
 import { getPool } from '../../../db/pool';
 import { FAILOVER_LAB, failoverEvent } from '../../model/failover-events';
 import type { FailoverStep } from '../../model/failover-steps';
@@ -18,4 +18,15 @@ export async function recordFailoverStep(step: FailoverStep): Promise<void> {
 /** A new pair starts a new story: the last one's events go, and the live feeds are told (a reset). */
 export async function clearFailoverHistory(): Promise<void> {
   await clearEvents(FAILOVER_LAB);
+}
+
+/**
+ * Whether the lab's last story is still open: it has events and does not end with `pair_stopped`
+ * (its pair ran on a server that stopped or died meanwhile, or runs now).
+ */
+export async function failoverStoryOpen(): Promise<boolean> {
+  const { last } = await eventIdRange(FAILOVER_LAB);
+  if (last === null) return false;
+  const [event] = await listEvents({ lab: FAILOVER_LAB, afterId: last - 1, limit: 1 });
+  return event !== undefined && event.kind !== 'pair_stopped';
 }

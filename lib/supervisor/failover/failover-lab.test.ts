@@ -116,6 +116,16 @@ test('synchronous: B’s grant answers “waiting” while the wire is cut, and 
 test('with the primary down and the standby not promoted, a grant or a write is refused in words', async () => {
   const lab = getFailoverLab(parent);
   try {
+    // The last test's pair ended without a reset (as with a server that stopped): a reset ends its story.
+    assert.notEqual((await history()).events.at(-1)?.kind, 'pair_stopped');
+    await lab.reset();
+    assert.equal((await history()).events.at(-1)?.kind, 'pair_stopped');
+    await lab.reset();
+    assert.equal(
+      (await history()).events.filter((e) => e.kind === 'pair_stopped').length,
+      1,
+      'a story is stopped once',
+    );
     await assert.rejects(lab.grant('A'), /start the pair first/);
     await lab.start('async');
     await lab.grant('A');

@@ -4,7 +4,7 @@ import { writeGuardedRow } from '../../../db/failover-cluster';
 import { FencingError } from '../../model/errors';
 import type { FailoverHolder } from '../../model/failover-inputs';
 import type { FailoverStep } from '../../model/failover-steps';
-import { clearFailoverHistory, recordFailoverStep } from './failover-history';
+import { clearFailoverHistory, failoverStoryOpen, recordFailoverStep } from './failover-history';
 import { FAILOVER_LEASE_TTL_MS, FailoverHolders } from './failover-holders';
 import { type FailoverLabView, SharedView } from './failover-lab-view';
 import { promotedHolds, sequenceAtCut, sequenceBeforeKill } from './failover-readings';
@@ -87,12 +87,14 @@ class FailoverLab {
     });
   }
 
-  /** Stops the pair; its history stays, to be judged, replayed and exported after the pair is gone. */
+  /**
+   * Stops the pair; its history stays, to be judged, replayed and exported after the pair is gone,
+   * and ends with `pair_stopped` (also when its pair ended with an earlier run of this server).
+   */
   reset() {
     return this.serially(async () => {
-      const hadPair = this.pair !== undefined;
       await this.close();
-      if (hadPair) await this.record({ kind: 'pair_stopped' });
+      if (await failoverStoryOpen()) await this.record({ kind: 'pair_stopped' });
       return {};
     });
   }
