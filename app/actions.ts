@@ -4,6 +4,7 @@ import { cookies } from 'next/headers';
 import type { ActionResult } from '@/lib/model/action-result';
 import { COOKIE_MAX_AGE_S, newOwnerSecret, OWNER_COOKIE } from '@/lib/server/access';
 import { currentClientAddress } from '@/lib/server/client-address';
+import * as failover from '@/lib/server/failover-commands';
 import * as commands from '@/lib/server/lab-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
 import { lockTrainer, unlockTrainer } from '@/lib/server/trainer-session';
@@ -73,4 +74,34 @@ export async function unlockTrainerAction(input: unknown): Promise<ActionResult<
 export async function lockTrainerAction(): Promise<ActionResult<{ trainer: false }>> {
   await lockTrainer();
   return { ok: true, data: { trainer: false } };
+}
+
+// The failover lab (lib/server/failover-commands.ts): the trainer's only.
+export async function startFailoverPairAction(input: unknown) {
+  return failover.startFailoverPair(input, await credentials());
+}
+export async function resetFailoverLabAction(input: unknown) {
+  return failover.resetFailoverLab(input, await credentials());
+}
+export async function cutReplicationAction(input: unknown) {
+  return failover.cutReplication(input, await credentials());
+}
+export async function healReplicationAction(input: unknown) {
+  return failover.healReplication(input, await credentials());
+}
+export async function grantFailoverLeaseAction(input: unknown) {
+  return failover.grantFailoverLease(input, await credentials());
+}
+export async function writeFailoverRowAction(input: unknown) {
+  return failover.writeFailoverRow(input, await credentials());
+}
+export async function killFailoverPrimaryAction(input: unknown) {
+  return failover.killFailoverPrimary(input, await credentials());
+}
+export async function promoteFailoverStandbyAction(input: unknown) {
+  return failover.promoteFailoverStandby(input, await credentials());
+}
+/** What the failover lab shows, for anyone (polled by its page). */
+export async function viewFailoverLabAction() {
+  return failover.viewFailoverLab({});
 }

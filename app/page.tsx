@@ -7,7 +7,7 @@ import { ProtectedRowsTable } from '@/components/lab/protected-rows-table';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { listSharedProtectedRows } from '@/db/guard';
 import { listSharedLeases } from '@/db/leases';
-import { isFencedKind, LAB_IDS, LABS } from '@/lib/model/lab-kinds';
+import { isFencedKind, LABS, WORKER_LAB_IDS } from '@/lib/model/lab-kinds';
 import { isTrainer } from '@/lib/server/access';
 import { privateLabsOf } from '@/lib/server/lab-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
@@ -111,7 +111,7 @@ export default async function HomePage({ searchParams }: Props) {
           The labs
         </h2>
         <ul className="grid gap-3 md:grid-cols-2 lg:grid-cols-3">
-          {LAB_IDS.map((lab) => (
+          {WORKER_LAB_IDS.map((lab) => (
             <li key={lab} className="rounded-lg border border-slate-200 p-4 dark:border-slate-800">
               <h3 className="text-lg font-semibold">
                 {isFencedKind(lab) ? '✓ ' : '✗ '}
@@ -131,6 +131,25 @@ export default async function HomePage({ searchParams }: Props) {
               </p>
             </li>
           ))}
+          <li className="rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+            <h3 className="text-lg font-semibold">Failover</h3>
+            <p className="mt-1 text-slate-700 dark:text-slate-300">
+              The lock service on a primary and a streaming standby of its own; the primary dies and the standby is
+              promoted.
+            </p>
+            <p className="mt-1 text-rose-800 dark:text-rose-300">
+              Breaks with asynchronous replication: an acknowledged write lost, a stale write accepted, a token granted
+              twice; holds with synchronous replication.
+            </p>
+            <p className="mt-2 flex gap-4">
+              <Link className="font-semibold underline" href="/labs/failover">
+                Asynchronous<span className="sr-only"> failover walkthrough</span>
+              </Link>
+              <Link className="font-semibold underline" href="/labs/failover?mode=sync">
+                Synchronous<span className="sr-only"> failover walkthrough</span>
+              </Link>
+            </p>
+          </li>
         </ul>
         <p>
           <Link className="font-semibold underline" href="/replay">

@@ -456,6 +456,25 @@ describe("the drift setting at the database's door (worker_join), as the worker 
   });
 });
 
+describe('the failover lab has no workers', () => {
+  test('a worker joining it through the database is refused, and nothing of it is stored', async () => {
+    const name = `F${randomBytes(3).toString('hex')}`;
+    await refusedWith(
+      INSUFFICIENT_PRIVILEGE,
+      worker.query('SELECT * FROM worker_join($1, $2, $3, $4, $5)', [
+        'failover',
+        name,
+        randomBytes(8).toString('hex'),
+        JSON.stringify({ name }),
+        null,
+      ]),
+      'a worker of the failover lab',
+    );
+    const { rows } = await owner.query('SELECT 1 FROM remote_workers WHERE lab = $1', ['failover']);
+    assert.equal(rows.length, 0);
+  });
+});
+
 describe("the same-token lab's write takes only a token the worker was granted there, in this run", () => {
   const NOT_GRANTED = 'FL009';
 

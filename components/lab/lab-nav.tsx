@@ -1,12 +1,12 @@
 import Link from 'next/link';
-import { isFencedKind, LAB_IDS, LABS } from '@/lib/model/lab-kinds';
+import { isFencedKind, LABS, WORKER_LAB_IDS } from '@/lib/model/lab-kinds';
 
 /** The labs side by side: the fenced one first, then each mistake. */
 export function LabNav({ current, mode }: { current: string; mode: 'free' | 'walkthrough' }) {
   return (
     <nav aria-label="Labs">
       <ul className="flex flex-wrap gap-1.5">
-        {LAB_IDS.map((lab) => (
+        {WORKER_LAB_IDS.map((lab) => (
           <li key={lab}>
             <Link
               href={mode === 'walkthrough' ? `/labs/${lab}/walkthrough` : `/labs/${lab}`}

@@ -1,3 +1,4 @@
+import { judgePromotion, staleAfterLoss } from './checker-failover';
 import type { WireEvent } from './wire';
 
 /*
@@ -17,7 +18,11 @@ export type Rule =
   | 'superseded-holder'
   | 'token-granted-twice'
   | 'newer-token-rejected'
-  | 'write-after-expiry';
+  | 'write-after-expiry'
+  /** A failover: a write or grant the primary acknowledged is not on the promoted standby. */
+  | 'acknowledged-write-lost'
+  /** A failover: a write with an older token accepted after a newer one was acknowledged (and lost). */
+  | 'stale-write-accepted';
 
 export type Violation = { rule: Rule; message: string; eventIds: number[] };
 
@@ -27,10 +32,10 @@ export type Verdict = { ok: boolean; violations: Violation[]; checked: { writes:
 export type FinalRow = { value: string; lastToken: number };
 
 /** `endsAt`: when the lease ends by the database's clock, as its grant and renewals said. */
-type Grant = { id: number; at: number; actor: string; token: number; endsAt?: number };
+export type Grant = { id: number; at: number; actor: string; token: number; endsAt?: number };
 /** A lab's grants, indexed so that a long history is checked in linear time. */
 type LabGrants = { byToken: Map<number, Grant>; byActor: Map<string, { latest: Grant; byToken: Map<number, Grant> }> };
-type Write = { id: number; at: number; actor: string; token: number; value: string };
+export type Write = { id: number; at: number; actor: string; token: number; value: string };
 /** The accepted write whose lease was the newest so far on a row: it fenced out every older lease. */
 type Fence = { write: Write; lease: Grant };
 
@@ -77,6 +82,10 @@ export function createHistoryChecker(): HistoryChecker {
   const grantsByLab = new Map<string, LabGrants>();
   const lastWriteByRow = new Map<string, Write>();
   const fenceByRow = new Map<string, Fence>();
+  /** The last grant of each lock (lab and resource), for a promotion that lost it. */
+  const lastGrantByResource = new Map<string, Grant & { resource: string }>();
+  /** Rows whose newest acknowledged write a promoted standby did not have (rowKey → that write). */
+  const lostInFailover = new Map<string, Write>();
   let lastWrite: Write | undefined;
   /**
    * Each writer's last `write_sent` per attempt (a client's retry of a write is sent again, and told
@@ -100,6 +109,7 @@ export function createHistoryChecker(): HistoryChecker {
   };
 
   const check = (event: WireEvent) => {
+    if (event.kind === 'standby_promoted') return checkPromotion(event);
     if (event.token === undefined) return; // no token, nothing to fence with: no rule applies
     if (event.kind === 'write_rejected' && event.storedToken !== undefined && event.token > event.storedToken) {
       // The mirror image of a lost update: the rightful, newer holder turned away (token as text).
@@ -145,6 +155,8 @@ export function createHistoryChecker(): HistoryChecker {
         });
       }
       if (!earlier) labGrants.byToken.set(grant.token, grant);
+      if (event.resource)
+        lastGrantByResource.set(`${event.lab}/${event.resource}`, { ...grant, resource: event.resource });
       const own = labGrants.byActor.get(grant.actor) ?? { latest: grant, byToken: new Map<number, Grant>() };
       own.latest = grant;
       own.byToken.set(grant.token, grant);
@@ -162,6 +174,14 @@ export function createHistoryChecker(): HistoryChecker {
       const rowKey = event.rowId === undefined ? event.lab : `${event.lab}#${event.rowId}`;
       const previous = lastWriteByRow.get(rowKey);
       let lostUpdate = false;
+      const lost = lostInFailover.get(rowKey);
+      if (previous && lost === previous && write.token < previous.token) {
+        // Not an overwrite: the newer write was already gone with the old primary, and this older
+        // token was let through by a row that went back. Named once, as what it is.
+        flag(staleAfterLoss(write, previous));
+        lastWrite = write;
+        return;
+      }
       if (previous && write.token < previous.token) {
         lostUpdate = true;
         flag({
@@ -209,6 +229,16 @@ export function createHistoryChecker(): HistoryChecker {
         if (!fence || !laterLease(fence.lease, lease)) fenceByRow.set(rowKey, { write, lease });
       }
     }
+  };
+
+  /** The failover lab's promotion (checker-failover.ts): what it lost is remembered, so a later stale write is named. */
+  const checkPromotion = (event: WireEvent) => {
+    const rowKey = event.rowId === undefined ? event.lab : `${event.lab}#${event.rowId}`;
+    const judged = judgePromotion(event, lastWriteByRow.get(rowKey), (resource) =>
+      lastGrantByResource.get(`${event.lab}/${resource}`),
+    );
+    if (judged.lostWrite) lostInFailover.set(rowKey, judged.lostWrite);
+    for (const violation of judged.violations) flag(violation);
   };
 
   return {

@@ -18,7 +18,33 @@ export const EVENT_KINDS = [
   'worker_restarted',
   /** A private lab was closed (idle too long): its workers were stopped, its history kept. */
   'lab_closed',
+  // The failover lab's cluster (lib/supervisor/failover/): steps of the whole lab, not of a holder.
+  'pair_started',
+  'replication_cut',
+  'replication_healed',
+  /** A holder's grant whose COMMIT waits for the standby (synchronous replication, the wire cut). */
+  'grant_waiting',
+  'primary_killed',
+  'standby_promoted',
+  'pair_stopped',
 ] as const;
+
+/** Steps of the whole lab (its cluster's), drawn across every lane rather than on a holder's. */
+export const LAB_WIDE_KINDS = [
+  'pair_started',
+  'replication_cut',
+  'replication_healed',
+  'grant_waiting',
+  'primary_killed',
+  'standby_promoted',
+  'pair_stopped',
+] as const satisfies readonly (typeof EVENT_KINDS)[number][];
+
+export type LabWideKind = (typeof LAB_WIDE_KINDS)[number];
+
+export function isLabWideKind(kind: string): kind is LabWideKind {
+  return (LAB_WIDE_KINDS as readonly string[]).includes(kind);
+}
 
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -11,7 +11,7 @@ import {
   MAX_WORKERS_PER_SERVER,
 } from './lab-input-limits';
 import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
-import { hasDriftingClock, hasPacketProxy, LAB_IDS, type LabId } from './lab-kinds';
+import { hasDriftingClock, hasPacketProxy, type LabId, WORKER_LAB_IDS } from './lab-kinds';
 import { LEASE_CLOCKS, MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
 
 /** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
@@ -33,15 +33,15 @@ const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
 const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
 export const RETRY_AFTER_BOUNDS_MS = { min: 200, max: 60_000 } as const;
 
-/** A lab kind: the fenced lab or one of the classic mistakes. */
-const labKindSchema = z.enum(LAB_IDS, { error: `lab kind must be one of: ${LAB_IDS.join(', ')}` });
+/** A lab kind with workers: the fenced lab or one of the classic mistakes (the failover lab has its own controls). */
+const labKindSchema = z.enum(WORKER_LAB_IDS, { error: `lab kind must be one of: ${WORKER_LAB_IDS.join(', ')}` });
 
 /** A lab by its id: a shared lab ("fenced") or a private one ("p-…"). Whether it exists is the server's to say. */
 export const labIdSchema = z
   .string({ error: 'lab must be a lab id' })
   .refine(
-    (id) => (LAB_IDS as readonly string[]).includes(id) || PRIVATE_LAB_ID_PATTERN.test(id),
-    `lab must be one of: ${LAB_IDS.join(', ')}, or a private lab's id (p-…)`,
+    (id) => (WORKER_LAB_IDS as readonly string[]).includes(id) || PRIVATE_LAB_ID_PATTERN.test(id),
+    `lab must be one of: ${WORKER_LAB_IDS.join(', ')}, or a private lab's id (p-…)`,
   );
 
 const ms = (what: string, bounds: { min: number; max: number }) =>

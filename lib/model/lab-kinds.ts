@@ -12,6 +12,7 @@ export const LAB_IDS = [
   'drifting-clock-fenced',
   'delayed-packet',
   'delayed-packet-unfenced',
+  'failover',
 ] as const;
 
 export type LabId = (typeof LAB_IDS)[number];
@@ -135,6 +136,19 @@ export const LABS: Record<LabId, LabDefinition> = {
     rowId: 11,
     resource: 'lab/delayed-packet-unfenced',
   },
+  failover: {
+    id: 'failover',
+    title: 'Failover',
+    summary:
+      'The lease table, the token sequence and the row on a primary and a streaming standby of their own; the primary is killed and the standby promoted. Asynchronous or synchronous replication, a setting of each start.',
+    failure:
+      "with asynchronous replication, the primary's acknowledged grant and write are gone after the promotion, and the old holder's late write is accepted",
+    // Its row, lease and sequence live on the pair (lib/supervisor/failover/): row 8 of unguarded_rows
+    // only reserves its place among the labs' rows (0025_failover_events.sql), and nothing writes it.
+    table: 'unguarded_rows',
+    rowId: 8,
+    resource: 'lab/failover',
+  },
 };
 
 /**
@@ -161,6 +175,18 @@ export function compareWith(kind: LabId): { lead: string; lab: LabId; words: str
 /** The labs whose workers may read a clock that runs slow (a setting per worker): the drifting clock, fenced or not. */
 export function hasDriftingClock(kind: LabId): kind is 'drifting-clock' | 'drifting-clock-fenced' {
   return kind === 'drifting-clock' || kind === 'drifting-clock-fenced';
+}
+
+/**
+ * The labs whose workers the supervisor runs: every lab but the failover lab, whose holders are the
+ * server's own sessions on a pair of its own (lib/supervisor/failover/). No worker, no private lab,
+ * no chaos run or pause scenario there.
+ */
+export const WORKER_LAB_IDS = LAB_IDS.filter((id): id is Exclude<LabId, 'failover'> => id !== 'failover');
+export type WorkerLabId = (typeof WORKER_LAB_IDS)[number];
+
+export function isWorkerLabId(value: unknown): value is WorkerLabId {
+  return isLabId(value) && value !== 'failover';
 }
 
 /** The labs whose workers reach PostgreSQL through a proxy their app server owns, which can hold a write. */

@@ -74,9 +74,11 @@ export function createTimelineBuilder(): TimelineBuilder {
     at(now) {
       const lanes = [...folded.holders.values()].map((state) => laneAt(state, now));
       folded.rowShared = true;
+      folded.labMarksShared = true;
       return {
         lanes,
         row: folded.row,
+        labMarks: folded.labMarks,
         from: firstAt ?? now,
         to: Math.max(now, lastAt ?? now),
         lastEventId,

@@ -1,4 +1,16 @@
-import type { BeliefBand, Lane, LeaseBar, LifeMark, LossMark, PauseBlock, RowChange, WriteMark } from './timeline';
+import { isLabWideKind } from './events';
+import type {
+  BeliefBand,
+  LabMark,
+  Lane,
+  LeaseBar,
+  LifeMark,
+  LossMark,
+  PauseBlock,
+  RowChange,
+  WriteMark,
+} from './timeline';
+import { foldLabWide, pushRow } from './timeline-fold-lab';
 import type { WireEvent } from './wire';
 
 /*
@@ -43,9 +55,17 @@ export type FoldedLog = {
   row: RowChange[];
   /** The row list is held by a handed-out timeline: copied before the next change. */
   rowShared: boolean;
+  labMarks: LabMark[];
+  labMarksShared: boolean;
 };
 
-export const emptyLog = (): FoldedLog => ({ holders: new Map(), row: [], rowShared: false });
+export const emptyLog = (): FoldedLog => ({
+  holders: new Map(),
+  row: [],
+  rowShared: false,
+  labMarks: [],
+  labMarksShared: false,
+});
 
 function stateOf(log: FoldedLog, holder: string): HolderState {
   let state = log.holders.get(holder);
@@ -88,6 +108,10 @@ function update<K extends ListName>(state: HolderState, name: K, index: number, 
 }
 
 export function foldEvent(log: FoldedLog, event: WireEvent): void {
+  if (isLabWideKind(event.kind)) {
+    foldLabWide(log, event as WireEvent & { kind: LabMark['kind'] });
+    return;
+  }
   const state = stateOf(log, event.actor);
   switch (event.kind) {
     case 'lease_acquired': {
@@ -184,11 +208,7 @@ export function foldEvent(log: FoldedLog, event: WireEvent): void {
       state.lastSentAt = undefined;
       own(state, 'writes').push(mark);
       if (mark.outcome === 'accepted') {
-        if (log.rowShared) {
-          log.row = log.row.slice();
-          log.rowShared = false;
-        }
-        log.row.push({ at: event.at, eventId: event.id, value: mark.value, token: mark.token, by: event.actor });
+        pushRow(log, { at: event.at, eventId: event.id, value: mark.value, token: mark.token, by: event.actor });
       }
       break;
     }

@@ -1,4 +1,5 @@
-import type { BeliefBand, LeaseBar, LifeMark, LossMark, PauseBlock, RowChange, WriteMark } from './timeline';
+import type { BeliefBand, LabMark, LeaseBar, LifeMark, LossMark, PauseBlock, RowChange, WriteMark } from './timeline';
+import { labMarkLabel, labMarkWords } from './timeline-lab-words';
 import type { MarkText } from './timeline-layout';
 import {
   beliefLabel,
@@ -62,12 +63,13 @@ export const keptPause = (who: string, block: PauseBlock) => keep(who, block, pa
 export const keptWrite = (who: string, mark: WriteMark) => keep(who, mark, write);
 export const keptLife = (who: string, mark: LifeMark) => keep(who, mark, life);
 export const keptLoss = (who: string, mark: LossMark) => keep(who, mark, loss);
+const labStep = (_: string, mark: LabMark): Kept => ({ words: labMarkWords(mark), ...labMarkLabel(mark) });
+export const keptLabMark = (mark: LabMark) => keep('lab', mark, labStep);
 
 export function keptRowChange(change: RowChange, next: RowChange | undefined): Kept {
   let entry = kept.get(change);
   if (!entry || entry.next !== next) {
-    const wentBack = next !== undefined && next.token < change.token;
-    entry = { words: rowWords(change, next), ...rowLabel(change, wentBack), next };
+    entry = { words: rowWords(change, next), ...rowLabel(change, next), next };
     kept.set(change, entry);
   }
   return entry;

@@ -1,4 +1,5 @@
-import type { Lane, LeaseBar, LifeMark, LossMark, PauseBlock, RowChange, WriteMark } from './timeline';
+import type { LabMark, Lane, LeaseBar, LifeMark, LossMark, PauseBlock, RowChange, WriteMark } from './timeline';
+import { labMarkWords } from './timeline-lab-words';
 import type { MarkText } from './timeline-layout';
 
 /*
@@ -33,8 +34,14 @@ export const pauseLabel = (pause: PauseBlock) => ({
 });
 export const writeLabel = (write: WriteMark) =>
   write.outcome === 'accepted' ? `${write.value} · ${write.token}` : `${write.token} vs ${write.storedToken ?? '?'}`;
-export const rowLabel = (change: RowChange, wentBack: boolean) => ({
-  label: `${change.value} · token ${change.token}${wentBack ? ' (overwritten by an older token)' : ''}`,
+export const rowLabel = (change: RowChange, next: RowChange | undefined) => ({
+  label: `${change.value} · token ${change.token}${
+    next === undefined || next.token >= change.token
+      ? ''
+      : next.restored
+        ? ' (lost in the failover)'
+        : ' (overwritten by an older token)'
+  }`,
   short: `${change.value} · ${change.token}`,
 });
 
@@ -153,10 +160,20 @@ export function rowWords(change: RowChange, next: RowChange | undefined): MarkTe
     at: change.at,
     title: `The row holds ${JSON.stringify(change.value)} with token ${change.token}`,
     lines: [
-      `written by ${change.by} at ${clock(change.at)}`,
-      next ? `until ${next.by} wrote ${JSON.stringify(next.value)} with token ${next.token}` : 'still there now',
+      change.restored
+        ? `as ${change.by} came up holding it at ${clock(change.at)}`
+        : `written by ${change.by} at ${clock(change.at)}`,
+      next
+        ? next.restored
+          ? `until ${next.by} came up holding ${JSON.stringify(next.value)} with token ${next.token}`
+          : `until ${next.by} wrote ${JSON.stringify(next.value)} with token ${next.token}`
+        : 'still there now',
       ...(next && next.token < change.token
-        ? [`the token went back from ${change.token} to ${next.token}: a lost update`]
+        ? [
+            next.restored
+              ? `the token went back from ${change.token} to ${next.token}: an acknowledged write lost in the failover`
+              : `the token went back from ${change.token} to ${next.token}: a lost update`,
+          ]
         : []),
     ],
     flagged: false,
@@ -173,6 +190,22 @@ export const describeLife = (who: string, life: LifeMark, flagged: Flagged) => f
 export const describeLoss = (who: string, loss: LossMark, flagged: Flagged) => flag(lossWords(who, loss), flagged);
 export const describeRowChange = (change: RowChange, next: RowChange | undefined, flagged: Flagged) =>
   flag(rowWords(change, next), flagged);
+
+export const describeLabMark = (mark: LabMark, flagged: Flagged) => flag(labMarkWords(mark), flagged);
+
+/** The database lane in words: the row's changes and the lab's steps, by time (a change first at one instant). */
+export function describeDatabaseLane(row: readonly RowChange[], steps: readonly LabMark[], flagged: Flagged) {
+  const out: MarkText[] = [];
+  let j = 0;
+  row.forEach((change, i) => {
+    for (; j < steps.length && (steps[j] as LabMark).at < change.at; j++) {
+      out.push(describeLabMark(steps[j] as LabMark, flagged));
+    }
+    out.push(describeRowChange(change, row[i + 1], flagged));
+  });
+  for (; j < steps.length; j++) out.push(describeLabMark(steps[j] as LabMark, flagged));
+  return out;
+}
 
 /** A lane's marks in words, by time (marks of one instant in drawing order), in one merge of its sorted lists. */
 export function describeLaneByTime(lane: Lane, flagged: Flagged): MarkText[] {

@@ -1,6 +1,7 @@
 import type { Timeline } from './timeline';
+import { layoutLabMarks } from './timeline-layout-lab-marks';
 import { layoutLane, layoutRow, type Scale, textWidth } from './timeline-layout-marks';
-import { describeLaneByTime, describeRowChange } from './timeline-layout-words';
+import { describeDatabaseLane, describeLaneByTime } from './timeline-layout-words';
 
 /*
  * The one layout of the timeline. A pure step from the
@@ -33,7 +34,16 @@ export type Paint =
   | 'hatch-pause';
 
 /** What a piece of text is, so that a test (and a painter) can find the lane names, tokens and write labels. */
-export type TextRole = 'lane-name' | 'token' | 'pause-label' | 'write-label' | 'row-label' | 'axis' | 'glyph' | 'flag';
+export type TextRole =
+  | 'lane-name'
+  | 'token'
+  | 'pause-label'
+  | 'write-label'
+  | 'row-label'
+  | 'step-label'
+  | 'axis'
+  | 'glyph'
+  | 'flag';
 
 export type Shape =
   | {
@@ -63,14 +73,24 @@ export type Shape =
       role: TextRole;
     };
 
-export type MarkKind = 'lease' | 'belief' | 'pause' | 'write-accepted' | 'write-rejected' | 'life' | 'loss' | 'row';
+/** `lab`: a step of the whole lab (lib/model/timeline.ts `LabMark`), listed with the database lane. */
+export type MarkKind =
+  | 'lease'
+  | 'belief'
+  | 'pause'
+  | 'write-accepted'
+  | 'write-rejected'
+  | 'life'
+  | 'loss'
+  | 'row'
+  | 'lab';
 
 /** A mark in words: what the details panel shows and a screen reader reads. */
 export type MarkText = {
   /** Stable across rebuilds: `lease:<holder>:<grantEventId>`, `write:<eventId>`, `row:<eventId>`, … */
   key: string;
   kind: MarkKind;
-  /** The holder's name, or `database` for the row's lane. */
+  /** The holder's name, or `database` for the row's lane and the lab's steps. */
   lane: string;
   eventId?: number;
   /** Database time the mark starts at. */
@@ -250,6 +270,7 @@ export function layoutTimeline(timeline: Timeline, options: LayoutOptions): Time
     if (lane) layoutLane(lane, m.axisH + i * m.laneH, scale, marks);
   }
   layoutRow(timeline.row, rowTop, options.until, scale, marks);
+  layoutLabMarks(timeline.labMarks, { top: m.axisH, rowTop }, scale, marks);
   return { width: right, height, lanes, decor, marks };
 }
 
@@ -261,8 +282,6 @@ export function markLabel(mark: MarkText): string {
 /** Every mark of the whole timeline in words, without geometry, lane by lane and by time within a lane. */
 export function describeTimeline(timeline: Timeline, flagged: ReadonlySet<number>): MarkText[] {
   const marks = timeline.lanes.flatMap((lane) => describeLaneByTime(lane, flagged));
-  timeline.row.forEach((change, i) => {
-    marks.push(describeRowChange(change, timeline.row[i + 1], flagged));
-  });
+  marks.push(...describeDatabaseLane(timeline.row, timeline.labMarks, flagged));
   return marks;
 }

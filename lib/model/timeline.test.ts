@@ -160,7 +160,14 @@ describe('hand-made histories', () => {
   });
 
   test('an empty log is an empty timeline at now', () => {
-    assert.deepEqual(buildTimeline([], at(1)), { lanes: [], row: [], from: at(1), to: at(1), lastEventId: 0 });
+    assert.deepEqual(buildTimeline([], at(1)), {
+      lanes: [],
+      row: [],
+      labMarks: [],
+      from: at(1),
+      to: at(1),
+      lastEventId: 0,
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import type { LabWideKind } from './events';
 import { createTimelineBuilder } from './timeline-builder';
 import type { WireEvent } from './wire';
 
@@ -6,7 +7,8 @@ export { createTimelineBuilder, type TimelineBuilder } from './timeline-builder'
 /*
  * The timeline, as a pure function of the event log (no React, no DOM, no clock of its own): one
  * lane per holder with its lease bars, the stretches where it believed it still held a lease it had
- * lost, its freezes, its writes and its life events, plus the database lane (the row as it changed).
+ * lost, its freezes, its writes and its life events, plus the database lane (the row as it changed)
+ * and the lab's own steps (lab-wide marks: the failover lab's cut, heal, kill and promotion).
  * Every mark keeps the id of the event it comes from.
  */
 
@@ -65,9 +67,31 @@ export type Lane = {
   life: LifeMark[];
 };
 
-export type RowChange = { at: number; eventId: number; value: string; token: number; by: string };
+/**
+ * A change of the row. `restored`: not a write but the row as a promoted standby came up holding it
+ * (the failover lab), which may be older than what was acknowledged before.
+ */
+export type RowChange = { at: number; eventId: number; value: string; token: number; by: string; restored?: boolean };
 
-export type Timeline = { lanes: Lane[]; row: RowChange[]; from: number; to: number; lastEventId: number };
+/** A step of the whole lab (the failover lab's cluster: a cut, a heal, a kill, a promotion), drawn across the lanes. */
+export type LabMark = {
+  at: number;
+  eventId: number;
+  kind: LabWideKind;
+  /** Who it concerns: the cluster, or a holder (a grant that waits). */
+  actor: string;
+  detail: Record<string, unknown>;
+};
+
+export type Timeline = {
+  lanes: Lane[];
+  row: RowChange[];
+  /** Steps of the whole lab, in time order. */
+  labMarks: LabMark[];
+  from: number;
+  to: number;
+  lastEventId: number;
+};
 
 /** Builds the timeline from events in id order. `now` is the database's clock, for what is still open. */
 export function buildTimeline(events: readonly WireEvent[], now: number): Timeline {

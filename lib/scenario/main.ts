@@ -8,7 +8,7 @@ import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
 import { isFencingError } from '../model/errors';
 import { CHAOS_LIMITS } from '../model/lab-inputs';
 import { sharedLab } from '../model/lab-instance';
-import { hasDriftingClock, isLabId, LAB_IDS, type LabId } from '../model/lab-kinds';
+import { hasDriftingClock, isWorkerLabId, type LabId, WORKER_LAB_IDS } from '../model/lab-kinds';
 import { isLeaseClock, LEASE_CLOCKS, type LeaseClock } from '../model/worker-clock';
 import { getSupervisor } from '../supervisor/supervisor';
 import { runChaosScenario } from './chaos';
@@ -16,6 +16,7 @@ import { runDelayedPacketScenario } from './delayed-packet';
 import { runDelayedPacketRetryScenario } from './delayed-packet-retry';
 import { runDriftScenario } from './drift';
 import { runDurabilityScenario } from './durability';
+import { runFailoverScenario, stopFailoverPair } from './failover';
 import { LabInUseError, runPauseScenario } from './pause';
 import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
 
@@ -29,6 +30,7 @@ import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
  *       delayed-packet.ts; with --retry A's client times out and sends it again, delayed-packet-retry.ts)
  *   chaos [--seed 42] [--workers 5] [--seconds 30] [--lab fenced] [--db-crash]
  *   durability [--cycles 20]
+ *   failover [--sync] [--grants-past-cut 0] (a primary and a standby of its own: lib/scenario/failover.ts)
  * Every scenario takes --json. Exit codes: 0 safe outcome, 1 unsafe outcome (what every broken
  * lab should show), 2 bad usage, 3 no database reachable, 4 any other failure, 5 the lab is in use
  * by another process (a running app), 130 interrupted.
@@ -36,17 +38,20 @@ import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
 
 const PAUSE_SCENARIOS: ReadonlyMap<string, LabId> = new Map([
   ['pause', 'fenced'],
-  ...LAB_IDS.filter((lab) => lab !== 'fenced').map((lab) => [lab, lab] as const),
+  ...WORKER_LAB_IDS.filter((lab) => lab !== 'fenced').map((lab) => [lab, lab] as const),
 ]);
-const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability'];
+const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability', 'failover'];
 const EXIT = { safe: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, inUse: 5, interrupted: 130 } as const;
 /** Crash cycles of the durability scenario. */
 const CYCLES = { min: 1, max: 500, default: 20 } as const;
+/** Grants of other locks after the cut, in the failover scenario: past 32 or so, a token comes back. */
+const GRANTS_PAST_CUT = { min: 0, max: 200, default: 0 } as const;
 const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
-  chaos:      [--seed ${CHAOS_LIMITS.seed.default}] [--workers ${CHAOS_LIMITS.workers.default}] [--seconds ${CHAOS_LIMITS.seconds.default}] [--lab ${LAB_IDS.join('|')}] [--db-crash]
+  chaos:      [--seed ${CHAOS_LIMITS.seed.default}] [--workers ${CHAOS_LIMITS.workers.default}] [--seconds ${CHAOS_LIMITS.seconds.default}] [--lab ${WORKER_LAB_IDS.join('|')}] [--db-crash]
   durability: [--cycles ${CYCLES.default}]
   delayed-packet, delayed-packet-unfenced: [--retry] (A's client times out and retries the held write)
-  drifting-clock, drifting-clock-fenced: [--lease-clock ${LEASE_CLOCKS.join('|')}] (database: A asks the database before each write)`;
+  drifting-clock, drifting-clock-fenced: [--lease-clock ${LEASE_CLOCKS.join('|')}] (database: A asks the database before each write)
+  failover:   [--sync] [--grants-past-cut ${GRANTS_PAST_CUT.default}]`;
 
 class UsageError extends Error {}
 
@@ -64,6 +69,8 @@ type Options = {
   /** The drifting-clock scenarios: whose clock A judges its lease by before each write. */
   leaseClock: LeaseClock;
   cycles: number;
+  sync: boolean;
+  grantsPastCut: number;
 };
 
 function parse(argv: string[]): { name: string; options: Options } {
@@ -82,6 +89,8 @@ function parse(argv: string[]): { name: string; options: Options } {
           retry: { type: 'boolean', default: false },
           'lease-clock': { type: 'string' },
           cycles: { type: 'string' },
+          sync: { type: 'boolean', default: false },
+          'grants-past-cut': { type: 'string' },
         },
       });
     } catch (error) {
@@ -113,7 +122,7 @@ function parse(argv: string[]): { name: string; options: Options } {
     throw new UsageError('--lease-clock is for the drifting-clock scenarios only');
   }
   const lab = values.lab ?? 'fenced';
-  if (!isLabId(lab)) throw new UsageError(`--lab must be one of ${LAB_IDS.join(', ')}`);
+  if (!isWorkerLabId(lab)) throw new UsageError(`--lab must be one of ${WORKER_LAB_IDS.join(', ')}`);
   return {
     name,
     options: {
@@ -126,6 +135,8 @@ function parse(argv: string[]): { name: string; options: Options } {
       retry: values.retry ?? false,
       leaseClock,
       cycles: whole('cycles', values.cycles, CYCLES),
+      sync: values.sync ?? false,
+      grantsPastCut: whole('grants-past-cut', values['grants-past-cut'], GRANTS_PAST_CUT),
     },
   };
 }
@@ -157,6 +168,13 @@ async function main(argv: string[]): Promise<number> {
     await migrate();
     // Its workers connect as the worker role (db/roles.ts).
     process.env.FENCING_LAB_WORKER_PASSWORD = await ensureWorkerPassword(process.env.DATABASE_URL as string);
+    if (name === 'failover') {
+      const outcome = await runFailoverScenario(
+        { mode: options.sync ? 'sync' : 'async', grantsPastCut: options.grantsPastCut, dataDir: dataDir() },
+        print,
+      );
+      return outcome.safe ? EXIT.safe : EXIT.unsafe;
+    }
     const lab = PAUSE_SCENARIOS.get(name);
     if (lab === 'delayed-packet' || lab === 'delayed-packet-unfenced') {
       const story = options.retry ? runDelayedPacketRetryScenario : runDelayedPacketScenario;
@@ -225,6 +243,7 @@ async function crashDatabase(): Promise<void> {
 
 /** Workers first, then the pool, then the database if this command started it. */
 async function cleanUp(): Promise<void> {
+  await stopFailoverPair();
   await getSupervisor().shutdown();
   await closePool();
   await cluster?.stop();

@@ -1,5 +1,5 @@
 import 'server-only';
-import { notFound } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { findLab, labJoinKey } from '../../db/labs';
 import { type LabSummary, summaryOf } from '../model/lab-instance';
 import { canDrive, canView, isTrainer } from './access';
@@ -8,10 +8,14 @@ import { readCredentials } from './request-credentials';
 /** joinKey: a private lab's, for its owner only (a worker from their own machine joins with it). */
 export type LabAccess = { lab: LabSummary; canDrive: boolean; isTrainer: boolean; joinKey?: string };
 
-/** The lab a page is about, as this caller may see it; a 404 when it may not (or there is none). */
-export async function labForPage(id: string): Promise<LabAccess> {
+/**
+ * The lab a page is about, as this caller may see it; a 404 when it may not (or there is none). The
+ * failover lab has a page of its own (app/labs/failover): the pages of worker labs lead there.
+ */
+export async function labForPage(id: string, options: { failoverPage?: boolean } = {}): Promise<LabAccess> {
   const [lab, credentials] = await Promise.all([findLab(id), readCredentials()]);
   if (!lab || !canView(lab, credentials)) notFound();
+  if (lab.kind === 'failover' && !options.failoverPage) redirect('/labs/failover');
   const drives = canDrive(lab, credentials) && !lab.closedAt;
   const joinKey = drives && lab.visibility === 'private' ? await labJoinKey(lab.id) : undefined;
   return {

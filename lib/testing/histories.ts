@@ -3,7 +3,8 @@ import type { WireEvent } from '../model/wire';
 
 /**
  * A history recorded from a real run of a lab's scenario (lib/testing/record-history.ts): the pause,
- * or for the drifting clock its own story.
+ * or the lab's own story (the drifting clock, the delayed packet, the failover lab's asynchronous one
+ * with 40 grants past the cut).
  */
 export function recorded(
   name:
@@ -14,9 +15,16 @@ export function recorded(
     | 'drifting-clock'
     | 'drifting-clock-fenced'
     | 'delayed-packet'
-    | 'delayed-packet-unfenced',
+    | 'delayed-packet-unfenced'
+    | 'failover',
 ): WireEvent[] {
-  const story = name.startsWith('drifting-clock') ? 'drift' : name.startsWith('delayed-packet') ? 'held' : 'pause';
+  const story = name.startsWith('drifting-clock')
+    ? 'drift'
+    : name.startsWith('delayed-packet')
+      ? 'held'
+      : name === 'failover'
+        ? 'async'
+        : 'pause';
   const file = new URL(`../model/fixtures/${name}-${story}.json`, import.meta.url);
   return JSON.parse(readFileSync(file, 'utf8')) as WireEvent[];
 }

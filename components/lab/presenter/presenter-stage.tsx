@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import { PRESENTER_METRICS } from '@/lib/model/timeline-layout';
 import { ThemeToggle } from '../../theme-toggle';
@@ -29,12 +29,19 @@ const headerButton =
 
 export type StageDrive = { narration: NarrationDrive; togglePause: () => unknown; resume: () => unknown };
 
-/** Presenter mode's screen: narration, workers, the timeline and tables, large, driven by single keys. */
+/**
+ * Presenter mode's screen: narration, workers, the timeline and tables, large, driven by single keys.
+ * A lab without workers (the failover lab) gives its own `tables` (its servers) and `side` (beside
+ * the narration, instead of the workers' strip), and `hints` for its keys.
+ */
 export function PresenterStage(props: {
   lab: LabSummary;
   subtitle: string;
   narration: NarrationView;
   drive: StageDrive | undefined;
+  tables?: ReactNode;
+  side?: ReactNode;
+  hints?: ReactNode;
 }) {
   const { lab, drive } = props;
   const router = useRouter();
@@ -105,15 +112,13 @@ export function PresenterStage(props: {
           <Timeline metrics={PRESENTER_METRICS} />
           <details className="rounded-lg border border-slate-200 px-3 py-1 dark:border-slate-800">
             <summary className="cursor-pointer text-lg font-semibold">The row and the lease, as tables</summary>
-            <div className="space-y-3 py-2">
-              <LiveTables />
-            </div>
+            <div className="space-y-3 py-2">{props.tables ?? <LiveTables />}</div>
           </details>
         </div>
         <div className="space-y-3">
-          <WorkerStrip />
+          {props.side === undefined ? <WorkerStrip /> : props.side}
           <PresenterNarration view={props.narration} drive={drive?.narration} />
-          {drive ? <DriveHints /> : null}
+          {drive ? (props.hints ?? <DriveHints />) : null}
           <NoticeArea />
         </div>
       </div>

@@ -1,8 +1,10 @@
 import type { Timeline } from '@/lib/model/timeline';
+import { labMarkKey } from '@/lib/model/timeline-lab-words';
 import type { MarkText } from '@/lib/model/timeline-layout';
 import {
   beliefKey,
   describeBelief,
+  describeLabMark,
   describeLease,
   describeLife,
   describeLoss,
@@ -22,7 +24,7 @@ import {
  * lists, so that a history of 200,000 events is never put into words whole: only the mark moved to
  * is described. The order is describeTimeline's (the list's): lane by lane (holders, then the
  * database), within a lane by time, and at the same moment leases, beliefs, pauses, writes, life
- * events, losses.
+ * events, losses (in the database lane: the row's changes, then the lab's own steps).
  */
 
 export type Move = 'previous' | 'next' | 'up' | 'down' | 'first' | 'last';
@@ -42,11 +44,13 @@ const KIND_OF: Record<MarkText['kind'], number> = {
   life: 4,
   loss: 5,
   row: 0,
+  lab: 1,
 };
 
 function listsOf(timeline: Timeline, lane: number): ReadonlyArray<readonly Start[]> {
   const holder = timeline.lanes[lane];
-  if (!holder) return lane === timeline.lanes.length ? [timeline.row] : [];
+  // The database lane lists the row's changes, then the lab's own steps.
+  if (!holder) return lane === timeline.lanes.length ? [timeline.row, timeline.labMarks] : [];
   return [holder.leases, holder.beliefs, holder.pauses, holder.writes, holder.life, holder.losses];
 }
 
@@ -67,7 +71,11 @@ const laneCount = (timeline: Timeline) => timeline.lanes.length + 1;
 
 function keyOf(timeline: Timeline, { lane, kind, index }: Place): string {
   const holder = timeline.lanes[lane];
-  if (!holder) return rowKey(timeline.row[index] as Timeline['row'][number]);
+  if (!holder) {
+    return kind === 1
+      ? labMarkKey(timeline.labMarks[index] as Timeline['labMarks'][number])
+      : rowKey(timeline.row[index] as Timeline['row'][number]);
+  }
   switch (kind) {
     case 0:
       return leaseKey(holder.holder, holder.leases[index] as never);
@@ -89,6 +97,7 @@ function keyOf(timeline: Timeline, { lane, kind, index }: Place): string {
 export function describePlace(timeline: Timeline, place: Place, flagged: ReadonlySet<number>): MarkText {
   const { lane, kind, index } = place;
   const holder = timeline.lanes[lane];
+  if (!holder && kind === 1) return describeLabMark(timeline.labMarks[index] as Timeline['labMarks'][number], flagged);
   if (!holder) {
     const change = timeline.row[index] as Timeline['row'][number];
     return describeRowChange(change, timeline.row[index + 1], flagged);
@@ -112,7 +121,10 @@ export function describePlace(timeline: Timeline, place: Place, flagged: Readonl
 
 /** Where a described mark is in the model (undefined: it is no longer there). */
 function placeOf(timeline: Timeline, mark: MarkText): Place | undefined {
-  const lane = mark.kind === 'row' ? timeline.lanes.length : timeline.lanes.findIndex((l) => l.holder === mark.lane);
+  const lane =
+    mark.kind === 'row' || mark.kind === 'lab'
+      ? timeline.lanes.length
+      : timeline.lanes.findIndex((l) => l.holder === mark.lane);
   if (lane === -1) return undefined;
   const kind = KIND_OF[mark.kind];
   const list = listsOf(timeline, lane)[kind] ?? [];

@@ -13,7 +13,8 @@ import { inListOrder, markPositions } from './mark-order';
 
 const none: ReadonlySet<number> = new Set();
 
-for (const name of ['fenced', 'no-fencing', 'token-as-text'] as const) {
+// The failover lab's: its cluster's steps are listed with the database lane, its row goes back at the promotion.
+for (const name of ['fenced', 'no-fencing', 'token-as-text', 'failover'] as const) {
   const events = recorded(name);
   const end = (events.at(-1)?.at ?? 0) + 500;
   const timeline = buildTimeline(events, end);

@@ -27,11 +27,15 @@ const KIND_ORDER: Record<MarkText['kind'], number> = {
   life: 4,
   loss: 5,
   row: 6,
+  lab: 7,
 };
+
+/** The row's changes and the lab's own steps are listed with the database lane, after the holders'. */
+const inDatabaseLane = (m: MarkText) => m.kind === 'row' || m.kind === 'lab';
 
 /** Marks (a layout's, in drawing order) in the list's order. */
 export function inListOrder(marks: readonly MarkText[], laneIndex: ReadonlyMap<string, number>): MarkText[] {
-  const lane = (m: MarkText) => (m.kind === 'row' ? Number.MAX_SAFE_INTEGER : (laneIndex.get(m.lane) ?? 0));
+  const lane = (m: MarkText) => (inDatabaseLane(m) ? Number.MAX_SAFE_INTEGER : (laneIndex.get(m.lane) ?? 0));
   return marks.toSorted((a, b) => lane(a) - lane(b) || a.at - b.at || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
 }
 
@@ -62,14 +66,15 @@ export function markPositions(full: Timeline) {
     total += count;
   }
   const rowOffset = total;
-  total += full.row.length;
+  total += full.row.length + full.labMarks.length;
   const laneIndex = new Map(full.lanes.map((lane, i) => [lane.holder, i]));
   return {
     total,
     /** `tie`: how many listed marks of the lane start at the same moment before this one. */
     positionOf(mark: MarkText, tie: number): number {
-      if (mark.kind === 'row') {
-        return rowOffset + startsBefore(full.row, (c) => c.at, mark.at) + tie + 1;
+      if (inDatabaseLane(mark)) {
+        const before = startsBefore(full.row, (c) => c.at, mark.at) + startsBefore(full.labMarks, (c) => c.at, mark.at);
+        return rowOffset + before + tie + 1;
       }
       const i = laneIndex.get(mark.lane);
       const lane = i === undefined ? undefined : full.lanes[i];

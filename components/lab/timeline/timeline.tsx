@@ -81,7 +81,9 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
   const height = rowTop + metrics.rowLaneH + 8;
   const laneTopOf = useCallback(
     (mark: MarkText) =>
-      mark.kind === 'row' ? rowTop : metrics.axisH + (laneIndex.get(mark.lane) ?? 0) * metrics.laneH,
+      mark.kind === 'row' || mark.kind === 'lab'
+        ? rowTop
+        : metrics.axisH + (laneIndex.get(mark.lane) ?? 0) * metrics.laneH,
     [laneIndex, metrics, rowTop],
   );
 

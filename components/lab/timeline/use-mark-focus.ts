@@ -30,10 +30,16 @@ export function useMarkFocus(
   // The list's items: the stretch's marks, and the focused one when the view moved away from it,
   // while it is still in the history (a reset takes it away).
   const items = useMemo(() => {
-    const held = focus && (focus.mark.kind === 'row' ? full.row.length > 0 : laneIndex.has(focus.mark.lane));
+    const held =
+      focus &&
+      (focus.mark.kind === 'row'
+        ? full.row.length > 0
+        : focus.mark.kind === 'lab'
+          ? full.labMarks.length > 0
+          : laneIndex.has(focus.mark.lane));
     if (!focus || !held || listed.some((m) => m.key === focus.mark.key)) return listed;
     return [...listed, focus.mark];
-  }, [listed, focus, laneIndex, full.row.length]);
+  }, [listed, focus, laneIndex, full.row.length, full.labMarks.length]);
 
   const moveNow = (move: Move) => {
     const target = neighbour(full, focus?.mark, move, flagged);

@@ -1,0 +1,193 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe';
+import { expect, test } from './fixtures';
+import { ImportPage } from './pages/replay-page';
+
+/*
+ * The failover lab walked through to the end in each mode, on a real primary and standby: what each
+ * server holds, and the lab's events as every lab shows them: the timeline's marks (its hidden,
+ * keyboard-reachable list), the checker's verdict and the export.
+ */
+
+const STEP_TIMEOUT = 30_000;
+
+async function runSteps(page: Page, from: number, to: number) {
+  for (let n = from; n <= to; n++) {
+    const run = page.getByRole('button', { name: `Run step ${n}`, exact: true });
+    await expect(run).toBeEnabled({ timeout: STEP_TIMEOUT });
+    await run.click();
+    await expect(page.getByRole('heading', { name: new RegExp(`^Step ${n + 1}:`) })).toBeVisible({
+      timeout: STEP_TIMEOUT,
+    });
+  }
+}
+
+const server = (page: Page, role: string) => page.getByRole('row', { name: new RegExp(`^${role}\\b`) });
+/**
+ * A mark of the timeline, by its accessible name (the one layout's words: lib/model/timeline-layout.ts
+ * `markLabel`). The list holds the marks of the lanes on screen: the timeline is scrolled into view first.
+ */
+async function mark(page: Page, name: RegExp) {
+  await page
+    .getByRole('heading', { name: /^Timeline/ })
+    .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+  return page.getByRole('list', { name: 'Marks on the timeline' }).getByRole('button', { name });
+}
+
+async function resetLab(page: Page) {
+  await page.getByRole('button', { name: 'Reset the lab (stops the pair)' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Reset the lab: done' })).toBeVisible({
+    timeout: STEP_TIMEOUT,
+  });
+}
+
+test('asynchronous replication: B’s acknowledged write is gone after the failover, A’s late write accepted, named', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto('/labs/failover');
+  await resetLab(page);
+  await runSteps(page, 1, 6);
+  // B's write, acknowledged by the primary: on the timeline while it is still in view.
+  await expect(
+    await mark(page, /^(Violation: )?B's write "B-\d+" with token \d+: accepted\..* on the primary$/),
+  ).toHaveCount(1);
+  await runSteps(page, 7, 10);
+  await expect(page.getByRole('heading', { name: 'Step 11: The verdict' })).toBeVisible();
+
+  // A's late write with its old token, accepted by the promoted standby, named by the checker.
+  await expect(
+    await mark(page, /^Violation: A's write "A-\d+" with token \d+: accepted\..* on the promoted standby$/),
+  ).toHaveCount(1);
+  // The cluster's steps, lab-wide marks with the layout's words.
+  await expect(await mark(page, /^The primary killed \(SIGKILL\)\./)).toHaveCount(1);
+  await expect(
+    await mark(page, /^(Violation: )?The standby promoted: it takes the writes now\. .* its row holds "A-\d+"/),
+  ).toHaveCount(1);
+  await expect(server(page, 'promoted standby')).toContainText(/"A-\d+"/);
+  await expect(server(page, 'primary')).toContainText('(down)');
+  const verdict = page.getByRole('alert').filter({ hasText: /^✗ Checker: \d+ violations?/ });
+  await expect(verdict).toBeVisible();
+  const named = page
+    .getByRole('listitem')
+    .filter({ hasText: /^(acknowledged write lost|acknowledged grant lost|stale write accepted):/ });
+  await expect(named.filter({ hasText: /^acknowledged write lost: B's write "B-\d+"/ })).toHaveCount(1);
+  await expect(named.filter({ hasText: /^stale write accepted: A wrote "A-\d+"/ })).toHaveCount(1);
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export history (JSON)' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^fencing-lab-failover-.*\.json$/);
+  const exported = JSON.parse(await readFile((await file.path()) as string, 'utf8'));
+  expect(exported.lab.kind).toBe('failover');
+  const kinds = exported.events.map((event: { kind: string }) => event.kind);
+  expect(kinds).toContain('standby_promoted');
+  expect(exported.events.find((event: { kind: string }) => event.kind === 'pair_started').detail.mode).toBe('async');
+
+  // /replay opens it as any lab's history: the same marks, the same verdict.
+  const imported = new ImportPage(page);
+  await imported.goto();
+  await imported.open(file.suggestedFilename(), await readFile((await file.path()) as string, 'utf8'));
+  await expect(page.getByRole('alert').filter({ hasText: /^✗ Checker: \d+ violations?/ })).toBeVisible();
+  await expect(
+    await mark(page, /^Violation: A's write "A-\d+" with token \d+: accepted\..* on the promoted standby$/),
+  ).toHaveCount(1);
+  await expect(await mark(page, /^(Violation: )?The standby promoted: it takes the writes now\./)).toHaveCount(1);
+});
+
+test('synchronous replication: B’s commit waits on the cut wire, nothing acknowledged is lost, A is rejected', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto('/labs/failover?mode=sync');
+  await runSteps(page, 1, 4);
+  await page.getByRole('button', { name: 'Run step 5', exact: true }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'waiting (the COMMIT is not acknowledged yet)' }),
+  ).toBeVisible({
+    timeout: STEP_TIMEOUT,
+  });
+  await expect(await mark(page, /^B's grant waits for the standby\./)).toHaveCount(1);
+  await runSteps(page, 6, 11);
+  await expect(
+    await mark(page, /^A's write "A-\d+" with token \d+: rejected as stale\..* on the promoted standby$/),
+  ).toHaveCount(1);
+  await expect(
+    await mark(page, /^The standby promoted: it takes the writes now\. .* its row holds "B-\d+"/),
+  ).toHaveCount(1);
+  await expect(server(page, 'promoted standby')).toContainText(/"B-\d+"/);
+  await expect(page.getByRole('status').filter({ hasText: '✓ Checker: no violation' })).toBeVisible();
+});
+
+test('a watcher sees the failover lab read-only; the page has no serious accessibility violation', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await page.goto('/labs/failover');
+  await expect(page.getByRole('heading', { name: 'Free play' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const watcherContext = await browser.newContext({ ...(baseURL ? { baseURL } : {}) });
+  try {
+    const watcher = await watcherContext.newPage();
+    await watcher.goto('/labs/failover?mode=sync&step=5');
+    await expect(watcher.getByText('Watching: only the trainer drives the failover lab.')).toBeVisible();
+    await expect(
+      watcher.getByRole('heading', { name: /^Step 5: A’s lease runs out; B takes the lock$/ }),
+    ).toBeVisible();
+    await expect(watcher.getByRole('button', { name: /^Run step/ })).toHaveCount(0);
+    await expect(watcher.getByRole('button', { name: 'Kill the primary (SIGKILL)' })).toHaveCount(0);
+    expect(await seriousViolations(watcher)).toEqual([]);
+    // The worker labs' walkthrough page leads to the failover lab's own page; its presenter mode is its own, read-only.
+    await watcher.goto('/labs/failover/walkthrough');
+    await expect(watcher).toHaveURL(/\/labs\/failover$/);
+    await watcher.goto('/labs/failover/present');
+    await expect(watcher.getByRole('heading', { name: 'Watching: read-only' })).toBeVisible();
+  } finally {
+    await watcherContext.close();
+  }
+});
+
+test('a deep link shows its step and runs nothing; its button runs the steps up to it', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/labs/failover');
+  await resetLab(page);
+
+  await page.goto('/labs/failover?step=4');
+  await expect(page.getByRole('heading', { name: 'Step 4: Replication is cut' })).toBeVisible();
+  await expect(page.getByText('The lab is at step 0: run the steps before this one first.')).toBeVisible();
+  await expect(page.getByRole('region', { name: /^Walkthrough/ }).getByRole('status')).toHaveText('');
+  await page.getByRole('button', { name: 'Run steps 1 to 4' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Steps 1 to 4: done' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('The lab has done this step.')).toBeVisible();
+  await expect(await mark(page, /^A's write "A-\d+" with token \d+: accepted\..* on the primary$/)).toHaveCount(1);
+  await expect(await mark(page, /^Replication to the standby cut\./)).toHaveCount(1);
+  await expect(page.getByRole('row', { name: /^standby\b/ })).toContainText(/"A-\d+"/);
+});
+
+test('presenter mode: → runs the lab’s next step for real, the timeline at the presenter’s measures shows it', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto('/labs/failover');
+  await resetLab(page);
+  await page.getByRole('link', { name: 'Presenter mode' }).click();
+  const counter = page.getByTestId('step-counter');
+  await expect(counter).toHaveText('Step 1 of 11');
+  await page.keyboard.press('ArrowRight');
+  await expect(counter).toHaveText('Step 2 of 11', { timeout: STEP_TIMEOUT });
+  await expect(page.getByTestId('narration')).toHaveText('');
+  await page.keyboard.press('ArrowRight');
+  await expect(counter).toHaveText('Step 3 of 11', { timeout: STEP_TIMEOUT });
+  await expect(page.getByText(/^Waiting for /)).toHaveCount(0, { timeout: STEP_TIMEOUT });
+  await page.keyboard.press('ArrowLeft');
+  await expect(counter).toHaveText('Step 2 of 11');
+  await expect(page.getByTestId('narration')).toContainText('A is granted the lease');
+  const list = page.getByRole('list', { name: 'Marks on the timeline' });
+  await expect(list.getByRole('button', { name: /^A's lease, token \d+\./ })).toHaveCount(1);
+  await expect(
+    list.getByRole('button', { name: /^A primary and a streaming standby started \(asynchronous/ }),
+  ).toHaveCount(1);
+});

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { trainerKey, trainerProofOf } from './access';
+import {
+  cutReplication,
+  grantFailoverLease,
+  killFailoverPrimary,
+  startFailoverPair,
+  viewFailoverLab,
+  writeFailoverRow,
+} from './failover-commands';
+
+/*
+ * Who may drive the failover lab, and what it takes: the trainer only, plain data only (a mode, a
+ * holder's letter), checked before anything starts.
+ */
+
+const trainer = { trainerProof: trainerProofOf(trainerKey()) };
+
+test('without the trainer key every control is refused in words and nothing starts', async () => {
+  for (const [command, input] of [
+    [startFailoverPair, { mode: 'async' }],
+    [cutReplication, {}],
+    [grantFailoverLease, { holder: 'A' }],
+    [writeFailoverRow, { holder: 'B' }],
+    [killFailoverPrimary, {}],
+  ] as const) {
+    const result = await command(input, { ownerSecret: 'a trainee of its own' });
+    assert.equal(result.ok, false);
+    assert.equal(result.ok ? '' : result.error.code, 'forbidden');
+    assert.match(result.ok ? '' : result.error.message, /only the trainer drives the failover lab .* no private ones/);
+  }
+  const view = await viewFailoverLab({});
+  assert.ok(view.ok && view.data.mode === undefined, 'no pair was started');
+});
+
+test('bad input is refused before anything starts: no PID, port or path, no unknown holder or mode', async () => {
+  for (const [command, input, words] of [
+    [startFailoverPair, { mode: 'semi-sync' }, /mode/],
+    [startFailoverPair, { mode: 'async', dataDir: '/tmp/x' }, /dataDir|unrecognized/i],
+    [grantFailoverLease, { holder: 'D' }, /holder/],
+    [writeFailoverRow, { holder: 'A', pid: 1 }, /pid|unrecognized/i],
+    [killFailoverPrimary, { port: 5432 }, /port|unrecognized/i],
+    [cutReplication, 'cut', /expected object/i],
+  ] as const) {
+    const result = await command(input, trainer);
+    assert.equal(result.ok ? '' : result.error.code, 'invalid_input', JSON.stringify(input));
+    assert.match(result.ok ? '' : result.error.message, words);
+  }
+  const view = await viewFailoverLab({});
+  assert.ok(view.ok && view.data.mode === undefined, 'no pair was started');
+});
+
+test('the trainer, before any pair: a control that needs one says to start it', async () => {
+  const result = await grantFailoverLease({ holder: 'A' }, trainer);
+  assert.deepEqual(result, { ok: false, error: { code: 'invalid_input', message: 'start the pair first' } });
+});

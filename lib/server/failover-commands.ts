@@ -1,0 +1,45 @@
+import 'server-only';
+import path from 'node:path';
+import type { z } from 'zod';
+import { FencingError } from '../model/errors';
+import { failoverHolderInput, noFailoverInput, startFailoverPairInput } from '../model/failover-inputs';
+import { getFailoverLab } from '../supervisor/failover/failover-lab';
+import { type Credentials, isTrainer } from './access';
+import { type ActionResult, validatedAction } from './validated-action';
+
+/*
+ * The failover lab's controls, for the trainer only: the lab runs a primary and a standby of its
+ * own (two PostgreSQL servers), one pair per app server, so there are no private failover labs.
+ * Every input is validated (zod); none names a process, a port or a path.
+ */
+
+/** Where the pairs' data directories live: under the app's data directory, as the embedded database's. */
+function pairsDir(): string {
+  return path.join(path.resolve(process.env.FENCING_LAB_DATA_DIR || path.join(process.cwd(), '.data')), 'failover');
+}
+
+export const failoverLab = () => getFailoverLab(pairsDir());
+
+function trainerCommand<S extends z.ZodType, T>(schema: S, command: (input: z.output<S>) => Promise<T>) {
+  return (raw: unknown, credentials: Credentials): Promise<ActionResult<T>> =>
+    validatedAction(schema, async (input) => {
+      if (!isTrainer(credentials)) {
+        throw new FencingError(
+          'forbidden',
+          'only the trainer drives the failover lab (it runs two PostgreSQL servers of its own, so there are no private ones): enter the trainer key',
+        );
+      }
+      return command(input);
+    })(raw);
+}
+
+export const startFailoverPair = trainerCommand(startFailoverPairInput, ({ mode }) => failoverLab().start(mode));
+export const resetFailoverLab = trainerCommand(noFailoverInput, () => failoverLab().reset());
+export const cutReplication = trainerCommand(noFailoverInput, () => failoverLab().cut());
+export const healReplication = trainerCommand(noFailoverInput, () => failoverLab().heal());
+export const grantFailoverLease = trainerCommand(failoverHolderInput, ({ holder }) => failoverLab().grant(holder));
+export const writeFailoverRow = trainerCommand(failoverHolderInput, ({ holder }) => failoverLab().write(holder));
+export const killFailoverPrimary = trainerCommand(noFailoverInput, () => failoverLab().killPrimary());
+export const promoteFailoverStandby = trainerCommand(noFailoverInput, () => failoverLab().promote());
+/** Anyone may watch. */
+export const viewFailoverLab = (raw: unknown) => validatedAction(noFailoverInput, () => failoverLab().view())(raw);
