@@ -76,7 +76,8 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
   const drift = lab.kind === 'drifting-clock' ? { clockSlowPercent: CHAOS_CLOCK_SLOW_PERCENT } : {};
   await supervisor.resetLab(lab);
   try {
-    for (const name of names) await supervisor.startWorker(lab, { name, ...CHAOS_WORKER, ...drift });
+    // Side by side: each start waits for its process to join, most of it the process's own start-up.
+    await Promise.all(names.map((name) => supervisor.startWorker(lab, { name, ...CHAOS_WORKER, ...drift })));
   } catch (error) {
     // Not all could start (a limit, say): none of them is left running unattended.
     await supervisor.stopLab(lab);
