@@ -6,7 +6,7 @@ import { runChaos } from '../chaos/run-chaos';
 import { describeTotals } from '../model/chaos-tally';
 import { serializeHistory } from '../model/history-file';
 import { sharedLab } from '../model/lab-instance';
-import { LAB_IDS, LABS } from '../model/lab-kinds';
+import { isFencedKind, LAB_IDS, LABS, type LabId } from '../model/lab-kinds';
 import { type SoakLabResult, type SoakResult, soakHtml, soakMarkdown } from '../model/soak-report';
 import { soakHistoryHref } from '../model/soak-reports';
 import { judgeLab, LAB_EXPECTATIONS } from '../model/soak-verdict';
@@ -15,6 +15,19 @@ import { judgeLab, LAB_EXPECTATIONS } from '../model/soak-verdict';
 const SOAK_WORKERS = 5;
 /** No lab gets less: its workers take a second or two to start, and a story needs a few leases. */
 const MIN_SECONDS_PER_LAB = 8;
+/**
+ * Shares of the soak's time: the proof is in the fenced labs, which get three each; a broken lab
+ * shows its damage within seconds, and gets one.
+ */
+const FENCED_SHARES = 3;
+
+function secondsPerLab(minutes: number): Map<LabId, number> {
+  const shares = (kind: LabId) => (isFencedKind(kind) ? FENCED_SHARES : 1);
+  const total = LAB_IDS.reduce((sum, kind) => sum + shares(kind), 0);
+  return new Map(
+    LAB_IDS.map((kind) => [kind, Math.max(MIN_SECONDS_PER_LAB, Math.floor((minutes * 60 * shares(kind)) / total))]),
+  );
+}
 
 export type SoakRequest = {
   id: string;
@@ -28,18 +41,19 @@ export type SoakRequest = {
 
 /**
  * Aimed chaos in every lab, one after the other, for `minutes` in all (each lab its share, with its
- * own seed: the soak's seed plus the lab's place), database crashes included; then each lab judged
+ * own seed: the soak's seed plus the lab's place in LAB_IDS), database crashes included; then each lab judged
  * against what it is named for, and the report written with each lab's history beside it.
  */
 export async function runSoak(request: SoakRequest): Promise<SoakResult> {
   const { id, seed, minutes, say } = request;
   const startedAt = new Date();
   const load = { start: os.loadavg().map(round2), end: [] as number[], cpus: os.cpus().length };
-  const seconds = Math.max(MIN_SECONDS_PER_LAB, Math.floor((minutes * 60) / LAB_IDS.length));
+  const share = secondsPerLab(minutes);
   await mkdir(request.reportDir, { recursive: true });
   const labs: SoakLabResult[] = [];
   for (const [place, kind] of LAB_IDS.entries()) {
     const labSeed = seed + place;
+    const seconds = share.get(kind) ?? MIN_SECONDS_PER_LAB;
     say(`${kind}: seed ${labSeed}, ${SOAK_WORKERS} workers, ${seconds} s…`);
     const lab = sharedLab(kind);
     const report = await runChaos({
