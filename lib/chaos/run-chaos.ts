@@ -23,7 +23,7 @@ export const CHAOS_WORKER = { leaseTtlMs: 700, renewEveryMs: 350, writeEveryMs: 
  */
 const CHAOS_CLOCK_SLOW_PERCENT = 60;
 const PROGRESS_EVERY_MS = 5_000;
-const CHAOS_TRACKS: ChaosTrack[] = ['holder', 'lease', 'workers'];
+const CHAOS_TRACKS: ChaosTrack[] = ['holder', 'lease', 'workers', 'database'];
 
 export type ChaosProgress = ChaosCounts;
 

@@ -53,9 +53,9 @@ test('aimed at the window: the holder is struck in its critical window past its 
   const holds = proxied.filter((a) => a.kind === 'hold');
   assert.ok(holds.length > 0 && holds.every((h) => h.kind === 'hold' && h.ms > options.leaseTtlMs));
   assert.deepEqual(
-    [...new Set(plan.map(trackOf))].sort(),
-    ['holder', 'lease', 'workers'],
-    'three tracks, applied side by side',
+    [...new Set(planChaos({ ...options, dbCrash: true }).map(trackOf))].sort(),
+    ['database', 'holder', 'lease', 'workers'],
+    'four tracks, applied side by side',
   );
 });
 

@@ -50,13 +50,16 @@ const CRASH_SHARE = 0.3;
 const DB_CRASH_EVERY_MS = 20_000;
 
 /**
- * The run applies each track's actions in order, and the tracks side by side: a strike waiting for
- * the next holder to take over holds up neither the takeovers nor the named workers' actions.
+ * The run applies each track's actions in order, and the tracks side by side: a strike or a takeover
+ * waiting for a holder that has written holds up neither the other strikes, the named workers'
+ * actions nor the database's crashes (in the token-as-text lab, once its token has gained a digit,
+ * no holder writes, and a crash behind the takeovers would never come).
  */
-export type ChaosTrack = 'holder' | 'lease' | 'workers';
+export type ChaosTrack = 'holder' | 'lease' | 'workers' | 'database';
 
 export function trackOf(action: ChaosAction): ChaosTrack {
-  if (action.kind === 'takeover' || action.kind === 'db-crash') return 'lease';
+  if (action.kind === 'db-crash') return 'database';
+  if (action.kind === 'takeover') return 'lease';
   if ('worker' in action && action.worker === LEASE_HOLDER) return 'holder';
   return 'workers';
 }

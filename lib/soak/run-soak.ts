@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runChaos } from '../chaos/run-chaos';
 import { describeTotals } from '../model/chaos-tally';
-import { serializeHistory } from '../model/history-file';
+import { parseHistoryFile, serializeHistory } from '../model/history-file';
 import { sharedLab } from '../model/lab-instance';
 import { isFencedKind, LAB_IDS, LABS, type LabId } from '../model/lab-kinds';
 import { type SoakLabResult, type SoakResult, soakHtml, soakMarkdown } from '../model/soak-report';
@@ -66,10 +66,11 @@ export async function runSoak(request: SoakRequest): Promise<SoakResult> {
     const judgement = judgeLab(kind, report.verdict, report.totals);
     const historyFile = `history-${kind}.json`;
     const title = LABS[kind].title;
-    await writeFile(
-      path.join(request.reportDir, historyFile),
-      serializeHistory({ lab: { id: kind, kind, title }, events: report.events, exportedAt: new Date() }),
-    );
+    const history = serializeHistory({ lab: { id: kind, kind, title }, events: report.events, exportedAt: new Date() });
+    // Read back as /replay reads a file: a history it would refuse fails the soak here, not a reader later.
+    const readBack = parseHistoryFile(history);
+    if (!readBack.ok) throw new Error(`${kind}: the exported history would not open in /replay: ${readBack.error}`);
+    await writeFile(path.join(request.reportDir, historyFile), history);
     const namedIds = new Set(report.verdict.violations.flatMap((v) => v.eventIds));
     labs.push({
       lab: kind,
