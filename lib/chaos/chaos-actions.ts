@@ -20,6 +20,8 @@ export class ChaosActions {
   private readonly struck = new Map<string, number>();
   private readonly releases = new Set<Promise<void>>();
   private lastEventId = 0;
+  /** Workers the plan crashed and has not restarted yet. */
+  private readonly crashed = new Set<string>();
   /** Each worker's latest lease token, and the lease token under which it last had a write accepted. */
   private readonly grantedTo = new Map<string, number | undefined>();
   private readonly wroteUnder = new Map<string, number | undefined>();
@@ -71,17 +73,20 @@ export class ChaosActions {
       case 'crash':
         this.spare(action.worker);
         await supervisor.crash(lab, action.worker);
+        this.crashed.add(action.worker);
         return `${action.worker} crashed (SIGKILL)`;
       case 'restart':
         this.spare(action.worker);
+        this.crashed.delete(action.worker);
         await supervisor.restart(lab, action.worker);
         return `${action.worker} restarted`;
       case 'db-crash': {
         if (!this.crashDatabase) throw new Error('this process does not own the database');
         await this.crashDatabase();
         this.counts.databaseCrashes += 1;
-        // Workers reconnect by themselves; any that died meanwhile is brought back.
-        const dead = (await supervisor.listWorkers(lab)).filter((worker) => !worker.alive);
+        // Workers reconnect by themselves; any that died meanwhile is brought back, but not one the
+        // plan crashed: its own restart is coming, and two at once would race for its name.
+        const dead = (await supervisor.listWorkers(lab)).filter((w) => !w.alive && !this.crashed.has(w.name));
         for (const worker of dead) await supervisor.restart(lab, worker.id);
         return `the database was crashed (kill -9) and started again; the workers reconnect${dead.length ? ` (${dead.length} restarted)` : ''}`;
       }
