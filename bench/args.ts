@@ -7,6 +7,7 @@ import { type BenchSizes, FULL_SIZES, QUICK_SIZES } from './sizes';
 export const BENCHES = [
   'throughput',
   'takeover',
+  'chaos',
   'busy-labs',
   'latency',
   'fps',
@@ -17,7 +18,16 @@ export const BENCHES = [
 ] as const;
 export type Bench = (typeof BENCHES)[number];
 /** Without names: all but the two that take minutes (room, faults), which run by name or with --quick. */
-const BY_DEFAULT: readonly Bench[] = ['throughput', 'takeover', 'busy-labs', 'latency', 'fps', 'history', 'bundle'];
+const BY_DEFAULT: readonly Bench[] = [
+  'throughput',
+  'takeover',
+  'chaos',
+  'busy-labs',
+  'latency',
+  'fps',
+  'history',
+  'bundle',
+];
 
 export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …] [--quick] [--minutes N] [--crashes N]
   no names: ${BY_DEFAULT.join(', ')} (room and faults take minutes: name them)

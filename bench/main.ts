@@ -11,6 +11,7 @@ import { BENCH_USAGE, type BenchArgs, parseBenchArgs, UsageError } from './args'
 import { benchEventLatency, benchTimelineFps } from './browser';
 import { benchBundle } from './bundle';
 import { benchBusyLabs } from './busy-labs';
+import { benchChaos } from './chaos';
 import { benchFaults } from './faults';
 import { benchLongHistory } from './long-history';
 import { benchRoom, ROOM_TRAINER_KEY } from './room';
@@ -52,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   };
 
-  if (selected.has('throughput') || selected.has('takeover') || selected.has('busy-labs')) {
+  if (selected.has('throughput') || selected.has('takeover') || selected.has('chaos') || selected.has('busy-labs')) {
     const cluster = await startTestCluster('bench');
     try {
       await migrate(cluster.url);
@@ -67,6 +68,10 @@ async function main(argv: string[]): Promise<number> {
       if (selected.has('takeover')) {
         console.log('takeover: lease expiry → next grant…');
         await run('takeover', 'Takeover latency (database clock)', () => benchTakeover(sizes.takeover));
+      }
+      if (selected.has('chaos')) {
+        console.log(`chaos: aimed chaos in the fenced lab, 5 workers, ${sizes.chaos.seconds} s…`);
+        await run('chaos', 'Aimed chaos: stale write attempts (fenced lab, 5 workers)', () => benchChaos(sizes.chaos));
       }
       if (selected.has('busy-labs')) {
         console.log(`busy labs: ${sizes.busyLabs.labs} labs acquiring, renewing and writing at once…`);

@@ -7,6 +7,7 @@
 export type BenchSizes = {
   throughput: { rounds: number; roundMs: number };
   takeover: { takeovers: number };
+  chaos: { seconds: number };
   busyLabs: { labs: number; seconds: number };
   latency: { samples: number };
   fps: { lanes: number; eventsPerLane: number; measureMs: number };
@@ -18,6 +19,7 @@ export type BenchSizes = {
 export const FULL_SIZES: BenchSizes = {
   throughput: { rounds: 3, roundMs: 1_500 },
   takeover: { takeovers: 15 },
+  chaos: { seconds: 60 },
   busyLabs: { labs: 30, seconds: 10 },
   latency: { samples: 100 },
   fps: { lanes: 50, eventsPerLane: 1_000, measureMs: 4_000 },
@@ -29,6 +31,7 @@ export const FULL_SIZES: BenchSizes = {
 export const QUICK_SIZES: BenchSizes = {
   throughput: { rounds: 1, roundMs: 150 },
   takeover: { takeovers: 2 },
+  chaos: { seconds: 8 },
   busyLabs: { labs: 5, seconds: 1 },
   latency: { samples: 10 },
   fps: { lanes: 10, eventsPerLane: 100, measureMs: 1_000 },

@@ -227,6 +227,22 @@ export async function recordExpiredLeases(db: Queryable = getPool()): Promise<nu
   return rows[0]?.recorded ?? 0;
 }
 
+/**
+ * A forced takeover (0026_forced_takeover.sql): ends the resource's lease now by the database's
+ * clock, its holder not told, so that another worker may take it while the holder still writes.
+ * For chaos runs only. Returns whose lease it ended, or nothing if none was running.
+ */
+export async function revokeLease(
+  resource: string,
+  db: Queryable = getPool(),
+): Promise<{ holder: string; token: Token } | undefined> {
+  const { rows } = await db.query<{ holder: string; token: string }>('SELECT holder, token FROM fl_revoke_lease($1)', [
+    resource,
+  ]);
+  const row = rows[0];
+  return row ? { holder: row.holder, token: parseToken(row.token) } : undefined;
+}
+
 /** Removes a lab's lease, whoever holds it: for resetting a lab whose workers are all stopped. */
 export async function clearLease(resource: string, db: Queryable = getPool()): Promise<void> {
   await db.query('DELETE FROM leases WHERE resource = $1', [resource]);

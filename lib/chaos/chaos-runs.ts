@@ -1,4 +1,5 @@
 import 'server-only';
+import { stalePerMinute } from '../model/chaos-tally';
 import { FencingError, isFencingError } from '../model/errors';
 import { MAX_WORKERS_PER_SERVER } from '../model/lab-inputs';
 import type { LabInstance } from '../model/lab-instance';
@@ -46,6 +47,9 @@ export function startChaosRun(
           ok: report.verdict.ok,
           violations: report.verdict.violations.length,
           accepted: report.totals.accepted,
+          staleAttempts: report.totals.staleAttempts,
+          staleAccepted: report.totals.staleAccepted,
+          stalePerMinute: stalePerMinute(report.totals),
         },
       });
     })

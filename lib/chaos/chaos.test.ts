@@ -4,17 +4,19 @@ import { closePool } from '../../db/pool';
 import { planChaos } from '../model/chaos-plan';
 import { sharedLab } from '../model/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
-import { runChaos } from './run-chaos';
+import { CHAOS_WORKER, runChaos } from './run-chaos';
 
 /*
- * A short seeded chaos run with real workers: with the guard on the checker finds nothing; the same
- * seed with fencing off finds the damage and names it.
+ * A short seeded chaos run with real workers, aimed at the critical window: with the guard on it
+ * makes many stale write attempts and the checker finds nothing (every one rejected); the same seed
+ * with fencing off lets stale writes through, and the checker finds the damage and names it.
  */
 
 const SEED = 42;
 const WORKERS = 4;
 // Long enough that the holder frozen in its critical window wakes well before the run ends.
 const SECONDS = 14;
+const MIN_STALE_ATTEMPTS = 8;
 
 after(async () => {
   await getSupervisor().shutdown();
@@ -26,19 +28,30 @@ test('the seed really freezes the lease holder past its lease in its critical wi
     seed: SEED,
     workers: ['A', 'B', 'C', 'D'],
     seconds: SECONDS,
-    leaseTtlMs: 1_500,
+    leaseTtlMs: CHAOS_WORKER.leaseTtlMs,
     dbCrash: false,
   });
-  const strike = plan.find((a) => a.kind === 'pause' && a.worker === 'holder' && a.criticalWindow && a.ms > 1_500);
+  const strike = plan.find(
+    (a) => a.kind === 'pause' && a.worker === 'holder' && a.criticalWindow && a.ms > CHAOS_WORKER.leaseTtlMs,
+  );
   assert.ok(strike && strike.kind === 'pause');
   assert.ok(strike.at + strike.ms < (SECONDS - 3) * 1_000, 'it wakes with time to spare');
 });
 
 test('guard on: 0 violations, and the row ends as the last accepted write left it', async () => {
   const report = await runChaos({ lab: sharedLab('fenced'), seed: SEED, workers: WORKERS, seconds: SECONDS });
+  const t = report.totals;
   assert.deepEqual(report.verdict.violations, []);
-  assert.ok(report.totals.accepted > 10, `${report.totals.accepted} writes accepted`);
-  assert.ok(report.totals.pauses > 0 && report.totals.grants > 1, JSON.stringify(report.totals));
+  assert.ok(t.accepted > 10, `${t.accepted} writes accepted`);
+  assert.ok(t.freezes.criticalWindow > 0 && t.forcedTakeovers > 0 && t.grants > 1, JSON.stringify(t));
+  // About 100 a minute on a loaded 2-CPU machine: a third of that is the floor, and every one refused.
+  assert.ok(t.staleAttempts >= MIN_STALE_ATTEMPTS, `only ${t.staleAttempts} stale attempts: ${JSON.stringify(t)}`);
+  assert.equal(t.staleAccepted, 0);
+  assert.equal(t.rejected, t.staleAttempts, 'every rejection was of a stale write, and every stale write rejected');
+  assert.equal(
+    report.finalRow?.lastToken,
+    Math.max(...report.events.filter((e) => e.kind === 'write_accepted').map((e) => e.token ?? 0)),
+  );
 });
 
 test('fencing off, same seed: the checker finds the damage and names it', async () => {
@@ -55,4 +68,5 @@ test('fencing off, same seed: the checker finds the damage and names it', async 
     /^lost update: \w's value "\w-\d+" \(token \d+\) overwritten by \w with token \d+ at \d\d:\d\d:\d\d\.\d{3}$/,
   );
   assert.equal(lost.eventIds.length, 2);
+  assert.ok(report.totals.staleAccepted > 0, JSON.stringify(report.totals));
 });

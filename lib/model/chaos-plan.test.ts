@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { planChaos } from './chaos-plan';
+import { LEASE_HOLDER, planChaos, trackOf } from './chaos-plan';
 import { seededRandom } from './random';
 
 const options = { seed: 42, workers: ['A', 'B', 'C', 'D', 'E'], seconds: 30, leaseTtlMs: 1_500, dbCrash: false };
@@ -35,6 +35,41 @@ test('a plan mixes freezes shorter and longer than the lease, in and out of the 
       'each crash is followed by a restart',
     );
   }
+});
+
+test('aimed at the window: the holder is struck in its critical window past its lease, often, and forced takeovers run all along', () => {
+  const plan = planChaos(options);
+  const strikes = plan.filter((a) => a.kind === 'pause' && a.worker === LEASE_HOLDER);
+  for (const strike of strikes) {
+    assert.ok(strike.kind === 'pause' && strike.criticalWindow, 'every freeze of the holder lands in its window');
+    assert.ok(strike.ms >= options.leaseTtlMs * 1.3, `a freeze of ${strike.ms} ms outlasts the lease`);
+  }
+  // At most 0.6 lease between two strikes, and as often a takeover: over 28 s, at least 28 / 0.9 of each.
+  assert.ok(strikes.length >= 28_000 / (options.leaseTtlMs * 0.6), `${strikes.length} strikes at the holder`);
+  const takeovers = plan.filter((a) => a.kind === 'takeover');
+  assert.ok(takeovers.length >= 28_000 / (options.leaseTtlMs * 0.7), `${takeovers.length} takeovers`);
+  assert.equal(plan.filter((a) => a.kind === 'hold').length, 0, 'no held connection where the lab has no proxy');
+  const proxied = planChaos({ ...options, heldConnections: true });
+  const holds = proxied.filter((a) => a.kind === 'hold');
+  assert.ok(holds.length > 0 && holds.every((h) => h.kind === 'hold' && h.ms > options.leaseTtlMs));
+  assert.deepEqual(
+    [...new Set(planChaos({ ...options, dbCrash: true }).map(trackOf))].sort(),
+    ['database', 'holder', 'lease', 'workers'],
+    'four tracks, applied side by side',
+  );
+});
+
+test('database crashes about every 20 s, at least one', () => {
+  const crashesIn = (seconds: number) =>
+    planChaos({ ...options, seconds, dbCrash: true })
+      .filter((a) => a.kind === 'db-crash')
+      .map((a) => a.at);
+  assert.deepEqual(crashesIn(10), [5_000]);
+  assert.deepEqual(crashesIn(60), [15_000, 30_000, 45_000]);
+  assert.deepEqual(
+    planChaos(options).filter((a) => a.kind === 'db-crash'),
+    [],
+  );
 });
 
 test('actions stay inside the run and never overlap on one worker; a database crash lands half-way', () => {

@@ -28,7 +28,15 @@ export type ChaosRunView = {
   running: boolean;
   /** This server's clock (ms since the epoch). */
   endsAt: number;
-  result?: { ok: boolean; violations: number; accepted: number };
+  /** `staleAttempts` and `stalePerMinute`: the writes that tested the fence (lib/model/chaos-tally.ts). */
+  result?: {
+    ok: boolean;
+    violations: number;
+    accepted: number;
+    staleAttempts: number;
+    staleAccepted: number;
+    stalePerMinute: number;
+  };
   failure?: string;
 };
 

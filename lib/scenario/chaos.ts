@@ -1,5 +1,6 @@
 import 'server-only';
 import { type ChaosRequest, runChaos } from '../chaos/run-chaos';
+import { describeTotals } from '../model/chaos-tally';
 import { labTitle } from '../model/lab-instance';
 import { refuseIfInUse } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
@@ -30,14 +31,14 @@ export async function runChaosScenario(
     onProgress: (p) =>
       say({
         step: 'progress',
-        text: `  … ${Math.round(p.elapsedMs / 1000)} s: ${p.accepted} writes accepted, ${p.rejected} rejected, ${p.grants} grants, ${p.pauses} freezes, ${p.crashes} crashes`,
+        text: `  … ${Math.round(p.elapsedMs / 1000)} s: ${p.staleAttempts} stale attempts (${p.staleAccepted} accepted), ${p.accepted} writes accepted, ${p.grants} grants`,
         ...p,
       }),
   });
   const t = report.totals;
   say({
     step: 'totals',
-    text: `totals: ${t.accepted} writes accepted, ${t.rejected} rejected as stale, ${t.grants} grants, ${t.pauses} freezes, ${t.crashes} crashes; ${report.skipped.length} of ${report.planned} planned actions skipped`,
+    text: `totals: ${describeTotals(t)}; ${report.skipped.length} of ${report.planned} planned actions skipped`,
     ...t,
     planned: report.planned,
     skipped: report.skipped.length,

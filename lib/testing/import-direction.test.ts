@@ -28,7 +28,7 @@ function layerOf(file: string): Layer {
   if (file.startsWith('components/')) return 'components';
   if (file.startsWith('app/')) return 'app';
   // Programs of their own (npm start, npm run scenario): they may use every layer, none uses them.
-  if (/^lib\/(launcher|scenario)\//.test(file)) return 'entry';
+  if (/^lib\/(launcher|scenario|soak)\//.test(file)) return 'entry';
   throw new Error(`${file}: no layer (add its folder to layerOf)`);
 }
 

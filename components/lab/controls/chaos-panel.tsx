@@ -28,8 +28,9 @@ export function ChaosPanel() {
     <details className="rounded-md border border-slate-200 p-3 dark:border-slate-800">
       <summary className="cursor-pointer font-semibold">Chaos run</summary>
       <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
-        Resets the lab, starts the workers, then freezes (some past the lease, some before a write), crashes and
-        restarts them at random, from the seed. The checker above judges everything that happens.
+        Resets the lab, starts the workers on a short lease, then aims at the critical window, from the seed: it freezes
+        each lease holder just before its write for longer than its lease, ends leases early without telling the holder,
+        and crashes and restarts workers. The checker above judges everything that happens.
       </p>
       <form
         className="mt-2 flex flex-wrap items-end gap-2"
@@ -67,7 +68,7 @@ export function ChaosPanel() {
         {chaos?.running
           ? `Running: seed ${chaos.seed}, ${chaos.workers} workers, about ${left} s left.`
           : chaos?.result
-            ? `Last run (seed ${chaos.seed}): ${chaos.result.accepted} writes accepted, ${chaos.result.ok ? 'no violation' : `${chaos.result.violations} violation${chaos.result.violations === 1 ? '' : 's'}`}.`
+            ? `Last run (seed ${chaos.seed}): ${chaos.result.staleAttempts} stale write attempts (${chaos.result.stalePerMinute} a minute), ${chaos.result.staleAccepted} accepted; ${chaos.result.accepted} writes accepted, ${chaos.result.ok ? 'no violation' : `${chaos.result.violations} violation${chaos.result.violations === 1 ? '' : 's'}`}.`
             : chaos?.failure
               ? `Last run failed: ${chaos.failure}.`
               : ''}

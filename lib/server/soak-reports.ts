@@ -1,0 +1,75 @@
+import 'server-only';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { LabId } from '../model/lab-kinds';
+import { type SoakResult, soakOk, soakTotals } from '../model/soak-report';
+import { isSoakId } from '../model/soak-reports';
+
+/*
+ * The soak reports `npm run soak` wrote in the app's data directory (<data>/soak/<id>/). A report is
+ * found by its id, checked against the id's pattern before it becomes part of a path, and a lab's
+ * history by a lab id from the closed list: nothing a client sends is used as a path.
+ */
+
+/**
+ * The launcher's data directory (lib/launcher/paths.ts, which this layer may not import): the same
+ * setting, and the same default, since the app server runs in the project's root.
+ */
+function soakRoot(): string {
+  return path.join(path.resolve(process.env.FENCING_LAB_DATA_DIR || path.join(process.cwd(), '.data')), 'soak');
+}
+
+export type SoakReportSummary = {
+  id: string;
+  startedAt: string;
+  minutes: number;
+  seed: number;
+  ok: boolean;
+  staleAttempts: number;
+  staleAcceptedFenced: number;
+};
+
+export async function listSoakReports(): Promise<SoakReportSummary[]> {
+  const ids = (await readdir(soakRoot()).catch(() => [] as string[])).filter(isSoakId).sort().reverse();
+  const found = await Promise.all(
+    ids.map(async (id) => {
+      const soak = await readSoak(id);
+      if (!soak) return undefined;
+      const t = soakTotals(soak);
+      return {
+        id,
+        startedAt: soak.startedAt,
+        minutes: soak.minutes,
+        seed: soak.seed,
+        ok: soakOk(soak),
+        staleAttempts: t.staleAttempts,
+        staleAcceptedFenced: t.staleAcceptedFenced,
+      };
+    }),
+  );
+  return found.filter((s): s is SoakReportSummary => s !== undefined);
+}
+
+async function readSoak(id: string): Promise<SoakResult | undefined> {
+  const text = await readReportFile(id, 'report.json');
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as SoakResult);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The report's page, or nothing if there is no such report. */
+export async function readSoakHtml(id: string): Promise<string | undefined> {
+  return readReportFile(id, 'report.html');
+}
+
+/** A lab's history from a report, as /replay imports it. */
+export async function readSoakHistory(id: string, lab: LabId): Promise<string | undefined> {
+  return readReportFile(id, `history-${lab}.json`);
+}
+
+async function readReportFile(id: string, name: string): Promise<string | undefined> {
+  if (!isSoakId(id)) return undefined;
+  return readFile(path.join(soakRoot(), id, name), 'utf8').catch(() => undefined);
+}
