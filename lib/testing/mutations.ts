@@ -116,7 +116,7 @@ export const MUTANTS: Mutant[] = [
         to: '    NULL;\n  END IF;\n',
       },
     ],
-    tests: ['db/core-properties', 'db/leases.test'],
+    tests: ['db/leases.test', 'db/core-properties'],
   },
   {
     name: 'events-out-of-commit-order',
