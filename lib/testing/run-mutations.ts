@@ -13,24 +13,31 @@ import { MUTANTS, type Mutant } from './mutations';
  * change migrations), until one fails. Prints which were caught and by which test; exits 1 if any
  * survived, 2 on bad usage or a pattern that no longer matches exactly once. `--no-baseline`: skip
  * checking that the same tests pass unmutated first (`npm test` does, since test:node just ran them).
+ * `--tests=db/core-properties`: try every mutant against these test files instead of its own list
+ * (to see what one suite catches alone).
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const argsSchema = z.object({
   baseline: z.boolean(),
+  tests: z.array(z.string().regex(/^[\w./-]+$/, 'a test filter is a path fragment')).optional(),
   names: z.array(z.enum(MUTANTS.map((m) => m.name) as [string, ...string[]])),
 });
 
 function parseArgs(argv: string[]) {
   const flags = argv.filter((a) => a.startsWith('--'));
-  const unknown = flags.filter((f) => f !== '--no-baseline');
+  const unknown = flags.filter((f) => f !== '--no-baseline' && !f.startsWith('--tests='));
+  const tests = flags.find((f) => f.startsWith('--tests='))?.slice('--tests='.length);
   if (unknown.length) return { error: `unknown option ${unknown.join(', ')}` };
   const parsed = argsSchema.safeParse({
     baseline: !flags.includes('--no-baseline'),
+    ...(tests === undefined ? {} : { tests: tests.split(',') }),
     names: argv.filter((a) => !a.startsWith('--')),
   });
-  return parsed.success ? { args: parsed.data } : { error: `unknown mutant: ${parsed.error.issues[0]?.message}` };
+  return parsed.success
+    ? { args: parsed.data }
+    : { error: `${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}` };
 }
 
 /** Every replacement must match exactly once, in the file as the tree has it and as it applies. */
@@ -100,12 +107,14 @@ async function main(): Promise<number> {
   const parsed = parseArgs(process.argv.slice(2));
   if (!parsed.args) {
     console.error(
-      `${parsed.error}\nusage: npm run test:mutations [-- --no-baseline] [${MUTANTS.map((m) => m.name).join('|')}…]`,
+      `${parsed.error}\nusage: npm run test:mutations [-- --no-baseline] [--tests=<filter>,…] [${MUTANTS.map((m) => m.name).join('|')}…]`,
     );
     return 2;
   }
-  const { baseline, names } = parsed.args;
-  const selected = MUTANTS.filter((m) => !names.length || names.includes(m.name));
+  const { baseline, names, tests } = parsed.args;
+  const selected = MUTANTS.filter((m) => !names.length || names.includes(m.name)).map((m) =>
+    tests ? { ...m, tests } : m,
+  );
   const files = [...new Set(selected.flatMap((m) => m.replacements.map((r) => r.file)))];
   const originals = new Map<string, string>();
   for (const file of files) originals.set(file, await readFile(path.join(ROOT, file), 'utf8'));
