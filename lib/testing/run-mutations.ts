@@ -112,6 +112,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const { baseline, names, tests } = parsed.args;
+  // FENCING_LAB_MUTANTS_VERBOSE=1: the whole output of the run that caught each bug (what failed, and how).
+  const verbose = process.env.FENCING_LAB_MUTANTS_VERBOSE === '1';
   const selected = MUTANTS.filter((m) => !names.length || names.includes(m.name)).map((m) =>
     tests ? { ...m, tests } : m,
   );
@@ -160,6 +162,7 @@ async function main(): Promise<number> {
         // The spec reporter names a failed test before the suites around it: the first is the test.
         const by = caught.run.failed[0] ?? 'the run failed';
         console.log(`caught    ${m.name} (${seconds} s): ${m.what}\n          by ${caught.filter}: ${by}`);
+        if (verbose) console.log(caught.run.output);
       } else {
         survivors.push(m.name);
         console.log(`SURVIVED  ${m.name} (${seconds} s): ${m.what}\n          ${m.tests.join(', ')} all passed`);
