@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import type pg from 'pg';
 import { checkHistory } from '../lib/model/checker';
 import { toWire } from '../lib/model/wire';
+import { HOLDERS, type Holder, type Step, stepArb } from '../lib/testing/core-schedule';
 import { freshRow } from '../lib/testing/fixtures';
 import { listEvents } from './events';
 import { fencedWrite, type ProtectedRow, readProtectedRow } from './guard';
@@ -25,49 +26,10 @@ import { closePool, newClient } from './pool';
  * the history checker must find no violation in the schedule's events. A failing schedule is shrunk
  * to a minimal one, which fast-check prints with the step that failed.
  *
- * NUM_RUNS is fixed at 25 schedules of up to 14 steps: about 10 s on a 2-CPU machine.
+ * NUM_RUNS is fixed at 25 schedules of 4 to 16 steps (lib/testing/core-schedule.ts): 8–16 s on a 2-CPU machine.
  */
 
 const NUM_RUNS = Number(process.env.CORE_NUM_RUNS ?? 25);
-const HOLDERS = ['A', 'B', 'C'] as const;
-type Holder = (typeof HOLDERS)[number];
-
-// A and B most of the time, so that one holder's old token often meets the other's newer write.
-const holder = fc.constantFrom<Holder>('A', 'B', 'A', 'B', 'C');
-const ttlMs = fc.constantFrom(100, 150, 250);
-const older = fc.constantFrom(0, 0, 1, 1, 2);
-const stepArb = fc.oneof(
-  {
-    arbitrary: fc.record({ op: fc.constant('acquire' as const), holder, ttlMs, delayMs: fc.constantFrom(0, 0, 40) }),
-    weight: 3,
-  },
-  {
-    arbitrary: fc.record({ op: fc.constant('renew' as const), holder, ttlMs, delayMs: fc.constantFrom(0, 0, 40) }),
-    weight: 1,
-  },
-  { arbitrary: fc.record({ op: fc.constant('release' as const), holder }), weight: 1 },
-  {
-    arbitrary: fc.record({
-      op: fc.constant('write' as const),
-      holder,
-      older,
-      frozenMs: fc.constantFrom(0, 0, 30),
-      // The holder whose latest token is the oldest writes: a paused holder waking up.
-      paused: fc.boolean(),
-    }),
-    weight: 6,
-  },
-  { arbitrary: fc.record({ op: fc.constant('bypass' as const), holder, older }), weight: 2 },
-  { arbitrary: fc.record({ op: fc.constant('sleep' as const), ms: fc.constantFrom(30, 120, 260) }), weight: 2 },
-  { arbitrary: fc.record({ op: fc.constant('late-acquire' as const), holder, ttlMs }), weight: 3 },
-  { arbitrary: fc.record({ op: fc.constant('late-renew' as const), holder, ttlMs }), weight: 2 },
-  {
-    arbitrary: fc.record({ op: fc.constant('crash' as const), holder, during: fc.constantFrom('acquire', 'write') }),
-    weight: 1,
-  },
-);
-type Step = typeof stepArb extends fc.Arbitrary<infer S> ? S : never;
-
 let admin: pg.Client;
 before(async () => {
   admin = newClient();
