@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import type pg from 'pg';
 import { isFencingError } from '../lib/model/errors';
 import { freshResource, grant, TEST_LAB, waitForExpiry } from '../lib/testing/fixtures';
+import { msUntil } from './database-clock';
 import { listEvents } from './events';
-import { acquireLease, readLease, releaseLease, renewLease } from './leases';
-import { closePool, getPool } from './pool';
+import { acquireLease, type Lease, readLease, releaseLease, renewLease } from './leases';
+import { closePool, getPool, newClient } from './pool';
 
 after(closePool);
 
@@ -80,6 +82,59 @@ describe('acquire', () => {
       assert.equal(await readLease(resource), undefined);
     });
   }
+});
+
+/*
+ * Expiry is the database's clock at the moment of the call (clock_timestamp()), not the start of the
+ * caller's transaction (now()): a grant or a renewal late in a transaction that began while the lease
+ * still ran must see that it has run out. And a refused acquire mints nothing: the token is minted
+ * only once the grant is decided, in its transaction.
+ */
+describe('expiry at the moment of the call, tokens only for grants', () => {
+  let session: pg.Client;
+  before(async () => {
+    session = newClient();
+    await session.connect();
+  });
+  after(() => session.end());
+
+  /** Opens a transaction while `lease` runs, then waits in it (on the database) until it has expired. */
+  async function lateInTransaction(lease: Lease): Promise<void> {
+    await session.query('BEGIN');
+    assert.ok((await msUntil(lease.expiresAt, session)) > 0, 'the transaction began while the lease ran');
+    await session.query(
+      'SELECT pg_sleep(greatest(0, extract(epoch FROM $1::timestamptz - clock_timestamp())) + 0.02)',
+      [lease.expiresAt],
+    );
+  }
+
+  test('a grant late in a transaction begun while the old lease ran takes over the lease that has since expired', async () => {
+    const resource = freshResource();
+    const a = await grant(resource, 'A', 300);
+    await lateInTransaction(a);
+    const b = await acquireLease({ lab: TEST_LAB, resource, holder: 'B', ttlMs: 300 }, session);
+    await session.query('COMMIT');
+    assert.equal(b.outcome, 'granted');
+  });
+
+  test('a renewal late in a transaction begun while the lease ran is refused: the lease has expired', async () => {
+    const resource = freshResource();
+    const a = await grant(resource, 'A', 300);
+    await lateInTransaction(a);
+    const renewal = await renewLease({ lab: TEST_LAB, resource, holder: 'A', token: a.token, ttlMs: 300 }, session);
+    await session.query('COMMIT');
+    assert.equal(renewal.outcome, 'lost');
+  });
+
+  test('a refused acquire mints no token', async () => {
+    const resource = freshResource();
+    await grant(resource, 'A', 5_000);
+    const sequence = async () => (await session.query('SELECT last_value, is_called FROM write_epoch')).rows[0];
+    const before = await sequence();
+    const busy = await acquireLease({ lab: TEST_LAB, resource, holder: 'B', ttlMs: 300 });
+    assert.equal(busy.outcome, 'busy');
+    assert.deepEqual(await sequence(), before);
+  });
 });
 
 describe('renew and release', () => {

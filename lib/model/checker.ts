@@ -36,7 +36,7 @@ export type Grant = { id: number; at: number; actor: string; token: number; ends
 /** A lab's grants, indexed so that a long history is checked in linear time. */
 type LabGrants = { byToken: Map<number, Grant>; byActor: Map<string, { latest: Grant; byToken: Map<number, Grant> }> };
 export type Write = { id: number; at: number; actor: string; token: number; value: string };
-/** The accepted write whose lease was the newest so far on a row: it fenced out every older lease. */
+/** A holder's accepted write under its newest lease so far on a row: it fenced out every older lease. */
 type Fence = { write: Write; lease: Grant };
 
 /** Database time as HH:MM:SS.mmm UTC, the precision at which the interesting things happen. */
@@ -81,7 +81,12 @@ export function createHistoryChecker(): HistoryChecker {
   const violations: Violation[] = [];
   const grantsByLab = new Map<string, LabGrants>();
   const lastWriteByRow = new Map<string, Write>();
-  const fenceByRow = new Map<string, Fence>();
+  /**
+   * Per row, each writer's fence. Kept per writer, not only the newest of all: a holder that wrote
+   * under a newer lease of its own and then under an old one (overwriting another holder's newer
+   * write between them) was superseded by that other holder, whose fence the newest would hide.
+   */
+  const fencesByRow = new Map<string, Map<string, Fence>>();
   /** The last grant of each lock (lab and resource), for a promotion that lost it. */
   const lastGrantByResource = new Map<string, Grant & { resource: string }>();
   /** Rows whose newest acknowledged write a promoted standby did not have (rowKey → that write). */
@@ -195,15 +200,24 @@ export function createHistoryChecker(): HistoryChecker {
       const { lease, violations: holderViolations } = checkHolder(write, labGrants.byActor.get(write.actor));
       for (const violation of holderViolations) flag(violation);
       if (lease) {
-        const fence = fenceByRow.get(rowKey);
-        if (fence && fence.write.actor !== write.actor && fence.lease.token > lease.token) {
+        let fences = fencesByRow.get(rowKey);
+        if (!fences) {
+          fences = new Map();
+          fencesByRow.set(rowKey, fences);
+        }
+        // The newest lease another holder wrote this row under (few writers per row: a short loop).
+        let fence: Fence | undefined;
+        for (const [actor, other] of fences) {
+          if (actor !== write.actor && (!fence || laterLease(other.lease, fence.lease))) fence = other;
+        }
+        if (fence && fence.lease.token > lease.token) {
           lostUpdate = true;
           flag({
             rule: 'superseded-holder',
             message: `${write.actor} wrote "${write.value}" with its lease token ${lease.token} at ${clockOf(write.at)}, after ${fence.write.actor} had written with the newer token ${fence.lease.token}: its lease was superseded`,
             eventIds: [lease.id, fence.write.id, write.id],
           });
-        } else if (fence && fence.write.actor !== write.actor && laterLease(fence.lease, lease)) {
+        } else if (fence && laterLease(fence.lease, lease)) {
           // The same token, granted again to a later holder (a takeover that kept the token): the
           // <= check cannot tell the two holders apart, and the older one's write goes through.
           lostUpdate = true;
@@ -226,7 +240,8 @@ export function createHistoryChecker(): HistoryChecker {
             eventIds: delayed ? [lease.id, delayed.id, write.id] : [lease.id, write.id],
           });
         }
-        if (!fence || !laterLease(fence.lease, lease)) fenceByRow.set(rowKey, { write, lease });
+        const mine = fences.get(write.actor);
+        if (!mine || !laterLease(mine.lease, lease)) fences.set(write.actor, { write, lease });
       }
     }
   };

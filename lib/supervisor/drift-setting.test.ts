@@ -7,6 +7,7 @@ import { closePool, newClient } from '../../db/pool';
 import { isFencingError } from '../model/errors';
 import { sharedLab } from '../model/lab-instance';
 import type { LabId } from '../model/lab-kinds';
+import { waitForEvent } from '../testing/wait-for-event';
 import { INITIAL_ROW_VALUE } from './lab-reset';
 import { getSupervisor } from './supervisor';
 
@@ -52,6 +53,35 @@ test("judging the lease by the database's clock is refused for a worker of any l
     (error: unknown) =>
       isFencingError(error, 'invalid_input') && /judges its lease by one of: own, database/.test(error.message),
   );
+});
+
+/*
+ * The database, not the worker's clock, says when a lease has ended. A (80 % slow, a 1 s lease renewed
+ * every 0.5 s by its own clock) asks to renew 2.5 s after its grant in real time, when the lease has
+ * run out by the database's clock but A's clock reads only half of it gone: the database refuses, and
+ * A must give the lease up then and there (its lease_lost says what its clock read), not carry on
+ * until its own clock agrees. npm run test:mutations plants that mistake (expiry-by-worker-clock).
+ */
+test("a renewal the database refuses ends the worker's lease at once, though its slow clock says the lease still runs", async () => {
+  const lab = sharedLab('drifting-clock');
+  const supervisor = getSupervisor();
+  await supervisor.resetLab(lab);
+  try {
+    const settings = { name: 'A', leaseTtlMs: 1_000, renewEveryMs: 500, writeEveryMs: 60_000, clockSlowPercent: 80 };
+    await supervisor.startWorker(lab, settings);
+    const lost = await waitForEvent(lab.id, (e) => e.actor === 'A' && e.kind === 'lease_lost', "A's lease_lost", {
+      timeoutMs: 30_000,
+    });
+    assert.equal(lost.detail?.reason, 'my renewal was refused');
+    const myClock = String(lost.detail?.myClock);
+    const believedUntil = String(lost.detail?.believedUntil);
+    assert.ok(
+      Date.parse(myClock) < Date.parse(believedUntil),
+      `A gave its lease up only when its own clock (${myClock}) said it had run out (${believedUntil})`,
+    );
+  } finally {
+    await supervisor.stopLab(lab);
+  }
 });
 
 /*

@@ -282,7 +282,12 @@ export class LeaseClient {
     const token = this.belief?.leaseToken;
     await this.event('lease_lost', {
       ...(token === undefined ? {} : { token }),
-      detail: { reason, ...(current ? { heldBy: current.holder, heldWithToken: current.token } : {}) },
+      // What its own clock read when it was told: a slow clock may say the lease still runs.
+      detail: {
+        reason,
+        ...(current ? { heldBy: current.holder, heldWithToken: current.token } : {}),
+        ...this.clockReading(),
+      },
     });
     this.belief = undefined;
   }
