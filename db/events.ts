@@ -98,6 +98,38 @@ export async function listEvents(
   return rows.map(reshapeEvent);
 }
 
+/**
+ * A page of a lab's events after `afterId` (the first `limit`, in id order, as listEvents reads
+ * them), already written as the live feed sends it: a JSON array of the events exactly as `toWire`
+ * shapes them (lib/model/wire.ts; db/event-page-json.test.ts holds the two equal for every field).
+ * PostgreSQL writes the text, so that a long history costs the app server no row parsing, no
+ * reshaping and no JSON.stringify (for 200,000 events those took about 1.5 s of its CPU). The text
+ * has no line break (to_json and jsonb escape them), so it fits on one SSE `data:` line.
+ */
+export async function readWireEventPage(
+  { lab, afterId, limit }: { lab: string; afterId: number; limit: number },
+  db: Queryable = getPool(),
+): Promise<{ json: string; count: number; lastId: number | null }> {
+  // concat() skips NULL arguments: a field that is NULL is left out, as toWire leaves it out.
+  const { rows } = await db.query<{ json: string | null; count: number; last_id: string | null }>(
+    `SELECT '[' || string_agg(wire, ',' ORDER BY id) || ']' AS json, count(*)::int AS count, max(id) AS last_id
+       FROM (SELECT id,
+                    concat('{"id":', id, ',"lab":', to_json(lab), ',"actor":', to_json(actor),
+                           ',"kind":', to_json(kind), ',"resource":' || to_json(resource),
+                           ',"rowId":' || row_id, ',"token":' || token, ',"storedToken":' || stored_token,
+                           ',"outcome":' || to_json(outcome),
+                           ',"at":', floor(extract(epoch FROM at) * 1000)::bigint, ',"detail":', detail, '}') AS wire
+               FROM events WHERE lab = $1 AND id > $2 ORDER BY id LIMIT $3) AS page`,
+    [lab, afterId, limit],
+  );
+  const row = rows[0];
+  return {
+    json: row?.json ?? '[]',
+    count: row?.count ?? 0,
+    lastId: row?.last_id == null ? null : Number(row.last_id),
+  };
+}
+
 /** The ids of a lab's oldest and newest events (null when it has none). */
 export async function eventIdRange(
   lab: string,
