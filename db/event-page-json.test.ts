@@ -3,14 +3,18 @@ import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import type { Token } from '../lib/model/token';
 import { toWire } from '../lib/model/wire';
+import { fromWirePage, toWirePage, type WirePage } from '../lib/model/wire-page';
 import { appendEvent, listEvents, readWireEventPage } from './events';
 import { closePool, getPool } from './pool';
 
 /*
- * The live feed sends a long history as pages that PostgreSQL writes as JSON (readWireEventPage),
- * while a live event is reshaped in JavaScript (toWire over listEvents). A browser must not be able
- * to tell them apart: every field, present or absent, and awkward text, the same once parsed.
+ * The live feed sends a long history as pages that PostgreSQL writes as JSON (readWireEventPage, a
+ * WirePage of rows), while a live event is reshaped in JavaScript (toWire over listEvents). A
+ * browser must not be able to tell them apart once it has read the page (fromWirePage): every
+ * field, present or absent, and awkward text.
  */
+
+const eventsOf = (json: string) => fromWirePage(JSON.parse(json) as WirePage);
 
 after(closePool);
 
@@ -48,9 +52,10 @@ test('a page written by PostgreSQL parses to exactly what toWire makes of the sa
   assert.equal(page.count, 4);
   assert.equal(page.lastId, events.at(-1)?.id);
   assert.ok(!page.json.includes('\n'), 'one line, so that it fits one SSE data: line');
-  assert.deepEqual(JSON.parse(page.json), events.map(toWire));
-  // Each event's time in whole milliseconds, as node-postgres reads it (truncated, not rounded).
-  assert.ok((JSON.parse(page.json) as Array<{ at: unknown }>).every((e) => Number.isInteger(e.at)));
+  assert.deepEqual(eventsOf(page.json), events.map(toWire));
+  assert.deepEqual(JSON.parse(page.json), toWirePage(lab, events.map(toWire)), 'the rows toWirePage describes');
+  // Each event's time in whole milliseconds, as node-postgres reads it (floored, not rounded).
+  assert.ok(eventsOf(page.json).every((e) => Number.isInteger(e.at)));
 });
 
 test('pages: the first `limit` events after the given id, in id order; an empty page after the last', async () => {
@@ -60,17 +65,17 @@ test('pages: the first `limit` events after the given id, in id order; an empty 
 
   const first = await readWireEventPage({ lab, afterId: 0, limit: 2 });
   assert.deepEqual(
-    (JSON.parse(first.json) as Array<{ id: number }>).map((e) => e.id),
+    eventsOf(first.json).map((e) => e.id),
     ids.slice(0, 2),
   );
   assert.equal(first.lastId, ids[1]);
   const rest = await readWireEventPage({ lab, afterId: first.lastId ?? 0, limit: 10 });
   assert.deepEqual(
-    (JSON.parse(rest.json) as Array<{ id: number }>).map((e) => e.id),
+    eventsOf(rest.json).map((e) => e.id),
     ids.slice(2),
   );
   assert.deepEqual(await readWireEventPage({ lab, afterId: ids.at(-1) ?? 0, limit: 10 }), {
-    json: '[]',
+    json: `{"lab":"${lab}","rows":[]}`,
     count: 0,
     lastId: null,
   });

@@ -22,8 +22,8 @@ const MAX_HELD_EVENTS = 5_000;
 /**
  * One viewer's feed of a lab: `hello` (the database's identity, so that a client notices another
  * database, and the id of the lab's oldest event, so that it drops events a reset deleted), its
- * history after `after` a page at a time (each page one `lab-events` message: an array of events,
- * with the id of its last), a snapshot, `caught-up`, then the live events the lab's hub hands
+ * history after `after` a page at a time (each page one `lab-events` message: its events as rows,
+ * lib/model/wire-page.ts, with the id of its last), a snapshot, `caught-up`, then the live events the lab's hub hands
  * every viewer, one `lab-event` each. Returns the cleanup.
  *
  * Bounded: a page is read only once the client has read the previous one, and meanwhile the hub's
