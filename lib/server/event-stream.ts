@@ -1,6 +1,10 @@
 import 'server-only';
 
-export type SseMessage = { id?: number; event?: string; data: unknown };
+/**
+ * One message: `data` is serialised here; `json` is data already serialised (a history page that
+ * PostgreSQL wrote), sent as it is. It must hold no line break (one `data:` line).
+ */
+export type SseMessage = { id?: number; event?: string } & ({ data: unknown } | { json: string });
 export type Send = (message: SseMessage) => void;
 /** Bytes written to the stream that the client has not read yet (the network is slower than the feed). */
 export type Backlog = () => number;
@@ -21,8 +25,11 @@ const formattedMessages = new WeakMap<SseMessage, string>();
 function formatted(message: SseMessage): string {
   let text = formattedMessages.get(message);
   if (text === undefined) {
-    const { id, event, data } = message;
-    text = `${id === undefined ? '' : `id: ${id}\n`}${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+    const { id, event } = message;
+    const data = 'json' in message ? message.json : JSON.stringify(message.data);
+    // A line break would end the data early and the rest would be read as other fields.
+    if ('json' in message && data.includes('\n')) throw new Error('an SSE message was given JSON with a line break');
+    text = `${id === undefined ? '' : `id: ${id}\n`}${event ? `event: ${event}\n` : ''}data: ${data}\n\n`;
     formattedMessages.set(message, text);
   }
   return text;

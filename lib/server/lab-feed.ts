@@ -1,9 +1,8 @@
 import 'server-only';
 import { readDatabaseIdentity } from '@/db/database-identity';
-import { eventIdRange, listEvents } from '@/db/events';
+import { eventIdRange, readWireEventPage } from '@/db/events';
 import { getFeedPool } from '@/db/feed-pool';
 import type { LabInstance } from '@/lib/model/lab-instance';
-import { toWire } from '@/lib/model/wire';
 import type { Backlog, Drained, Send, SseMessage } from './event-stream';
 import { getLabHub, labSnapshotMessage } from './lab-hub';
 
@@ -23,8 +22,8 @@ const MAX_HELD_EVENTS = 5_000;
 /**
  * One viewer's feed of a lab: `hello` (the database's identity, so that a client notices another
  * database, and the id of the lab's oldest event, so that it drops events a reset deleted), its
- * history after `after` a page at a time (each page one `lab-events` message: an array of events,
- * with the id of its last), a snapshot, `caught-up`, then the live events the lab's hub hands
+ * history after `after` a page at a time (each page one `lab-events` message: its events as rows,
+ * lib/model/wire-page.ts, with the id of its last), a snapshot, `caught-up`, then the live events the lab's hub hands
  * every viewer, one `lab-event` each. Returns the cleanup.
  *
  * Bounded: a page is read only once the client has read the previous one, and meanwhile the hub's
@@ -73,19 +72,18 @@ export async function startLabFeed(options: {
     let limit: number = HISTORY_PAGE.firstEvents;
     for (;;) {
       held = [];
-      const page = await listEvents({ lab: lab.id, afterId: lastSentId, limit }, db);
-      const last = page.length < limit;
+      // The page as the browser reads it, written by PostgreSQL (no row reaches JavaScript).
+      const page = await readWireEventPage({ lab: lab.id, afterId: lastSentId, limit }, db);
+      const last = page.count < limit;
       // Read while the hub's events are still held: the snapshot may show their effect.
       const snapshot = last ? await labSnapshotMessage(lab, db) : undefined;
       const meanwhile: SseMessage[] = held;
       held = undefined;
-      const unreadBefore = backlog();
       // One message for the page, with the id of its last event: a browser that reconnects resumes
-      // after the last page it received whole (a message is dispatched only once complete).
-      const fresh = page.filter((event) => event.id > lastSentId);
-      const newest = fresh.at(-1);
-      if (newest) sendOnce({ id: newest.id, event: 'lab-events', data: fresh.map(toWire) });
-      const bytesPerEvent = (backlog() - unreadBefore) / Math.max(1, page.length);
+      // after the last page it received whole (a message is dispatched only once complete). Every
+      // event in it is after lastSentId, which nothing else moves while the history is read.
+      if (page.lastId !== null) sendOnce({ id: page.lastId, event: 'lab-events', json: page.json });
+      const bytesPerEvent = page.json.length / Math.max(1, page.count);
       if (snapshot) {
         send(snapshot);
         send({ event: 'caught-up', data: { lastId: lastSentId } });

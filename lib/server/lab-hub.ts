@@ -147,7 +147,7 @@ class LabChannel {
   private async sendSnapshot(): Promise<void> {
     const message = await labSnapshotMessage(this.lab, getFeedPool());
     if (this.stopped) return;
-    this.broadcast({ ...message, data: { ...(message.data as object), viewers: this.viewers.size } });
+    this.broadcast({ ...message, data: { ...message.data, viewers: this.viewers.size } });
   }
 
   private broadcast(message: SseMessage): void {
@@ -218,7 +218,7 @@ class LabHub {
 }
 
 /** The lab's row, lease, workers (from their status rows, whoever started them) and chaos run as one `snapshot` message. */
-export async function labSnapshotMessage(lab: LabInstance, db: Queryable): Promise<SseMessage> {
+export async function labSnapshotMessage(lab: LabInstance, db: Queryable): Promise<SseMessage & { data: object }> {
   const [snapshot, workers] = await Promise.all([readLabSnapshot(lab, db), getSupervisor().listWorkers(lab)]);
   const chaos = chaosRunOf(lab.id);
   return { event: 'snapshot', data: { ...snapshot, workers, ...(chaos ? { chaos } : {}) } };

@@ -1,3 +1,5 @@
+import { fromWirePage, type WirePage } from '../model/wire-page';
+
 /** A lab's live feed, read off an SSE response body the way EventSource reads it (tests, benchmarks). */
 
 export type SseEvent = { id?: number; event: string; data: Record<string, unknown> };
@@ -26,9 +28,9 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
           .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
       );
       if (fields.data === undefined) continue;
-      // A page of the history (`lab-events`, an array) is read as the events it holds, one by one.
+      // A page of the history (`lab-events`, lib/model/wire-page.ts) is read as the events it holds, one by one.
       if (fields.event === 'lab-events') {
-        for (const event of JSON.parse(fields.data) as Array<Record<string, unknown> & { id: number }>) {
+        for (const event of fromWirePage(JSON.parse(fields.data) as WirePage)) {
           yield { event: 'lab-event', data: event, id: event.id };
         }
         continue;
