@@ -30,6 +30,8 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
   // Live, or up to the replay moment with that moment as "now".
   const events = useViewEvents();
   const replayAt = useLabStore((s) => s.replayAt);
+  // The failover lab has no workers: its holders are granted the lease by the trainer's steps.
+  const kind = useLabStore((s) => s.kind);
   const windowMs = useLabStore((s) => s.windowMs);
   const viewEnd = useLabStore((s) => s.viewEnd);
   const selectMark = useLabStore((s) => s.selectMark);
@@ -140,7 +142,9 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
               className="absolute text-sm text-slate-500"
               style={{ left: metrics.labelW + 12, top: metrics.axisH + metrics.laneH / 2 - 10 }}
             >
-              No holder yet: start a worker to see its lane.
+              {kind === 'failover'
+                ? 'No holder yet: start the pair and grant the lease to see its lane.'
+                : 'No holder yet: start a worker to see its lane.'}
             </p>
           ) : null}
           {mounted && nowX >= metrics.labelW && nowX <= width ? (
