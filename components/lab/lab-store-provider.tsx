@@ -1,9 +1,11 @@
 'use client';
 
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
+import { preload } from 'react-dom';
 import { useStore } from 'zustand';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import type { WireEvent } from '@/lib/model/wire';
+import { historyUrl } from './history-download';
 import { createLabStore, type LabStore, type LabStoreApi } from './lab-store';
 import { followLabFeed } from './live-feed';
 
@@ -28,6 +30,9 @@ export function LabStoreProvider({
   const lab = summary.id;
   const live = history === undefined;
 
+  // The history's download starts with the page (a <link rel="preload"> in its head), while the
+  // page's scripts load; the feed's first fetch of the same address takes the preloaded answer.
+  if (live) preload(historyUrl(lab, 0), { as: 'fetch', crossOrigin: 'anonymous' });
   useEffect(() => (live ? followLabFeed(lab, store) : undefined), [lab, store, live]);
 
   return <LabStoreContext.Provider value={store}>{children}</LabStoreContext.Provider>;

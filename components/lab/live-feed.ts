@@ -1,5 +1,6 @@
 import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
 import { fromWirePage, type WirePage } from '@/lib/model/wire-page';
+import { downloadHistory } from './history-download';
 import type { LabStoreApi } from './lab-store';
 
 /*
@@ -38,6 +39,17 @@ export function followLabFeed(lab: string, store: LabStoreApi): () => void {
     const batch = pending;
     pending = [];
     getState().receiveEvents(batch);
+  };
+  const receive = (events: WireEvent[]) => {
+    for (const event of events) {
+      if (event.id <= lastId) continue;
+      lastId = event.id;
+      pending.push(event);
+    }
+    if (!caughtUp || flushTimer) return;
+    const since = performance.now() - lastFlush;
+    if (since >= FLUSH_MS) flush();
+    else flushTimer = setTimeout(flush, FLUSH_MS - since);
   };
   const parse = <T>(message: Event) => JSON.parse((message as MessageEvent).data as string) as T;
   const notLive = (note?: string) =>
@@ -110,17 +122,6 @@ export function followLabFeed(lab: string, store: LabStoreApi): () => void {
       pending = upTo === undefined ? [] : pending.filter((e) => e.id > upTo);
       getState().receiveReset(upTo);
     });
-    const receive = (events: WireEvent[]) => {
-      for (const event of events) {
-        if (event.id <= lastId) continue;
-        lastId = event.id;
-        pending.push(event);
-      }
-      if (!caughtUp || flushTimer) return;
-      const since = performance.now() - lastFlush;
-      if (since >= FLUSH_MS) flush();
-      else flushTimer = setTimeout(flush, FLUSH_MS - since);
-    };
     on('lab-event', (m) => receive([parse<WireEvent>(m)]));
     // A page of the history: one message (parsing and dispatching 200,000 messages one by one took
     // seconds), its events as rows (half the bytes, lib/model/wire-page.ts).
@@ -128,9 +129,23 @@ export function followLabFeed(lab: string, store: LabStoreApi): () => void {
     on('snapshot', (m) => getState().receiveSnapshot(parse<LabSnapshot>(m)));
   }
 
-  open();
+  // The history first, in one download (history-download.ts), shown as soon as it is read; then
+  // the live feed from its last id. However the download ends, the feed opens: it reads whatever
+  // the download did not.
+  const download = new AbortController();
+  void downloadHistory(lab, lastId, {
+    signal: download.signal,
+    silenceMs: SILENCE_MS,
+    hello: (hello) => getState().receiveHello(hello) === 'same-database',
+    events: receive,
+  }).then(() => {
+    if (stopped) return;
+    if (pending.length) flush();
+    open();
+  });
   return () => {
     stopped = true;
+    download.abort();
     source?.close();
     source = undefined;
     clearTimeout(reopenTimer);
