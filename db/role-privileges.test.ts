@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type pg from 'pg';
+import { newClient } from './pool';
+
+/*
+ * Everything the worker role and the app role may do in the database, read from PostgreSQL's own
+ * catalogue (has_*_privilege: what a role really may do, grants to PUBLIC and memberships
+ * included), against the one list below. Whoever adds a function, a table or a grant for either role
+ * adds it here on purpose, or this fails. The owner runs the migrations and is not listed.
+ */
+
+const WORKER_FUNCTIONS = [
+  'worker_acquire_lease(p_lab text, p_name text, p_instance text, p_ttl_ms double precision)',
+  'worker_acquire_lease_same_token(p_lab text, p_name text, p_instance text, p_ttl_ms double precision)',
+  'worker_beat(p_lab text, p_name text, p_instance text, p_phase text, p_token bigint, p_believed_until timestamp with time zone, p_armed boolean)',
+  'worker_broken_write(p_lab text, p_name text, p_instance text, p_mode text, p_value text, p_token bigint)',
+  'worker_delayed_packet_write(p_lab text, p_name text, p_instance text, p_value text, p_token bigint, p_attempt text)',
+  'worker_fenced_write(p_lab text, p_name text, p_instance text, p_value text, p_token bigint)',
+  'worker_join(p_lab text, p_name text, p_instance text, p_settings jsonb, p_join_key text)',
+  'worker_lease_by_database_clock(p_lab text, p_name text, p_instance text, p_token bigint)',
+  'worker_mark_crashed(p_lab text, p_name text, p_instance text)',
+  'worker_mark_stopped(p_lab text, p_name text, p_instance text)',
+  'worker_read_own_token(p_lab text, p_name text, p_instance text)',
+  'worker_record_event(p_lab text, p_name text, p_instance text, p_kind text, p_token bigint, p_detail jsonb)',
+  'worker_record_origin(p_lab text, p_name text, p_instance text, p_origin jsonb)',
+  'worker_release_lease(p_lab text, p_name text, p_instance text, p_token bigint)',
+  'worker_renew_lease(p_lab text, p_name text, p_instance text, p_token bigint, p_ttl_ms double precision)',
+  'worker_take_commands(p_lab text, p_name text, p_instance text)',
+];
+
+const APP_FUNCTIONS = [
+  'fl_acquire_lease(p_resource text, p_holder text, p_ttl_ms double precision, p_lab text, p_generation bigint, p_text_epoch boolean)',
+  'fl_broken_takeover_same_token(p_resource text, p_holder text, p_ttl_ms double precision, p_lab text, p_generation bigint)',
+  'fl_broken_write(p_lab text, p_row_id integer, p_mode text, p_value text, p_token bigint, p_actor text, p_generation bigint)',
+  'fl_create_protected_row(p_value text)',
+  'fl_delayed_packet_write(p_lab text, p_row_id integer, p_value text, p_token bigint, p_actor text, p_generation bigint, p_attempt text)',
+  'fl_end_sessions_holding_lab(p_lab text)',
+  'fl_fenced_write(p_row_id integer, p_value text, p_token bigint, p_actor text, p_lab text, p_generation bigint)',
+  'fl_iso(t timestamp with time zone)',
+  'fl_mark_worker_killed(p_lab text, p_name text, p_worker_pid integer)',
+  'fl_read_unguarded_token(p_lab text, p_row_id integer)',
+  'fl_record_expired_leases()',
+  'fl_release_lease(p_resource text, p_holder text, p_token bigint, p_lab text, p_generation bigint)',
+  'fl_renew_lease(p_resource text, p_holder text, p_token bigint, p_ttl_ms double precision, p_lab text, p_generation bigint)',
+  'fl_reset_protected_row(p_id integer, p_value text)',
+  'fl_reset_unguarded_row(p_lab text, p_value text)',
+  'fl_revoke_lease(p_resource text)',
+  'lab_generation_bump(lab_id text)',
+  'lab_generation_current(lab_id text, worker_generation bigint)',
+];
+
+/** Table: its privileges. No UPDATE of protected_rows or unguarded_rows: those go through the functions. */
+const APP_TABLES = [
+  'database_identity: SELECT',
+  'events: DELETE, INSERT, SELECT',
+  'labs: INSERT, SELECT',
+  'leases: DELETE, SELECT',
+  'protected_rows: SELECT',
+  'remote_workers: DELETE, SELECT',
+  'schema_migrations: SELECT',
+  'trainer_sessions: DELETE, INSERT, SELECT, UPDATE',
+  'unguarded_rows: DELETE, INSERT, SELECT',
+  'worker_commands: DELETE, INSERT, SELECT',
+];
+const APP_SEQUENCES = ['events_id_seq', 'unguarded_row_ids', 'worker_commands_id_seq', 'write_epoch'];
+
+const OUTSIDE_THE_CATALOGUE =
+  "n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'";
+
+let owner: pg.Client;
+before(async () => {
+  owner = newClient();
+  await owner.connect();
+});
+after(async () => {
+  await owner.end();
+});
+
+async function list(sql: string, role: 'worker' | 'app'): Promise<string[]> {
+  const { rows } = await owner.query<{ item: string }>(sql, [role]);
+  return rows.map((row) => row.item);
+}
+
+const functionsOf = (role: 'worker' | 'app') =>
+  list(
+    `SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS item
+       FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+      WHERE ${OUTSIDE_THE_CATALOGUE} AND has_function_privilege(fencing_lab_role($1), p.oid, 'EXECUTE')
+      ORDER BY 1`,
+    role,
+  );
+
+const tablesOf = (role: 'worker' | 'app') =>
+  list(
+    `SELECT c.relname || ': ' || string_agg(privilege, ', ' ORDER BY privilege) AS item
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
+            unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) AS privilege
+      WHERE ${OUTSIDE_THE_CATALOGUE} AND c.relkind IN ('r', 'v', 'm', 'p', 'f')
+        AND has_table_privilege(fencing_lab_role($1), c.oid, privilege)
+      GROUP BY c.relname ORDER BY 1`,
+    role,
+  );
+
+const sequencesOf = (role: 'worker' | 'app') =>
+  list(
+    `SELECT c.relname AS item FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE ${OUTSIDE_THE_CATALOGUE} AND c.relkind = 'S'
+        AND (has_sequence_privilege(fencing_lab_role($1), c.oid, 'USAGE')
+             OR has_sequence_privilege(fencing_lab_role($1), c.oid, 'SELECT')
+             OR has_sequence_privilege(fencing_lab_role($1), c.oid, 'UPDATE'))
+      ORDER BY 1`,
+    role,
+  );
+
+async function mayCreateOrJoin(role: 'worker' | 'app'): Promise<Record<string, unknown>> {
+  const { rows } = await owner.query(
+    `SELECT has_schema_privilege(fencing_lab_role($1), 'public', 'CREATE') AS create_in_public,
+            has_database_privilege(fencing_lab_role($1), current_database(), 'CREATE') AS create_schema,
+            has_database_privilege(fencing_lab_role($1), current_database(), 'TEMP') AS temp_tables,
+            (SELECT count(*)::int FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member
+              WHERE r.rolname = fencing_lab_role($1)) AS memberships,
+            (SELECT rolsuper OR rolcreaterole OR rolcreatedb OR rolbypassrls OR rolreplication
+               FROM pg_roles WHERE rolname = fencing_lab_role($1)) AS powers`,
+    [role],
+  );
+  return rows[0] as Record<string, unknown>;
+}
+
+const NOTHING_MORE = {
+  create_in_public: false,
+  create_schema: false,
+  temp_tables: false,
+  memberships: 0,
+  powers: false,
+};
+
+test('the worker role may call its own functions and nothing else: no table, no sequence, no schema, no role', async () => {
+  assert.deepEqual(await functionsOf('worker'), WORKER_FUNCTIONS);
+  assert.deepEqual(await tablesOf('worker'), []);
+  assert.deepEqual(await sequencesOf('worker'), []);
+  assert.deepEqual(await mayCreateOrJoin('worker'), NOTHING_MORE);
+});
+
+test('the app role may call the lab functions and read or write the tables listed; it updates no lab row itself', async () => {
+  assert.deepEqual(await functionsOf('app'), APP_FUNCTIONS);
+  assert.deepEqual(await tablesOf('app'), APP_TABLES);
+  assert.deepEqual(await sequencesOf('app'), APP_SEQUENCES);
+  assert.deepEqual(await mayCreateOrJoin('app'), NOTHING_MORE);
+});
