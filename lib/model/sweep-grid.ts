@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WorkerSettings } from './lab-inputs';
-import type { WorkerLabId } from './lab-kinds';
+import { hasDriftingClock, type LabId, type WorkerLabId } from './lab-kinds';
 import { SWEEP_LIMITS } from './sweep-limits';
 
 /*
@@ -114,9 +114,9 @@ const B_QUIET_WRITE_EVERY_MS = 60_000;
  * The two workers of a run at a point: A, with the drift (in a drifting-clock lab only), and B, whose
  * clock keeps time. Both hold the lease TTL; their renew and write intervals follow from it.
  */
-export function sweepWorkers(point: SweepPoint, kind: WorkerLabId): { A: WorkerSettings; B: WorkerSettings } {
+export function sweepWorkers(point: SweepPoint, kind: LabId): { A: WorkerSettings; B: WorkerSettings } {
   const common = { leaseTtlMs: point.ttlMs, renewEveryMs: renewEveryMsFor(point.ttlMs) };
-  const drifting = kind === 'drifting-clock' || kind === 'drifting-clock-fenced';
+  const drifting = hasDriftingClock(kind);
   return {
     A: {
       name: 'A',
