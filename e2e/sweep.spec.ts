@@ -11,6 +11,8 @@ import { SweepPage } from './pages/sweep-page';
 const SWEEP_TIMEOUT = 90_000;
 
 test('a 2 × 1 sweep: progress, the heat map in words, the SVG export, axe clean', async ({ page }) => {
+  // Four runs of two real worker processes each, two at a time, on a shared 2-CPU machine.
+  test.setTimeout(SWEEP_TIMEOUT + 60_000);
   const sweep = new SweepPage(page);
   await sweep.goto();
   await sweep.pauses.fill('200, 3200');

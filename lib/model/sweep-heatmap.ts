@@ -156,7 +156,7 @@ export function layoutHeatmap(grid: SweepGrid, runs: readonly HeatmapRun[]): Hea
     y: legendTop + 14,
     text: (['stale-accepted', 'stale-rejected', 'no-stale-write', 'unfinished'] as const)
       .map((o) => `${OUTCOME_SYMBOL[o]} ${OUTCOME_LABEL[o]}`)
-      .join('   '),
+      .join('  ·  '),
     anchor: 'start',
     paint: 'muted',
     size: 12,
