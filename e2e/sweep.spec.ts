@@ -3,8 +3,8 @@ import { expect, test } from './fixtures';
 import { SweepPage } from './pages/sweep-page';
 
 /*
- * The sweep, in the browser, on a 2 × 1 grid: a pause far shorter than the lease and one far
- * longer, each run for real without fencing and fenced. The page shows the progress, then the heat
+ * The sweep, in the browser, on a 2 × 1 grid: a pause far shorter than the lease (0.3 s of 2 s) and
+ * one far longer (5 s), each run for real without fencing and fenced. The page shows the progress, then the heat
  * map cell by cell in words, and exports the figure as SVG.
  */
 
@@ -15,8 +15,8 @@ test('a 2 × 1 sweep: progress, the heat map in words, the SVG export, axe clean
   test.setTimeout(SWEEP_TIMEOUT + 60_000);
   const sweep = new SweepPage(page);
   await sweep.goto();
-  await sweep.pauses.fill('200, 3200');
-  await sweep.ttls.fill('1000');
+  await sweep.pauses.fill('300, 5000');
+  await sweep.ttls.fill('2000');
   await sweep.drifts.fill('0');
   await sweep.runsAtOnce.fill('2');
   await sweep.start.click();
@@ -27,15 +27,15 @@ test('a 2 × 1 sweep: progress, the heat map in words, the SVG export, axe clean
   await expect(sweep.status).toContainText('Done: 4 of 4 runs');
 
   const lost = sweep.cell(
-    'pause 3200 ms, lease TTL 1000 ms, without fencing: a stale write was attempted and accepted: a lost update',
+    'pause 5000 ms, lease TTL 2000 ms, without fencing: a stale write was attempted and accepted: a lost update',
   );
   const rejected = sweep.cell(
-    'pause 3200 ms, lease TTL 1000 ms, fenced: a stale write was attempted and fencing rejected it',
+    'pause 5000 ms, lease TTL 2000 ms, fenced: a stale write was attempted and fencing rejected it',
   );
   await expect(lost).toBeVisible();
   await expect(rejected).toBeVisible();
-  await expect(sweep.cell(/^pause 200 ms, lease TTL 1000 ms, without fencing: no stale write/)).toBeVisible();
-  await expect(sweep.cell(/^pause 200 ms, lease TTL 1000 ms, fenced: no stale write/)).toBeVisible();
+  await expect(sweep.cell(/^pause 300 ms, lease TTL 2000 ms, without fencing: no stale write/)).toBeVisible();
+  await expect(sweep.cell(/^pause 300 ms, lease TTL 2000 ms, fenced: no stale write/)).toBeVisible();
   await expect(sweep.heatmap.getByRole('button')).toHaveCount(4);
 
   // The keyboard reaches a cell, and pressing it reads it out below the map.
@@ -48,7 +48,7 @@ test('a 2 × 1 sweep: progress, the heat map in words, the SVG export, axe clean
   const light = await sweep.download();
   expect(light.fileName).toMatch(/^fencing-lab-sweep-\d{8}T\d{6}Z\.svg$/);
   expect(light.text).toContain(
-    '<title>pause 3200 ms, lease TTL 1000 ms, without fencing: a stale write was attempted and accepted: a lost update</title>',
+    '<title>pause 5000 ms, lease TTL 2000 ms, without fencing: a stale write was attempted and accepted: a lost update</title>',
   );
   expect(light.text.match(/<g data-outcome="stale-accepted">/g)).toHaveLength(1);
   expect(light.text.match(/<g data-outcome="stale-rejected">/g)).toHaveLength(1);
@@ -57,6 +57,15 @@ test('a 2 × 1 sweep: progress, the heat map in words, the SVG export, axe clean
   await sweep.exportTheme.selectOption('dark');
   const dark = await sweep.download();
   expect(dark.text).toContain('fill="#020617"');
+
+  // The same page in the dark theme (for projectors): the map repaints, and contrast is checked again.
+  const darkTheme = page.getByRole('button', { name: 'Dark theme' });
+  await darkTheme.click();
+  await expect(darkTheme).toHaveAttribute('aria-pressed', 'true');
+  expect(await seriousViolations(page)).toEqual([]);
+  // Exported "as on screen", the figure now takes the dark theme.
+  await sweep.exportTheme.selectOption('screen');
+  expect((await sweep.download()).text).toContain('fill="#020617"');
 });
 
 test('a browser with neither the trainer key nor a private lab is told how to sweep, and sees no form', async ({

@@ -14,12 +14,23 @@ export type RunOutcome =
   | 'stale-accepted'
   /** A's stale write was rejected by the token check (what fencing does). */
   | 'stale-rejected'
-  /** A's write after its freeze was not stale: its lease outlived the pause, or B had not written yet. */
+  /** No stale write: A's write after its freeze was in time (its lease outlived the pause, or B had not written yet). */
   | 'no-stale-write'
+  /**
+   * No stale write either: B took the lease over before the pause struck, and A found out at its
+   * next renewal (refused) and wrote nothing more. A slow clock renews late; so does a starved process.
+   */
+  | 'lease-lost-first'
   /** The story did not get as far as A's write after its freeze: nothing can be said of this run. */
   | 'unfinished';
 
-export const RUN_OUTCOMES: readonly RunOutcome[] = ['stale-accepted', 'stale-rejected', 'no-stale-write', 'unfinished'];
+export const RUN_OUTCOMES: readonly RunOutcome[] = [
+  'stale-accepted',
+  'stale-rejected',
+  'no-stale-write',
+  'lease-lost-first',
+  'unfinished',
+];
 
 export type RunClassification = {
   outcome: RunOutcome;
@@ -29,14 +40,28 @@ export type RunClassification = {
   tookOver: boolean;
   /** A wrote after its freeze (accepted or rejected). */
   wroteAfterFreeze: boolean;
+  /** A found its lease taken over by B (a renewal refused) before any freeze: it wrote nothing more. */
+  lostBeforeFreeze: boolean;
   staleAttempts: number;
   staleAccepted: number;
 };
 
 /** An event as the lab recorded it (a WireEvent, or a test's own). */
-type CellEvent = Pick<WireEvent, 'id' | 'actor' | 'lab' | 'token' | 'rowId' | 'detail'> & { kind: string };
+export type CellEvent = Pick<WireEvent, 'id' | 'actor' | 'lab' | 'token' | 'rowId' | 'detail'> & { kind: string };
 
 const isWrite = (e: CellEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+
+/**
+ * A's lease lost to B: a lease_lost of A's after B took the lease. (A alone may lose its own lease,
+ * a slow clock renewing late, and take it again at once: that ends nothing.)
+ */
+export function isLostToB(event: CellEvent, events: readonly CellEvent[]): boolean {
+  return (
+    event.actor === 'A' &&
+    event.kind === 'lease_lost' &&
+    events.some((e) => e.actor === 'B' && e.kind === 'lease_acquired' && e.id < event.id)
+  );
+}
 
 export function classifyRun(events: readonly CellEvent[]): RunClassification {
   const ordered = [...events].sort((a, b) => a.id - b.id);
@@ -44,6 +69,7 @@ export function classifyRun(events: readonly CellEvent[]): RunClassification {
   const woke = frozen && ordered.find((e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > frozen.id);
   const wroteAfterFreeze = woke !== undefined && ordered.some((e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
   const tookOver = ordered.some((e) => e.actor === 'B' && e.kind === 'lease_acquired');
+  const lostBeforeFreeze = ordered.some((e) => isLostToB(e, ordered) && (!frozen || e.id < frozen.id));
   const { staleAttempts, staleAccepted } = tallyChaos(ordered, 0);
   const outcome: RunOutcome =
     staleAccepted > 0
@@ -52,8 +78,18 @@ export function classifyRun(events: readonly CellEvent[]): RunClassification {
         ? 'stale-rejected'
         : wroteAfterFreeze
           ? 'no-stale-write'
-          : 'unfinished';
-  return { outcome, froze: frozen !== undefined, tookOver, wroteAfterFreeze, staleAttempts, staleAccepted };
+          : lostBeforeFreeze
+            ? 'lease-lost-first'
+            : 'unfinished';
+  return {
+    outcome,
+    froze: frozen !== undefined,
+    tookOver,
+    wroteAfterFreeze,
+    lostBeforeFreeze,
+    staleAttempts,
+    staleAccepted,
+  };
 }
 
 /** A run's result as the sweep reports it: where it ran, and what it showed (or why it could not). */
@@ -70,6 +106,7 @@ const OUTCOME_WORDS: Record<RunOutcome, string> = {
   'stale-accepted': 'a stale write was attempted and accepted: a lost update',
   'stale-rejected': 'a stale write was attempted and fencing rejected it',
   'no-stale-write': 'no stale write: A’s lease outlived its pause, or B had not written yet',
+  'lease-lost-first': 'no stale write: B took the lease over before the pause struck, and A’s next renewal was refused',
   unfinished: 'unfinished: the story stopped before A wrote after its pause',
 };
 
@@ -78,6 +115,7 @@ export const OUTCOME_LABEL: Record<RunOutcome, string> = {
   'stale-accepted': 'lost update',
   'stale-rejected': 'rejected',
   'no-stale-write': 'no stale write',
+  'lease-lost-first': 'lease lost first',
   unfinished: 'unfinished',
 };
 
@@ -86,6 +124,7 @@ export const OUTCOME_SYMBOL: Record<RunOutcome, string> = {
   'stale-accepted': '✗',
   'stale-rejected': '✓',
   'no-stale-write': '–',
+  'lease-lost-first': '!',
   unfinished: '?',
 };
 

@@ -1,4 +1,4 @@
-import { describePoint, describeRun, OUTCOME_LABEL, OUTCOME_SYMBOL, type RunOutcome } from './sweep-cell';
+import { describePoint, describeRun, OUTCOME_LABEL, OUTCOME_SYMBOL, RUN_OUTCOMES, type RunOutcome } from './sweep-cell';
 import type { Fencing, SweepGrid, SweepPoint } from './sweep-grid';
 import { sortedGrid } from './sweep-grid';
 import type { Palette } from './timeline-svg-theme';
@@ -59,6 +59,7 @@ const PAINT: Record<RunOutcome | 'pending', { fill: keyof Palette; stroke: keyof
   'stale-accepted': { fill: 'wentBackFill', stroke: 'wentBackStroke' },
   'stale-rejected': { fill: 'rowFill', stroke: 'rowStroke' },
   'no-stale-write': { fill: 'grid', stroke: 'muted' },
+  'lease-lost-first': { fill: 'leaseFill', stroke: 'leaseStroke' },
   unfinished: { fill: 'beliefFill', stroke: 'beliefStroke' },
   pending: { fill: 'background', stroke: 'separator' },
 };
@@ -154,9 +155,7 @@ export function layoutHeatmap(grid: SweepGrid, runs: readonly HeatmapRun[]): Hea
   texts.push({
     x: m.margin,
     y: legendTop + 14,
-    text: (['stale-accepted', 'stale-rejected', 'no-stale-write', 'unfinished'] as const)
-      .map((o) => `${OUTCOME_SYMBOL[o]} ${OUTCOME_LABEL[o]}`)
-      .join('  ·  '),
+    text: RUN_OUTCOMES.map((o) => `${OUTCOME_SYMBOL[o]} ${OUTCOME_LABEL[o]}`).join('  ·  '),
     anchor: 'start',
     paint: 'muted',
     size: 12,

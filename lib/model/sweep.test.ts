@@ -121,6 +121,22 @@ describe("a run's classification, from its events", () => {
     assert.equal(classifyRun(events).outcome, 'no-stale-write');
   });
 
+  test('A finding its lease taken over before the pause struck (a slow clock renews late) wrote nothing stale', () => {
+    const events = [
+      ev('A', 'lease_acquired', 5),
+      ev('A', 'lease_lost', 5),
+      ev('A', 'lease_acquired', 6),
+      ev('A', 'write_accepted', 6),
+      ev('B', 'lease_acquired', 7),
+      ev('B', 'write_accepted', 7),
+      ev('A', 'lease_lost', 6),
+    ];
+    const run = classifyRun(events);
+    assert.deepEqual([run.outcome, run.froze, run.lostBeforeFreeze], ['lease-lost-first', false, true]);
+    // Its own lease lost and taken again, with nobody else about, ends nothing: the story goes on.
+    assert.equal(classifyRun(events.slice(0, 4)).outcome, 'unfinished');
+  });
+
   test('a story that stopped before A wrote after its freeze is unfinished', () => {
     assert.equal(classifyRun([ev('A', 'lease_acquired', 5), ev('A', 'pause_started')]).outcome, 'unfinished');
     assert.equal(classifyRun([]).outcome, 'unfinished');

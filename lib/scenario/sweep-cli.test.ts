@@ -26,7 +26,7 @@ function runScenario(args: string[]) {
 
 describe('npm run scenario -- sweep', () => {
   test('a 2 × 1 grid: a line per run, the heat map as tables, safe, as JSON lines', async () => {
-    const { code, stdout, stderr } = await runScenario(['sweep', '--pauses', '200,3200', '--ttls', '1000', '--json']);
+    const { code, stdout, stderr } = await runScenario(['sweep', '--pauses', '300,5000', '--ttls', '2000', '--json']);
     assert.equal(code, 0, stderr);
     const lines = stdout
       .trim()
@@ -40,14 +40,14 @@ describe('npm run scenario -- sweep', () => {
     const outcome = (pauseMs: number, fencing: string) =>
       runs.find((run) => run.point.pauseMs === pauseMs && run.fencing === fencing)?.outcome;
     assert.deepEqual(
-      [outcome(200, 'unfenced'), outcome(200, 'fenced'), outcome(3200, 'unfenced'), outcome(3200, 'fenced')],
+      [outcome(300, 'unfenced'), outcome(300, 'fenced'), outcome(5000, 'unfenced'), outcome(5000, 'fenced')],
       ['no-stale-write', 'no-stale-write', 'stale-accepted', 'stale-rejected'],
     );
     const table = lines.filter((line) => line.step === 'heatmap').map((line) => line.text);
     assert.deepEqual(table.slice(0, 3), [
       'without fencing:',
-      '  TTL \\ pause     200 ms            3200 ms',
-      '  1000 ms         – no stale write  ✗ lost update',
+      '  TTL \\ pause     300 ms            5000 ms',
+      '  2000 ms         – no stale write  ✗ lost update',
     ]);
     const verdict = lines.at(-1);
     assert.equal(verdict.step, 'verdict');

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import type { LabEvent } from '../model/events';
 import type { LabInstance } from '../model/lab-instance';
+import { isLostToB } from '../model/sweep-cell';
 import { type SweepPoint, sweepWorkers } from '../model/sweep-grid';
 import { toWire, type WireEvent } from '../model/wire';
 import { getSupervisor } from '../supervisor/supervisor';
@@ -34,7 +35,14 @@ export async function runTimedPause(lab: LabInstance, point: SweepPoint): Promis
     // B joins and polls for the lease from now on; A's lease holds it off until it runs out.
     await supervisor.startWorker(lab, B);
     await supervisor.pause(lab, 'A', { mode: 'critical-window', seconds: point.pauseMs / 1000 });
-    const froze = await waitForEvent(lab, 'A freezes', (e) => e.actor === 'A' && e.kind === 'pause_started');
+    // A may find its lease taken over (its renewal refused) before the pause strikes: a slow clock
+    // renews late. It then waits for the lease, which B holds, and writes nothing more: the story ends.
+    const froze = await waitForEvent(
+      lab,
+      'A freezes',
+      (e, events) => (e.actor === 'A' && e.kind === 'pause_started') || isLostToB(toWire(e), events.map(toWire)),
+    );
+    if (froze.kind === 'lease_lost') return await recorded(lab);
     const woke = await waitForEvent(
       lab,
       'A wakes',
@@ -47,6 +55,10 @@ export async function runTimedPause(lab: LabInstance, point: SweepPoint): Promis
   } finally {
     await supervisor.stopLab(lab);
   }
+  return recorded(lab, failure);
+}
+
+async function recorded(lab: LabInstance, failure?: string): Promise<TimedPauseRecord> {
   const events = (await listEvents({ lab: lab.id })).map(toWire);
   return failure === undefined ? { events } : { events, failure };
 }
@@ -54,12 +66,13 @@ export async function runTimedPause(lab: LabInstance, point: SweepPoint): Promis
 async function waitForEvent(
   lab: LabInstance,
   what: string,
-  match: (event: LabEvent) => boolean,
+  match: (event: LabEvent, events: readonly LabEvent[]) => boolean,
   timeoutMs = STEP_TIMEOUT_MS,
 ): Promise<LabEvent> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const found = (await listEvents({ lab: lab.id })).find(match);
+    const events = await listEvents({ lab: lab.id });
+    const found = events.find((event) => match(event, events));
     if (found) return found;
     await sleep(POLL_MS);
   }
