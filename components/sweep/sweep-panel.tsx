@@ -38,8 +38,10 @@ export function SweepPanel({ initial }: { initial?: SweepView }) {
     if (!running || !viewId) return;
     const timer = setInterval(async () => {
       const result = await sweepStatusAction({ id: viewId });
-      if (result.ok) setView(result.data);
-      else setError(result.error.message);
+      if (result.ok) return setView(result.data);
+      // The server lost it (restarted, or another server behind a balancer): stop asking.
+      setError(result.error.message);
+      setView((shown) => shown && { ...shown, running: false, failure: result.error.message });
     }, POLL_MS);
     return () => clearInterval(timer);
   }, [running, viewId]);
