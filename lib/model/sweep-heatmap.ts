@@ -42,7 +42,9 @@ export type HeatmapLayout = { width: number; height: number; cells: HeatmapCell[
 
 export const HEATMAP_METRICS = {
   margin: 16,
-  cellW: 108,
+  cellW: 124,
+  /** Wide enough for the longest panel title, whatever the number of pauses. */
+  panelMinW: 390,
   cellH: 46,
   rowHeaderW: 92,
   panelTitleH: 26,
@@ -71,7 +73,7 @@ export function layoutHeatmap(grid: SweepGrid, runs: readonly HeatmapRun[]): Hea
   const m = HEATMAP_METRICS;
   const { pausesMs, ttlsMs, driftsPercent } = sortedGrid(grid);
   const byKey = new Map(runs.map((run) => [cellKey(run.point, run.fencing), run]));
-  const panelW = m.rowHeaderW + pausesMs.length * m.cellW;
+  const panelW = Math.max(m.panelMinW, m.rowHeaderW + pausesMs.length * m.cellW);
   const panelH = m.panelTitleH + m.axisTitleH + m.colHeaderH + ttlsMs.length * m.cellH;
   const cells: HeatmapCell[] = [];
   const texts: HeatmapText[] = [];

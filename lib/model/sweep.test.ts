@@ -175,6 +175,15 @@ describe('the heat map', () => {
     }
   });
 
+  test("a narrow grid's panels still leave room for their titles", () => {
+    const layout = layoutHeatmap({ pausesMs: [200], ttlsMs: [500], driftsPercent: [0, 75] }, []);
+    const titles = layout.texts.filter((t) => t.bold);
+    const fencedLeft = Math.min(...titles.filter((t) => t.text.startsWith('Fenced')).map((t) => t.x));
+    const widest = Math.max(...titles.filter((t) => t.text.startsWith('Without')).map((t) => t.text.length));
+    // About 0.6 em a character at 16 px, bold.
+    assert.ok(16 + widest * 16 * 0.6 < fencedLeft, `${widest} characters fit before x = ${fencedLeft}`);
+  });
+
   test('the SVG draws every cell with its words as a <title>, in the chosen theme', () => {
     const layout = layoutHeatmap(grid, [{ point: point(200, 500), fencing: 'fenced', outcome: 'no-stale-write' }]);
     const light = sweepSvg(layout, 'light', 'Sweep <1>');
