@@ -7,6 +7,7 @@ import { currentClientAddress } from '@/lib/server/client-address';
 import * as failover from '@/lib/server/failover-commands';
 import * as commands from '@/lib/server/lab-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
+import * as sweeps from '@/lib/server/sweep-commands';
 import { lockTrainer, unlockTrainer } from '@/lib/server/trainer-session';
 
 /*
@@ -104,4 +105,11 @@ export async function promoteFailoverStandbyAction(input: unknown) {
 /** What the failover lab shows, for anyone (polled by its page). */
 export async function viewFailoverLabAction() {
   return failover.viewFailoverLab({});
+}
+
+export async function startSweepAction(input: unknown) {
+  return sweeps.startSweep(input, await credentials());
+}
+export async function sweepStatusAction(input: unknown) {
+  return sweeps.sweepStatus(input, await credentials());
 }

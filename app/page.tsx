@@ -157,6 +157,12 @@ export default async function HomePage({ searchParams }: Props) {
           </Link>{' '}
           (a JSON file exported from a lab)
         </p>
+        <p>
+          <Link className="font-semibold underline" href="/sweep">
+            Sweep the pause
+          </Link>{' '}
+          (pause lengths × lease TTLs, run for real without fencing and fenced, drawn as a heat map)
+        </p>
       </section>
 
       <section aria-labelledby="db-heading" className="space-y-3">

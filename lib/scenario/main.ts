@@ -9,6 +9,8 @@ import { isFencingError } from '../model/errors';
 import { CHAOS_LIMITS } from '../model/lab-inputs';
 import { sharedLab } from '../model/lab-instance';
 import { hasDriftingClock, isWorkerLabId, type LabId, WORKER_LAB_IDS } from '../model/lab-kinds';
+import { parseNumberList, type SweepGrid, sweepInput } from '../model/sweep-grid';
+import { DEFAULT_SWEEP, SWEEP_LIMITS } from '../model/sweep-limits';
 import { isLeaseClock, LEASE_CLOCKS, type LeaseClock } from '../model/worker-clock';
 import { getSupervisor } from '../supervisor/supervisor';
 import { runChaosScenario } from './chaos';
@@ -19,6 +21,7 @@ import { runDurabilityScenario } from './durability';
 import { runFailoverScenario, stopFailoverPair } from './failover';
 import { LabInUseError, runPauseScenario } from './pause';
 import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
+import { runSweepScenario } from './sweep';
 
 /*
  * `npm run scenario -- <name> [options]`, with real worker processes.
@@ -31,6 +34,8 @@ import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
  *   chaos [--seed 42] [--workers 5] [--seconds 30] [--lab fenced] [--db-crash]
  *   durability [--cycles 20]
  *   failover [--sync] [--grants-past-cut 0] (a primary and a standby of its own: lib/scenario/failover.ts)
+ *   sweep --pauses 200,800,2000 --ttls 500,1500 [--drifts 0,50] [--concurrency 2] (the timed pause
+ *     story over a grid, without fencing and fenced, each run in a private lab: lib/scenario/sweep.ts)
  * Every scenario takes --json. Exit codes: 0 safe outcome, 1 unsafe outcome (what every broken
  * lab should show), 2 bad usage, 3 no database reachable, 4 any other failure, 5 the lab is in use
  * by another process (a running app), 130 interrupted.
@@ -40,7 +45,7 @@ const PAUSE_SCENARIOS: ReadonlyMap<string, LabId> = new Map([
   ['pause', 'fenced'],
   ...WORKER_LAB_IDS.filter((lab) => lab !== 'fenced').map((lab) => [lab, lab] as const),
 ]);
-const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability', 'failover'];
+const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability', 'failover', 'sweep'];
 const EXIT = { safe: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, inUse: 5, interrupted: 130 } as const;
 /** Crash cycles of the durability scenario. */
 const CYCLES = { min: 1, max: 500, default: 20 } as const;
@@ -51,7 +56,8 @@ const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
   durability: [--cycles ${CYCLES.default}]
   delayed-packet, delayed-packet-unfenced: [--retry] (A's client times out and retries the held write)
   drifting-clock, drifting-clock-fenced: [--lease-clock ${LEASE_CLOCKS.join('|')}] (database: A asks the database before each write)
-  failover:   [--sync] [--grants-past-cut ${GRANTS_PAST_CUT.default}]`;
+  failover:   [--sync] [--grants-past-cut ${GRANTS_PAST_CUT.default}]
+  sweep:      --pauses ${DEFAULT_SWEEP.pausesMs.join(',')} --ttls ${DEFAULT_SWEEP.ttlsMs.join(',')} [--drifts 0] [--concurrency ${SWEEP_LIMITS.concurrency.default}] (ms, ms, % slow)`;
 
 class UsageError extends Error {}
 
@@ -71,6 +77,8 @@ type Options = {
   cycles: number;
   sync: boolean;
   grantsPastCut: number;
+  /** The sweep's grid and how many runs at once. */
+  sweep: { grid: SweepGrid; concurrency: number };
 };
 
 function parse(argv: string[]): { name: string; options: Options } {
@@ -91,6 +99,10 @@ function parse(argv: string[]): { name: string; options: Options } {
           cycles: { type: 'string' },
           sync: { type: 'boolean', default: false },
           'grants-past-cut': { type: 'string' },
+          pauses: { type: 'string' },
+          ttls: { type: 'string' },
+          drifts: { type: 'string' },
+          concurrency: { type: 'string' },
         },
       });
     } catch (error) {
@@ -121,6 +133,24 @@ function parse(argv: string[]): { name: string; options: Options } {
   if (leaseClock !== 'own' && !(story && hasDriftingClock(story))) {
     throw new UsageError('--lease-clock is for the drifting-clock scenarios only');
   }
+  const sweepFlags = [values.pauses, values.ttls, values.drifts, values.concurrency].some((v) => v !== undefined);
+  if (sweepFlags && name !== 'sweep')
+    throw new UsageError('--pauses, --ttls, --drifts and --concurrency are for the sweep only');
+  const list = (flag: string, raw: string | undefined, fallback: readonly number[]) => {
+    if (raw === undefined) return [...fallback];
+    const values = parseNumberList(raw);
+    if (!values) throw new UsageError(`--${flag} must be numbers separated by commas, got ${JSON.stringify(raw)}`);
+    return values;
+  };
+  const sweep = sweepInput.safeParse({
+    grid: {
+      pausesMs: list('pauses', values.pauses, DEFAULT_SWEEP.pausesMs),
+      ttlsMs: list('ttls', values.ttls, DEFAULT_SWEEP.ttlsMs),
+      driftsPercent: list('drifts', values.drifts, DEFAULT_SWEEP.driftsPercent),
+    },
+    concurrency: values.concurrency === undefined ? SWEEP_LIMITS.concurrency.default : Number(values.concurrency),
+  });
+  if (!sweep.success) throw new UsageError(sweep.error.issues[0]?.message ?? 'invalid sweep');
   const lab = values.lab ?? 'fenced';
   if (!isWorkerLabId(lab)) throw new UsageError(`--lab must be one of ${WORKER_LAB_IDS.join(', ')}`);
   return {
@@ -137,6 +167,7 @@ function parse(argv: string[]): { name: string; options: Options } {
       cycles: whole('cycles', values.cycles, CYCLES),
       sync: values.sync ?? false,
       grantsPastCut: whole('grants-past-cut', values['grants-past-cut'], GRANTS_PAST_CUT),
+      sweep: sweep.data,
     },
   };
 }
@@ -173,6 +204,13 @@ async function main(argv: string[]): Promise<number> {
         { mode: options.sync ? 'sync' : 'async', grantsPastCut: options.grantsPastCut, dataDir: dataDir() },
         print,
       );
+      return outcome.safe ? EXIT.safe : EXIT.unsafe;
+    }
+    if (name === 'sweep') {
+      // The bar goes to a terminal only, on stderr: the lines on stdout stay one per run.
+      const bar = process.stderr.isTTY ? (text: string) => process.stderr.write(`\r${text}`) : undefined;
+      const outcome = await runSweepScenario(options.sweep, print, bar);
+      if (bar) process.stderr.write('\n');
       return outcome.safe ? EXIT.safe : EXIT.unsafe;
     }
     const lab = PAUSE_SCENARIOS.get(name);

@@ -6,7 +6,7 @@ import { allSourceFiles, SOURCE_ROOTS, withoutExtension } from './source-files';
 
 /*
  * The house has one direction: app/ → the request layer (lib/server/) → the process layer
- * (lib/supervisor/, lib/worker/, lib/chaos/, lib/jobs/) and db/ → lib/model/. These tests read the import statements of every
+ * (lib/supervisor/, lib/worker/, lib/chaos/, lib/jobs/, lib/sweep/) and db/ → lib/model/. These tests read the import statements of every
  * .ts and .tsx file under app/, components/, lib/ and db/ and fail on an import that runs the other
  * way (SQL outside db/: sql-only-in-db.test.ts). Tests and lib/testing are the harness: they stand
  * above every layer and may import any of them, and no product code may import them.
@@ -21,9 +21,9 @@ function layerOf(file: string): Layer {
   // Leaves: console and operating-system helpers that import nothing of the project.
   if (file.startsWith('lib/log/') || file.startsWith('lib/os/')) return 'leaf';
   if (file.startsWith('db/')) return 'db';
-  // What runs in a process beside the requests: the supervisor and its workers, chaos runs, and the
+  // What runs in a process beside the requests: the supervisor and its workers, chaos runs, sweeps, and the
   // server's background jobs (instrumentation.ts), which like the supervisor use only db/ and leaves.
-  if (/^lib\/(supervisor|worker|chaos|jobs)\//.test(file)) return 'process';
+  if (/^lib\/(supervisor|worker|chaos|jobs|sweep)\//.test(file)) return 'process';
   if (file.startsWith('lib/server/')) return 'request';
   if (file.startsWith('components/')) return 'components';
   if (file.startsWith('app/')) return 'app';

@@ -1,0 +1,46 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { SweepPanel } from '@/components/sweep/sweep-panel';
+import { ThemeToggle } from '@/components/theme-toggle';
+import { readCredentials } from '@/lib/server/request-credentials';
+import { sweepPageData } from '@/lib/server/sweep-commands';
+
+export const metadata: Metadata = { title: 'Sweep the pause · Fencing Lab' };
+export const dynamic = 'force-dynamic';
+
+/** The pause story over a grid of pause lengths × lease TTLs (× A's clock drift), run for real. */
+export default async function SweepPage() {
+  const { allowed, latest } = await sweepPageData(await readCredentials());
+  return (
+    <main className="mx-auto max-w-6xl space-y-4 px-4 py-4">
+      <div className="flex items-start justify-between gap-4">
+        <h1 className="text-2xl font-bold">
+          <Link href="/" className="hover:underline">
+            Fencing Lab
+          </Link>{' '}
+          <span className="font-normal">· Sweep the pause</span>
+        </h1>
+        <ThemeToggle />
+      </div>
+      <p className="max-w-3xl">
+        The pause story at every point of a grid: A takes the lease and writes, B waits, and A freezes in its critical
+        window (after its lease check, before its write) for the pause. If the pause outlasts A&apos;s lease by the
+        database&apos;s clock, B takes over and writes, and A&apos;s write after the freeze is stale. Each point runs
+        twice, each run with two real worker processes in a private lab of its own: without fencing, where the stale
+        write is a lost update, and fenced, where the row rejects it.
+      </p>
+      {allowed ? (
+        <SweepPanel {...(latest ? { initial: latest } : {})} />
+      ) : (
+        <p className="rounded-lg border border-amber-300 p-4 dark:border-amber-700">
+          A sweep starts real worker processes: it is run by the trainer, or from a browser with a private lab of its
+          own. Enter the trainer key, or{' '}
+          <Link href="/" className="font-semibold underline">
+            open a private lab on the home page
+          </Link>{' '}
+          first.
+        </p>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,81 @@
+import { seriousViolations } from './axe';
+import { expect, test } from './fixtures';
+import { SweepPage } from './pages/sweep-page';
+
+/*
+ * The sweep, in the browser, on a 2 × 1 grid: a pause far shorter than the lease (0.3 s of 2 s) and
+ * one far longer (5 s), each run for real without fencing and fenced. The page shows the progress, then the heat
+ * map cell by cell in words, and exports the figure as SVG.
+ */
+
+const SWEEP_TIMEOUT = 90_000;
+
+test('a 2 × 1 sweep: progress, the heat map in words, the SVG export, axe clean', async ({ page }) => {
+  // Four runs of two real worker processes each, two at a time, on a shared 2-CPU machine.
+  test.setTimeout(SWEEP_TIMEOUT + 60_000);
+  const sweep = new SweepPage(page);
+  await sweep.goto();
+  await sweep.pauses.fill('300, 5000');
+  await sweep.ttls.fill('2000');
+  await sweep.drifts.fill('0');
+  await sweep.runsAtOnce.fill('2');
+  await sweep.start.click();
+
+  await expect(sweep.progress).toHaveAttribute('aria-valuemax', '4');
+  await expect(sweep.progress).toHaveAttribute('aria-valuenow', '4', { timeout: SWEEP_TIMEOUT });
+  await expect(sweep.progress).toHaveAttribute('aria-valuetext', 'Done: 4 of 4 runs');
+  await expect(sweep.status).toContainText('Done: 4 of 4 runs');
+
+  const lost = sweep.cell(
+    'pause 5000 ms, lease TTL 2000 ms, without fencing: a stale write was attempted and accepted: a lost update',
+  );
+  const rejected = sweep.cell(
+    'pause 5000 ms, lease TTL 2000 ms, fenced: a stale write was attempted and fencing rejected it',
+  );
+  await expect(lost).toBeVisible();
+  await expect(rejected).toBeVisible();
+  await expect(sweep.cell(/^pause 300 ms, lease TTL 2000 ms, without fencing: no stale write/)).toBeVisible();
+  await expect(sweep.cell(/^pause 300 ms, lease TTL 2000 ms, fenced: no stale write/)).toBeVisible();
+  await expect(sweep.heatmap.getByRole('button')).toHaveCount(4);
+
+  // The keyboard reaches a cell, and pressing it reads it out below the map.
+  await rejected.focus();
+  await page.keyboard.press('Enter');
+  await expect(sweep.selected).toHaveText(/fenced: a stale write was attempted and fencing rejected it/);
+
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const light = await sweep.download();
+  expect(light.fileName).toMatch(/^fencing-lab-sweep-\d{8}T\d{6}Z\.svg$/);
+  expect(light.text).toContain(
+    '<title>pause 5000 ms, lease TTL 2000 ms, without fencing: a stale write was attempted and accepted: a lost update</title>',
+  );
+  expect(light.text.match(/<g data-outcome="stale-accepted">/g)).toHaveLength(1);
+  expect(light.text.match(/<g data-outcome="stale-rejected">/g)).toHaveLength(1);
+  expect(light.text.match(/<g data-outcome="no-stale-write">/g)).toHaveLength(2);
+  expect(light.text).toContain('fill="#ffffff"');
+  await sweep.exportTheme.selectOption('dark');
+  const dark = await sweep.download();
+  expect(dark.text).toContain('fill="#020617"');
+
+  // The same page in the dark theme (for projectors): the map repaints, and contrast is checked again.
+  const darkTheme = page.getByRole('button', { name: 'Dark theme' });
+  await darkTheme.click();
+  await expect(darkTheme).toHaveAttribute('aria-pressed', 'true');
+  expect(await seriousViolations(page)).toEqual([]);
+  // Exported "as on screen", the figure now takes the dark theme.
+  await sweep.exportTheme.selectOption('screen');
+  expect((await sweep.download()).text).toContain('fill="#020617"');
+});
+
+test('a browser with neither the trainer key nor a private lab is told how to sweep, and sees no form', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const watcher = new SweepPage(await context.newPage());
+  await watcher.goto();
+  await expect(watcher.page.getByText(/a sweep starts real worker processes/i)).toBeVisible();
+  await expect(watcher.start).toHaveCount(0);
+  expect(await seriousViolations(watcher.page)).toEqual([]);
+  await context.close();
+});

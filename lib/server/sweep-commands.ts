@@ -1,0 +1,56 @@
+import 'server-only';
+import { z } from 'zod';
+import { listPrivateLabs } from '../../db/labs';
+import { FencingError } from '../model/errors';
+import { sweepInput } from '../model/sweep-grid';
+import { SWEEP_ID_PATTERN, type SweepView } from '../model/sweep-view';
+import { latestSweepOf, startSweepRun, sweepRunOf } from '../sweep/sweep-runs';
+import { type Credentials, isTrainer, ownerHashOf } from './access';
+import { validatedAction } from './validated-action';
+
+/*
+ * The sweep page's commands. A sweep starts real worker processes, so it is for the trainer, or a
+ * browser that has a private lab of its own (its owner secret): the same people who may start
+ * workers at all. The server's limits (the grid's size, the runs at once, one sweep at a time)
+ * are checked here and in lib/sweep/, whatever the page sends.
+ */
+
+const NOT_ALLOWED =
+  'a sweep is run by the trainer, or from a browser with a private lab of its own: enter the trainer key, or open a private lab on the home page first';
+
+/** Who is asking, as the sweeps remember their starter: the trainer, or one browser's owner hash. */
+export async function sweeperOf(credentials: Credentials): Promise<string | undefined> {
+  if (isTrainer(credentials)) return 'trainer';
+  if (!credentials.ownerSecret) return undefined;
+  const ownerHash = ownerHashOf(credentials.ownerSecret);
+  const labs = await listPrivateLabs({ ownerHash, includeClosed: true });
+  return labs.length > 0 ? `owner:${ownerHash}` : undefined;
+}
+
+async function requireSweeper(credentials: Credentials): Promise<string> {
+  const sweeper = await sweeperOf(credentials);
+  if (!sweeper) throw new FencingError('forbidden', NOT_ALLOWED);
+  return sweeper;
+}
+
+export const startSweep = (raw: unknown, credentials: Credentials) =>
+  validatedAction(sweepInput, async (input) => startSweepRun(input, await requireSweeper(credentials)))(raw);
+
+const sweepIdInput = z
+  .object({ id: z.string({ error: 'sweep must be an id' }).regex(SWEEP_ID_PATTERN, 'no such sweep') })
+  .strict();
+
+export const sweepStatus = (raw: unknown, credentials: Credentials) =>
+  validatedAction(sweepIdInput, async ({ id }) => {
+    const view = sweepRunOf(id, await requireSweeper(credentials));
+    if (!view) throw new FencingError('invalid_input', 'no such sweep');
+    return view;
+  })(raw);
+
+/** What the page shows on arrival: whether this browser may sweep, and its last sweep on this server. */
+export async function sweepPageData(credentials: Credentials): Promise<{ allowed: boolean; latest?: SweepView }> {
+  const sweeper = await sweeperOf(credentials);
+  if (!sweeper) return { allowed: false };
+  const latest = latestSweepOf(sweeper);
+  return latest ? { allowed: true, latest } : { allowed: true };
+}

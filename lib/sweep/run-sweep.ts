@@ -1,0 +1,60 @@
+import 'server-only';
+import { classifyRun, type SweepRunResult } from '../model/sweep-cell';
+import { type SweepGrid, type SweepRun, sweepRuns } from '../model/sweep-grid';
+import { closeCellLab, openCellLab } from './cell-labs';
+import { runTimedPause } from './timed-pause';
+
+/*
+ * A sweep: every run of the grid (lib/model/sweep-grid.ts), each in a private lab of its own
+ * (cell-labs.ts), `concurrency` at a time, each told as the timed pause story (timed-pause.ts) and
+ * classified from its lab's events. A run that cannot be made (a limit reached, a worker that did
+ * not start) is reported as unfinished with the reason, and the sweep goes on.
+ */
+
+export type SweepProgress = { done: number; total: number; result: SweepRunResult };
+
+export async function runSweepRun(run: SweepRun): Promise<SweepRunResult> {
+  const base = { index: run.index, point: run.point, fencing: run.fencing };
+  let lab: Awaited<ReturnType<typeof openCellLab>> | undefined;
+  try {
+    lab = await openCellLab(run.kind);
+    const record = await runTimedPause(lab, run.point);
+    return {
+      ...base,
+      lab: lab.id,
+      ...classifyRun(record.events),
+      ...(record.failure ? { failure: record.failure } : {}),
+    };
+  } catch (error) {
+    return {
+      ...base,
+      lab: lab?.id ?? '',
+      ...classifyRun([]),
+      failure: error instanceof Error ? error.message : String(error),
+    };
+  } finally {
+    if (lab) await closeCellLab(lab).catch((error: unknown) => console.error(`[sweep] closing ${lab?.id}:`, error));
+  }
+}
+
+export async function runSweep(
+  input: { grid: SweepGrid; concurrency: number },
+  onProgress: (progress: SweepProgress) => void = () => undefined,
+  signal?: AbortSignal,
+): Promise<SweepRunResult[]> {
+  const runs = sweepRuns(input.grid);
+  const results: SweepRunResult[] = [];
+  let next = 0;
+  const lane = async () => {
+    for (;;) {
+      if (signal?.aborted) return;
+      const run = runs[next++];
+      if (!run) return;
+      const result = await runSweepRun(run);
+      results.push(result);
+      onProgress({ done: results.length, total: runs.length, result });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(input.concurrency, runs.length) }, lane));
+  return results.sort((a, b) => a.index - b.index);
+}

@@ -1,0 +1,90 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { FencingError } from '../model/errors';
+import type { SweepGrid } from '../model/sweep-grid';
+import { sweepRuns } from '../model/sweep-grid';
+import { type SweepView, sweepProgressText } from '../model/sweep-view';
+import { runSweep } from './run-sweep';
+
+/*
+ * Sweeps started from the page, kept on globalThis like the chaos runs (a sweep's progress is this
+ * server's to report; each run's outcome is read from its lab's events in PostgreSQL). One sweep
+ * runs at a time on a server: its runs are real worker processes on a machine the room shares.
+ * Each is seen only by whoever started it (the trainer, or one browser's owner secret).
+ */
+
+const KEPT_SWEEPS = 20;
+/** Sweeps running at once on this server. */
+export const MAX_RUNNING_SWEEPS = 1;
+
+type Entry = { view: SweepView; startedBy: string };
+type GlobalWithSweeps = typeof globalThis & { __fencingLabSweeps?: Map<string, Entry> };
+
+function sweeps(): Map<string, Entry> {
+  const holder = globalThis as GlobalWithSweeps;
+  holder.__fencingLabSweeps ??= new Map();
+  return holder.__fencingLabSweeps;
+}
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const newSweepId = () => `s-${[...randomBytes(10)].map((b) => ALPHABET[b % ALPHABET.length]).join('')}`;
+
+/** Starts a sweep in the background and returns its view at once; the browser asks for its progress. */
+export function startSweepRun(input: { grid: SweepGrid; concurrency: number }, startedBy: string): SweepView {
+  const running = [...sweeps().values()].filter((entry) => entry.view.running);
+  if (running.length >= MAX_RUNNING_SWEEPS) {
+    const other = running[0]?.view;
+    throw new FencingError(
+      'limit_reached',
+      `a sweep is already running on this server (${other ? sweepProgressText(other) : 'busy'}): wait for it to end`,
+    );
+  }
+  const id = newSweepId();
+  const view: SweepView = {
+    id,
+    grid: input.grid,
+    concurrency: input.concurrency,
+    total: sweepRuns(input.grid).length,
+    done: 0,
+    running: true,
+    results: [],
+    startedAt: Date.now(),
+  };
+  const entry: Entry = { view, startedBy };
+  sweeps().set(id, entry);
+  forgetOldest();
+  void runSweep(input, ({ done, result }) => {
+    entry.view = {
+      ...entry.view,
+      done,
+      results: [...entry.view.results, result].sort((a, b) => a.index - b.index),
+    };
+  })
+    .then(() => {
+      entry.view = { ...entry.view, running: false, finishedAt: Date.now() };
+    })
+    .catch((error: unknown) => {
+      console.error('[sweep] the sweep failed:', error);
+      entry.view = { ...entry.view, running: false, finishedAt: Date.now(), failure: 'see the server log' };
+    });
+  return view;
+}
+
+/** A sweep, if it exists and `startedBy` started it. */
+export function sweepRunOf(id: string, startedBy: string): SweepView | undefined {
+  const entry = sweeps().get(id);
+  return entry?.startedBy === startedBy ? entry.view : undefined;
+}
+
+/** The last sweep `startedBy` started on this server, if any. */
+export function latestSweepOf(startedBy: string): SweepView | undefined {
+  return [...sweeps().values()].filter((entry) => entry.startedBy === startedBy).at(-1)?.view;
+}
+
+function forgetOldest(): void {
+  const all = sweeps();
+  for (const [id, entry] of all) {
+    if (all.size <= KEPT_SWEEPS) return;
+    if (!entry.view.running) all.delete(id);
+  }
+}

@@ -1,0 +1,80 @@
+import 'server-only';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listEvents } from '../../db/events';
+import type { LabEvent } from '../model/events';
+import type { LabInstance } from '../model/lab-instance';
+import { isLostToB } from '../model/sweep-cell';
+import { type SweepPoint, sweepWorkers } from '../model/sweep-grid';
+import { toWire, type WireEvent } from '../model/wire';
+import { getSupervisor } from '../supervisor/supervisor';
+
+/*
+ * The pause story, timed: A takes the lease and writes; B starts and waits for the lease; A is armed
+ * to freeze in its critical window (after its lease check, before its write) for `pauseMs`, and
+ * nothing else is done to either worker. Whether B takes over is up to the pause against the lease
+ * TTL by the database's clock (and A's clock drift, which times A's renewals): unlike the story of
+ * `npm run scenario -- pause` (lib/scenario/pause.ts), which holds A frozen until B has written.
+ * The run ends once A has written after its freeze; what happened is read back from the events the
+ * processes recorded (lib/model/sweep-cell.ts), not from what this function waited for.
+ */
+
+const STEP_TIMEOUT_MS = 20_000;
+const POLL_MS = 25;
+
+const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+
+export type TimedPauseRecord = { events: WireEvent[]; failure?: string };
+
+export async function runTimedPause(lab: LabInstance, point: SweepPoint): Promise<TimedPauseRecord> {
+  const supervisor = getSupervisor();
+  const { A, B } = sweepWorkers(point, lab.kind);
+  let failure: string | undefined;
+  try {
+    await supervisor.startWorker(lab, A);
+    await waitForEvent(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
+    // B joins and polls for the lease from now on; A's lease holds it off until it runs out.
+    await supervisor.startWorker(lab, B);
+    await supervisor.pause(lab, 'A', { mode: 'critical-window', seconds: point.pauseMs / 1000 });
+    // A may find its lease taken over (its renewal refused) before the pause strikes: a slow clock
+    // renews late. It then waits for the lease, which B holds, and writes nothing more: the story ends.
+    const froze = await waitForEvent(
+      lab,
+      'A freezes',
+      (e, events) => (e.actor === 'A' && e.kind === 'pause_started') || isLostToB(toWire(e), events.map(toWire)),
+    );
+    if (froze.kind === 'lease_lost') return await recorded(lab);
+    const woke = await waitForEvent(
+      lab,
+      'A wakes',
+      (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > froze.id,
+      point.pauseMs + STEP_TIMEOUT_MS,
+    );
+    await waitForEvent(lab, 'A writes after its pause', (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
+  } catch (error) {
+    failure = error instanceof Error ? error.message : String(error);
+  } finally {
+    await supervisor.stopLab(lab);
+  }
+  return recorded(lab, failure);
+}
+
+async function recorded(lab: LabInstance, failure?: string): Promise<TimedPauseRecord> {
+  const events = (await listEvents({ lab: lab.id })).map(toWire);
+  return failure === undefined ? { events } : { events, failure };
+}
+
+async function waitForEvent(
+  lab: LabInstance,
+  what: string,
+  match: (event: LabEvent, events: readonly LabEvent[]) => boolean,
+  timeoutMs = STEP_TIMEOUT_MS,
+): Promise<LabEvent> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const events = await listEvents({ lab: lab.id });
+    const found = events.find((event) => match(event, events));
+    if (found) return found;
+    await sleep(POLL_MS);
+  }
+  throw new Error(`timed out waiting for: ${what}`);
+}
