@@ -1,0 +1,32 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { CompareView } from '@/components/compare/compare-view';
+import { ThemeToggle } from '@/components/theme-toggle';
+import { chosenLabs, comparableLabsOf } from '@/lib/server/compare-sources';
+import { readCredentials } from '@/lib/server/request-credentials';
+
+export const dynamic = 'force-dynamic';
+
+export const metadata: Metadata = { title: 'Compare two runs · Fencing Lab' };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** Two histories, live labs or exported files, on one time axis, with the first point where they differ. */
+export default async function ComparePage({ searchParams }: Props) {
+  const labs = await comparableLabsOf(await readCredentials());
+  const { a, b } = chosenLabs(await searchParams, labs);
+  return (
+    <main className="mx-auto max-w-[110rem] space-y-4 px-4 py-4">
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">
+          <Link href="/" className="hover:underline">
+            Fencing Lab
+          </Link>{' '}
+          <span className="font-normal">· Compare two runs</span>
+        </h1>
+        <ThemeToggle />
+      </header>
+      <CompareView labs={labs} initialA={a} initialB={b} />
+    </main>
+  );
+}
