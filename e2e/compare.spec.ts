@@ -53,3 +53,44 @@ test('a lab this browser may not see is not offered, and asking for it by addres
   await expect(compare.second).toBeVisible();
   await expect(compare.difference).toHaveText('Choose two histories to compare.');
 });
+
+test('a what-if from a replay moment with a longer lease runs for real beside the original', async ({
+  page,
+  lab,
+  runScenario,
+}) => {
+  test.setTimeout(180_000);
+  // Touched, so that it is reset when the test ends.
+  lab('fenced');
+  await runScenario('pause');
+
+  // The fenced lab replayed from its first event, three events on: A has taken the lease and written.
+  await page.goto('/labs/fenced?at=0');
+  const replay = page.getByRole('region', { name: /^Replay/ });
+  for (let i = 0; i < 3; i += 1) await replay.getByRole('button', { name: 'Next event' }).click();
+  await replay.getByText(/^What if…/).click();
+  const ttl = replay.getByLabel('Lease TTL (s)');
+  await ttl.fill('6');
+  await expect(replay.getByLabel('Pause length (s)')).toHaveValue(/^[1-9]/);
+  await expect(replay.getByRole('radio', { name: 'on (token checked)' })).toBeChecked();
+  await replay.getByRole('button', { name: 'Run the what-if' }).click();
+
+  // Beside the original on /compare: the fork says what it is and what it started from.
+  await expect(page).toHaveURL(/\/compare\?a=fenced&b=p-[a-z0-9]{10}$/);
+  const forkId = new URL(page.url()).searchParams.get('b') ?? '';
+  const compare = new ComparePage(page);
+  await expect(page.getByTestId('fork-note')).toContainText(`Fenced (${forkId}) is a what-if fork of Fenced from`);
+  await expect(page.getByTestId('fork-note')).toContainText('lease TTL 6 s');
+  await expect(compare.secondPicker.getByLabel('Lab (live)')).toHaveValue(forkId);
+  // A 3 s freeze inside a 6 s lease: A wakes still holding it, where the original's lease ran out.
+  await expect(compare.difference).toHaveText(
+    new RegExp(
+      `^First difference, A's step \\d+: in Fenced, A's lease with token #1 \\(\\d+\\) expired; in Fenced \\(your private lab ${forkId}\\), A woke up\\.$`,
+    ),
+    { timeout: 60_000 },
+  );
+  await expect(
+    compare.second.getByRole('button', { name: /^A's write ".*" with token \d+: accepted/ }).first(),
+  ).toBeAttached();
+  expect(await seriousViolations(page)).toEqual([]);
+});
