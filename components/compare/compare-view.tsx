@@ -77,8 +77,13 @@ export function CompareView({
       [storeA, difference.a, eventsA],
       [storeB, difference.b, eventsB],
     ] as const) {
-      store?.setState({ viewEnd: undefined });
-      if (store && step) store.getState().selectMark(markKeyOf(step, events));
+      if (!store || !step) continue;
+      // Panned or zoomed away from it: the timeline follows the moment again, which is the difference.
+      const { viewEnd, windowMs } = store.getState();
+      if (viewEnd !== undefined && (step.at > viewEnd || step.at < viewEnd - windowMs)) {
+        store.setState({ viewEnd: undefined });
+      }
+      store.getState().selectMark(markKeyOf(step, events));
     }
   };
 

@@ -12,6 +12,12 @@ import type { LabStoreApi } from '../lab/lab-store';
  */
 
 const NO_EVENTS: readonly WireEvent[] = [];
+/** The fitted window: the longer run and a little more, within the timeline's own zoom bounds. */
+const FIT_MARGIN = 1.15;
+const FIT_MIN_MS = 2_000;
+const FIT_MAX_MS = 10 * 60_000;
+/** How far before each run's first event its timeline starts, as a share of the window. */
+const FIT_LEAD = 0.05;
 const noSubscription = () => () => undefined;
 
 /** A store's events, or none while the side is not chosen. */
@@ -56,6 +62,27 @@ export function useSharedAxis(a: Side, b: Side): SharedAxis {
       }
     }
   }, [a.store, b.store, fromA, fromB, moment]);
+
+  // Both timelines show the whole of the longer run, until a person zooms: then their zoom stands
+  // (until another history is chosen).
+  const fitted = useRef<{ a?: LabStoreApi; b?: LabStoreApi; windowMs: number } | undefined>(undefined);
+  useEffect(() => {
+    const stores = [a.store, b.store].filter((store) => store !== undefined);
+    if (stores.length === 0 || span === 0) return;
+    const last = fitted.current;
+    const sameHistories = last?.a === a.store && last?.b === b.store;
+    if (sameHistories && stores.some((store) => store.getState().windowMs !== last?.windowMs)) return;
+    const windowMs = Math.min(FIT_MAX_MS, Math.max(FIT_MIN_MS, Math.round(span * FIT_MARGIN)));
+    fitted.current = { ...(a.store ? { a: a.store } : {}), ...(b.store ? { b: b.store } : {}), windowMs };
+    // Each run's first event a little after the left edge, the longer run's end a little before the right.
+    const lead = windowMs * FIT_LEAD;
+    for (const [store, from] of [
+      [a.store, fromA],
+      [b.store, fromB],
+    ] as const) {
+      if (store) store.setState({ windowMs, viewEnd: from === undefined ? undefined : from - lead + windowMs });
+    }
+  }, [a.store, b.store, span, fromA, fromB]);
 
   // A zoom or pan of one timeline, copied to the other.
   useEffect(() => {

@@ -17,12 +17,17 @@ export type WhatIfTimings = { pauseMs: number; leaseTtlMs: number; renewEveryMs:
 export const FENCING_MODES = ['fenced', 'no-fencing'] as const;
 export type FencingMode = (typeof FENCING_MODES)[number];
 
+/** The form counts in tenths of a second: a freeze of 1,435 ms is offered as 1.4 s. */
+const FORM_STEP_MS = 100;
+
 /** The form's first values: the original's own settings (A's lease, how long A froze), where it recorded them. */
 export function whatIfDefaults(events: readonly WireEvent[]): WhatIfTimings {
   const startA = events.find((e) => e.actor === 'A' && e.kind === 'worker_started');
   const woke = events.find((e) => e.actor === 'A' && e.kind === 'pause_ended');
   const num = (value: unknown, fallback: number, bounds: { min: number; max: number }) =>
-    typeof value === 'number' && Number.isInteger(value) ? Math.min(bounds.max, Math.max(bounds.min, value)) : fallback;
+    typeof value === 'number' && Number.isFinite(value)
+      ? Math.min(bounds.max, Math.max(bounds.min, Math.round(value / FORM_STEP_MS) * FORM_STEP_MS))
+      : fallback;
   return {
     pauseMs: num(woke?.detail.frozenMs, 3_000, WHAT_IF_LIMITS.pauseMs),
     leaseTtlMs: num(startA?.detail.leaseTtlMs, 3_000, WHAT_IF_LIMITS.leaseTtlMs),

@@ -27,6 +27,9 @@ describe('a what-if fork, without a database', () => {
   test('the form starts from the original’s own lease and freeze', () => {
     assert.deepEqual(whatIfDefaults(fenced), { pauseMs: 3_000, leaseTtlMs: 1_500, renewEveryMs: 500 });
     assert.deepEqual(whatIfDefaults([]), { pauseMs: 3_000, leaseTtlMs: 3_000, renewEveryMs: 1_000 });
+    // In tenths of a second, as the form counts.
+    const woke = fenced.map((e) => (e.kind === 'pause_ended' ? { ...e, detail: { ...e.detail, frozenMs: 1_435 } } : e));
+    assert.equal(whatIfDefaults(woke).pauseMs, 1_400);
   });
 
   test('inputs are checked with their bounds, and the renewal must come before the lease ends', () => {
