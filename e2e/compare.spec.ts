@@ -1,3 +1,6 @@
+import { serializeHistory } from '../lib/model/history-file';
+import type { WireEvent } from '../lib/model/wire';
+import { recorded } from '../lib/testing/histories';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { ComparePage } from './pages/compare-page';
@@ -39,6 +42,59 @@ test('the fenced and the unfenced labs after the pause part at A’s late write:
   // The verdicts beside them: the fenced lab safe, the unfenced one with its lost update.
   await expect(page.getByText('✓ Checker: no violation')).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: /✗ Checker: \d+ violation/ })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+/** A recorded run as the file a lab's "Export history (JSON)" gives, for the file inputs. */
+const historyFile = (name: string, lab: 'fenced' | 'no-fencing', events: readonly WireEvent[]) => ({
+  name,
+  mimeType: 'application/json',
+  buffer: Buffer.from(
+    serializeHistory({ lab: { id: lab, kind: lab, title: lab }, events, exportedAt: new Date(Date.UTC(2026, 11, 1)) }),
+  ),
+});
+
+test('two exported files: the same run recorded again does not differ; the fenced and the unfenced one do', async ({
+  page,
+}) => {
+  const fenced = recorded('fenced');
+  // The same story on another day: other ids, other times, other tokens.
+  const again = fenced.map((e) => ({
+    ...e,
+    id: e.id + 10_000,
+    at: e.at + 86_400_000,
+    ...(e.token === undefined ? {} : { token: e.token + 100 }),
+    ...(e.storedToken ? { storedToken: e.storedToken + 100 } : {}),
+  }));
+  const compare = new ComparePage(page);
+  await compare.goto();
+  await compare.firstPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles(historyFile('monday.json', 'fenced', fenced));
+  await compare.secondPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles(historyFile('tuesday.json', 'fenced', again));
+  await expect(compare.difference).toHaveText(
+    'No difference: in monday.json and tuesday.json every holder did the same things in the same order.',
+  );
+  await expect(compare.first).toBeVisible();
+  await expect(compare.second).toBeVisible();
+
+  await compare.secondPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles(historyFile('unfenced.json', 'no-fencing', recorded('no-fencing')));
+  await expect(compare.difference).toHaveText(
+    "First difference, A's step 7: in monday.json, A's write with token #1 (62) was rejected as stale: the row held token #2 (63); in unfenced.json, A's write with token #1 (64) was accepted.",
+  );
+  await expect(compare.marker(compare.first)).toHaveText('first difference');
+  // A file that is not a history is refused in words, and the comparison stays.
+  await compare.firstPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":1}') });
+  await expect(compare.firstPicker.getByRole('alert')).toHaveText(
+    /✗ notes\.json was not opened: not a Fencing Lab history/,
+  );
+  await expect(compare.difference).toHaveText(/^First difference, A's step 7/);
   expect(await seriousViolations(page)).toEqual([]);
 });
 
