@@ -149,4 +149,10 @@ test('a what-if from a replay moment with a longer lease runs for real beside th
     compare.second.getByRole('button', { name: /^A's write ".*" with token \d+: accepted/ }).first(),
   ).toBeAttached();
   expect(await seriousViolations(page)).toEqual([]);
+
+  // The fork's own page leads back to this comparison.
+  await page.goto(`/labs/${forkId}`);
+  await page.getByRole('link', { name: 'Compare with the lab it was forked from' }).click();
+  await expect(page).toHaveURL(new RegExp(`/compare\\?a=fenced&b=${forkId}$`));
+  await expect(compare.secondPicker.getByLabel('Lab (live)')).toHaveValue(forkId);
 });

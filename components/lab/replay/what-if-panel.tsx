@@ -1,6 +1,5 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { forkWhatIfAction } from '@/app/actions';
 import { type FencingMode, hasPauseStory, WHAT_IF_LIMITS, whatIfDefaults } from '@/lib/model/what-if-settings';
@@ -19,7 +18,6 @@ export function WhatIfPanel({ moment }: { moment: number }) {
   const lab = useLabStore((s) => s.lab);
   const kind = useLabStore((s) => s.kind);
   const events = useLabStore((s) => s.events);
-  const router = useRouter();
   const [timings, setTimings] = useState(() => whatIfDefaults(events));
   const [fencing, setFencing] = useState<FencingMode>(kind === 'fenced' ? 'fenced' : 'no-fencing');
   const [error, setError] = useState<string | undefined>(undefined);
@@ -34,7 +32,10 @@ export function WhatIfPanel({ moment }: { moment: number }) {
     setError(undefined);
     try {
       const result = await forkWhatIfAction({ lab, atMs, ...timings, fencing });
-      if (result.ok) router.push(`/compare?a=${encodeURIComponent(lab)}&b=${encodeURIComponent(result.data.id)}`);
+      // A whole navigation, not the router's: the action may have just set this browser's owner cookie, and
+      // the router's refresh after it would race a client-side push.
+      if (result.ok)
+        window.location.assign(`/compare?a=${encodeURIComponent(lab)}&b=${encodeURIComponent(result.data.id)}`);
       else setError(result.error.message);
     } catch {
       setError('the server could not be reached');
