@@ -127,7 +127,9 @@ test('a what-if from a replay moment with a longer lease runs for real beside th
   await replay.getByText(/^What if…/).click();
   const ttl = replay.getByLabel('Lease TTL (s)');
   await ttl.fill('6');
+  // The form starts from the original's own freeze; a 2 s pause here, inside the 6 s lease.
   await expect(replay.getByLabel('Pause length (s)')).toHaveValue(/^[1-9]/);
+  await replay.getByLabel('Pause length (s)').fill('2');
   await expect(replay.getByRole('radio', { name: 'on (token checked)' })).toBeChecked();
   await replay.getByRole('button', { name: 'Run the what-if' }).click();
 
@@ -136,9 +138,9 @@ test('a what-if from a replay moment with a longer lease runs for real beside th
   const forkId = new URL(page.url()).searchParams.get('b') ?? '';
   const compare = new ComparePage(page);
   await expect(page.getByTestId('fork-note')).toContainText(`Fenced (${forkId}) is a what-if fork of Fenced from`);
-  await expect(page.getByTestId('fork-note')).toContainText('lease TTL 6 s');
+  await expect(page.getByTestId('fork-note')).toContainText('pause 2 s, lease TTL 6 s');
   await expect(compare.secondPicker.getByLabel('Lab (live)')).toHaveValue(forkId);
-  // A 3 s freeze inside a 6 s lease: A wakes still holding it, where the original's lease ran out.
+  // A 2 s freeze inside a 6 s lease: A wakes still holding it, where the original's lease ran out.
   await expect(compare.difference).toHaveText(
     new RegExp(
       `^First difference, A's step \\d+: in Fenced, A's lease with token #1 \\(\\d+\\) expired; in Fenced \\(your private lab ${forkId}\\), A woke up\\.$`,
