@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { describeDifference, firstDifference, type RunStep } from '@/lib/model/history-diff';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import type { WireEvent } from '@/lib/model/wire';
@@ -57,7 +57,10 @@ export function CompareView({
   }, [a, b]);
 
   const both = storeA && storeB && eventsA.length > 0 && eventsB.length > 0;
-  const difference = useMemo(() => (both ? firstDifference(eventsA, eventsB) : undefined), [both, eventsA, eventsB]);
+  // Read again as the logs grow (a long history arrives in many batches): deferred, so that React may
+  // skip the batches in between instead of comparing the whole of both runs at every one.
+  const [shownA, shownB] = [useDeferredValue(eventsA), useDeferredValue(eventsB)];
+  const difference = useMemo(() => (both ? firstDifference(shownA, shownB) : undefined), [both, shownA, shownB]);
   const names = useMemo(() => {
     const [x, y] = [a ? sourceName(a) : 'the first run', b ? sourceName(b) : 'the second run'];
     return x === y ? { a: `${x} (first)`, b: `${y} (second)` } : { a: x, b: y };
