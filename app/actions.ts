@@ -9,6 +9,7 @@ import * as commands from '@/lib/server/lab-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
 import * as sweeps from '@/lib/server/sweep-commands';
 import { lockTrainer, unlockTrainer } from '@/lib/server/trainer-session';
+import { forkWhatIf } from '@/lib/server/what-if';
 
 /*
  * The server actions: the caller's credentials come from its cookies, never from the input, and
@@ -57,13 +58,24 @@ export async function closePrivateLabAction(input: unknown) {
 
 /** Opens a private lab for this browser, giving it an owner secret first if it has none. */
 export async function openPrivateLabAction(input: unknown) {
-  const jar = await cookies();
-  let ownerSecret = jar.get(OWNER_COOKIE)?.value;
-  if (!ownerSecret) {
-    ownerSecret = newOwnerSecret();
-    jar.set(OWNER_COOKIE, ownerSecret, cookieOptions);
-  }
+  const ownerSecret = await ownerSecretOfThisBrowser();
   return commands.openPrivateLab(input, { ownerSecret, address: await currentClientAddress() });
+}
+
+/** This browser's owner secret (its private labs'), given to it now if it has none. */
+async function ownerSecretOfThisBrowser(): Promise<string> {
+  const jar = await cookies();
+  const held = jar.get(OWNER_COOKIE)?.value;
+  if (held) return held;
+  const ownerSecret = newOwnerSecret();
+  jar.set(OWNER_COOKIE, ownerSecret, cookieOptions);
+  return ownerSecret;
+}
+
+/** Runs the story again from a moment with other settings, in a new private lab of this browser's. */
+export async function forkWhatIfAction(input: unknown) {
+  const ownerSecret = await ownerSecretOfThisBrowser();
+  return forkWhatIf(input, { credentials: await credentials(), ownerSecret, address: await currentClientAddress() });
 }
 
 /** Checks the trainer key; if right, this browser drives the shared labs for the session's life. */

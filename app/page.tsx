@@ -155,7 +155,11 @@ export default async function HomePage({ searchParams }: Props) {
           <Link className="font-semibold underline" href="/replay">
             Replay a saved history
           </Link>{' '}
-          (a JSON file exported from a lab)
+          (a JSON file exported from a lab) ·{' '}
+          <Link className="font-semibold underline" href="/compare?a=fenced&b=no-fencing">
+            Compare two runs
+          </Link>{' '}
+          (two labs or files on one time axis, with the first difference marked)
         </p>
         <p>
           <Link className="font-semibold underline" href="/sweep">

@@ -9,7 +9,8 @@ import {
   privateResourceOf,
 } from '../lib/model/lab-instance';
 import { isLabId, type LabId } from '../lib/model/lab-kinds';
-import { type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab-limits';
+import { forkRefusal, type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab-limits';
+import type { ForkRecord } from '../lib/model/what-if';
 import { createProtectedRow } from './guard';
 import { bumpLabGeneration } from './lab-generation';
 import { getPool, type Queryable, withTransaction } from './pool';
@@ -77,6 +78,12 @@ export async function createPrivateLab(input: {
   initialValue: string;
   opensPerAddress: number;
   opensWindowMs: number;
+  /**
+   * A what-if fork: counted against the owner's forks in the window too, and kept with the lab. A
+   * broken lab's row starts at the original's token; a fenced row is born at the highest token handed
+   * out so far, whatever is asked (createProtectedRow), so no earlier grant can ever write it.
+   */
+  fork?: { record: ForkRecord; rowToken: number };
 }): Promise<LabRecord> {
   const id = privateLabIdFrom(randomBytes(10));
   return withTransaction(async (client) => {
@@ -93,27 +100,52 @@ export async function createPrivateLab(input: {
     );
     const refusal = privateLabRefusal(counted[0] as PrivateLabCounts, input.opensPerAddress);
     if (refusal) throw new FencingError(refusal.code, refusal.message);
+    if (input.fork) {
+      const { rows: forks } = await client.query<{ forks: number }>(
+        `SELECT count(*)::int AS forks FROM labs
+          WHERE fork IS NOT NULL AND owner_hash = $1
+            AND created_at > clock_timestamp() - make_interval(secs => $2::double precision / 1000)`,
+        [input.ownerHash, input.opensWindowMs],
+      );
+      const tooMany = forkRefusal(forks[0]?.forks ?? 0);
+      if (tooMany) throw new FencingError(tooMany.code, tooMany.message);
+    }
     let rowId: number;
     if (input.kind === 'fenced') {
       // Born at the highest token handed out so far: no earlier grant can ever write it.
       rowId = (await createProtectedRow({ value: input.initialValue }, client)).id;
     } else {
       const { rows } = await client.query<{ id: number }>(
-        `INSERT INTO unguarded_rows (id, lab, value) VALUES (nextval('unguarded_row_ids'), $1, $2) RETURNING id`,
-        [id, input.initialValue],
+        `INSERT INTO unguarded_rows (id, lab, value, last_token, last_token_text)
+         VALUES (nextval('unguarded_row_ids'), $1, $2, $3::bigint, $3::bigint::text) RETURNING id`,
+        [id, input.initialValue, input.fork?.rowToken ?? 0],
       );
       rowId = (rows[0] as { id: number }).id;
     }
     const { rows } = await client.query<LabRow>(
       // Its join key: the workers its server starts present it to worker_join (0020); nobody else has it.
-      `INSERT INTO labs (id, kind, row_id, resource, visibility, owner_hash, opened_from, last_used_at, join_key)
+      `INSERT INTO labs (id, kind, row_id, resource, visibility, owner_hash, opened_from, last_used_at, join_key, fork)
        VALUES ($1, $2, $3, $4, 'private', $5, $6, clock_timestamp(),
-               replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', ''))
+               replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', ''), $7)
        RETURNING ${LAB_COLUMNS}`,
-      [id, input.kind, rowId, privateResourceOf(id), input.ownerHash, input.openedFrom],
+      [
+        id,
+        input.kind,
+        rowId,
+        privateResourceOf(id),
+        input.ownerHash,
+        input.openedFrom,
+        input.fork ? JSON.stringify(input.fork.record) : null,
+      ],
     );
     return reshapeLab(rows[0] as LabRow);
   });
+}
+
+/** What a what-if fork lab was forked from (labs.fork), or undefined for a lab that is not a fork. */
+export async function readLabFork(id: string, db: Queryable = getPool()): Promise<ForkRecord | undefined> {
+  const { rows } = await db.query<{ fork: ForkRecord | null }>('SELECT fork FROM labs WHERE id = $1', [id]);
+  return rows[0]?.fork ?? undefined;
 }
 
 export async function listPrivateLabs(

@@ -13,20 +13,23 @@ const LabStoreContext = createContext<LabStoreApi | undefined>(undefined);
 
 /**
  * Creates the lab's store once, and keeps it fed from the lab's live feed (components/lab/live-feed.ts); or,
- * given a `history` (a file opened for replay), seeds the store with it and opens no feed at all.
+ * given a `history` (a file opened for replay), seeds the store with it and opens no feed at all. A page
+ * that reads two labs at once (the compare view) makes the `store` itself and hands it in.
  */
 export function LabStoreProvider({
   lab: summary,
   canDrive,
   history,
+  store: given,
   children,
 }: {
   lab: LabSummary;
   canDrive: boolean;
   history?: readonly WireEvent[];
+  store?: LabStoreApi;
   children: ReactNode;
 }) {
-  const [store] = useState(() => createLabStore(summary, canDrive, history));
+  const [store] = useState(() => given ?? createLabStore(summary, canDrive, history));
   const lab = summary.id;
   const live = history === undefined;
 

@@ -67,6 +67,18 @@ export function privateLabRefusal(counts: PrivateLabCounts, opensPerAddress: num
   return undefined;
 }
 
+/** What-if forks one browser may start per OPENS_WINDOW_MS (each also opens a private lab, and counts as one). */
+export const MAX_FORKS_PER_BROWSER = 6;
+
+/** Why this browser may not fork again now, given the forks it started in the last window, or undefined if it may. */
+export function forkRefusal(forksInWindow: number): LimitRefusal | undefined {
+  if (forksInWindow < MAX_FORKS_PER_BROWSER) return undefined;
+  return {
+    code: 'rate_limited',
+    message: `you started ${MAX_FORKS_PER_BROWSER} what-if forks in the last hour, the limit per browser: reuse one, or try again later`,
+  };
+}
+
 export type WorkerCounts = { shared: number; private: number };
 
 /** Why one more worker process may not start in a lab (shared or private), or undefined if it may. */

@@ -12,6 +12,7 @@ import { getPool } from '../../db/pool';
 import { OutageLog } from '../log/outage-log';
 import type { LabId } from '../model/lab-kinds';
 import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab-limits';
+import type { ForkRecord } from '../model/what-if';
 import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
 import { getSupervisor } from '../supervisor/supervisor';
 
@@ -54,14 +55,19 @@ export class PrivateLabs {
    * address. The limits (the server's, the owner's, the address's) are counted and the lab inserted
    * in one locked transaction (db/labs.ts), so a burst of requests cannot pass them together.
    */
-  async open(kind: LabId, owner: { ownerHash: string; address: string }): Promise<LabRecord> {
+  async open(
+    kind: LabId,
+    owner: { ownerHash: string; address: string },
+    fork?: { record: ForkRecord; rowValue: string; rowToken: number },
+  ): Promise<LabRecord> {
     const lab = await createPrivateLab({
       kind,
       ownerHash: owner.ownerHash,
       openedFrom: owner.address,
-      initialValue: INITIAL_ROW_VALUE,
+      initialValue: fork?.rowValue ?? INITIAL_ROW_VALUE,
       opensPerAddress: opensPerAddress(),
       opensWindowMs: OPENS_WINDOW_MS,
+      ...(fork ? { fork: { record: fork.record, rowToken: fork.rowToken } } : {}),
     });
     // Inserted as used just now (db/labs.ts).
     this.recordedAt.set(lab.id, Date.now());

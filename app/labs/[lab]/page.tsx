@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
 import { OwnMachineWorker } from '@/components/lab/own-machine-worker';
+import { readLabFork } from '@/db/labs';
 import { summaryTitle } from '@/lib/model/lab-instance';
 import { hasPacketProxy } from '@/lib/model/lab-kinds';
 import { labForPage } from '@/lib/server/lab-page-data';
@@ -19,6 +20,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function LabPage({ params }: Props) {
   const access = await labForPage((await params).lab);
   const { lab } = access;
+  // A what-if fork leads back to the lab it was forked from, beside it.
+  const fork = lab.visibility === 'private' ? await readLabFork(lab.id) : undefined;
   return (
     <LabPageShell
       access={access}
@@ -32,6 +35,14 @@ export default async function LabPage({ params }: Props) {
           <Link href={`/labs/${lab.id}/present`} className="text-base font-semibold underline">
             Presenter mode
           </Link>
+          {fork ? (
+            <Link
+              href={`/compare?a=${encodeURIComponent(fork.from)}&b=${encodeURIComponent(lab.id)}`}
+              className="text-base font-semibold underline"
+            >
+              Compare with the lab it was forked from
+            </Link>
+          ) : null}
         </>
       }
     >

@@ -1,23 +1,13 @@
 'use client';
 
 import { type DragEvent, useId, useState } from 'react';
-import { type HistoryFile, MAX_HISTORY_FILE_CHARS, parseHistoryFile } from '@/lib/model/history-file';
-import { isPrivateLabId, type LabSummary } from '@/lib/model/lab-instance';
+import type { HistoryFile } from '@/lib/model/history-file';
 import { ExportPanel } from '../export/export-panel';
 import { LabMainColumn } from '../lab-main-column';
 import { LabStoreProvider } from '../lab-store-provider';
-
-/** A character takes at most 4 bytes in UTF-8: a larger file cannot be a history, and is not read at all. */
-const MAX_FILE_BYTES = MAX_HISTORY_FILE_CHARS * 4;
+import { historySummaryOf, readHistoryFile } from './read-history-file';
 
 type Loaded = { file: HistoryFile; fileName: string; serial: number };
-
-const summaryOf = (file: HistoryFile): LabSummary => ({
-  id: file.lab.id,
-  kind: file.lab.kind,
-  visibility: isPrivateLabId(file.lab.id) ? 'private' : 'shared',
-  closed: true,
-});
 
 /**
  * A history file opened in this browser and replayed with the lab's own views: no server, no live
@@ -32,20 +22,9 @@ export function HistoryReplay() {
   const open = async (file: File | undefined) => {
     if (!file) return;
     const kept = loaded ? ' The replay below is unchanged.' : '';
-    if (file.size > MAX_FILE_BYTES) {
-      setError(`${file.name} was not opened: the file is too large.${kept}`);
-      return;
-    }
-    let text: string;
-    try {
-      text = await file.text();
-    } catch {
-      setError(`${file.name} could not be read.${kept}`);
-      return;
-    }
-    const parsed = parseHistoryFile(text);
+    const parsed = await readHistoryFile(file);
     if (!parsed.ok) {
-      setError(`${file.name} was not opened: ${parsed.error}.${kept}`);
+      setError(`${parsed.error}${kept}`);
       return;
     }
     setError(undefined);
@@ -100,7 +79,7 @@ export function HistoryReplay() {
       {loaded ? (
         <LabStoreProvider
           key={loaded.serial}
-          lab={summaryOf(loaded.file)}
+          lab={historySummaryOf(loaded.file)}
           canDrive={false}
           history={loaded.file.events}
         >

@@ -10,6 +10,7 @@ import { useSettledAnnouncement } from './use-announcement';
 import { useMomentPermalink } from './use-moment-permalink';
 import { useReplayPlayback } from './use-replay-playback';
 import { useReplayBounds } from './use-replay-view';
+import { WhatIfPanel } from './what-if-panel';
 
 const ANNOUNCE_QUIET_MS = 600;
 
@@ -126,6 +127,7 @@ export function ReplayBar() {
           {live ? <CopyMomentLink lab={lab} bounds={bounds} moment={moment} /> : null}
         </div>
       ) : null}
+      {live && bounds ? <WhatIfPanel moment={moment} /> : null}
       <p aria-live="polite" className="sr-only">
         {announcement}
       </p>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { layoutTimeline, type MarkText, SCREEN_METRICS, type TimelineMetrics } from '@/lib/model/timeline-layout';
 import { useLabStore } from '../lab-store-provider';
 import { useViewEvents, useViewNow } from '../replay/use-replay-view';
@@ -21,12 +21,24 @@ const REBUILD_MS = 1_000;
 /** The listed stretch spans three windows on a one-window grid: the list changes only when the view crosses a line. */
 const STRETCH_WINDOWS = 3;
 
+/** A moment drawn as a line across the lanes (the compare view's first difference); its words are said elsewhere. */
+export type TimelineMarker = { at: number; label: string };
+
 /**
  * The heart of the lab: one lane per holder and one for the database, drawn from the event log on
  * a canvas. Every mark is also a button in a list (keyboard, screen readers) and explains itself in
- * the details panel.
+ * the details panel. `title` names it where a page shows more than one (the compare view).
  */
-export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetrics }) {
+export function Timeline({
+  metrics = SCREEN_METRICS,
+  title = 'Timeline',
+  marker,
+}: {
+  metrics?: TimelineMetrics;
+  title?: string;
+  marker?: TimelineMarker;
+}) {
+  const headingId = useId();
   // Live, or up to the replay moment with that moment as "now".
   const events = useViewEvents();
   const replayAt = useLabStore((s) => s.replayAt);
@@ -98,14 +110,16 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
   });
   const focusedText = focus && (listed.find((m) => m.key === focus.mark.key) ?? focus.mark);
 
-  const nowX = metrics.labelW + ((now - start) / windowMs) * (width - metrics.labelW);
+  const xOf = (at: number) => metrics.labelW + ((at - start) / windowMs) * (width - metrics.labelW);
+  const nowX = xOf(now);
+  const markerX = marker ? xOf(marker.at) : Number.NaN;
   const holders = full.lanes.map((l) => l.holder);
 
   return (
-    <section aria-labelledby="timeline-heading" className="rounded-lg border border-slate-200 dark:border-slate-800">
+    <section aria-labelledby={headingId} className="rounded-lg border border-slate-200 dark:border-slate-800">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
-        <h2 id="timeline-heading" className="text-lg font-semibold">
-          Timeline <span className="text-sm font-normal text-slate-600 dark:text-slate-400">(database time)</span>
+        <h2 id={headingId} className="text-lg font-semibold">
+          {title} <span className="text-sm font-normal text-slate-600 dark:text-slate-400">(database time)</span>
         </h2>
         <TimelineToolbar now={now} />
       </div>
@@ -158,6 +172,21 @@ export function Timeline({ metrics = SCREEN_METRICS }: { metrics?: TimelineMetri
                 style={{ fontSize: Math.max(12, metrics.labelPx - 4) }}
               >
                 {replayAt === undefined ? 'now' : 'replay'}
+              </span>
+            </div>
+          ) : null}
+          {mounted && marker && markerX >= metrics.labelW && markerX <= width ? (
+            <div
+              aria-hidden="true"
+              data-testid="timeline-marker"
+              className="pointer-events-none absolute top-0 left-0 border-l-4 border-amber-500 dark:border-amber-300"
+              style={{ height, transform: `translateX(${markerX - 2}px)` }}
+            >
+              <span
+                className="absolute top-0 left-1 rounded bg-amber-100 px-1 font-semibold whitespace-nowrap text-amber-950 dark:bg-amber-900 dark:text-amber-50"
+                style={{ fontSize: Math.max(12, metrics.labelPx - 4) }}
+              >
+                {marker.label}
               </span>
             </div>
           ) : null}

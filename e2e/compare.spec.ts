@@ -1,0 +1,160 @@
+import { serializeHistory } from '../lib/model/history-file';
+import type { WireEvent } from '../lib/model/wire';
+import { recorded } from '../lib/testing/histories';
+import { seriousViolations } from './axe';
+import { expect, test } from './fixtures';
+import { ComparePage } from './pages/compare-page';
+import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+
+test('the fenced and the unfenced labs after the pause part at A’s late write: rejected in one, accepted in the other', async ({
+  page,
+  lab,
+  runScenario,
+}) => {
+  test.setTimeout(180_000);
+  // Touched, so that both are reset when the test ends.
+  lab('fenced');
+  lab('no-fencing');
+  const fenced = await runScenario('pause');
+  const unfenced = await runScenario('no-fencing', { unsafe: true });
+  expect(unfenced.find((line) => line.step === 'verdict')?.safe).toBe(false);
+  const takeover = Number(fenced.find((line) => line.step === 'takeover-writes')?.token);
+  expect(takeover).toBeGreaterThan(0);
+
+  const compare = new ComparePage(page);
+  await compare.goto('fenced', 'no-fencing');
+  await expect(compare.firstPicker.getByLabel('Lab (live)')).toHaveValue('fenced');
+  await expect(compare.secondPicker.getByLabel('Lab (live)')).toHaveValue('no-fencing');
+  await expect(compare.difference).toHaveText(
+    new RegExp(
+      `^First difference, A's step \\d+: in Fenced, A's write with token #1 \\(\\d+\\) was rejected as stale: the row held token #2 \\(${takeover}\\); in No fencing, A's write with token #1 \\(\\d+\\) was accepted\\.$`,
+    ),
+    { timeout: WORKER_STEP_TIMEOUT },
+  );
+
+  // By the keyboard: the button moves both timelines to the difference, marked on each.
+  await compare.showDifference.focus();
+  await page.keyboard.press('Enter');
+  await expect(compare.marker(compare.first)).toHaveText('first difference');
+  await expect(compare.marker(compare.second)).toHaveText('first difference');
+  await expect(compare.details(compare.first)).toContainText(/A's write "A-\d+" with token \d+: rejected as stale/);
+  await expect(compare.details(compare.second)).toContainText(/A's write "A-\d+" with token \d+: accepted/);
+  // The verdicts beside them: the fenced lab safe, the unfenced one with its lost update.
+  await expect(page.getByText('✓ Checker: no violation')).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: /✗ Checker: \d+ violation/ })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+/** A recorded run as the file a lab's "Export history (JSON)" gives, for the file inputs. */
+const historyFile = (name: string, lab: 'fenced' | 'no-fencing', events: readonly WireEvent[]) => ({
+  name,
+  mimeType: 'application/json',
+  buffer: Buffer.from(
+    serializeHistory({ lab: { id: lab, kind: lab, title: lab }, events, exportedAt: new Date(Date.UTC(2026, 11, 1)) }),
+  ),
+});
+
+test('two exported files: the same run recorded again does not differ; the fenced and the unfenced one do', async ({
+  page,
+}) => {
+  const fenced = recorded('fenced');
+  // The same story on another day: other ids, other times, other tokens.
+  const again = fenced.map((e) => ({
+    ...e,
+    id: e.id + 10_000,
+    at: e.at + 86_400_000,
+    ...(e.token === undefined ? {} : { token: e.token + 100 }),
+    ...(e.storedToken ? { storedToken: e.storedToken + 100 } : {}),
+  }));
+  const compare = new ComparePage(page);
+  await compare.goto();
+  await compare.firstPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles(historyFile('monday.json', 'fenced', fenced));
+  await compare.secondPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles(historyFile('tuesday.json', 'fenced', again));
+  await expect(compare.difference).toHaveText(
+    'No difference: in monday.json and tuesday.json every holder did the same things in the same order.',
+  );
+  await expect(compare.first).toBeVisible();
+  await expect(compare.second).toBeVisible();
+
+  await compare.secondPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles(historyFile('unfenced.json', 'no-fencing', recorded('no-fencing')));
+  await expect(compare.difference).toHaveText(
+    "First difference, A's step 7: in monday.json, A's write with token #1 (62) was rejected as stale: the row held token #2 (63); in unfenced.json, A's write with token #1 (64) was accepted.",
+  );
+  await expect(compare.marker(compare.first)).toHaveText('first difference');
+  // A file that is not a history is refused in words, and the comparison stays.
+  await compare.firstPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":1}') });
+  await expect(compare.firstPicker.getByRole('alert')).toHaveText(
+    /✗ notes\.json was not opened: not a Fencing Lab history/,
+  );
+  await expect(compare.difference).toHaveText(/^First difference, A's step 7/);
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('a lab this browser may not see is not offered, and asking for it by address shows nothing of it', async ({
+  page,
+}) => {
+  const compare = new ComparePage(page);
+  await compare.goto('p-aaaaaaaaaa', 'fenced');
+  await expect(compare.firstPicker.getByLabel('Lab (live)')).toHaveValue('');
+  await expect(compare.firstPicker.getByRole('option', { name: /p-aaaaaaaaaa/ })).toHaveCount(0);
+  await expect(compare.first).toHaveCount(0);
+  await expect(compare.second).toBeVisible();
+  await expect(compare.difference).toHaveText('Choose two histories to compare.');
+});
+
+test('a what-if from a replay moment with a longer lease runs for real beside the original', async ({
+  page,
+  lab,
+  runScenario,
+}) => {
+  test.setTimeout(180_000);
+  // Touched, so that it is reset when the test ends.
+  lab('fenced');
+  await runScenario('pause');
+
+  // The fenced lab replayed from its first event, three events on: A has taken the lease and written.
+  await page.goto('/labs/fenced?at=0');
+  const replay = page.getByRole('region', { name: /^Replay/ });
+  for (let i = 0; i < 3; i += 1) await replay.getByRole('button', { name: 'Next event' }).click();
+  await replay.getByText(/^What if…/).click();
+  const ttl = replay.getByLabel('Lease TTL (s)');
+  await ttl.fill('6');
+  // The form starts from the original's own freeze; a 2 s pause here, inside the 6 s lease.
+  await expect(replay.getByLabel('Pause length (s)')).toHaveValue(/^[1-9]/);
+  await replay.getByLabel('Pause length (s)').fill('2');
+  await expect(replay.getByRole('radio', { name: 'on (token checked)' })).toBeChecked();
+  await replay.getByRole('button', { name: 'Run the what-if' }).click();
+
+  // Beside the original on /compare: the fork says what it is and what it started from.
+  await expect(page).toHaveURL(/\/compare\?a=fenced&b=p-[a-z0-9]{10}$/);
+  const forkId = new URL(page.url()).searchParams.get('b') ?? '';
+  const compare = new ComparePage(page);
+  await expect(page.getByTestId('fork-note')).toContainText(`Fenced (${forkId}) is a what-if fork of Fenced from`);
+  await expect(page.getByTestId('fork-note')).toContainText('pause 2 s, lease TTL 6 s');
+  await expect(compare.secondPicker.getByLabel('Lab (live)')).toHaveValue(forkId);
+  // A 2 s freeze inside a 6 s lease: A wakes still holding it, where the original's lease ran out.
+  await expect(compare.difference).toHaveText(
+    new RegExp(
+      `^First difference, A's step \\d+: in Fenced, A's lease with token #1 \\(\\d+\\) expired; in Fenced \\(your private lab ${forkId}\\), A woke up\\.$`,
+    ),
+    { timeout: 60_000 },
+  );
+  await expect(
+    compare.second.getByRole('button', { name: /^A's write ".*" with token \d+: accepted/ }).first(),
+  ).toBeAttached();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The fork's own page leads back to this comparison.
+  await page.goto(`/labs/${forkId}`);
+  await page.getByRole('link', { name: 'Compare with the lab it was forked from' }).click();
+  await expect(page).toHaveURL(new RegExp(`/compare\\?a=fenced&b=${forkId}$`));
+  await expect(compare.secondPicker.getByLabel('Lab (live)')).toHaveValue(forkId);
+});

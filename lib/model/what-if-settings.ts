@@ -1,0 +1,46 @@
+import { hasDriftingClock, hasPacketProxy, type LabId } from './lab-kinds';
+import type { WireEvent } from './wire';
+
+/*
+ * A what-if fork's settings and their bounds, without the schema that checks them (what-if.ts): the
+ * browser's form reads these, and so loads no zod.
+ */
+
+export const WHAT_IF_LIMITS = {
+  pauseMs: { min: 200, max: 20_000 },
+  leaseTtlMs: { min: 500, max: 20_000 },
+  renewEveryMs: { min: 100, max: 10_000 },
+} as const;
+
+export type WhatIfTimings = { pauseMs: number; leaseTtlMs: number; renewEveryMs: number };
+
+export const FENCING_MODES = ['fenced', 'no-fencing'] as const;
+export type FencingMode = (typeof FENCING_MODES)[number];
+
+/** The form counts in tenths of a second: a freeze of 1,435 ms is offered as 1.4 s. */
+const FORM_STEP_MS = 100;
+
+/** The form's first values: the original's own settings (A's lease, how long A froze), where it recorded them. */
+export function whatIfDefaults(events: readonly WireEvent[]): WhatIfTimings {
+  const startA = events.find((e) => e.actor === 'A' && e.kind === 'worker_started');
+  const woke = events.find((e) => e.actor === 'A' && e.kind === 'pause_ended');
+  const num = (value: unknown, fallback: number, bounds: { min: number; max: number }) =>
+    typeof value === 'number' && Number.isFinite(value)
+      ? Math.min(bounds.max, Math.max(bounds.min, Math.round(value / FORM_STEP_MS) * FORM_STEP_MS))
+      : fallback;
+  return {
+    pauseMs: num(woke?.detail.frozenMs, 3_000, WHAT_IF_LIMITS.pauseMs),
+    leaseTtlMs: num(startA?.detail.leaseTtlMs, 3_000, WHAT_IF_LIMITS.leaseTtlMs),
+    renewEveryMs: num(startA?.detail.renewEveryMs, 1_000, WHAT_IF_LIMITS.renewEveryMs),
+  };
+}
+
+/** The labs whose story is the pause (not the drifting clock's, the delayed packet's or the failover's). */
+export function hasPauseStory(kind: LabId): boolean {
+  return kind !== 'failover' && !hasDriftingClock(kind) && !hasPacketProxy(kind);
+}
+
+/** The lab kind a fork runs in: fencing on is the fenced lab, off the lab without a token check. */
+export function forkKind(mode: FencingMode): LabId {
+  return mode === 'fenced' ? 'fenced' : 'no-fencing';
+}

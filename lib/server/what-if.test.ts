@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { listEvents } from '../../db/events';
+import { findLab, type LabRecord, readLabFork } from '../../db/labs';
+import { recordExpiredLeases } from '../../db/leases';
+import { closePool } from '../../db/pool';
+import { serializeHistory } from '../model/history-file';
+import { labTitle } from '../model/lab-instance';
+import { rowAt } from '../model/replay';
+import type { WhatIf } from '../model/what-if';
+import { toWire } from '../model/wire';
+import { getSupervisor } from '../supervisor/supervisor';
+import { runWhatIf } from '../supervisor/what-if-run';
+import { waitFor } from '../testing/wait';
+import { newOwnerSecret, ownerHashOf } from './access';
+import { getPrivateLabs } from './private-labs';
+import { forkWhatIf, startWhatIf } from './what-if';
+
+/*
+ * A what-if fork runs the pause story again, for real, in a new private lab, and never touches the
+ * original: the original's export is the same bytes before and after the fork has run to its end.
+ */
+
+after(async () => {
+  await getSupervisor().shutdown();
+  await closePool();
+});
+
+const ADDRESS = 'what-if-test';
+const EXPORTED_AT = new Date(Date.UTC(2026, 11, 1, 7, 0, 0));
+
+async function exportOf(lab: LabRecord): Promise<Buffer> {
+  const events = (await listEvents({ lab: lab.id })).map(toWire);
+  const text = serializeHistory({
+    lab: { id: lab.id, kind: lab.kind, title: labTitle(lab) },
+    events,
+    exportedAt: EXPORTED_AT,
+  });
+  return Buffer.from(text, 'utf8');
+}
+
+describe('a what-if fork', () => {
+  test('runs in a lab of its own with new tokens, and leaves the original’s export byte-identical', async () => {
+    const ownerSecret = newOwnerSecret();
+    const caller = { credentials: { ownerSecret }, ownerSecret, address: ADDRESS };
+    // The original: the pause story for real, A frozen past its 1 s lease, B taking over.
+    const original = await getPrivateLabs().open('fenced', { ownerHash: ownerHashOf(ownerSecret), address: ADDRESS });
+    const story: WhatIf = {
+      lab: original.id,
+      atMs: 0,
+      pauseMs: 2_500,
+      leaseTtlMs: 1_000,
+      renewEveryMs: 300,
+      fencing: 'fenced',
+    };
+    await runWhatIf(original, story);
+    // The original ends: its workers are stopped, and its last lease (B's) runs out by the database's
+    // clock, recorded by the server's own expiry sweep. Only then is its history complete.
+    await waitFor(async () => {
+      await recordExpiredLeases();
+      return (await listEvents({ lab: original.id })).some((e) => e.actor === 'B' && e.kind === 'lease_expired');
+    }, "the original's last lease to run out");
+    const originalEvents = (await listEvents({ lab: original.id })).map(toWire);
+    const writeB = originalEvents.find((e) => e.actor === 'B' && e.kind === 'write_accepted');
+    assert.ok(writeB, 'B took over and wrote in the original');
+    const before = await exportOf(original);
+
+    // From the moment B wrote: what if the lease were 4 s and the pause 1 s, without fencing?
+    const atMs = writeB.at - (originalEvents[0]?.at ?? 0);
+    const fork = await startWhatIf(
+      { lab: original.id, atMs, pauseMs: 1_000, leaseTtlMs: 4_000, renewEveryMs: 500, fencing: 'no-fencing' },
+      caller,
+    );
+    await fork.run;
+    const afterFork = await exportOf(original);
+    const added = (await listEvents({ lab: original.id })).filter((e) => e.id > (originalEvents.at(-1)?.id ?? 0));
+    assert.equal(
+      Buffer.compare(before, afterFork),
+      0,
+      `the original export is byte-identical; events since: ${JSON.stringify(added.map((e) => [e.actor, e.kind, e.detail]))}`,
+    );
+    assert.equal(afterFork.toString('utf8'), before.toString('utf8'));
+
+    const forkLab = await findLab(fork.id);
+    assert.equal(forkLab?.kind, 'no-fencing');
+    assert.equal(forkLab?.visibility, 'private');
+    const record = await readLabFork(fork.id);
+    const rowThen = rowAt(originalEvents, writeB.at);
+    assert.deepEqual(record?.startRow, { value: rowThen?.value, lastToken: rowThen?.lastToken });
+    assert.equal(record?.from, original.id);
+
+    // The fork's own story: new tokens past every token the original saw; a 1 s pause inside a 4 s
+    // lease, so A wakes still holding it and its late write is accepted, and B never takes over.
+    const forkEvents = await listEvents({ lab: fork.id });
+    const grantA = forkEvents.find((e) => e.actor === 'A' && e.kind === 'lease_acquired');
+    assert.ok((grantA?.token ?? 0) > (record?.highestTokenSeen ?? Number.POSITIVE_INFINITY));
+    const woke = forkEvents.find((e) => e.actor === 'A' && e.kind === 'pause_ended');
+    assert.ok(woke);
+    const late = forkEvents.find((e) => e.actor === 'A' && e.kind === 'write_accepted' && e.id > woke.id);
+    assert.ok(late, "A's write after the pause was accepted");
+    assert.equal(
+      forkEvents.some((e) => e.actor === 'B' && e.kind === 'lease_acquired'),
+      false,
+      'B never got the lease',
+    );
+  });
+
+  test('is refused, changing nothing, for settings out of bounds or a lab the browser may not see', async () => {
+    const stranger = newOwnerSecret();
+    const caller = { credentials: { ownerSecret: stranger }, ownerSecret: stranger, address: ADDRESS };
+    const base = { lab: 'fenced', atMs: 0, pauseMs: 1_000, leaseTtlMs: 3_000, renewEveryMs: 1_000, fencing: 'fenced' };
+    const refused = async (input: unknown) => {
+      const result = await forkWhatIf(input, caller);
+      assert.equal(result.ok, false);
+      return result.ok ? '' : result.error.message;
+    };
+    assert.match(await refused({ ...base, pauseMs: 60_000 }), /pause length must be at most 20000 ms/);
+    assert.match(await refused({ ...base, leaseTtlMs: 100 }), /lease TTL must be at least 500 ms/);
+    assert.match(await refused({ ...base, renewEveryMs: 3_000 }), /renew interval must be shorter than the lease TTL/);
+    assert.match(await refused({ ...base, fencing: 'maybe' }), /fencing must be one of/);
+    assert.match(await refused({ ...base, lab: '../etc' }), /lab must be one of/);
+    // Another browser's private lab does not exist for this one.
+    const owner = newOwnerSecret();
+    const theirs = await getPrivateLabs().open('fenced', { ownerHash: ownerHashOf(owner), address: ADDRESS });
+    assert.match(await refused({ ...base, lab: theirs.id }), /no lab/);
+    assert.equal((await listEvents({ lab: theirs.id })).length, 0);
+  });
+});

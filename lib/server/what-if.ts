@@ -1,0 +1,60 @@
+import 'server-only';
+import { listEvents } from '../../db/events';
+import { FencingError } from '../model/errors';
+import { type ForkRecord, forkStart, type WhatIf, whatIfInput } from '../model/what-if';
+import { forkKind, hasPauseStory } from '../model/what-if-settings';
+import { toWire } from '../model/wire';
+import { runWhatIf } from '../supervisor/what-if-run';
+import { type Credentials, ownerHashOf } from './access';
+import { labFor } from './lab-commands';
+import { getPrivateLabs } from './private-labs';
+import { validatedAction } from './validated-action';
+
+/*
+ * "What if…" from a moment of a lab's history: the story runs again in a new private lab of the
+ * caller's, with the settings changed. The original lab is only read (its events, to find the row at
+ * that moment): nothing of it is written, so going back to it is always possible and it never changes.
+ * Anyone who may see the original may fork it (a watcher of a shared lab too): the fork is theirs.
+ */
+
+export type WhatIfCaller = { credentials: Credentials; ownerSecret: string; address: string };
+
+export type ForkStarted = { id: string; original: string };
+
+/** Opens the fork's lab and starts its run; `run` settles when the story has played out (for tests). */
+export async function startWhatIf(w: WhatIf, caller: WhatIfCaller): Promise<ForkStarted & { run: Promise<void> }> {
+  const original = await labFor(w.lab, caller.credentials);
+  if (!hasPauseStory(original.kind)) {
+    throw new FencingError('invalid_input', 'only the labs of the pause story can be forked with a what-if');
+  }
+  const events = (await listEvents({ lab: original.id })).map(toWire);
+  const start = forkStart(events, w.atMs);
+  if (!start)
+    throw new FencingError('invalid_input', 'nothing has happened in that lab yet: there is no moment to fork');
+  const record: ForkRecord = {
+    from: original.id,
+    atMs: w.atMs,
+    pauseMs: w.pauseMs,
+    leaseTtlMs: w.leaseTtlMs,
+    renewEveryMs: w.renewEveryMs,
+    fencing: w.fencing,
+    startRow: start.row,
+    highestTokenSeen: start.highestTokenSeen,
+  };
+  const lab = await getPrivateLabs().open(
+    forkKind(w.fencing),
+    { ownerHash: ownerHashOf(caller.ownerSecret), address: caller.address },
+    { record, rowValue: start.row?.value ?? 'initial', rowToken: start.row?.lastToken ?? 0 },
+  );
+  const run = runWhatIf(lab, w).catch((error: unknown) => {
+    console.error(`[what-if] the run in ${lab.id} failed:`, (error as Error).message);
+  });
+  return { id: lab.id, original: original.id, run };
+}
+
+/** The server action's door: the input checked with zod first, refusals as results. */
+export const forkWhatIf = (raw: unknown, caller: WhatIfCaller) =>
+  validatedAction(whatIfInput, async (w): Promise<ForkStarted> => {
+    const { id, original } = await startWhatIf(w, caller);
+    return { id, original };
+  })(raw);
