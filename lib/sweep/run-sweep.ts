@@ -1,8 +1,8 @@
 import 'server-only';
 import { classifyRun, type SweepRunResult } from '../model/sweep-cell';
-import { type SweepGrid, type SweepRun, sweepRuns } from '../model/sweep-grid';
+import { type SweepGrid, type SweepRun, sweepRuns, sweepWorkers } from '../model/sweep-grid';
+import { runTimedPause } from '../supervisor/timed-pause';
 import { closeCellLab, openCellLab } from './cell-labs';
-import { runTimedPause } from './timed-pause';
 
 /*
  * A sweep: every run of the grid (lib/model/sweep-grid.ts), each in a private lab of its own
@@ -18,7 +18,7 @@ export async function runSweepRun(run: SweepRun): Promise<SweepRunResult> {
   let lab: Awaited<ReturnType<typeof openCellLab>> | undefined;
   try {
     lab = await openCellLab(run.kind);
-    const record = await runTimedPause(lab, run.point);
+    const record = await runTimedPause(lab, { workers: sweepWorkers(run.point, lab.kind), pauseMs: run.point.pauseMs });
     return {
       ...base,
       lab: lab.id,

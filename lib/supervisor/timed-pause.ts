@@ -2,11 +2,11 @@ import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import type { LabEvent } from '../model/events';
+import type { WorkerSettings } from '../model/lab-inputs';
 import type { LabInstance } from '../model/lab-instance';
 import { isLostToB } from '../model/sweep-cell';
-import { type SweepPoint, sweepWorkers } from '../model/sweep-grid';
 import { toWire, type WireEvent } from '../model/wire';
-import { getSupervisor } from '../supervisor/supervisor';
+import { getSupervisor } from './supervisor';
 
 /*
  * The pause story, timed: A takes the lease and writes; B starts and waits for the lease; A is armed
@@ -15,7 +15,8 @@ import { getSupervisor } from '../supervisor/supervisor';
  * TTL by the database's clock (and A's clock drift, which times A's renewals): unlike the story of
  * `npm run scenario -- pause` (lib/scenario/pause.ts), which holds A frozen until B has written.
  * The run ends once A has written after its freeze; what happened is read back from the events the
- * processes recorded (lib/model/sweep-cell.ts), not from what this function waited for.
+ * processes recorded (lib/model/sweep-cell.ts), not from what this function waited for. The one timed
+ * pause story: a sweep's every run (lib/sweep/) and a what-if fork (lib/server/what-if.ts) run it.
  */
 
 const STEP_TIMEOUT_MS = 20_000;
@@ -25,9 +26,18 @@ const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'writ
 
 export type TimedPauseRecord = { events: WireEvent[]; failure?: string };
 
-export async function runTimedPause(lab: LabInstance, point: SweepPoint): Promise<TimedPauseRecord> {
+export type TimedPause = {
+  /** The two workers' settings: A is the one that freezes. */
+  workers: { A: WorkerSettings; B: WorkerSettings };
+  pauseMs: number;
+  /** After A's late write, how long to give B for a write of its own (a fork shows B's write beside A's). */
+  waitForBMs?: number;
+};
+
+export async function runTimedPause(lab: LabInstance, story: TimedPause): Promise<TimedPauseRecord> {
   const supervisor = getSupervisor();
-  const { A, B } = sweepWorkers(point, lab.kind);
+  const { A, B } = story.workers;
+  const point = { pauseMs: story.pauseMs };
   let failure: string | undefined;
   try {
     await supervisor.startWorker(lab, A);
@@ -49,7 +59,15 @@ export async function runTimedPause(lab: LabInstance, point: SweepPoint): Promis
       (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > froze.id,
       point.pauseMs + STEP_TIMEOUT_MS,
     );
-    await waitForEvent(lab, 'A writes after its pause', (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
+    const late = await waitForEvent(
+      lab,
+      'A writes after its pause',
+      (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id,
+    );
+    if (story.waitForBMs) {
+      // B writes once it holds the lease; if A kept it (a pause shorter than the lease), B waits in vain.
+      await waitForEvent(lab, "B's write", (e) => e.actor === 'B' && isWrite(e), story.waitForBMs).catch(() => late);
+    }
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   } finally {
