@@ -1,12 +1,13 @@
 'use client';
 
-import { useId, useState } from 'react';
-import { type ExportThemeChoice, exportTheme, exportThemeChoice } from '@/lib/model/export-theme';
+import { useState } from 'react';
+import { type ExportThemeChoice, exportTheme } from '@/lib/model/export-theme';
 import { exportFileName } from '@/lib/model/replay-view';
 import type { HeatmapLayout } from '@/lib/model/sweep-heatmap';
 import { sweepSvg } from '@/lib/model/sweep-svg';
 import { controlButton } from '../lab/controls/styles';
 import { downloadText } from '../lab/export/download';
+import { ExportThemeSelect } from '../lab/export/export-theme-select';
 
 /** The heat map as an SVG file, in the theme on screen or either, made in this browser. */
 export function SweepExport({
@@ -20,7 +21,6 @@ export function SweepExport({
 }) {
   const [themeChoice, setThemeChoice] = useState<ExportThemeChoice>('screen');
   const [saved, setSaved] = useState<string | undefined>(undefined);
-  const themeId = useId();
   const exportSvg = () => {
     const fileName = exportFileName('sweep', 'svg', new Date());
     downloadText(sweepSvg(layout, exportTheme(themeChoice, screenIsDark), title), 'image/svg+xml', fileName);
@@ -32,22 +32,7 @@ export function SweepExport({
         Export
       </h2>
       <div className="flex flex-wrap items-center gap-2">
-        <label htmlFor={themeId} className="text-sm font-semibold">
-          Theme (SVG)
-        </label>
-        <select
-          id={themeId}
-          value={themeChoice}
-          onChange={(event) => {
-            const choice = exportThemeChoice(event.target.value);
-            if (choice) setThemeChoice(choice);
-          }}
-          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
-        >
-          <option value="screen">as on screen</option>
-          <option value="light">light</option>
-          <option value="dark">dark</option>
-        </select>
+        <ExportThemeSelect value={themeChoice} onChange={setThemeChoice} label="Theme (SVG)" />
         <button type="button" className={controlButton} onClick={exportSvg}>
           Export heat map (SVG)
         </button>

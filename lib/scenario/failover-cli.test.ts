@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { runScenario } from '../testing/run-scenario';
 
 /*
  * `npm run scenario -- failover` as a user runs it: a real primary and standby of its own, under the
@@ -18,30 +18,11 @@ after(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function runScenario(args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', 'lib/scenario/main.ts', ...args],
-      {
-        env: { ...process.env, FENCING_LAB_DATA_DIR: dataDir },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runFailover = (args: string[]) => runScenario(args, { ...process.env, FENCING_LAB_DATA_DIR: dataDir });
 
 describe('npm run scenario -- failover', () => {
   test('asynchronous replication: exit 1, the lost write and grant and the stale write named; the pair is gone', async () => {
-    const { code, stdout, stderr } = await runScenario(['failover']);
+    const { code, stdout, stderr } = await runFailover(['failover']);
     assert.equal(code, 1, stderr);
     const lines = stdout.trim().split('\n');
     assert.match(lines.join('\n'), /the standby is promoted: its row holds "A-1" with token (\d+), its lease is A's/);
@@ -54,7 +35,7 @@ describe('npm run scenario -- failover', () => {
   });
 
   test('--sync --grants-past-cut 40 --json: exit 0, B’s commit waited, A rejected, JSON lines', async () => {
-    const { code, stdout, stderr } = await runScenario(['failover', '--sync', '--grants-past-cut', '40', '--json']);
+    const { code, stdout, stderr } = await runFailover(['failover', '--sync', '--grants-past-cut', '40', '--json']);
     assert.equal(code, 0, stderr);
     const lines = stdout
       .trim()
@@ -67,14 +48,14 @@ describe('npm run scenario -- failover', () => {
   });
 
   test('asynchronous, 40 grants past the cut: a token handed out twice, named', async () => {
-    const { code, stdout, stderr } = await runScenario(['failover', '--grants-past-cut', '40']);
+    const { code, stdout, stderr } = await runFailover(['failover', '--grants-past-cut', '40']);
     assert.equal(code, 1, stderr);
     assert.match(stdout, /tokens \d+ to \d+ can be handed out twice/);
     assert.match(stdout, /checker: token-granted-twice: token (\d+) granted twice: to others at [\d:.]+ and to C at/);
   });
 
   test('a bad option: exit 2 with the reason, nothing started', async () => {
-    const { code, stderr } = await runScenario(['failover', '--grants-past-cut', '500']);
+    const { code, stderr } = await runFailover(['failover', '--grants-past-cut', '500']);
     assert.equal(code, 2);
     assert.match(stderr, /--grants-past-cut must be a whole number from 0 to 200/);
   });

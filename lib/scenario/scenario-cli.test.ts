@@ -1,26 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
-
-/** Runs `npm run scenario -- …` as a user would (the same node command the npm script execs). */
-function runScenario(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', 'lib/scenario/main.ts', ...args],
-      { env },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runScenario } from '../testing/run-scenario';
 
 describe('npm run scenario -- pause', () => {
   test("prints the seed's story with real tokens and exits 0 on the safe outcome", async () => {

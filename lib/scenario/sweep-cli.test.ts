@@ -1,28 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
-
-/** Runs `npm run scenario -- …` as a user would (the same node command the npm script execs). */
-function runScenario(args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [
-      '--conditions=react-server',
-      '--import',
-      'tsx',
-      'lib/scenario/main.ts',
-      ...args,
-    ]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runScenario } from '../testing/run-scenario';
 
 describe('npm run scenario -- sweep', () => {
   test('a 2 × 1 grid: a line per run, the heat map as tables, safe, as JSON lines', async () => {

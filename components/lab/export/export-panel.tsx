@@ -2,13 +2,14 @@
 
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import { type ExportThemeChoice, exportThemeChoice } from '@/lib/model/export-theme';
+import type { ExportThemeChoice } from '@/lib/model/export-theme';
 import { isPrivateLabId } from '@/lib/model/lab-instance';
 import { LABS } from '@/lib/model/lab-kinds';
 import { type ExportKind, exportFileName, momentOffsetLabel } from '@/lib/model/replay-view';
 import { controlButton } from '../controls/styles';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
 import { useReplayBounds, useViewEvents } from '../replay/use-replay-view';
+import { ExportThemeSelect } from './export-theme-select';
 
 type Outcome = { ok: true; fileName: string } | { ok: false; message: string };
 
@@ -25,7 +26,6 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
   const [outcome, setOutcome] = useState<Outcome | undefined>(undefined);
   const [themeChoice, setThemeChoice] = useState<ExportThemeChoice>('screen');
   const scopeId = useId();
-  const themeId = useId();
 
   const run = async (kind: ExportKind) => {
     const { lab, kind: labKind, clockOffsetMs } = store.getState();
@@ -76,22 +76,7 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
         {scope}
       </p>
       <div className="flex flex-wrap items-center gap-2">
-        <label htmlFor={themeId} className="text-sm font-semibold">
-          Theme (SVG, PNG)
-        </label>
-        <select
-          id={themeId}
-          value={themeChoice}
-          onChange={(event) => {
-            const choice = exportThemeChoice(event.target.value);
-            if (choice) setThemeChoice(choice);
-          }}
-          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
-        >
-          <option value="screen">as on screen</option>
-          <option value="light">light</option>
-          <option value="dark">dark</option>
-        </select>
+        <ExportThemeSelect value={themeChoice} onChange={setThemeChoice} label="Theme (SVG, PNG)" />
       </div>
       <div className="flex flex-wrap gap-2">
         {buttons.map(([kind, label]) => (
