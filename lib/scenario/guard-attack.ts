@@ -1,0 +1,48 @@
+import 'server-only';
+import { listEvents } from '../../db/events';
+import { readLabRow } from '../../db/lab-rows';
+import { checkHistory } from '../model/checker';
+import type { LabEvent } from '../model/events';
+import { type GuardVerdict, guardVerdict } from '../model/guard-verdict';
+import type { LabInstance } from '../model/lab-instance';
+import { toWire, type WireEvent } from '../model/wire';
+import { getSupervisor } from '../supervisor/supervisor';
+import { waitFor } from './pause';
+
+/*
+ * The attack on a trainee's guard (issue 15 part 1), with real worker processes: the pause story of
+ * lib/scenario/pause.ts across the lab's digit boundary. The lab's tokens start at 9 (0033): A writes
+ * with 9, is frozen in its critical window, B takes over with 10 and writes, A wakes and sends its
+ * write with 9. Unlike the pause scenario it waits for each write whatever its outcome (a guard that
+ * refuses the rightful holder is what some trainees write). The history checker then judges the run.
+ */
+
+const LEASE_TTL_MS = 1_500;
+const A_SETTINGS = { name: 'A', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 300 };
+const B_SETTINGS = { name: 'B', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 30_000 };
+
+export type GuardAttack = { verdict: GuardVerdict; events: WireEvent[] };
+
+const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+
+export async function runGuardAttack(lab: LabInstance): Promise<GuardAttack> {
+  const supervisor = getSupervisor();
+  await supervisor.resetLab(lab);
+  try {
+    await supervisor.startWorker(lab, A_SETTINGS);
+    await waitFor(lab, 'A writes', (e) => e.actor === 'A' && isWrite(e));
+    await supervisor.pause(lab, 'A', { mode: 'critical-window' });
+    const paused = await waitFor(lab, 'A freezes', (e) => e.actor === 'A' && e.kind === 'pause_started');
+    await supervisor.startWorker(lab, B_SETTINGS);
+    await waitFor(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e));
+    await supervisor.resume(lab, 'A');
+    const woke = await waitFor(lab, 'A wakes', (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > paused.id);
+    await waitFor(lab, "A's late write", (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
+  } finally {
+    await supervisor.stopLab(lab);
+  }
+  const events = (await listEvents({ lab: lab.id })).map(toWire);
+  const row = await readLabRow(lab);
+  const checked = checkHistory(events, row ? { value: row.value, lastToken: row.lastToken } : undefined);
+  return { verdict: guardVerdict(events, checked), events };
+}
