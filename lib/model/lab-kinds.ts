@@ -155,7 +155,8 @@ export const LABS: Record<LabId, LabDefinition> = {
     title: 'Your guard',
     summary:
       'You write the UPDATE that protects the row ($1 value, $2 token, $3 row id); the lab runs it as a role that can touch only this lab’s table, and attacks it with the pause story across a digit boundary (token 9, then 10).',
-    failure: 'whatever your guard lets through: the verdict names the first violation and its history',
+    // Not broken on purpose: as right or as wrong as the statement its trainee writes.
+    failure: '',
     // A private lab only (0033_your_guard_lab.sql): each lab gets its row from unguarded_row_ids,
     // mirrored from its own guarded_row. Row 9 only reserves the kind's place.
     table: 'unguarded_rows',

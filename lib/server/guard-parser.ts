@@ -19,6 +19,8 @@ export async function parseGuard(text: string): Promise<ParsedGuard> {
   try {
     tree = await parse(text);
   } catch (error) {
+    // A statement the parser refuses carries where (sqlDetails); anything else is the parser failing, not the guard.
+    if (!(error as { sqlDetails?: unknown }).sqlDetails) throw error;
     return { ok: false, refusal: 'not-allowed', reason: `PostgreSQL's parser: ${(error as Error).message}` };
   }
   const checked = checkGuardTree(tree);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
 import { checkHistory } from '../model/checker';
@@ -7,7 +8,6 @@ import { type GuardVerdict, guardVerdict } from '../model/guard-verdict';
 import type { LabInstance } from '../model/lab-instance';
 import { toWire, type WireEvent } from '../model/wire';
 import { getSupervisor } from '../supervisor/supervisor';
-import { waitFor } from './pause';
 
 /*
  * The attack on a trainee's guard (issue 15 part 1), with real worker processes: the pause story of
@@ -24,6 +24,20 @@ const B_SETTINGS = { name: 'B', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, wri
 export type GuardAttack = { verdict: GuardVerdict; events: WireEvent[] };
 
 const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+
+const STEP_TIMEOUT_MS = 20_000;
+const POLL_MS = 25;
+
+/** The lab's first event that matches, as the pause scenario waits for it (lib/scenario/pause.ts). */
+async function waitFor(lab: LabInstance, what: string, match: (event: LabEvent) => boolean): Promise<LabEvent> {
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const found = (await listEvents({ lab: lab.id })).find(match);
+    if (found) return found;
+    await sleep(POLL_MS);
+  }
+  throw new Error(`the attack on the guard timed out waiting for: ${what}`);
+}
 
 export async function runGuardAttack(lab: LabInstance): Promise<GuardAttack> {
   const supervisor = getSupervisor();
