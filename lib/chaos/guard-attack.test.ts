@@ -47,9 +47,13 @@ async function attack(text: string) {
 const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
 
 describe('your guard, attacked by the pause story across the digit boundary', () => {
-  test('the right guard holds', async () => {
+  test('the right guard holds, through the pause story and seeded chaos', async () => {
     const { verdict } = await attack(`${SET} AND last_token <= $2`);
     assert.equal(verdict.passed, true, verdict.headline);
+    assert.match(
+      verdict.headline,
+      /^your guard held: no stale write got through the pause story, nor 6 s of seeded chaos \(seed 15: \d+ stale attempts, all refused\)$/,
+    );
     assert.deepEqual(verdict.counterexample, []);
   });
 
@@ -76,6 +80,17 @@ describe('your guard, attacked by the pause story across the digit boundary', ()
     const { verdict } = await attack(`${SET} AND last_token >= $2`);
     assert.equal(verdict.rule, 'newer-token-rejected');
     assert.equal(verdict.headline, 'your guard turned away token 9 while the row held only token 0');
+  });
+
+  test('a guard that holds the pause story but not chaos: right only for the tokens the story uses', async () => {
+    // Right for 9 and 10; the chaos run's grants go past 10, and its newer holders are turned away.
+    const { verdict } = await attack(`${SET} AND last_token <= $2 AND $2 <= 10`);
+    assert.equal(verdict.passed, false, verdict.headline);
+    assert.match(
+      verdict.headline,
+      /^your guard turned away token \d+ while the row held only token \d+ \(in 6 s of seeded chaos, seed 15\)$/,
+    );
+    assert.ok(verdict.counterexample.length > 0);
   });
 
   test('PostgreSQL refuses a statement the parser lets through but the table cannot run', async () => {

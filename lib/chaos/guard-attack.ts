@@ -8,6 +8,7 @@ import { type GuardVerdict, guardVerdict } from '../model/guard-verdict';
 import type { LabInstance } from '../model/lab-instance';
 import { toWire, type WireEvent } from '../model/wire';
 import { getSupervisor } from '../supervisor/supervisor';
+import { runChaos } from './run-chaos';
 
 /*
  * The attack on a trainee's guard (issue 15 part 1), with real worker processes: the pause story of
@@ -15,7 +16,11 @@ import { getSupervisor } from '../supervisor/supervisor';
  * with 9, is frozen in its critical window, B takes over with 10 and writes, A wakes and sends its
  * write with 9. Unlike the pause scenario it waits for each write whatever its outcome (a guard that
  * refuses the rightful holder is what some trainees write). The history checker then judges the run.
+ * A guard that holds then faces seeded chaos aimed at the critical window (lib/chaos/run-chaos.ts):
+ * the same seed for every trainee, so the room's guards face the same attack.
  */
+
+export const GUARD_CHAOS = { seed: 15, workers: 3, seconds: 6 } as const;
 
 const LEASE_TTL_MS = 1_500;
 const A_SETTINGS = { name: 'A', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 300 };
@@ -58,5 +63,18 @@ export async function runGuardAttack(lab: LabInstance): Promise<GuardAttack> {
   const events = (await listEvents({ lab: lab.id })).map(toWire);
   const row = await readLabRow(lab);
   const checked = checkHistory(events, row ? { value: row.value, lastToken: row.lastToken } : undefined);
-  return { verdict: guardVerdict(events, checked), events };
+  const paused = guardVerdict(events, checked);
+  if (!paused.passed) return { verdict: paused, events };
+  const chaos = await runChaos({ lab, ...GUARD_CHAOS });
+  const verdict = guardVerdict(chaos.events, chaos.verdict);
+  const { seed, seconds } = GUARD_CHAOS;
+  return {
+    verdict: verdict.passed
+      ? {
+          ...verdict,
+          headline: `your guard held: no stale write got through the pause story, nor ${seconds} s of seeded chaos (seed ${seed}: ${chaos.totals.staleAttempts} stale attempts, all refused)`,
+        }
+      : { ...verdict, headline: `${verdict.headline} (in ${seconds} s of seeded chaos, seed ${seed})` },
+    events: chaos.events,
+  };
 }
