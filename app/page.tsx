@@ -157,6 +157,13 @@ export default async function HomePage({ searchParams }: Props) {
           </Link>{' '}
           (a JSON file exported from a lab)
         </p>
+        <p>
+          <Link className="font-semibold underline" href="/wall">
+            The class wall
+          </Link>{' '}
+          (every guard written in a &quot;Your guard&quot; lab, live: the trainer sees the room&apos;s, anyone else
+          their own)
+        </p>
       </section>
 
       <section aria-labelledby="db-heading" className="space-y-3">

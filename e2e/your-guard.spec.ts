@@ -2,6 +2,7 @@ import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { ATTACK_TIMEOUT, GuardPage } from './pages/guard-page';
 import { SessionPage } from './pages/session-page';
+import { WallPage } from './pages/wall-page';
 
 /*
  * Bring your own guard (issue 15 part 1): a trainee writes the UPDATE that guards the row; the lab
@@ -12,14 +13,22 @@ import { SessionPage } from './pages/session-page';
 
 const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
 
-test('a trainee submits a right guard and three classic wrong ones', async ({ browser }) => {
+test('a trainee submits a right guard and three classic wrong ones; the trainer’s wall shows all four live', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(6 * ATTACK_TIMEOUT);
+  // The e2e database outlives a run: a name of this run's own finds this trainee's row.
+  const trainee = `Ada ${Date.now() % 1_000_000}`;
+  const wall = new WallPage(page);
+  await wall.goto();
+  expect(await seriousViolations(page)).toEqual([]);
   const context = await browser.newContext();
   try {
     const session = new SessionPage(await context.newPage());
     const opened = await session.openPrivateLab('Your guard');
     const guard = new GuardPage(opened.page, opened.lab);
-    await guard.name.fill('Ada');
+    await guard.name.fill(trainee);
     expect(await seriousViolations(guard.page)).toEqual([]);
 
     await guard.submit(`${SET} AND last_token <= $2`, /^✓ Passed: your guard held/);
@@ -43,16 +52,31 @@ test('a trainee submits a right guard and three classic wrong ones', async ({ br
     ];
     for (const [what, statement, violation, [holder, outcome, token]] of wrong) {
       await guard.gotoFreePlay();
-      await guard.name.fill('Ada');
+      await guard.name.fill(trainee);
       await guard.submit(statement, violation);
       await expect(guard.verdict, what).toContainText('✗ Broken');
       await guard.counterexample.click();
       await guard.page.waitForURL(/\/replay\?attempt=\d+$/);
-      await expect(guard.page.getByTestId('replayed-file')).toContainText("Ada's guard");
+      await expect(guard.page.getByTestId('replayed-file')).toContainText(`${trainee}'s guard`);
       // The counterexample's offending write is on the replayed timeline, flagged by the checker.
       await expect(guard.writeMark(holder, outcome, { token }), what).toBeVisible();
       await expect(guard.markTitled(/^Violation: /).first()).toBeVisible();
     }
+
+    // The trainer's wall, open all along, shows the four attempts as they came, and the latest verdict.
+    const row = wall.rowOf(trainee);
+    await expect(row.getByRole('cell').nth(1)).toHaveText(/^4$/, { timeout: ATTACK_TIMEOUT });
+    await expect(row).toContainText('your guard turned away token 9 while the row held only token 0');
+    // Its counterexample opens for the projector.
+    await row.getByRole('link', { name: /^Open attempt \d+/ }).click();
+    await expect(page.getByTestId('replayed-file')).toContainText(`${trainee}'s guard`);
+    await expect(new GuardPage(page, opened.lab).writeMark('A', 'rejected', { token: 9 })).toBeVisible();
+
+    // The trainee's own wall shows their row only.
+    const own = new WallPage(guard.page);
+    await own.goto();
+    await expect(own.rows).toHaveCount(1);
+    await expect(own.rowOf(trainee)).toBeVisible();
   } finally {
     await context.close();
   }

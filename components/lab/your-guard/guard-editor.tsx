@@ -79,6 +79,11 @@ export function GuardEditor({ labId }: { labId: string }) {
           {error}
         </p>
       ) : null}
+      <p className="text-sm">
+        <Link className="underline" href="/wall">
+          Your attempts on the class wall
+        </Link>
+      </p>
     </form>
   );
 }
