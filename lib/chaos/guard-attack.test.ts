@@ -93,6 +93,13 @@ describe('your guard, attacked by the pause story across the digit boundary', ()
     assert.ok(verdict.counterexample.length > 0);
   });
 
+  test('a guard that fails as it runs wrote nothing, and says why', async () => {
+    // Fine for tokens 0 and 9; token 10 divides by zero.
+    const { verdict } = await attack(`${SET} AND last_token <= $2 AND 1 / (10 - $2) >= 0`);
+    assert.equal(verdict.rule, 'newer-token-rejected');
+    assert.equal(verdict.headline, 'your guard failed on token 10 and wrote nothing: division by zero');
+  });
+
   test('PostgreSQL refuses a statement the parser lets through but the table cannot run', async () => {
     await assert.rejects(
       installGuard(lab.id, "UPDATE guarded_row SET last_token = 'not a number'"),
