@@ -128,6 +128,52 @@ describe("the your-guard lab's role, tried from inside", () => {
     await installGuard(mine.id, GUARD);
   });
 
+  test('who may call what: the worker its door, the app role the install, drop and write, nobody else', async () => {
+    const fns = [
+      'worker_your_guard_write(text, text, text, text, bigint)',
+      'fl_install_guard(text, text)',
+      'fl_drop_guard(text)',
+      'fl_your_guard_write(text, text, bigint, text, bigint)',
+    ];
+    const { rows } = await owner.query<{ fn: string; worker: boolean; app: boolean; lab: boolean; public: boolean }>(
+      `SELECT f AS fn, has_function_privilege(fencing_lab_role('worker'), f, 'EXECUTE') AS worker,
+              has_function_privilege(fencing_lab_role('app'), f, 'EXECUTE') AS app,
+              has_function_privilege($1, f, 'EXECUTE') AS lab,
+              coalesce((SELECT bool_or(a.grantee = 0) FROM pg_proc p, aclexplode(p.proacl) a
+                         WHERE p.oid = f::regprocedure), true) AS public
+         FROM unnest($2::text[]) AS f`,
+      [role, fns],
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.fn.split('(')[0], r.worker, r.app, r.lab, r.public]),
+      [
+        ['worker_your_guard_write', true, false, false, false],
+        ['fl_install_guard', false, true, false, false],
+        ['fl_drop_guard', false, true, false, false],
+        ['fl_your_guard_write', false, true, false, false],
+      ],
+    );
+    // The lab's guard itself: its role owns it, PUBLIC may not run it, nor the worker or app role directly.
+    const guard = `guard_${mine.id.replace('-', '_')}.guard_write(text, bigint, integer)`;
+    const { rows: own } = await owner.query(
+      `SELECT pg_get_userbyid(p.proowner) = $2 AS owned, p.prosecdef AS definer,
+              has_function_privilege(fencing_lab_role('worker'), p.oid, 'EXECUTE') AS worker,
+              has_function_privilege(fencing_lab_role('app'), p.oid, 'EXECUTE') AS app,
+              p.proconfig AS config
+         FROM pg_proc p WHERE p.oid = $1::regprocedure`,
+      [guard, role],
+    );
+    assert.deepEqual(own, [
+      {
+        owned: true,
+        definer: true,
+        worker: false,
+        app: false,
+        config: [`search_path=guard_${mine.id.replace('-', '_')}, pg_temp`, 'lock_timeout=2s'],
+      },
+    ]);
+  });
+
   test('closing the lab drops its schema and role', async () => {
     const lab = await open();
     await installGuard(lab.id, GUARD);
