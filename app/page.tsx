@@ -167,6 +167,13 @@ export default async function HomePage({ searchParams }: Props) {
           </Link>{' '}
           (pause lengths × lease TTLs, run for real without fencing and fenced, drawn as a heat map)
         </p>
+        <p>
+          <Link className="font-semibold underline" href="/wall">
+            The class wall
+          </Link>{' '}
+          (every guard written in a &quot;Your guard&quot; lab, live: the trainer sees the room&apos;s, anyone else
+          their own)
+        </p>
       </section>
 
       <section aria-labelledby="db-heading" className="space-y-3">

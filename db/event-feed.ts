@@ -4,9 +4,12 @@ import { newClient } from './pool';
 
 /**
  * What NOTIFY fencing_events carries: the new event's id, or a lab that was reset (every event of
- * it up to `upTo` deleted).
+ * it up to `upTo` deleted). NOTIFY fencing_guard_attempts (0034) becomes a note of no lab ('') with
+ * the new guard attempt's id, for the class wall.
  */
-export type EventNote = { lab: string; id?: number; reset?: boolean; upTo?: number };
+export type EventNote = { lab: string; id?: number; reset?: boolean; upTo?: number; guardAttempt?: number };
+
+const GUARD_ATTEMPTS_CHANNEL = 'fencing_guard_attempts';
 
 type Subscriber = { onNote: (note: EventNote) => void; onClose: () => void };
 
@@ -45,6 +48,7 @@ class EventFeed {
         } catch {
           return;
         }
+        if (message.channel === GUARD_ATTEMPTS_CHANNEL) note = { lab: '', guardAttempt: Number(note.id) };
         for (const subscriber of this.subscribers) subscriber.onNote(note);
       });
       const dead = () => this.drop(client);
@@ -53,6 +57,7 @@ class EventFeed {
       try {
         await client.connect();
         await client.query('LISTEN fencing_events');
+        await client.query(`LISTEN ${GUARD_ATTEMPTS_CHANNEL}`);
       } catch (error) {
         this.connecting = undefined;
         await client.end().catch(() => undefined);

@@ -263,6 +263,8 @@ export async function deleteExpiredLabHistories(input: { retentionMs: number; li
     await client.query('DELETE FROM worker_commands WHERE lab = ANY($1)', [ids]);
     await client.query('DELETE FROM remote_workers WHERE lab = ANY($1)', [ids]);
     await client.query('DELETE FROM leases WHERE resource = ANY($1)', [rows.map((row) => row.resource)]);
+    // The guards trainees submitted there (your-guard labs), with their counterexamples.
+    await client.query('DELETE FROM guard_attempts WHERE lab = ANY($1)', [ids]);
     // Broken labs' rows only: unguarded_rows never holds a protected row.
     await client.query('DELETE FROM unguarded_rows WHERE lab = ANY($1)', [ids]);
     // As a reset does (db/events.ts clearEvents), under each lab's events lock (in one order), taken last: a straggler's event

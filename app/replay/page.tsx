@@ -2,11 +2,22 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { HistoryReplay } from '@/components/lab/replay/history-replay';
 import { ThemeToggle } from '@/components/theme-toggle';
+import { counterexampleFor } from '@/lib/server/guard-counterexamples';
+import { readCredentials } from '@/lib/server/request-credentials';
 
 export const metadata: Metadata = { title: 'Replay a saved history · Fencing Lab' };
 
-/** A history exported from any lab, replayed entirely in the browser. */
-export default function ReplayPage() {
+export const dynamic = 'force-dynamic';
+
+type Props = { searchParams: Promise<{ attempt?: string | string[] }> };
+
+/**
+ * A history exported from any lab, replayed entirely in the browser; or, with `?attempt=`, the
+ * counterexample of a guard attempt (its trainee's, or the trainer's to show).
+ */
+export default async function ReplayPage({ searchParams }: Props) {
+  const { attempt } = await searchParams;
+  const counterexample = attempt === undefined ? undefined : await counterexampleFor(attempt, await readCredentials());
   return (
     <main className="mx-auto max-w-[110rem] space-y-4 px-4 py-4">
       <header className="flex flex-wrap items-center justify-between gap-3">
@@ -18,7 +29,12 @@ export default function ReplayPage() {
         </h1>
         <ThemeToggle />
       </header>
-      <HistoryReplay />
+      {attempt !== undefined && !counterexample ? (
+        <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
+          ✗ No counterexample {String(attempt)} that this browser may open.
+        </p>
+      ) : null}
+      <HistoryReplay initial={counterexample} />
     </main>
   );
 }

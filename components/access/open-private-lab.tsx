@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { openPrivateLabAction } from '@/app/actions';
-import { LABS, type LabId, WORKER_LAB_IDS } from '@/lib/model/lab-kinds';
+import { LABS, type LabId, PRIVATE_LAB_KINDS } from '@/lib/model/lab-kinds';
 
 /** Opens a lab of one's own (own row, workers and history), then goes to it. */
 export function OpenPrivateLab({
@@ -42,7 +42,7 @@ export function OpenPrivateLab({
           onChange={(e) => setKind(e.target.value as LabId)}
           className="rounded-md border border-slate-300 bg-white px-2 py-1 text-base dark:border-slate-700 dark:bg-slate-900"
         >
-          {WORKER_LAB_IDS.map((lab) => (
+          {PRIVATE_LAB_KINDS.map((lab) => (
             <option key={lab} value={lab}>
               {LABS[lab].title}
             </option>

@@ -12,6 +12,7 @@ import { ReadOnlyPanel } from './read-only-panel';
 import { RoomStatus } from './room-status';
 import { WalkthroughPanel } from './walkthrough/walkthrough-panel';
 import { WatchedWalkthroughPanel } from './walkthrough/watched-walkthrough-panel';
+import { GuardEditor } from './your-guard/guard-editor';
 
 /** A lab on one screen: the timeline beside the live tables, with the controls or the narration. */
 export function LabView({
@@ -49,6 +50,7 @@ export function LabView({
             </p>
           ) : null}
           {!canDrive ? <ReadOnlyPanel lab={lab} walkthrough={walkthrough} /> : null}
+          {canDrive && !walkthrough && lab.kind === 'your-guard' && !lab.closed ? <GuardEditor labId={lab.id} /> : null}
           {canDrive && !walkthrough ? <LabControls /> : null}
           {canDrive && lab.visibility === 'private' ? <ClosePrivateLab lab={lab.id} /> : null}
           {canDrive && walkthrough ? (

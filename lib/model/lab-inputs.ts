@@ -11,7 +11,7 @@ import {
   MAX_WORKERS_PER_SERVER,
 } from './lab-input-limits';
 import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
-import { hasDriftingClock, hasPacketProxy, type LabId, WORKER_LAB_IDS } from './lab-kinds';
+import { hasDriftingClock, hasPacketProxy, type LabId, PRIVATE_LAB_KINDS, WORKER_LAB_IDS } from './lab-kinds';
 import { LEASE_CLOCKS, MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
 
 /** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
@@ -33,8 +33,8 @@ const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
 const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
 export const RETRY_AFTER_BOUNDS_MS = { min: 200, max: 60_000 } as const;
 
-/** A lab kind with workers: the fenced lab or one of the classic mistakes (the failover lab has its own controls). */
-const labKindSchema = z.enum(WORKER_LAB_IDS, { error: `lab kind must be one of: ${WORKER_LAB_IDS.join(', ')}` });
+/** A kind a private lab may be: a lab with workers, or "your guard" (the failover lab has its own controls). */
+const labKindSchema = z.enum(PRIVATE_LAB_KINDS, { error: `lab kind must be one of: ${PRIVATE_LAB_KINDS.join(', ')}` });
 
 /** A lab by its id: a shared lab ("fenced") or a private one ("p-…"). Whether it exists is the server's to say. */
 export const labIdSchema = z

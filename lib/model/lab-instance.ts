@@ -1,4 +1,4 @@
-import { LAB_IDS, LABS, type LabId } from './lab-kinds';
+import { isSharedLabId, LABS, type LabId } from './lab-kinds';
 
 /*
  * A lab as it runs: one of the lab kinds (the fenced lab, or one of the classic mistakes) on a row
@@ -29,7 +29,7 @@ export function isPrivateLabId(id: unknown): id is string {
 
 /** Whether `id` could name a lab at all (a shared lab, or the shape of a private one). */
 export function isLabInstanceId(id: unknown): id is string {
-  return isPrivateLabId(id) || (typeof id === 'string' && (LAB_IDS as readonly string[]).includes(id));
+  return isPrivateLabId(id) || isSharedLabId(id);
 }
 
 /** One of the labs every browser shares (lib/model/lab-kinds.ts). */

@@ -13,6 +13,7 @@ export const LAB_IDS = [
   'delayed-packet',
   'delayed-packet-unfenced',
   'failover',
+  'your-guard',
 ] as const;
 
 export type LabId = (typeof LAB_IDS)[number];
@@ -149,6 +150,19 @@ export const LABS: Record<LabId, LabDefinition> = {
     rowId: 8,
     resource: 'lab/failover',
   },
+  'your-guard': {
+    id: 'your-guard',
+    title: 'Your guard',
+    summary:
+      'You write the UPDATE that protects the row ($1 value, $2 token, $3 row id); the lab runs it as a role that can touch only this lab’s table, and attacks it with the pause story across a digit boundary (token 9, then 10).',
+    // Not broken on purpose: as right or as wrong as the statement its trainee writes.
+    failure: '',
+    // A private lab only (0033_your_guard_lab.sql): each lab gets its row from unguarded_row_ids,
+    // mirrored from its own guarded_row. Row 9 only reserves the kind's place.
+    table: 'unguarded_rows',
+    rowId: 9,
+    resource: 'lab/your-guard',
+  },
 };
 
 /**
@@ -182,11 +196,26 @@ export function hasDriftingClock(kind: LabId): kind is 'drifting-clock' | 'drift
  * server's own sessions on a pair of its own (lib/supervisor/failover/). No worker, no private lab,
  * no chaos run or pause scenario there.
  */
-export const WORKER_LAB_IDS = LAB_IDS.filter((id): id is Exclude<LabId, 'failover'> => id !== 'failover');
+export const WORKER_LAB_IDS = LAB_IDS.filter(
+  (id): id is Exclude<LabId, 'failover' | 'your-guard'> => id !== 'failover' && id !== 'your-guard',
+);
 export type WorkerLabId = (typeof WORKER_LAB_IDS)[number];
 
 export function isWorkerLabId(value: unknown): value is WorkerLabId {
-  return isLabId(value) && value !== 'failover';
+  return isLabId(value) && value !== 'failover' && value !== 'your-guard';
+}
+
+/**
+ * The kinds a browser may open as a private lab: every worker lab, and "your guard", which is private
+ * only (a trainee's own statement guards its row: 0033_your_guard_lab.sql). The shared labs are
+ * WORKER_LAB_IDS (and the failover lab).
+ */
+export const PRIVATE_LAB_KINDS = [...WORKER_LAB_IDS, 'your-guard'] as const satisfies readonly LabId[];
+export type PrivateLabKind = (typeof PRIVATE_LAB_KINDS)[number];
+
+/** Whether a lab id names a shared lab (a shared lab is named after its kind). */
+export function isSharedLabId(value: unknown): value is LabId {
+  return isLabId(value) && value !== 'your-guard';
 }
 
 /** The labs whose workers reach PostgreSQL through a proxy their app server owns, which can hold a write. */

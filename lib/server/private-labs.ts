@@ -9,6 +9,7 @@ import {
   recordLabUse,
 } from '../../db/labs';
 import { getPool } from '../../db/pool';
+import { dropGuard } from '../../db/your-guard';
 import { OutageLog } from '../log/outage-log';
 import type { LabId } from '../model/lab-kinds';
 import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab-limits';
@@ -145,6 +146,7 @@ export class PrivateLabs {
         .closeLab(lab)
         .catch((error: unknown) => console.error(`[labs] stopping ${lab.id}'s workers:`, (error as Error).message));
       await finishIdleClose(lab.id);
+      await dropGuardOf(lab);
       await this.recordClosed(lab.id, `idle for ${Math.round(limit / 60_000)} minutes`);
     }
     return claimed.map((lab) => lab.id);
@@ -154,6 +156,7 @@ export class PrivateLabs {
   async close(lab: LabRecord, reason: string): Promise<void> {
     await getSupervisor().closeLab(lab);
     await closeLab(lab.id);
+    await dropGuardOf(lab);
     await this.recordClosed(lab.id, reason);
   }
 
@@ -180,6 +183,11 @@ export class PrivateLabs {
     }, IDLE_CHECK_MS);
     this.timer.unref();
   }
+}
+
+/** A closed your-guard lab keeps its history, not its guard: its schema and role go (0033_your_guard_lab.sql). */
+async function dropGuardOf(lab: LabRecord): Promise<void> {
+  if (lab.kind === 'your-guard') await dropGuard(lab.id);
 }
 
 type GlobalWithPrivateLabs = typeof globalThis & { __fencingLabPrivateLabs?: PrivateLabs };

@@ -142,7 +142,7 @@ export class LeaseClient {
           ttlMs: leaseTtlMs,
           lab: lab.id,
           generation: this.config.generation,
-          tokenSource: lab.kind === 'token-as-text' ? 'lab_text_epoch' : 'write_epoch',
+          tokenSource: lab.kind === 'token-as-text' || lab.kind === 'your-guard' ? 'lab_text_epoch' : 'write_epoch',
           // The same-token-takeover lab's lease service (0021): its takeover keeps the old token.
           takeover: lab.kind === 'same-token-takeover' ? 'same-token' : 'mint',
           as: this.identity(),

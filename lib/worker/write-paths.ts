@@ -10,6 +10,7 @@ import { writeDelayedPacket } from '../../db/delayed-packet-write';
 import { fencedWrite } from '../../db/guard';
 import type { Session } from '../../db/pool';
 import type { WorkerIdentity } from '../../db/worker-identity';
+import { writeThroughYourGuard } from '../../db/your-guard';
 import { FencingError } from '../model/errors';
 import type { LabInstance } from '../model/lab-instance';
 import type { Token } from '../model/token';
@@ -59,6 +60,10 @@ export async function writeForLab(request: WriteRequest, session: Session): Prom
       // Sent through the lab's proxy, which may hold it on the wire (lib/os/packet-proxy.ts); fenced or not by lab.
       await criticalWindow();
       return writeDelayedPacket({ as, rowId, value, token, attempt: 'first' }, session);
+    case 'your-guard':
+      // The trainee's own statement, run as the lab's role (0033_your_guard_lab.sql).
+      await criticalWindow();
+      return writeThroughYourGuard({ as, rowId, value, token }, session);
     case 'failover':
       // Its holders are the app server's own sessions on the lab's pair (lib/supervisor/failover/).
       throw new FencingError('invalid_input', 'the failover lab has no workers');

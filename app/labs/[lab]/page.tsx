@@ -29,9 +29,12 @@ export default async function LabPage({ params }: Props) {
       subtitle={summaryTitle(lab)}
       links={
         <>
-          <Link href={`/labs/${lab.id}/walkthrough`} className="text-base font-semibold underline">
-            Walkthrough of this lab
-          </Link>
+          {/* A your-guard lab's story is the attack its guard editor runs: it has no walkthrough of its own. */}
+          {lab.kind === 'your-guard' ? null : (
+            <Link href={`/labs/${lab.id}/walkthrough`} className="text-base font-semibold underline">
+              Walkthrough of this lab
+            </Link>
+          )}
           <Link href={`/labs/${lab.id}/present`} className="text-base font-semibold underline">
             Presenter mode
           </Link>

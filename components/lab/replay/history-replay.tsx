@@ -13,8 +13,8 @@ type Loaded = { file: HistoryFile; fileName: string; serial: number };
  * A history file opened in this browser and replayed with the lab's own views: no server, no live
  * feed. A file that cannot be read is refused in words, and whatever was replayed before stays.
  */
-export function HistoryReplay() {
-  const [loaded, setLoaded] = useState<Loaded | undefined>(undefined);
+export function HistoryReplay({ initial }: { initial?: { file: HistoryFile; fileName: string } | undefined }) {
+  const [loaded, setLoaded] = useState<Loaded | undefined>(initial ? { ...initial, serial: 0 } : undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [dragging, setDragging] = useState(false);
   const inputId = useId();

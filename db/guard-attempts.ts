@@ -1,0 +1,99 @@
+import 'server-only';
+import type { HistoryFile } from '../lib/model/history-file';
+import { getPool, type Queryable } from './pool';
+
+/*
+ * Every guard a trainee submitted (0034_guard_attempts.sql): for the trainee's own list, the class
+ * wall, and the counterexample a link opens on /replay.
+ */
+
+export type GuardOutcome = 'passed' | 'violation' | 'refused';
+
+export type GuardAttempt = {
+  id: number;
+  lab: string;
+  ownerHash: string;
+  name: string;
+  statement: string;
+  outcome: GuardOutcome;
+  rule?: string;
+  verdict: string;
+  hasCounterexample: boolean;
+  createdAt: Date;
+};
+
+type AttemptRow = {
+  id: string;
+  lab: string;
+  owner_hash: string;
+  name: string;
+  statement: string;
+  outcome: GuardOutcome;
+  rule: string | null;
+  verdict: string;
+  has_history: boolean;
+  created_at: Date;
+};
+
+const COLUMNS =
+  'id, lab, owner_hash, name, statement, outcome, rule, verdict, history IS NOT NULL AS has_history, created_at';
+
+function reshapeAttempt(row: AttemptRow): GuardAttempt {
+  return {
+    id: Number(row.id),
+    lab: row.lab,
+    ownerHash: row.owner_hash,
+    name: row.name,
+    statement: row.statement,
+    outcome: row.outcome,
+    ...(row.rule ? { rule: row.rule } : {}),
+    verdict: row.verdict,
+    hasCounterexample: row.has_history,
+    createdAt: row.created_at,
+  };
+}
+
+export async function recordGuardAttempt(
+  input: Omit<GuardAttempt, 'id' | 'createdAt' | 'hasCounterexample'> & { history?: HistoryFile },
+  db: Queryable = getPool(),
+): Promise<GuardAttempt> {
+  const { rows } = await db.query<AttemptRow>(
+    `INSERT INTO guard_attempts (lab, owner_hash, name, statement, outcome, rule, verdict, history)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+    [
+      input.lab,
+      input.ownerHash,
+      input.name,
+      input.statement.slice(0, 2000),
+      input.outcome,
+      input.rule ?? null,
+      input.verdict.slice(0, 2000),
+      input.history ? JSON.stringify(input.history) : null,
+    ],
+  );
+  return reshapeAttempt(rows[0] as AttemptRow);
+}
+
+/** One attempt, or undefined. */
+export async function findGuardAttempt(id: number, db: Queryable = getPool()): Promise<GuardAttempt | undefined> {
+  const { rows } = await db.query<AttemptRow>(`SELECT ${COLUMNS} FROM guard_attempts WHERE id = $1`, [id]);
+  return rows[0] ? reshapeAttempt(rows[0]) : undefined;
+}
+
+/** An attempt's counterexample, as the history file it was stored as. */
+export async function readGuardCounterexample(id: number, db: Queryable = getPool()): Promise<unknown> {
+  const { rows } = await db.query<{ history: unknown }>('SELECT history FROM guard_attempts WHERE id = $1', [id]);
+  return rows[0]?.history ?? undefined;
+}
+
+/** The newest attempts: of one owner, or (ownerHash undefined) of everyone, for the trainer's wall. */
+export async function listGuardAttempts(
+  input: { ownerHash?: string; limit?: number },
+  db: Queryable = getPool(),
+): Promise<GuardAttempt[]> {
+  const { rows } = await db.query<AttemptRow>(
+    `SELECT ${COLUMNS} FROM guard_attempts WHERE ($1::text IS NULL OR owner_hash = $1) ORDER BY id DESC LIMIT $2`,
+    [input.ownerHash ?? null, input.limit ?? 200],
+  );
+  return rows.map(reshapeAttempt);
+}

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type pg from 'pg';
+import { refusedWith } from '../lib/testing/refused-with';
+import { closeLab, createPrivateLab, type LabRecord } from './labs';
+import { closePool, newClient } from './pool';
+import { dropGuard, installGuard } from './your-guard';
+
+/*
+ * The your-guard lab's boundary, tried from inside: as the lab's own role (what the trainee's
+ * statement runs as), everything beyond its one table is refused by PostgreSQL itself, not by the
+ * parser. And a statement the parser never saw, handed to the install directly, is held the same way.
+ */
+
+const GUARD = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3 AND last_token <= $2';
+const DENIED = '42501';
+let mine: LabRecord;
+let other: LabRecord;
+let owner: pg.Client;
+let role: string;
+
+const open = () =>
+  createPrivateLab({
+    kind: 'your-guard',
+    ownerHash: randomBytes(32).toString('hex'),
+    openedFrom: `guard-escape-${randomBytes(4).toString('hex')}`,
+    initialValue: 'initial',
+    opensPerAddress: 1,
+    opensWindowMs: 1,
+  });
+
+before(async () => {
+  [mine, other] = [await open(), await open()];
+  await installGuard(mine.id, GUARD);
+  await installGuard(other.id, GUARD);
+  owner = newClient();
+  await owner.connect();
+  role = (await owner.query<{ r: string }>('SELECT fl_guard_role($1) AS r', [mine.id])).rows[0]?.r as string;
+});
+after(async () => {
+  await owner.end();
+  for (const lab of [mine, other]) {
+    await dropGuard(lab.id);
+    await closeLab(lab.id);
+  }
+  await closePool();
+});
+
+/** Runs `sql` as the lab's role, in a transaction that is rolled back whatever happens. */
+async function asLabRole(sql: string): Promise<unknown> {
+  await owner.query('BEGIN');
+  try {
+    await owner.query(`SET LOCAL statement_timeout = 500`);
+    await owner.query(`SET LOCAL ROLE "${role}"`);
+    return (await owner.query(sql)).rows;
+  } finally {
+    await owner.query('ROLLBACK');
+  }
+}
+
+describe("the your-guard lab's role, tried from inside", () => {
+  test('reads and updates its own table, and only as a NOLOGIN role with no attribute', async () => {
+    const schema = `guard_${mine.id.replace('-', '_')}`;
+    assert.deepEqual(await asLabRole(`SELECT value FROM ${schema}.guarded_row`), [{ value: 'initial' }]);
+    const { rows } = await owner.query(
+      'SELECT rolcanlogin, rolsuper, rolcreaterole, rolcreatedb, rolinherit FROM pg_roles WHERE rolname = $1',
+      [role],
+    );
+    assert.deepEqual(rows, [
+      { rolcanlogin: false, rolsuper: false, rolcreaterole: false, rolcreatedb: false, rolinherit: false },
+    ]);
+  });
+
+  test('every other table, lab, function and object is refused by PostgreSQL', async () => {
+    const otherSchema = `guard_${other.id.replace('-', '_')}`;
+    const mySchema = `guard_${mine.id.replace('-', '_')}`;
+    await refusedWith(DENIED, asLabRole(`UPDATE ${otherSchema}.guarded_row SET value = 'x'`), "another lab's table");
+    await refusedWith(DENIED, asLabRole('SELECT * FROM events'), 'the events');
+    await refusedWith(DENIED, asLabRole("UPDATE unguarded_rows SET value = 'x'"), "the shared labs' rows");
+    await refusedWith(DENIED, asLabRole('SELECT * FROM leases'), 'the leases');
+    await refusedWith(DENIED, asLabRole('SELECT * FROM worker_credentials'), 'the worker password');
+    await refusedWith(DENIED, asLabRole(`CREATE TABLE ${mySchema}.t (x int)`), 'a table in its schema');
+    await refusedWith(DENIED, asLabRole('CREATE TABLE public.t (x int)'), 'a table in public');
+    await refusedWith(
+      DENIED,
+      asLabRole(`CREATE FUNCTION ${mySchema}.f() RETURNS int LANGUAGE sql AS 'SELECT 1'`),
+      'a function',
+    );
+    await refusedWith(DENIED, asLabRole('CREATE TEMP TABLE t (x int)'), 'a temporary table');
+    await refusedWith(DENIED, asLabRole(`SELECT fl_install_guard('${mine.id}', 'x')`), 'installing a guard');
+    await refusedWith(
+      DENIED,
+      asLabRole(`SELECT * FROM worker_your_guard_write('${mine.id}', 'A', 'x', 'v', 9)`),
+      "the worker's door",
+    );
+    await refusedWith(DENIED, asLabRole(`SELECT ${otherSchema}.guard_write('v', 9, 1)`), "another lab's guard");
+    await refusedWith(
+      DENIED,
+      asLabRole("SELECT set_config('session_replication_role', 'replica', true)"),
+      'a superuser setting',
+    );
+    await refusedWith(DENIED, asLabRole("SELECT pg_read_file('postgresql.conf')"), 'reading a file');
+    await refusedWith('57014', asLabRole('SELECT pg_sleep(5)'), 'sleeping past the statement timeout');
+  });
+
+  test('a statement the parser never saw is held by PostgreSQL when it is installed', async () => {
+    const tried = (statement: string) => installGuard(mine.id, statement);
+    await assert.rejects(
+      tried('UPDATE public.unguarded_rows SET value = $1'),
+      /permission denied for table unguarded_rows/,
+    );
+    await assert.rejects(
+      tried(
+        `UPDATE guarded_row SET value = (SELECT string_agg(value, ',') FROM guard_${other.id.replace('-', '_')}.guarded_row)`,
+      ),
+      /permission denied for schema/,
+    );
+    await assert.rejects(
+      tried('UPDATE guarded_row SET value = pg_sleep(5)::text'),
+      /canceling statement due to statement timeout/,
+    );
+    await assert.rejects(
+      tried("UPDATE guarded_row SET value = set_config('role', session_user, false)"),
+      /cannot set parameter "role" within security-definer function/,
+    );
+    // The right guard is still the one installed, and it still runs.
+    await installGuard(mine.id, GUARD);
+  });
+
+  test('who may call what: the worker its door, the app role the install, drop and write, nobody else', async () => {
+    const fns = [
+      'worker_your_guard_write(text, text, text, text, bigint)',
+      'fl_install_guard(text, text)',
+      'fl_drop_guard(text)',
+      'fl_your_guard_write(text, text, bigint, text, bigint)',
+    ];
+    const { rows } = await owner.query<{ fn: string; worker: boolean; app: boolean; lab: boolean; public: boolean }>(
+      `SELECT f AS fn, has_function_privilege(fencing_lab_role('worker'), f, 'EXECUTE') AS worker,
+              has_function_privilege(fencing_lab_role('app'), f, 'EXECUTE') AS app,
+              has_function_privilege($1, f, 'EXECUTE') AS lab,
+              coalesce((SELECT bool_or(a.grantee = 0) FROM pg_proc p, aclexplode(p.proacl) a
+                         WHERE p.oid = f::regprocedure), true) AS public
+         FROM unnest($2::text[]) AS f`,
+      [role, fns],
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.fn.split('(')[0], r.worker, r.app, r.lab, r.public]),
+      [
+        ['worker_your_guard_write', true, false, false, false],
+        ['fl_install_guard', false, true, false, false],
+        ['fl_drop_guard', false, true, false, false],
+        ['fl_your_guard_write', false, true, false, false],
+      ],
+    );
+    // The lab's guard itself: its role owns it, PUBLIC may not run it, nor the worker or app role directly.
+    const guard = `guard_${mine.id.replace('-', '_')}.guard_write(text, bigint, integer)`;
+    const { rows: own } = await owner.query(
+      `SELECT pg_get_userbyid(p.proowner) = $2 AS owned, p.prosecdef AS definer,
+              has_function_privilege(fencing_lab_role('worker'), p.oid, 'EXECUTE') AS worker,
+              has_function_privilege(fencing_lab_role('app'), p.oid, 'EXECUTE') AS app,
+              p.proconfig AS config
+         FROM pg_proc p WHERE p.oid = $1::regprocedure`,
+      [guard, role],
+    );
+    assert.deepEqual(own, [
+      {
+        owned: true,
+        definer: true,
+        worker: false,
+        app: false,
+        config: [`search_path=guard_${mine.id.replace('-', '_')}, pg_temp`, 'lock_timeout=2s'],
+      },
+    ]);
+  });
+
+  test('closing the lab drops its schema and role', async () => {
+    const lab = await open();
+    await installGuard(lab.id, GUARD);
+    const name = (await owner.query<{ r: string }>('SELECT fl_guard_role($1) AS r', [lab.id])).rows[0]?.r;
+    await dropGuard(lab.id);
+    await closeLab(lab.id);
+    const { rows } = await owner.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name]);
+    assert.equal(rows.length, 0);
+    const { rows: schemas } = await owner.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [
+      `guard_${lab.id.replace('-', '_')}`,
+    ]);
+    assert.equal(schemas.length, 0);
+  });
+});

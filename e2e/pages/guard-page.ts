@@ -1,0 +1,33 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { LabPage } from './lab-page';
+
+/** A guard attack runs real workers through a pause and a takeover: a few seconds, more on a busy machine. */
+export const ATTACK_TIMEOUT = 60_000;
+
+/** A your-guard lab as its trainee finds it: the editor, the verdict, and the link to the counterexample. */
+export class GuardPage extends LabPage {
+  readonly editor: Locator;
+  readonly name: Locator;
+  readonly statement: Locator;
+  readonly attack: Locator;
+  readonly verdict: Locator;
+  readonly counterexample: Locator;
+
+  constructor(page: Page, lab: string) {
+    super(page, lab);
+    this.editor = page.getByRole('form', { name: 'Your guard' });
+    this.name = this.editor.getByLabel('Your name (on the class wall)');
+    this.statement = this.editor.getByLabel('The statement');
+    this.attack = this.editor.getByRole('button', { name: 'Attack my guard' });
+    this.verdict = this.editor.getByRole('status');
+    this.counterexample = this.verdict.getByRole('link', { name: /^Open the counterexample on the timeline/ });
+  }
+
+  /** Submits `statement` and waits for its verdict, which must match `expected`. */
+  async submit(statement: string, expected: RegExp): Promise<void> {
+    await this.statement.fill(statement);
+    await this.attack.click();
+    await expect(this.verdict).toContainText(expected, { timeout: ATTACK_TIMEOUT });
+    await expect(this.attack).toBeEnabled();
+  }
+}

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { closeLab, createPrivateLab, type LabRecord } from '../../db/labs';
+import { closePool } from '../../db/pool';
+import { dropGuard, installGuard } from '../../db/your-guard';
+import { parseGuard } from '../server/guard-parser';
+import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
+import { getSupervisor } from '../supervisor/supervisor';
+import { runGuardAttack } from './guard-attack';
+
+/*
+ * A trainee's guard attacked with real worker processes: the right one holds, and each classic wrong
+ * one gets its named violation and a counterexample made of the events that show it.
+ */
+
+let lab: LabRecord;
+before(async () => {
+  lab = await createPrivateLab({
+    kind: 'your-guard',
+    ownerHash: randomBytes(32).toString('hex'),
+    openedFrom: `guard-attack-${randomBytes(4).toString('hex')}`,
+    initialValue: INITIAL_ROW_VALUE,
+    opensPerAddress: 1,
+    opensWindowMs: 1,
+  });
+});
+after(async () => {
+  await getSupervisor().shutdown();
+  await dropGuard(lab.id);
+  await closeLab(lab.id);
+  await closePool();
+});
+
+async function attack(text: string) {
+  const parsed = await parseGuard(text);
+  assert.ok(parsed.ok);
+  await installGuard(lab.id, parsed.statement);
+  const { verdict, events } = await runGuardAttack(lab);
+  const kinds = verdict.counterexample.map((id) => {
+    const e = events.find((event) => event.id === id);
+    return `${e?.actor} ${e?.kind} ${e?.token}`;
+  });
+  return { verdict, kinds };
+}
+
+const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
+
+describe('your guard, attacked by the pause story across the digit boundary', () => {
+  test('the right guard holds, through the pause story and seeded chaos', async () => {
+    const { verdict } = await attack(`${SET} AND last_token <= $2`);
+    assert.equal(verdict.passed, true, verdict.headline);
+    assert.match(
+      verdict.headline,
+      /^your guard held: no stale write got through the pause story, nor 6 s of seeded chaos \(seed 15: \d+ stale attempts, all refused\)$/,
+    );
+    assert.deepEqual(verdict.counterexample, []);
+  });
+
+  test('no token check: token 9 overwrites token 10', async () => {
+    const { verdict, kinds } = await attack(SET);
+    assert.equal(verdict.passed, false);
+    assert.equal(verdict.rule, 'token-went-back');
+    assert.equal(verdict.headline, 'your guard let token 9 overwrite token 10');
+    assert.deepEqual(
+      kinds.filter((k) => /lease_acquired|pause/.test(k)),
+      ['A lease_acquired 9', 'A pause_started undefined', 'B lease_acquired 10', 'A pause_ended undefined'],
+    );
+    assert.ok(kinds.includes('B write_accepted 10') && kinds.at(-1) === 'A write_accepted 9', kinds.join(', '));
+  });
+
+  test('< on text: token 10 turned away while the row holds 9', async () => {
+    const { verdict, kinds } = await attack(`${SET} AND last_token::text <= $2::text`);
+    assert.equal(verdict.rule, 'newer-token-rejected');
+    assert.equal(verdict.headline, 'your guard turned away token 10 while the row held only token 9');
+    assert.ok(kinds.includes('B write_rejected 10'), kinds.join(', '));
+  });
+
+  test('>= reversed: the first write is turned away', async () => {
+    const { verdict } = await attack(`${SET} AND last_token >= $2`);
+    assert.equal(verdict.rule, 'newer-token-rejected');
+    assert.equal(verdict.headline, 'your guard turned away token 9 while the row held only token 0');
+  });
+
+  test('a guard that holds the pause story but not chaos: right only for the tokens the story uses', async () => {
+    // Right for 9 and 10; the chaos run's grants go past 10, and its newer holders are turned away.
+    const { verdict } = await attack(`${SET} AND last_token <= $2 AND $2 <= 10`);
+    assert.equal(verdict.passed, false, verdict.headline);
+    assert.match(
+      verdict.headline,
+      /^your guard turned away token \d+ while the row held only token \d+ \(in 6 s of seeded chaos, seed 15\)$/,
+    );
+    assert.ok(verdict.counterexample.length > 0);
+  });
+
+  test('a guard that fails as it runs wrote nothing, and says why', async () => {
+    // Fine for tokens 0 and 9; token 10 divides by zero.
+    const { verdict } = await attack(`${SET} AND last_token <= $2 AND 1 / (10 - $2) >= 0`);
+    assert.equal(verdict.rule, 'newer-token-rejected');
+    assert.equal(verdict.headline, 'your guard failed on token 10 and wrote nothing: division by zero');
+  });
+
+  test('PostgreSQL refuses a statement the parser lets through but the table cannot run', async () => {
+    await assert.rejects(
+      installGuard(lab.id, "UPDATE guarded_row SET last_token = 'not a number'"),
+      /PostgreSQL refused the guard: invalid input syntax for type bigint/,
+    );
+  });
+});

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { MAX_GUARD_CHARS } from './guard-statement';
+import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
+
+/** What a trainee submits in a your-guard lab: the lab, the name the wall shows, and the statement. */
+
+const GUARD_NAME_MAX_CHARS = 40;
+
+export const submitGuardInput = z
+  .object({
+    lab: z.string({ error: 'lab must be a lab id' }).regex(PRIVATE_LAB_ID_PATTERN, "lab must be a private lab's id"),
+    name: z
+      .string({ error: 'name must be text' })
+      .trim()
+      .min(1, 'enter the name the class wall shows')
+      .max(GUARD_NAME_MAX_CHARS, `a name is at most ${GUARD_NAME_MAX_CHARS} characters`)
+      .regex(/^[\p{L}\p{N} _.'-]+$/u, "a name holds letters, digits, spaces and _ . ' - only"),
+    statement: z
+      .string({ error: 'the guard must be text' })
+      .min(1, 'write the UPDATE that guards the row')
+      .max(MAX_GUARD_CHARS, `a guard is at most ${MAX_GUARD_CHARS} characters`),
+  })
+  .strict();
+
+/** An attempt by its id, as a link names it. */
+export const guardAttemptIdSchema = z.coerce
+  .number({ error: 'an attempt is a number' })
+  .int('an attempt is a whole number')
+  .positive('an attempt is a positive number')
+  .max(Number.MAX_SAFE_INTEGER, 'an attempt number is too large');
+
+/** What a submission returns to the trainee's page. */
+export type GuardResult = {
+  attemptId: number;
+  outcome: 'passed' | 'violation' | 'refused';
+  /** The verdict in one sentence, or why the guard was refused before it ran. */
+  headline: string;
+  detail?: string;
+  /** The canonical statement that ran (absent when refused). */
+  statement?: string;
+  hasCounterexample: boolean;
+};

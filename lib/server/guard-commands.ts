@@ -1,0 +1,67 @@
+import 'server-only';
+import { recordGuardAttempt } from '../../db/guard-attempts';
+import { installGuard } from '../../db/your-guard';
+import { runGuardAttack } from '../chaos/guard-attack';
+import { FencingError, isFencingError } from '../model/errors';
+import { type GuardResult, submitGuardInput } from '../model/guard-inputs';
+import { toHistoryFile } from '../model/history-file';
+import { labTitle } from '../model/lab-instance';
+import { type Credentials, requireDriver } from './access';
+import { parseGuard } from './guard-parser';
+import { labFor } from './lab-commands';
+import { inLabOrder } from './lab-queue';
+import { getPrivateLabs } from './private-labs';
+import { validatedAction } from './validated-action';
+
+/*
+ * A trainee submits a guard in their your-guard lab: PostgreSQL's parser and the guard rules first
+ * (a refusal is recorded, and nothing runs), then the install (PostgreSQL may refuse it too), then the
+ * attack with real workers. Every submission is an attempt on the class wall.
+ */
+export const submitGuard = (raw: unknown, credentials: Credentials) =>
+  validatedAction(submitGuardInput, ({ lab: id, name, statement: text }) =>
+    inLabOrder(id, async (): Promise<GuardResult> => {
+      const lab = await labFor(id, credentials);
+      requireDriver(lab, credentials);
+      if (lab.kind !== 'your-guard') throw new FencingError('invalid_input', 'only a your-guard lab takes a guard');
+      getPrivateLabs().touch(lab.id);
+      const owner = { lab: lab.id, ownerHash: lab.ownerHash as string, name };
+      const refused = async (reason: string, statement: string): Promise<GuardResult> => {
+        const attempt = await recordGuardAttempt({ ...owner, statement, outcome: 'refused', verdict: reason });
+        return { attemptId: attempt.id, outcome: 'refused', headline: reason, hasCounterexample: false };
+      };
+      const parsed = await parseGuard(text);
+      if (!parsed.ok) return refused(`refused before it ran: ${parsed.reason}`, text);
+      try {
+        await installGuard(lab.id, parsed.statement);
+      } catch (error) {
+        if (isFencingError(error) && error.code === 'invalid_input') return refused(error.message, parsed.statement);
+        throw error;
+      }
+      const { verdict, events } = await runGuardAttack(lab);
+      const shown = new Set(verdict.counterexample);
+      const history = verdict.passed
+        ? undefined
+        : toHistoryFile({
+            lab: { id: lab.id, kind: lab.kind, title: `${labTitle(lab)}: ${name}'s guard` },
+            events: events.filter((event) => shown.has(event.id)),
+            exportedAt: new Date(),
+          });
+      const attempt = await recordGuardAttempt({
+        ...owner,
+        statement: parsed.statement,
+        outcome: verdict.passed ? 'passed' : 'violation',
+        ...(verdict.rule ? { rule: verdict.rule } : {}),
+        verdict: verdict.headline,
+        ...(history ? { history } : {}),
+      });
+      return {
+        attemptId: attempt.id,
+        outcome: attempt.outcome,
+        headline: verdict.headline,
+        ...(verdict.detail ? { detail: verdict.detail } : {}),
+        statement: parsed.statement,
+        hasCounterexample: history !== undefined,
+      };
+    }),
+  )(raw);

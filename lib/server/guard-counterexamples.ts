@@ -1,0 +1,24 @@
+import 'server-only';
+import { findGuardAttempt, readGuardCounterexample } from '../../db/guard-attempts';
+import { guardAttemptIdSchema } from '../model/guard-inputs';
+import { type HistoryFile, parseHistoryFile } from '../model/history-file';
+import { type Credentials, isTrainer, ownerHashOf } from './access';
+
+/**
+ * A guard attempt's counterexample, for /replay?attempt=…: to the trainee who made the attempt, and
+ * to the trainer (the class wall's projector link). Anyone else, or a bad id, gets nothing.
+ */
+export async function counterexampleFor(
+  rawId: unknown,
+  credentials: Credentials,
+): Promise<{ file: HistoryFile; fileName: string } | undefined> {
+  const id = guardAttemptIdSchema.safeParse(rawId);
+  if (!id.success) return undefined;
+  const attempt = await findGuardAttempt(id.data);
+  if (!attempt?.hasCounterexample) return undefined;
+  const mine = credentials.ownerSecret !== undefined && ownerHashOf(credentials.ownerSecret) === attempt.ownerHash;
+  if (!mine && !isTrainer(credentials)) return undefined;
+  const parsed = parseHistoryFile(JSON.stringify(await readGuardCounterexample(id.data)));
+  if (!parsed.ok) return undefined;
+  return { file: parsed.file, fileName: `attempt ${attempt.id} (${attempt.name}'s guard)` };
+}

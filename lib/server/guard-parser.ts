@@ -1,0 +1,33 @@
+import 'server-only';
+import { parse } from 'libpg-query';
+import { deparse } from 'pgsql-deparser';
+import { checkGuardTree, type GuardCheck, MAX_GUARD_CHARS } from '../model/guard-statement';
+
+/**
+ * A trainee's guard, read by PostgreSQL's own parser (libpg-query: the parser compiled to WASM) and
+ * judged by the pure rules of lib/model/guard-statement.ts. What is installed is never the text
+ * typed, but the accepted tree deparsed to canonical SQL (comments and all oddities of spelling gone).
+ */
+export type ParsedGuard = { ok: true; statement: string } | Exclude<GuardCheck, { ok: true }>;
+
+export async function parseGuard(text: string): Promise<ParsedGuard> {
+  if (text.trim() === '') return { ok: false, refusal: 'not-one-statement', reason: 'the guard is empty' };
+  if (text.length > MAX_GUARD_CHARS) {
+    return { ok: false, refusal: 'not-allowed', reason: `a guard is at most ${MAX_GUARD_CHARS} characters` };
+  }
+  let tree: unknown;
+  try {
+    tree = await parse(text);
+  } catch (error) {
+    // A statement the parser refuses carries where (sqlDetails); anything else is the parser failing, not the guard.
+    if (!(error as { sqlDetails?: unknown }).sqlDetails) throw error;
+    return { ok: false, refusal: 'not-allowed', reason: `PostgreSQL's parser: ${(error as Error).message}` };
+  }
+  const checked = checkGuardTree(tree);
+  if (!checked.ok) return checked;
+  const statement = (await deparse(tree as Parameters<typeof deparse>[0])).trim().replace(/;$/, '');
+  // The canonical text must say the same as the tree that passed: parsed again, judged again.
+  const again = checkGuardTree(await parse(statement));
+  if (!again.ok) return again;
+  return { ok: true, statement };
+}
