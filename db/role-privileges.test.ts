@@ -27,6 +27,7 @@ const WORKER_FUNCTIONS = [
   'worker_release_lease(p_lab text, p_name text, p_instance text, p_token bigint)',
   'worker_renew_lease(p_lab text, p_name text, p_instance text, p_token bigint, p_ttl_ms double precision)',
   'worker_take_commands(p_lab text, p_name text, p_instance text)',
+  'worker_your_guard_write(p_lab text, p_name text, p_instance text, p_value text, p_token bigint)',
 ];
 
 const APP_FUNCTIONS = [
@@ -35,8 +36,10 @@ const APP_FUNCTIONS = [
   'fl_broken_write(p_lab text, p_row_id integer, p_mode text, p_value text, p_token bigint, p_actor text, p_generation bigint)',
   'fl_create_protected_row(p_value text)',
   'fl_delayed_packet_write(p_lab text, p_row_id integer, p_value text, p_token bigint, p_actor text, p_generation bigint, p_attempt text)',
+  'fl_drop_guard(p_lab text)',
   'fl_end_sessions_holding_lab(p_lab text)',
   'fl_fenced_write(p_row_id integer, p_value text, p_token bigint, p_actor text, p_lab text, p_generation bigint)',
+  'fl_install_guard(p_lab text, p_statement text)',
   'fl_iso(t timestamp with time zone)',
   'fl_mark_worker_killed(p_lab text, p_name text, p_worker_pid integer)',
   'fl_read_unguarded_token(p_lab text, p_row_id integer)',
@@ -46,6 +49,7 @@ const APP_FUNCTIONS = [
   'fl_reset_protected_row(p_id integer, p_value text)',
   'fl_reset_unguarded_row(p_lab text, p_value text)',
   'fl_revoke_lease(p_resource text)',
+  'fl_your_guard_write(p_lab text, p_value text, p_token bigint, p_actor text, p_generation bigint)',
   'lab_generation_bump(lab_id text)',
   'lab_generation_current(lab_id text, worker_generation bigint)',
 ];
@@ -54,6 +58,7 @@ const APP_FUNCTIONS = [
 const APP_TABLES = [
   'database_identity: SELECT',
   'events: DELETE, INSERT, SELECT',
+  'guard_attempts: DELETE, INSERT, SELECT',
   'labs: INSERT, SELECT',
   'leases: DELETE, SELECT',
   'protected_rows: SELECT',
@@ -63,7 +68,13 @@ const APP_TABLES = [
   'unguarded_rows: DELETE, INSERT, SELECT',
   'worker_commands: DELETE, INSERT, SELECT',
 ];
-const APP_SEQUENCES = ['events_id_seq', 'unguarded_row_ids', 'worker_commands_id_seq', 'write_epoch'];
+const APP_SEQUENCES = [
+  'events_id_seq',
+  'guard_attempts_id_seq',
+  'unguarded_row_ids',
+  'worker_commands_id_seq',
+  'write_epoch',
+];
 
 const OUTSIDE_THE_CATALOGUE =
   "n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'";
