@@ -134,6 +134,7 @@ DECLARE
   changed integer;
   row_value text;
   row_token bigint;
+  guard_error text;
 BEGIN
   IF p_generation IS NOT NULL THEN PERFORM lab_generation_current(p_lab, p_generation); END IF;
   b := fl_your_guard_lab(p_lab);
@@ -146,9 +147,24 @@ BEGIN
                     AND (p_generation IS NULL OR e.generation = p_generation)) THEN
     RAISE EXCEPTION 'token % was not granted to % in the lab %', p_token, p_actor, p_lab USING ERRCODE = 'FL009';
   END IF;
-  EXECUTE format('SELECT %I.guard_write($1, $2, $3)', s) INTO changed USING p_value, p_token, b.row_id;
+  -- An error the trainee's statement raises (division by zero, a timeout) is the guard's failure, not
+  -- the write's: its effects are undone, and it is recorded as a write refused with PostgreSQL's words.
+  BEGIN
+    EXECUTE format('SELECT %I.guard_write($1, $2, $3)', s) INTO changed USING p_value, p_token, b.row_id;
+  EXCEPTION WHEN OTHERS OR query_canceled THEN
+    guard_error := SQLERRM;
+  END;
   EXECUTE format('SELECT g.value, g.last_token FROM %I.guarded_row g WHERE g.id = $1', s)
      INTO row_value, row_token USING b.row_id;
+  IF guard_error IS NOT NULL THEN
+    INSERT INTO events (lab, actor, kind, row_id, token, outcome, detail, generation)
+    VALUES (p_lab, p_actor, 'write_rejected', b.row_id, p_token, 'error',
+            jsonb_build_object('value', p_value, 'table', 'guarded_row', 'path', 'your guard',
+                               'error', left(guard_error, 500)),
+            p_generation);
+    RETURN QUERY SELECT 'refused'::text, row_token;
+    RETURN;
+  END IF;
   -- The lab's row as the pages show it: what guarded_row holds now.
   UPDATE unguarded_rows u SET value = row_value, last_token = row_token, last_token_text = row_token::text,
                               updated_at = clock_timestamp()
