@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
+import { parseToken } from '../lib/model/token';
 import { refusedWith } from '../lib/testing/refused-with';
+import { appendEvent } from './events';
 import { closeLab, createPrivateLab, type LabRecord } from './labs';
-import { closePool, newClient } from './pool';
+import { closePool, newClient, withTransaction } from './pool';
 import { dropGuard, installGuard } from './your-guard';
 
 /*
@@ -126,6 +128,38 @@ describe("the your-guard lab's role, tried from inside", () => {
     );
     // The right guard is still the one installed, and it still runs.
     await installGuard(mine.id, GUARD);
+  });
+
+  test('a guard function its role changed is refused before it runs, until the guard is installed again', async () => {
+    const fn = `guard_${mine.id.replace('-', '_')}.guard_write(text, bigint, integer)`;
+    await appendEvent(owner, { lab: mine.id, actor: 'A', kind: 'lease_acquired', token: parseToken(9) });
+    const write = () =>
+      withTransaction((client) =>
+        client.query('SELECT * FROM fl_your_guard_write($1, $2, $3, $4, NULL)', [mine.id, 'v', 9, 'A']),
+      );
+    assert.equal((await write()).rows[0]?.outcome, 'accepted');
+    const tampers = [
+      `ALTER FUNCTION ${fn} SECURITY INVOKER`,
+      `ALTER FUNCTION ${fn} RESET ALL`,
+      `ALTER FUNCTION ${fn} SET search_path = public`,
+      `GRANT EXECUTE ON FUNCTION ${fn} TO PUBLIC`,
+      `ALTER FUNCTION ${fn} STRICT`,
+      `ALTER ROLE "${role}" SET statement_timeout = 0`,
+    ];
+    for (const tamper of tampers) {
+      // As the lab's role, committed: what a statement running as that role could have done.
+      await owner.query('BEGIN');
+      await owner.query(`SET LOCAL ROLE "${role}"`);
+      await owner.query(tamper);
+      await owner.query('COMMIT');
+      await assert.rejects(write(), (error: Error & { cause?: { code?: string } }) => {
+        assert.equal(error.cause?.code, 'FL011', tamper);
+        assert.match(error.message, /is not as it was installed: submit it again/, tamper);
+        return true;
+      });
+      await installGuard(mine.id, GUARD);
+      assert.equal((await write()).rows[0]?.outcome, 'accepted', `installed again after: ${tamper}`);
+    }
   });
 
   test('closing the lab drops its schema and role', async () => {

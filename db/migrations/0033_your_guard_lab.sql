@@ -53,6 +53,28 @@ BEGIN
   RETURN b;
 END $$;
 
+-- Is the lab's guard_write still as fl_install_guard left it? Its role owns it (a SECURITY DEFINER function
+-- runs with its owner's privileges, and only the owner, or a superuser, may ALTER a function: so the role
+-- whose privileges the statement runs with is the one that could change it, and no other split is
+-- possible), so anything that ran as that role could have made it SECURITY INVOKER (the next call would
+-- run as the caller: the owner), reset its search_path or timeout, granted it to PUBLIC, or set the
+-- role's own defaults. Checked before every run of the guard and after it.
+CREATE FUNCTION fl_guard_intact(p_lab text) RETURNS boolean
+LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT coalesce((
+    SELECT p.prosecdef AND NOT p.proisstrict AND p.provolatile = 'v' AND p.prokind = 'f'
+           AND p.proowner = (SELECT oid FROM pg_roles WHERE rolname = public.fl_guard_role(p_lab))
+           AND p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql')
+           AND p.proconfig IS NOT DISTINCT FROM
+               ARRAY[format('search_path=%I, pg_temp', public.fl_guard_schema(p_lab)), 'lock_timeout=2s']
+           AND p.proacl::text[] IS NOT DISTINCT FROM
+               ARRAY[format('%s=X/%s', public.fl_guard_role(p_lab), public.fl_guard_role(p_lab))]
+           AND NOT EXISTS (SELECT 1 FROM pg_db_role_setting d WHERE d.setrole = p.proowner)
+      FROM pg_proc p
+     WHERE p.oid = to_regprocedure(format('%I.guard_write(text, bigint, integer)', public.fl_guard_schema(p_lab)))
+  ), false)
+$$;
+
 -- Installs (or replaces) the lab's guard: p_statement is the canonical text of one UPDATE that the
 -- app's parser check accepted. Whatever it says, it runs as the lab's role, which can reach nothing
 -- but guarded_row. Tried once on the lab's row and undone: a statement PostgreSQL refuses (no such
@@ -76,6 +98,8 @@ BEGIN
   -- The owner must be able to take the role to hand it the function (a superuser need not; an owner
   -- with CREATEROLE is the role's admin and may grant it to itself).
   EXECUTE format('GRANT %I TO %I WITH INHERIT FALSE, SET TRUE', r, current_user);
+  -- Defaults the role may have set itself (ALTER ROLE ... SET) go: fl_guard_intact refuses a role with any.
+  EXECUTE format('ALTER ROLE %I RESET ALL', r);
   IF NOT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = s) THEN
     EXECUTE format('CREATE SCHEMA %I', s);
     EXECUTE format('REVOKE ALL ON SCHEMA %I FROM PUBLIC', s);
@@ -142,6 +166,9 @@ BEGIN
   IF to_regprocedure(format('%I.guard_write(text, bigint, integer)', s)) IS NULL THEN
     RAISE EXCEPTION 'the lab % has no guard yet: submit one first', p_lab USING ERRCODE = 'FL011';
   END IF;
+  IF NOT fl_guard_intact(p_lab) THEN
+    RAISE EXCEPTION 'the guard of the lab % is not as it was installed: submit it again', p_lab USING ERRCODE = 'FL011';
+  END IF;
   IF NOT EXISTS (SELECT 1 FROM events e
                   WHERE e.lab = p_lab AND e.kind = 'lease_acquired' AND e.token = p_token AND e.actor = p_actor
                     AND (p_generation IS NULL OR e.generation = p_generation)) THEN
@@ -151,6 +178,9 @@ BEGIN
   -- the write's: its effects are undone, and it is recorded as a write refused with PostgreSQL's words.
   BEGIN
     EXECUTE format('SELECT %I.guard_write($1, $2, $3)', s) INTO changed USING p_value, p_token, b.row_id;
+    IF NOT fl_guard_intact(p_lab) THEN
+      RAISE EXCEPTION 'the guard changed its own function (undone)' USING ERRCODE = 'FL011';
+    END IF;
   EXCEPTION WHEN OTHERS OR query_canceled THEN
     guard_error := SQLERRM;
   END;
@@ -230,6 +260,8 @@ BEGIN
       USING p_value, b.row_id;
   END IF;
 END $$;
+
+REVOKE ALL ON FUNCTION fl_guard_intact(text) FROM PUBLIC;
 
 DO $$
 DECLARE
