@@ -7,6 +7,7 @@ import { refusedWith } from '../lib/testing/refused-with';
 import { appendEvent } from './events';
 import { closeLab, createPrivateLab, type LabRecord } from './labs';
 import { closePool, newClient, withTransaction } from './pool';
+import { databaseNameOf, workerRoleName } from './roles';
 import { dropGuard, installGuard } from './your-guard';
 
 /*
@@ -160,6 +161,47 @@ describe("the your-guard lab's role, tried from inside", () => {
       await installGuard(mine.id, GUARD);
       assert.equal((await write()).rows[0]?.outcome, 'accepted', `installed again after: ${tamper}`);
     }
+  });
+
+  test("the worker role (whose line trainees have) reads no lab's guard: not in pg_proc, not in its table", async () => {
+    const secret = `${GUARD} AND 424242 = 424242`;
+    await installGuard(other.id, secret);
+    const worker = workerRoleName(databaseNameOf(process.env.DATABASE_URL as string));
+    await owner.query('BEGIN');
+    try {
+      await owner.query(`SET LOCAL ROLE "${worker}"`);
+      const bodies = await owner.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_proc WHERE prosrc LIKE '%424242%' OR proname = 'guard_write' AND prosrc LIKE '%last_token%'`,
+      );
+      assert.equal(bodies.rows[0]?.n, 0);
+      await owner.query('SAVEPOINT s');
+      await refusedWith(
+        DENIED,
+        owner.query(`SELECT statement FROM guard_${other.id.replace('-', '_')}.guard_statement`),
+        'the statement table',
+      );
+    } finally {
+      await owner.query('ROLLBACK');
+    }
+    await installGuard(other.id, GUARD);
+  });
+
+  test('a statement that changes its own function (the app role can install one) is undone and recorded as its error', async () => {
+    // Not through the parser: straight to the install, as the app role could. Its trial is undone.
+    await installGuard(mine.id, `${GUARD}; ALTER FUNCTION guard_write(text, bigint, integer) SECURITY INVOKER`);
+    await appendEvent(owner, { lab: mine.id, actor: 'A', kind: 'lease_acquired', token: parseToken(9) });
+    const written = await withTransaction((client) =>
+      client.query('SELECT * FROM fl_your_guard_write($1, $2, $3, $4, NULL)', [mine.id, 'v', 9, 'A']),
+    );
+    assert.equal(written.rows[0]?.outcome, 'refused');
+    const { rows: events } = await owner.query(
+      `SELECT outcome, detail->>'error' AS error FROM events WHERE lab = $1 ORDER BY id DESC LIMIT 1`,
+      [mine.id],
+    );
+    assert.deepEqual(events, [{ outcome: 'error', error: 'the guard changed its own function (undone)' }]);
+    const { rows } = await owner.query<{ intact: boolean }>('SELECT fl_guard_intact($1) AS intact', [mine.id]);
+    assert.equal(rows[0]?.intact, true);
+    await installGuard(mine.id, GUARD);
   });
 
   test('closing the lab drops its schema and role', async () => {

@@ -4,10 +4,12 @@
 --  * per lab, a schema of its own (guard_<lab>) holding one table, guarded_row (id, value, last_token);
 --  * per lab, a NOLOGIN role (fencing_guard_<lab>_<database digest>; roles are cluster-wide) whose only
 --    privileges are USAGE on that schema and SELECT, UPDATE on that table;
+--  * per lab, <schema>.guard_statement, one row: the trainee's statement, readable by that role only;
 --  * per lab, <schema>.guard_write(value text, token bigint, row_id integer) RETURNS integer, a
---    SECURITY DEFINER function OWNED BY THAT ROLE whose body is the trainee's statement, with
---    search_path pinned to the lab's schema and a lock timeout; EXECUTE revoked from PUBLIC, granted
---    to the owner alone. It returns how many rows the statement changed.
+--    SECURITY DEFINER function OWNED BY THAT ROLE whose fixed body (fl_guard_body) EXECUTEs that
+--    statement, with search_path pinned to the lab's schema and a lock timeout; EXECUTE revoked from
+--    PUBLIC. It returns how many rows the statement changed. Checked before and after every run
+--    (fl_guard_intact): its owner could ALTER it.
 -- The owner's functions below are the only doors: fl_install_guard and fl_drop_guard (app role),
 -- fl_your_guard_write (app role) and worker_your_guard_write (worker role, its own lab and run, a
 -- token granted to it there). The write's outcome is recorded as the lab's event in the write's own
@@ -53,6 +55,16 @@ BEGIN
   RETURN b;
 END $$;
 
+-- guard_write's body, the same for every lab: the statement is not in it (pg_proc.prosrc is readable by
+-- every role, the worker role's room included) but in the lab's one-row guard_statement, which only the
+-- lab's role may read. $1 value, $2 token, $3 row id; it returns the rows the statement changed.
+CREATE FUNCTION fl_guard_body() RETURNS text
+LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT 'DECLARE changed_rows integer; BEGIN '
+         'EXECUTE (SELECT g.statement FROM guard_statement g) USING $1, $2, $3; '
+         'GET DIAGNOSTICS changed_rows = ROW_COUNT; RETURN changed_rows; END'
+$$;
+
 -- Is the lab's guard_write still as fl_install_guard left it? Its role owns it (a SECURITY DEFINER function
 -- runs with its owner's privileges, and only the owner, or a superuser, may ALTER a function: so the role
 -- whose privileges the statement runs with is the one that could change it, and no other split is
@@ -65,6 +77,7 @@ LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
     SELECT p.prosecdef AND NOT p.proisstrict AND p.provolatile = 'v' AND p.prokind = 'f'
            AND p.proowner = (SELECT oid FROM pg_roles WHERE rolname = public.fl_guard_role(p_lab))
            AND p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql')
+           AND p.prosrc = public.fl_guard_body()
            AND p.proconfig IS NOT DISTINCT FROM
                ARRAY[format('search_path=%I, pg_temp', public.fl_guard_schema(p_lab)), 'lock_timeout=2s']
            AND p.proacl::text[] IS NOT DISTINCT FROM
@@ -109,13 +122,18 @@ BEGIN
     EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', s, r);
     EXECUTE format('GRANT SELECT, UPDATE ON %I.guarded_row TO %I', s, r);
   END IF;
+  -- The statement, where only the lab's role (and the owner) can read it: one row.
+  EXECUTE format('CREATE TABLE IF NOT EXISTS %I.guard_statement '
+                 '(one boolean PRIMARY KEY DEFAULT true CHECK (one), statement text NOT NULL)', s);
+  EXECUTE format('GRANT SELECT ON %I.guard_statement TO %I', s, r);
+  EXECUTE format('INSERT INTO %I.guard_statement (statement) VALUES ($1) '
+                 'ON CONFLICT (one) DO UPDATE SET statement = EXCLUDED.statement', s) USING p_statement;
   EXECUTE format('DROP FUNCTION IF EXISTS %I.guard_write(text, bigint, integer)', s);
-  -- The body: the statement as a literal (%L) inside a fixed PL/pgSQL block. $1 value, $2 token, $3 row id.
+  -- The body is fixed (fl_guard_body): it runs the statement kept in guard_statement.
   EXECUTE format(
     'CREATE FUNCTION %I.guard_write(text, bigint, integer) RETURNS integer LANGUAGE plpgsql SECURITY DEFINER '
     'SET search_path = %I, pg_temp SET lock_timeout = %L AS %L',
-    s, s, '2s',
-    'DECLARE changed_rows integer; BEGIN ' || p_statement || '; GET DIAGNOSTICS changed_rows = ROW_COUNT; RETURN changed_rows; END');
+    s, s, '2s', fl_guard_body());
   EXECUTE format('REVOKE ALL ON FUNCTION %I.guard_write(text, bigint, integer) FROM PUBLIC', s);
   EXECUTE format('GRANT EXECUTE ON FUNCTION %I.guard_write(text, bigint, integer) TO %I', s, current_user);
   -- ALTER ... OWNER needs the new owner to have CREATE on the schema: given for this statement only.
