@@ -26,6 +26,24 @@ describe('a guard read by PostgreSQL’s parser', () => {
     }
   });
 
+  it('refuses numbers that cost a CPU: an exponent, more than 19 digits, a cast to numeric', async () => {
+    const why = /^number: a guard's numbers have at most 19 digits and no exponent/;
+    assert.match(await refusal(`${RIGHT} AND (1e65000 / 7) > 0`), /^number: .*\(1e65000 has an exponent\)$/);
+    assert.match(await refusal(`${RIGHT} AND $2 < 1E3`), why);
+    assert.match(await refusal(`${RIGHT} AND $2 < ${'9'.repeat(20)}`), /\(9{20} has 20\)$/);
+    assert.match(await refusal(`${RIGHT} AND 1.5 * '1e65000' > 0`), why);
+    assert.match(await refusal(`${RIGHT} AND '${'1'.repeat(30)}'::bigint > 0`), why);
+    assert.match(
+      await refusal(`${RIGHT} AND last_token::numeric <= $2::numeric`),
+      /^cast: .*\(not pg_catalog.numeric\)$/,
+    );
+    // Tokens as big as a bigint, and decimals, still read.
+    for (const fine of [`${RIGHT} AND $2 < 9223372036854775807`, `${RIGHT} AND 1.5 > 0`, `${RIGHT} AND value <> 'x'`]) {
+      const parsed = await parseGuard(fine);
+      assert.ok(parsed.ok, fine);
+    }
+  });
+
   it('refuses, with its reason, what is not one UPDATE of the lab’s own table', async () => {
     assert.match(
       await refusal(`${RIGHT}; SELECT 1`),
