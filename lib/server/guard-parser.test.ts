@@ -44,6 +44,15 @@ describe('a guard read by PostgreSQL’s parser', () => {
     }
   });
 
+  it('refuses a guard whose canonical form is longer than 2000 characters, though the text typed is not', async () => {
+    const text = `${RIGHT}${'+0'.repeat(600)}`;
+    assert.ok(text.length < 2000);
+    assert.match(
+      await refusal(text),
+      /^not-allowed: a guard is at most 2000 characters as PostgreSQL writes it back \(its canonical form\), and this one is \d{4}: shorten it$/,
+    );
+  });
+
   it('refuses, with its reason, what is not one UPDATE of the lab’s own table', async () => {
     assert.match(
       await refusal(`${RIGHT}; SELECT 1`),
