@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { parseToken } from '../lib/model/token';
 import { refusedWith } from '../lib/testing/refused-with';
 import { appendEvent } from './events';
-import { closeLab, createPrivateLab, type LabRecord } from './labs';
+import { closeLab, createPrivateLab, deleteExpiredLabHistories, type LabRecord } from './labs';
 import { closePool, newClient, withTransaction } from './pool';
 import { databaseNameOf, workerRoleName } from './roles';
 import { dropGuard, installGuard } from './your-guard';
@@ -202,6 +202,21 @@ describe("the your-guard lab's role, tried from inside", () => {
     const { rows } = await owner.query<{ intact: boolean }>('SELECT fl_guard_intact($1) AS intact', [mine.id]);
     assert.equal(rows[0]?.intact, true);
     await installGuard(mine.id, GUARD);
+  });
+
+  test('the retention sweep drops the schema and role of a lab closed without its drop', async () => {
+    const lab = await open();
+    await installGuard(lab.id, GUARD);
+    const name = (await owner.query<{ r: string }>('SELECT fl_guard_role($1) AS r', [lab.id])).rows[0]?.r;
+    await closeLab(lab.id); // and no dropGuard: the server died in between
+    await owner.query("UPDATE labs SET closed_at = closed_at - interval '25 hours' WHERE id = $1", [lab.id]);
+    assert.ok((await deleteExpiredLabHistories({ retentionMs: 24 * 3_600_000 })).includes(lab.id));
+    const { rows } = await owner.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name]);
+    assert.equal(rows.length, 0);
+    const { rows: schemas } = await owner.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [
+      `guard_${lab.id.replace('-', '_')}`,
+    ]);
+    assert.equal(schemas.length, 0);
   });
 
   test('closing the lab drops its schema and role', async () => {
