@@ -248,18 +248,20 @@ export async function closeLab(id: string): Promise<void> {
  */
 export async function deleteExpiredLabHistories(input: { retentionMs: number; limit?: number }): Promise<string[]> {
   return withTransaction(async (client) => {
-    const { rows } = await client.query<{ id: string; resource: string }>(
+    const { rows } = await client.query<{ id: string; resource: string; kind: string }>(
       `UPDATE labs SET history_deleted_at = clock_timestamp()
         WHERE id IN (SELECT id FROM labs
                       WHERE visibility = 'private' AND history_deleted_at IS NULL AND closed_at IS NOT NULL
                         AND closed_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
                       ORDER BY closed_at LIMIT $2
                       FOR UPDATE SKIP LOCKED)
-        RETURNING id, resource`,
+        RETURNING id, resource, kind`,
       [input.retentionMs, input.limit ?? 100],
     );
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
+    // A your-guard lab's schema and role, if closing did not drop them (a server that died in between).
+    for (const row of rows) if (row.kind === 'your-guard') await client.query('SELECT fl_drop_guard($1)', [row.id]);
     await client.query('DELETE FROM worker_commands WHERE lab = ANY($1)', [ids]);
     await client.query('DELETE FROM remote_workers WHERE lab = ANY($1)', [ids]);
     await client.query('DELETE FROM leases WHERE resource = ANY($1)', [rows.map((row) => row.resource)]);

@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
+import { parseToken } from '../lib/model/token';
 import { refusedWith } from '../lib/testing/refused-with';
-import { closeLab, createPrivateLab, type LabRecord } from './labs';
-import { closePool, newClient } from './pool';
+import { appendEvent } from './events';
+import { closeLab, createPrivateLab, deleteExpiredLabHistories, type LabRecord } from './labs';
+import { closePool, newClient, withTransaction } from './pool';
+import { databaseNameOf, workerRoleName } from './roles';
 import { dropGuard, installGuard } from './your-guard';
 
 /*
@@ -172,6 +175,94 @@ describe("the your-guard lab's role, tried from inside", () => {
         config: [`search_path=guard_${mine.id.replace('-', '_')}, pg_temp`, 'lock_timeout=2s'],
       },
     ]);
+  });
+
+  test('a guard function its role changed is refused before it runs, until the guard is installed again', async () => {
+    const fn = `guard_${mine.id.replace('-', '_')}.guard_write(text, bigint, integer)`;
+    await appendEvent(owner, { lab: mine.id, actor: 'A', kind: 'lease_acquired', token: parseToken(9) });
+    const write = () =>
+      withTransaction((client) =>
+        client.query('SELECT * FROM fl_your_guard_write($1, $2, $3, $4, NULL)', [mine.id, 'v', 9, 'A']),
+      );
+    assert.equal((await write()).rows[0]?.outcome, 'accepted');
+    const tampers = [
+      `ALTER FUNCTION ${fn} SECURITY INVOKER`,
+      `ALTER FUNCTION ${fn} RESET ALL`,
+      `ALTER FUNCTION ${fn} SET search_path = public`,
+      `GRANT EXECUTE ON FUNCTION ${fn} TO PUBLIC`,
+      `ALTER FUNCTION ${fn} STRICT`,
+      `ALTER ROLE "${role}" SET statement_timeout = 0`,
+    ];
+    for (const tamper of tampers) {
+      // As the lab's role, committed: what a statement running as that role could have done.
+      await owner.query('BEGIN');
+      await owner.query(`SET LOCAL ROLE "${role}"`);
+      await owner.query(tamper);
+      await owner.query('COMMIT');
+      await assert.rejects(write(), (error: Error & { cause?: { code?: string } }) => {
+        assert.equal(error.cause?.code, 'FL011', tamper);
+        assert.match(error.message, /is not as it was installed: submit it again/, tamper);
+        return true;
+      });
+      await installGuard(mine.id, GUARD);
+      assert.equal((await write()).rows[0]?.outcome, 'accepted', `installed again after: ${tamper}`);
+    }
+  });
+
+  test("the worker role (whose line trainees have) reads no lab's guard: not in pg_proc, not in its table", async () => {
+    const secret = `${GUARD} AND 424242 = 424242`;
+    await installGuard(other.id, secret);
+    const worker = workerRoleName(databaseNameOf(process.env.DATABASE_URL as string));
+    await owner.query('BEGIN');
+    try {
+      await owner.query(`SET LOCAL ROLE "${worker}"`);
+      const bodies = await owner.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_proc WHERE prosrc LIKE '%424242%' OR proname = 'guard_write' AND prosrc LIKE '%last_token%'`,
+      );
+      assert.equal(bodies.rows[0]?.n, 0);
+      await owner.query('SAVEPOINT s');
+      await refusedWith(
+        DENIED,
+        owner.query(`SELECT statement FROM guard_${other.id.replace('-', '_')}.guard_statement`),
+        'the statement table',
+      );
+    } finally {
+      await owner.query('ROLLBACK');
+    }
+    await installGuard(other.id, GUARD);
+  });
+
+  test('a statement that changes its own function (the app role can install one) is undone and recorded as its error', async () => {
+    // Not through the parser: straight to the install, as the app role could. Its trial is undone.
+    await installGuard(mine.id, `${GUARD}; ALTER FUNCTION guard_write(text, bigint, integer) SECURITY INVOKER`);
+    await appendEvent(owner, { lab: mine.id, actor: 'A', kind: 'lease_acquired', token: parseToken(9) });
+    const written = await withTransaction((client) =>
+      client.query('SELECT * FROM fl_your_guard_write($1, $2, $3, $4, NULL)', [mine.id, 'v', 9, 'A']),
+    );
+    assert.equal(written.rows[0]?.outcome, 'refused');
+    const { rows: events } = await owner.query(
+      `SELECT outcome, detail->>'error' AS error FROM events WHERE lab = $1 ORDER BY id DESC LIMIT 1`,
+      [mine.id],
+    );
+    assert.deepEqual(events, [{ outcome: 'error', error: 'the guard changed its own function (undone)' }]);
+    const { rows } = await owner.query<{ intact: boolean }>('SELECT fl_guard_intact($1) AS intact', [mine.id]);
+    assert.equal(rows[0]?.intact, true);
+    await installGuard(mine.id, GUARD);
+  });
+
+  test('the retention sweep drops the schema and role of a lab closed without its drop', async () => {
+    const lab = await open();
+    await installGuard(lab.id, GUARD);
+    const name = (await owner.query<{ r: string }>('SELECT fl_guard_role($1) AS r', [lab.id])).rows[0]?.r;
+    await closeLab(lab.id); // and no dropGuard: the server died in between
+    await owner.query("UPDATE labs SET closed_at = closed_at - interval '25 hours' WHERE id = $1", [lab.id]);
+    assert.ok((await deleteExpiredLabHistories({ retentionMs: 24 * 3_600_000 })).includes(lab.id));
+    const { rows } = await owner.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name]);
+    assert.equal(rows.length, 0);
+    const { rows: schemas } = await owner.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [
+      `guard_${lab.id.replace('-', '_')}`,
+    ]);
+    assert.equal(schemas.length, 0);
   });
 
   test('closing the lab drops its schema and role', async () => {

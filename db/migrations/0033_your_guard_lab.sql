@@ -4,10 +4,12 @@
 --  * per lab, a schema of its own (guard_<lab>) holding one table, guarded_row (id, value, last_token);
 --  * per lab, a NOLOGIN role (fencing_guard_<lab>_<database digest>; roles are cluster-wide) whose only
 --    privileges are USAGE on that schema and SELECT, UPDATE on that table;
+--  * per lab, <schema>.guard_statement, one row: the trainee's statement, readable by that role only;
 --  * per lab, <schema>.guard_write(value text, token bigint, row_id integer) RETURNS integer, a
---    SECURITY DEFINER function OWNED BY THAT ROLE whose body is the trainee's statement, with
---    search_path pinned to the lab's schema and a lock timeout; EXECUTE revoked from PUBLIC, granted
---    to the owner alone. It returns how many rows the statement changed.
+--    SECURITY DEFINER function OWNED BY THAT ROLE whose fixed body (fl_guard_body) EXECUTEs that
+--    statement, with search_path pinned to the lab's schema and a lock timeout; EXECUTE revoked from
+--    PUBLIC. It returns how many rows the statement changed. Checked before and after every run
+--    (fl_guard_intact): its owner could ALTER it.
 -- The owner's functions below are the only doors: fl_install_guard and fl_drop_guard (app role),
 -- fl_your_guard_write (app role) and worker_your_guard_write (worker role, its own lab and run, a
 -- token granted to it there). The write's outcome is recorded as the lab's event in the write's own
@@ -53,6 +55,39 @@ BEGIN
   RETURN b;
 END $$;
 
+-- guard_write's body, the same for every lab: the statement is not in it (pg_proc.prosrc is readable by
+-- every role, the worker role's room included) but in the lab's one-row guard_statement, which only the
+-- lab's role may read. $1 value, $2 token, $3 row id; it returns the rows the statement changed.
+CREATE FUNCTION fl_guard_body() RETURNS text
+LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT 'DECLARE changed_rows integer; BEGIN '
+         'EXECUTE (SELECT g.statement FROM guard_statement g) USING $1, $2, $3; '
+         'GET DIAGNOSTICS changed_rows = ROW_COUNT; RETURN changed_rows; END'
+$$;
+
+-- Is the lab's guard_write still as fl_install_guard left it? Its role owns it (a SECURITY DEFINER function
+-- runs with its owner's privileges, and only the owner, or a superuser, may ALTER a function: so the role
+-- whose privileges the statement runs with is the one that could change it, and no other split is
+-- possible), so anything that ran as that role could have made it SECURITY INVOKER (the next call would
+-- run as the caller: the owner), reset its search_path or timeout, granted it to PUBLIC, or set the
+-- role's own defaults. Checked before every run of the guard and after it.
+CREATE FUNCTION fl_guard_intact(p_lab text) RETURNS boolean
+LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT coalesce((
+    SELECT p.prosecdef AND NOT p.proisstrict AND p.provolatile = 'v' AND p.prokind = 'f'
+           AND p.proowner = (SELECT oid FROM pg_roles WHERE rolname = public.fl_guard_role(p_lab))
+           AND p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql')
+           AND p.prosrc = public.fl_guard_body()
+           AND p.proconfig IS NOT DISTINCT FROM
+               ARRAY[format('search_path=%I, pg_temp', public.fl_guard_schema(p_lab)), 'lock_timeout=2s']
+           AND p.proacl::text[] IS NOT DISTINCT FROM
+               ARRAY[format('%s=X/%s', public.fl_guard_role(p_lab), public.fl_guard_role(p_lab))]
+           AND NOT EXISTS (SELECT 1 FROM pg_db_role_setting d WHERE d.setrole = p.proowner)
+      FROM pg_proc p
+     WHERE p.oid = to_regprocedure(format('%I.guard_write(text, bigint, integer)', public.fl_guard_schema(p_lab)))
+  ), false)
+$$;
+
 -- Installs (or replaces) the lab's guard: p_statement is the canonical text of one UPDATE that the
 -- app's parser check accepted. Whatever it says, it runs as the lab's role, which can reach nothing
 -- but guarded_row. Tried once on the lab's row and undone: a statement PostgreSQL refuses (no such
@@ -74,8 +109,18 @@ BEGIN
     EXECUTE format('CREATE ROLE %I NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS', r);
   END IF;
   -- The owner must be able to take the role to hand it the function (a superuser need not; an owner
-  -- with CREATEROLE is the role's admin and may grant it to itself).
-  EXECUTE format('GRANT %I TO %I WITH INHERIT FALSE, SET TRUE', r, current_user);
+  -- with CREATEROLE is the role's admin and may grant it to itself), and must inherit its rights to
+  -- call the function it hands over: an owner's own grant passes to the new owner with the function
+  -- (measured with a CREATEROLE owner: "permission denied for function guard_write" otherwise).
+  IF current_setting('server_version_num')::int >= 160000 THEN
+    EXECUTE format('GRANT %I TO %I WITH INHERIT TRUE, SET TRUE', r, current_user);
+  ELSE
+    -- PostgreSQL 15 has no options on a membership: a member may take the role, and inherits its rights
+    -- as its own INHERIT attribute says (the default).
+    EXECUTE format('GRANT %I TO %I', r, current_user);
+  END IF;
+  -- Defaults the role may have set itself (ALTER ROLE ... SET) go: fl_guard_intact refuses a role with any.
+  EXECUTE format('ALTER ROLE %I RESET ALL', r);
   IF NOT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = s) THEN
     EXECUTE format('CREATE SCHEMA %I', s);
     EXECUTE format('REVOKE ALL ON SCHEMA %I FROM PUBLIC', s);
@@ -85,15 +130,19 @@ BEGIN
     EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', s, r);
     EXECUTE format('GRANT SELECT, UPDATE ON %I.guarded_row TO %I', s, r);
   END IF;
+  -- The statement, where only the lab's role (and the owner) can read it: one row.
+  EXECUTE format('CREATE TABLE IF NOT EXISTS %I.guard_statement '
+                 '(one boolean PRIMARY KEY DEFAULT true CHECK (one), statement text NOT NULL)', s);
+  EXECUTE format('GRANT SELECT ON %I.guard_statement TO %I', s, r);
+  EXECUTE format('INSERT INTO %I.guard_statement (statement) VALUES ($1) '
+                 'ON CONFLICT (one) DO UPDATE SET statement = EXCLUDED.statement', s) USING p_statement;
   EXECUTE format('DROP FUNCTION IF EXISTS %I.guard_write(text, bigint, integer)', s);
-  -- The body: the statement as a literal (%L) inside a fixed PL/pgSQL block. $1 value, $2 token, $3 row id.
+  -- The body is fixed (fl_guard_body): it runs the statement kept in guard_statement.
   EXECUTE format(
     'CREATE FUNCTION %I.guard_write(text, bigint, integer) RETURNS integer LANGUAGE plpgsql SECURITY DEFINER '
     'SET search_path = %I, pg_temp SET lock_timeout = %L AS %L',
-    s, s, '2s',
-    'DECLARE changed_rows integer; BEGIN ' || p_statement || '; GET DIAGNOSTICS changed_rows = ROW_COUNT; RETURN changed_rows; END');
+    s, s, '2s', fl_guard_body());
   EXECUTE format('REVOKE ALL ON FUNCTION %I.guard_write(text, bigint, integer) FROM PUBLIC', s);
-  EXECUTE format('GRANT EXECUTE ON FUNCTION %I.guard_write(text, bigint, integer) TO %I', s, current_user);
   -- ALTER ... OWNER needs the new owner to have CREATE on the schema: given for this statement only.
   EXECUTE format('GRANT CREATE ON SCHEMA %I TO %I', s, r);
   EXECUTE format('ALTER FUNCTION %I.guard_write(text, bigint, integer) OWNER TO %I', s, r);
@@ -134,6 +183,7 @@ DECLARE
   changed integer;
   row_value text;
   row_token bigint;
+  guard_error text;
 BEGIN
   IF p_generation IS NOT NULL THEN PERFORM lab_generation_current(p_lab, p_generation); END IF;
   b := fl_your_guard_lab(p_lab);
@@ -141,14 +191,35 @@ BEGIN
   IF to_regprocedure(format('%I.guard_write(text, bigint, integer)', s)) IS NULL THEN
     RAISE EXCEPTION 'the lab % has no guard yet: submit one first', p_lab USING ERRCODE = 'FL011';
   END IF;
+  IF NOT fl_guard_intact(p_lab) THEN
+    RAISE EXCEPTION 'the guard of the lab % is not as it was installed: submit it again', p_lab USING ERRCODE = 'FL011';
+  END IF;
   IF NOT EXISTS (SELECT 1 FROM events e
                   WHERE e.lab = p_lab AND e.kind = 'lease_acquired' AND e.token = p_token AND e.actor = p_actor
                     AND (p_generation IS NULL OR e.generation = p_generation)) THEN
     RAISE EXCEPTION 'token % was not granted to % in the lab %', p_token, p_actor, p_lab USING ERRCODE = 'FL009';
   END IF;
-  EXECUTE format('SELECT %I.guard_write($1, $2, $3)', s) INTO changed USING p_value, p_token, b.row_id;
+  -- An error the trainee's statement raises (division by zero, a timeout) is the guard's failure, not
+  -- the write's: its effects are undone, and it is recorded as a write refused with PostgreSQL's words.
+  BEGIN
+    EXECUTE format('SELECT %I.guard_write($1, $2, $3)', s) INTO changed USING p_value, p_token, b.row_id;
+    IF NOT fl_guard_intact(p_lab) THEN
+      RAISE EXCEPTION 'the guard changed its own function (undone)' USING ERRCODE = 'FL011';
+    END IF;
+  EXCEPTION WHEN OTHERS OR query_canceled THEN
+    guard_error := SQLERRM;
+  END;
   EXECUTE format('SELECT g.value, g.last_token FROM %I.guarded_row g WHERE g.id = $1', s)
      INTO row_value, row_token USING b.row_id;
+  IF guard_error IS NOT NULL THEN
+    INSERT INTO events (lab, actor, kind, row_id, token, outcome, detail, generation)
+    VALUES (p_lab, p_actor, 'write_rejected', b.row_id, p_token, 'error',
+            jsonb_build_object('value', p_value, 'table', 'guarded_row', 'path', 'your guard',
+                               'error', left(guard_error, 500)),
+            p_generation);
+    RETURN QUERY SELECT 'refused'::text, row_token;
+    RETURN;
+  END IF;
   -- The lab's row as the pages show it: what guarded_row holds now.
   UPDATE unguarded_rows u SET value = row_value, last_token = row_token, last_token_text = row_token::text,
                               updated_at = clock_timestamp()
@@ -214,6 +285,8 @@ BEGIN
       USING p_value, b.row_id;
   END IF;
 END $$;
+
+REVOKE ALL ON FUNCTION fl_guard_intact(text) FROM PUBLIC;
 
 DO $$
 DECLARE

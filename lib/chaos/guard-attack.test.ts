@@ -100,6 +100,14 @@ describe('your guard, attacked by the pause story across the digit boundary', ()
     assert.equal(verdict.headline, 'your guard failed on token 10 and wrote nothing: division by zero');
   });
 
+  test('a guard that raises an error only on real writes: the error is its verdict, and the attack ends', async () => {
+    // Token 0 (the install's trial) short-circuits; every real write divides by zero.
+    const { verdict, kinds } = await attack(`${SET} AND last_token <= $2 AND $2 > 0 AND 1/0 = 1`);
+    assert.equal(verdict.passed, false);
+    assert.equal(verdict.headline, 'your guard raised an error on a real write: division by zero');
+    assert.ok(kinds.includes('A write_rejected 9'), kinds.join(', '));
+  });
+
   test('PostgreSQL refuses a statement the parser lets through but the table cannot run', async () => {
     await assert.rejects(
       installGuard(lab.id, "UPDATE guarded_row SET last_token = 'not a number'"),

@@ -4,7 +4,7 @@ import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
 import { checkHistory } from '../model/checker';
 import type { LabEvent } from '../model/events';
-import { type GuardVerdict, guardVerdict } from '../model/guard-verdict';
+import { type GuardVerdict, guardErrorVerdict, guardVerdict } from '../model/guard-verdict';
 import type { LabInstance } from '../model/lab-instance';
 import { toWire, type WireEvent } from '../model/wire';
 import { getSupervisor } from '../supervisor/supervisor';
@@ -63,9 +63,15 @@ export async function runGuardAttack(lab: LabInstance): Promise<GuardAttack> {
   const events = (await listEvents({ lab: lab.id })).map(toWire);
   const row = await readLabRow(lab);
   const checked = checkHistory(events, row ? { value: row.value, lastToken: row.lastToken } : undefined);
-  const paused = guardVerdict(events, checked);
+  const paused = guardErrorVerdict(events) ?? guardVerdict(events, checked);
   if (!paused.passed) return { verdict: paused, events };
   const chaos = await runChaos({ lab, ...GUARD_CHAOS });
+  const raised = guardErrorVerdict(chaos.events);
+  if (raised)
+    return {
+      verdict: { ...raised, headline: `${raised.headline} (in ${GUARD_CHAOS.seconds} s of seeded chaos)` },
+      events: chaos.events,
+    };
   const verdict = guardVerdict(chaos.events, chaos.verdict);
   const { seed, seconds } = GUARD_CHAOS;
   return {

@@ -3,8 +3,8 @@ import { deleteExpiredLabHistories } from '../../db/labs';
 import { deleteDeadTrainerSessions } from '../../db/trainer-sessions';
 
 /*
- * The retention sweep: a closed private lab's history (events, remote workers, a broken lab's row)
- * is deleted FENCING_LAB_RETENTION_HOURS (24) after it closed. Protected rows and the token
+ * The retention sweep: a closed private lab's history (events, remote workers, a broken lab's row,
+ * a your-guard lab's attempts, and its guard's schema and role if closing left them) is deleted FENCING_LAB_RETENTION_HOURS (24) after it closed. Protected rows and the token
  * sequence are never touched (db/labs.ts deleteExpiredLabHistories). Dead trainer sessions go too.
  * Started once per server
  * process (instrumentation.ts); one timer on globalThis, closable.

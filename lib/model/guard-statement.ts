@@ -26,6 +26,7 @@ export type GuardRefusal =
   | 'column'
   | 'operator'
   | 'cast'
+  | 'number'
   | 'not-allowed';
 
 export type GuardCheck = { ok: true } | { ok: false; refusal: GuardRefusal; reason: string };
@@ -33,8 +34,13 @@ export type GuardCheck = { ok: true } | { ok: false; refusal: GuardRefusal; reas
 type Node = Record<string, unknown>;
 
 const OPERATORS = new Set(['=', '<>', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/']);
-/** Casts between numbers and text: enough for the classic mistake (`last_token::text <= $2::text`). */
-const CAST_TYPES = new Set(['text', 'varchar', 'int8', 'int4', 'int2', 'bigint', 'integer', 'numeric']);
+/**
+ * Casts between integers and text: enough for the classic mistake (`last_token::text <= $2::text`). Not
+ * `numeric` (tokens are bigint): its arithmetic on a huge constant burns a CPU for seconds a write.
+ */
+const CAST_TYPES = new Set(['text', 'varchar', 'int8', 'int4', 'int2', 'bigint', 'integer']);
+/** A number constant (or a string read as one) has at most this many digits, and no exponent. */
+const MAX_NUMBER_DIGITS = 19;
 /** Expression nodes a guard may hold (each checked further below where it needs it). */
 const EXPRESSIONS = new Set([
   'A_Const',
@@ -176,6 +182,15 @@ function checkNode(kind: string, node: Node, tables: ReadonlySet<string>): Guard
         `a guard compares and counts only (${[...OPERATORS].join(' ')}), not ${operator.join('.')}`,
       );
   }
+  if (kind === 'A_Const') {
+    const fval = isNode(node.fval) ? String(node.fval.fval) : undefined;
+    const sval = isNode(node.sval) ? String(node.sval.sval) : undefined;
+    // A string is read as a number when it meets one (`1.5 * '1e65000'` is numeric): judged the same.
+    const number = fval ?? (sval !== undefined && /^\s*[+-]?\.?\d/.test(sval) ? sval : undefined);
+    const wrong = number === undefined ? undefined : numberWords(number);
+    if (wrong)
+      return refuse('number', `a guard's numbers have at most ${MAX_NUMBER_DIGITS} digits and no exponent (${wrong})`);
+  }
   if (kind === 'TypeCast') {
     const type = isNode(node.typeName) ? node.typeName : {};
     const names = strings(type.names);
@@ -186,6 +201,16 @@ function checkNode(kind: string, node: Node, tables: ReadonlySet<string>): Guard
     }
   }
   return undefined;
+}
+
+/** What is wrong with a number constant's text, if anything. */
+function numberWords(text: string): string | undefined {
+  const bare = text.trim().replace(/^[+-]/, '').replaceAll('_', '');
+  const shown = text.length > 24 ? `${text.slice(0, 20)}…` : text;
+  const radix = /^0[xob]/i.test(bare);
+  if (!radix && /e/i.test(bare)) return `${shown} has an exponent`;
+  const digits = (radix ? bare.slice(2) : bare.replace('.', '')).length;
+  return digits > MAX_NUMBER_DIGITS ? `${shown} has ${digits}` : undefined;
 }
 
 function statementWords(kind: string): string {

@@ -42,6 +42,20 @@ export function guardVerdict(events: readonly WireEvent[], verdict: Verdict): Gu
   };
 }
 
+/**
+ * The verdict when the trainee's statement raised an error on a real write (0033 records it as a write
+ * refused with PostgreSQL's message): the guard failed, whatever the checker says of the rest.
+ */
+export function guardErrorVerdict(events: readonly WireEvent[]): GuardVerdict | undefined {
+  const raised = events.find((event) => event.kind === 'write_rejected' && event.outcome === 'error');
+  if (!raised) return undefined;
+  return {
+    passed: false,
+    headline: `your guard raised an error on a real write: ${String(raised.detail.error ?? 'no message')}`,
+    counterexample: minimalHistory(events, [raised]),
+  };
+}
+
 function headlineOf(violation: Violation, named: readonly WireEvent[]): string {
   const writes = named.filter((e) => e.kind === 'write_accepted');
   const last = named.at(-1);

@@ -10,7 +10,7 @@ import 'server-only';
 const DEFAULT_MAX_FEEDS_PER_ADDRESS = 24;
 const DEFAULT_MAX_FEEDS = 400;
 
-function limitFromEnv(name: string, fallback: number): number {
+export function limitFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1) {

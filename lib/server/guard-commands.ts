@@ -7,6 +7,7 @@ import { type GuardResult, submitGuardInput } from '../model/guard-inputs';
 import { toHistoryFile } from '../model/history-file';
 import { labTitle } from '../model/lab-instance';
 import { type Credentials, requireDriver } from './access';
+import { getGuardAttackSlots } from './guard-attack-slots';
 import { parseGuard } from './guard-parser';
 import { labFor } from './lab-commands';
 import { inLabOrder } from './lab-queue';
@@ -19,49 +20,60 @@ import { validatedAction } from './validated-action';
  * attack with real workers. Every submission is an attempt on the class wall.
  */
 export const submitGuard = (raw: unknown, credentials: Credentials) =>
-  validatedAction(submitGuardInput, ({ lab: id, name, statement: text }) =>
-    inLabOrder(id, async (): Promise<GuardResult> => {
+  validatedAction(submitGuardInput, async ({ lab: id, name, statement: text }) => {
+    const yourGuardLab = async () => {
       const lab = await labFor(id, credentials);
       requireDriver(lab, credentials);
       if (lab.kind !== 'your-guard') throw new FencingError('invalid_input', 'only a your-guard lab takes a guard');
-      getPrivateLabs().touch(lab.id);
-      const owner = { lab: lab.id, ownerHash: lab.ownerHash as string, name };
-      const refused = async (reason: string, statement: string): Promise<GuardResult> => {
-        const attempt = await recordGuardAttempt({ ...owner, statement, outcome: 'refused', verdict: reason });
-        return { attemptId: attempt.id, outcome: 'refused', headline: reason, hasCounterexample: false };
-      };
-      const parsed = await parseGuard(text);
-      if (!parsed.ok) return refused(`refused before it ran: ${parsed.reason}`, text);
-      try {
-        await installGuard(lab.id, parsed.statement);
-      } catch (error) {
-        if (isFencingError(error) && error.code === 'invalid_input') return refused(error.message, parsed.statement);
-        throw error;
-      }
-      const { verdict, events } = await runGuardAttack(lab);
-      const shown = new Set(verdict.counterexample);
-      const history = verdict.passed
-        ? undefined
-        : toHistoryFile({
-            lab: { id: lab.id, kind: lab.kind, title: `${labTitle(lab)}: ${name}'s guard` },
-            events: events.filter((event) => shown.has(event.id)),
-            exportedAt: new Date(),
-          });
-      const attempt = await recordGuardAttempt({
-        ...owner,
-        statement: parsed.statement,
-        outcome: verdict.passed ? 'passed' : 'violation',
-        ...(verdict.rule ? { rule: verdict.rule } : {}),
-        verdict: verdict.headline,
-        ...(history ? { history } : {}),
+      return lab;
+    };
+    // A guard the parser accepts takes one of the server's attack slots (lib/server/guard-attack-slots.ts)
+    // before it queues: one running per owner, a few a minute, a bound for the machine.
+    const parsed = await parseGuard(text);
+    const slot = parsed.ok ? getGuardAttackSlots().take((await yourGuardLab()).ownerHash as string) : undefined;
+    try {
+      return await inLabOrder(id, async (): Promise<GuardResult> => {
+        const lab = await yourGuardLab();
+        getPrivateLabs().touch(lab.id);
+        const owner = { lab: lab.id, ownerHash: lab.ownerHash as string, name };
+        const refused = async (reason: string, statement: string): Promise<GuardResult> => {
+          const attempt = await recordGuardAttempt({ ...owner, statement, outcome: 'refused', verdict: reason });
+          return { attemptId: attempt.id, outcome: 'refused', headline: reason, hasCounterexample: false };
+        };
+        if (!parsed.ok) return refused(`refused before it ran: ${parsed.reason}`, text);
+        try {
+          await installGuard(lab.id, parsed.statement);
+        } catch (error) {
+          if (isFencingError(error) && error.code === 'invalid_input') return refused(error.message, parsed.statement);
+          throw error;
+        }
+        const { verdict, events } = await runGuardAttack(lab);
+        const shown = new Set(verdict.counterexample);
+        const history = verdict.passed
+          ? undefined
+          : toHistoryFile({
+              lab: { id: lab.id, kind: lab.kind, title: `${labTitle(lab)}: ${name}'s guard` },
+              events: events.filter((event) => shown.has(event.id)),
+              exportedAt: new Date(),
+            });
+        const attempt = await recordGuardAttempt({
+          ...owner,
+          statement: parsed.statement,
+          outcome: verdict.passed ? 'passed' : 'violation',
+          ...(verdict.rule ? { rule: verdict.rule } : {}),
+          verdict: verdict.headline,
+          ...(history ? { history } : {}),
+        });
+        return {
+          attemptId: attempt.id,
+          outcome: attempt.outcome,
+          headline: verdict.headline,
+          ...(verdict.detail ? { detail: verdict.detail } : {}),
+          statement: parsed.statement,
+          hasCounterexample: history !== undefined,
+        };
       });
-      return {
-        attemptId: attempt.id,
-        outcome: attempt.outcome,
-        headline: verdict.headline,
-        ...(verdict.detail ? { detail: verdict.detail } : {}),
-        statement: parsed.statement,
-        hasCounterexample: history !== undefined,
-      };
-    }),
-  )(raw);
+    } finally {
+      slot?.release();
+    }
+  })(raw);

@@ -26,6 +26,33 @@ describe('a guard read by PostgreSQL’s parser', () => {
     }
   });
 
+  it('refuses numbers that cost a CPU: an exponent, more than 19 digits, a cast to numeric', async () => {
+    const why = /^number: a guard's numbers have at most 19 digits and no exponent/;
+    assert.match(await refusal(`${RIGHT} AND (1e65000 / 7) > 0`), /^number: .*\(1e65000 has an exponent\)$/);
+    assert.match(await refusal(`${RIGHT} AND $2 < 1E3`), why);
+    assert.match(await refusal(`${RIGHT} AND $2 < ${'9'.repeat(20)}`), /\(9{20} has 20\)$/);
+    assert.match(await refusal(`${RIGHT} AND 1.5 * '1e65000' > 0`), why);
+    assert.match(await refusal(`${RIGHT} AND '${'1'.repeat(30)}'::bigint > 0`), why);
+    assert.match(
+      await refusal(`${RIGHT} AND last_token::numeric <= $2::numeric`),
+      /^cast: .*\(not pg_catalog.numeric\)$/,
+    );
+    // Tokens as big as a bigint, and decimals, still read.
+    for (const fine of [`${RIGHT} AND $2 < 9223372036854775807`, `${RIGHT} AND 1.5 > 0`, `${RIGHT} AND value <> 'x'`]) {
+      const parsed = await parseGuard(fine);
+      assert.ok(parsed.ok, fine);
+    }
+  });
+
+  it('refuses a guard whose canonical form is longer than 2000 characters, though the text typed is not', async () => {
+    const text = `${RIGHT}${'+0'.repeat(600)}`;
+    assert.ok(text.length < 2000);
+    assert.match(
+      await refusal(text),
+      /^not-allowed: a guard is at most 2000 characters as PostgreSQL writes it back \(its canonical form\), and this one is \d{4}: shorten it$/,
+    );
+  });
+
   it('refuses, with its reason, what is not one UPDATE of the lab’s own table', async () => {
     assert.match(
       await refusal(`${RIGHT}; SELECT 1`),

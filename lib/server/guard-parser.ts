@@ -26,6 +26,14 @@ export async function parseGuard(text: string): Promise<ParsedGuard> {
   const checked = checkGuardTree(tree);
   if (!checked.ok) return checked;
   const statement = (await deparse(tree as Parameters<typeof deparse>[0])).trim().replace(/;$/, '');
+  // What is installed (and kept) is the canonical text, which can be longer than the text typed.
+  if (statement.length > MAX_GUARD_CHARS) {
+    return {
+      ok: false,
+      refusal: 'not-allowed',
+      reason: `a guard is at most ${MAX_GUARD_CHARS} characters as PostgreSQL writes it back (its canonical form), and this one is ${statement.length}: shorten it`,
+    };
+  }
   // The canonical text must say the same as the tree that passed: parsed again, judged again.
   const again = checkGuardTree(await parse(statement));
   if (!again.ok) return again;
