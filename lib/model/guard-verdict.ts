@@ -51,7 +51,7 @@ export function guardErrorVerdict(events: readonly WireEvent[]): GuardVerdict | 
   if (!raised) return undefined;
   return {
     passed: false,
-    headline: `your guard raised an error on a real write: ${String(raised.detail.error ?? 'no message')}`,
+    headline: `your guard raised an error on token ${raised.token}'s write and wrote nothing: ${String(raised.detail.error ?? 'no message')}`,
     counterexample: minimalHistory(events, [raised]),
   };
 }
@@ -71,12 +71,8 @@ function headlineOf(violation: Violation, named: readonly WireEvent[]): string {
         ? `your guard let token ${stale?.token} write after token ${newer.token} had written`
         : `your guard let ${stale?.actor ?? 'a holder'} write with a token that was not its lease's`;
     }
-    case 'newer-token-rejected': {
-      const error = last?.detail.error;
-      return typeof error === 'string'
-        ? `your guard failed on token ${last?.token} and wrote nothing: ${error}`
-        : `your guard turned away token ${last?.token} while the row held only token ${last?.storedToken}`;
-    }
+    case 'newer-token-rejected':
+      return `your guard turned away token ${last?.token} while the row held only token ${last?.storedToken}`;
     case 'write-after-expiry':
       return `your guard let token ${last?.token} write after its lease had run out`;
     case 'final-state':
