@@ -4,7 +4,7 @@ import { listPrivateLabs } from '../../db/labs';
 import { FencingError } from '../model/errors';
 import { sweepInput } from '../model/sweep-grid';
 import { SWEEP_ID_PATTERN, type SweepView } from '../model/sweep-view';
-import { latestSweepOf, startSweepRun, sweepRunOf } from '../sweep/sweep-runs';
+import { latestSweepOf, startSweepRun, stopSweepRun, sweepRunOf, TRAINER_SWEEPER } from '../sweep/sweep-runs';
 import { type Credentials, isTrainer, ownerHashOf } from './access';
 import { validatedAction } from './validated-action';
 
@@ -20,7 +20,7 @@ const NOT_ALLOWED =
 
 /** Who is asking, as the sweeps remember their starter: the trainer, or one browser's owner hash. */
 export async function sweeperOf(credentials: Credentials): Promise<string | undefined> {
-  if (isTrainer(credentials)) return 'trainer';
+  if (isTrainer(credentials)) return TRAINER_SWEEPER;
   if (!credentials.ownerSecret) return undefined;
   const ownerHash = ownerHashOf(credentials.ownerSecret);
   const labs = await listPrivateLabs({ ownerHash, includeClosed: true });
@@ -43,6 +43,14 @@ const sweepIdInput = z
 export const sweepStatus = (raw: unknown, credentials: Credentials) =>
   validatedAction(sweepIdInput, async ({ id }) => {
     const view = sweepRunOf(id, await requireSweeper(credentials));
+    if (!view) throw new FencingError('invalid_input', 'no such sweep');
+    return view;
+  })(raw);
+
+/** "Stop the sweep": for whoever started it, and for the trainer. */
+export const stopSweep = (raw: unknown, credentials: Credentials) =>
+  validatedAction(sweepIdInput, async ({ id }) => {
+    const view = stopSweepRun(id, await requireSweeper(credentials));
     if (!view) throw new FencingError('invalid_input', 'no such sweep');
     return view;
   })(raw);

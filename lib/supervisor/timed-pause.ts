@@ -24,7 +24,15 @@ const POLL_MS = 25;
 
 const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
 
-export type TimedPauseRecord = { events: WireEvent[]; failure?: string };
+/** `stopped`: the caller's signal ended the story before it played out (its workers were stopped). */
+export type TimedPauseRecord = { events: WireEvent[]; failure?: string; stopped?: true };
+
+/** Thrown by a wait when the caller's signal asks the story to stop. */
+class StoryStopped extends Error {
+  constructor() {
+    super('stopped');
+  }
+}
 
 export type TimedPause = {
   /** The two workers' settings: A is the one that freezes. */
@@ -34,46 +42,57 @@ export type TimedPause = {
   waitForBMs?: number;
 };
 
-export async function runTimedPause(lab: LabInstance, story: TimedPause): Promise<TimedPauseRecord> {
+/**
+ * Runs the story in `lab`. When `signal` aborts (someone stopped the sweep), the story ends at its
+ * next wait: its workers are stopped as at any end, and the record says it was stopped.
+ */
+export async function runTimedPause(
+  lab: LabInstance,
+  story: TimedPause,
+  signal?: AbortSignal,
+): Promise<TimedPauseRecord> {
   const supervisor = getSupervisor();
   const { A, B } = story.workers;
   const point = { pauseMs: story.pauseMs };
+  const waitForEvent = (
+    what: string,
+    match: (event: LabEvent, events: readonly LabEvent[]) => boolean,
+    timeoutMs = STEP_TIMEOUT_MS,
+  ) => waitForLabEvent(lab, what, match, timeoutMs, signal);
   let failure: string | undefined;
+  let stopped = false;
   try {
+    if (signal?.aborted) throw new StoryStopped();
     await supervisor.startWorker(lab, A);
-    await waitForEvent(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
+    await waitForEvent('A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
     // B joins and polls for the lease from now on; A's lease holds it off until it runs out.
     await supervisor.startWorker(lab, B);
     await supervisor.pause(lab, 'A', { mode: 'critical-window', seconds: point.pauseMs / 1000 });
     // A may find its lease taken over (its renewal refused) before the pause strikes: a slow clock
     // renews late. It then waits for the lease, which B holds, and writes nothing more: the story ends.
     const froze = await waitForEvent(
-      lab,
       'A freezes',
       (e, events) => (e.actor === 'A' && e.kind === 'pause_started') || isLostToB(toWire(e), events.map(toWire)),
     );
     if (froze.kind === 'lease_lost') return await recorded(lab);
     const woke = await waitForEvent(
-      lab,
       'A wakes',
       (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > froze.id,
       point.pauseMs + STEP_TIMEOUT_MS,
     );
-    const late = await waitForEvent(
-      lab,
-      'A writes after its pause',
-      (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id,
-    );
+    const late = await waitForEvent('A writes after its pause', (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
     if (story.waitForBMs) {
       // B writes once it holds the lease; if A kept it (a pause shorter than the lease), B waits in vain.
-      await waitForEvent(lab, "B's write", (e) => e.actor === 'B' && isWrite(e), story.waitForBMs).catch(() => late);
+      await waitForEvent("B's write", (e) => e.actor === 'B' && isWrite(e), story.waitForBMs).catch(() => late);
     }
   } catch (error) {
-    failure = error instanceof Error ? error.message : String(error);
+    if (error instanceof StoryStopped || signal?.aborted) stopped = true;
+    else failure = error instanceof Error ? error.message : String(error);
   } finally {
     await supervisor.stopLab(lab);
   }
-  return recorded(lab, failure);
+  const record = await recorded(lab, failure);
+  return stopped ? { ...record, stopped: true } : record;
 }
 
 async function recorded(lab: LabInstance, failure?: string): Promise<TimedPauseRecord> {
@@ -81,14 +100,16 @@ async function recorded(lab: LabInstance, failure?: string): Promise<TimedPauseR
   return failure === undefined ? { events } : { events, failure };
 }
 
-async function waitForEvent(
+async function waitForLabEvent(
   lab: LabInstance,
   what: string,
   match: (event: LabEvent, events: readonly LabEvent[]) => boolean,
-  timeoutMs = STEP_TIMEOUT_MS,
+  timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<LabEvent> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (signal?.aborted) throw new StoryStopped();
     const events = await listEvents({ lab: lab.id });
     const found = events.find((event) => match(event, events));
     if (found) return found;
