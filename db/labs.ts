@@ -174,6 +174,17 @@ export async function listPrivateLabs(
   return rows.map(reshapeLab);
 }
 
+/** The open private labs opened from this address (the sweeps' run labs: `sweep`), oldest first. */
+export async function listOpenLabsOpenedFrom(address: string, db: Queryable = getPool()): Promise<LabRecord[]> {
+  const { rows } = await db.query<LabRow>(
+    `SELECT ${LAB_COLUMNS} FROM labs
+      WHERE visibility = 'private' AND closed_at IS NULL AND opened_from = $1
+      ORDER BY created_at`,
+    [address],
+  );
+  return rows.map(reshapeLab);
+}
+
 /**
  * Records that these open private labs were used just now (database clock), for the idle sweep of
  * every app server on the database (claimIdleLabs).
