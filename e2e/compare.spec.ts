@@ -40,6 +40,9 @@ test('the fenced and the unfenced labs after the pause part at A’s late write:
   await expect(compare.marker(compare.second)).toHaveText('first difference');
   await expect(compare.details(compare.first)).toContainText(/A's write "A-\d+" with token \d+: rejected as stale/);
   await expect(compare.details(compare.second)).toContainText(/A's write "A-\d+" with token \d+: accepted/);
+  await expect(page.getByTestId('first-difference-shown')).toHaveText(
+    'Both marks are selected: their details are below each timeline.',
+  );
   // The verdicts beside them: the fenced lab safe, the unfenced one with its lost update.
   await expect(page.getByText('✓ Checker: no violation')).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: /✗ Checker: \d+ violation/ })).toBeVisible();
@@ -186,6 +189,11 @@ test('a what-if from a replay moment with a longer lease runs for real beside th
   await expect(
     compare.second.getByRole('button', { name: /^A's write ".*" with token \d+: accepted/ }).first(),
   ).toBeAttached();
+  // An expiry and a wake-up select the marks they ended: the original's lease bar and the fork's freeze.
+  await compare.showDifference.click();
+  await expect(compare.details(compare.first)).toContainText(/A's lease, token \d+/);
+  await expect(compare.details(compare.second)).toContainText(/A frozen/);
+  await expect(page.getByTestId('first-difference-shown')).toHaveText(/^Both marks are selected/);
   expect(await seriousViolations(page)).toEqual([]);
 
   // The fork's own page leads back to this comparison.
