@@ -58,7 +58,10 @@ const isWrite = (e: CellEvent) => e.kind === 'write_accepted' || e.kind === 'wri
  * A's lease lost to B: a lease_lost of A's after B took the lease. (A alone may lose its own lease,
  * a slow clock renewing late, and take it again at once: that ends nothing.)
  */
-export function isLostToB(event: CellEvent, events: readonly CellEvent[]): boolean {
+export function isLostToB(
+  event: Pick<CellEvent, 'id' | 'actor' | 'kind'>,
+  events: readonly Pick<CellEvent, 'id' | 'actor' | 'kind'>[],
+): boolean {
   return (
     event.actor === 'A' &&
     event.kind === 'lease_lost' &&

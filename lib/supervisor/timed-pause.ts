@@ -1,5 +1,4 @@
 import 'server-only';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import type { LabEvent } from '../model/events';
 import type { WorkerSettings } from '../model/lab-inputs';
@@ -7,6 +6,7 @@ import type { LabInstance } from '../model/lab-instance';
 import { isLostToB } from '../model/sweep-cell';
 import { toWire, type WireEvent } from '../model/wire';
 import { getSupervisor } from './supervisor';
+import { STEP_TIMEOUT_MS, WaitStopped, waitForLabEvent } from './wait-for-event';
 
 /*
  * The pause story, timed: A takes the lease and writes; B starts and waits for the lease; A is armed
@@ -19,20 +19,10 @@ import { getSupervisor } from './supervisor';
  * pause story: a sweep's every run (lib/sweep/) and a what-if fork (lib/server/what-if.ts) run it.
  */
 
-const STEP_TIMEOUT_MS = 20_000;
-const POLL_MS = 25;
-
 const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
 
 /** `stopped`: the caller's signal ended the story before it played out (its workers were stopped). */
 export type TimedPauseRecord = { events: WireEvent[]; failure?: string; stopped?: true };
-
-/** Thrown by a wait when the caller's signal asks the story to stop. */
-class StoryStopped extends Error {
-  constructor() {
-    super('stopped');
-  }
-}
 
 export type TimedPause = {
   /** The two workers' settings: A is the one that freezes. */
@@ -58,11 +48,11 @@ export async function runTimedPause(
     what: string,
     match: (event: LabEvent, events: readonly LabEvent[]) => boolean,
     timeoutMs = STEP_TIMEOUT_MS,
-  ) => waitForLabEvent(lab, what, match, timeoutMs, signal);
+  ) => waitForLabEvent(lab, what, match, signal ? { timeoutMs, signal } : { timeoutMs });
   let failure: string | undefined;
   let stopped = false;
   try {
-    if (signal?.aborted) throw new StoryStopped();
+    if (signal?.aborted) throw new WaitStopped();
     await supervisor.startWorker(lab, A);
     await waitForEvent('A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
     // B joins and polls for the lease from now on; A's lease holds it off until it runs out.
@@ -72,7 +62,7 @@ export async function runTimedPause(
     // renews late. It then waits for the lease, which B holds, and writes nothing more: the story ends.
     const froze = await waitForEvent(
       'A freezes',
-      (e, events) => (e.actor === 'A' && e.kind === 'pause_started') || isLostToB(toWire(e), events.map(toWire)),
+      (e, events) => (e.actor === 'A' && e.kind === 'pause_started') || isLostToB(e, events),
     );
     if (froze.kind === 'lease_lost') return await recorded(lab);
     const woke = await waitForEvent(
@@ -86,7 +76,7 @@ export async function runTimedPause(
       await waitForEvent("B's write", (e) => e.actor === 'B' && isWrite(e), story.waitForBMs).catch(() => late);
     }
   } catch (error) {
-    if (error instanceof StoryStopped || signal?.aborted) stopped = true;
+    if (error instanceof WaitStopped || signal?.aborted) stopped = true;
     else failure = error instanceof Error ? error.message : String(error);
   } finally {
     await supervisor.stopLab(lab);
@@ -98,22 +88,4 @@ export async function runTimedPause(
 async function recorded(lab: LabInstance, failure?: string): Promise<TimedPauseRecord> {
   const events = (await listEvents({ lab: lab.id })).map(toWire);
   return failure === undefined ? { events } : { events, failure };
-}
-
-async function waitForLabEvent(
-  lab: LabInstance,
-  what: string,
-  match: (event: LabEvent, events: readonly LabEvent[]) => boolean,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<LabEvent> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (signal?.aborted) throw new StoryStopped();
-    const events = await listEvents({ lab: lab.id });
-    const found = events.find((event) => match(event, events));
-    if (found) return found;
-    await sleep(POLL_MS);
-  }
-  throw new Error(`timed out waiting for: ${what}`);
 }
