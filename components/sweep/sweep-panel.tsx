@@ -21,7 +21,7 @@ const inputClass =
  * The sweep's form, its progress and its heat map. The server runs the sweep (real workers, a
  * private lab per run); this browser asks for its progress while it runs.
  */
-export function SweepPanel({ initial }: { initial?: SweepView }) {
+export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStart: boolean }) {
   const [pauses, setPauses] = useState(DEFAULT_SWEEP.pausesMs.join(', '));
   const [ttls, setTtls] = useState(DEFAULT_SWEEP.ttlsMs.join(', '));
   const [drifts, setDrifts] = useState(DEFAULT_SWEEP.driftsPercent.join(', '));
@@ -141,6 +141,12 @@ export function SweepPanel({ initial }: { initial?: SweepView }) {
             {running ? 'Sweeping…' : 'Start the sweep'}
           </button>
         </div>
+        {mayStart ? null : (
+          <p className="text-sm font-semibold">
+            Your private labs have all closed: a sweep is started, as workers are, from a browser with a private lab
+            open. Open one on the home page first (your sweeps on this server stay yours to follow and stop).
+          </p>
+        )}
         <p role="alert" className="text-sm font-semibold text-rose-800 dark:text-rose-300">
           {error ? `✗ ${error}` : ''}
         </p>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { findLab } from '../../db/labs';
+import { closeLab, findLab } from '../../db/labs';
 import { closePool } from '../../db/pool';
 import type { SweepView } from '../model/sweep-view';
 import { getSupervisor } from '../supervisor/supervisor';
@@ -41,7 +41,7 @@ test('a browser with neither the trainer key nor a private lab may not sweep', a
     const refused = await startSweep(tiny, credentials);
     assert.equal(refused.ok, false);
     assert.equal(refused.ok ? undefined : refused.error.code, 'forbidden');
-    assert.deepEqual(await sweepPageData(credentials), { allowed: false });
+    assert.deepEqual(await sweepPageData(credentials), { allowed: false, mayStart: false });
   }
 });
 
@@ -139,4 +139,16 @@ test('a sweep is stopped by whoever started it or by the trainer, not by another
   assert.ok(again.ok, JSON.stringify(again));
   assert.ok((await stopSweep({ id: again.data.id }, owner)).ok);
   await finished(again.data.id);
+});
+
+test('a browser whose private labs have all closed still sees its sweeps, but starts none until it opens a lab', async () => {
+  const owner = { ownerSecret: newOwnerSecret() };
+  const opened = await commands.openPrivateLab({ kind: 'fenced' }, { ...owner, address: '198.18.200.4' });
+  assert.ok(opened.ok, JSON.stringify(opened));
+  assert.deepEqual(await sweepPageData(owner), { allowed: true, mayStart: true });
+  await closeLab(opened.data.id);
+  assert.deepEqual(await sweepPageData(owner), { allowed: true, mayStart: false });
+  const refused = await startSweep(tiny, owner);
+  assert.equal(refused.ok ? undefined : refused.error.code, 'forbidden');
+  assert.match(refused.ok ? '' : refused.error.message, /your private labs have all closed/);
 });
