@@ -6,4 +6,7 @@ export async function register(): Promise<void> {
   // Workers a previous run of this server left behind when it died ended with it: say so.
   const { recordOrphanedWorkersOnceUp } = await import('./lib/jobs/orphaned-workers');
   recordOrphanedWorkersOnceUp();
+  // A sweep that died with a previous run of a server (or a command line) left its run labs open: close them.
+  const { closeOrphanedSweepLabsOnceUp } = await import('./lib/jobs/orphaned-sweep-labs');
+  closeOrphanedSweepLabsOnceUp();
 }

@@ -130,3 +130,7 @@ export async function startSweepAction(input: unknown) {
 export async function sweepStatusAction(input: unknown) {
   return sweeps.sweepStatus(input, await credentials());
 }
+
+export async function stopSweepAction(input: unknown) {
+  return sweeps.stopSweep(input, await credentials());
+}

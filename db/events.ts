@@ -99,6 +99,29 @@ export async function listEvents(
 }
 
 /**
+ * A lab's events up to a moment given as ms since its first event (in id order, as the replay's
+ * `?at=` counts): every event whose time, in whole ms, is at most the first's plus `msFromFirst`, in
+ * id order. Read by the events' (lab, at) index, so that a moment early in a long history reads only
+ * its beginning (a what-if fork needs nothing after its moment).
+ */
+export async function listEventsUntilMoment(
+  { lab, msFromFirst }: { lab: string; msFromFirst: number },
+  db: Queryable = getPool(),
+): Promise<LabEvent[]> {
+  // Times compared in whole ms, floored as node-postgres reads a timestamptz into a Date.
+  const { rows } = await db.query<EventRow>(
+    `SELECT id, lab, at, actor, kind, resource, row_id, token, stored_token, outcome, detail
+       FROM events
+      WHERE lab = $1
+        AND at < (SELECT date_trunc('milliseconds', at) FROM events WHERE lab = $1 ORDER BY id LIMIT 1)
+                 + make_interval(secs => ($2::double precision + 1) / 1000)
+      ORDER BY id`,
+    [lab, msFromFirst],
+  );
+  return rows.map(reshapeEvent);
+}
+
+/**
  * A page of a lab's events after `afterId` (the first `limit`, in id order, as listEvents reads
  * them), already written as the live feed sends it: JSON text of a `WirePage`
  * (lib/model/wire-page.ts: the lab once, each event a row of its fields, id and time as steps from

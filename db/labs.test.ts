@@ -4,6 +4,8 @@ import { after, test } from 'node:test';
 import { isFencingError } from '../lib/model/errors';
 import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER } from '../lib/model/lab-inputs';
 import type { LabId } from '../lib/model/lab-kinds';
+import { MAX_FORKS_PER_BROWSER } from '../lib/model/lab-limits';
+import type { ForkRecord } from '../lib/model/what-if';
 import { listEvents } from './events';
 import { fencedWrite, readProtectedRow } from './guard';
 import { closeLab, createPrivateLab, deleteExpiredLabHistories, findLab, type LabRecord } from './labs';
@@ -27,7 +29,13 @@ after(async () => {
 const newOwner = () => randomBytes(16).toString('hex');
 const newAddress = () => `203.0.113.${randomBytes(1)[0]}-${randomBytes(4).toString('hex')}`;
 
-async function open(input: { owner?: string; address?: string; kind?: LabId; opensPerAddress?: number }) {
+async function open(input: {
+  owner?: string;
+  address?: string;
+  kind?: LabId;
+  opensPerAddress?: number;
+  fork?: ForkRecord;
+}) {
   const lab = await createPrivateLab({
     kind: input.kind ?? 'no-fencing',
     ownerHash: input.owner ?? newOwner(),
@@ -35,6 +43,7 @@ async function open(input: { owner?: string; address?: string; kind?: LabId; ope
     initialValue: 'initial',
     opensPerAddress: input.opensPerAddress ?? 1_000,
     opensWindowMs: HOUR_MS,
+    ...(input.fork ? { fork: { record: input.fork, rowToken: 0 } } : {}),
   });
   opened.push(lab);
   return lab;
@@ -73,6 +82,35 @@ test('one browser opening labs concurrently gets at most 3', async () => {
     String(refused?.status === 'rejected' && refused.reason.message),
     /you already have 3 private labs open/,
   );
+  await closeAllOpened();
+});
+
+test('one browser starts at most 6 what-if forks an hour, closed ones counted, and another browser still may', async () => {
+  const owner = newOwner();
+  const record: ForkRecord = {
+    from: 'fenced',
+    atMs: 0,
+    pauseMs: 1_000,
+    leaseTtlMs: 3_000,
+    renewEveryMs: 1_000,
+    fencing: 'no-fencing',
+    startRow: undefined,
+    highestTokenSeen: 0,
+  };
+  for (let i = 0; i < MAX_FORKS_PER_BROWSER; i++) {
+    // Each closed at once: the owner never has 3 open, so only the fork count can refuse.
+    const fork = await open({ owner, fork: record });
+    await closeLab(fork.id);
+  }
+  await assert.rejects(open({ owner, fork: record }), (error: unknown) => {
+    assert.ok(isFencingError(error, 'rate_limited'), String(error));
+    assert.match((error as Error).message, /you started 6 what-if forks in the last hour/);
+    return true;
+  });
+  // A lab that is not a fork is not counted against forks; another browser may fork.
+  await open({ owner });
+  const theirs = await open({ owner: newOwner(), fork: record });
+  assert.equal((await findLab(theirs.id))?.kind, 'no-fencing');
   await closeAllOpened();
 });
 

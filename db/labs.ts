@@ -66,6 +66,40 @@ export async function findLab(id: string, db: Queryable = getPool()): Promise<La
 const PRIVATE_LABS_LOCK = "pg_advisory_xact_lock(hashtext('fencing_lab.private_labs'))";
 
 /**
+ * Throws the refusal (FencingError 'limit_reached' or 'rate_limited') if the limits do not allow one
+ * more private lab (and, for a what-if fork, one more fork) for this owner and address, counted in
+ * `db`. createPrivateLab calls it under the lock, in the transaction that inserts; a caller with costly
+ * work to do before it opens a lab (a fork reads the original's history) calls it first without the
+ * lock, so that a refused request costs two counts and nothing else.
+ */
+export async function checkPrivateLabLimits(
+  input: { ownerHash: string; openedFrom: string; opensPerAddress: number; opensWindowMs: number; fork: boolean },
+  db: Queryable = getPool(),
+): Promise<void> {
+  const { rows: counted } = await db.query<PrivateLabCounts>(
+    `SELECT count(*) FILTER (WHERE closed_at IS NULL)::int AS open,
+            count(*) FILTER (WHERE closed_at IS NULL AND owner_hash = $1)::int AS mine,
+            count(*) FILTER (WHERE opened_from = $2
+                               AND created_at > clock_timestamp() - make_interval(secs => $3::double precision / 1000))::int
+              AS "fromAddress",
+            count(*) FILTER (WHERE closed_at IS NULL AND opened_from = $2)::int AS "openFromAddress"
+       FROM labs WHERE visibility = 'private'`,
+    [input.ownerHash, input.openedFrom, input.opensWindowMs],
+  );
+  const refusal = privateLabRefusal(counted[0] as PrivateLabCounts, input.opensPerAddress);
+  if (refusal) throw new FencingError(refusal.code, refusal.message);
+  if (!input.fork) return;
+  const { rows: forks } = await db.query<{ forks: number }>(
+    `SELECT count(*)::int AS forks FROM labs
+      WHERE fork IS NOT NULL AND owner_hash = $1
+        AND created_at > clock_timestamp() - make_interval(secs => $2::double precision / 1000)`,
+    [input.ownerHash, input.opensWindowMs],
+  );
+  const tooMany = forkRefusal(forks[0]?.forks ?? 0);
+  if (tooMany) throw new FencingError(tooMany.code, tooMany.message);
+}
+
+/**
  * Opens a private lab of the given kind on a fresh row of its own, if the limits allow: the server's
  * and the owner's open labs, and the labs the client address opened in the last window, are counted
  * under one advisory lock in the transaction that inserts the lab, so that concurrent requests
@@ -88,28 +122,7 @@ export async function createPrivateLab(input: {
   const id = privateLabIdFrom(randomBytes(10));
   return withTransaction(async (client) => {
     await client.query(`SELECT ${PRIVATE_LABS_LOCK}`);
-    const { rows: counted } = await client.query<PrivateLabCounts>(
-      `SELECT count(*) FILTER (WHERE closed_at IS NULL)::int AS open,
-              count(*) FILTER (WHERE closed_at IS NULL AND owner_hash = $1)::int AS mine,
-              count(*) FILTER (WHERE opened_from = $2
-                                 AND created_at > clock_timestamp() - make_interval(secs => $3::double precision / 1000))::int
-                AS "fromAddress",
-              count(*) FILTER (WHERE closed_at IS NULL AND opened_from = $2)::int AS "openFromAddress"
-         FROM labs WHERE visibility = 'private'`,
-      [input.ownerHash, input.openedFrom, input.opensWindowMs],
-    );
-    const refusal = privateLabRefusal(counted[0] as PrivateLabCounts, input.opensPerAddress);
-    if (refusal) throw new FencingError(refusal.code, refusal.message);
-    if (input.fork) {
-      const { rows: forks } = await client.query<{ forks: number }>(
-        `SELECT count(*)::int AS forks FROM labs
-          WHERE fork IS NOT NULL AND owner_hash = $1
-            AND created_at > clock_timestamp() - make_interval(secs => $2::double precision / 1000)`,
-        [input.ownerHash, input.opensWindowMs],
-      );
-      const tooMany = forkRefusal(forks[0]?.forks ?? 0);
-      if (tooMany) throw new FencingError(tooMany.code, tooMany.message);
-    }
+    await checkPrivateLabLimits({ ...input, fork: input.fork !== undefined }, client);
     let rowId: number;
     if (input.kind === 'fenced') {
       // Born at the highest token handed out so far: no earlier grant can ever write it.
@@ -157,6 +170,17 @@ export async function listPrivateLabs(
       WHERE visibility = 'private' AND owner_hash = $1 AND history_deleted_at IS NULL AND ($2 OR closed_at IS NULL)
       ORDER BY created_at DESC LIMIT 50`,
     [input.ownerHash, input.includeClosed ?? false],
+  );
+  return rows.map(reshapeLab);
+}
+
+/** The open private labs opened from this address (the sweeps' run labs: `sweep`), oldest first. */
+export async function listOpenLabsOpenedFrom(address: string, db: Queryable = getPool()): Promise<LabRecord[]> {
+  const { rows } = await db.query<LabRow>(
+    `SELECT ${LAB_COLUMNS} FROM labs
+      WHERE visibility = 'private' AND closed_at IS NULL AND opened_from = $1
+      ORDER BY created_at`,
+    [address],
   );
   return rows.map(reshapeLab);
 }

@@ -5,6 +5,7 @@ import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { ComparePage } from './pages/compare-page';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { SessionPage } from './pages/session-page';
 
 test('the fenced and the unfenced labs after the pause part at A’s late write: rejected in one, accepted in the other', async ({
   page,
@@ -39,6 +40,9 @@ test('the fenced and the unfenced labs after the pause part at A’s late write:
   await expect(compare.marker(compare.second)).toHaveText('first difference');
   await expect(compare.details(compare.first)).toContainText(/A's write "A-\d+" with token \d+: rejected as stale/);
   await expect(compare.details(compare.second)).toContainText(/A's write "A-\d+" with token \d+: accepted/);
+  await expect(page.getByTestId('first-difference-shown')).toHaveText(
+    'Both marks are selected: their details are below each timeline.',
+  );
   // The verdicts beside them: the fenced lab safe, the unfenced one with its lost update.
   await expect(page.getByText('✓ Checker: no violation')).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: /✗ Checker: \d+ violation/ })).toBeVisible();
@@ -100,14 +104,49 @@ test('two exported files: the same run recorded again does not differ; the fence
 
 test('a lab this browser may not see is not offered, and asking for it by address shows nothing of it', async ({
   page,
+  browser,
 }) => {
-  const compare = new ComparePage(page);
-  await compare.goto('p-aaaaaaaaaa', 'fenced');
-  await expect(compare.firstPicker.getByLabel('Lab (live)')).toHaveValue('');
-  await expect(compare.firstPicker.getByRole('option', { name: /p-aaaaaaaaaa/ })).toHaveCount(0);
-  await expect(compare.first).toHaveCount(0);
-  await expect(compare.second).toBeVisible();
-  await expect(compare.difference).toHaveText('Choose two histories to compare.');
+  test.setTimeout(120_000);
+  // A real private lab, with a history, opened by another browser.
+  const otherContext = await browser.newContext();
+  try {
+    const other = new SessionPage(await otherContext.newPage());
+    const theirs = await other.openPrivateLab('Fenced');
+    await theirs.startWorker('Zed', 3);
+    await expect(theirs.writeMark('Zed', 'accepted', { value: 'Zed-1' })).toBeVisible({
+      timeout: WORKER_STEP_TIMEOUT,
+    });
+    // Its own browser compares it: the id is a real lab with a history.
+    const theirCompare = new ComparePage(other.page);
+    await theirCompare.goto(theirs.lab, 'fenced');
+    await expect(theirCompare.first).toBeVisible();
+
+    // This browser asks for it by address: nothing of it is offered, drawn or sent.
+    const served: string[] = [];
+    page.on('response', (response) => {
+      const path = new URL(response.url()).pathname;
+      if (path.startsWith(`/api/labs/${theirs.lab}/`) && response.ok()) served.push(`${response.status()} ${path}`);
+    });
+    const compare = new ComparePage(page);
+    await compare.goto(theirs.lab, 'fenced');
+    await expect(compare.second).toBeVisible();
+    await expect(compare.firstPicker.getByLabel('Lab (live)')).toHaveValue('');
+    await expect(compare.firstPicker.getByRole('option', { name: new RegExp(theirs.lab) })).toHaveCount(0);
+    await expect(compare.first).toHaveCount(0);
+    await expect(compare.difference).toHaveText('Choose two histories to compare.');
+    await expect(page.getByText(/Zed/)).toHaveCount(0);
+    // Asked for directly, its history and its feed do not exist for this browser.
+    for (const path of ['history', 'events']) {
+      expect((await page.request.get(`/api/labs/${theirs.lab}/${path}`)).status()).toBe(404);
+    }
+    expect(served).toEqual([]);
+
+    // Its workers stopped, so that nothing goes on writing into the next test.
+    await theirs.gotoFreePlay();
+    await theirs.reset();
+  } finally {
+    await otherContext.close();
+  }
 });
 
 test('a what-if from a replay moment with a longer lease runs for real beside the original', async ({
@@ -150,6 +189,11 @@ test('a what-if from a replay moment with a longer lease runs for real beside th
   await expect(
     compare.second.getByRole('button', { name: /^A's write ".*" with token \d+: accepted/ }).first(),
   ).toBeAttached();
+  // An expiry and a wake-up select the marks they ended: the original's lease bar and the fork's freeze.
+  await compare.showDifference.click();
+  await expect(compare.details(compare.first)).toContainText(/A's lease, token \d+/);
+  await expect(compare.details(compare.second)).toContainText(/A frozen/);
+  await expect(page.getByTestId('first-difference-shown')).toHaveText(/^Both marks are selected/);
   expect(await seriousViolations(page)).toEqual([]);
 
   // The fork's own page leads back to this comparison.

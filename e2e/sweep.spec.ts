@@ -68,6 +68,31 @@ test('a 2 × 1 sweep: progress, the heat map in words, the SVG export, axe clean
   expect((await sweep.download()).text).toContain('fill="#020617"');
 });
 
+test('a sweep stopped from the keyboard: no new run starts, the run under way reads as stopped, the slot is free', async ({
+  page,
+}) => {
+  test.setTimeout(SWEEP_TIMEOUT + 60_000);
+  const sweep = new SweepPage(page);
+  await sweep.goto();
+  // Four long runs, one at a time: the sweep would hold the server's one sweep slot for a minute.
+  await sweep.pauses.fill('5000');
+  await sweep.ttls.fill('2000, 3000');
+  await sweep.drifts.fill('0');
+  await sweep.runsAtOnce.fill('1');
+  await sweep.start.click();
+  await expect(sweep.progress).toHaveAttribute('aria-valuemax', '4');
+
+  await sweep.stop.focus();
+  await page.keyboard.press('Enter');
+  await expect(sweep.status).toContainText(/Stopped after [0-3] of 4 runs/, { timeout: SWEEP_TIMEOUT });
+  await expect(sweep.progress).toHaveAttribute('aria-valuetext', /^Stopped after [0-3] of 4 runs$/);
+  await expect(sweep.cell(/stopped: the sweep was stopped while this run was under way/)).toHaveCount(1);
+  await expect(sweep.heatmap.getByRole('button', { name: /not run yet/ })).not.toHaveCount(0);
+  await expect(sweep.stop).toHaveCount(0);
+  await expect(sweep.start).toBeEnabled();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
 test('a browser with neither the trainer key nor a private lab is told how to sweep, and sees no form', async ({
   browser,
 }) => {

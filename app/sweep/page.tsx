@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 
 /** The pause story over a grid of pause lengths × lease TTLs (× A's clock drift), run for real. */
 export default async function SweepPage() {
-  const { allowed, latest } = await sweepPageData(await readCredentials());
+  const data = await sweepPageData(await readCredentials());
   return (
     <main className="mx-auto max-w-6xl space-y-4 px-4 py-4">
       <div className="flex items-start justify-between gap-4">
@@ -29,8 +29,8 @@ export default async function SweepPage() {
         twice, each run with two real worker processes in a private lab of its own: without fencing, where the stale
         write is a lost update, and fenced, where the row rejects it.
       </p>
-      {allowed ? (
-        <SweepPanel {...(latest ? { initial: latest } : {})} />
+      {data.allowed ? (
+        <SweepPanel mayStart={data.mayStart} {...(data.latest ? { initial: data.latest } : {})} />
       ) : (
         <p className="rounded-lg border border-amber-300 p-4 dark:border-amber-700">
           A sweep starts real worker processes: it is run by the trainer, or from a browser with a private lab of its

@@ -3,6 +3,8 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { describeDifference, firstDifference, type RunStep } from '@/lib/model/history-diff';
 import type { LabSummary } from '@/lib/model/lab-instance';
+import { buildTimeline } from '@/lib/model/timeline';
+import { markKeyOfEvent } from '@/lib/model/timeline-layout-words';
 import type { WireEvent } from '@/lib/model/wire';
 import { MomentSlider } from '../lab/replay/moment-slider';
 import type { TimelineMarker } from '../lab/timeline/timeline';
@@ -14,16 +16,12 @@ import { useEventsOf, useSharedAxis } from './use-shared-axis';
 
 const MARKER_LABEL = 'first difference';
 
-/** The timeline's mark for the event that began a step (lib/model/timeline-layout-words.ts keys), if it has one. */
+/** The timeline's mark for the event that began a step (the timeline's own keys), if that event drew one. */
 function markKeyOf(step: RunStep, events: readonly WireEvent[]): string | undefined {
   const event = events.find((e) => e.id === step.eventId);
   if (!event) return undefined;
-  if (event.kind === 'write_accepted' || event.kind === 'write_rejected') return `write:${event.id}`;
-  if (event.kind === 'pause_started') return `pause:${event.id}`;
-  if (event.kind === 'lease_acquired') return `lease:${event.actor}:${event.id}`;
-  if (event.kind === 'lease_lost') return `loss:${event.id}`;
-  if (event.kind.startsWith('worker_')) return `life:${event.id}`;
-  return undefined;
+  // Built at a click, not at every render: the one timeline model the painters draw from.
+  return markKeyOfEvent(buildTimeline(events, events.at(-1)?.at ?? event.at), event);
 }
 
 const labSource = (lab: LabSummary | undefined): CompareSource | undefined =>
@@ -41,6 +39,8 @@ export function CompareView({
 }) {
   const [a, setA] = useState<CompareSource | undefined>(() => labSource(initialA));
   const [b, setB] = useState<CompareSource | undefined>(() => labSource(initialB));
+  /** What Show the first difference did, in words (a step without a mark of its own is said so). */
+  const [shown, setShown] = useState<string | undefined>(undefined);
   const storeA = useMemo(() => (a ? storeOf(a) : undefined), [a]);
   const storeB = useMemo(() => (b ? storeOf(b) : undefined), [b]);
   const eventsA = useEventsOf(storeA);
@@ -66,19 +66,23 @@ export function CompareView({
     return x === y ? { a: `${x} (first)`, b: `${y} (second)` } : { a: x, b: y };
   }, [a, b]);
   const sentence = both ? describeDifference(difference, names) : undefined;
+  // What the button said belongs to the difference it showed: a new one (a live run moved on) clears it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cleared when the sentence changes, by design.
+  useEffect(() => setShown(undefined), [sentence]);
   const markerOf = (step: RunStep | undefined): TimelineMarker | undefined =>
     step ? { at: step.at, label: MARKER_LABEL } : undefined;
 
   const show = () => {
     if (!difference) return;
+    const unmarked: string[] = [];
     const offsets = [
       difference.a && axis.startOf('a') !== undefined ? difference.a.at - (axis.startOf('a') ?? 0) : 0,
       difference.b && axis.startOf('b') !== undefined ? difference.b.at - (axis.startOf('b') ?? 0) : 0,
     ];
     axis.move(Math.max(...offsets));
-    for (const [store, step, events] of [
-      [storeA, difference.a, eventsA],
-      [storeB, difference.b, eventsB],
+    for (const [store, step, events, name] of [
+      [storeA, difference.a, eventsA, names.a],
+      [storeB, difference.b, eventsB, names.b],
     ] as const) {
       if (!store || !step) continue;
       // Panned or zoomed away from it: the timeline follows the moment again, which is the difference.
@@ -86,8 +90,15 @@ export function CompareView({
       if (viewEnd !== undefined && (step.at > viewEnd || step.at < viewEnd - windowMs)) {
         store.setState({ viewEnd: undefined });
       }
-      store.getState().selectMark(markKeyOf(step, events));
+      const key = markKeyOf(step, events);
+      store.getState().selectMark(key);
+      if (!key) unmarked.push(`in ${name}, ${step.words} draws no mark of its own`);
     }
+    setShown(
+      unmarked.length
+        ? `${unmarked.join('; ')}: the line drawn across that timeline shows its moment.`
+        : 'Both marks are selected: their details are below each timeline.',
+    );
   };
 
   return (
@@ -102,7 +113,13 @@ export function CompareView({
         <SourcePicker legend="First history" labs={labs} source={a} onChoose={setA} />
         <SourcePicker legend="Second history" labs={labs} source={b} onChoose={setB} />
       </div>
-      <FirstDifferencePanel sentence={sentence} difference={difference} names={names} onShow={show} />
+      <FirstDifferencePanel
+        sentence={sentence}
+        difference={difference}
+        names={names}
+        onShow={show}
+        shown={difference ? shown : undefined}
+      />
       {storeA || storeB ? (
         <div className="flex flex-wrap items-center gap-3">
           <MomentSlider bounds={axis.bounds} moment={axis.moment} live={axis.following} onMove={axis.move} />

@@ -22,11 +22,14 @@ export function FirstDifferencePanel({
   difference,
   names,
   onShow,
+  shown,
 }: {
   sentence: string | undefined;
   difference: FirstDifference | undefined;
   names: { a: string; b: string };
   onShow: () => void;
+  /** What the button did, announced: which marks it selected, or that a step has none. */
+  shown: string | undefined;
 }) {
   return (
     <section
@@ -48,6 +51,9 @@ export function FirstDifferencePanel({
           <button type="button" className={button} onClick={onShow}>
             Show the first difference
           </button>
+          <p role="status" data-testid="first-difference-shown" className="text-sm">
+            {shown ?? ''}
+          </p>
         </>
       ) : null}
     </section>

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useMemo, useState } from 'react';
-import { startSweepAction, sweepStatusAction } from '@/app/actions';
+import { startSweepAction, stopSweepAction, sweepStatusAction } from '@/app/actions';
 import { describeRun } from '@/lib/model/sweep-cell';
 import { parseNumberList } from '@/lib/model/sweep-grid';
 import { layoutHeatmap } from '@/lib/model/sweep-heatmap';
@@ -21,7 +21,7 @@ const inputClass =
  * The sweep's form, its progress and its heat map. The server runs the sweep (real workers, a
  * private lab per run); this browser asks for its progress while it runs.
  */
-export function SweepPanel({ initial }: { initial?: SweepView }) {
+export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStart: boolean }) {
   const [pauses, setPauses] = useState(DEFAULT_SWEEP.pausesMs.join(', '));
   const [ttls, setTtls] = useState(DEFAULT_SWEEP.ttlsMs.join(', '));
   const [drifts, setDrifts] = useState(DEFAULT_SWEEP.driftsPercent.join(', '));
@@ -31,6 +31,7 @@ export function SweepPanel({ initial }: { initial?: SweepView }) {
   const [starting, setStarting] = useState(false);
   const dark = useDarkTheme();
   const hintId = useId();
+  const stopHintId = useId();
 
   const running = view?.running ?? false;
   const viewId = view?.id;
@@ -60,6 +61,14 @@ export function SweepPanel({ initial }: { initial?: SweepView }) {
     setStarting(true);
     const result = await startSweepAction({ grid: lists, concurrency });
     setStarting(false);
+    if (result.ok) setView(result.data);
+    else setError(result.error.message);
+  };
+
+  const stop = async () => {
+    if (!viewId) return;
+    setError(undefined);
+    const result = await stopSweepAction({ id: viewId });
     if (result.ok) setView(result.data);
     else setError(result.error.message);
   };
@@ -132,6 +141,12 @@ export function SweepPanel({ initial }: { initial?: SweepView }) {
             {running ? 'Sweeping…' : 'Start the sweep'}
           </button>
         </div>
+        {mayStart ? null : (
+          <p className="text-sm font-semibold">
+            Your private labs have all closed: a sweep is started, as workers are, from a browser with a private lab
+            open. Open one on the home page first (your sweeps on this server stay yours to follow and stop).
+          </p>
+        )}
         <p role="alert" className="text-sm font-semibold text-rose-800 dark:text-rose-300">
           {error ? `✗ ${error}` : ''}
         </p>
@@ -160,6 +175,22 @@ export function SweepPanel({ initial }: { initial?: SweepView }) {
             {progress}
             {last ? `. Last: ${describeRun(last)}` : ''}
           </p>
+          {running ? (
+            <button
+              type="button"
+              className={controlButton}
+              onClick={() => void stop()}
+              disabled={view.stopped}
+              aria-describedby={stopHintId}
+            >
+              {view.stopped ? 'Stopping…' : 'Stop the sweep'}
+            </button>
+          ) : null}
+          {running ? (
+            <p id={stopHintId} className="text-sm text-slate-700 dark:text-slate-300">
+              No new run starts; the runs under way stop their workers and are shown as stopped.
+            </p>
+          ) : null}
           <SweepHeatmap layout={layout} theme={dark ? 'dark' : 'light'} label={`Heat map: ${title}`} />
           <SweepExport layout={layout} title={title} screenIsDark={dark} />
         </section>

@@ -8,6 +8,7 @@ export class SweepPage {
   readonly drifts: Locator;
   readonly runsAtOnce: Locator;
   readonly start: Locator;
+  readonly stop: Locator;
   readonly progress: Locator;
   readonly status: Locator;
   readonly heatmap: Locator;
@@ -21,6 +22,7 @@ export class SweepPage {
     this.drifts = page.getByLabel("A's clock drift (% slow)");
     this.runsAtOnce = page.getByLabel('Runs at once');
     this.start = page.getByRole('button', { name: 'Start the sweep' });
+    this.stop = page.getByRole('button', { name: 'Stop the sweep' });
     this.progress = page.getByRole('progressbar', { name: 'Sweep progress' });
     this.status = page.getByRole('status').filter({ hasText: /runs/ });
     this.heatmap = page.getByRole('region', { name: /^Heat map:/ });

@@ -22,7 +22,9 @@ export type RunOutcome =
    */
   | 'lease-lost-first'
   /** The story did not get as far as A's write after its freeze: nothing can be said of this run. */
-  | 'unfinished';
+  | 'unfinished'
+  /** Someone stopped the sweep while this run was under way: its workers were stopped, nothing is concluded. */
+  | 'stopped';
 
 export const RUN_OUTCOMES: readonly RunOutcome[] = [
   'stale-accepted',
@@ -30,6 +32,7 @@ export const RUN_OUTCOMES: readonly RunOutcome[] = [
   'no-stale-write',
   'lease-lost-first',
   'unfinished',
+  'stopped',
 ];
 
 export type RunClassification = {
@@ -55,7 +58,10 @@ const isWrite = (e: CellEvent) => e.kind === 'write_accepted' || e.kind === 'wri
  * A's lease lost to B: a lease_lost of A's after B took the lease. (A alone may lose its own lease,
  * a slow clock renewing late, and take it again at once: that ends nothing.)
  */
-export function isLostToB(event: CellEvent, events: readonly CellEvent[]): boolean {
+export function isLostToB(
+  event: Pick<CellEvent, 'id' | 'actor' | 'kind'>,
+  events: readonly Pick<CellEvent, 'id' | 'actor' | 'kind'>[],
+): boolean {
   return (
     event.actor === 'A' &&
     event.kind === 'lease_lost' &&
@@ -108,6 +114,7 @@ const OUTCOME_WORDS: Record<RunOutcome, string> = {
   'no-stale-write': 'no stale write: A’s lease outlived its pause, or B had not written yet',
   'lease-lost-first': 'no stale write: B took the lease over before the pause struck, and A’s next renewal was refused',
   unfinished: 'unfinished: the story stopped before A wrote after its pause',
+  stopped: 'stopped: the sweep was stopped while this run was under way',
 };
 
 /** The short word a cell shows, beside its symbol. */
@@ -117,6 +124,7 @@ export const OUTCOME_LABEL: Record<RunOutcome, string> = {
   'no-stale-write': 'no stale write',
   'lease-lost-first': 'lease lost first',
   unfinished: 'unfinished',
+  stopped: 'stopped',
 };
 
 /** A symbol per outcome, so that the heat map reads without its colours. */
@@ -126,6 +134,7 @@ export const OUTCOME_SYMBOL: Record<RunOutcome, string> = {
   'no-stale-write': '–',
   'lease-lost-first': '!',
   unfinished: '?',
+  stopped: '■',
 };
 
 export function describePoint(point: SweepPoint): string {

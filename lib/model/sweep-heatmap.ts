@@ -63,6 +63,7 @@ const PAINT: Record<RunOutcome | 'pending', { fill: keyof Palette; stroke: keyof
   'no-stale-write': { fill: 'grid', stroke: 'muted' },
   'lease-lost-first': { fill: 'leaseFill', stroke: 'leaseStroke' },
   unfinished: { fill: 'beliefFill', stroke: 'beliefStroke' },
+  stopped: { fill: 'background', stroke: 'muted' },
   pending: { fill: 'background', stroke: 'separator' },
 };
 

@@ -13,6 +13,8 @@ export type SweepView = {
   total: number;
   done: number;
   running: boolean;
+  /** Someone (its starter, or the trainer) stopped it: no new run starts, the runs under way end now. */
+  stopped?: boolean;
   results: SweepRunResult[];
   /** This server's clock, ms since the epoch. */
   startedAt: number;
@@ -23,8 +25,11 @@ export type SweepView = {
 export const SWEEP_ID_PATTERN = /^s-[a-z0-9]{10}$/;
 
 /** The progress in words, for the bar's value text and the page's announcements. */
-export function sweepProgressText(view: Pick<SweepView, 'done' | 'total' | 'running' | 'failure'>): string {
+export function sweepProgressText(view: Pick<SweepView, 'done' | 'total' | 'running' | 'failure' | 'stopped'>): string {
   if (view.failure) return `The sweep failed after ${view.done} of ${view.total} runs: ${view.failure}`;
+  if (view.stopped && view.running)
+    return `Stopping: ${view.done} of ${view.total} runs done, the runs under way end now`;
+  if (view.stopped) return `Stopped after ${view.done} of ${view.total} runs`;
   if (!view.running) return `Done: ${view.total} of ${view.total} runs`;
   return `${view.done} of ${view.total} runs done`;
 }

@@ -4,6 +4,7 @@ import { classifyRun } from './sweep-cell';
 import { parseNumberList, sweepGridSchema, sweepInput, sweepRuns, sweepWorkers } from './sweep-grid';
 import { cellKey, layoutHeatmap } from './sweep-heatmap';
 import { sweepSvg } from './sweep-svg';
+import { sweepProgressText } from './sweep-view';
 
 type E = {
   id: number;
@@ -193,5 +194,19 @@ describe('the heat map', () => {
     assert.match(light, /<title>pause 200 ms, lease TTL 500 ms, fenced: no stale write/);
     assert.match(light, /fill="#ffffff"/);
     assert.match(dark, /fill="#020617"/);
+  });
+
+  test('a run cut short by a stop reads as stopped, in symbol, word and sentence, and the progress says so', () => {
+    const layout = layoutHeatmap(grid, [{ point: point(2000, 500), fencing: 'fenced', outcome: 'stopped' }]);
+    const cell = layout.cells.find((c) => c.key === cellKey(point(2000, 500), 'fenced'));
+    assert.deepEqual([cell?.symbol, cell?.label], ['■', 'stopped']);
+    assert.match(String(cell?.words), /fenced: stopped: the sweep was stopped while this run was under way/);
+    assert.match(layout.texts.map((t) => t.text).join(' '), /■ stopped/, 'the legend names it');
+    const view = { done: 3, total: 8, failure: undefined, stopped: true };
+    assert.equal(
+      sweepProgressText({ ...view, running: true }),
+      'Stopping: 3 of 8 runs done, the runs under way end now',
+    );
+    assert.equal(sweepProgressText({ ...view, running: false }), 'Stopped after 3 of 8 runs');
   });
 });

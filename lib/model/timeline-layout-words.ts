@@ -1,5 +1,15 @@
-import type { LabMark, Lane, LeaseBar, LifeMark, LossMark, PauseBlock, RowChange, WriteMark } from './timeline';
-import { labMarkWords } from './timeline-lab-words';
+import type {
+  LabMark,
+  Lane,
+  LeaseBar,
+  LifeMark,
+  LossMark,
+  PauseBlock,
+  RowChange,
+  Timeline,
+  WriteMark,
+} from './timeline';
+import { labMarkKey, labMarkWords } from './timeline-lab-words';
 import type { MarkText } from './timeline-layout';
 
 /*
@@ -23,6 +33,72 @@ export const writeKey = (write: WriteMark) => `write:${write.eventId}`;
 export const rowKey = (change: RowChange) => `row:${change.eventId}`;
 export const lifeKey = (life: LifeMark) => `life:${life.eventId}`;
 export const lossKey = (loss: LossMark) => `loss:${loss.eventId}`;
+
+/** The event a mark is looked up for: which holder recorded what, and its token. */
+export type MarkEvent = { id: number; kind: string; actor: string; token?: number };
+
+const lastBefore = <T>(
+  items: readonly T[],
+  id: number,
+  idOf: (item: T) => number,
+  ok: (item: T) => boolean = () => true,
+) => items.findLast((item) => idOf(item) < id && ok(item));
+
+/**
+ * The key of the timeline's mark an event drew, or ended (as the layout keys it, so that a caller can
+ * select it), or undefined when it drew none. A grant draws its lease bar, and the expiry or release
+ * of that lease ends the same bar; a freeze draws its block, which the wake-up ends; a write, a
+ * lost lease, a worker's start, stop, crash or restart and a lab-wide step each draw a mark of their
+ * own. A renewal, a sent write and a lab's close draw none.
+ */
+export function markKeyOfEvent(timeline: Timeline, event: MarkEvent): string | undefined {
+  const lab = timeline.labMarks.find((mark) => mark.eventId === event.id);
+  if (lab) return labMarkKey(lab);
+  const lane = timeline.lanes.find((l) => l.holder === event.actor);
+  if (!lane) return undefined;
+  const byId = <T extends { eventId: number }>(items: readonly T[]) => items.find((item) => item.eventId === event.id);
+  let key: string | undefined;
+  switch (event.kind) {
+    case 'lease_acquired': {
+      const bar = lane.leases.find((b) => b.grantEventId === event.id);
+      key = bar && leaseKey(lane.holder, bar);
+      break;
+    }
+    case 'lease_expired':
+    case 'lease_released': {
+      const sameToken = (b: LeaseBar) => event.token === undefined || b.token === event.token;
+      const bar = lastBefore(lane.leases, event.id, (b) => b.grantEventId, sameToken);
+      key = bar && leaseKey(lane.holder, bar);
+      break;
+    }
+    case 'pause_started': {
+      const pause = byId(lane.pauses);
+      key = pause && pauseKey(pause);
+      break;
+    }
+    case 'pause_ended': {
+      const pause = lastBefore(lane.pauses, event.id, (p) => p.eventId);
+      key = pause && pauseKey(pause);
+      break;
+    }
+    case 'write_accepted':
+    case 'write_rejected': {
+      const write = byId(lane.writes);
+      key = write && writeKey(write);
+      break;
+    }
+    case 'lease_lost': {
+      const loss = byId(lane.losses);
+      key = loss && lossKey(loss);
+      break;
+    }
+    default: {
+      const life = byId(lane.life);
+      key = life && lifeKey(life);
+    }
+  }
+  return key;
+}
 
 /** The labels drawn on the marks (a bar's label, and the shorter one for a narrow bar). */
 export const leaseLabel = (bar: LeaseBar) => ({ label: `token ${bar.token}`, short: String(bar.token) });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { recorded } from '../testing/histories';
 import { forkRefusal, MAX_FORKS_PER_BROWSER } from './lab-limits';
-import { forkStart, whatIfInput } from './what-if';
+import { describeFork, type ForkRecord, forkStart, whatIfInput } from './what-if';
 import { forkKind, hasPauseStory, whatIfDefaults } from './what-if-settings';
 
 const fenced = recorded('fenced');
@@ -61,5 +61,35 @@ describe('a what-if fork, without a database', () => {
   test('a browser may start a few forks an hour, then is told to wait', () => {
     assert.equal(forkRefusal(MAX_FORKS_PER_BROWSER - 1), undefined);
     assert.equal(forkRefusal(MAX_FORKS_PER_BROWSER)?.code, 'rate_limited');
+  });
+
+  test('the fork’s note says truthfully what its row started from, for each fencing mode', () => {
+    const record: ForkRecord = {
+      from: 'fenced',
+      atMs: 1_500,
+      pauseMs: 2_000,
+      leaseTtlMs: 6_000,
+      renewEveryMs: 2_000,
+      fencing: 'no-fencing',
+      startRow: { value: 'A-1', lastToken: 62 },
+      highestTokenSeen: 63,
+    };
+    const unfenced = describeFork('Fork', record, 'Fenced');
+    assert.match(
+      unfenced,
+      /started from the row as it was then \("A-1", token 62\) and took new tokens, past token 63/,
+    );
+    const fenced = describeFork('Fork', { ...record, fencing: 'fenced' }, 'Fenced');
+    assert.doesNotMatch(fenced, /the row as it was then/, 'a fenced row does not keep the original’s token');
+    assert.match(
+      fenced,
+      /started from the row's value then \("A-1"; its token was 62\), on a fenced row whose token is the newest handed out when the fork opened/,
+    );
+    const never = { ...record, startRow: undefined };
+    assert.match(describeFork('Fork', never, 'Fenced'), /the row as it was then \(never written\) and took/);
+    assert.match(
+      describeFork('Fork', { ...never, fencing: 'fenced' }, 'Fenced'),
+      /the row as it was then \(never written\), on a fenced row whose token is the newest handed out/,
+    );
   });
 });

@@ -96,10 +96,19 @@ export function whatIfWorkers(w: Pick<WhatIf, 'leaseTtlMs' | 'renewEveryMs'>) {
 
 const s = (ms: number) => `${Number((ms / 1000).toFixed(2))} s`;
 
-/** A fork in one sentence: where it came from, what changed, and what it honestly started from. */
+/**
+ * A fork in one sentence: where it came from, what changed, and what it honestly started from. The
+ * row differs by fencing mode: without fencing it starts as the original's was (its value and token);
+ * fenced, it starts with the value, but the guard gives a new protected row the newest token handed
+ * out when it is made (fl_create_protected_row), not the original's, so that no earlier grant can write it.
+ */
 export function describeFork(name: string, fork: ForkRecord, originalName: string): string {
-  const row = fork.startRow
-    ? `the row as it was then (${JSON.stringify(fork.startRow.value)}, token ${fork.startRow.lastToken})`
-    : 'the row as it was then (never written)';
+  const value = fork.startRow ? JSON.stringify(fork.startRow.value) : undefined;
+  const row =
+    fork.fencing === 'fenced'
+      ? `${value ? `the row's value then (${value}; its token was ${fork.startRow?.lastToken})` : 'the row as it was then (never written)'}, on a fenced row whose token is the newest handed out when the fork opened, as the guard makes every new protected row,`
+      : value
+        ? `the row as it was then (${value}, token ${fork.startRow?.lastToken})`
+        : 'the row as it was then (never written)';
   return `${name} is a what-if fork of ${originalName} from ${s(fork.atMs)}: pause ${s(fork.pauseMs)}, lease TTL ${s(fork.leaseTtlMs)}, renewed every ${s(fork.renewEveryMs)}, fencing ${fork.fencing === 'fenced' ? 'on' : 'off'}. Its workers are new processes, not the original's resumed: they started from ${row} and took new tokens, past token ${fork.highestTokenSeen}, the newest the original had seen by then.`;
 }

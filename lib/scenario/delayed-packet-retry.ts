@@ -7,7 +7,8 @@ import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
 import { toWire } from '../model/wire';
 import { getSupervisor } from '../supervisor/supervisor';
-import { refuseIfInUse, waitFor } from './pause';
+import { waitForLabEvent } from '../supervisor/wait-for-event';
+import { refuseIfInUse } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 /*
@@ -36,19 +37,23 @@ export async function runDelayedPacketRetryScenario(lab: LabInstance, print: Sto
   await supervisor.resetLab(lab);
   try {
     await supervisor.startWorker(lab, { ...DELAYED_PACKET_SETTINGS.A, retryAfterMs: RETRY_AFTER_MS });
-    const grantA = await waitFor(lab, 'A takes the lease', (e) => e.actor === 'A' && e.kind === 'lease_acquired');
-    const firstA = await waitFor(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
+    const grantA = await waitForLabEvent(
+      lab,
+      'A takes the lease',
+      (e) => e.actor === 'A' && e.kind === 'lease_acquired',
+    );
+    const firstA = await waitForLabEvent(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
     await supervisor.holdConnection(lab, 'A');
     // B waits for the lease, and takes it as soon as A's runs out.
     await supervisor.startWorker(lab, DELAYED_PACKET_SETTINGS.B);
-    const writeB = await waitFor(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e));
-    const retried = await waitFor(
+    const writeB = await waitForLabEvent(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e));
+    const retried = await waitForLabEvent(
       lab,
       "A's retry",
       (e) => e.actor === 'A' && isWrite(e) && e.detail?.attempt === 'retry' && e.id > writeB.id,
     );
     await supervisor.releaseConnection(lab, 'A');
-    const original = await waitFor(
+    const original = await waitForLabEvent(
       lab,
       "A's held write",
       (e) => e.actor === 'A' && isWrite(e) && e.detail?.attempt === 'first' && e.id > retried.id,

@@ -4,8 +4,9 @@ import { DELAYED_PACKET_SETTINGS } from '../model/delayed-packet-settings';
 import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
+import { waitForLabEvent } from '../supervisor/wait-for-event';
 import { sayRowAndChecker } from './final-report';
-import { refuseIfInUse, waitFor } from './pause';
+import { refuseIfInUse } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 /*
@@ -29,20 +30,24 @@ export async function runDelayedPacketScenario(lab: LabInstance, print: StoryPri
   await supervisor.resetLab(lab);
   try {
     await supervisor.startWorker(lab, DELAYED_PACKET_SETTINGS.A);
-    const grantA = await waitFor(lab, 'A takes the lease', (e) => e.actor === 'A' && e.kind === 'lease_acquired');
-    const firstA = await waitFor(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
+    const grantA = await waitForLabEvent(
+      lab,
+      'A takes the lease',
+      (e) => e.actor === 'A' && e.kind === 'lease_acquired',
+    );
+    const firstA = await waitForLabEvent(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
     await supervisor.holdConnection(lab, 'A');
     // A's next write is held at the proxy: A, waiting on it, renews no more, and its lease runs out.
-    const expiry = await waitFor(
+    const expiry = await waitForLabEvent(
       lab,
       "A's lease runs out by the database's clock",
       (e) => e.kind === 'lease_expired' && e.token === grantA.token,
     );
     await supervisor.startWorker(lab, DELAYED_PACKET_SETTINGS.B);
-    const grantB = await waitFor(lab, 'B takes over', (e) => e.actor === 'B' && e.kind === 'lease_acquired');
-    const writeB = await waitFor(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e) && e.id > grantB.id);
+    const grantB = await waitForLabEvent(lab, 'B takes over', (e) => e.actor === 'B' && e.kind === 'lease_acquired');
+    const writeB = await waitForLabEvent(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e) && e.id > grantB.id);
     await supervisor.releaseConnection(lab, 'A');
-    const lateA = await waitFor(
+    const lateA = await waitForLabEvent(
       lab,
       "A's held write arrives",
       (e) => e.actor === 'A' && isWrite(e) && e.id > writeB.id,

@@ -5,8 +5,9 @@ import { type LabInstance, labTitle } from '../model/lab-instance';
 import { DRIFTING_CLOCK_SETTINGS } from '../model/walkthrough-drifting-clock';
 import type { LeaseClock } from '../model/worker-clock';
 import { getSupervisor } from '../supervisor/supervisor';
+import { waitForLabEvent } from '../supervisor/wait-for-event';
 import { sayRowAndChecker } from './final-report';
-import { refuseIfInUse, waitFor } from './pause';
+import { refuseIfInUse } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 /*
@@ -42,13 +43,17 @@ export async function runDriftScenario(
       ...DRIFTING_CLOCK_SETTINGS.A,
       ...(leaseClock === 'own' ? {} : { leaseClock }),
     });
-    const grantA = await waitFor(lab, 'A takes the lease', (e) => e.actor === 'A' && e.kind === 'lease_acquired');
+    const grantA = await waitForLabEvent(
+      lab,
+      'A takes the lease',
+      (e) => e.actor === 'A' && e.kind === 'lease_acquired',
+    );
     // B waits for the lease from now on: nothing else is done to either worker.
     await supervisor.startWorker(lab, DRIFTING_CLOCK_SETTINGS.B);
-    const grantB = await waitFor(lab, 'B takes over', (e) => e.actor === 'B' && e.kind === 'lease_acquired');
-    const writeB = await waitFor(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e) && e.id > grantB.id);
+    const grantB = await waitForLabEvent(lab, 'B takes over', (e) => e.actor === 'B' && e.kind === 'lease_acquired');
+    const writeB = await waitForLabEvent(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e) && e.id > grantB.id);
     const asks = leaseClock === 'database';
-    const lateA = await waitFor(
+    const lateA = await waitForLabEvent(
       lab,
       asks ? "A's next write, or its lease judged over" : "A's next write",
       (e) => e.actor === 'A' && (isWrite(e) || (asks && e.kind === 'lease_lost')) && e.id > writeB.id,

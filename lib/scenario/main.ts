@@ -13,6 +13,7 @@ import { parseNumberList, type SweepGrid, sweepInput } from '../model/sweep-grid
 import { DEFAULT_SWEEP, SWEEP_LIMITS } from '../model/sweep-limits';
 import { isLeaseClock, LEASE_CLOCKS, type LeaseClock } from '../model/worker-clock';
 import { getSupervisor } from '../supervisor/supervisor';
+import { closeOpenCellLabs } from '../sweep/cell-labs';
 import { runChaosScenario } from './chaos';
 import { runDelayedPacketScenario } from './delayed-packet';
 import { runDelayedPacketRetryScenario } from './delayed-packet-retry';
@@ -282,6 +283,10 @@ async function crashDatabase(): Promise<void> {
 /** Workers first, then the pool, then the database if this command started it. */
 async function cleanUp(): Promise<void> {
   await stopFailoverPair();
+  // An interrupted sweep: its run labs still open are closed, their workers stopped, their histories kept.
+  await closeOpenCellLabs('the command line running this sweep was interrupted').catch((error: unknown) =>
+    console.error('[sweep] closing its run labs:', (error as Error).message),
+  );
   await getSupervisor().shutdown();
   await closePool();
   await cluster?.stop();

@@ -6,6 +6,7 @@ import { readLease } from '../../db/leases';
 import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
+import { waitForLabEvent } from '../supervisor/wait-for-event';
 import { sayRowAndChecker } from './final-report';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
@@ -20,8 +21,6 @@ const LEASE_TTL_MS = 1_500;
 const A_SETTINGS = { name: 'A', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 300 };
 // B writes once and then stays quiet (renewing), so the row shows who wrote last.
 const B_SETTINGS = { name: 'B', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 30_000 };
-const STEP_TIMEOUT_MS = 20_000;
-const POLL_MS = 25;
 
 const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
 
@@ -36,15 +35,19 @@ export async function runPauseScenario(lab: LabInstance, print: StoryPrinter): P
   await supervisor.resetLab(lab);
   try {
     await supervisor.startWorker(lab, A_SETTINGS);
-    const firstA = await waitFor(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
+    const firstA = await waitForLabEvent(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
     // Frozen until B has written, however long B takes to start: the story must not depend on timing.
     await supervisor.pause(lab, 'A', { mode: 'critical-window' });
-    const paused = await waitFor(lab, 'A freezes', (e) => e.actor === 'A' && e.kind === 'pause_started');
+    const paused = await waitForLabEvent(lab, 'A freezes', (e) => e.actor === 'A' && e.kind === 'pause_started');
     await supervisor.startWorker(lab, B_SETTINGS);
-    const writeB = await waitFor(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e));
+    const writeB = await waitForLabEvent(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e));
     await supervisor.resume(lab, 'A');
-    const woke = await waitFor(lab, 'A wakes', (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > paused.id);
-    const lateA = await waitFor(lab, "A's late write", (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
+    const woke = await waitForLabEvent(
+      lab,
+      'A wakes',
+      (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > paused.id,
+    );
+    const lateA = await waitForLabEvent(lab, "A's late write", (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
     await supervisor.stopLab(lab);
 
     const events = await listEvents({ lab: lab.id });
@@ -109,16 +112,6 @@ function explain(writeB: LabEvent, lateA: LabEvent): string {
     return `lost update: B's value ${JSON.stringify(writeB.detail?.value)} (token ${writeB.token}) was overwritten by A with token ${lateA.token}`;
   }
   return 'the row does not hold the new holder’s value';
-}
-
-export async function waitFor(lab: LabInstance, what: string, match: (event: LabEvent) => boolean): Promise<LabEvent> {
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const found = (await listEvents({ lab: lab.id })).find(match);
-    if (found) return found;
-    await sleep(POLL_MS);
-  }
-  throw new Error(`timed out waiting for: ${what}`);
 }
 
 const IN_USE_GRACE_MS = 10_000;

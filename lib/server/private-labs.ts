@@ -1,6 +1,7 @@
 import 'server-only';
 import { appendEvent } from '../../db/events';
 import {
+  checkPrivateLabLimits,
   claimIdleLabs,
   closeLab,
   createPrivateLab,
@@ -74,6 +75,20 @@ export class PrivateLabs {
     this.recordedAt.set(lab.id, Date.now());
     this.ensureSweeping();
     return lab;
+  }
+
+  /**
+   * Throws the refusal open() would give (for a fork too, when `fork`), counted now without the lock:
+   * for a caller with costly work to do before it opens a lab. open() counts again under the lock.
+   */
+  async checkLimits(owner: { ownerHash: string; address: string }, options: { fork: boolean }): Promise<void> {
+    await checkPrivateLabLimits({
+      ownerHash: owner.ownerHash,
+      openedFrom: owner.address,
+      opensPerAddress: opensPerAddress(),
+      opensWindowMs: OPENS_WINDOW_MS,
+      fork: options.fork,
+    });
   }
 
   /** The lab was used just now (an open lab only: a closed one is history, and costs nothing). */

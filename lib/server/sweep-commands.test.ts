@@ -1,17 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { closeLab, findLab } from '../../db/labs';
 import { closePool } from '../../db/pool';
 import type { SweepView } from '../model/sweep-view';
 import { getSupervisor } from '../supervisor/supervisor';
 import { newOwnerSecret, trainerKey, trainerProofOf } from './access';
 import * as commands from './lab-commands';
-import { startSweep, sweepPageData, sweepStatus } from './sweep-commands';
+import { startSweep, stopSweep, sweepPageData, sweepStatus } from './sweep-commands';
 
 /*
  * Who may sweep, and the server's limits, whatever a page sends: a browser with neither the trainer
  * key nor a private lab is refused; a grid past the limits is refused with the reason; one sweep
- * runs at a time on a server; a sweep is seen only by whoever started it.
+ * runs at a time on a server; a sweep is seen only by whoever started it (and the trainer); it is
+ * stopped by whoever started it or the trainer, its run under way reported stopped.
  */
 
 after(async () => {
@@ -22,14 +24,16 @@ after(async () => {
 const TRAINER = { trainerProof: trainerProofOf(trainerKey()) };
 const tiny = { grid: { pausesMs: [300], ttlsMs: [2000] }, concurrency: 2 };
 
-async function finished(id: string): Promise<SweepView> {
+async function until(id: string, done: (view: SweepView) => boolean): Promise<SweepView> {
   for (;;) {
     const status = await sweepStatus({ id }, TRAINER);
     assert.ok(status.ok, JSON.stringify(status));
-    if (!status.data.running) return status.data;
+    if (done(status.data)) return status.data;
     await sleep(200);
   }
 }
+
+const finished = (id: string) => until(id, (view) => !view.running);
 
 test('a browser with neither the trainer key nor a private lab may not sweep', async () => {
   const stranger = { ownerSecret: newOwnerSecret() };
@@ -37,7 +41,7 @@ test('a browser with neither the trainer key nor a private lab may not sweep', a
     const refused = await startSweep(tiny, credentials);
     assert.equal(refused.ok, false);
     assert.equal(refused.ok ? undefined : refused.error.code, 'forbidden');
-    assert.deepEqual(await sweepPageData(credentials), { allowed: false });
+    assert.deepEqual(await sweepPageData(credentials), { allowed: false, mayStart: false });
   }
 });
 
@@ -86,4 +90,65 @@ test('one sweep at a time on a server, each seen only by whoever started it', as
     if (!status.data.running) break;
     await sleep(200);
   }
+});
+
+test('a sweep is stopped by whoever started it or by the trainer, not by another browser', async () => {
+  const owner = { ownerSecret: newOwnerSecret() };
+  const other = { ownerSecret: newOwnerSecret() };
+  for (const [who, address] of [
+    [owner, '198.18.200.2'],
+    [other, '198.18.200.3'],
+  ] as const) {
+    assert.ok((await commands.openPrivateLab({ kind: 'fenced' }, { ...who, address })).ok);
+  }
+  // Four runs, one at a time: stopped once the first has ended, while the second is under way.
+  const started = await startSweep({ grid: { pausesMs: [300], ttlsMs: [2000, 3000] }, concurrency: 1 }, owner);
+  assert.ok(started.ok, JSON.stringify(started));
+  const id = started.data.id;
+  await until(id, (view) => view.done >= 1);
+  const refused = await stopSweep({ id }, other);
+  assert.equal(refused.ok ? undefined : refused.error.message, 'no such sweep');
+  const stopping = await stopSweep({ id }, owner);
+  assert.ok(stopping.ok, JSON.stringify(stopping));
+  assert.equal(stopping.data.stopped, true);
+  const stopped = await finished(id);
+  assert.equal(stopped.total, 4);
+  assert.ok(stopped.done < stopped.total, `no run started after the stop: ${stopped.done} of 4`);
+  const outcomes = stopped.results.map((r) => r.outcome);
+  assert.deepEqual(
+    outcomes,
+    [...outcomes.slice(0, -1).map(() => 'no-stale-write'), 'stopped'],
+    'the runs that ended before the stop keep their outcome; the one under way is reported stopped, not as a violation',
+  );
+  assert.equal(stopped.results.length, stopped.done);
+  for (const run of stopped.results) assert.ok((await findLab(run.lab))?.closedAt, `${run.lab} is closed`);
+
+  // The trainer stops a browser's sweep (it sees the one running on arrival), and the server's slot is free again.
+  const theirs = await startSweep(tiny, other);
+  assert.ok(theirs.ok, JSON.stringify(theirs));
+  assert.equal((await sweepPageData(TRAINER)).latest?.id, theirs.data.id);
+  const byTrainer = await stopSweep({ id: theirs.data.id }, TRAINER);
+  assert.ok(byTrainer.ok, JSON.stringify(byTrainer));
+  const ended = await finished(theirs.data.id);
+  assert.equal(ended.stopped, true);
+  assert.deepEqual(
+    ended.results.map((r) => r.outcome),
+    ['stopped', 'stopped'],
+  );
+  const again = await startSweep(tiny, owner);
+  assert.ok(again.ok, JSON.stringify(again));
+  assert.ok((await stopSweep({ id: again.data.id }, owner)).ok);
+  await finished(again.data.id);
+});
+
+test('a browser whose private labs have all closed still sees its sweeps, but starts none until it opens a lab', async () => {
+  const owner = { ownerSecret: newOwnerSecret() };
+  const opened = await commands.openPrivateLab({ kind: 'fenced' }, { ...owner, address: '198.18.200.4' });
+  assert.ok(opened.ok, JSON.stringify(opened));
+  assert.deepEqual(await sweepPageData(owner), { allowed: true, mayStart: true });
+  await closeLab(opened.data.id);
+  assert.deepEqual(await sweepPageData(owner), { allowed: true, mayStart: false });
+  const refused = await startSweep(tiny, owner);
+  assert.equal(refused.ok ? undefined : refused.error.code, 'forbidden');
+  assert.match(refused.ok ? '' : refused.error.message, /your private labs have all closed/);
 });

@@ -3,8 +3,9 @@ import { after, describe, test } from 'node:test';
 import { listEvents } from '../../db/events';
 import { findLab, type LabRecord, readLabFork } from '../../db/labs';
 import { recordExpiredLeases } from '../../db/leases';
-import { closePool } from '../../db/pool';
+import { closePool, newClient } from '../../db/pool';
 import { serializeHistory } from '../model/history-file';
+import { MAX_PRIVATE_LABS_PER_OWNER } from '../model/lab-input-limits';
 import { labTitle } from '../model/lab-instance';
 import { rowAt } from '../model/replay';
 import type { WhatIf } from '../model/what-if';
@@ -124,5 +125,37 @@ describe('a what-if fork', () => {
     const theirs = await getPrivateLabs().open('fenced', { ownerHash: ownerHashOf(owner), address: ADDRESS });
     assert.match(await refused({ ...base, lab: theirs.id }), /no lab/);
     assert.equal((await listEvents({ lab: theirs.id })).length, 0);
+  });
+  test('refused by the limits before it reads anything of the original’s history', { timeout: 60_000 }, async () => {
+    const ownerSecret = newOwnerSecret();
+    const owner = { ownerHash: ownerHashOf(ownerSecret), address: 'what-if-refused' };
+    const caller = { credentials: { ownerSecret }, ownerSecret, address: owner.address };
+    const mine: LabRecord[] = [];
+    for (let i = 0; i < MAX_PRIVATE_LABS_PER_OWNER; i++) mine.push(await getPrivateLabs().open('fenced', owner));
+    const original = mine[0] as LabRecord;
+    // Nobody may read the events table while this transaction holds it: a fork that read the
+    // original's history before its limits would wait here, and this test would time out.
+    const blocker = newClient();
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
+      const w: WhatIf = {
+        lab: original.id,
+        atMs: 0,
+        pauseMs: 1_000,
+        leaseTtlMs: 3_000,
+        renewEveryMs: 1_000,
+        fencing: 'fenced',
+      };
+      await assert.rejects(startWhatIf(w, caller), (error: Error) => {
+        assert.match(error.message, new RegExp(`you already have ${MAX_PRIVATE_LABS_PER_OWNER} private labs open`));
+        return true;
+      });
+    } finally {
+      await blocker.query('ROLLBACK');
+      await blocker.end();
+    }
+    for (const lab of mine) await getPrivateLabs().close(lab, 'test over');
   });
 });

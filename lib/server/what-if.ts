@@ -1,5 +1,5 @@
 import 'server-only';
-import { listEvents } from '../../db/events';
+import { listEventsUntilMoment } from '../../db/events';
 import { FencingError } from '../model/errors';
 import { type ForkRecord, forkStart, type WhatIf, whatIfInput } from '../model/what-if';
 import { forkKind, hasPauseStory } from '../model/what-if-settings';
@@ -27,7 +27,11 @@ export async function startWhatIf(w: WhatIf, caller: WhatIfCaller): Promise<Fork
   if (!hasPauseStory(original.kind)) {
     throw new FencingError('invalid_input', 'only the labs of the pause story can be forked with a what-if');
   }
-  const events = (await listEvents({ lab: original.id })).map(toWire);
+  const owner = { ownerHash: ownerHashOf(caller.ownerSecret), address: caller.address };
+  // The limits first: a refused fork reads nothing of the original's history.
+  await getPrivateLabs().checkLimits(owner, { fork: true });
+  // Only what the moment needs: the events up to it, not the whole history.
+  const events = (await listEventsUntilMoment({ lab: original.id, msFromFirst: w.atMs })).map(toWire);
   const start = forkStart(events, w.atMs);
   if (!start)
     throw new FencingError('invalid_input', 'nothing has happened in that lab yet: there is no moment to fork');
@@ -41,11 +45,11 @@ export async function startWhatIf(w: WhatIf, caller: WhatIfCaller): Promise<Fork
     startRow: start.row,
     highestTokenSeen: start.highestTokenSeen,
   };
-  const lab = await getPrivateLabs().open(
-    forkKind(w.fencing),
-    { ownerHash: ownerHashOf(caller.ownerSecret), address: caller.address },
-    { record, rowValue: start.row?.value ?? 'initial', rowToken: start.row?.lastToken ?? 0 },
-  );
+  const lab = await getPrivateLabs().open(forkKind(w.fencing), owner, {
+    record,
+    rowValue: start.row?.value ?? 'initial',
+    rowToken: start.row?.lastToken ?? 0,
+  });
   const run = runWhatIf(lab, w).catch((error: unknown) => {
     console.error(`[what-if] the run in ${lab.id} failed:`, (error as Error).message);
   });

@@ -8,21 +8,30 @@ import { closeCellLab, openCellLab } from './cell-labs';
  * A sweep: every run of the grid (lib/model/sweep-grid.ts), each in a private lab of its own
  * (cell-labs.ts), `concurrency` at a time, each told as the timed pause story (timed-pause.ts) and
  * classified from its lab's events. A run that cannot be made (a limit reached, a worker that did
- * not start) is reported as unfinished with the reason, and the sweep goes on.
+ * not start) is reported as unfinished with the reason, and the sweep goes on. When `signal` aborts
+ * (someone stopped the sweep), no new run starts and the runs under way end at once, reported
+ * `stopped`: the results hold the runs that started, and no more.
  */
 
 export type SweepProgress = { done: number; total: number; result: SweepRunResult };
 
-export async function runSweepRun(run: SweepRun): Promise<SweepRunResult> {
+/** One run. When `signal` aborts while it is under way, its workers are stopped and it is reported `stopped`. */
+export async function runSweepRun(run: SweepRun, signal?: AbortSignal): Promise<SweepRunResult> {
   const base = { index: run.index, point: run.point, fencing: run.fencing };
   let lab: Awaited<ReturnType<typeof openCellLab>> | undefined;
   try {
     lab = await openCellLab(run.kind);
-    const record = await runTimedPause(lab, { workers: sweepWorkers(run.point, lab.kind), pauseMs: run.point.pauseMs });
+    const record = await runTimedPause(
+      lab,
+      { workers: sweepWorkers(run.point, lab.kind), pauseMs: run.point.pauseMs },
+      signal,
+    );
     return {
       ...base,
       lab: lab.id,
       ...classifyRun(record.events),
+      // Cut short by a stop: whatever its events show so far, the run concludes nothing.
+      ...(record.stopped ? { outcome: 'stopped' as const } : {}),
       ...(record.failure ? { failure: record.failure } : {}),
     };
   } catch (error) {
@@ -50,7 +59,7 @@ export async function runSweep(
       if (signal?.aborted) return;
       const run = runs[next++];
       if (!run) return;
-      const result = await runSweepRun(run);
+      const result = await runSweepRun(run, signal);
       results.push(result);
       onProgress({ done: results.length, total: runs.length, result });
     }

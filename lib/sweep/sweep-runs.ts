@@ -10,14 +10,18 @@ import { runSweep } from './run-sweep';
  * Sweeps started from the page, kept on globalThis like the chaos runs (a sweep's progress is this
  * server's to report; each run's outcome is read from its lab's events in PostgreSQL). One sweep
  * runs at a time on a server: its runs are real worker processes on a machine the room shares.
- * Each is seen only by whoever started it (the trainer, or one browser's owner secret).
+ * Each is seen only by whoever started it (the trainer, or one browser's owner secret), and by the
+ * trainer, who may also stop it (so that one browser cannot hold the server's only sweep for minutes).
  */
 
 const KEPT_SWEEPS = 20;
 /** Sweeps running at once on this server. */
 export const MAX_RUNNING_SWEEPS = 1;
 
-type Entry = { view: SweepView; startedBy: string };
+/** Who started a sweep, as sweeperOf (lib/server/sweep-commands.ts) names them: 'trainer' or 'owner:<hash>'. */
+export const TRAINER_SWEEPER = 'trainer';
+
+type Entry = { view: SweepView; startedBy: string; stop: AbortController };
 type GlobalWithSweeps = typeof globalThis & { __fencingLabSweeps?: Map<string, Entry> };
 
 function sweeps(): Map<string, Entry> {
@@ -50,16 +54,20 @@ export function startSweepRun(input: { grid: SweepGrid; concurrency: number }, s
     results: [],
     startedAt: Date.now(),
   };
-  const entry: Entry = { view, startedBy };
+  const entry: Entry = { view, startedBy, stop: new AbortController() };
   sweeps().set(id, entry);
   forgetOldest();
-  void runSweep(input, ({ done, result }) => {
-    entry.view = {
-      ...entry.view,
-      done,
-      results: [...entry.view.results, result].sort((a, b) => a.index - b.index),
-    };
-  })
+  void runSweep(
+    input,
+    ({ done, result }) => {
+      entry.view = {
+        ...entry.view,
+        done,
+        results: [...entry.view.results, result].sort((a, b) => a.index - b.index),
+      };
+    },
+    entry.stop.signal,
+  )
     .then(() => {
       entry.view = { ...entry.view, running: false, finishedAt: Date.now() };
     })
@@ -70,15 +78,38 @@ export function startSweepRun(input: { grid: SweepGrid; concurrency: number }, s
   return view;
 }
 
-/** A sweep, if it exists and `startedBy` started it. */
-export function sweepRunOf(id: string, startedBy: string): SweepView | undefined {
+const mayReach = (entry: Entry, by: string) => entry.startedBy === by || by === TRAINER_SWEEPER;
+
+/** A sweep, if it exists and `by` started it or is the trainer. */
+export function sweepRunOf(id: string, by: string): SweepView | undefined {
   const entry = sweeps().get(id);
-  return entry?.startedBy === startedBy ? entry.view : undefined;
+  return entry && mayReach(entry, by) ? entry.view : undefined;
 }
 
-/** The last sweep `startedBy` started on this server, if any. */
-export function latestSweepOf(startedBy: string): SweepView | undefined {
-  return [...sweeps().values()].filter((entry) => entry.startedBy === startedBy).at(-1)?.view;
+/**
+ * Stops a running sweep, if it exists and `by` started it or is the trainer: no new run starts, and
+ * the runs under way stop their workers at their next step and are reported `stopped`. The view says
+ * `stopped` at once, and `running` until the last run under way has ended. A sweep already over is
+ * left as it is.
+ */
+export function stopSweepRun(id: string, by: string): SweepView | undefined {
+  const entry = sweeps().get(id);
+  if (!entry || !mayReach(entry, by)) return undefined;
+  if (entry.view.running && !entry.stop.signal.aborted) {
+    entry.stop.abort();
+    entry.view = { ...entry.view, stopped: true };
+  }
+  return entry.view;
+}
+
+/**
+ * What /sweep shows on arrival to `by`: the sweep running on this server if `by` may reach it (the
+ * trainer sees whoever's, to stop it if need be), else the last sweep `by` started here, if any.
+ */
+export function latestSweepOf(by: string): SweepView | undefined {
+  const all = [...sweeps().values()];
+  const running = all.find((entry) => entry.view.running && mayReach(entry, by));
+  return (running ?? all.filter((entry) => entry.startedBy === by).at(-1))?.view;
 }
 
 function forgetOldest(): void {
