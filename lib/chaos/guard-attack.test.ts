@@ -76,6 +76,12 @@ describe('your guard, attacked by the pause story across the digit boundary', ()
     assert.ok(kinds.includes('B write_rejected 10'), kinds.join(', '));
   });
 
+  test("the seed's own guard, < instead of <=, holds: a retry under the same token is refused, never let through", async () => {
+    const { verdict } = await attack(`${SET} AND last_token < $2`);
+    assert.equal(verdict.passed, true, verdict.headline);
+    assert.deepEqual(verdict.counterexample, []);
+  });
+
   test('>= reversed: the first write is turned away', async () => {
     const { verdict } = await attack(`${SET} AND last_token >= $2`);
     assert.equal(verdict.rule, 'newer-token-rejected');
