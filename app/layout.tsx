@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
-import { THEME_BOOT_SCRIPT } from '@/components/theme-toggle';
+import { THEME_BOOT_SCRIPT } from '@/components/theme-boot-script';
 import './globals.css';
 
 export const metadata: Metadata = {

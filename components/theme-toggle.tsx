@@ -1,11 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-
-const STORAGE_KEY = 'fencing-lab-theme';
-
-/** Runs before the page paints (inlined in <head>), so the chosen theme never flashes the other. */
-export const THEME_BOOT_SCRIPT = `try{var t=localStorage.getItem('${STORAGE_KEY}');if(t==='dark'||(!t&&matchMedia('(prefers-color-scheme: dark)').matches))document.documentElement.classList.add('dark')}catch(e){}`;
+import { THEME_STORAGE_KEY } from './theme-boot-script';
 
 /** Light or dark: projectors and back rows differ, so the trainer picks. */
 export function ThemeToggle() {
@@ -15,7 +11,7 @@ export function ThemeToggle() {
     const next = !dark;
     document.documentElement.classList.toggle('dark', next);
     try {
-      localStorage.setItem(STORAGE_KEY, next ? 'dark' : 'light');
+      localStorage.setItem(THEME_STORAGE_KEY, next ? 'dark' : 'light');
     } catch {
       // private mode: the choice lasts for this page only
     }
