@@ -9,7 +9,9 @@ export async function endListenSessions(): Promise<void> {
   await owner.connect();
   try {
     await owner.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN fencing_events' AND pid <> pg_backend_pid()",
+      // The server's one LISTEN connection listens on fencing_events, then fencing_guard_attempts (db/event-feed.ts):
+      // pg_stat_activity shows its last statement.
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query IN ('LISTEN fencing_events', 'LISTEN fencing_guard_attempts') AND pid <> pg_backend_pid()",
     );
   } finally {
     await owner.end();
