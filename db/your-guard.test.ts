@@ -279,3 +279,50 @@ describe("the your-guard lab's role, tried from inside", () => {
     assert.equal(schemas.length, 0);
   });
 });
+
+describe("the lab's row as the pages show it, under concurrent writes", () => {
+  test('a write refused while a newer one commits does not copy the older row over it', async () => {
+    const lab = await open();
+    await installGuard(lab.id, GUARD);
+    for (const [actor, token] of [
+      ['A', 8],
+      ['B', 9],
+      ['C', 10],
+    ] as const) {
+      await appendEvent(owner, { lab: lab.id, actor, kind: 'lease_acquired', token: parseToken(token) });
+    }
+    const write = (db: pg.ClientBase, actor: string, value: string, token: number) =>
+      db.query<{ outcome: string }>('SELECT * FROM fl_your_guard_write($1, $2, $3, $4, NULL)', [
+        lab.id,
+        value,
+        token,
+        actor,
+      ]);
+    await write(owner, 'B', 'by B', 9);
+    const newer = newClient();
+    const older = newClient();
+    await newer.connect();
+    await older.connect();
+    try {
+      // C's write (token 10) holds the row, uncommitted; A's (token 8) is refused on the row B left and,
+      // before the fix, copied that row into the lab's row once C committed.
+      await newer.query('BEGIN');
+      assert.equal((await write(newer, 'C', 'by C', 10)).rows[0]?.outcome, 'accepted');
+      await older.query('BEGIN');
+      const refused = write(older, 'A', 'by A', 8);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await newer.query('COMMIT');
+      assert.equal((await refused).rows[0]?.outcome, 'stale');
+      await older.query('COMMIT');
+    } finally {
+      await newer.end();
+      await older.end();
+    }
+    const { rows } = await owner.query('SELECT value, last_token::int AS token FROM unguarded_rows WHERE lab = $1', [
+      lab.id,
+    ]);
+    assert.deepEqual(rows, [{ value: 'by C', token: 10 }]);
+    await dropGuard(lab.id);
+    await closeLab(lab.id);
+  });
+});

@@ -220,10 +220,14 @@ BEGIN
     RETURN QUERY SELECT 'refused'::text, row_token;
     RETURN;
   END IF;
-  -- The lab's row as the pages show it: what guarded_row holds now.
-  UPDATE unguarded_rows u SET value = row_value, last_token = row_token, last_token_text = row_token::text,
-                              updated_at = clock_timestamp()
-   WHERE u.id = b.row_id AND u.lab = p_lab;
+  -- The lab's row as the pages show it: what guarded_row holds now, copied only by a write that changed it
+  -- (and so holds its lock until commit). A refused write may have read guarded_row before a concurrent
+  -- accepted write committed: copying that older value after it would put the row back (seen under chaos).
+  IF changed > 0 THEN
+    UPDATE unguarded_rows u SET value = row_value, last_token = row_token, last_token_text = row_token::text,
+                                updated_at = clock_timestamp()
+     WHERE u.id = b.row_id AND u.lab = p_lab;
+  END IF;
   INSERT INTO events (lab, actor, kind, row_id, token, stored_token, outcome, detail, generation)
   VALUES (p_lab, p_actor, CASE WHEN changed > 0 THEN 'write_accepted' ELSE 'write_rejected' END, b.row_id, p_token,
           CASE WHEN changed > 0 THEN NULL ELSE row_token END, CASE WHEN changed > 0 THEN 'accepted' ELSE 'stale' END,
