@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { CompareView } from '@/components/compare/compare-view';
-import { ThemeToggle } from '@/components/theme-toggle';
+import { SiteHeader } from '@/components/site-header';
 import { readLabFork } from '@/db/labs';
 import { LABS } from '@/lib/model/lab-kinds';
 import { describeFork } from '@/lib/model/what-if';
@@ -30,15 +29,7 @@ export default async function ComparePage({ searchParams }: Props) {
   );
   return (
     <main className="mx-auto max-w-[110rem] space-y-4 px-4 py-4">
-      <header className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">
-          <Link href="/" className="hover:underline">
-            Fencing Lab
-          </Link>{' '}
-          <span className="font-normal">· Compare two runs</span>
-        </h1>
-        <ThemeToggle />
-      </header>
+      <SiteHeader subtitle="Compare two runs" />
       {notes.map((note) =>
         note ? (
           <p key={note} data-testid="fork-note" className="max-w-4xl rounded-lg border border-sky-400 px-3 py-2">

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { HistoryReplay } from '@/components/lab/replay/history-replay';
-import { ThemeToggle } from '@/components/theme-toggle';
+import { SiteHeader } from '@/components/site-header';
 import { counterexampleFor } from '@/lib/server/guard-counterexamples';
 import { readCredentials } from '@/lib/server/request-credentials';
 
@@ -20,15 +19,7 @@ export default async function ReplayPage({ searchParams }: Props) {
   const counterexample = attempt === undefined ? undefined : await counterexampleFor(attempt, await readCredentials());
   return (
     <main className="mx-auto max-w-[110rem] space-y-4 px-4 py-4">
-      <header className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">
-          <Link href="/" className="hover:underline">
-            Fencing Lab
-          </Link>{' '}
-          <span className="font-normal">· Replay a saved history</span>
-        </h1>
-        <ThemeToggle />
-      </header>
+      <SiteHeader subtitle="Replay a saved history" />
       {attempt !== undefined && !counterexample ? (
         <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
           ✗ No counterexample {String(attempt)} that this browser may open.

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { SiteHeader } from '@/components/site-header';
 import { SweepPanel } from '@/components/sweep/sweep-panel';
-import { ThemeToggle } from '@/components/theme-toggle';
 import { readCredentials } from '@/lib/server/request-credentials';
 import { sweepPageData } from '@/lib/server/sweep-commands';
 
@@ -13,15 +13,7 @@ export default async function SweepPage() {
   const data = await sweepPageData(await readCredentials());
   return (
     <main className="mx-auto max-w-6xl space-y-4 px-4 py-4">
-      <div className="flex items-start justify-between gap-4">
-        <h1 className="text-2xl font-bold">
-          <Link href="/" className="hover:underline">
-            Fencing Lab
-          </Link>{' '}
-          <span className="font-normal">· Sweep the pause</span>
-        </h1>
-        <ThemeToggle />
-      </div>
+      <SiteHeader subtitle="Sweep the pause" />
       <p className="max-w-3xl">
         The pause story at every point of a grid: A takes the lease and writes, B waits, and A freezes in its critical
         window (after its lease check, before its write) for the pause. If the pause outlasts A&apos;s lease by the

@@ -1,6 +1,6 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { LabAccess } from '@/lib/server/lab-page-data';
+import { SiteHeader } from '../site-header';
 import { ThemeToggle } from '../theme-toggle';
 import { DriveStatus } from './drive-status';
 import { LabNav } from './lab-nav';
@@ -16,13 +16,7 @@ export function LabPageShell(props: {
   const { lab, canDrive } = props.access;
   return (
     <main className="mx-auto max-w-[110rem] space-y-4 px-4 py-4">
-      <header className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">
-          <Link href="/" className="hover:underline">
-            Fencing Lab
-          </Link>{' '}
-          <span className="font-normal">· {props.subtitle}</span>
-        </h1>
+      <SiteHeader subtitle={props.subtitle}>
         <div className="flex items-center gap-4">
           <DriveStatus
             drives={canDrive}
@@ -31,7 +25,7 @@ export function LabPageShell(props: {
           {props.links}
           <ThemeToggle />
         </div>
-      </header>
+      </SiteHeader>
       <LabNav current={lab.id} mode={props.mode} />
       {props.children}
     </main>
