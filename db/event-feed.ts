@@ -1,15 +1,20 @@
 import 'server-only';
 import type pg from 'pg';
+import {
+  DroppedNotesLog,
+  EVENTS_CHANNEL,
+  type EventNote,
+  eventNoteOf,
+  GUARD_ATTEMPTS_CHANNEL,
+} from './notification-notes';
 import { newClient } from './pool';
 
 /**
  * What NOTIFY fencing_events carries: the new event's id, or a lab that was reset (every event of
  * it up to `upTo` deleted). NOTIFY fencing_guard_attempts (0034) becomes a note of no lab ('') with
- * the new guard attempt's id, for the class wall.
+ * the new guard attempt's id, for the class wall. Parsed in db/notification-notes.ts.
  */
-export type EventNote = { lab: string; id?: number; reset?: boolean; upTo?: number; guardAttempt?: number };
-
-const GUARD_ATTEMPTS_CHANNEL = 'fencing_guard_attempts';
+export type { EventNote };
 
 type Subscriber = { onNote: (note: EventNote) => void; onClose: () => void };
 
@@ -22,6 +27,7 @@ class EventFeed {
   private client: pg.Client | undefined;
   private connecting: Promise<pg.Client> | undefined;
   private readonly subscribers = new Set<Subscriber>();
+  private readonly droppedNotes = new DroppedNotesLog('sse');
 
   /** How many feeds listen now (for tests: a feed that went away must not stay subscribed). */
   get subscriberCount(): number {
@@ -41,22 +47,26 @@ class EventFeed {
       // dropped, so that feeds reconnect instead of showing "live" with no events coming.
       // Probed after 10 s of silence, not the system's default of 2 hours.
       const client = newClient(undefined, { keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+      // pg calls this inside its protocol parser: a throw here would wedge the connection for
+      // good (every later message piles up unread), so nothing a payload holds may throw.
       client.on('notification', (message) => {
-        let note: EventNote;
-        try {
-          note = JSON.parse(message.payload ?? '') as EventNote;
-        } catch {
-          return;
+        const note = eventNoteOf(message.channel, message.payload);
+        if (!note) return this.droppedNotes.dropped(message.channel, message.payload);
+        for (const subscriber of this.subscribers) {
+          try {
+            subscriber.onNote(note);
+          } catch (error) {
+            // One feed's bug must not keep the note from the others, nor wedge the connection.
+            console.error('[sse] a feed failed on a notification:', error);
+          }
         }
-        if (message.channel === GUARD_ATTEMPTS_CHANNEL) note = { lab: '', guardAttempt: Number(note.id) };
-        for (const subscriber of this.subscribers) subscriber.onNote(note);
       });
       const dead = () => this.drop(client);
       client.on('error', dead);
       client.on('end', dead);
       try {
         await client.connect();
-        await client.query('LISTEN fencing_events');
+        await client.query(`LISTEN ${EVENTS_CHANNEL}`);
         await client.query(`LISTEN ${GUARD_ATTEMPTS_CHANNEL}`);
       } catch (error) {
         this.connecting = undefined;

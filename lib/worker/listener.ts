@@ -4,6 +4,7 @@ import { Socket } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import type pg from 'pg';
 import { appendEvent } from '../../db/events';
+import { DroppedNotesLog, workerCommandNoteOf } from '../../db/notification-notes';
 import { newClient } from '../../db/pool';
 import {
   beatRemoteWorker,
@@ -48,6 +49,7 @@ const say = (line: string) => {
   if (data.chatty) writeSync(1, `[${data.name}] ${line}\n`);
 };
 const tell = (message: ToMain) => port.postMessage(message);
+const droppedNotes = new DroppedNotesLog(`worker ${data.name}`);
 
 port.on('message', (message: ToListener) => {
   if (message.type === 'stopping') stopping = true;
@@ -140,8 +142,11 @@ function connection(): Promise<pg.Client> {
     const fresh = newClient(data.databaseUrl);
     try {
       await fresh.connect();
+      // Inside pg's protocol parser, and any role may NOTIFY this channel: a payload that is not
+      // the database's is dropped, never thrown on (that would end this thread, or wedge the connection).
       fresh.on('notification', (note) => {
-        const target = JSON.parse(note.payload ?? '{}') as { lab?: string; worker?: string };
+        const target = workerCommandNoteOf(note.payload);
+        if (!target) return droppedNotes.dropped(note.channel, note.payload);
         if (target.lab === data.lab.id && target.worker === data.name) void takeCommands();
       });
       const drop = () => {
