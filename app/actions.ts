@@ -55,7 +55,7 @@ export async function startChaosAction(input: unknown) {
 }
 /** A your-guard lab: the trainee's statement, checked, installed and attacked (lib/server/guard-commands.ts). */
 export async function submitGuardAction(input: unknown) {
-  return submitGuard(input, await credentials());
+  return submitGuard(input, await credentials(), await currentClientAddress());
 }
 export async function closePrivateLabAction(input: unknown) {
   return commands.closePrivateLab(input, await credentials());

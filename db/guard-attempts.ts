@@ -74,6 +74,24 @@ export async function recordGuardAttempt(
   return reshapeAttempt(rows[0] as AttemptRow);
 }
 
+/**
+ * A refused statement, kept once: when this owner's latest refusal in the lab is the same statement,
+ * that attempt is the answer and nothing is stored (a trainee pressing Submit on the same typo, or a
+ * script doing it 300 times, adds nothing to the wall or the table).
+ */
+export async function recordRefusedGuard(
+  input: Pick<GuardAttempt, 'lab' | 'ownerHash' | 'name' | 'statement' | 'verdict'>,
+  db: Queryable = getPool(),
+): Promise<GuardAttempt> {
+  const { rows } = await db.query<AttemptRow>(
+    `SELECT ${COLUMNS} FROM guard_attempts WHERE lab = $1 AND owner_hash = $2 ORDER BY id DESC LIMIT 1`,
+    [input.lab, input.ownerHash],
+  );
+  const latest = rows[0] ? reshapeAttempt(rows[0]) : undefined;
+  if (latest?.outcome === 'refused' && latest.statement === input.statement.slice(0, 2000)) return latest;
+  return recordGuardAttempt({ ...input, outcome: 'refused' }, db);
+}
+
 /** One attempt, or undefined. */
 export async function findGuardAttempt(id: number, db: Queryable = getPool()): Promise<GuardAttempt | undefined> {
   const { rows } = await db.query<AttemptRow>(`SELECT ${COLUMNS} FROM guard_attempts WHERE id = $1`, [id]);

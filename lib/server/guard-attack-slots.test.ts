@@ -45,11 +45,45 @@ test('at most 6 a minute per owner, counted over the last minute', () => {
 
 test('at most 2 running on the server: the third is told the lab is busy, and may come back', () => {
   const { slots: s } = slots();
-  const ada = s.take('ada');
-  s.take('bob');
-  refused(() => s.take('cy'), /^the lab is busy \(other guards are being attacked\): try again in a moment/);
+  const ada = s.take('ada', '10.0.0.1');
+  s.take('bob', '10.0.0.2');
+  refused(
+    () => s.take('cy', '10.0.0.3'),
+    /^the lab is busy \(other guards are being attacked\): try again in a moment/,
+  );
   assert.equal(s.count(), 2);
   ada.release();
-  s.take('cy');
+  s.take('cy', '10.0.0.3');
   assert.equal(s.count(), 2);
+});
+
+test('two cookies from one address never hold every slot: a trainee at another address is served', () => {
+  const { slots: s } = slots();
+  const first = s.take('cookie-1', '10.0.0.9');
+  refused(() => s.take('cookie-2', '10.0.0.9'), /^another guard from your address is being attacked/);
+  s.take('third-trainee', '10.0.0.3');
+  assert.equal(s.count(), 2);
+  first.release();
+  s.take('cookie-2', '10.0.0.9');
+});
+
+test('attacks a minute are counted per address too (three people behind one router)', () => {
+  const { slots: s, tick } = slots();
+  for (let i = 0; i < 18; i++) {
+    s.take(`cookie-${i}`, '10.0.0.9').release();
+    tick(1_000);
+  }
+  refused(() => s.take('cookie-new', '10.0.0.9'), /^at most 18 attacks a minute from your address: try again in 42 s/);
+  s.take('elsewhere', '10.0.0.3').release();
+});
+
+test('refused statements: at most 10 a minute per owner and 30 per address, then told when to come back', () => {
+  const { slots: s, tick } = slots();
+  for (let i = 0; i < 10; i++) s.takeRefusal('ada', '10.0.0.1');
+  refused(() => s.takeRefusal('ada', '10.0.0.1'), /^at most 10 refused guards a minute: try again in 60 s/);
+  for (let i = 0; i < 20; i++) s.takeRefusal(`cookie-${i % 2}`, '10.0.0.1');
+  refused(() => s.takeRefusal('cookie-9', '10.0.0.1'), /^at most 30 refused guards a minute from your address/);
+  s.takeRefusal('bob', '10.0.0.2');
+  tick(60_001);
+  s.takeRefusal('ada', '10.0.0.1');
 });

@@ -1,5 +1,5 @@
 import 'server-only';
-import { recordGuardAttempt } from '../../db/guard-attempts';
+import { recordGuardAttempt, recordRefusedGuard } from '../../db/guard-attempts';
 import { installGuard } from '../../db/your-guard';
 import { runGuardAttack } from '../chaos/guard-attack';
 import { FencingError, isFencingError } from '../model/errors';
@@ -19,7 +19,7 @@ import { validatedAction } from './validated-action';
  * (a refusal is recorded, and nothing runs), then the install (PostgreSQL may refuse it too), then the
  * attack with real workers. Every submission is an attempt on the class wall.
  */
-export const submitGuard = (raw: unknown, credentials: Credentials) =>
+export const submitGuard = (raw: unknown, credentials: Credentials, address = 'unknown') =>
   validatedAction(submitGuardInput, async ({ lab: id, name, statement: text }) => {
     const yourGuardLab = async () => {
       const lab = await labFor(id, credentials);
@@ -27,17 +27,23 @@ export const submitGuard = (raw: unknown, credentials: Credentials) =>
       if (lab.kind !== 'your-guard') throw new FencingError('invalid_input', 'only a your-guard lab takes a guard');
       return lab;
     };
+    // Who may submit here is settled before anything reads the statement.
+    const ownerHash = (await yourGuardLab()).ownerHash as string;
     // A guard the parser accepts takes one of the server's attack slots (lib/server/guard-attack-slots.ts)
-    // before it queues: one running per owner, a few a minute, a bound for the machine.
+    // before it queues: one running per owner, never all of them for one address, a few a minute, a
+    // bound for the machine. A refused one costs no worker, but is stored: it is counted too.
     const parsed = await parseGuard(text);
-    const slot = parsed.ok ? getGuardAttackSlots().take((await yourGuardLab()).ownerHash as string) : undefined;
+    const slots = getGuardAttackSlots();
+    if (!parsed.ok) slots.takeRefusal(ownerHash, address);
+    const slot = parsed.ok ? slots.take(ownerHash, address) : undefined;
     try {
       return await inLabOrder(id, async (): Promise<GuardResult> => {
         const lab = await yourGuardLab();
         getPrivateLabs().touch(lab.id);
         const owner = { lab: lab.id, ownerHash: lab.ownerHash as string, name };
         const refused = async (reason: string, statement: string): Promise<GuardResult> => {
-          const attempt = await recordGuardAttempt({ ...owner, statement, outcome: 'refused', verdict: reason });
+          // The same statement refused again is the same attempt: kept once.
+          const attempt = await recordRefusedGuard({ ...owner, statement, verdict: reason });
           return { attemptId: attempt.id, outcome: 'refused', headline: reason, hasCounterexample: false };
         };
         if (!parsed.ok) return refused(`refused before it ran: ${parsed.reason}`, text);

@@ -11,6 +11,21 @@ import { checkGuardTree, type GuardCheck, MAX_GUARD_CHARS } from '../model/guard
 export type ParsedGuard = { ok: true; statement: string } | Exclude<GuardCheck, { ok: true }>;
 
 export async function parseGuard(text: string): Promise<ParsedGuard> {
+  try {
+    return await readGuard(text);
+  } catch (error) {
+    // The parser (or the deparser) failing on a statement is still an answer about that statement:
+    // a refusal in words, never an internal error (`$0` made the WASM parser throw a bare SqlError).
+    console.warn('[guard] the parser could not read a guard:', error instanceof Error ? error.message : error);
+    return {
+      ok: false,
+      refusal: 'not-allowed',
+      reason: "PostgreSQL's parser could not read it (a guard has $1 (value), $2 (token) and $3 (row id) only)",
+    };
+  }
+}
+
+async function readGuard(text: string): Promise<ParsedGuard> {
   if (text.trim() === '') return { ok: false, refusal: 'not-one-statement', reason: 'the guard is empty' };
   if (text.length > MAX_GUARD_CHARS) {
     return { ok: false, refusal: 'not-allowed', reason: `a guard is at most ${MAX_GUARD_CHARS} characters` };
@@ -19,7 +34,7 @@ export async function parseGuard(text: string): Promise<ParsedGuard> {
   try {
     tree = await parse(text);
   } catch (error) {
-    // A statement the parser refuses carries where (sqlDetails); anything else is the parser failing, not the guard.
+    // A statement the parser refuses carries where (sqlDetails); anything else is the parser failing on it.
     if (!(error as { sqlDetails?: unknown }).sqlDetails) throw error;
     return { ok: false, refusal: 'not-allowed', reason: `PostgreSQL's parser: ${(error as Error).message}` };
   }
