@@ -22,6 +22,14 @@ test('a page written by PostgreSQL parses to exactly what toWire makes of the sa
   const lab = `wire-${randomUUID().slice(0, 8)}`;
   const db = getPool();
   await appendEvent(db, { lab, actor: 'A', kind: 'worker_started' });
+  // What a worker an app server started records: the server's run stays on the server.
+  await appendEvent(db, {
+    lab,
+    actor: 'E',
+    kind: 'worker_started',
+    detail: { workerId: 'w1', server: { pid: 4242, bootId: 'b00t', startTicks: '123' } },
+  });
+  await appendEvent(db, { lab, actor: 'F', kind: 'lease_acquired', detail: { server: 'primary' } });
   await appendEvent(db, {
     lab,
     actor: 'Wörker "B"\n\\ 🦊',
@@ -49,10 +57,18 @@ test('a page written by PostgreSQL parses to exactly what toWire makes of the sa
 
   const events = await listEvents({ lab });
   const page = await readWireEventPage({ lab, afterId: 0, limit: 100 });
-  assert.equal(page.count, 4);
+  assert.equal(page.count, 6);
   assert.equal(page.lastId, events.at(-1)?.id);
   assert.ok(!page.json.includes('\n'), 'one line, so that it fits one SSE data: line');
   assert.deepEqual(eventsOf(page.json), events.map(toWire));
+  assert.doesNotMatch(page.json, /4242|b00t/, 'no process identity in the page');
+  const started = events.map(toWire).find((e) => e.actor === 'E');
+  assert.deepEqual(started?.detail, { workerId: 'w1' }, 'nor on the live feed');
+  assert.equal(
+    events.map(toWire).find((e) => e.actor === 'F')?.detail.server,
+    'primary',
+    "a failover step's server stays",
+  );
   assert.deepEqual(JSON.parse(page.json), toWirePage(lab, events.map(toWire)), 'the rows toWirePage describes');
   // Each event's time in whole milliseconds, as node-postgres reads it (floored, not rounded).
   assert.ok(eventsOf(page.json).every((e) => Number.isInteger(e.at)));

@@ -129,7 +129,8 @@ export async function listEventsUntilMoment(
  * (db/event-page-json.test.ts). PostgreSQL writes the text, so that a long history costs the app
  * server no row parsing, no reshaping and no JSON.stringify (for 200,000 events those took about
  * 1.5 s of its CPU). The text has no line break (to_json and jsonb escape them): it fits on one SSE
- * `data:` line.
+ * `data:` line. A worker's `detail.server` (the process run of the app server that started it) stays
+ * on the server, as in toWire.
  */
 export async function readWireEventPage(
   { lab, afterId, limit }: { lab: string; afterId: number; limit: number },
@@ -143,7 +144,8 @@ export async function readWireEventPage(
                            ',', to_json(actor), ',', to_json(kind), ',', coalesce(to_json(resource)::text, 'null'),
                            ',', coalesce(row_id::text, 'null'), ',', coalesce(token::text, 'null'),
                            ',', coalesce(stored_token::text, 'null'), ',', coalesce(to_json(outcome)::text, 'null'),
-                           ',', detail, ']') AS wire
+                           ',', CASE WHEN jsonb_typeof(detail -> 'server') = 'object' THEN detail - 'server'
+                                     ELSE detail END, ']') AS wire
                FROM (SELECT *, floor(extract(epoch FROM at) * 1000)::bigint AS ms
                        FROM events WHERE lab = $1 AND id > $2 ORDER BY id LIMIT $3) AS page_events
              WINDOW w AS (ORDER BY id)) AS page`,

@@ -17,7 +17,18 @@ export type WireEvent = {
 
 export function toWire(event: LabEvent): WireEvent {
   const { at, detail, ...rest } = event;
-  return { ...rest, at: at.getTime(), detail: detail ?? {} };
+  return { ...rest, at: at.getTime(), detail: publicDetail(detail ?? {}) };
+}
+
+/**
+ * An event's detail without what only the app servers need: the run of the server that started a
+ * worker (`server`: its pid, boot id and start time, for lib/jobs/orphaned-workers.ts). A failover
+ * step's `server` is a name ("primary") and stays. db/events.ts readWireEventPage leaves out the same.
+ */
+function publicDetail(detail: Record<string, unknown>): Record<string, unknown> {
+  if (typeof detail.server !== 'object' || detail.server === null) return detail;
+  const { server: _processRun, ...rest } = detail;
+  return rest;
 }
 
 /** A chaos run started from the UI, as the lab's feed reports it. */
