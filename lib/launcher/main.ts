@@ -32,6 +32,8 @@ const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 /** Stamps each request with its TCP peer: the client address per-address limits count by. */
 const PEER_ADDRESS_PRELOAD = path.join(ROOT, 'lib', 'server', 'peer-address.cjs');
 const NEXT_STOP_GRACE_MS = 10_000;
+/** Workers record their end within 1.5 s of their server's (lib/worker/listener.ts LAST_WORDS_MS). */
+const WORKERS_LAST_WORDS_MS = 2_500;
 const READY_TIMEOUT_MS = 60_000;
 
 type Mode = 'start' | 'dev';
@@ -271,7 +273,15 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
 async function stopChild(): Promise<void> {
   const pid = child?.pid;
   if (pid !== undefined && child?.exitCode === null && child.signalCode === null) {
-    await terminate(pid, { signal: 'SIGTERM', graceMs: NEXT_STOP_GRACE_MS, group: true });
+    // Next alone first: the workers it started see their lifeline end and record their own end
+    // (lib/worker/listener.ts), so that every lane ends before we exit; then what is left of its group.
+    await terminate(pid, {
+      signal: 'SIGTERM',
+      graceMs: NEXT_STOP_GRACE_MS,
+      group: true,
+      leaderFirst: true,
+      stragglerGraceMs: WORKERS_LAST_WORDS_MS,
+    });
   }
 }
 

@@ -44,7 +44,10 @@ function isZombie(pid: number): boolean {
 
 /**
  * Sends `signal`, waits up to `graceMs`, then SIGKILLs. With `group`, the whole process group
- * (a detached child and everything it started). Resolves once the process is gone.
+ * (a detached child and everything it started). With `leaderFirst`, only the leader is signalled:
+ * once it is gone the rest of its group gets `stragglerGraceMs` to end by itself (workers whose
+ * server went record their own end: lib/worker/listener.ts), then SIGKILL. Resolves once the
+ * process is gone.
  */
 export async function terminate(
   pid: number,
@@ -52,19 +55,38 @@ export async function terminate(
     signal = 'SIGTERM',
     graceMs = 10_000,
     group = false,
-  }: { signal?: NodeJS.Signals; graceMs?: number; group?: boolean } = {},
+    leaderFirst = false,
+    stragglerGraceMs = 0,
+  }: {
+    signal?: NodeJS.Signals;
+    graceMs?: number;
+    group?: boolean;
+    leaderFirst?: boolean;
+    stragglerGraceMs?: number;
+  } = {},
 ): Promise<void> {
   const target = group ? -pid : pid;
-  if (!send(target, signal)) return;
+  if (!send(group && leaderFirst ? pid : target, signal)) {
+    if (group) send(target, 'SIGKILL'); // a leader gone before us may have left its group behind
+    return;
+  }
   if (await waitForExit(pid, graceMs)) {
-    if (group) send(target, 'SIGKILL'); // stragglers in the group
+    if (group) {
+      await waitForGroupExit(pid, stragglerGraceMs);
+      send(target, 'SIGKILL'); // stragglers in the group
+    }
     return;
   }
   send(target, 'SIGKILL');
   await waitForExit(pid, 5_000);
 }
 
-function send(target: number, signal: NodeJS.Signals): boolean {
+async function waitForGroupExit(group: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && send(-group, 0)) await sleep(50);
+}
+
+function send(target: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(target, signal);
     return true;

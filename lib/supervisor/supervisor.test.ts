@@ -8,6 +8,7 @@ import type { LabEvent } from '../model/events';
 import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';
+import { waitFor } from '../testing/wait';
 import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
 import { getSupervisor } from './supervisor';
 
@@ -257,7 +258,7 @@ describe('commands that race each other', () => {
   });
 });
 
-test('SIGKILL of the server: no worker remains after 5 s, a frozen one included', async () => {
+test('SIGKILL of the server: no worker remains after 5 s, a frozen one included, and each lane ends in its own words', async () => {
   const host = spawn(
     process.execPath,
     ['--conditions=react-server', '--import', 'tsx', 'lib/testing/supervisor-host.ts', 'bypass'],
@@ -282,4 +283,12 @@ test('SIGKILL of the server: no worker remains after 5 s, a frozen one included'
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline && pids.some(isAlive)) await sleep(50);
   assert.deepEqual(pids.filter(isAlive), [], 'every worker is gone');
+  // Recorded by each worker's listener thread, the frozen A's too: no lane runs on until a server starts.
+  // A statement sent before the process ended still commits: its commit may land a moment later.
+  const stopped = async () => (await listEvents({ lab: 'bypass' })).filter((e) => e.kind === 'worker_stopped');
+  const ends = await waitFor(async () => ((await stopped()).length === 2 ? stopped() : undefined), 'both ends', {
+    timeoutMs: 10_000,
+  }).catch(stopped);
+  assert.deepEqual(ends.map((e) => e.actor).sort(), ['A', 'B']);
+  assert.ok(ends.every((e) => /the app server that ran it stopped/.test(String(e.detail?.reason))));
 });

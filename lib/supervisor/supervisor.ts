@@ -238,6 +238,7 @@ export class LabSupervisor {
   /** Ends the workers this server started (told to stop, then SIGKILLed if they did not). */
   async shutdown(): Promise<void> {
     const processes = this.local.all();
+    for (const p of processes) p.endExpected = true;
     await Promise.all(
       processes.map(async (p) => {
         const row = await findWorkerStatus({ lab: p.lab.id, ref: p.name }).catch(() => undefined);
@@ -245,7 +246,44 @@ export class LabSupervisor {
       }),
     );
     await this.awaitExits(processes);
+    // Their lanes end now, not when a server next starts (a stop command records no event: it is a reset's).
+    await Promise.all(
+      processes.map((p) => this.recordEndIfRunning(p, 'worker_stopped', { reason: 'its app server was stopped' })),
+    );
     this.sweeper.stop();
+  }
+
+  /**
+   * A process of this server that ended while nobody here was ending it: kill -9 from a shell, the
+   * OOM killer, a crash of its own. Recorded at once (its status row too), so that its lane ends
+   * where it died; a worker that stopped on its own (Ctrl-C, a failure) recorded its own end.
+   */
+  private async onExit(p: WorkerProcess): Promise<void> {
+    // Exit code 0: it was told to stop (a reset, from any server) or stopped itself, and said so.
+    if (p.endExpected || p.exitCode === 0) return;
+    const how = p.exitSignal ? `killed by ${p.exitSignal}` : `exited with code ${p.exitCode}`;
+    await this.recordEndIfRunning(p, 'worker_crashed', {
+      ...(p.exitSignal ? { signal: p.exitSignal } : {}),
+      reason: `its process ended (${how}) without a word from the lab`,
+    });
+  }
+
+  private async recordEndIfRunning(
+    p: WorkerProcess,
+    kind: 'worker_stopped' | 'worker_crashed',
+    detail: Record<string, unknown>,
+  ): Promise<void> {
+    const worker = p.joinedAs;
+    if (!worker || p.pid === undefined) return;
+    try {
+      if (!(await historySaysRunning({ lab: p.lab.id, name: worker.name }))) return;
+      await markWorkerKilled({ lab: p.lab.id, name: worker.name, workerPid: p.pid });
+    } catch (error) {
+      // The database is away: the next server start ends the lane (lib/jobs/orphaned-workers.ts).
+      if (!isFencingError(toFencingError(error), 'db_unavailable')) throw error;
+      return;
+    }
+    await this.record(p.lab, worker, kind, detail);
   }
 
   /** The OS process ids of the workers this server runs: for shutdown checks, never for a client. */
@@ -268,6 +306,7 @@ export class LabSupervisor {
     await Promise.all(
       live.map(async (worker) => {
         const owned = this.local.owned(lab, worker);
+        if (owned) owned.endExpected = true;
         await this.command(worker, 'stop');
         if (owned) return this.awaitExits([owned]);
         elsewhere = true;
@@ -275,7 +314,12 @@ export class LabSupervisor {
       }),
     );
     // Processes of this server in the lab that had not joined, or did not stop: SIGKILL.
-    await Promise.all(this.local.inLab(lab).map((p) => p.kill()));
+    await Promise.all(
+      this.local.inLab(lab).map((p) => {
+        p.endExpected = true;
+        return p.kill();
+      }),
+    );
     // A worker elsewhere may have had a statement in flight when it heard: it lands before what follows.
     if (elsewhere) await sleep(STOP_SETTLE_MS);
     return live;
@@ -304,6 +348,7 @@ export class LabSupervisor {
   ): Promise<WorkerView> {
     const owned = this.local.owned(lab, worker);
     if (owned?.pid !== undefined) {
+      owned.endExpected = true;
       await owned.kill();
       await markWorkerKilled({ lab: lab.id, name: worker.name, workerPid: owned.pid }).catch((error: unknown) => {
         // Away: its row goes stale by itself, and the lab shows it stopped.
@@ -343,7 +388,11 @@ export class LabSupervisor {
   ): Promise<WorkerProcess> {
     const proxy = await openWorkerProxy(lab);
     try {
-      return this.local.start(lab, settings, { ...how, ...(proxy ? { proxy } : {}) });
+      const spawned = this.local.start(lab, settings, { ...how, ...(proxy ? { proxy } : {}) });
+      void spawned.exited.then(() =>
+        this.onExit(spawned).catch((error: unknown) => console.error('[supervisor] a worker ended unseen:', error)),
+      );
+      return spawned;
     } catch (error) {
       await proxy?.proxy.close();
       throw error;

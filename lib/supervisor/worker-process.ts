@@ -35,6 +35,10 @@ export class WorkerProcess {
   readonly lab: LabInstance;
   readonly name: string;
   exitCode: number | null | undefined;
+  /** The signal that ended it, if one did (kill -9 from outside, or this server's SIGKILL). */
+  exitSignal: NodeJS.Signals | null = null;
+  /** This server is ending it (a stop, a crash, a restart, a reset, shutdown) and records its end itself. */
+  endExpected = false;
   readonly exited: Promise<void>;
   /** Its status row when it joined: what the server knows of it while the database is away. */
   joinedAs: WorkerStatusRecord | undefined;
@@ -86,6 +90,7 @@ export class WorkerProcess {
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.exitCode = code ?? (signal ? -1 : null);
+        this.exitSignal = signal;
         // Its network goes with it: no proxy outlives its worker (nor holds bytes for nobody).
         void this.proxy?.close();
         resolve();

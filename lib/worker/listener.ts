@@ -1,6 +1,7 @@
 import 'server-only';
 import { writeSync } from 'node:fs';
 import { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import type pg from 'pg';
 import { appendEvent } from '../../db/events';
@@ -219,14 +220,42 @@ function beat(): Promise<void> {
   return beating;
 }
 
+/** How long a worker whose server went may take to say so before it ends itself. */
+const LAST_WORDS_MS = 1_500;
+
+async function recordServerGone(): Promise<void> {
+  const db = await connection();
+  await appendEvent(
+    db,
+    {
+      lab: data.lab.id,
+      actor: data.name,
+      kind: 'worker_stopped',
+      resource: data.lab.resource,
+      detail: { ...data.detail, reason: 'the app server that ran it stopped, and the process with it' },
+    },
+    { as: me },
+  );
+  await markRemoteWorkerStopped(me, db);
+}
+
 /*
  * The server that started this worker holds the only write end of the lifeline and never writes:
  * end of file comes when that server's process is gone (an exit, a crash, kill -9). Nobody is left
- * to drive or resume this worker, so it ends itself at once, by SIGKILL: no handler, frozen or not.
+ * to drive or resume this worker, so it records its end and then ends itself, by SIGKILL: no
+ * handler, frozen or not.
  */
 if (data.lifelineFd !== undefined) {
   const lifeline = new Socket({ fd: data.lifelineFd, readable: true, writable: false });
-  const serverGone = () => process.kill(process.pid, 'SIGKILL');
+  let gone = false;
+  const serverGone = () => {
+    if (gone) return;
+    gone = true;
+    // Its lane ends now, in its own name (this thread runs while the main one is frozen), unless the
+    // main thread is already recording its own stop; bounded, since the database may be what went.
+    const recorded = stopping ? sleep(LAST_WORDS_MS) : recordServerGone().catch(() => undefined);
+    void Promise.race([recorded, sleep(LAST_WORDS_MS)]).finally(() => process.kill(process.pid, 'SIGKILL'));
+  };
   lifeline.on('end', serverGone);
   lifeline.on('close', serverGone);
   lifeline.on('error', serverGone);

@@ -48,6 +48,11 @@ async function main(): Promise<number> {
     return EXIT.usage;
   }
   const local = startedByServer(process.env);
+  if (local) {
+    // Its stderr is a pipe to the server that started it: once that server is gone, a line written
+    // there fails (EPIPE), and must not end the process before its listener has recorded its end.
+    for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  }
   const { databaseUrl, settings } = args;
   const connect = async () => {
     const session = newClient(databaseUrl);
