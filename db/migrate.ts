@@ -4,6 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { applyFunctions } from './apply-functions';
 import { newClient } from './pool';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -12,6 +13,8 @@ const MIGRATION_FILE = /^\d{4}_[a-z0-9_]+\.sql$/;
 export type MigrateOptions = {
   /** Another migrations folder: tests run edited copies. */
   migrationsDir?: string;
+  /** Another db/functions folder. */
+  functionsDir?: string;
 };
 
 /**
@@ -26,8 +29,8 @@ export function migrationChecksum(sql: string): string {
  * Applies the ordered SQL files in db/migrations that are not yet recorded in schema_migrations,
  * each in its own transaction, recording each one's checksum. Safe to run concurrently (advisory
  * lock) and repeatedly. Refuses to run when an applied migration's file has changed since: history
- * is appended to, never rewritten, or two databases would differ under the same version.
- * Returns the versions it applied.
+ * is appended to, never rewritten, or two databases would differ under the same version. Then
+ * applies db/functions (apply-functions.ts). Returns the versions it applied.
  */
 export async function migrate(url?: string, options: MigrateOptions = {}): Promise<string[]> {
   const dir = options.migrationsDir ?? MIGRATIONS_DIR;
@@ -62,6 +65,8 @@ export async function migrate(url?: string, options: MigrateOptions = {}): Promi
       }
       done.push(version);
     }
+    // The migrations hold tables and data; the functions are put as db/functions has them, every time.
+    await applyFunctions(client, options.functionsDir);
     return done;
   } finally {
     await client.end();
