@@ -8,13 +8,14 @@ RETURNS TABLE (outcome text, stored_token bigint)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 #variable_conflict use_column
 DECLARE
-  lab_kind text;
+  w lab_kind_writes%ROWTYPE;
   written boolean;
   stored bigint;
 BEGIN
   IF p_generation IS NOT NULL THEN PERFORM lab_generation_current(p_lab, p_generation); END IF;
-  SELECT b.kind INTO lab_kind FROM labs b WHERE b.id = p_lab AND b.row_id = p_row_id;
-  IF lab_kind IS NULL OR lab_kind NOT IN ('delayed-packet', 'delayed-packet-unfenced') THEN
+  SELECT x.* INTO w FROM labs b JOIN lab_kind_writes x ON x.kind = b.kind AND x.mode = 'packet'
+   WHERE b.id = p_lab AND b.row_id = p_row_id;
+  IF w.kind IS NULL THEN
     RAISE EXCEPTION 'the lab % (row %) is not a delayed-packet lab', p_lab, p_row_id USING ERRCODE = 'FL011';
   END IF;
   IF p_attempt NOT IN ('first', 'retry') THEN
@@ -23,7 +24,7 @@ BEGIN
   UPDATE unguarded_rows u
      SET value = p_value, last_token = p_token, last_token_text = p_token::text, updated_at = clock_timestamp()
    WHERE u.id = p_row_id AND u.lab = p_lab
-     AND fl_may_write(CASE lab_kind WHEN 'delayed-packet' THEN 'fenced' ELSE 'none' END, u.last_token, p_token);
+     AND fl_may_write(w.policy, u.last_token, p_token);
   written := FOUND;
   IF NOT written THEN
     SELECT coalesce((SELECT u.last_token FROM unguarded_rows u WHERE u.id = p_row_id AND u.lab = p_lab), 0)
@@ -33,7 +34,7 @@ BEGIN
   VALUES (p_lab, p_actor, CASE WHEN written THEN 'write_accepted' ELSE 'write_rejected' END, p_row_id, p_token,
           stored, CASE WHEN written THEN 'accepted' ELSE 'stale' END,
           jsonb_build_object('value', p_value, 'table', 'unguarded_rows', 'attempt', p_attempt,
-                             'path', CASE WHEN lab_kind = 'delayed-packet' THEN 'fenced' ELSE 'no token check' END,
+                             'path', w.path,
                              'receivedAt', fl_iso(clock_timestamp())),
           p_generation);
   RETURN QUERY SELECT CASE WHEN written THEN 'accepted' ELSE 'stale' END, stored;

@@ -14,7 +14,8 @@ DECLARE
   stored bigint;
 BEGIN
   IF p_generation IS NOT NULL THEN PERFORM lab_generation_current(p_lab, p_generation); END IF;
-  SELECT b.resource INTO owner_resource FROM labs b WHERE b.kind = 'fenced' AND b.row_id = p_row_id;
+  SELECT b.resource INTO owner_resource FROM labs b JOIN lab_kinds k ON k.id = b.kind
+   WHERE k.row_table = 'protected_rows' AND b.row_id = p_row_id;
   UPDATE protected_rows p SET value = p_value, last_token = p_token, updated_at = clock_timestamp()
    WHERE p.id = p_row_id AND fl_may_write('fenced', p.last_token, p_token)
      AND (owner_resource IS NULL

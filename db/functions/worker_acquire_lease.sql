@@ -13,5 +13,5 @@ BEGIN
   joined := worker_generation(p_lab, p_name, p_instance);
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
   RETURN QUERY SELECT * FROM fl_acquire_lease(b.resource, p_name, p_ttl_ms, p_lab, joined,
-                                              b.kind IN ('token-as-text', 'your-guard'));
+                                              (SELECT k.text_epoch FROM lab_kinds k WHERE k.id = b.kind));
 END $$;

@@ -49,7 +49,7 @@ BEGIN
   END IF;
   -- Only the drifting-clock labs' workers have a drifting clock (shared or private, fenced or not):
   -- refused, with the lab's kind for the worker's message, before anything of it is stored.
-  IF p_settings ? 'clockSlowPercent' AND b.kind NOT IN ('drifting-clock', 'drifting-clock-fenced') THEN
+  IF p_settings ? 'clockSlowPercent' AND NOT (SELECT k.drifting_clock FROM lab_kinds k WHERE k.id = b.kind) THEN
     RETURN QUERY SELECT 'no_clock_drift', NULL::bigint, b.kind, NULL::integer, NULL::text, NULL::text;
     RETURN;
   END IF;

@@ -15,7 +15,7 @@ DECLARE
 BEGIN
   PERFORM worker_generation(p_lab, p_name, p_instance);
   SELECT * INTO b FROM labs x WHERE x.id = p_lab;
-  IF b.kind NOT IN ('drifting-clock', 'drifting-clock-fenced') THEN
+  IF NOT (SELECT k.drifting_clock FROM lab_kinds k WHERE k.id = b.kind) THEN
     RAISE EXCEPTION 'only the drifting-clock labs'' workers judge their lease by the database''s clock (not %)', p_lab
       USING ERRCODE = 'FL011';
   END IF;

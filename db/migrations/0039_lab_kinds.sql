@@ -1,0 +1,64 @@
+-- Lab kinds are data (issue 21): one row per kind with the traits the database's functions ask,
+-- referenced by labs, instead of a CHECK that each new kind's migration rebuilt. Adding a kind is
+-- a row here (in its own migration) and its writes below, not another copy of a function.
+CREATE TABLE lab_kinds (
+  id text PRIMARY KEY CHECK (id ~ '^[a-z0-9-]{1,40}$'),
+  -- Which row the lab writes: the guard's protected_rows, or its own row in unguarded_rows.
+  row_table text NOT NULL CHECK (row_table IN ('protected_rows', 'unguarded_rows')),
+  -- A writer's token must be one it was granted in this lab (a lease_acquired event of its own, in
+  -- its run): where the lease service can hand out one token twice, lease_grants cannot say it.
+  own_grant_only boolean NOT NULL DEFAULT false,
+  -- Tokens start at 8 at each reset, so that they soon cross from one digit to two (9 → 10).
+  text_epoch boolean NOT NULL DEFAULT false,
+  -- Workers may run a slow clock (clockSlowPercent) and ask the database whether their lease runs.
+  drifting_clock boolean NOT NULL DEFAULT false
+);
+
+-- The writes each kind has: the mode its writers name, the policy fl_may_write applies (or 'refused':
+-- the write is decided against before it reaches the row), and how the event names the path.
+CREATE TABLE lab_kind_writes (
+  kind   text NOT NULL REFERENCES lab_kinds (id),
+  mode   text NOT NULL,
+  policy text NOT NULL CHECK (policy IN ('fenced', 'text', 'none', 'refused')),
+  path   text NOT NULL,
+  PRIMARY KEY (kind, mode)
+);
+
+INSERT INTO lab_kinds (id, row_table, own_grant_only, text_epoch, drifting_clock) VALUES
+  ('fenced', 'protected_rows', false, false, false),
+  ('no-fencing', 'unguarded_rows', false, false, false),
+  ('read-check-write', 'unguarded_rows', false, false, false),
+  ('token-as-text', 'unguarded_rows', false, true, false),
+  ('per-process-counter', 'unguarded_rows', false, false, false),
+  ('bypass', 'unguarded_rows', false, false, false),
+  ('same-token-takeover', 'unguarded_rows', true, false, false),
+  ('drifting-clock', 'unguarded_rows', false, false, true),
+  ('drifting-clock-fenced', 'unguarded_rows', true, false, true),
+  ('delayed-packet', 'unguarded_rows', false, false, false),
+  ('delayed-packet-unfenced', 'unguarded_rows', false, false, false),
+  ('failover', 'unguarded_rows', false, false, false),
+  ('your-guard', 'unguarded_rows', false, true, false);
+
+INSERT INTO lab_kind_writes (kind, mode, policy, path) VALUES
+  ('fenced', 'fenced', 'fenced', 'fenced'),
+  ('no-fencing', 'plain', 'none', 'no token check'),
+  ('read-check-write', 'plain', 'none', 'checked in the app, written unconditionally'),
+  ('read-check-write', 'checked-stale', 'refused', 'checked in the app'),
+  ('token-as-text', 'text', 'text', 'compared as text'),
+  ('per-process-counter', 'fenced', 'fenced', 'fenced'),
+  ('bypass', 'fenced', 'fenced', 'fenced'),
+  ('bypass', 'plain', 'none', 'catch-up path, bypasses the guard'),
+  ('same-token-takeover', 'fenced', 'fenced', 'fenced'),
+  ('drifting-clock', 'plain', 'none', 'no token check'),
+  ('drifting-clock-fenced', 'fenced', 'fenced', 'fenced'),
+  ('delayed-packet', 'packet', 'fenced', 'fenced'),
+  ('delayed-packet-unfenced', 'packet', 'none', 'no token check');
+
+ALTER TABLE labs DROP CONSTRAINT IF EXISTS labs_kind_check;
+ALTER TABLE labs ADD CONSTRAINT labs_kind_fkey FOREIGN KEY (kind) REFERENCES lab_kinds (id);
+
+-- The app reads the kinds (it never writes them); the worker role reads no table.
+DO $$
+BEGIN
+  EXECUTE format('GRANT SELECT ON lab_kinds, lab_kind_writes TO %I', fencing_lab_role('app'));
+END $$;
