@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { hasDriftingClock, LAB_IDS } from '../lib/model/lab-kinds';
+import { readFunctionFiles } from './apply-functions';
 import { newClient } from './pool';
 
 /*
@@ -80,4 +81,15 @@ test("a broken lab's write runs the policy its kind's row names, and no write it
     ),
     /has no fenced write/,
   );
+});
+
+test("the database's functions ask a kind's traits, never its id", async () => {
+  const { rows } = await client.query<{ id: string }>('SELECT id FROM lab_kinds');
+  const found: string[] = [];
+  for (const f of await readFunctionFiles()) {
+    if (f.name === 'fl_may_write') continue; // its names are policies ('fenced' is one), not kinds
+    const sql = f.sql.replace(/--.*$/gm, '').replace(/fl_may_write\('\w+'/g, 'fl_may_write(');
+    for (const { id } of rows) if (sql.includes(`'${id}'`)) found.push(`${f.file}: '${id}'`);
+  }
+  assert.deepEqual(found, []);
 });

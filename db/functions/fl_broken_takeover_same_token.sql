@@ -17,7 +17,8 @@ DECLARE
   granted leases%ROWTYPE;
 BEGIN
   PERFORM set_config('synchronous_commit', 'on', true);
-  IF NOT EXISTS (SELECT 1 FROM labs b WHERE b.id = p_lab AND b.resource = p_resource AND b.kind = 'same-token-takeover') THEN
+  IF NOT EXISTS (SELECT 1 FROM labs b JOIN lab_kinds k ON k.id = b.kind
+                  WHERE b.id = p_lab AND b.resource = p_resource AND k.token_source = 'kept-on-takeover') THEN
     RAISE EXCEPTION 'only the same-token-takeover lab takes over without a new token (not %)', p_lab
       USING ERRCODE = 'FL011';
   END IF;

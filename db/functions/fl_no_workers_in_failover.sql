@@ -5,7 +5,7 @@
 CREATE OR REPLACE FUNCTION fl_no_workers_in_failover() RETURNS trigger
 LANGUAGE plpgsql SET search_path = public, pg_temp AS $$
 BEGIN
-  IF EXISTS (SELECT 1 FROM labs l WHERE l.id = NEW.lab AND l.kind = 'failover') THEN
+  IF EXISTS (SELECT 1 FROM labs l JOIN lab_kinds k ON k.id = l.kind WHERE l.id = NEW.lab AND NOT k.has_workers) THEN
     RAISE EXCEPTION 'the failover lab has no workers' USING ERRCODE = '42501';
   END IF;
   RETURN NEW;

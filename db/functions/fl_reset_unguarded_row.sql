@@ -13,7 +13,7 @@ BEGIN
   ON CONFLICT (id) DO UPDATE SET value = EXCLUDED.value, last_token = 0, last_token_text = '0',
                                  updated_at = clock_timestamp();
   IF (SELECT k.text_epoch FROM lab_kinds k WHERE k.id = b.kind) THEN UPDATE labs SET text_epoch = 8 WHERE id = p_lab; END IF;
-  IF b.kind = 'your-guard' AND to_regclass(format('%I.guarded_row', fl_guard_schema(p_lab))) IS NOT NULL THEN
+  IF (SELECT k.trainee_guard FROM lab_kinds k WHERE k.id = b.kind) AND to_regclass(format('%I.guarded_row', fl_guard_schema(p_lab))) IS NOT NULL THEN
     EXECUTE format('UPDATE %I.guarded_row SET value = $1, last_token = 0 WHERE id = $2', fl_guard_schema(p_lab))
       USING p_value, b.row_id;
   END IF;

@@ -13,7 +13,7 @@ BEGIN
   PERFORM worker_check_ttl(p_ttl_ms);
   joined := worker_generation(p_lab, p_name, p_instance);
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
-  IF b.kind <> 'same-token-takeover' THEN
+  IF (SELECT k.token_source FROM lab_kinds k WHERE k.id = b.kind) <> 'kept-on-takeover' THEN
     RAISE EXCEPTION 'the lab % takes over with a new token: its workers use worker_acquire_lease', p_lab
       USING ERRCODE = 'FL011';
   END IF;

@@ -12,7 +12,7 @@ BEGIN
   IF length(p_value) > 10000 THEN RAISE EXCEPTION 'value must be at most 10000 characters' USING ERRCODE = '22023'; END IF;
   joined := worker_generation(p_lab, p_name, p_instance);
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
-  IF b.kind NOT IN ('delayed-packet', 'delayed-packet-unfenced') THEN
+  IF NOT EXISTS (SELECT 1 FROM lab_kind_writes x WHERE x.kind = b.kind AND x.mode = 'packet') THEN
     RAISE EXCEPTION 'the lab % writes its own way, not through the delayed-packet write', p_lab USING ERRCODE = 'FL011';
   END IF;
   RETURN QUERY SELECT w.outcome, b.row_id, w.stored_token

@@ -10,7 +10,7 @@ BEGIN
   IF length(p_value) > 10000 THEN RAISE EXCEPTION 'value must be at most 10000 characters' USING ERRCODE = '22023'; END IF;
   joined := worker_generation(p_lab, p_name, p_instance);
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
-  IF b.kind <> 'fenced' THEN
+  IF (SELECT k.row_table FROM lab_kinds k WHERE k.id = b.kind) <> 'protected_rows' THEN
     RAISE EXCEPTION 'the lab % is not fenced: it has its own write', p_lab USING ERRCODE = 'FL011';
   END IF;
   -- A worker writes with a token granted to it: another worker's token, even of this lab, is refused.

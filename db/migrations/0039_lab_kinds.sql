@@ -11,7 +11,15 @@ CREATE TABLE lab_kinds (
   -- Tokens start at 8 at each reset, so that they soon cross from one digit to two (9 → 10).
   text_epoch boolean NOT NULL DEFAULT false,
   -- Workers may run a slow clock (clockSlowPercent) and ask the database whether their lease runs.
-  drifting_clock boolean NOT NULL DEFAULT false
+  drifting_clock boolean NOT NULL DEFAULT false,
+  -- Where a writer's token comes from: the sequence, minted with each grant (fl_acquire_lease); the
+  -- worker's own counter (it writes with that, not its grant's); or a lease service that keeps the old
+  -- holder's token on a takeover (fl_broken_takeover_same_token).
+  token_source text NOT NULL DEFAULT 'sequence' CHECK (token_source IN ('sequence', 'worker-counter', 'kept-on-takeover')),
+  -- The lab runs workers (the failover lab tells its story without any).
+  has_workers boolean NOT NULL DEFAULT true,
+  -- The row is guarded by a statement the trainee wrote, run as the lab's own role (fl_install_guard).
+  trainee_guard boolean NOT NULL DEFAULT false
 );
 
 -- The writes each kind has: the mode its writers name, the policy fl_may_write applies (or 'refused':
@@ -24,20 +32,21 @@ CREATE TABLE lab_kind_writes (
   PRIMARY KEY (kind, mode)
 );
 
-INSERT INTO lab_kinds (id, row_table, own_grant_only, text_epoch, drifting_clock) VALUES
-  ('fenced', 'protected_rows', false, false, false),
-  ('no-fencing', 'unguarded_rows', false, false, false),
-  ('read-check-write', 'unguarded_rows', false, false, false),
-  ('token-as-text', 'unguarded_rows', false, true, false),
-  ('per-process-counter', 'unguarded_rows', false, false, false),
-  ('bypass', 'unguarded_rows', false, false, false),
-  ('same-token-takeover', 'unguarded_rows', true, false, false),
-  ('drifting-clock', 'unguarded_rows', false, false, true),
-  ('drifting-clock-fenced', 'unguarded_rows', true, false, true),
-  ('delayed-packet', 'unguarded_rows', false, false, false),
-  ('delayed-packet-unfenced', 'unguarded_rows', false, false, false),
-  ('failover', 'unguarded_rows', false, false, false),
-  ('your-guard', 'unguarded_rows', false, true, false);
+INSERT INTO lab_kinds (id, row_table, own_grant_only, text_epoch, drifting_clock, token_source, has_workers,
+                       trainee_guard) VALUES
+  ('fenced', 'protected_rows', false, false, false, 'sequence', true, false),
+  ('no-fencing', 'unguarded_rows', false, false, false, 'sequence', true, false),
+  ('read-check-write', 'unguarded_rows', false, false, false, 'sequence', true, false),
+  ('token-as-text', 'unguarded_rows', false, true, false, 'sequence', true, false),
+  ('per-process-counter', 'unguarded_rows', false, false, false, 'worker-counter', true, false),
+  ('bypass', 'unguarded_rows', false, false, false, 'sequence', true, false),
+  ('same-token-takeover', 'unguarded_rows', true, false, false, 'kept-on-takeover', true, false),
+  ('drifting-clock', 'unguarded_rows', false, false, true, 'sequence', true, false),
+  ('drifting-clock-fenced', 'unguarded_rows', true, false, true, 'sequence', true, false),
+  ('delayed-packet', 'unguarded_rows', false, false, false, 'sequence', true, false),
+  ('delayed-packet-unfenced', 'unguarded_rows', false, false, false, 'sequence', true, false),
+  ('failover', 'unguarded_rows', false, false, false, 'sequence', false, false),
+  ('your-guard', 'unguarded_rows', false, true, false, 'sequence', true, true);
 
 INSERT INTO lab_kind_writes (kind, mode, policy, path) VALUES
   ('fenced', 'fenced', 'fenced', 'fenced'),
