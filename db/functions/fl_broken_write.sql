@@ -1,4 +1,6 @@
 -- execute: app
+-- The broken labs' writes, on each lab's own row of unguarded_rows: the mode the writer names must be one
+-- of its kind's (lab_kind_writes), whose policy fl_may_write applies in the UPDATE. Recorded as an event.
 CREATE OR REPLACE FUNCTION fl_broken_write(p_lab text, p_row_id integer, p_mode text, p_value text, p_token bigint,
                                            p_actor text, p_generation bigint)
 RETURNS TABLE (outcome text, stored_token bigint)
@@ -19,10 +21,9 @@ BEGIN
   IF w.kind IS NULL OR p_mode = 'packet' THEN
     RAISE EXCEPTION 'the lab % (row %) has no % write', p_lab, p_row_id, p_mode USING ERRCODE = 'FL011';
   END IF;
-  -- The same-token lab's write (and the fenced drifting clock's, 0031) takes only a token granted to
-  -- this writer in this lab, and in this run
-  -- when the writer is a worker (p_generation): a made-up token far above the others would wedge the
-  -- lab's row until a reset. Its grants are lease_acquired events, fresh ones and takeovers alike (a
+  -- A kind with own_grant_only (the same-token lab, the fenced drifting clock) takes only a token granted
+  -- to this writer in this lab, and in this run when the writer is a worker (p_generation): a made-up
+  -- token far above the others would wedge the lab's row until a reset. Its grants are lease_acquired events, fresh ones and takeovers alike (a
   -- takeover keeps the token, so it has no lease_grants row of its own): A's and B's grants of one
   -- token both count, and the stale holder's late write with it still passes, as the lab shows.
   IF lab_kind.own_grant_only
