@@ -28,8 +28,8 @@ export type BrokenWrite = {
 };
 
 /*
- * Each mistake's statement is in the database (fl_broken_write, 0015_lease_and_write_functions.sql),
- * which lets each lab make its own mistake only, on its own row: 'plain' (no token check), 'text'
+ * Each mistake's statement is in the database (db/functions/fl_broken_write.sql), which lets each
+ * lab make only the mistakes its kind lists (lab_kind_writes), on its own row: 'plain' (no token check), 'text'
  * (compared as text), 'fenced' (the right statement, for labs whose mistake is elsewhere), and
  * 'checked-stale' (read-check-write's refusal made in the app). A broken write is wrong in its own
  * way, never about resets: the generation is checked too.

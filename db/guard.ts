@@ -43,8 +43,8 @@ export type FencedWriteInput = {
  * Writes `value` to a protected row if `token` is not older than the row's `last_token` and, for a
  * lab's row, was granted for that lab's lease. Returns `accepted` or `stale`; throws `unknown_row`,
  * `invalid_input`, `token_not_issued` or `token_not_granted`. The decision is the seed's statement
- * with `<=`, one atomic UPDATE in the database's guard function (fl_fenced_write,
- * 0015_lease_and_write_functions.sql); the outcome is recorded as an event in the same transaction.
+ * with `<=` (db/functions/fl_may_write.sql), one atomic UPDATE in the database's guard function
+ * (db/functions/fl_fenced_write.sql); the outcome is recorded as an event in the same transaction.
  */
 export async function fencedWrite(input: FencedWriteInput, session?: Session): Promise<WriteResult> {
   const rowId = parseInput(rowIdSchema, input.rowId);

@@ -93,7 +93,7 @@ async function callLeaseFunction<Row extends LeaseResultRow>(
 
 /**
  * Grants the lease if it is free or expired by the database's clock, with a freshly minted token,
- * recorded with the resource it was granted for (0015_lease_and_write_functions.sql fl_acquire_lease).
+ * recorded with the resource it was granted for (db/functions/fl_acquire_lease.sql).
  */
 export async function acquireLease(
   request: LeaseRequest & {

@@ -1,18 +1,43 @@
 import 'server-only';
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { applyFunctions } from './apply-functions';
 import { newClient } from './pool';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const MIGRATION_FILE = /^\d{4}_[a-z0-9_]+\.sql$/;
 
+export type MigrateOptions = {
+  /** Another migrations folder: tests run edited copies. */
+  migrationsDir?: string;
+  /** Another db/functions folder. */
+  functionsDir?: string;
+};
+
+/**
+ * A migration's checksum: its text with line endings made alike (a checkout on Windows must not read
+ * as an edit).
+ */
+export function migrationChecksum(sql: string): string {
+  return createHash('sha256').update(sql.replace(/\r\n/g, '\n')).digest('hex');
+}
+
 /**
  * Applies the ordered SQL files in db/migrations that are not yet recorded in schema_migrations,
- * each in its own transaction. Safe to run concurrently (advisory lock) and repeatedly.
- * Returns the versions it applied.
+ * each in its own transaction, recording each one's checksum. Safe to run concurrently (advisory
+ * lock) and repeatedly. Refuses to run when an applied migration's file has changed since: history
+ * is appended to, never rewritten, or two databases would differ under the same version. Then
+ * applies db/functions (apply-functions.ts). Returns the versions it applied.
  */
-export async function migrate(url?: string): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((name) => MIGRATION_FILE.test(name)).sort();
+export async function migrate(url?: string, options: MigrateOptions = {}): Promise<string[]> {
+  const dir = options.migrationsDir ?? MIGRATIONS_DIR;
+  const files = (await readdir(dir)).filter((name) => MIGRATION_FILE.test(name)).sort();
+  const texts = new Map(
+    await Promise.all(files.map(async (file) => [file, await readFile(path.join(dir, file), 'utf8')] as const)),
+  );
   const client = newClient(url);
   await client.connect();
   try {
@@ -20,18 +45,19 @@ export async function migrate(url?: string): Promise<string[]> {
     await client.query("SELECT pg_advisory_lock(hashtext('fencing_lab.migrate'))");
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT clock_timestamp())`);
-    const applied = new Set(
-      (await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
-    );
+    const applied = await checkApplied(client, files, texts);
     const done: string[] = [];
     for (const file of files) {
       const version = file.replace(/\.sql$/, '');
       if (applied.has(version)) continue;
-      const sql = await readFile(`${MIGRATIONS_DIR}${file}`, 'utf8');
+      const sql = texts.get(file) as string;
       await client.query('BEGIN');
       try {
         await client.query(sql);
-        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+        await client.query('INSERT INTO schema_migrations (version, checksum) VALUES ($1, $2)', [
+          version,
+          migrationChecksum(sql),
+        ]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
@@ -39,8 +65,40 @@ export async function migrate(url?: string): Promise<string[]> {
       }
       done.push(version);
     }
+    // The migrations hold tables and data; the functions are put as db/functions has them, every time.
+    await applyFunctions(client, options.functionsDir);
     return done;
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The versions already applied, after comparing each one's recorded checksum with its file. A
+ * database migrated before checksums were kept gets its files' checksums recorded as they are now.
+ */
+async function checkApplied(client: pg.Client, files: string[], texts: Map<string, string>): Promise<Set<string>> {
+  await client.query('ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text');
+  const { rows } = await client.query<{ version: string; checksum: string | null }>(
+    'SELECT version, checksum FROM schema_migrations',
+  );
+  const recorded = new Map(rows.map((r) => [r.version, r.checksum]));
+  for (const file of files) {
+    const version = file.replace(/\.sql$/, '');
+    if (!recorded.has(version)) continue;
+    const checksum = migrationChecksum(texts.get(file) as string);
+    const before = recorded.get(version) ?? null;
+    if (before === null) {
+      await client.query('UPDATE schema_migrations SET checksum = $2 WHERE version = $1 AND checksum IS NULL', [
+        version,
+        checksum,
+      ]);
+    } else if (before !== checksum) {
+      throw new Error(
+        `migration ${file} was changed after it was applied to this database (checksum ${before.slice(0, 12)}… ` +
+          `recorded, ${checksum.slice(0, 12)}… on disk): put the change in a new migration and restore the file`,
+      );
+    }
+  }
+  return new Set(recorded.keys());
 }

@@ -21,8 +21,11 @@ const ALLOWED = new Map([
   ['db/worker-role.test.ts', 'tries writes as the worker and app roles, to prove the database refuses them'],
   [
     'db/migrations/0015_lease_and_write_functions.sql',
-    "the guard's own functions (the fenced write, a lab's reset, a new row), the only way the app and worker roles write it",
+    "the guard's own functions as first written (db/functions now has them as they run)",
   ],
+  ['db/functions/fl_fenced_write.sql', "the guard's fenced write, the only way the app and worker roles write it"],
+  ['db/functions/fl_reset_protected_row.sql', "a lab's reset, through the guard's functions"],
+  ['db/functions/fl_create_protected_row.sql', "a new row, through the guard's functions"],
   [
     'db/migrations/0013_shared_lab_rows.sql',
     'the schema seeding the shared fenced lab its row, once (an insert, whose token the insert trigger sets)',
@@ -81,7 +84,7 @@ test('no source file but the guard writes protected_rows', async () => {
 });
 
 test('the guard really is where the writes are: its functions in the database, called from db/guard.ts', async () => {
-  assert.match(await readFile(path.join(ROOT, 'db/migrations/0015_lease_and_write_functions.sql'), 'utf8'), WRITE);
+  assert.match(await readFile(path.join(ROOT, 'db/functions/fl_fenced_write.sql'), 'utf8'), WRITE);
   const guard = await readFile(path.join(ROOT, 'db/guard.ts'), 'utf8');
   for (const fn of ['fl_fenced_write', 'worker_fenced_write', 'fl_reset_protected_row', 'fl_create_protected_row']) {
     assert.match(guard, new RegExp(`\\b${fn}\\(`), fn);

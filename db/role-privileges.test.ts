@@ -59,6 +59,8 @@ const APP_TABLES = [
   'database_identity: SELECT',
   'events: DELETE, INSERT, SELECT',
   'guard_attempts: DELETE, INSERT, SELECT',
+  'lab_kind_writes: SELECT',
+  'lab_kinds: SELECT',
   'labs: INSERT, SELECT',
   'leases: DELETE, SELECT',
   'protected_rows: SELECT',

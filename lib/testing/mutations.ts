@@ -16,29 +16,39 @@ export type Mutant = {
   tests: string[];
 };
 
-const LEASES_SQL = 'db/migrations/0015_lease_and_write_functions.sql';
-const GUARD_PREDICATE = '   WHERE p.id = p_row_id AND p.last_token <= p_token\n';
+// The functions as the database runs them (db/functions): a bug planted in an old migration would be
+// replaced by the function's file at every migrate.
+const GUARD_SQL = 'db/functions/fl_fenced_write.sql';
+const ACQUIRE_SQL = 'db/functions/fl_acquire_lease.sql';
+const RENEW_SQL = 'db/functions/fl_renew_lease.sql';
+const TRIGGER_SQL = 'db/functions/protected_rows_enforce_token.sql';
+const GUARD_PREDICATE = "   WHERE p.id = p_row_id AND fl_may_write('fenced', p.last_token, p_token)\n";
+const FENCED_POLICY = "    WHEN 'fenced' THEN p_stored <= p_token\n";
 const STALE_CHECK = '  IF NEW.last_token < OLD.last_token THEN\n';
 
 export const MUTANTS: Mutant[] = [
   {
     name: 'guard-predicate-dropped',
-    what: "the guard's UPDATE (fl_fenced_write) loses `AND p.last_token <= p_token`: only the trigger stands between a stale token and the row",
-    replacements: [{ file: LEASES_SQL, from: GUARD_PREDICATE, to: '   WHERE p.id = p_row_id\n' }],
+    what: "the guard's UPDATE (fl_fenced_write) loses `AND fl_may_write('fenced', …)`: only the trigger stands between a stale token and the row",
+    replacements: [{ file: GUARD_SQL, from: GUARD_PREDICATE, to: '   WHERE p.id = p_row_id\n' }],
     tests: ['db/guard.test', 'db/core-properties'],
   },
   {
     name: 'guard-lt',
-    what: "the guard's `p.last_token <= p_token` becomes `<`: a holder's second write, or a retry, under its current token is rejected as stale",
+    what: "the fenced predicate (fl_may_write) `p_stored <= p_token` becomes `<`: a holder's second write, or a retry, under its current token is rejected as stale",
     replacements: [
-      { file: LEASES_SQL, from: GUARD_PREDICATE, to: '   WHERE p.id = p_row_id AND p.last_token < p_token\n' },
+      {
+        file: 'db/functions/fl_may_write.sql',
+        from: FENCED_POLICY,
+        to: "    WHEN 'fenced' THEN p_stored < p_token\n",
+      },
     ],
     tests: ['db/guard.test', 'db/core-properties'],
   },
   {
     name: 'trigger-stale-check-disabled',
-    what: 'the trigger on protected_rows (0003) no longer refuses an UPDATE that lowers last_token: a write that bypasses the guard can go back',
-    replacements: [{ file: 'db/migrations/0003_protected_rows_guard.sql', from: STALE_CHECK, to: '  IF false THEN\n' }],
+    what: 'the trigger on protected_rows (protected_rows_enforce_token) no longer refuses an UPDATE that lowers last_token: a write that bypasses the guard can go back',
+    replacements: [{ file: TRIGGER_SQL, from: STALE_CHECK, to: '  IF false THEN\n' }],
     tests: ['db/guard-trigger', 'db/core-properties'],
   },
   {
@@ -46,7 +56,7 @@ export const MUTANTS: Mutant[] = [
     what: "the trigger's `NEW.last_token < OLD.last_token` becomes `<=`: the trigger refuses the current token again, the `<=` policy broken underneath the guard",
     replacements: [
       {
-        file: 'db/migrations/0003_protected_rows_guard.sql',
+        file: TRIGGER_SQL,
         from: STALE_CHECK,
         to: '  IF NEW.last_token <= OLD.last_token THEN\n',
       },
@@ -58,7 +68,7 @@ export const MUTANTS: Mutant[] = [
     what: 'fl_acquire_lease hands the new holder the old token when it takes over an expired lease',
     replacements: [
       {
-        file: LEASES_SQL,
+        file: ACQUIRE_SQL,
         from: '    UPDATE leases l SET holder = p_holder, token = next_token, acquired_at = clock_timestamp(),\n',
         to: '    UPDATE leases l SET holder = p_holder, token = prev.token, acquired_at = clock_timestamp(),\n',
       },
@@ -70,7 +80,7 @@ export const MUTANTS: Mutant[] = [
     what: "fl_acquire_lease judges the old lease's expiry by now() (its transaction's start), not clock_timestamp(): a lease that ran out during the transaction still looks held",
     replacements: [
       {
-        file: LEASES_SQL,
+        file: ACQUIRE_SQL,
         from: '  IF had_prev AND prev.expires_at > clock_timestamp() THEN\n',
         to: '  IF had_prev AND prev.expires_at > now() THEN\n',
       },
@@ -82,7 +92,7 @@ export const MUTANTS: Mutant[] = [
     what: 'fl_renew_lease judges expiry by now(): a renewal late in a transaction that began while the lease ran extends a lease that has already run out',
     replacements: [
       {
-        file: LEASES_SQL,
+        file: RENEW_SQL,
         from: 'l.token = p_token AND l.expires_at > clock_timestamp()\n',
         to: 'l.token = p_token AND l.expires_at > now()\n',
       },
@@ -106,12 +116,12 @@ export const MUTANTS: Mutant[] = [
     what: "fl_acquire_lease calls nextval before it locks the lease and finds it free, outside the grant's decision: every refused acquire mints a token, and the mint is no longer ordered by the grant",
     replacements: [
       {
-        file: LEASES_SQL,
+        file: ACQUIRE_SQL,
         from: '  SELECT * INTO prev FROM leases l WHERE l.resource = p_resource FOR UPDATE;\n',
         to: "  next_token := nextval('write_epoch');\n  SELECT * INTO prev FROM leases l WHERE l.resource = p_resource FOR UPDATE;\n",
       },
       {
-        file: LEASES_SQL,
+        file: ACQUIRE_SQL,
         from: "    next_token := nextval('write_epoch');\n  END IF;\n",
         to: '    NULL;\n  END IF;\n',
       },
@@ -120,10 +130,10 @@ export const MUTANTS: Mutant[] = [
   },
   {
     name: 'events-out-of-commit-order',
-    what: "events_assign_id (0009) no longer takes the lab's lock until commit before it draws an id: ids are no longer in commit order, and a reader following `id > last seen` can skip an event",
+    what: "events_assign_id no longer takes the lab's lock until commit before it draws an id: ids are no longer in commit order, and a reader following `id > last seen` can skip an event",
     replacements: [
       {
-        file: 'db/migrations/0009_events_lock_per_lab.sql',
+        file: 'db/functions/events_assign_id.sql',
         from: "  PERFORM pg_advisory_xact_lock(hashtext('fencing_lab.events'), hashtext(NEW.lab));\n",
         to: '',
       },

@@ -1,0 +1,17 @@
+-- execute: worker
+-- A grant in this lab mints from the lab's own staged counter, as the token-as-text lab's does.
+CREATE OR REPLACE FUNCTION worker_acquire_lease(p_lab text, p_name text, p_instance text, p_ttl_ms double precision)
+RETURNS TABLE (outcome text, lease_resource text, lease_holder text, lease_token bigint,
+               lease_acquired_at timestamptz, lease_expires_at timestamptz, prev_holder text, prev_token bigint,
+               prev_acquired_at timestamptz, prev_expires_at timestamptz)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  joined bigint;
+  b labs%ROWTYPE;
+BEGIN
+  PERFORM worker_check_ttl(p_ttl_ms);
+  joined := worker_generation(p_lab, p_name, p_instance);
+  SELECT * INTO b FROM labs l WHERE l.id = p_lab;
+  RETURN QUERY SELECT * FROM fl_acquire_lease(b.resource, p_name, p_ttl_ms, p_lab, joined,
+                                              (SELECT k.text_epoch FROM lab_kinds k WHERE k.id = b.kind));
+END $$;

@@ -1,0 +1,17 @@
+-- execute: worker
+-- A broken lab's worker's own (wrong) write, on its lab's own row only (fl_broken_write says which).
+CREATE OR REPLACE FUNCTION worker_broken_write(p_lab text, p_name text, p_instance text, p_mode text, p_value text,
+                                    p_token bigint)
+RETURNS TABLE (outcome text, row_id integer, stored_token bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+  joined bigint;
+  b labs%ROWTYPE;
+BEGIN
+  IF length(p_value) > 10000 THEN RAISE EXCEPTION 'value must be at most 10000 characters' USING ERRCODE = '22023'; END IF;
+  joined := worker_generation(p_lab, p_name, p_instance);
+  SELECT * INTO b FROM labs l WHERE l.id = p_lab;
+  RETURN QUERY SELECT w.outcome, b.row_id, w.stored_token
+                 FROM fl_broken_write(p_lab, b.row_id, p_mode, p_value, p_token, p_name, joined) w;
+END $$;

@@ -1,0 +1,20 @@
+-- execute: worker
+-- The worker's door: its own lab's row, name and run from the database, and only in those two labs.
+CREATE OR REPLACE FUNCTION worker_delayed_packet_write(p_lab text, p_name text, p_instance text, p_value text, p_token bigint,
+                                            p_attempt text)
+RETURNS TABLE (outcome text, row_id integer, stored_token bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+  joined bigint;
+  b labs%ROWTYPE;
+BEGIN
+  IF length(p_value) > 10000 THEN RAISE EXCEPTION 'value must be at most 10000 characters' USING ERRCODE = '22023'; END IF;
+  joined := worker_generation(p_lab, p_name, p_instance);
+  SELECT * INTO b FROM labs l WHERE l.id = p_lab;
+  IF NOT EXISTS (SELECT 1 FROM lab_kind_writes x WHERE x.kind = b.kind AND x.mode = 'packet') THEN
+    RAISE EXCEPTION 'the lab % writes its own way, not through the delayed-packet write', p_lab USING ERRCODE = 'FL011';
+  END IF;
+  RETURN QUERY SELECT w.outcome, b.row_id, w.stored_token
+                 FROM fl_delayed_packet_write(p_lab, b.row_id, p_value, p_token, p_name, joined, p_attempt) w;
+END $$;

@@ -1,0 +1,22 @@
+-- execute: worker
+CREATE OR REPLACE FUNCTION worker_fenced_write(p_lab text, p_name text, p_instance text, p_value text, p_token bigint)
+RETURNS TABLE (outcome text, row_id integer, stored_token bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+  joined bigint;
+  b labs%ROWTYPE;
+BEGIN
+  IF length(p_value) > 10000 THEN RAISE EXCEPTION 'value must be at most 10000 characters' USING ERRCODE = '22023'; END IF;
+  joined := worker_generation(p_lab, p_name, p_instance);
+  SELECT * INTO b FROM labs l WHERE l.id = p_lab;
+  IF (SELECT k.row_table FROM lab_kinds k WHERE k.id = b.kind) <> 'protected_rows' THEN
+    RAISE EXCEPTION 'the lab % is not fenced: it has its own write', p_lab USING ERRCODE = 'FL011';
+  END IF;
+  -- A worker writes with a token granted to it: another worker's token, even of this lab, is refused.
+  IF NOT EXISTS (SELECT 1 FROM lease_grants g WHERE g.token = p_token AND g.lab = p_lab AND g.holder = p_name) THEN
+    RAISE EXCEPTION 'token % was not granted to % in the lab %', p_token, p_name, p_lab USING ERRCODE = 'FL009';
+  END IF;
+  RETURN QUERY SELECT w.outcome, b.row_id, w.stored_token
+                 FROM fl_fenced_write(b.row_id, p_value, p_token, p_name, p_lab, joined) w;
+END $$;

@@ -1,0 +1,100 @@
+-- execute: worker
+CREATE OR REPLACE FUNCTION worker_join(p_lab text, p_name text, p_instance text, p_settings jsonb,
+                            p_join_key text DEFAULT NULL)
+RETURNS TABLE (refusal text, generation bigint, kind text, row_id integer, resource text, visibility text)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+  b labs%ROWTYPE;
+  last_local text;
+  joined bigint;
+  drift numeric;
+BEGIN
+  IF p_instance IS NULL OR length(p_instance) < 16 OR length(p_instance) > 64 THEN
+    RAISE EXCEPTION 'an instance is 16 to 64 characters' USING ERRCODE = '22023';
+  END IF;
+  -- A name as the app's own rules make it (lib/model/lab-inputs.ts workerNameSchema), and settings
+  -- that are small and name the same worker: the servers show them and may restart from them.
+  IF p_name IS NULL OR length(p_name) > 40 OR p_name !~ '^[[:alpha:][:digit:] _.-]+$' OR p_name ~* '^w[0-9]+$' THEN
+    RAISE EXCEPTION 'a worker name holds 1 to 40 letters, digits, spaces, _ . - (and is not like w1)'
+      USING ERRCODE = '22023';
+  END IF;
+  IF p_settings IS NULL OR jsonb_typeof(p_settings) <> 'object' OR octet_length(p_settings::text) > 1000
+     OR p_settings ->> 'name' IS DISTINCT FROM p_name THEN
+    RAISE EXCEPTION 'a worker''s settings are a small object that names it' USING ERRCODE = '22023';
+  END IF;
+  -- The drifting-clock labs' setting, as the app's own rule makes it (lib/model/lab-inputs.ts
+  -- workerSettingsSchema clockSlowPercent): a whole percentage from 0 to 90.
+  IF p_settings ? 'clockSlowPercent' THEN
+    drift := CASE WHEN jsonb_typeof(p_settings -> 'clockSlowPercent') = 'number'
+                  THEN (p_settings ->> 'clockSlowPercent')::numeric END;
+    IF drift IS NULL OR drift NOT BETWEEN 0 AND 90 OR drift <> trunc(drift) THEN
+      RAISE EXCEPTION 'a clock drift (clockSlowPercent) is a whole percentage from 0 to 90' USING ERRCODE = '22023';
+    END IF;
+  END IF;
+  SELECT * INTO b FROM labs l WHERE l.id = p_lab AND l.history_deleted_at IS NULL;
+  -- A private lab is joined only with its join key, which its server gives the workers it starts: its
+  -- id alone (a notification may carry it) is no way in. Refused as if there were no such lab.
+  IF FOUND AND b.visibility = 'private' AND (p_join_key IS NULL OR p_join_key IS DISTINCT FROM b.join_key) THEN
+    RETURN QUERY SELECT 'no_lab', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  IF NOT FOUND THEN
+    RETURN QUERY SELECT 'no_lab', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  IF b.closed_at IS NOT NULL THEN
+    RETURN QUERY SELECT 'closed', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  -- Only the drifting-clock labs' workers have a drifting clock (shared or private, fenced or not):
+  -- refused, with the lab's kind for the worker's message, before anything of it is stored.
+  IF p_settings ? 'clockSlowPercent' AND NOT (SELECT k.drifting_clock FROM lab_kinds k WHERE k.id = b.kind) THEN
+    RETURN QUERY SELECT 'no_clock_drift', NULL::bigint, b.kind, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  -- Names are told apart without case, as the supervisor does: "far" would hide "Far".
+  IF EXISTS (SELECT 1 FROM remote_workers r WHERE r.lab = p_lab AND lower(r.name) = lower(p_name)
+                AND r.name <> p_name AND r.stopped_at IS NULL
+                AND r.heartbeat_at > clock_timestamp() - interval '5 seconds'
+                AND r.generation = b.generation) THEN
+    RETURN QUERY SELECT 'name_taken', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  -- Nor the name of a worker the server runs in the lab: the last word on that name in the lab's
+  -- history says whether it still runs.
+  SELECT e.kind INTO last_local FROM events e
+   WHERE e.lab = p_lab AND lower(e.actor) = lower(p_name) AND NOT (e.detail ? 'remote')
+     AND e.kind IN ('worker_started', 'worker_restarted', 'worker_stopped', 'worker_crashed')
+   ORDER BY e.id DESC LIMIT 1;
+  IF last_local IN ('worker_started', 'worker_restarted') THEN
+    RETURN QUERY SELECT 'name_taken', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  -- At most MAX_STATUS_ROWS workers in a run of a lab (live, or kept as restartable): a script cannot
+  -- plant lanes without end.
+  IF (SELECT count(*) FROM remote_workers r
+       WHERE r.lab = p_lab AND r.generation = b.generation AND r.name <> p_name
+         AND ((r.stopped_at IS NULL AND r.heartbeat_at > clock_timestamp() - interval '5 seconds')
+              OR (r.server IS NOT NULL AND r.phase <> 'stopped'))) >= 16 THEN
+    RETURN QUERY SELECT 'full', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  INSERT INTO remote_workers AS r (lab, name, instance, settings, phase, generation)
+  VALUES (p_lab, p_name, p_instance, p_settings, 'starting', b.generation)
+  ON CONFLICT (lab, name) DO UPDATE
+     SET instance = EXCLUDED.instance, settings = EXCLUDED.settings, phase = 'starting', token = NULL,
+         generation = EXCLUDED.generation, believed_until = NULL, armed = false,
+         started_at = clock_timestamp(), heartbeat_at = clock_timestamp(), stopped_at = NULL
+   WHERE r.stopped_at IS NOT NULL
+      OR r.heartbeat_at <= clock_timestamp() - interval '5 seconds'
+      OR r.generation <> (SELECT l.generation FROM labs l WHERE l.id = r.lab)
+  RETURNING r.generation INTO joined;
+  IF joined IS NULL THEN
+    RETURN QUERY SELECT 'name_taken', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  UPDATE worker_commands c SET taken_at = clock_timestamp()
+   WHERE c.lab = p_lab AND c.worker = p_name AND c.taken_at IS NULL;
+  RETURN QUERY SELECT NULL::text, joined, b.kind, b.row_id, b.resource, b.visibility;
+END $$;

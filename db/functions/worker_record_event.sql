@@ -1,0 +1,21 @@
+-- execute: worker
+-- What a worker records itself: only these kinds, under its own name, in its own lab and run.
+CREATE OR REPLACE FUNCTION worker_record_event(p_lab text, p_name text, p_instance text, p_kind text, p_token bigint,
+                                    p_detail jsonb) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  joined bigint;
+  b labs%ROWTYPE;
+BEGIN
+  IF p_kind NOT IN ('worker_started', 'worker_restarted', 'worker_stopped', 'worker_crashed', 'write_sent', 'lease_lost',
+                    'pause_started', 'pause_ended') THEN
+    RAISE EXCEPTION 'a worker does not record % events', p_kind USING ERRCODE = '42501';
+  END IF;
+  IF octet_length(coalesce(p_detail, '{}'::jsonb)::text) > 20000 THEN
+    RAISE EXCEPTION 'an event detail is at most 20000 bytes' USING ERRCODE = '22023';
+  END IF;
+  joined := worker_generation(p_lab, p_name, p_instance);
+  SELECT * INTO b FROM labs l WHERE l.id = p_lab;
+  INSERT INTO events (lab, actor, kind, resource, token, detail, generation)
+  VALUES (p_lab, p_name, p_kind, b.resource, p_token, coalesce(p_detail, '{}'::jsonb), joined);
+END $$;

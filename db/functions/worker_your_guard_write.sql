@@ -1,0 +1,16 @@
+-- execute: worker
+-- The worker's door: its own lab and run, as worker_broken_write.
+CREATE OR REPLACE FUNCTION worker_your_guard_write(p_lab text, p_name text, p_instance text, p_value text, p_token bigint)
+RETURNS TABLE (outcome text, row_id integer, stored_token bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+  joined bigint;
+  b labs%ROWTYPE;
+BEGIN
+  IF length(p_value) > 10000 THEN RAISE EXCEPTION 'value must be at most 10000 characters' USING ERRCODE = '22023'; END IF;
+  joined := worker_generation(p_lab, p_name, p_instance);
+  b := fl_your_guard_lab(p_lab);
+  RETURN QUERY SELECT w.outcome, b.row_id, w.stored_token
+                 FROM fl_your_guard_write(p_lab, p_value, p_token, p_name, joined) w;
+END $$;
