@@ -10,7 +10,7 @@ import { MUTANTS, type Mutant } from './mutations';
  * `npm run test:mutations [-- --no-baseline] [name…]`: plants each known bug of lib/testing/mutations.ts, one
  * at a time, in a scratch copy of the working tree (never in the tree itself), and runs the node
  * tests that should catch it there, each file group on a fresh embedded PostgreSQL (the mutants
- * change migrations), until one fails. Prints which were caught and by which test; exits 1 if any
+ * change SQL functions), until one fails. Prints which were caught and by which test; exits 1 if any
  * survived, 2 on bad usage or a pattern that no longer matches exactly once. `--no-baseline`: skip
  * checking that the same tests pass unmutated first (`npm test` does, since test:node just ran them).
  * `--tests=db/core-properties`: try every mutant against these test files instead of its own list
