@@ -3,6 +3,9 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { startRetentionSweep } = await import('./lib/jobs/retention');
   startRetentionSweep();
+  // Worker sessions over their time budget (a runaway query, a transaction left open) are ended.
+  const { startWorkerSessionWatchdog } = await import('./lib/jobs/worker-session-watchdog');
+  startWorkerSessionWatchdog();
   // Workers a previous run of this server left behind when it died ended with it: say so.
   const { recordOrphanedWorkersOnceUp } = await import('./lib/jobs/orphaned-workers');
   recordOrphanedWorkersOnceUp();
