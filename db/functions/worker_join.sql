@@ -19,6 +19,11 @@ BEGIN
     RAISE EXCEPTION 'a worker name holds 1 to 40 letters, digits, spaces, _ . - (and is not like w1)'
       USING ERRCODE = '22023';
   END IF;
+  -- Nor padded, nor spelled with look-alike forms ("A ", "  A", a fullwidth "Ａ"): a lane's label is its name.
+  IF p_name <> btrim(p_name) OR p_name ~ '  ' OR NOT (p_name IS NFKC NORMALIZED) THEN
+    RAISE EXCEPTION 'a worker name has no leading, trailing or double spaces, and no look-alike letter forms'
+      USING ERRCODE = '22023';
+  END IF;
   IF p_settings IS NULL OR jsonb_typeof(p_settings) <> 'object' OR octet_length(p_settings::text) > 1000
      OR p_settings ->> 'name' IS DISTINCT FROM p_name THEN
     RAISE EXCEPTION 'a worker''s settings are a small object that names it' USING ERRCODE = '22023';
@@ -53,8 +58,9 @@ BEGIN
     RETURN QUERY SELECT 'no_clock_drift', NULL::bigint, b.kind, NULL::integer, NULL::text, NULL::text;
     RETURN;
   END IF;
-  -- Names are told apart without case, as the supervisor does: "far" would hide "Far".
-  IF EXISTS (SELECT 1 FROM remote_workers r WHERE r.lab = p_lab AND lower(r.name) = lower(p_name)
+  -- Names are told apart as they look (fl_name_skeleton): "far" would hide "Far", and a Cyrillic
+  -- "А" would draw a second lane labelled A.
+  IF EXISTS (SELECT 1 FROM remote_workers r WHERE r.lab = p_lab AND fl_name_skeleton(r.name) = fl_name_skeleton(p_name)
                 AND r.name <> p_name AND r.stopped_at IS NULL
                 AND r.heartbeat_at > clock_timestamp() - interval '5 seconds'
                 AND r.generation = b.generation) THEN
@@ -64,7 +70,7 @@ BEGIN
   -- Nor the name of a worker the server runs in the lab: the last word on that name in the lab's
   -- history says whether it still runs.
   SELECT e.kind INTO last_local FROM events e
-   WHERE e.lab = p_lab AND lower(e.actor) = lower(p_name) AND NOT (e.detail ? 'remote')
+   WHERE e.lab = p_lab AND fl_name_skeleton(e.actor) = fl_name_skeleton(p_name) AND NOT (e.detail ? 'remote')
      AND e.kind IN ('worker_started', 'worker_restarted', 'worker_stopped', 'worker_crashed')
    ORDER BY e.id DESC LIMIT 1;
   IF last_local IN ('worker_started', 'worker_restarted') THEN

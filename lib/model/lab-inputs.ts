@@ -57,6 +57,11 @@ const workerNameSchema = z
   .min(1, 'name must not be empty')
   .max(WORKER_NAME_MAX_CHARS, `name must be at most ${WORKER_NAME_MAX_CHARS} characters`)
   .regex(/^[\p{L}\p{N} _.-]+$/u, 'name may hold letters, digits, spaces, and _ . - only')
+  // As worker_join (db/functions/worker_join.sql): a lane's label must read as what it is.
+  .refine(
+    (name) => !name.includes('  ') && name === name.normalize('NFKC'),
+    'name has no double spaces and no look-alike letter forms',
+  )
   // Workers are also found by their id (w1, w2, …): a name like that would hide another worker.
   .refine((name) => !/^w\d+$/i.test(name), 'names like w1 are kept for worker ids');
 
