@@ -139,7 +139,7 @@ export function leaseWords(who: string, bar: LeaseBar): MarkText {
     title: `${who}'s lease, token ${bar.token}`,
     lines: [
       `granted at ${clock(bar.from)} (database time)`,
-      `${ends} at ${clock(bar.to)}${bar.end === 'crashed' ? ' (the holder crashed)' : ''}`,
+      `${ends} at ${clock(bar.to)}${bar.end === 'crashed' ? ' (the holder crashed)' : bar.end === 'stopped' ? ' (the holder was stopped)' : ''}`,
       `renewed ${bar.renewals} time${bar.renewals === 1 ? '' : 's'}`,
     ],
     flagged: false,

@@ -12,7 +12,8 @@ export { createTimelineBuilder, type TimelineBuilder } from './timeline-builder'
  * Every mark keeps the id of the event it comes from.
  */
 
-export type LeaseEnd = 'held' | 'expired' | 'released' | 'crashed';
+/** `crashed`, `stopped`: its holder's process ended while it held it (the lease itself runs to `to`). */
+export type LeaseEnd = 'held' | 'expired' | 'released' | 'crashed' | 'stopped';
 
 export type LeaseBar = {
   token: number;
