@@ -201,19 +201,24 @@ export function foldEvent(log: FoldedLog, event: WireEvent): void {
       break;
     case 'write_accepted':
     case 'write_rejected': {
+      const accepted = event.kind === 'write_accepted';
+      const rowBefore = log.row.at(-1);
       const mark: WriteMark = {
         at: event.at,
         eventId: event.id,
         token: event.token ?? 0,
-        outcome: event.kind === 'write_accepted' ? 'accepted' : 'rejected',
+        outcome: accepted ? 'accepted' : 'rejected',
         value: String(event.detail.value ?? ''),
         ...(state.lastSentAt === undefined ? {} : { sentAt: state.lastSentAt }),
         ...(event.storedToken === undefined ? {} : { storedToken: event.storedToken }),
         ...(typeof event.detail.path === 'string' ? { path: event.detail.path } : {}),
+        ...(!accepted && event.outcome === 'error' ? { error: String(event.detail.error ?? 'no message') } : {}),
+        ...(typeof event.detail.statement === 'string' ? { statement: event.detail.statement } : {}),
+        ...(accepted && rowBefore ? { overToken: rowBefore.token } : {}),
       };
       state.lastSentAt = undefined;
       own(state, 'writes').push(mark);
-      if (mark.outcome === 'accepted') {
+      if (accepted) {
         pushRow(log, { at: event.at, eventId: event.id, value: mark.value, token: mark.token, by: event.actor });
       }
       break;
