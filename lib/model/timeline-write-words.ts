@@ -46,7 +46,10 @@ function statementWords(write: WriteMark): string {
   const accepted = write.outcome === 'accepted';
   const stored = write.storedToken ?? '?';
   if (write.path === YOUR_GUARD_PATH) {
-    const ran = write.statement ? `your guard ran: ${write.statement}` : "your guard's statement ran";
+    // On one line: PostgreSQL's printer breaks a long WHERE over several.
+    const ran = write.statement
+      ? `your guard ran: ${write.statement.replace(/\s+/g, ' ')}`
+      : "your guard's statement ran";
     if (write.error !== undefined) return `${ran}; it failed, so the write was undone and changed nothing`;
     if (accepted) return `${ran}; it changed the row`;
     return `${ran}; it changed no row, and the row holds token ${stored}`;
