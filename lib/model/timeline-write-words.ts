@@ -37,7 +37,7 @@ function outcomeWords(write: WriteMark): string {
   const stored = write.storedToken;
   if (stored === undefined || stored > write.token) return 'rejected as stale';
   return stored === write.token
-    ? `refused: the row already holds token ${stored}`
+    ? `refused: the row already held token ${stored}`
     : `refused, though the row held only the older token ${stored}`;
 }
 
