@@ -7,17 +7,17 @@ import { WallPage } from './pages/wall-page';
 /*
  * Bring your own guard (issue 15 part 1): a trainee writes the UPDATE that guards the row; the lab
  * attacks it with real workers (A with token 9 frozen, B with 10, A wakes). The right guard passes;
- * each classic wrong one gets its named violation and a counterexample that opens on the replay's
- * timeline; a statement that is not one plain UPDATE of the lab's table is refused before it runs.
+ * each classic wrong one, and one that raises an error, gets its verdict and a counterexample that
+ * opens on the replay's timeline, saying the statement that ran and what it did; a statement that is not one plain UPDATE of the lab's table is refused before it runs.
  */
 
 const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
 
-test('a trainee submits a right guard and three classic wrong ones; the trainerâ€™s wall shows all four live', async ({
+test('a trainee submits a right guard, three classic wrong ones and one that fails; the trainerâ€™s wall shows all five live', async ({
   page,
   browser,
 }) => {
-  test.setTimeout(6 * ATTACK_TIMEOUT);
+  test.setTimeout(7 * ATTACK_TIMEOUT);
   // The e2e database outlives a run: a name of this run's own finds this trainee's row.
   const trainee = `Ada ${Date.now() % 1_000_000}`;
   const wall = new WallPage(page);
@@ -34,23 +34,35 @@ test('a trainee submits a right guard and three classic wrong ones; the trainerâ
     await guard.submit(`${SET} AND last_token <= $2`, /^âœ“ Passed: your guard held/);
     await expect(guard.counterexample).toHaveCount(0);
 
-    // Each with the write its counterexample must show: the holder, its outcome, its token.
-    const wrong: Array<[string, string, RegExp, [string, 'accepted' | 'rejected', number]]> = [
-      ['no token check', SET, /your guard let token 9 overwrite token 10/, ['A', 'accepted', 9]],
+    // Each with the write its counterexample must show, in words of what really ran: the trainee's
+    // statement (as PostgreSQL's parser printed it) and its real outcome, never the seed's statement.
+    const wrong: Array<[string, string, RegExp, RegExp]> = [
+      [
+        'no token check',
+        SET,
+        /your guard let token 9 overwrite token 10/,
+        /^(Violation: )?A's write "A-\d+" with token 9: accepted over the newer token 10\./,
+      ],
       [
         '< on text',
         `${SET} AND last_token::text <= $2::text`,
         /your guard turned away token 10 while the row held only token 9/,
-        ['B', 'rejected', 10],
+        /^(Violation: )?B's write "B-\d+" with token 10: refused, though the row held only the older token 9\./,
       ],
       [
         '>= reversed',
         `${SET} AND last_token >= $2`,
         /your guard turned away token 9 while the row held only token 0/,
-        ['A', 'rejected', 9],
+        /^(Violation: )?A's write "A-\d+" with token 9: refused, though the row held only the older token 0\./,
+      ],
+      [
+        'an error on token 10',
+        `${SET} AND last_token <= $2 AND 1 / (10 - $2) >= 0`,
+        /your guard raised an error on token 10's write and wrote nothing: division by zero/,
+        /^(Violation: )?B's write "B-\d+" with token 10: your guard raised an error: division by zero\./,
       ],
     ];
-    for (const [what, statement, violation, [holder, outcome, token]] of wrong) {
+    for (const [what, statement, violation, write] of wrong) {
       await guard.gotoFreePlay();
       await guard.name.fill(trainee);
       await guard.submit(statement, violation);
@@ -58,19 +70,25 @@ test('a trainee submits a right guard and three classic wrong ones; the trainerâ
       await guard.counterexample.click();
       await guard.page.waitForURL(/\/replay\?attempt=\d+$/);
       await expect(guard.page.getByTestId('replayed-file')).toContainText(`${trainee}'s guard`);
-      // The counterexample's offending write is on the replayed timeline, flagged by the checker.
-      await expect(guard.writeMark(holder, outcome, { token }), what).toBeVisible();
-      await expect(guard.markTitled(/^Violation: /).first()).toBeVisible();
+      // The counterexample's offending write is on the replayed timeline, in words of the guard that ran.
+      const mark = guard.markTitled(write);
+      await expect(mark, what).toBeVisible();
+      await expect(mark, what).toHaveAccessibleName(/your guard ran: UPDATE guarded_row SET value = \$1/);
+      await expect(mark, what).not.toHaveAccessibleName(/stale|WHERE last_token <= \d+:/);
+      if (what !== 'an error on token 10') await expect(guard.markTitled(/^Violation: /).first()).toBeVisible();
     }
 
     // The trainer's wall, open all along, shows the four attempts as they came, and the latest verdict.
     const row = wall.rowOf(trainee);
-    await expect(row.getByRole('cell').nth(1)).toHaveText(/^4$/, { timeout: ATTACK_TIMEOUT });
-    await expect(row).toContainText('your guard turned away token 9 while the row held only token 0');
+    await expect(row.getByRole('cell').nth(1)).toHaveText(/^5$/, { timeout: ATTACK_TIMEOUT });
+    await expect(row).toContainText("your guard raised an error on token 10's write and wrote nothing");
     // Its counterexample opens for the projector.
     await row.getByRole('link', { name: /^Open attempt \d+/ }).click();
+    await page.waitForURL(/\/replay\?attempt=\d+$/);
     await expect(page.getByTestId('replayed-file')).toContainText(`${trainee}'s guard`);
-    await expect(new GuardPage(page, opened.lab).writeMark('A', 'rejected', { token: 9 })).toBeVisible();
+    await expect(
+      new GuardPage(page, opened.lab).markTitled(/^B's write "B-\d+" with token 10: your guard raised an error/),
+    ).toBeVisible();
 
     // The trainee's own wall shows their row only.
     const own = new WallPage(guard.page);

@@ -37,6 +37,11 @@ async function attack(text: string) {
   assert.ok(parsed.ok);
   await installGuard(lab.id, parsed.statement);
   const { verdict, events } = await runGuardAttack(lab);
+  // Every lane of the attack ends with its worker: its last life event is its stop (or a crash).
+  const life = new Map<string, string>();
+  for (const e of events) if (e.kind.startsWith('worker_')) life.set(e.actor, e.kind);
+  assert.ok(life.size > 0, 'the attack started workers');
+  for (const [actor, last] of life) assert.match(last, /^worker_(stopped|crashed)$/, `${actor}'s lane ends`);
   const kinds = verdict.counterexample.map((id) => {
     const e = events.find((event) => event.id === id);
     return `${e?.actor} ${e?.kind} ${e?.token}`;

@@ -58,7 +58,7 @@ export async function runGuardAttack(lab: LabInstance): Promise<GuardAttack> {
     const woke = await waitFor(lab, 'A wakes', (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > paused.id);
     await waitFor(lab, "A's late write", (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
   } finally {
-    await supervisor.stopLab(lab);
+    await supervisor.stopLab(lab, 'the attack was over');
   }
   const events = (await listEvents({ lab: lab.id })).map(toWire);
   const row = await readLabRow(lab);

@@ -80,7 +80,7 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
     await Promise.all(names.map((name) => supervisor.startWorker(lab, { name, ...CHAOS_WORKER, ...drift })));
   } catch (error) {
     // Not all could start (a limit, say): none of them is left running unattended.
-    await supervisor.stopLab(lab);
+    await supervisor.stopLab(lab, 'not every chaos worker could start');
     throw error;
   }
 
@@ -115,7 +115,7 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
   } finally {
     clearInterval(ticker);
     elapsedMs = Date.now() - started;
-    await supervisor.stopLab(lab);
+    await supervisor.stopLab(lab, 'the chaos run was over');
   }
 
   const events = (await listEvents({ lab: lab.id })).map(toWire);

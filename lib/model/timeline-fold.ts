@@ -112,6 +112,12 @@ export function foldEvent(log: FoldedLog, event: WireEvent): void {
     foldLabWide(log, event as WireEvent & { kind: LabMark['kind'] });
     return;
   }
+  if (event.kind === 'lab_closed') {
+    // The server closes the lab, not a holder: no lane of its own, and every lane still going ends
+    // here (a worker whose own stop was never recorded, a remote one say, does not run on forever).
+    for (const state of log.holders.values()) endWorker(state, event.at, 'the lab was closed');
+    return;
+  }
   const state = stateOf(log, event.actor);
   switch (event.kind) {
     case 'lease_acquired': {
@@ -195,19 +201,24 @@ export function foldEvent(log: FoldedLog, event: WireEvent): void {
       break;
     case 'write_accepted':
     case 'write_rejected': {
+      const accepted = event.kind === 'write_accepted';
+      const rowBefore = log.row.at(-1);
       const mark: WriteMark = {
         at: event.at,
         eventId: event.id,
         token: event.token ?? 0,
-        outcome: event.kind === 'write_accepted' ? 'accepted' : 'rejected',
+        outcome: accepted ? 'accepted' : 'rejected',
         value: String(event.detail.value ?? ''),
         ...(state.lastSentAt === undefined ? {} : { sentAt: state.lastSentAt }),
         ...(event.storedToken === undefined ? {} : { storedToken: event.storedToken }),
         ...(typeof event.detail.path === 'string' ? { path: event.detail.path } : {}),
+        ...(!accepted && event.outcome === 'error' ? { error: String(event.detail.error ?? 'no message') } : {}),
+        ...(typeof event.detail.statement === 'string' ? { statement: event.detail.statement } : {}),
+        ...(accepted && rowBefore ? { overToken: rowBefore.token } : {}),
       };
       state.lastSentAt = undefined;
       own(state, 'writes').push(mark);
-      if (mark.outcome === 'accepted') {
+      if (accepted) {
         pushRow(log, { at: event.at, eventId: event.id, value: mark.value, token: mark.token, by: event.actor });
       }
       break;
@@ -223,18 +234,26 @@ export function foldEvent(log: FoldedLog, event: WireEvent): void {
         kind,
         ...(event.detail.reason ? { detail: String(event.detail.reason) } : {}),
       });
-      if (kind === 'crashed' || kind === 'stopped') {
-        if (state.openLease !== undefined) update(state, 'leases', state.openLease, { end: 'crashed' });
-        state.openLease = undefined;
-        endBelief(state, event.at, kind);
-        if (state.openPause !== undefined) {
-          update(state, 'pauses', state.openPause, { to: event.at, open: false });
-          state.openPause = undefined;
-        }
-      }
+      if (kind === 'crashed' || kind === 'stopped') endWorker(state, event.at, kind);
       break;
     }
   }
+}
+
+/**
+ * The worker's process is gone: what it believed and its freezes end here; its lease stays in the
+ * database until it runs out (nobody else can take it before), so its bar keeps its end.
+ */
+function endWorker(state: HolderState, at: number, why: 'crashed' | 'stopped' | 'the lab was closed'): void {
+  if (state.openLease !== undefined) {
+    update(state, 'leases', state.openLease, { end: why === 'crashed' ? 'crashed' : 'stopped' });
+  }
+  state.openLease = undefined;
+  endBelief(state, at, why);
+  const open = state.openPause === undefined ? state.orphanPauses : [...state.orphanPauses, state.openPause];
+  for (const index of open) update(state, 'pauses', index, { to: at, open: false });
+  state.openPause = undefined;
+  state.orphanPauses = [];
 }
 
 /** The holder stops believing (it found out, crashed, or got a new grant): draw the gap, if any. */

@@ -11,6 +11,9 @@ import type {
 } from './timeline';
 import { labMarkKey, labMarkWords } from './timeline-lab-words';
 import type { MarkText } from './timeline-layout';
+import { writeKey, writeWords } from './timeline-write-words';
+
+export { writeKey, writeLabel, writeWords } from './timeline-write-words';
 
 /*
  * The words of every mark, written once: the screen's details panel, its list of marks (keyboard,
@@ -29,7 +32,6 @@ export const LIFE_GLYPH = { started: '▶', restarted: '↻', crashed: '✕', st
 export const leaseKey = (holder: string, bar: LeaseBar) => `lease:${holder}:${bar.grantEventId}`;
 export const beliefKey = (holder: string, token: number, from: number) => `belief:${holder}:${token}:${from}`;
 export const pauseKey = (pause: PauseBlock) => `pause:${pause.eventId}`;
-export const writeKey = (write: WriteMark) => `write:${write.eventId}`;
 export const rowKey = (change: RowChange) => `row:${change.eventId}`;
 export const lifeKey = (life: LifeMark) => `life:${life.eventId}`;
 export const lossKey = (loss: LossMark) => `loss:${loss.eventId}`;
@@ -108,8 +110,6 @@ export const pauseLabel = (pause: PauseBlock) => ({
   label: pause.trigger === 'critical-window' ? 'frozen before its write' : 'frozen',
   short: '‖',
 });
-export const writeLabel = (write: WriteMark) =>
-  write.outcome === 'accepted' ? `${write.value} · ${write.token}` : `${write.token} vs ${write.storedToken ?? '?'}`;
 export const rowLabel = (change: RowChange, next: RowChange | undefined) => ({
   label: `${change.value} · token ${change.token}${
     next === undefined || next.token >= change.token
@@ -139,7 +139,7 @@ export function leaseWords(who: string, bar: LeaseBar): MarkText {
     title: `${who}'s lease, token ${bar.token}`,
     lines: [
       `granted at ${clock(bar.from)} (database time)`,
-      `${ends} at ${clock(bar.to)}${bar.end === 'crashed' ? ' (the holder crashed)' : ''}`,
+      `${ends} at ${clock(bar.to)}${bar.end === 'crashed' ? ' (the holder crashed)' : bar.end === 'stopped' ? ' (the holder was stopped)' : ''}`,
       `renewed ${bar.renewals} time${bar.renewals === 1 ? '' : 's'}`,
     ],
     flagged: false,
@@ -175,26 +175,6 @@ export function pauseWords(who: string, pause: PauseBlock): MarkText {
       `from ${clock(pause.from)}${pause.open ? ', still frozen' : ` to ${clock(pause.to)} (${seconds(pause.to - pause.from)})`}`,
       ...(pause.belief ? [`it believed: "${pause.belief}"`] : []),
       'no timers, no renewals, no I/O ran in the process meanwhile',
-    ],
-    flagged: false,
-  };
-}
-
-export function writeWords(who: string, write: WriteMark): MarkText {
-  const accepted = write.outcome === 'accepted';
-  return {
-    key: writeKey(write),
-    kind: accepted ? 'write-accepted' : 'write-rejected',
-    lane: who,
-    eventId: write.eventId,
-    at: write.at,
-    title: `${who}'s write ${JSON.stringify(write.value)} with token ${write.token}: ${accepted ? 'accepted' : 'rejected as stale'}`,
-    lines: [
-      `${write.sentAt ? `sent at ${clock(write.sentAt)}, ` : ''}decided at ${clock(write.at)} (database time)`,
-      accepted
-        ? 'UPDATE … RETURNING last_token: 1 row, the row now holds this token'
-        : `UPDATE … WHERE last_token <= ${write.token}: 0 rows, the row holds token ${write.storedToken ?? '?'}`,
-      ...(write.path ? [`write path: ${write.path}`] : []),
     ],
     flagged: false,
   };

@@ -12,7 +12,8 @@ export { createTimelineBuilder, type TimelineBuilder } from './timeline-builder'
  * Every mark keeps the id of the event it comes from.
  */
 
-export type LeaseEnd = 'held' | 'expired' | 'released' | 'crashed';
+/** `crashed`, `stopped`: its holder's process ended while it held it (the lease itself runs to `to`). */
+export type LeaseEnd = 'held' | 'expired' | 'released' | 'crashed' | 'stopped';
 
 export type LeaseBar = {
   token: number;
@@ -46,6 +47,12 @@ export type WriteMark = {
   value: string;
   storedToken?: number;
   path?: string;
+  /** PostgreSQL's words when the statement itself failed (a your-guard write): the write was undone. */
+  error?: string;
+  /** The statement that ran, when the history says so (a your-guard counterexample: the trainee's). */
+  statement?: string;
+  /** Accepted: the token the row held just before, as the row lane shows it (older or newer). */
+  overToken?: number;
 };
 
 export type LifeMark = {

@@ -1,12 +1,14 @@
 import 'server-only';
 import { findGuardAttempt, readGuardCounterexample } from '../../db/guard-attempts';
 import { guardAttemptIdSchema } from '../model/guard-inputs';
+import { counterexampleWithStatement } from '../model/guard-replay';
 import { type HistoryFile, parseHistoryFile } from '../model/history-file';
 import { type Credentials, isTrainer, ownerHashOf } from './access';
 
 /**
  * A guard attempt's counterexample, for /replay?attempt=…: to the trainee who made the attempt, and
- * to the trainer (the class wall's projector link). Anyone else, or a bad id, gets nothing.
+ * to the trainer (the class wall's projector link). Anyone else, or a bad id, gets nothing. Its
+ * writes say the statement that ran: the attempt's own.
  */
 export async function counterexampleFor(
   rawId: unknown,
@@ -20,5 +22,8 @@ export async function counterexampleFor(
   if (!mine && !isTrainer(credentials)) return undefined;
   const parsed = parseHistoryFile(JSON.stringify(await readGuardCounterexample(id.data)));
   if (!parsed.ok) return undefined;
-  return { file: parsed.file, fileName: `attempt ${attempt.id} (${attempt.name}'s guard)` };
+  return {
+    file: counterexampleWithStatement(parsed.file, attempt.statement),
+    fileName: `attempt ${attempt.id} (${attempt.name}'s guard)`,
+  };
 }

@@ -8,6 +8,7 @@ import { serializeHistory } from '../model/history-file';
 import { MAX_PRIVATE_LABS_PER_OWNER } from '../model/lab-input-limits';
 import { labTitle } from '../model/lab-instance';
 import { rowAt } from '../model/replay';
+import { buildTimeline } from '../model/timeline';
 import type { WhatIf } from '../model/what-if';
 import { toWire } from '../model/wire';
 import { getSupervisor } from '../supervisor/supervisor';
@@ -64,6 +65,20 @@ describe('a what-if fork', () => {
     const originalEvents = (await listEvents({ lab: original.id })).map(toWire);
     const writeB = originalEvents.find((e) => e.actor === 'B' && e.kind === 'write_accepted');
     assert.ok(writeB, 'B took over and wrote in the original');
+    // Each lane ends where the run stopped its worker: ten minutes on, B's lease, run out after the
+    // stop, draws no "believes it holds" band, and nothing of A's or B's still grows.
+    const lastAt = originalEvents.at(-1)?.at ?? 0;
+    assert.deepEqual(
+      originalEvents.filter((e) => e.kind === 'worker_stopped').map((e) => [e.actor, e.detail.reason]),
+      [
+        ['A', 'the story was over'],
+        ['B', 'the story was over'],
+      ],
+    );
+    for (const lane of buildTimeline(originalEvents, lastAt + 600_000).lanes) {
+      const growing = [...lane.beliefs, ...lane.pauses].filter((mark) => mark.open || mark.to > lastAt);
+      assert.deepEqual(growing, [], `${lane.holder}'s lane ends with its worker`);
+    }
     const before = await exportOf(original);
 
     // From the moment B wrote: what if the lease were 4 s and the pause 1 s, without fencing?

@@ -222,17 +222,20 @@ export class LabSupervisor {
     await resetLabData(lab);
   }
 
-  /** Stops the lab's workers (paused ones included) and leaves its data as it is. */
-  async stopLab(lab: LabInstance): Promise<void> {
-    await this.stopAll(lab);
+  /**
+   * Stops the lab's workers (paused ones included) and leaves its data as it is: its history stays,
+   * so each lane ends where its worker was stopped (a worker told to stop records nothing itself,
+   * as a reset is about to clear its history). An attack, a fork, a sweep's run and a scenario end so.
+   */
+  async stopLab(lab: LabInstance, reason = 'its run ended'): Promise<void> {
+    const running = await this.stopAll(lab);
+    for (const worker of running) await this.record(lab, worker, 'worker_stopped', { reason });
   }
 
   /** Closes a private lab for good: its workers stopped, each lane ended, and no start after it. */
   async closeLab(lab: LabInstance): Promise<void> {
     this.closed.add(lab.id);
-    const running = await this.stopAll(lab);
-    // Its history stays for replay: each lane ends where its worker was stopped.
-    for (const worker of running) await this.record(lab, worker, 'worker_stopped', { reason: 'the lab was closed' });
+    await this.stopLab(lab, 'the lab was closed');
   }
 
   /** Ends the workers this server started (told to stop, then SIGKILLed if they did not). */

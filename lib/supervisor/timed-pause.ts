@@ -64,22 +64,27 @@ export async function runTimedPause(
       'A freezes',
       (e, events) => (e.actor === 'A' && e.kind === 'pause_started') || isLostToB(e, events),
     );
-    if (froze.kind === 'lease_lost') return await recorded(lab);
-    const woke = await waitForEvent(
-      'A wakes',
-      (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > froze.id,
-      point.pauseMs + STEP_TIMEOUT_MS,
-    );
-    const late = await waitForEvent('A writes after its pause', (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
-    if (story.waitForBMs) {
-      // B writes once it holds the lease; if A kept it (a pause shorter than the lease), B waits in vain.
-      await waitForEvent("B's write", (e) => e.actor === 'B' && isWrite(e), story.waitForBMs).catch(() => late);
+    if (froze.kind !== 'lease_lost') {
+      const woke = await waitForEvent(
+        'A wakes',
+        (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > froze.id,
+        point.pauseMs + STEP_TIMEOUT_MS,
+      );
+      const late = await waitForEvent(
+        'A writes after its pause',
+        (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id,
+      );
+      if (story.waitForBMs) {
+        // B writes once it holds the lease; if A kept it (a pause shorter than the lease), B waits in vain.
+        await waitForEvent("B's write", (e) => e.actor === 'B' && isWrite(e), story.waitForBMs).catch(() => late);
+      }
     }
   } catch (error) {
     if (error instanceof WaitStopped || signal?.aborted) stopped = true;
     else failure = error instanceof Error ? error.message : String(error);
   } finally {
-    await supervisor.stopLab(lab);
+    // Before the record is read: it ends with each worker's stop, where its lane ends.
+    await supervisor.stopLab(lab, 'the story was over');
   }
   const record = await recorded(lab, failure);
   return stopped ? { ...record, stopped: true } : record;
