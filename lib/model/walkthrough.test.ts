@@ -155,7 +155,10 @@ test("the drifting clock, fenced: the same story told from a real run, and A's l
   assert.ok(steps.every((step) => step.done(facts)));
   assert.deepEqual([facts.tokenA, facts.tokenB], [3, 4]);
   const text = (id: string) => steps.find((s) => s.id === id)?.narrate(facts) ?? '';
-  assert.match(text('setup'), /row 12 of unguarded_rows: every write presents its token/);
+  assert.match(
+    text('setup'),
+    /row 12 of unguarded_rows. Every grant of the lease carries a token from the database sequence write_epoch; every write presents its token/,
+  );
   assert.match(
     text('a-writes-late'),
     /A wrote "A-3" with its old token 3, \d+ ms after its lease ran out by the database's clock: rejected as stale, because the row held token 4\. A still believed/,

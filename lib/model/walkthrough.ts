@@ -76,7 +76,8 @@ export function factsFrom(events: readonly WireEvent[], lab?: LabId): Facts {
       : lab !== undefined && hasDriftingClock(lab)
         ? driftingClockFacts(events)
         : pauseFacts(events);
-  return { ...facts, writes: events.filter(isOutcome) };
+  const writes = events.filter(isOutcome);
+  return writes.length === 0 ? facts : { ...facts, writes };
 }
 
 function pauseFacts(events: readonly WireEvent[]): Facts {

@@ -56,17 +56,21 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
       ),
       `${claim}: A and B were not both granted that token`,
     );
-  // What A believed: the token its writes carried, or the lease it held.
-  for (const [claim, n] of all('its writes carrying token (\\d+)'))
+  // What A believed: the token its writes carried, however the sentence puts it.
+  for (const [claim, n] of all(
+    '(?:believes|believed) it (?:holds|held)(?: the lease)?,?(?: its writes carrying| with)? token (\\d+)',
+  ))
     check(
       events.filter((e) => e.actor === 'A' && isWrite(e)).every((e) => e.token === Number(n)),
       `${claim}: A's writes carried another token`,
     );
-  for (const [claim, n] of all('believed it held the lease with token (\\d+)'))
-    check(
-      events.some((e) => e.kind === 'lease_expired' && e.actor === 'A' && e.token === Number(n)),
-      `${claim}: A's lease with that token did not run out`,
-    );
+  // A write said to land over B's newer value: the row held B's value when it landed.
+  for (const [claim, value] of all(`${VALUE}[^.]*? over the newer value`)) {
+    const w = events.find((e) => e.kind === 'write_accepted' && e.detail.value === value);
+    check(w !== undefined && accepted(events.filter((e) => e.id < w.id)).at(-1)?.actor === 'B', `${claim}: not so`);
+  }
+  for (const [claim, from] of all(`from ${VALUE} \\(token \\d+\\) to [^:]*: B's newer value was overwritten`))
+    check(from?.startsWith('B-') === true, `${claim}: the row did not hold B's value`);
   for (const [claim, at] of all("A's lease ran out at (\\d\\d:\\d\\d:\\d\\d\\.\\d\\d\\d)"))
     check(
       events.some(
@@ -97,7 +101,9 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
     check(next?.actor === 'A' && next.detail.value === claim.match(/late write, "([^"]+)"/)?.[1], `${claim}: not so`);
   }
   // The row as it is now: its value, its token, and who wrote it.
-  for (const [claim, actor, value, n] of all(`The row holds (?:(A|B)'s value )?${VALUE} with token (\\d+)`)) {
+  for (const [claim, actor, value, n] of all(
+    `The row (?:still |now )?holds (?:(A|B)'s value )?${VALUE} with token (\\d+)`,
+  )) {
     check(row?.value === value && row?.lastToken === Number(n), `${claim}: the row holds ${JSON.stringify(row)}`);
     if (actor) check(writeOf(value as string, Number(n))?.actor === actor, `${claim}: written by someone else`);
   }
