@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { recorded } from '../testing/histories';
+import { WORKER_LAB_IDS } from './lab-kinds';
 import { factsFrom, walkthroughFor } from './walkthrough';
 import type { WireEvent } from './wire';
 
@@ -294,4 +295,16 @@ test('the per-process counter: A and B are named with the token their writes car
     /Its own counter, new in this process, numbered the grant 1\. B wrote "B-1" with token 1: accepted/,
   );
   assert.doesNotMatch(text('b-takes-over'), /row now holds/);
+});
+
+test('one voice: no shorthand, no definition stitched into a sentence, no guard said to be both there and absent', () => {
+  for (const lab of WORKER_LAB_IDS) {
+    for (const step of walkthroughFor(lab)) {
+      const text = step.preview + step.narrate({});
+      assert.doesNotMatch(text, /\bterm \d|→|: [A-Z][a-z]+ [a-z]+: |: lost update:/, `${lab} ${step.id}`);
+    }
+  }
+  const setup = walkthroughFor('bypass')[0]?.narrate({}) ?? '';
+  assert.doesNotMatch(setup, /no guard/);
+  assert.match(setup, /a write that runs late by more than one write interval takes a catch-up path/);
 });
