@@ -130,7 +130,7 @@ export function delayedPacketSteps(fenced: boolean): Step[] {
         const late = need(f.lateWriteA);
         const got = `${when(f)}: ${value(late)} with token ${t(late.token)}, ${outcomeWords(late)}.`;
         if (late.kind === 'write_rejected')
-          return `${got} The row's token refused it in the same statement as the write: when it arrives does not matter. A now knows it lost the lease.`;
+          return `${got} The row's token refused it in the same statement as the write: when it arrives does not matter. A learned from the refusal that it had lost the lease.`;
         const before = rowBefore(history(f), late);
         const lost = before?.actor === 'B' ? ": B's newer value was overwritten, a lost update" : '';
         return `${got} The row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})${lost}. The lease was A's when it sent the write, and no longer when the write arrived.`;

@@ -116,7 +116,7 @@ export function driftingClockSteps(fenced: boolean): Step[] {
       narrate: (f) => {
         const first = need(f.firstWriteA);
         need(f.startB);
-        return `A took the lease for ${seconds(a.leaseTtlMs)} by the database's clock, with token ${t(f.grantA?.token)}, and wrote ${write(first)}: ${outcomeWords(first)}. By its own clock it will renew ${seconds(a.renewEveryMs)} after the grant, just before the lease runs out, and write every ${seconds(a.writeEveryMs)}: ${a.clockSlowPercent} % slow, that is ${seconds(a.renewEveryMs / rate)} and ${seconds(a.writeEveryMs / rate)} of real time. B has started too; it asks for the lease every 50 ms and is told that A holds it.`;
+        return `A took the lease for ${seconds(a.leaseTtlMs)} by the database's clock, with token ${t(f.grantA?.token)}, and wrote ${write(first)}: ${outcomeWords(first)}. By its own clock it renews ${seconds(a.renewEveryMs)} after each grant, just before the lease runs out, and writes every ${seconds(a.writeEveryMs)}: ${a.clockSlowPercent} % slow, that is ${seconds(a.renewEveryMs / rate)} and ${seconds(a.writeEveryMs / rate)} of real time. B started too; it asked for the lease every 50 ms and was told that A held it.`;
       },
     },
     {
