@@ -30,7 +30,7 @@ export function pauseSteps(lab: LabId): Step[] {
       preview: 'The lab is reset: its workers stop and its history is cleared.',
       done: () => true,
       narrate: () =>
-        `${fenced ? '' : 'The fenced lab’s story, with one mistake. '}Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}. ${words.setup} The lab has been reset: no workers, no history.`,
+        `${fenced ? '' : 'The fenced lab’s story, with one mistake. '}Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}. ${words.setup} The lab has been reset${fenced ? ': no workers, no history' : ''}.`,
     },
     {
       id: 'a-writes',
