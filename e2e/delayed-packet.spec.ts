@@ -26,15 +26,19 @@ for (const fenced of [true, false]) {
     await expect(packet.rowTable).toHaveAccessibleName(/^unguarded_rows/);
 
     await packet.nextStep();
-    await packet.expectStep(2, /^term \d+ token \d+ → write accepted\. A took the lease for 2 s/, STEPS);
-    const tokenA = Number((await packet.narration.textContent())?.match(/^term (\d+)/)?.[1]);
+    await packet.expectStep(
+      2,
+      /^A took the lease for 2 s by the database's clock, with token \d+, and wrote "A-1"/,
+      STEPS,
+    );
+    const tokenA = Number((await packet.narration.textContent())?.match(/with token (\d+)/)?.[1]);
 
     // The proxy holds A's next write; A is not frozen, and its lease runs out.
     await packet.nextStep();
     await packet.expectStep(
       3,
       new RegExp(
-        `^A sent "A-\\d+" with token ${tokenA} at .*, while its lease still ran\\. The proxy holds those bytes`,
+        `^A sent "A-\\d+" with token ${tokenA} at .*, while its lease still ran\\. The proxy held those bytes`,
       ),
       STEPS,
     );
@@ -42,16 +46,24 @@ for (const fenced of [true, false]) {
     await expect(packet.markTitled(/^(Violation: )?A frozen/)).toHaveCount(0);
 
     await packet.nextStep();
-    await packet.expectStep(4, /^lease expires, term \d+ token \d+ → write accepted\./, STEPS);
-    const tokenB = Number((await packet.narration.textContent())?.match(/token (\d+) → write accepted/)?.[1]);
+    await packet.expectStep(
+      4,
+      /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./,
+      STEPS,
+    );
+    const tokenB = Number((await packet.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
     expect(tokenB).toBeGreaterThan(tokenA);
     await expect(packet.rowValue()).toHaveText('B-1');
-    await expect(packet.narration).toContainText("A's write is still on the wire.");
+    await expect(packet.narration).toContainText("A's write was still on the wire.");
 
     // Released: PostgreSQL receives A's write late, with A's old token.
     await packet.nextStep();
     if (fenced) {
-      await packet.expectStep(5, `write token ${tokenA} → rejected (stale: row holds token ${tokenB})`, STEPS);
+      await packet.expectStep(
+        5,
+        `"${heldValue}" with token ${tokenA}, rejected as stale, because the row held token ${tokenB}.`,
+        STEPS,
+      );
       const rejected = packet.writeMark('A', 'rejected', { value: heldValue, token: tokenA });
       await expect(rejected).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
       // Sent while A held the lease, decided by PostgreSQL seconds later: the held bytes.
@@ -64,13 +76,13 @@ for (const fenced of [true, false]) {
       await expect(packet.rowToken()).toHaveText(String(tokenB));
       await expect(packet.checkerOk).toBeVisible();
       await packet.nextStep();
-      await packet.expectStep(6, `The row keeps B's value "B-1" with token ${tokenB}.`, STEPS);
+      await packet.expectStep(6, `The row holds B's value "B-1" with token ${tokenB}.`, STEPS);
       await expect(packet.narration).toContainText(
-        `retried the same write with the same token ${tokenA} would be rejected the same way`,
+        `retried the same write with the same token ${tokenA} would be refused the same way`,
       );
       await expect(page.getByRole('link', { name: 'the same delayed packet without fencing' })).toBeVisible();
     } else {
-      await packet.expectStep(5, `write token ${tokenA} → accepted.`, STEPS);
+      await packet.expectStep(5, `"${heldValue}" with token ${tokenA}, accepted.`, STEPS);
       await expect(packet.narration).toContainText('lost update');
       // The table: A's held value, with A's older token, where B's newer one was.
       await expect(packet.rowValue()).toHaveText(heldValue);
@@ -92,7 +104,11 @@ for (const fenced of [true, false]) {
       ).toBeVisible();
       await expect(violation(/a stale write accepted after its lease expired \(sent at /)).toBeVisible();
       await packet.nextStep();
-      await packet.expectStep(6, `The row holds A's stale value "${heldValue}" with token ${tokenA}`, STEPS);
+      await packet.expectStep(
+        6,
+        `The row holds A's value "${heldValue}" with token ${tokenA}: A’s stale write.`,
+        STEPS,
+      );
       await expect(packet.narration).toContainText('the same write can be applied twice');
     }
   });

@@ -134,9 +134,7 @@ test('a watcher sees the failover lab read-only; the page has no serious accessi
     const watcher = await watcherContext.newPage();
     await watcher.goto('/labs/failover?mode=sync&step=5');
     await expect(watcher.getByText('Watching: only the trainer drives the failover lab.')).toBeVisible();
-    await expect(
-      watcher.getByRole('heading', { name: /^Step 5: A’s lease runs out; B takes the lock$/ }),
-    ).toBeVisible();
+    await expect(watcher.getByRole('heading', { name: /^Step 5: A’s lease runs out; B takes it over$/ })).toBeVisible();
     await expect(watcher.getByRole('button', { name: /^Run step/ })).toHaveCount(0);
     await expect(watcher.getByRole('button', { name: 'Kill the primary (SIGKILL)' })).toHaveCount(0);
     expect(await seriousViolations(watcher)).toEqual([]);

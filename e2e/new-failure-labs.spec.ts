@@ -20,19 +20,22 @@ test('a takeover without a new token: B is handed A\'s token, and A\'s late "fen
   await expect(sameToken.rowTable).toHaveAccessibleName(/^unguarded_rows/);
 
   await sameToken.nextStep();
-  await sameToken.expectStep(2, /^term \d+ token \d+ → write accepted\./);
-  const tokenA = Number((await sameToken.narration.textContent())?.match(/^term (\d+)/)?.[1]);
+  await sameToken.expectStep(
+    2,
+    /^A, a real process, took the lease with token \d+ and wrote "A-1" with it: accepted\./,
+  );
+  const tokenA = Number((await sameToken.narration.textContent())?.match(/took the lease with token (\d+)/)?.[1]);
 
   await sameToken.nextStep();
   await sameToken.expectStep(3, `A checked its lease ("I hold token ${tokenA} until`);
   await sameToken.nextStep();
-  await sameToken.expectStep(4, `still believes it holds token ${tokenA}`);
+  await sameToken.expectStep(4, `still believed it held the lease, its writes carrying token ${tokenA}`);
 
   // The takeover keeps the token: B holds the very token A holds.
   await sameToken.nextStep();
   await sameToken.expectStep(
     5,
-    `lease expires, term ${tokenA} token ${tokenA} → write accepted. B took over A's expired lease, and the lease service handed it A's token ${tokenA} instead of minting a new one.`,
+    `B took over A's expired lease, and the lease service handed it A's token ${tokenA} instead of minting a new one. B wrote "B-1" with token ${tokenA}: accepted.`,
   );
   await expect(sameToken.rowValue()).toHaveText('B-1');
   await expect(sameToken.rowToken()).toHaveText(String(tokenA));
@@ -40,10 +43,16 @@ test('a takeover without a new token: B is handed A\'s token, and A\'s late "fen
   await expect(sameToken.leaseToken()).toHaveText(String(tokenA));
 
   await sameToken.nextStep();
-  await sameToken.expectStep(6, `old holder resumes → write token ${tokenA} → accepted. A wrote "A-`);
-  const lateValue = (await sameToken.narration.textContent())?.match(/A wrote "(A-\d+)"/)?.[1] ?? '';
+  await sameToken.expectStep(
+    6,
+    new RegExp(`^A woke up and sent its write "A-\\d+" with its old token ${tokenA}: accepted\\.`),
+  );
+  const lateValue = (await sameToken.narration.textContent())?.match(/sent its write "(A-\d+)"/)?.[1] ?? '';
   expect(lateValue).toMatch(/^A-\d+$/);
-  await expect(sameToken.narration).toContainText('A lost update, although every write was fenced.');
+  await expect(sameToken.narration).toContainText(
+    `${tokenA} <= ${tokenA}: the check cannot tell the stale holder from the new one when both present the same number.`,
+  );
+  await expect(sameToken.narration).toContainText("B's newer value was overwritten, a lost update.");
 
   // The table: A's value, under the token both holders present.
   await expect(sameToken.rowValue()).toHaveText(lateValue);
@@ -70,7 +79,7 @@ test('a takeover without a new token: B is handed A\'s token, and A\'s late "fen
   await sameToken.nextStep();
   await sameToken.expectStep(
     7,
-    `The row holds A's stale value "${lateValue}" with token ${tokenA}: B's value is lost.`,
+    `The row holds A's value "${lateValue}" with token ${tokenA}: A’s stale write. B's value "B-1" with token ${tokenA} was lost`,
   );
   await expect(sameToken.narration).toContainText('every grant must mint a new token');
 });
@@ -92,9 +101,9 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
 
   // A and B start together; A holds the lease, B waits for it.
   await drifting.nextStep();
-  await drifting.expectStep(2, /^term \d+ token \d+ → write accepted\. A took the lease for 5 s/, 6);
-  const tokenA = Number((await drifting.narration.textContent())?.match(/^term (\d+)/)?.[1]);
-  await expect(drifting.narration).toContainText('B has started too');
+  await drifting.expectStep(2, /^A took the lease for 5 s by the database's clock, with token \d+, and wrote "A-1"/, 6);
+  const tokenA = Number((await drifting.narration.textContent())?.match(/with token (\d+)/)?.[1]);
+  await expect(drifting.narration).toContainText('B started too');
 
   await drifting.nextStep();
   await drifting.expectStep(
@@ -103,22 +112,30 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
     6,
   );
   await expect(drifting.narration).toContainText(
-    `Nothing froze: A is running, and still believes it holds token ${tokenA}`,
+    `Nothing froze: A kept running, and still believed it held the lease with token ${tokenA}`,
   );
 
   await drifting.nextStep();
-  await drifting.expectStep(4, /^lease expires, term \d+ token \d+ → write accepted\./, 6);
-  const tokenB = Number((await drifting.narration.textContent())?.match(/token (\d+) → write accepted/)?.[1]);
+  await drifting.expectStep(
+    4,
+    /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./,
+    6,
+  );
+  const tokenB = Number((await drifting.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
   expect(tokenB).toBeGreaterThan(tokenA);
 
   await drifting.nextStep();
-  await drifting.expectStep(5, `write token ${tokenA} → accepted. A wrote "A-`, 6);
+  await drifting.expectStep(
+    5,
+    new RegExp(
+      `A wrote "A-\\d+" with its old token ${tokenA}, \\d+ ms after its lease ran out by the database's clock: accepted\\.`,
+    ),
+    6,
+  );
   const lateValue = (await drifting.narration.textContent())?.match(/A wrote "(A-\d+)"/)?.[1] ?? '';
   expect(lateValue).toMatch(/^A-\d+$/);
-  await expect(drifting.narration).toContainText(/ms after its lease ran out by the database's clock: lost update/);
-  await expect(drifting.narration).toContainText(
-    'With fencing (the drifting clock, fenced) the same write is rejected',
-  );
+  await expect(drifting.narration).toContainText("B's newer value was overwritten, a lost update.");
+  await expect(drifting.narration).toContainText('In the drifting clock, fenced, the same write is refused');
 
   // The table: A's value, with A's older token, where B's newer one was.
   await expect(drifting.rowValue()).toHaveText(lateValue);
@@ -148,7 +165,7 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
   ).toBeVisible();
 
   await drifting.nextStep();
-  await drifting.expectStep(6, `The row holds A's stale value "${lateValue}" with token ${tokenA}`, 6);
+  await drifting.expectStep(6, `The row holds A's value "${lateValue}" with token ${tokenA}: A’s stale write.`, 6);
   await expect(drifting.narration).toContainText("judging the lease by the database's clock");
 });
 
@@ -166,18 +183,23 @@ test("a drifting clock, fenced: the same slow clock writes just as late, and the
   await expect(drifting.rowTable).toHaveAccessibleName(/^unguarded_rows/);
 
   await drifting.nextStep();
-  await drifting.expectStep(2, /^term \d+ token \d+ → write accepted\. A took the lease for 5 s/, 6);
-  const tokenA = Number((await drifting.narration.textContent())?.match(/^term (\d+)/)?.[1]);
+  await drifting.expectStep(2, /^A took the lease for 5 s by the database's clock, with token \d+, and wrote "A-1"/, 6);
+  const tokenA = Number((await drifting.narration.textContent())?.match(/with token (\d+)/)?.[1]);
   await drifting.nextStep();
   await drifting.expectStep(3, /^By the database's clock, A's lease ran out at /, 6);
   await drifting.nextStep();
-  await drifting.expectStep(4, /^lease expires, term \d+ token \d+ → write accepted\./, 6);
-  const tokenB = Number((await drifting.narration.textContent())?.match(/token (\d+) → write accepted/)?.[1]);
+  await drifting.expectStep(
+    4,
+    /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./,
+    6,
+  );
+  const tokenB = Number((await drifting.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
   expect(tokenB).toBeGreaterThan(tokenA);
 
   // A believes its slow clock and writes after the database's expiry, as without fencing: refused.
   await drifting.nextStep();
-  await drifting.expectStep(5, `write token ${tokenA} → rejected (stale: row holds token ${tokenB})`, 6);
+  await drifting.expectStep(5, `with its old token ${tokenA}, `, 6);
+  await expect(drifting.narration).toContainText(`: rejected as stale, because the row held token ${tokenB}.`);
   await expect(drifting.narration).toContainText('fencing does not ask what A believes');
   await expect(drifting.writeMark('A', 'rejected', { token: tokenA })).not.toHaveCount(0, {
     timeout: WORKER_STEP_TIMEOUT,

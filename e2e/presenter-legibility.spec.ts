@@ -35,7 +35,7 @@ test('in presenter mode at 1280×720 the timeline is the largest thing on screen
   await page.goto('/labs/fenced/present?step=7');
   await expect(presenter.runSteps).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
   await page.keyboard.press('ArrowRight');
-  await presenter.expectStep(7, "The row still holds B's value");
+  await presenter.expectStep(7, "The row holds B's value");
   await expect(presenter.writeMark('A', 'rejected')).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
 
   // Lane names: DOM text, at their computed size times any CSS zoom above them.

@@ -30,7 +30,10 @@ test('the trainer presents with single keys: → runs the next step, P pauses an
 
   // → : step 2 runs on the real lab: A starts, its lane appears with its first accepted write.
   await page.keyboard.press('ArrowRight');
-  await presenter.expectStep(2, /^term \d+ token \d+ → write accepted\./);
+  await presenter.expectStep(
+    2,
+    /^A, a real process, took the lease with token \d+ and wrote "A-1" with it: accepted\./,
+  );
   await expect(presenter.noHolderYet).toBeHidden();
   await expect(presenter.writeMark('A', 'accepted', { value: 'A-1' })).toBeVisible({ timeout });
   await expect(presenter.stripPhase('A')).toHaveText(/holds the lease · token \d+/, { timeout });
@@ -111,10 +114,13 @@ test("a watcher's presenter page follows the trainer's steps, and its driving ke
 
     // The trainer's → reaches the watcher: the same step, the same tokens.
     await page.keyboard.press('ArrowRight');
-    await trainer.expectStep(2, /^term \d+ token \d+ → write accepted\./);
+    await trainer.expectStep(
+      2,
+      /^A, a real process, took the lease with token \d+ and wrote "A-1" with it: accepted\./,
+    );
     const narration = await trainer.narration.textContent();
-    const [tokens] = narration?.match(/^term \d+ token \d+/) ?? [];
-    await watcher.expectStep(2, `${tokens} → write accepted.`);
+    const [tokens] = narration?.match(/^A, a real process, took the lease with token \d+/) ?? [];
+    await watcher.expectStep(2, `${tokens} and wrote "A-1" with it: accepted.`);
     await expect(watcher.stripPhase('A')).toHaveText(/holds the lease/, { timeout });
 
     expect(await seriousViolations(watcher.page)).toEqual([]);
@@ -134,7 +140,10 @@ test('presenter mode, with a worker running and the keys shown, has no serious o
   await page.goto('/labs/fenced/present?step=2');
   await expect(presenter.runSteps).toHaveText(/^Run steps? (1 to )?2/);
   await presenter.runSteps.click();
-  await presenter.expectStep(2, /^term \d+ token \d+ → write accepted\./);
+  await presenter.expectStep(
+    2,
+    /^A, a real process, took the lease with token \d+ and wrote "A-1" with it: accepted\./,
+  );
   await expect(presenter.writeMark('A', 'accepted', { value: 'A-1' })).toBeVisible({ timeout });
   await presenter.keysButton.click();
   await expect(presenter.keysHelp).toBeVisible();

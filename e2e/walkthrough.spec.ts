@@ -25,10 +25,8 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
 
   // 2. A takes the lease and writes.
   await fenced.nextStep();
-  await fenced.expectStep(2, /^term \d+ token \d+ → write accepted\./);
-  const [, termA, tokenOfFirstWrite] = (await fenced.narration.textContent())?.match(/^term (\d+) token (\d+)/) ?? [];
-  const tokenA = Number(termA);
-  expect(Number(tokenOfFirstWrite)).toBe(tokenA);
+  await fenced.expectStep(2, /^A, a real process, took the lease with token \d+ and wrote "A-1" with it: accepted\./);
+  const tokenA = Number((await fenced.narration.textContent())?.match(/took the lease with token (\d+)/)?.[1]);
   await expect(fenced.writeMark('A', 'accepted', { value: 'A-1', token: tokenA })).toBeVisible();
   await expect(fenced.leaseHolder()).toHaveText('A');
   await expect(fenced.leaseToken()).toHaveText(String(tokenA));
@@ -40,13 +38,13 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
 
   // 4. A's lease runs out by the database's clock; frozen A still believes it holds it.
   await fenced.nextStep();
-  await fenced.expectStep(4, `still believes it holds token ${tokenA}`);
+  await fenced.expectStep(4, `still believed it held the lease, its writes carrying token ${tokenA}`);
   await expect(fenced.markTitled(`A believes it holds token ${tokenA}, but its lease ran out`)).toBeVisible();
 
   // 5. B takes over with a newer token and writes.
   await fenced.nextStep();
-  await fenced.expectStep(5, /^lease expires, term \d+ token \d+ → write accepted\./);
-  const tokenB = Number((await fenced.narration.textContent())?.match(/token (\d+) → write accepted/)?.[1]);
+  await fenced.expectStep(5, /^B took the lease with a newer token, \d+, .* B wrote "B-1" with token \d+: accepted\./);
+  const tokenB = Number((await fenced.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
   expect(tokenB).toBeGreaterThan(tokenA);
   await expect(fenced.writeMark('B', 'accepted', { value: 'B-1', token: tokenB })).toBeVisible();
   await expect(fenced.leaseHolder()).toHaveText('B');
@@ -54,10 +52,7 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
 
   // 6. A wakes up and sends its write with its old token: the database turns it away.
   await fenced.nextStep();
-  await fenced.expectStep(
-    6,
-    `old holder resumes → write token ${tokenA} → rejected (stale: row holds token ${tokenB})`,
-  );
+  await fenced.expectStep(6, `with its old token ${tokenA}: rejected as stale, because the row held token ${tokenB}.`);
   const rejected = fenced.writeMark('A', 'rejected', { token: tokenA });
   await expect(rejected).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
   await expect(rejected).toHaveAccessibleName(
@@ -71,7 +66,10 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
 
   // 7. B's value is intact, in the narration and in the table.
   await fenced.nextStep();
-  await fenced.expectStep(7, `The row still holds B's value "B-1" with token ${tokenB}.`);
+  await fenced.expectStep(
+    7,
+    `The row holds B's value "B-1" with token ${tokenB}. A's late write, "${lateValue}" with token ${tokenA}, changed nothing`,
+  );
   await expect(fenced.next).toBeDisabled();
   await expect(fenced.rowValue()).toHaveText('B-1');
   await expect(fenced.rowToken()).toHaveText(String(tokenB));
@@ -83,5 +81,5 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
 
   // Back shows the earlier narration again without running anything.
   await fenced.back.click();
-  await fenced.expectStep(6, `old holder resumes → write token ${tokenA} → rejected`);
+  await fenced.expectStep(6, `with its old token ${tokenA}: rejected as stale`);
 });

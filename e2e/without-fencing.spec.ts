@@ -12,28 +12,36 @@ test('without fencing, the same pause ends in a lost update: the table and the t
   await expect(noFencing.rowTable).toHaveAccessibleName(/^unguarded_rows/);
 
   await noFencing.nextStep();
-  await noFencing.expectStep(2, /^term \d+ token \d+ → write accepted\./);
-  const tokenA = Number((await noFencing.narration.textContent())?.match(/^term (\d+)/)?.[1]);
+  await noFencing.expectStep(
+    2,
+    /^A, a real process, took the lease with token \d+ and wrote "A-1" with it: accepted\./,
+  );
+  const tokenA = Number((await noFencing.narration.textContent())?.match(/took the lease with token (\d+)/)?.[1]);
 
   await noFencing.nextStep();
   await noFencing.expectStep(3, `A checked its lease ("I hold token ${tokenA} until`);
 
   await noFencing.nextStep();
-  await noFencing.expectStep(4, `still believes it holds token ${tokenA}`);
+  await noFencing.expectStep(4, `still believed it held the lease, its writes carrying token ${tokenA}`);
 
   await noFencing.nextStep();
-  await noFencing.expectStep(5, /^lease expires, term \d+ token \d+ → write accepted\./);
-  const tokenB = Number((await noFencing.narration.textContent())?.match(/token (\d+) → write accepted/)?.[1]);
+  await noFencing.expectStep(
+    5,
+    /^B took the lease with a newer token, \d+, .* B wrote "B-1" with token \d+: accepted\./,
+  );
+  const tokenB = Number((await noFencing.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
   expect(tokenB).toBeGreaterThan(tokenA);
   await expect(noFencing.rowValue()).toHaveText('B-1');
   await expect(noFencing.rowToken()).toHaveText(String(tokenB));
 
   // A wakes up: with no token check, its write with the older token goes through.
   await noFencing.nextStep();
-  await noFencing.expectStep(6, `old holder resumes → write token ${tokenA} → accepted. A wrote "A-`);
-  const lateValue = (await noFencing.narration.textContent())?.match(/A wrote "(A-\d+)"/)?.[1] ?? '';
+  await noFencing.expectStep(6, /^A woke up and sent its write "A-\d+" with its old token \d+: accepted\./);
+  const lateValue = (await noFencing.narration.textContent())?.match(/sent its write "(A-\d+)"/)?.[1] ?? '';
   expect(lateValue).toMatch(/^A-\d+$/);
-  await expect(noFencing.narration).toContainText('over the newer value: lost update');
+  await expect(noFencing.narration).toContainText(
+    `The row went from "B-1" (token ${tokenB}) to "${lateValue}" (token ${tokenA}): B's newer value was overwritten, a lost update.`,
+  );
 
   // The table: A's value, with A's older token, where B's newer one was.
   await expect(noFencing.rowValue()).toHaveText(lateValue);
@@ -56,7 +64,10 @@ test('without fencing, the same pause ends in a lost update: the table and the t
   await expect(noFencing.checkerViolations).toBeVisible();
 
   await noFencing.nextStep();
-  await noFencing.expectStep(7, `The row holds A's stale value "${lateValue}" with token ${tokenA}: lost update`);
+  await noFencing.expectStep(
+    7,
+    `The row holds A's value "${lateValue}" with token ${tokenA}: A’s stale write. B's value "B-1" with token ${tokenB} was lost`,
+  );
   await expect(noFencing.rowValue()).toHaveText(lateValue);
   await expect(noFencing.rowToken()).toHaveText(String(tokenA));
 });

@@ -28,7 +28,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'start', mode },
     },
     {
-      title: 'A takes the lock',
+      title: 'A takes the lease',
       narration: 'A is granted the lease with a token from the sequence, in the same committed transaction.',
       action: { kind: 'grant', holder: 'A' },
     },
@@ -44,7 +44,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'cut' },
     },
     {
-      title: 'A’s lease runs out; B takes the lock',
+      title: 'A’s lease runs out; B takes it over',
       narration: sync
         ? 'B’s grant commits on the primary, but its COMMIT is not acknowledged: it waits for the standby, which cannot hear the primary. B is told nothing yet.'
         : 'The primary grants B a newer token and acknowledges it at once. The standby never hears of it.',
@@ -87,7 +87,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'write', holder: 'A' },
     },
     {
-      title: 'C takes the lock',
+      title: 'C takes the lease',
       narration:
         'The promoted standby hands out tokens above the last sequence record it received. PostgreSQL logs the sequence 32 values ahead, so a token comes back only when the old primary crossed a new 32-value boundary after the cut; under synchronous replication it never can.',
       action: { kind: 'grant', holder: 'C' },

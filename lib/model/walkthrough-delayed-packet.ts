@@ -1,6 +1,18 @@
 import { DELAYED_PACKET_SETTINGS } from './delayed-packet-settings';
 import { LABS } from './lab-kinds';
-import { isOutcome, t, time, value } from './narration';
+import {
+  detailTime,
+  heldWords,
+  isOutcome,
+  need,
+  outcomeWords,
+  rowAtTheEnd,
+  rowBefore,
+  t,
+  time,
+  value,
+  write,
+} from './narration';
 import type { Facts, Step } from './walkthrough';
 import type { WireEvent } from './wire';
 
@@ -50,13 +62,12 @@ export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
 export function delayedPacketSteps(fenced: boolean): Step[] {
   const definition = LABS[fenced ? 'delayed-packet' : 'delayed-packet-unfenced'];
   const a = DELAYED_PACKET_SETTINGS.A;
-  const heldMs = (f: Facts) =>
-    f.lateWriteA && f.sentLateA ? ` ${f.lateWriteA.at - f.sentLateA.at} ms after A sent it,` : '';
-  const afterExpiry = (f: Facts) => {
-    const expiresAt = f.expiryA?.detail.expiresAt;
-    return f.lateWriteA && typeof expiresAt === 'string'
-      ? ` ${f.lateWriteA.at - Date.parse(expiresAt)} ms after A's lease ran out by the database's clock`
-      : '';
+  const history = (f: Facts) => f.writes ?? [];
+  const when = (f: Facts) => {
+    const late = need(f.lateWriteA);
+    const held = late.at - need(f.sentLateA).at;
+    const afterExpiry = late.at - Date.parse(String(need(need(f.expiryA).detail.expiresAt)));
+    return `PostgreSQL received A's write ${held} ms after A sent it, ${afterExpiry} ms after A's lease ran out by the database's clock`;
   };
   return [
     {
@@ -67,7 +78,7 @@ export function delayedPacketSteps(fenced: boolean): Step[] {
       preview: 'The lab is reset: its workers stop and its history is cleared.',
       done: () => true,
       narrate: () =>
-        `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}. Each reaches PostgreSQL through a proxy of this server, which can hold a connection's bytes. Nothing will freeze in this lab: the network will delay one write. ${fenced ? 'Every write presents its token, and one statement, UPDATE … WHERE last_token <= token, decides.' : 'The write has no token check.'} ${REAL} The lab has been reset.`,
+        `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}; every grant of the lease carries a token from the database sequence write_epoch. Each worker reaches PostgreSQL through a proxy of this server, which can hold a connection's bytes. Nothing will freeze in this lab: the network will delay one write. ${fenced ? 'Every write presents its token, and one statement, UPDATE … WHERE last_token <= token, refuses a write whose token is older than the row’s last_token (a stale write).' : 'The write is a plain UPDATE with no token check.'} ${REAL} The lab has been reset.`,
     },
     {
       id: 'a-writes',
@@ -76,8 +87,10 @@ export function delayedPacketSteps(fenced: boolean): Step[] {
       waitingFor: "A's first write",
       preview: 'Worker A starts, takes the lease and writes through its proxy.',
       done: (f) => f.firstWriteA !== undefined,
-      narrate: (f) =>
-        `term ${t(f.tokenA)} token ${t(f.firstWriteA?.token)} → write accepted. A took the lease for ${a.leaseTtlMs / 1000} s by the database's clock, renews it every ${a.renewEveryMs / 1000} s and writes every ${a.writeEveryMs / 1000} s; it wrote ${value(f.firstWriteA)}. Its bytes pass through the proxy untouched.`,
+      narrate: (f) => {
+        const first = need(f.firstWriteA);
+        return `A took the lease for ${a.leaseTtlMs / 1000} s by the database's clock, with token ${t(f.tokenA)}, and wrote ${write(first)}: ${outcomeWords(first)}. It renews its lease every ${a.renewEveryMs / 1000} s and writes every ${a.writeEveryMs / 1000} s; its bytes pass through the proxy untouched.`;
+      },
     },
     {
       id: 'write-held',
@@ -88,7 +101,7 @@ export function delayedPacketSteps(fenced: boolean): Step[] {
         "The proxy holds A's connection from its next write on. A sends the write and waits for its answer; it cannot renew, and its lease runs out by the database's clock.",
       done: (f) => f.expiryA !== undefined,
       narrate: (f) =>
-        `A sent ${value(f.sentLateA)} with token ${t(f.sentLateA?.token)} at ${time(f.sentLateA?.at)}, while its lease still ran. The proxy holds those bytes: PostgreSQL has not seen them. A is not frozen: it is waiting for the answer, so it renews no more, and by the database's clock its lease ran out at ${time(f.expiryA?.detail.expiresAt as string | undefined)}. A's heartbeat, on another connection, goes on.`,
+        `A sent ${write(f.sentLateA)} at ${time(need(f.sentLateA).at)}, while its lease still ran. The proxy held those bytes: PostgreSQL had not seen them. A was not frozen: it waited for the answer, so it renewed no more, and by the database's clock its lease ran out at ${detailTime(f.expiryA, 'expiresAt')}. A's heartbeat, on another connection, went on.`,
     },
     {
       id: 'b-takes-over',
@@ -97,8 +110,14 @@ export function delayedPacketSteps(fenced: boolean): Step[] {
       waitingFor: "B's lease and B's write",
       preview: "B starts, takes the expired lease with a newer token and writes, while A's write is still held.",
       done: (f) => f.writeB !== undefined,
-      narrate: (f) =>
-        `lease expires, term ${t(f.tokenB)} token ${t(f.writeB?.token)} → write ${f.writeB?.kind === 'write_accepted' ? 'accepted' : 'rejected'}. B took the lease with a new token from the sequence and wrote ${value(f.writeB)}. The row now holds token ${t(f.writeB?.token)}. A's write is still on the wire.`,
+      narrate: (f) => {
+        const b = need(f.writeB);
+        const went =
+          b.kind === 'write_accepted'
+            ? ` The row went from ${heldWords(rowBefore(history(f), b))} to ${value(b)} (token ${t(b.token)}).`
+            : '';
+        return `B took the lease with a newer token, ${t(f.tokenB)}, from the database sequence write_epoch, and wrote ${write(b)}: ${outcomeWords(b)}.${went} A's write was still on the wire.`;
+      },
     },
     {
       id: 'held-write-arrives',
@@ -108,24 +127,28 @@ export function delayedPacketSteps(fenced: boolean): Step[] {
       preview: "The proxy releases A's connection: PostgreSQL receives A's write, late, with A's old token.",
       done: (f) => f.lateWriteA !== undefined,
       narrate: (f) => {
-        const late = f.lateWriteA;
-        const when = `PostgreSQL received A's write${heldMs(f)}${afterExpiry(f)}:`;
-        return late?.kind === 'write_rejected'
-          ? `${when} write token ${t(late.token)} → rejected (stale: row holds token ${t(late.storedToken)}). The row's token refused it in the same statement as the write: when it arrives does not matter. A now knows it lost the lease.`
-          : `${when} write token ${t(late?.token)} → accepted. A's write, sent while its lease ran, overwrote B's newer value: lost update. The lease was A's when it sent the write, and no longer when the write arrived.`;
+        const late = need(f.lateWriteA);
+        const got = `${when(f)}: ${value(late)} with token ${t(late.token)}, ${outcomeWords(late)}.`;
+        if (late.kind === 'write_rejected')
+          return `${got} The row's token refused it in the same statement as the write: when it arrives does not matter. A learned from the refusal that it had lost the lease.`;
+        const before = rowBefore(history(f), late);
+        const lost = before?.actor === 'B' ? ": B's newer value was overwritten, a lost update" : '';
+        return `${got} The row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})${lost}. The lease was A's when it sent the write, and no longer when the write arrived.`;
       },
     },
     {
       id: 'the-row',
       title: 'What the row holds now, and a retry',
       action: { kind: 'none' },
-      waitingFor: 'nothing',
+      waitingFor: "A's held write and the row",
       preview: "What the row holds after A's delayed write.",
       done: () => true,
-      narrate: (f) =>
-        fenced
-          ? `The row keeps B's value ${value(f.writeB)} with token ${t(f.writeB?.token)}. A lease cannot say when a write arrives, only when it was sent; the token travels with the write, and the row judges it on arrival. A client that timed out and retried the same write with the same token ${t(f.tokenA)} would be rejected the same way: the retry carries the old token too, and so does the held write when it lands after it. (Free play runs it: a client timeout in the Start form.) Compare the same delay without fencing.`
-          : `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: ${definition.failure}. A client timeout and a retry with the same token make it worse: the retry, on a new connection, lands as soon as it is sent, and the original still arrives when the network lets it go, so the same write can be applied twice, each time over whatever was written since. With fencing (the fenced delayed-packet lab) both the held write and any retry with token ${t(f.tokenA)} are rejected. (Free play runs it: a client timeout in the Start form.)`,
+      narrate: (f, row) => {
+        const end = rowAtTheEnd(history(f), f.lateWriteA, f.writeB, row);
+        return fenced
+          ? `${end} A lease cannot say when a write arrives, only when it was sent; the token travels with the write, and the row judges it on arrival. A client that timed out and retried the same write with the same token ${t(f.lateWriteA?.token)} would be refused the same way: the retry carries the old token too, and so does the held write when it lands after it. (Free play runs it: a client timeout in the Start form.) Compare the same delay without fencing.`
+          : `${end} A client timeout and a retry with the same token make it worse: the retry, on a new connection, lands as soon as it is sent, and the original still arrives when the network lets it go, so the same write can be applied twice, each time over whatever was written since. With fencing (the fenced delayed-packet lab) both the held write and any retry with token ${t(f.lateWriteA?.token)} are refused. (Free play runs it: a client timeout in the Start form.)`;
+      },
     },
   ];
 }

@@ -1,5 +1,16 @@
 import { LABS } from './lab-kinds';
-import { isOutcome, t, time, value } from './narration';
+import {
+  detailTime,
+  heldWords,
+  isOutcome,
+  need,
+  outcomeWords,
+  rowAtTheEnd,
+  rowBefore,
+  t,
+  value,
+  write,
+} from './narration';
 import type { Facts, Step } from './walkthrough';
 import type { WireEvent } from './wire';
 
@@ -77,11 +88,12 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)}
 export function driftingClockSteps(fenced: boolean): Step[] {
   const definition = LABS[fenced ? 'drifting-clock-fenced' : 'drifting-clock'];
   const writes = fenced
-    ? 'every write presents its token, and the row refuses one older than the last it took (`last_token <= token`, in the same statement as the write)'
-    : 'a table with no guard';
+    ? 'every write presents its token, and one statement, UPDATE … WHERE last_token <= token, refuses a write whose token is older than the row’s last_token (a stale write)'
+    : 'but the write is a plain UPDATE that never looks at it';
   const a = DRIFTING_CLOCK_SETTINGS.A;
   const rate = 1 - a.clockSlowPercent / 100;
   const onScreen = "The drift is applied to A's reading of the clock; everything else is real.";
+  const history = (f: Facts) => f.writes ?? [];
   return [
     {
       id: 'setup',
@@ -91,7 +103,7 @@ export function driftingClockSteps(fenced: boolean): Step[] {
       preview: 'The lab is reset: its workers stop and its history is cleared.',
       done: () => true,
       narrate: () =>
-        `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}: ${writes}. Nothing will freeze in this lab. A judges its lease by its own clock, which runs ${a.clockSlowPercent} % slow: for every real second it moves ${rate * 1000} ms. ${onScreen} The lab has been reset.`,
+        `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}. Every grant of the lease carries a token from the database sequence write_epoch; ${writes}. Nothing will freeze in this lab. A judges its lease by its own clock, which runs ${a.clockSlowPercent} % slow: for every real second it moves ${rate * 1000} ms. ${onScreen} The lab has been reset.`,
     },
     {
       id: 'both-start',
@@ -101,8 +113,11 @@ export function driftingClockSteps(fenced: boolean): Step[] {
       preview:
         'Worker A starts with its slow clock, takes the lease and writes; then B starts and waits for the lease.',
       done: (f) => f.firstWriteA !== undefined && f.startB !== undefined,
-      narrate: (f) =>
-        `term ${t(f.tokenA)} token ${t(f.firstWriteA?.token)} → write accepted. A took the lease for ${seconds(a.leaseTtlMs)} by the database's clock and wrote ${value(f.firstWriteA)}. By its own clock it will renew ${seconds(a.renewEveryMs)} after the grant, just before the lease runs out, and write every ${seconds(a.writeEveryMs)}: ${a.clockSlowPercent} % slow, that is ${seconds(a.renewEveryMs / rate)} and ${seconds(a.writeEveryMs / rate)} of real time. B has started too; it asks for the lease every 50 ms and is told that A holds it.`,
+      narrate: (f) => {
+        const first = need(f.firstWriteA);
+        need(f.startB);
+        return `A took the lease for ${seconds(a.leaseTtlMs)} by the database's clock, with token ${t(f.grantA?.token)}, and wrote ${write(first)}: ${outcomeWords(first)}. By its own clock it renews ${seconds(a.renewEveryMs)} after each grant, just before the lease runs out, and writes every ${seconds(a.writeEveryMs)}: ${a.clockSlowPercent} % slow, that is ${seconds(a.renewEveryMs / rate)} and ${seconds(a.writeEveryMs / rate)} of real time. B started too; it asked for the lease every 50 ms and was told that A held it.`;
+      },
     },
     {
       id: 'a-expires',
@@ -112,7 +127,7 @@ export function driftingClockSteps(fenced: boolean): Step[] {
       preview: "A's lease runs out by the database's clock, before A's slow clock says to renew it.",
       done: (f) => f.expiryA !== undefined,
       narrate: (f) =>
-        `By the database's clock, A's lease ran out at ${time(f.expiryA?.detail.expiresAt as string | undefined)}. A did not renew in time: its clock had moved ${seconds(a.leaseTtlMs * rate)} of the ${seconds(a.leaseTtlMs)}. Nothing froze: A is running, and still believes it holds token ${t(f.tokenA)} (the hatched band).`,
+        `By the database's clock, A's lease ran out at ${detailTime(f.expiryA, 'expiresAt')}. A did not renew in time: its clock had moved ${seconds(a.leaseTtlMs * rate)} of the ${seconds(a.leaseTtlMs)}. Nothing froze: A kept running, and still believed it held the lease with token ${t(f.tokenA)} (the hatched band).`,
     },
     {
       id: 'b-takes-over',
@@ -121,8 +136,14 @@ export function driftingClockSteps(fenced: boolean): Step[] {
       waitingFor: "B's lease and B's write",
       preview: 'B, which was waiting, takes the lease with a newer token and writes.',
       done: (f) => f.writeB !== undefined,
-      narrate: (f) =>
-        `lease expires, term ${t(f.tokenB)} token ${t(f.writeB?.token)} → write ${f.writeB?.kind === 'write_accepted' ? 'accepted' : 'rejected'}. B took the lease with a new token from the sequence and wrote ${value(f.writeB)}. The row now holds token ${t(f.writeB?.token)}.`,
+      narrate: (f) => {
+        const b = need(f.writeB);
+        const went =
+          b.kind === 'write_accepted'
+            ? ` The row went from ${heldWords(rowBefore(history(f), b))} to ${value(b)} (token ${t(b.token)}).`
+            : '';
+        return `B took the lease with a newer token, ${t(f.tokenB)}, from the database sequence write_epoch, and wrote ${write(b)}: ${outcomeWords(b)}.${went}`;
+      },
     },
     {
       id: 'a-writes-late',
@@ -132,29 +153,31 @@ export function driftingClockSteps(fenced: boolean): Step[] {
       preview: 'A, whose clock says its lease still runs, writes with its old token.',
       done: (f) => f.lateWriteA !== undefined,
       narrate: (f) => {
-        const late = f.lateWriteA;
-        const expiresAt = f.expiryA?.detail.expiresAt;
-        const after =
-          late && typeof expiresAt === 'string' ? ` ${late.at - Date.parse(expiresAt)} ms after its lease ran out` : '';
-        const clock = f.sentLateA?.detail.myClock as string | undefined;
-        const until = f.sentLateA?.detail.believedUntil as string | undefined;
-        const belief = `A's clock read ${time(clock)}, and by it A's lease ran until ${time(until)}.`;
-        return late?.kind === 'write_rejected'
-          ? `${belief} write token ${t(late.token)} → rejected (stale: row holds token ${t(late.storedToken)}). A's write came${after}, by the database's clock, and A still believed; the row's token refused it all the same: fencing does not ask what A believes.`
-          : `${belief} write token ${t(late?.token)} → accepted. A wrote ${value(late)} with its old token over the newer value,${after} by the database's clock: lost update. Nothing froze: the drift alone made the write late. With fencing (the drifting clock, fenced) the same write is rejected: the row holds token ${t(f.tokenB)}, newer than ${t(late?.token)}.`;
+        const late = need(f.lateWriteA);
+        const expiresAt = need(f.expiryA).detail.expiresAt;
+        const after = `${late.at - Date.parse(String(expiresAt))} ms after its lease ran out by the database's clock`;
+        const belief = `A's clock read ${detailTime(f.sentLateA, 'myClock')}, and by it A's lease ran until ${detailTime(f.sentLateA, 'believedUntil')}.`;
+        const sent = `${belief} A wrote ${value(late)} with its old token ${t(late.token)}, ${after}: ${outcomeWords(late)}.`;
+        if (late.kind === 'write_rejected')
+          return `${sent} A still believed it held the lease; the row's token refused the write all the same: fencing does not ask what A believes.`;
+        const before = rowBefore(history(f), late);
+        const lost = before?.actor === 'B' ? ": B's newer value was overwritten, a lost update" : '';
+        return `${sent} The row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})${lost}. Nothing froze: the drift alone made the write late. In the drifting clock, fenced, the same write is refused: the row's token ${t(f.writeB?.token)} is newer than ${t(late.token)}.`;
       },
     },
     {
       id: 'the-row',
       title: 'What the row holds now',
       action: { kind: 'none' },
-      waitingFor: 'nothing',
+      waitingFor: "A's late write and the row",
       preview: "What the row holds after A's late write.",
       done: () => true,
-      narrate: (f) =>
-        fenced
-          ? `The row holds B's value ${value(f.writeB)} with token ${t(f.writeB?.token)}: A's late write changed nothing and was reported as stale. A's clock still runs slow and A still believed it held the lease; fencing made the belief harmless. Without fencing (the drifting-clock lab) the same write is a lost update. ${onScreen}`
-          : `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: ${definition.failure}. Two things close this. Fencing: in the drifting clock, fenced, the same slow-clock A writes just as late, and the row's token refuses it, whatever A believes. And judging the lease by the database's clock: the lease's end is the database's (${time(f.expiryA?.detail.expiresAt as string | undefined)}), and a worker whose clock keeps time, as every other lab's worker's does, stops believing within a round trip of it. A finds out only when its renewal is refused. ${onScreen}`,
+      narrate: (f, row) => {
+        const end = rowAtTheEnd(history(f), f.lateWriteA, f.writeB, row);
+        return fenced
+          ? `${end} A's clock still runs slow and A believed it held the lease; fencing made the belief harmless. Without fencing (the drifting-clock lab) the same write is a lost update. ${onScreen}`
+          : `${end} Two things close this. Fencing: in the drifting clock, fenced, the same slow-clock A writes just as late, and the row's token refuses it, whatever A believes. And judging the lease by the database's clock: the lease's end is the database's (${detailTime(f.expiryA, 'expiresAt')}), and a worker whose clock keeps time, as every other lab's worker's does, stops believing within a round trip of it. A finds out only when its renewal is refused. ${onScreen}`;
+      },
     },
   ];
 }

@@ -15,13 +15,32 @@ test('the fenced walkthrough tells the seed story with the tokens from a real ru
   const a = facts.tokenA as number;
   const b = facts.tokenB as number;
   const text = (id: string) => steps.find((s) => s.id === id)?.narrate(facts) ?? '';
-  assert.match(text('a-writes'), new RegExp(`^term ${a} token ${a} → write accepted`));
-  assert.match(text('b-takes-over'), new RegExp(`^lease expires, term ${b} token ${b} → write accepted`));
+  assert.match(
+    text('a-writes'),
+    new RegExp(`^A, a real process, took the lease with token ${a} and wrote "A-1" with it: accepted\\.`),
+  );
+  assert.match(
+    text('b-takes-over'),
+    new RegExp(`^B took the lease with a newer token, ${b}, .* B wrote "B-1" with token ${b}: accepted\\.`),
+  );
   assert.match(
     text('a-wakes'),
-    new RegExp(`^old holder resumes → write token ${a} → rejected \\(stale: row holds token ${b}\\)`),
+    new RegExp(
+      `^A woke up and sent its write "A-2" with its old token ${a}: rejected as stale, because the row held token ${b}\\.`,
+    ),
   );
-  assert.match(text('the-row'), /The row still holds B's value "B-1"/);
+  assert.match(
+    text('the-row'),
+    new RegExp(
+      `^The row holds B's value "B-1" with token ${b}\\. A's late write, "A-2" with token ${a}, changed nothing`,
+    ),
+  );
+  const later = steps.at(-1)?.narrate(facts, { value: 'B-2', lastToken: b }) ?? '';
+  assert.match(
+    later,
+    new RegExp(`^The row holds "B-2" with token ${b}\\.`),
+    'the last step reads the row as it is now',
+  );
 });
 
 test('a step is not done before its event: halfway through, A has frozen but B has not written', () => {
@@ -43,9 +62,12 @@ test('without fencing the last steps point at the lost update', () => {
   const steps = walkthroughFor('no-fencing');
   assert.match(
     steps.find((s) => s.id === 'a-wakes')?.narrate(facts) ?? '',
-    /→ accepted\. A wrote "A-2" with its old token over the newer value: lost update/,
+    /: accepted\. The UPDATE checks no token\. The row went from "B-1" \(token 65\) to "A-2" \(token 64\): B's newer value was overwritten, a lost update\./,
   );
-  assert.match(steps.find((s) => s.id === 'the-row')?.narrate(facts) ?? '', /The row holds A's stale value "A-2"/);
+  assert.match(
+    steps.find((s) => s.id === 'the-row')?.narrate(facts) ?? '',
+    /^The row holds A's value "A-2" with token 64: A’s stale write\. B's value "B-1" with token 65 was lost/,
+  );
 });
 
 test("token as text: B's step says the rightful holder was turned away", () => {
@@ -54,7 +76,19 @@ test("token as text: B's step says the rightful holder was turned away", () => {
     walkthroughFor('token-as-text')
       .find((s) => s.id === 'b-takes-over')
       ?.narrate(facts) ?? '';
-  assert.match(text, /term 10 token 10 → write rejected \(stale: row holds token 9\)/);
+  assert.match(
+    text,
+    /B wrote "B-1" with token 10: rejected as stale, because the row held token 9\. B was the rightful holder/,
+  );
+  const wakes =
+    walkthroughFor('token-as-text')
+      .find((s) => s.id === 'a-wakes')
+      ?.narrate(facts) ?? '';
+  assert.doesNotMatch(wakes, /newer value/);
+  assert.match(
+    wakes,
+    /The row went from "A-1" \(token 9\) to "A-2" \(token 9\): it never held B's value, which was refused\./,
+  );
 });
 
 test("a takeover without a new token: B's step says it was handed A's token, and the end says why every grant must mint", () => {
@@ -65,11 +99,11 @@ test("a takeover without a new token: B's step says it was handed A's token, and
   const text = (id: string) => steps.find((s) => s.id === id)?.narrate(facts) ?? '';
   assert.match(
     text('b-takes-over'),
-    /^lease expires, term 1 token 1 → write accepted\. B took over A's expired lease, and the lease service handed it A's token 1 instead of minting a new one\./,
+    /^B took over A's expired lease, and the lease service handed it A's token 1 instead of minting a new one\./,
   );
   assert.match(
     text('a-wakes'),
-    /^old holder resumes → write token 1 → accepted\. A wrote "A-4" with token 1, the same token B was handed, over the newer value: last_token 1 <= 1/,
+    /^A woke up and sent its write "A-4" with its old token 1: accepted\. The row's last_token was 1, and 1 <= 1/,
   );
   assert.match(text('the-row'), /every grant must mint a new token, in the same committed transaction that records it/);
 });
@@ -98,10 +132,13 @@ test('a drifting clock: its own story, with no freeze, told from a real run', ()
     text('a-expires'),
     /^By the database's clock, A's lease ran out at 00:33:44\.360\. A did not renew in time/,
   );
-  assert.match(text('b-takes-over'), /^lease expires, term 3 token 3 → write accepted\./);
+  assert.match(
+    text('b-takes-over'),
+    /^B took the lease with a newer token, 3, .* wrote "B-1" with token 3: accepted\./,
+  );
   assert.match(
     text('a-writes-late'),
-    /^A's clock read 00:33:41\.379, and by it A's lease ran until 00:33:44\.361\. write token 2 → accepted\. A wrote "A-3" with its old token over the newer value, \d+ ms after its lease ran out by the database's clock: lost update\. .*With fencing \(the drifting clock, fenced\) the same write is rejected/,
+    /^A's clock read 00:33:41\.379, and by it A's lease ran until 00:33:44\.361\. A wrote "A-3" with its old token 2, \d+ ms after its lease ran out by the database's clock: accepted\. The row went from "B-1" \(token 3\) to "A-3" \(token 2\): B's newer value was overwritten, a lost update\. .*In the drifting clock, fenced, the same write is refused/,
   );
   assert.match(text('the-row'), /judging the lease by the database's clock/);
 });
@@ -118,12 +155,18 @@ test("the drifting clock, fenced: the same story told from a real run, and A's l
   assert.ok(steps.every((step) => step.done(facts)));
   assert.deepEqual([facts.tokenA, facts.tokenB], [3, 4]);
   const text = (id: string) => steps.find((s) => s.id === id)?.narrate(facts) ?? '';
-  assert.match(text('setup'), /row 12 of unguarded_rows: every write presents its token/);
+  assert.match(
+    text('setup'),
+    /row 12 of unguarded_rows. Every grant of the lease carries a token from the database sequence write_epoch; every write presents its token/,
+  );
   assert.match(
     text('a-writes-late'),
-    /write token 3 → rejected \(stale: row holds token 4\)\. A's write came \d+ ms after its lease ran out, by the database's clock, and A still believed/,
+    /A wrote "A-3" with its old token 3, \d+ ms after its lease ran out by the database's clock: rejected as stale, because the row held token 4\. A still believed/,
   );
-  assert.match(text('the-row'), /^The row holds B's value "B-1" with token 4: A's late write changed nothing/);
+  assert.match(
+    text('the-row'),
+    /^The row holds B's value "B-1" with token 4\. A's late write, "A-3" with token 3, changed nothing/,
+  );
 });
 
 test("a drifting clock's steps are not done before their events", () => {
@@ -168,18 +211,18 @@ test('a delayed packet: its own story, nothing frozen, the held write rejected w
     assert.match(text('setup'), /the held bytes are really held, on a real TCP socket/);
     assert.match(
       text('write-held'),
-      /^A sent "A-2" with token \d+ at .*, while its lease still ran\. The proxy holds those bytes/,
+      /^A sent "A-2" with token \d+ at .*, while its lease still ran\. The proxy held those bytes/,
     );
     if (lab === 'delayed-packet') {
       assert.deepEqual([facts.tokenA, facts.tokenB], [5, 6]);
       assert.match(
         text('held-write-arrives'),
-        /^PostgreSQL received A's write \d+ ms after A sent it, \d+ ms after A's lease ran out by the database's clock: write token 5 → rejected \(stale: row holds token 6\)/,
+        /^PostgreSQL received A's write \d+ ms after A sent it, \d+ ms after A's lease ran out by the database's clock: "A-2" with token 5, rejected as stale, because the row held token 6\./,
       );
-      assert.match(text('the-row'), /retried the same write with the same token 5 would be rejected the same way/);
+      assert.match(text('the-row'), /retried the same write with the same token 5 would be refused the same way/);
     } else {
       assert.deepEqual([facts.tokenA, facts.tokenB], [7, 8]);
-      assert.match(text('held-write-arrives'), /write token 7 → accepted\. .*lost update/);
+      assert.match(text('held-write-arrives'), /"A-2" with token 7, accepted\. .*lost update/);
       assert.match(text('the-row'), /the same write can be applied twice/);
     }
   }

@@ -1,22 +1,20 @@
 import { DELAYED_PACKET_SETTINGS } from './delayed-packet-settings';
 import type { WorkerSettings } from './lab-inputs';
-import { hasDriftingClock, hasPacketProxy, LABS, type LabId } from './lab-kinds';
-import { isOutcome, t, time, value } from './narration';
+import { hasDriftingClock, hasPacketProxy, type LabId } from './lab-kinds';
+import { isOutcome, NotRecordedYet, type RowNow } from './narration';
 import { delayedPacketFacts, delayedPacketSteps } from './walkthrough-delayed-packet';
 import { DRIFTING_CLOCK_SETTINGS, driftingClockFacts, driftingClockSteps } from './walkthrough-drifting-clock';
+import { pauseSteps, WALKTHROUGH_SETTINGS } from './walkthrough-pause';
 import type { WireEvent } from './wire';
 
-/*
- * The guided walkthrough "The pause", as data: what each step does to the real lab, which event
- * tells that it happened, and what to say about it, with the tokens the database really gave.
- * Pure: the page runs the actions and feeds the events back in.
- */
+export { WALKTHROUGH_SETTINGS };
 
-export const WALKTHROUGH_SETTINGS = {
-  A: { name: 'A', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 },
-  // B writes once and then renews quietly, so the table shows who wrote last.
-  B: { name: 'B', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 30_000 },
-} as const;
+/*
+ * The guided walkthroughs, as data: what each step does to the real lab, which event tells that it
+ * happened, and what to say about it, read from the events the database recorded and the row.
+ * Each lab tells one of three stories: the pause (walkthrough-pause.ts), the drifting clock, or the
+ * delayed packet. Pure: the page runs the actions and feeds the events back in.
+ */
 
 /** The two workers' settings in a lab's walkthrough: the pause story's, or the drifting clock's. */
 export function walkthroughSettings(lab: LabId): Record<'A' | 'B', WorkerSettings> {
@@ -50,6 +48,8 @@ export type Facts = {
   grantA?: WireEvent;
   startB?: WireEvent;
   sentLateA?: WireEvent;
+  /** Every write's outcome in this run, in order: what the row held before and after each. */
+  writes?: readonly WireEvent[];
 };
 
 export type Step = {
@@ -61,7 +61,8 @@ export type Step = {
   /** What the step will do, for a page that shows it before it has run (a deep link): no tokens yet. */
   preview: string;
   done: (facts: Facts) => boolean;
-  narrate: (facts: Facts) => string;
+  /** The step's words, from the facts and, for what the row holds now, the row as the database has it. */
+  narrate: (facts: Facts, row?: RowNow) => string;
 };
 
 /**
@@ -69,8 +70,14 @@ export type Step = {
  * the lab tells: the pause, the drifting clock, or the delayed packet.
  */
 export function factsFrom(events: readonly WireEvent[], lab?: LabId): Facts {
-  if (lab !== undefined && hasPacketProxy(lab)) return delayedPacketFacts(events);
-  return lab !== undefined && hasDriftingClock(lab) ? driftingClockFacts(events) : pauseFacts(events);
+  const facts =
+    lab !== undefined && hasPacketProxy(lab)
+      ? delayedPacketFacts(events)
+      : lab !== undefined && hasDriftingClock(lab)
+        ? driftingClockFacts(events)
+        : pauseFacts(events);
+  const writes = events.filter(isOutcome);
+  return writes.length === 0 ? facts : { ...facts, writes };
 }
 
 function pauseFacts(events: readonly WireEvent[]): Facts {
@@ -101,97 +108,25 @@ function pauseFacts(events: readonly WireEvent[]): Facts {
   return facts;
 }
 
+/**
+ * The walkthrough of a lab, whose steps' words are read from the events and the row: a step whose
+ * facts are not all recorded yet says what it waits for, never a placeholder.
+ */
 export function walkthroughFor(lab: LabId): Step[] {
-  if (hasDriftingClock(lab)) return driftingClockSteps(lab === 'drifting-clock-fenced');
-  if (hasPacketProxy(lab)) return delayedPacketSteps(lab === 'delayed-packet');
-  const definition = LABS[lab];
-  const fenced = lab === 'fenced';
-  // The takeover without a new token: B is handed A's token, and the <= check lets both write.
-  const sameToken = (f: Facts) => lab === 'same-token-takeover' && f.tokenB !== undefined && f.tokenB === f.tokenA;
-  return [
-    {
-      id: 'setup',
-      title: fenced ? 'Two workers, one row' : `${definition.title}: two workers, one row`,
-      action: { kind: 'reset' },
-      waitingFor: 'the lab to be reset',
-      preview: 'The lab is reset: its workers stop and its history is cleared.',
-      done: () => true,
-      narrate: () =>
-        fenced
-          ? `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}. Every grant carries a token from the database sequence write_epoch, and the row keeps the highest token that wrote it. The lab has been reset: no workers, no history.`
-          : `The same story, with one mistake: ${definition.summary} The workers write row ${definition.rowId} of ${definition.table}, a table with no guard. The lab has been reset.`,
+  const steps = hasDriftingClock(lab)
+    ? driftingClockSteps(lab === 'drifting-clock-fenced')
+    : hasPacketProxy(lab)
+      ? delayedPacketSteps(lab === 'delayed-packet')
+      : pauseSteps(lab);
+  return steps.map((step) => ({
+    ...step,
+    narrate: (facts, row) => {
+      try {
+        return step.narrate(facts, row);
+      } catch (error) {
+        if (error instanceof NotRecordedYet) return `Waiting for ${step.waitingFor}.`;
+        throw error;
+      }
     },
-    {
-      id: 'a-writes',
-      title: 'A takes the lease and writes',
-      action: { kind: 'start', worker: 'A' },
-      waitingFor: "A's first accepted write",
-      preview: 'Worker A starts, takes the lease with a token from the database, and writes.',
-      done: (f) => f.firstWriteA !== undefined,
-      narrate: (f) =>
-        `term ${t(f.tokenA)} token ${t(f.firstWriteA?.token)} → write accepted. A is a real process: it got the lease with token ${t(f.tokenA)} and wrote ${value(f.firstWriteA)}. It renews its lease every second and writes again every 0.7 s.`,
-    },
-    {
-      id: 'a-freezes',
-      title: 'A freezes',
-      action: { kind: 'freeze-before-write', worker: 'A' },
-      waitingFor: 'A to freeze before its next write',
-      preview: 'A checks its lease and freezes right after, before its next write reaches the database.',
-      done: (f) => f.pauseA !== undefined,
-      narrate: (f) =>
-        `A checked its lease ("${String(f.pauseA?.detail.belief ?? '…')}") and froze right after, before its write reached the database, like a stop-the-world GC pause. Its process runs nothing now: no timers, no renewals.`,
-    },
-    {
-      id: 'a-expires',
-      title: "A's lease expires",
-      action: { kind: 'none' },
-      waitingFor: "A's lease to run out by the database's clock",
-      preview: "While A is frozen, its lease runs out by the database's clock.",
-      done: (f) => f.expiryA !== undefined,
-      narrate: (f) =>
-        `By the database's clock, A's lease ran out at ${time(f.expiryA?.detail.expiresAt as string | undefined)}. A does not know: it is frozen, and still believes it holds token ${t(f.tokenA)} (the hatched band).`,
-    },
-    {
-      id: 'b-takes-over',
-      title: 'B takes over',
-      action: { kind: 'start', worker: 'B' },
-      waitingFor: "B's lease and B's write",
-      preview: 'Worker B starts, takes the lease with a newer token, and writes.',
-      done: (f) => f.writeB !== undefined,
-      narrate: (f) =>
-        f.writeB?.kind === 'write_accepted' && sameToken(f)
-          ? `lease expires, term ${t(f.tokenB)} token ${t(f.writeB.token)} → write accepted. B took over A's expired lease, and the lease service handed it A's token ${t(f.tokenA)} instead of minting a new one. B wrote ${value(f.writeB)}: the row holds token ${t(f.writeB.token)}, the very token A still holds.`
-          : f.writeB?.kind === 'write_accepted'
-            ? `lease expires, term ${t(f.tokenB)} token ${t(f.writeB.token)} → write accepted. B got a new token from the sequence and wrote ${value(f.writeB)}. The row now holds token ${t(f.writeB.token)}.`
-            : `lease expires, term ${t(f.tokenB)} token ${t(f.writeB?.token)} → write rejected (stale: row holds token ${t(f.writeB?.storedToken)}). B is the rightful holder, with the newer token, and it was turned away: ${definition.failure}.`,
-    },
-    {
-      id: 'a-wakes',
-      title: 'A wakes up',
-      action: { kind: 'resume', worker: 'A' },
-      waitingFor: "A's late write",
-      preview: 'A wakes up and sends its late write with its old token.',
-      done: (f) => f.lateWriteA !== undefined,
-      narrate: (f) =>
-        f.lateWriteA?.kind === 'write_rejected'
-          ? `old holder resumes → write token ${t(f.lateWriteA.token)} → rejected (stale: row holds token ${t(f.lateWriteA.storedToken)}). A sent its write with its old token; the database compared it with the row's token in the same UPDATE and changed nothing.`
-          : sameToken(f)
-            ? `old holder resumes → write token ${t(f.lateWriteA?.token)} → accepted. A wrote ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}, the same token B was handed, over the newer value: last_token ${t(f.tokenB)} <= ${t(f.lateWriteA?.token)} holds for both holders, so the fenced write cannot tell them apart. A lost update, although every write was fenced.`
-            : `old holder resumes → write token ${t(f.lateWriteA?.token)} → accepted. A wrote ${value(f.lateWriteA)} with its old token over the newer value: ${definition.failure || 'a lost update'}.`,
-    },
-    {
-      id: 'the-row',
-      title: fenced ? 'The newer value is intact' : 'What the row holds now',
-      action: { kind: 'none' },
-      waitingFor: 'nothing',
-      preview: "What the row holds after A's late write.",
-      done: () => true,
-      narrate: (f) =>
-        f.lateWriteA?.kind === 'write_rejected'
-          ? `The row still holds B's value ${value(f.writeB)} with token ${t(f.writeB?.token)}. A found out from the rejection that it lost the lease, and went back to waiting for it. That is fencing: the storage itself refuses the stale token, in the same statement as the write.`
-          : sameToken(f)
-            ? `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: B's value is lost. A takeover is a grant like any other, and every grant must mint a new token, in the same committed transaction that records it. Then B would have held a newer token than ${t(f.tokenA)}, and A's late write would have been rejected, as in the fenced lab.`
-            : `The row holds A's stale value ${value(f.lateWriteA)} with token ${t(f.lateWriteA?.token)}: ${definition.failure || 'a lost update'}. Compare with the fenced lab, where the same pause ends with the newer value intact.`,
-    },
-  ];
+  }));
 }

@@ -4,6 +4,7 @@ import { useCallback } from 'react';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import { useLabCommands } from '../controls/use-lab-commands';
 import { LabStoreProvider, useLabStoreApi } from '../lab-store-provider';
+import { useLabRow } from '../walkthrough/use-lab-row';
 import { useWalkthrough } from '../walkthrough/use-walkthrough';
 import { useWalkthroughPosition } from '../walkthrough/use-walkthrough-position';
 import { narrationOf, offerOf } from '../walkthrough/walkthrough-words';
@@ -38,6 +39,7 @@ function DrivenPresenter({
   initialStep: number | undefined;
 }) {
   const walk = useWalkthrough(lab.kind, initialStep);
+  const row = useLabRow();
   const commands = useLabCommands();
   const store = useLabStoreApi();
   const step = walk.steps[walk.shown];
@@ -60,7 +62,7 @@ function DrivenPresenter({
         step: walk.shown + 1,
         steps: walk.steps.length,
         title: step?.title ?? '',
-        text: narrationOf(walk),
+        text: narrationOf(walk, row),
         status: walk.status,
         note: offer.note,
       }}
@@ -91,6 +93,7 @@ function DrivenPresenter({
 
 function WatchedPresenter({ lab, subtitle }: { lab: LabSummary; subtitle: string }) {
   const { steps, position } = useWalkthroughPosition(lab.kind);
+  const row = useLabRow();
   // Off script (free play), the narration waits on the first step for the trainer to begin.
   const index = position?.kind === 'at' ? position.step : 0;
   const step = steps[index];
@@ -102,7 +105,7 @@ function WatchedPresenter({ lab, subtitle }: { lab: LabSummary; subtitle: string
         step: index + 1,
         steps: steps.length,
         title: step?.title ?? '',
-        text: position?.kind === 'at' ? (step?.narrate(position.facts) ?? '') : '',
+        text: position?.kind === 'at' ? (step?.narrate(position.facts, row) ?? '') : '',
         status: { kind: 'idle' },
         note:
           position === undefined

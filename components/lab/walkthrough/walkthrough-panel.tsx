@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { compareWith, type LabId } from '@/lib/model/lab-kinds';
 import { NoticeArea } from '../controls/notice-area';
 import { controlButton } from '../controls/styles';
+import { useLabRow } from './use-lab-row';
 import { useWalkthrough } from './use-walkthrough';
 import { narrationOf, offerOf } from './walkthrough-words';
 
@@ -24,6 +25,7 @@ export function WalkthroughPanel({
   initialStep: number | undefined;
 }) {
   const walk = useWalkthrough(lab, initialStep);
+  const row = useLabRow();
   const step = walk.steps[walk.shown];
   const complete = walk.position !== undefined && walk.pending.length === 0;
   const last = walk.shown === walk.steps.length - 1;
@@ -53,7 +55,7 @@ export function WalkthroughPanel({
         {step?.title}
       </h2>
       <p className="min-h-36 text-lg leading-snug" data-testid="narration">
-        {narrationOf(walk)}
+        {narrationOf(walk, row)}
       </p>
       {offer.note || offer.run ? (
         <div className="space-y-2 rounded-md border border-sky-300 bg-white p-2 dark:border-sky-800 dark:bg-slate-900">

@@ -1,3 +1,4 @@
+import type { RowNow } from '@/lib/model/narration';
 import type { useWalkthrough } from './use-walkthrough';
 
 type Walk = Pick<
@@ -8,11 +9,14 @@ type Walk = Pick<
 const READY_TEXT =
   'Ready when you are: press → to begin. This step resets the lab (its workers stop, its history is cleared); until then it runs on as it is.';
 
-/** The shown step's narration: what happened, or, before the lab got there, what the step will do. */
-export function narrationOf(walk: Walk): string {
+/**
+ * The shown step's narration: what happened (with the row as the database has it now), or, before
+ * the lab got there, what the step will do.
+ */
+export function narrationOf(walk: Walk, row: RowNow | undefined): string {
   const step = walk.steps[walk.shown];
   if (!step || walk.position === undefined) return '';
-  if (walk.pending.length === 0) return step.narrate(walk.facts);
+  if (walk.pending.length === 0) return step.narrate(walk.facts, row);
   if (walk.position.kind === 'off-script' && walk.shown === 0) return READY_TEXT;
   return `Not run yet. ${step.preview}`;
 }

@@ -1,6 +1,7 @@
 'use client';
 
 import type { LabId } from '@/lib/model/lab-kinds';
+import { useLabRow } from './use-lab-row';
 import { useWalkthroughPosition } from './use-walkthrough-position';
 
 /**
@@ -9,6 +10,7 @@ import { useWalkthroughPosition } from './use-walkthrough-position';
  */
 export function WatchedWalkthroughPanel({ lab }: { lab: LabId }) {
   const { steps, position } = useWalkthroughPosition(lab);
+  const row = useLabRow();
   const index = position?.kind === 'at' ? position.step : undefined;
   const step = index === undefined ? undefined : steps[index];
   return (
@@ -27,7 +29,7 @@ export function WatchedWalkthroughPanel({ lab }: { lab: LabId }) {
           ? 'Finding out where the lab is…'
           : position.kind === 'off-script'
             ? `The lab is not following the walkthrough now (${position.why}): the narration starts when the trainer begins it.`
-            : (step?.narrate(position.facts) ?? '')}
+            : (step?.narrate(position.facts, row) ?? '')}
       </p>
     </section>
   );

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listEvents } from '../../db/events';
+import { readLabRow } from '../../db/lab-rows';
+import { closePool } from '../../db/pool';
+import { type LabInstance, sharedLab } from '../model/lab-instance';
+import { WORKER_LAB_IDS, type WorkerLabId } from '../model/lab-kinds';
+import type { RowNow } from '../model/narration';
+import { factsFrom, type Step, walkthroughFor, walkthroughSettings } from '../model/walkthrough';
+import { toWire, type WireEvent } from '../model/wire';
+import { getSupervisor } from '../supervisor/supervisor';
+import { falseClaims } from '../testing/narration-claims';
+
+/*
+ * Every lab's walkthrough, walked to the end with real workers, the way the page runs it: each
+ * step's action, then its narration read from the events and the row at that moment, and every
+ * token, value, holder, time and row it names checked against them (lib/testing/narration-claims.ts).
+ * Then B writes again (every 8 s here, not 30 s) and the last step, read again, must still be true.
+ */
+
+const B_WRITES_EVERY_MS = 8_000;
+const STEP_TIMEOUT_MS = 25_000;
+const POLL_MS = 50;
+
+after(async () => {
+  await getSupervisor().shutdown();
+  await closePool();
+});
+
+type Moment = { events: WireEvent[]; row: RowNow | undefined };
+
+async function moment(lab: LabInstance): Promise<Moment> {
+  const events = (await listEvents({ lab: lab.id })).map(toWire);
+  const row = await readLabRow(lab);
+  return { events, row: row && { value: row.value, lastToken: Number(row.lastToken) } };
+}
+
+async function until(lab: LabInstance, what: string, done: (m: Moment) => boolean): Promise<Moment> {
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  for (;;) {
+    const m = await moment(lab);
+    if (done(m)) return m;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(POLL_MS);
+  }
+}
+
+async function act(lab: LabInstance, step: Step): Promise<void> {
+  const supervisor = getSupervisor();
+  const settings = walkthroughSettings(lab.kind);
+  const workers = { A: settings.A, B: { ...settings.B, writeEveryMs: B_WRITES_EVERY_MS } };
+  const action = step.action;
+  if (action.kind === 'reset') await supervisor.resetLab(lab);
+  else if (action.kind === 'start') await supervisor.startWorker(lab, workers[action.worker]);
+  else if (action.kind === 'start-both') {
+    await supervisor.startWorker(lab, workers.A);
+    await until(lab, "A's grant", (m) => factsFrom(m.events, lab.kind).grantA !== undefined);
+    await supervisor.startWorker(lab, workers.B);
+  } else if (action.kind === 'freeze-before-write')
+    await supervisor.pause(lab, action.worker, { mode: 'critical-window' });
+  else if (action.kind === 'resume') await supervisor.resume(lab, action.worker);
+  else if (action.kind === 'hold') await supervisor.holdConnection(lab, action.worker);
+  else if (action.kind === 'release') await supervisor.releaseConnection(lab, action.worker);
+}
+
+/** The narration of `step` at this moment, and what in it is false of the events and the row. */
+function read(lab: LabInstance, step: Step, m: Moment) {
+  const text = step.narrate(factsFrom(m.events, lab.kind), m.row);
+  return { text, wrong: falseClaims(text, m.events, m.row) };
+}
+
+describe('every lab’s narration, read against the database at each step', () => {
+  for (const kind of WORKER_LAB_IDS) {
+    test(`${kind}: every word of every step, and of the last step once B wrote again`, async () => {
+      const lab = sharedLab(kind as WorkerLabId);
+      const steps = walkthroughFor(kind);
+      try {
+        for (const step of steps) {
+          await act(lab, step);
+          const m = await until(lab, step.waitingFor, (at) => step.done(factsFrom(at.events, kind)));
+          const { text, wrong } = read(lab, step, m);
+          assert.deepEqual(wrong, [], `step "${step.id}": ${text}`);
+        }
+        const last = steps.at(-1) as Step;
+        const late = factsFrom((await moment(lab)).events, kind).lateWriteA as WireEvent;
+        const firstB = factsFrom((await moment(lab)).events, kind).writeB as WireEvent;
+        // B writes again after the story's end; in a fenced lab its new value is what the row holds.
+        const m = await until(lab, 'B to write again', (at) =>
+          at.events.some(
+            (e) =>
+              e.actor === 'B' &&
+              e.id > late.id &&
+              e.kind.startsWith('write_') &&
+              e.detail.value !== firstB.detail.value &&
+              e.kind !== 'write_sent',
+          ),
+        );
+        const { text, wrong } = read(lab, last, m);
+        assert.deepEqual(wrong, [], `the last step once B wrote again: ${text}`);
+        assert.doesNotMatch(text, new RegExp(`holds B's value ${JSON.stringify(firstB.detail.value)}`));
+      } finally {
+        await getSupervisor().stopLab(lab);
+      }
+    });
+  }
+});
