@@ -103,18 +103,20 @@ async function walkAndWatch(
     // → (the trainer's Next) runs step 1 first, the reset: the lab is off script (Z runs in free play).
     await expect(trainer.next).toBeEnabled({ timeout: WORKER_STEP_TIMEOUT });
     await trainer.page.keyboard.press('ArrowRight');
-    const deadline = Date.now() + WORKER_STEP_TIMEOUT + HOLD_MS;
+    // Generous on a loaded machine: it decides only when a failing walk gives up.
+    const deadline = Date.now() + 3 * WORKER_STEP_TIMEOUT;
     let equalSince: number | undefined;
     for (;;) {
       const { shown, watching } = await look();
-      const idle = (await trainerIdle.count()) === 0;
-      const settled = shown === step && watching.every((w) => w === step) && idle;
+      const settled = shown === step && watching.every((w) => w === step) && (await trainerIdle.count()) === 0;
       if (!settled) equalSince = undefined;
       else equalSince ??= Date.now();
       if (equalSince !== undefined && Date.now() - equalSince >= HOLD_MS) break;
-      expect(Date.now(), `step ${step}: the trainer shows ${shown}, the watchers ${watching.join(', ')}`).toBeLessThan(
-        deadline,
-      );
+      if (equalSince === undefined)
+        expect(
+          Date.now(),
+          `step ${step}: the trainer shows ${shown}, the watchers ${watching.join(', ')}`,
+        ).toBeLessThan(deadline);
     }
   }
 
@@ -134,7 +136,7 @@ for (const { lab, where } of [
     browser,
     lab: labPage,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(480_000);
     const freePlay = labPage(lab);
     await freePlay.gotoFreePlay();
     await freePlay.reset();
