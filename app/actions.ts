@@ -50,6 +50,10 @@ export async function releaseConnectionAction(input: unknown) {
 export async function resetLabAction(input: unknown) {
   return commands.resetLab(input, await credentials());
 }
+/** The walkthrough step the trainer shows now: what every watcher of the lab is shown. */
+export async function recordWalkthroughStepAction(input: unknown) {
+  return commands.recordWalkthroughStep(input, await credentials());
+}
 export async function startChaosAction(input: unknown) {
   return commands.startChaos(input, await credentials());
 }

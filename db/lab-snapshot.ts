@@ -4,7 +4,10 @@ import { parseStoredToken, parseToken } from '../lib/model/token';
 import type { LabSnapshot } from '../lib/model/wire';
 import { getPool, type Queryable } from './pool';
 
-/** The lab's row and lease as they are now, with the database's clock, in one round trip. */
+/**
+ * The lab's row and lease as they are now, with the database's clock, and the walkthrough step the
+ * trainer shows on its current run (db/shown-step.ts), in one round trip.
+ */
 export async function readLabSnapshot(
   lab: LabInstance,
   db: Queryable = getPool(),
@@ -24,13 +27,16 @@ export async function readLabSnapshot(
     token: string | null;
     acquired_at: Date | null;
     expires_at: Date | null;
+    shown_step: number | null;
   }>(
     `SELECT clock_timestamp() AS db_now, r.value, r.last_token, r.updated_at,
-            l.holder, l.token, l.acquired_at, l.expires_at
+            l.holder, l.token, l.acquired_at, l.expires_at,
+            CASE WHEN lb.shown_step_generation = lb.generation THEN lb.shown_step END AS shown_step
        FROM (SELECT 1) one
        LEFT JOIN (${rowSql}) r ON true
-       LEFT JOIN leases l ON l.resource = $2`,
-    [rowId, resource],
+       LEFT JOIN leases l ON l.resource = $2
+       LEFT JOIN labs lb ON lb.id = $3`,
+    [rowId, resource, lab.id],
   );
   const found = rows[0];
   if (!found) throw new Error('the snapshot query returned nothing');
@@ -58,5 +64,6 @@ export async function readLabSnapshot(
           },
         }
       : {}),
+    ...(found.shown_step === null ? {} : { walkthroughStep: found.shown_step }),
   };
 }

@@ -14,6 +14,7 @@ test("the database's own payloads become notes", () => {
     reset: true,
     upTo: 0,
   });
+  assert.deepEqual(eventNoteOf('fencing_events', '{"lab" : "fenced"}'), { lab: 'fenced' });
   assert.deepEqual(eventNoteOf('fencing_guard_attempts', '{"id" : 7}'), { lab: '', guardAttempt: 7 });
   assert.deepEqual(workerCommandNoteOf('{"lab" : "fenced", "worker" : "A"}'), { lab: 'fenced', worker: 'A' });
 });
@@ -27,6 +28,7 @@ test('anything else is dropped, never thrown on', () => {
     '"x"',
     '1',
     '{}',
+    '{"lab":"fenced","extra":1}',
     '{"id":"12","lab":"fenced"}',
     '{"id":-1,"lab":"fenced"}',
     '{"id":1.5,"lab":"fenced"}',

@@ -12,9 +12,13 @@ const WORKER_NAME_MAX_CHARS = 200;
 const labId = z.string().min(1).max(LAB_ID_MAX_CHARS);
 const rowId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
-/** fencing_events: a new event's id (0002's trigger), or a lab reset up to an event id (db/events.ts, db/labs.ts). */
+/**
+ * fencing_events: a new event's id (0002's trigger), a lab reset up to an event id (db/events.ts,
+ * db/labs.ts), or a lab whose state changed without an event (the step the trainer shows: db/shown-step.ts).
+ */
 const eventNote = z.union([
   z.strictObject({ id: rowId, lab: labId }),
+  z.strictObject({ lab: labId }),
   z.strictObject({
     lab: labId,
     reset: z.literal(true),
@@ -58,7 +62,8 @@ export function eventNoteOf(channel: string, payload: string | undefined): Event
   if (channel !== EVENTS_CHANNEL) return undefined;
   const note = parsed(eventNote, payload);
   if (!note) return undefined;
-  return 'id' in note ? { lab: note.lab, id: note.id } : { lab: note.lab, reset: true, upTo: note.upTo };
+  if ('id' in note) return { lab: note.lab, id: note.id };
+  return 'reset' in note ? { lab: note.lab, reset: true, upTo: note.upTo } : { lab: note.lab };
 }
 
 /** A notification on a worker's command channel, or undefined when its payload is not one the database sends. */

@@ -74,6 +74,10 @@ export type LabActions = {
 
 export type LabStore = LabState & LabActions;
 
+function withoutShownStep({ walkthroughStep: _, ...rest }: LabSnapshot): LabSnapshot {
+  return rest;
+}
+
 const WINDOW_BOUNDS_MS = { min: 2_000, max: 10 * 60_000, initial: 14_000 } as const;
 
 /** With `history`, the store holds that history (from a file) and replays it at its last moment. */
@@ -122,14 +126,18 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
       set({ database, events: firstId === null ? [] : get().events.filter((e) => e.id >= firstId) });
       return 'same-database';
     },
-    receiveReset: (upTo) =>
+    receiveReset: (upTo) => {
+      const held = get().snapshot;
       set({
         events: upTo === undefined ? [] : get().events.filter((e) => e.id > upTo),
+        // The step the trainer showed belongs to the run the reset ended (the next snapshot says so too).
+        snapshot: held && withoutShownStep(held),
         selectedMark: undefined,
         viewEnd: undefined,
         replayAt: undefined,
         replayPlaying: false,
-      }),
+      });
+    },
     receiveSnapshot: (snapshot) => {
       const { selectedWorker } = get();
       const stillThere = snapshot.workers.some((w) => w.id === selectedWorker);

@@ -154,6 +154,18 @@ export const pauseWorkerInput = z.object({ lab: labIdSchema, worker: workerRefSc
 /** A command that names only its lab (reset, list the workers). */
 export const labInput = z.object({ lab: labIdSchema }).strict();
 
+/** The walkthrough step (from 0) the trainer shows now; the command checks it against the lab's walkthrough. */
+export const shownStepInput = z
+  .object({
+    lab: labIdSchema,
+    step: z
+      .number({ error: 'step must be a number' })
+      .int('step must be a whole number')
+      .min(0, 'step must be 0 or more')
+      .max(99, 'step must be at most 99'),
+  })
+  .strict();
+
 export const openPrivateLabInput = z.object({ kind: labKindSchema }).strict();
 
 const TRAINER_KEY_MAX_CHARS = 200;

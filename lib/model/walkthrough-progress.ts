@@ -40,9 +40,9 @@ export function walkthroughPosition(
 
 /**
  * How far the walkthrough has got, judged only by what happened: the last step of the unbroken run
- * of completed steps from the first. A watcher cannot see the trainer's Next presses, only their
- * effects on the lab, so this is the step a watcher's narration follows. The first step (the reset)
- * counts as done as soon as there is a lab to look at.
+ * of completed steps from the first. It may be ahead of the step the trainer shows (a lease runs out
+ * by itself): a watcher's page shows the trainer's, as the lab records it, and tells it only once
+ * this has reached it. The first step (the reset) counts as done as soon as there is a lab to look at.
  */
 export function stepReachedBy(steps: readonly Step[], facts: Facts): number {
   let reached = 0;

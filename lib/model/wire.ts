@@ -71,6 +71,11 @@ export type LabSnapshot = {
     remote?: boolean;
   }>;
   chaos?: ChaosRunView;
+  /**
+   * The walkthrough step (from 0) the trainer is showing, as the lab records it for its current run:
+   * what a watcher's page shows. Absent until the trainer shows one after the lab's last reset.
+   */
+  walkthroughStep?: number;
   /** How many browsers watch the lab's live feed on this server (the room, as the trainer sees it). */
   viewers?: number;
 };

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import { findLab, type LabRecord, listPrivateLabs } from '../../db/labs';
+import { recordShownStep } from '../../db/shown-step';
 import { startChaosRun } from '../chaos/chaos-runs';
 import { FencingError } from '../model/errors';
 import {
@@ -8,9 +9,11 @@ import {
   labInput,
   openPrivateLabInput,
   pauseWorkerInput,
+  shownStepInput,
   startWorkerInput,
   workerActionInput,
 } from '../model/lab-inputs';
+import { walkthroughFor } from '../model/walkthrough';
 import { getSupervisor } from '../supervisor/supervisor';
 import { type Credentials, canView, ownerHashOf, requireDriver } from './access';
 import { inLabOrder } from './lab-queue';
@@ -70,6 +73,17 @@ export const releaseConnection = driverCommand(workerActionInput, (lab, { worker
 export const resetLab = driverCommand(labInput, async (lab) => {
   await getSupervisor().resetLab(lab);
   return { lab: lab.id };
+});
+/**
+ * The walkthrough step the trainer shows now, recorded for the lab's current run: every watcher's
+ * page shows that step (and no other), whatever the lab's events suggest.
+ */
+export const recordWalkthroughStep = driverCommand(shownStepInput, async (lab, { step }) => {
+  const steps = walkthroughFor(lab.kind).length;
+  if (step >= steps)
+    throw new FencingError('invalid_input', `step must be below ${steps}: the walkthrough has ${steps} steps`);
+  await recordShownStep(lab.id, step);
+  return { lab: lab.id, step };
 });
 // A chaos run resets the lab first, which stops every worker of it.
 export const startChaos = driverCommand(chaosInput, async (lab, { lab: _, ...options }) => startChaosRun(lab, options));

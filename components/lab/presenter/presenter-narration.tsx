@@ -3,8 +3,8 @@
 import type { WalkthroughStatus } from '../walkthrough/use-walkthrough';
 
 export type NarrationView = {
-  /** From 1. */
-  step: number;
+  /** From 1; undefined while a watcher's page has no step of the trainer's to show. */
+  step: number | undefined;
   steps: number;
   title: string;
   /** Empty until the step has happened on the lab. */
@@ -36,7 +36,7 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
       className="space-y-2 rounded-xl border-2 border-sky-300 bg-sky-50 p-4 dark:border-sky-800 dark:bg-sky-950"
     >
       <p className="text-lg font-semibold text-sky-900 dark:text-sky-200" data-testid="step-counter">
-        Step {view.step} of {view.steps}
+        {view.step === undefined ? 'The walkthrough' : `Step ${view.step} of ${view.steps}`}
       </p>
       <h2 id="presenter-step-title" className="text-2xl font-bold leading-tight">
         {view.title}

@@ -148,8 +148,8 @@ function WatchingBanner({ labHref, refusal }: { labHref: string; refusal: string
         Watching: read-only
       </h2>
       <p>
-        Only the trainer drives this lab; the narration follows what happens in it. The keys → ← Space P R are disabled
-        here. To drive, enter the trainer key on{' '}
+        Only the trainer drives this lab; the narration shows the step the trainer shows. The keys → ← Space P R are
+        disabled here. To drive, enter the trainer key on{' '}
         <Link className="font-semibold underline" href={labHref}>
           the lab's page
         </Link>

@@ -6,14 +6,14 @@ import { useLabCommands } from '../controls/use-lab-commands';
 import { LabStoreProvider, useLabStoreApi } from '../lab-store-provider';
 import { useLabRow } from '../walkthrough/use-lab-row';
 import { useWalkthrough } from '../walkthrough/use-walkthrough';
-import { useWalkthroughPosition } from '../walkthrough/use-walkthrough-position';
+import { useWatchedStep } from '../walkthrough/use-watched-step';
 import { narrationOf, offerOf } from '../walkthrough/walkthrough-words';
 import { PresenterStage } from './presenter-stage';
 
 /**
  * Presenter mode: the walkthrough for a room. The trainer drives it (the same real steps as the
- * walkthrough page); a watcher's narration follows what happens on the lab, read from its events.
- * Opening or reloading it runs nothing: both come back at the step the lab is at.
+ * walkthrough page); a watcher's narration is the step the trainer shows, as the lab records it.
+ * Opening or reloading it runs nothing: both come back at the step the trainer showed.
  */
 export function PresenterView(props: {
   lab: LabSummary;
@@ -92,29 +92,8 @@ function DrivenPresenter({
 }
 
 function WatchedPresenter({ lab, subtitle }: { lab: LabSummary; subtitle: string }) {
-  const { steps, position } = useWalkthroughPosition(lab.kind);
-  const row = useLabRow();
-  // Off script (free play), the narration waits on the first step for the trainer to begin.
-  const index = position?.kind === 'at' ? position.step : 0;
-  const step = steps[index];
+  const view = useWatchedStep(lab.kind);
   return (
-    <PresenterStage
-      lab={lab}
-      subtitle={subtitle}
-      narration={{
-        step: index + 1,
-        steps: steps.length,
-        title: step?.title ?? '',
-        text: position?.kind === 'at' ? (step?.narrate(position.facts, row) ?? '') : '',
-        status: { kind: 'idle' },
-        note:
-          position === undefined
-            ? 'Finding out where the lab is…'
-            : position.kind === 'off-script'
-              ? `The lab is not following the walkthrough now (${position.why}): the narration starts when the trainer begins it.`
-              : undefined,
-      }}
-      drive={undefined}
-    />
+    <PresenterStage lab={lab} subtitle={subtitle} narration={{ ...view, status: { kind: 'idle' } }} drive={undefined} />
   );
 }

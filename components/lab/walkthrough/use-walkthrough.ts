@@ -6,6 +6,7 @@ import { factsFrom, type Step, walkthroughSettings } from '@/lib/model/walkthrou
 import { stepsToReach } from '@/lib/model/walkthrough-progress';
 import { useLabCommands } from '../controls/use-lab-commands';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
+import { useShownStepRecorder } from './use-shown-step-recorder';
 import { useWalkthroughPosition } from './use-walkthrough-position';
 
 const STEP_TIMEOUT_MS = 30_000;
@@ -27,13 +28,15 @@ function forgetDeepLink() {
 /**
  * Drives the real lab through the walkthrough's steps: each step's action goes through the same
  * server actions as the controls, and the step is complete when its event arrives on the live feed.
- * Arriving runs nothing: the page shows the step the lab is at (read from its events), or the step a
- * deep link names (`target`, from 0), and only `next`, `runToShown` or `restart` (a click or a key)
- * drive the lab.
+ * Arriving runs nothing: the page shows the step the lab records as shown (the trainer's, before a
+ * reload), else the step the lab is at (read from its events), or the step a deep link names
+ * (`target`, from 0); only `next`, `back`, `runToShown` or `restart` (a click or a key) drive the lab
+ * and move the step shown, which the lab then records for the watchers' pages.
  */
 export function useWalkthrough(lab: LabId, target: number | undefined) {
   const store = useLabStoreApi();
   const commands = useLabCommands();
+  const recorder = useShownStepRecorder();
   // After a reset this page ran, the events before it may linger until the feed says so.
   const [runMark, setRunMark] = useState(0);
   // Another database behind the app (its history read again from the start): its ids are not ours.
@@ -46,21 +49,34 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
   }, [database]);
   const { steps, position } = useWalkthroughPosition(lab, runMark);
   const reached = position === undefined ? undefined : position.kind === 'at' ? position.step : -1;
+  // In the snapshot that comes with the history: known when `reached` is.
+  const recorded = useLabStore((s) => s.snapshot?.walkthroughStep);
   const [chosen, setChosen] = useState<number | undefined>(undefined);
   const [deepLink, setDeepLink] = useState(target !== undefined);
   const [status, setStatus] = useState<WalkthroughStatus>({ kind: 'idle' });
   const [autoplay, setAutoplay] = useState(false);
   const running = useRef(false);
   const last = steps.length - 1;
-  const shown = Math.min(last, chosen ?? target ?? Math.max(reached ?? 0, 0));
+  const arrivedAt =
+    recorded !== undefined && reached !== undefined && reached >= 0 ? Math.min(recorded, reached) : reached;
+  const shown = Math.min(last, chosen ?? target ?? Math.max(arrivedAt ?? 0, 0));
   // The steps the shown one still needs before it is real: none once the lab is there.
   const pending = position === undefined ? [] : stepsToReach(position, shown);
 
   // Pinned once the lab's position is known: a step that completes by itself (a lease running out)
-  // must not move the narration under the trainer's eyes; Next shows it.
+  // must not move the narration under the trainer's eyes; Next shows it. Arriving records nothing.
   useEffect(() => {
     if (chosen === undefined && reached !== undefined) setChosen(shown);
   }, [chosen, reached, shown]);
+
+  /** The trainer moved to step `index`: shown here, and recorded for the watchers' pages. */
+  const show = useCallback(
+    (index: number) => {
+      setChosen(index);
+      recorder.record(index);
+    },
+    [recorder],
+  );
 
   /** Resolves true once `done` holds of the lab's events after `mark`, or false after the step's time-out. */
   const waitFor = useCallback(
@@ -97,6 +113,7 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
       const action = step.action;
       let currentMark = mark;
       if (action.kind === 'reset') {
+        await recorder.settled();
         const ok = await commands.reset();
         if (!ok) return fail('the lab could not be reset');
         currentMark = store.getState().events.at(-1)?.id ?? 0;
@@ -121,7 +138,7 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
       }
       if (!(await waitFor(step.done, currentMark)))
         return fail(`nothing happened for ${STEP_TIMEOUT_MS / 1000} s while waiting for ${step.waitingFor}`);
-      setChosen(index);
+      show(index);
       setStatus({ kind: 'idle' });
       return currentMark;
 
@@ -130,7 +147,7 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
         return undefined;
       }
     },
-    [commands, lab, steps, store, waitFor],
+    [commands, lab, recorder, show, steps, store, waitFor],
   );
 
   /** Runs `indexes` in order, one page action at a time; stops at the first that fails. */
@@ -161,15 +178,15 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
     if (pending.length > 0) return runToShown();
     forgetDeepLink();
     setDeepLink(false);
-    if (shown < reached) return setChosen(shown + 1);
+    if (shown < reached) return show(shown + 1);
     if (shown < last) return run([shown + 1]);
-  }, [last, pending.length, reached, run, runToShown, shown]);
+  }, [last, pending.length, reached, run, runToShown, show, shown]);
 
   const back = useCallback(() => {
     forgetDeepLink();
     setDeepLink(false);
-    setChosen(Math.max(0, shown - 1));
-  }, [shown]);
+    show(Math.max(0, shown - 1));
+  }, [show, shown]);
 
   const restart = useCallback(() => run([0]), [run]);
 

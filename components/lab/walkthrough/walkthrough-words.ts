@@ -1,4 +1,6 @@
 import type { RowNow } from '@/lib/model/narration';
+import type { Step } from '@/lib/model/walkthrough';
+import type { WalkthroughPosition } from '@/lib/model/walkthrough-progress';
 import type { useWalkthrough } from './use-walkthrough';
 
 type Walk = Pick<
@@ -48,3 +50,41 @@ export function offerOf(walk: Walk): { note: string | undefined; run: string | u
   const which = first === lastPending ? `Run step ${first + 1}` : `Run steps ${first + 1} to ${lastPending + 1}`;
   return { note: where, run: first === 0 ? `${which} (step 1 resets the lab)` : which };
 }
+
+/** What a watcher's page shows: the step the trainer shows, as the lab records it. */
+export type WatchedView = {
+  /** From 1; undefined while no step is shown (the trainer has not begun, or the lab is off script). */
+  step: number | undefined;
+  steps: number;
+  title: string;
+  text: string;
+};
+
+/**
+ * A watcher's narration: exactly the step the lab records as the trainer's (`recorded`, from 0), in
+ * the words of what happened once every step up to it is done in the events this page holds; until
+ * then (the feed may bring the record before the events it rests on), its title and what it waits for.
+ */
+export function watchedViewOf(
+  steps: readonly Step[],
+  position: WalkthroughPosition | undefined,
+  recorded: number | undefined,
+  row?: RowNow,
+): WatchedView {
+  const none = (text: string): WatchedView => ({ step: undefined, steps: steps.length, title: WAITING_TITLE, text });
+  if (position === undefined) return none('Finding out where the lab is…');
+  if (position.kind === 'off-script')
+    return none(
+      `The lab is not following the walkthrough now (${position.why}): the narration starts when the trainer begins it.`,
+    );
+  const step = recorded === undefined ? undefined : steps[recorded];
+  if (recorded === undefined || !step) return none(NOT_BEGUN_TEXT);
+  const shown = { step: recorded + 1, steps: steps.length, title: step.title };
+  if (position.step >= recorded) return { ...shown, text: step.narrate(position.facts, row) };
+  const next = steps[position.step + 1];
+  return { ...shown, text: `Waiting for ${next?.waitingFor ?? step.waitingFor}…` };
+}
+
+const WAITING_TITLE = 'Waiting for the trainer';
+const NOT_BEGUN_TEXT =
+  'The trainer has not shown a step of the walkthrough since the lab was last reset: each step appears here as the trainer shows it.';
