@@ -69,7 +69,8 @@ test('a takeover without a new token: B is handed A\'s token, and A\'s late "fen
   );
   await expect(sameToken.rowMark(lateValue, tokenA)).toHaveAccessibleName(/still there now$/);
   // The checker names the repeated grant and the lost update.
-  await expect(sameToken.checkerViolations).toBeVisible();
+  // Two violations: the repeated grant (recorded at step 5), and the one lost update.
+  await expect(sameToken.checkerViolations).toHaveText('✗ Checker: 2 violations');
   const violation = (text: string) => page.getByRole('listitem').filter({ hasText: text });
   await expect(violation(`token ${tokenA} granted twice: to A at`)).toBeVisible();
   await expect(
@@ -151,7 +152,8 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
       `until A wrote "${lateValue}" with token ${tokenA}\\. the token went back from ${tokenB} to ${tokenA}: a lost update$`,
     ),
   );
-  await expect(drifting.checkerViolations).toBeVisible();
+  // One lost update, one violation: its kinds and their evidence are listed inside it.
+  await expect(drifting.checkerViolations).toHaveText('✗ Checker: 1 violation');
   const violation = (text: string | RegExp) => page.getByRole('listitem').filter({ hasText: text });
   await expect(
     violation(`lost update: B's value "B-1" (token ${tokenB}) overwritten by A with token ${tokenA}`),

@@ -33,6 +33,8 @@ test('without fencing, the same pause ends in a lost update: the table and the t
   expect(tokenB).toBeGreaterThan(tokenA);
   await expect(noFencing.rowValue()).toHaveText('B-1');
   await expect(noFencing.rowToken()).toHaveText(String(tokenB));
+  // Nothing has been lost yet, and the checker says no more than that.
+  await expect(noFencing.checkerOk).toHaveText('✓ Checker: no violation yet');
 
   // A wakes up: with no token check, its write with the older token goes through.
   await noFencing.nextStep();
@@ -60,8 +62,13 @@ test('without fencing, the same pause ends in a lost update: the table and the t
     ),
   );
   await expect(noFencing.rowMark(lateValue, tokenA)).toHaveAccessibleName(/still there now$/);
-  // And the history checker says so.
-  await expect(noFencing.checkerViolations).toBeVisible();
+  // And the history checker says so: one lost update, one violation, the rules it broke inside it.
+  await expect(noFencing.checkerViolations).toHaveText('✗ Checker: 1 violation');
+  await expect(
+    noFencing.page.getByRole('listitem').filter({
+      hasText: `lost update: B's value "B-1" (token ${tokenB}) overwritten by A with token ${tokenA}`,
+    }),
+  ).toContainText(" — the row went back to an older token; written under a lease superseded by B's");
 
   await noFencing.nextStep();
   await noFencing.expectStep(

@@ -1,6 +1,8 @@
 'use client';
 
 import { startTransition, useEffect, useState } from 'react';
+import { hasDetail } from '@/lib/model/checker-violations';
+import { expectsViolation } from '@/lib/model/soak-verdict';
 import type { LabStoreApi } from './lab-store';
 import { useLabStore, useLabStoreApi } from './lab-store-provider';
 import { useViewEvents } from './replay/use-replay-view';
@@ -35,10 +37,14 @@ export function useFlaggedEvents(): ReadonlySet<number> {
   return useChecked().flagged;
 }
 
-/** The history checker's verdict on everything this lab recorded, live. */
+/**
+ * The history checker's verdict on everything this lab recorded, live: a lost update is one
+ * violation, the rules it broke listed under it. A lab built to fail says "yet" until it has.
+ */
 export function VerdictBanner() {
   const { verdict } = useChecked();
   const replaying = useLabStore((s) => s.replayAt !== undefined);
+  const yet = useLabStore((s) => expectsViolation(s.kind)) ? ' yet' : '';
   if (verdict.checked.writes === 0 && verdict.violations.length === 0) return null;
   const scope = replaying ? ' up to the replay moment' : '';
   const count = verdict.violations.length;
@@ -46,8 +52,8 @@ export function VerdictBanner() {
   // every new write or every new line of the list.
   return verdict.ok ? (
     <div className="rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-base dark:border-emerald-800 dark:bg-emerald-950">
-      <strong role="status">✓ Checker: no violation</strong> in {plural(verdict.checked.writes, 'accepted write')} and{' '}
-      {plural(verdict.checked.grants, 'grant')}
+      <strong role="status">✓ Checker: no violation{yet}</strong> in {plural(verdict.checked.writes, 'accepted write')}{' '}
+      and {plural(verdict.checked.grants, 'grant')}
       {scope}.
     </div>
   ) : (
@@ -60,7 +66,16 @@ export function VerdictBanner() {
       </p>
       <ul className="mt-1 list-disc pl-5">
         {verdict.violations.slice(0, 5).map((violation) => (
-          <li key={`${violation.rule}:${violation.eventIds.join(',')}`}>{violation.message}</li>
+          <li key={`${violation.rule}:${violation.eventIds.join(',')}`}>
+            {violation.message}
+            {hasDetail(violation) ? (
+              <ul className="list-[circle] pl-5 text-sm">
+                {violation.findings.map((finding) => (
+                  <li key={`${finding.rule}:${finding.eventIds.join(',')}`}>{finding.message}</li>
+                ))}
+              </ul>
+            ) : null}
+          </li>
         ))}
       </ul>
       {count > 5 ? <p>…and {count - 5} more.</p> : null}

@@ -14,7 +14,8 @@ import type { WireEvent } from './wire';
  */
 
 const NUM_RUNS = Number(process.env.NUM_RUNS ?? 20_000);
-const rulesOf = (violations: { rule: Rule }[]) => [...new Set(violations.map((v) => v.rule))].sort();
+/** Every rule broken, whichever violation lists it (a lost update lists all the rules its write broke). */
+const rulesOf = (violations: { kinds: Rule[] }[]) => [...new Set(violations.flatMap((v) => v.kinds))].sort();
 
 const runs = { numRuns: NUM_RUNS };
 
@@ -32,10 +33,25 @@ describe('the checker against a brute-force oracle (fast-check, small random his
     );
   });
 
+  test('one violation per stale write: no accepted write ends two violations', () => {
+    fc.assert(
+      fc.property(withFinalRow, ({ history, finalRow }) => {
+        const accepted = new Set(history.filter((e) => e.kind === 'write_accepted').map((e) => e.id));
+        const ends = checkHistory(history, finalRow)
+          .violations.map((v) => v.eventIds.at(-1) as number)
+          .filter((id) => accepted.has(id));
+        assert.equal(new Set(ends).size, ends.length, `history:\n${show(history)}`);
+      }),
+      runs,
+    );
+  });
+
   test('write-after-expiry names only lost updates made after the lease ran out, and every plain one', () => {
     fc.assert(
       fc.property(historyArb, (history) => {
-        const flagged = checkHistory(history).violations.filter((v) => v.rule === 'write-after-expiry');
+        const flagged = checkHistory(history)
+          .violations.flatMap((v) => v.findings)
+          .filter((f) => f.rule === 'write-after-expiry');
         const context = `history:\n${show(history)}`;
         // The checker reads only events with a token; so does the oracle.
         const tokened = history.filter((e) => e.token !== undefined);

@@ -1,10 +1,11 @@
 import { clockOf, type Verdict } from './checker';
+import { hasDetail } from './checker-violations';
 import { replayBounds } from './replay';
 import type { WireEvent } from './wire';
 
 /*
  * The checker's verdict as a Markdown report, to paste into an issue or a write-up: the verdict in
- * one line, each violation with the events that prove it (and when they happened), and how each
+ * one line, each violation (a lost update once, with the rules it broke) with the events that prove it (and when they happened), and how each
  * holder's writes fared. Holder names and values come from the lab, so they are escaped.
  */
 
@@ -60,7 +61,8 @@ export function checkerReport({ labTitle, labId, verdict, events, exportedAt }: 
   if (verdict.violations.length > 0) {
     lines.push('', '## Violations', '');
     verdict.violations.forEach((violation, i) => {
-      lines.push(`${i + 1}. **${violation.rule}**: ${md(violation.message)}`);
+      lines.push(`${i + 1}. **${violation.kinds.join(', ')}**: ${md(violation.message)}`);
+      if (hasDetail(violation)) for (const finding of violation.findings) lines.push(`   - ${md(finding.message)}`);
       for (const id of violation.eventIds) {
         const event = byId.get(id);
         lines.push(

@@ -10,8 +10,70 @@ const grant = (id: number, s: number, actor: string, token: number, lab = 'fence
 const wrote = (id: number, s: number, actor: string, token: number, value: string, rowId = 1) =>
   ev(id, s, actor, 'write_accepted', { token, rowId, outcome: 'accepted', detail: { value } });
 
-const only = (verdict: Verdict, rule: Rule) => verdict.violations.filter((v) => v.rule === rule);
-const rulesOf = (verdict: Verdict) => [...new Set(verdict.violations.map((v) => v.rule))].sort();
+/** The findings of one rule, whichever violation holds them (a lost update holds every rule its write broke). */
+const only = (verdict: Verdict, rule: Rule) =>
+  verdict.violations.flatMap((v) => v.findings).filter((f) => f.rule === rule);
+const rulesOf = (verdict: Verdict) => [...new Set(verdict.violations.flatMap((v) => v.kinds))].sort();
+
+describe('one violation per lost update', () => {
+  test('a stale write that broke three rules is one violation, its kinds listed inside it', () => {
+    const verdict = checkHistory(recorded('no-fencing'), { value: 'A-2', lastToken: 64 });
+    assert.equal(verdict.violations.length, 1);
+    const [lost] = verdict.violations;
+    assert.deepEqual(lost?.kinds, ['token-went-back', 'superseded-holder', 'write-after-expiry']);
+    assert.equal(
+      lost?.message,
+      'lost update: B\'s value "B-1" (token 65) overwritten by A with token 64 at 10:28:44.294 — the row went back to an older token; written under a lease superseded by B\'s; written after its lease ran out',
+    );
+    assert.deepEqual(lost?.eventIds, [261, 271, 277], "A's grant, B's write, A's stale write");
+  });
+
+  test('a final row that does not hold the stale write is one more kind of the same violation', () => {
+    const history = [
+      grant(1, 0, 'A', 7),
+      grant(2, 2, 'B', 8),
+      wrote(3, 2.1, 'B', 8, 'B-1'),
+      wrote(4, 3, 'A', 7, 'A-2'),
+    ];
+    const verdict = checkHistory(history, { value: 'B-1', lastToken: 8 });
+    assert.equal(verdict.violations.length, 1);
+    assert.deepEqual(verdict.violations[0]?.kinds, ['token-went-back', 'superseded-holder', 'final-state']);
+    assert.match(verdict.violations[0]?.message ?? '', /; the row does not hold the last accepted write$/);
+    // Without a stale write, a row that is not the last write is a violation of its own.
+    const alone = checkHistory(history.slice(0, 3), { value: 'A-0', lastToken: 8 });
+    assert.deepEqual(
+      alone.violations.map((v) => v.kinds),
+      [['final-state']],
+    );
+  });
+
+  test("a per-process counter's first steps, every write with token 1 under lease 10, are no violation", () => {
+    // The walkthrough's steps 1–5: A writes with its counter, freezes, B takes the lease and writes.
+    const steps = [
+      grant(1, 0, 'A', 10),
+      wrote(2, 0.1, 'A', 1, 'A-1'),
+      wrote(3, 0.8, 'A', 1, 'A-2'),
+      wrote(4, 1.5, 'A', 1, 'A-3'),
+      grant(5, 5, 'B', 11),
+      wrote(6, 5.1, 'B', 1, 'B-1'),
+    ];
+    const checker = createHistoryChecker();
+    for (let i = 0; i < steps.length; i++) {
+      checker.append(steps, i, i + 1);
+      assert.deepEqual(checker.verdict().violations, [], `after event ${steps[i]?.id}`);
+      assert.equal(checker.flagged().size, 0);
+    }
+    // Step 6: A wakes and writes with its counter's token 1, which the row's <= check lets through.
+    checker.append([wrote(7, 6, 'A', 1, 'A-4')]);
+    const [lost, ...more] = checker.verdict().violations;
+    assert.deepEqual(more, []);
+    assert.match(
+      lost?.message ?? '',
+      /^lost update: B's value "B-1" \(token 1\) overwritten by A with the same token 1/,
+    );
+    assert.deepEqual([...checker.flagged()].sort(), [1, 6, 7]);
+  });
+});
 
 describe('token-went-back', () => {
   test('an older token overwriting a newer one is a lost update, naming both writes', () => {
@@ -24,9 +86,10 @@ describe('token-went-back', () => {
     const [lost, ...more] = only(checkHistory(history), 'token-went-back');
     assert.deepEqual(more, []);
     assert.deepEqual(lost?.eventIds, [3, 4]);
-    assert.equal(
-      lost?.message,
-      'lost update: B\'s value "B-1" (token 8) overwritten by A with token 7 at 12:00:03.512',
+    assert.equal(lost?.message, "the row's token went back from 8 to 7");
+    assert.match(
+      checkHistory(history).violations[0]?.message ?? '',
+      /^lost update: B's value "B-1" \(token 8\) overwritten by A with token 7 at 12:00:03\.512 — the row went back/,
     );
   });
 
@@ -83,7 +146,7 @@ describe('superseded-holder', () => {
     assert.deepEqual(checkHistory(history).violations, []);
   });
 
-  test("a token that is not the writer's lease token (a per-process counter) is named as such", () => {
+  test("a token that is not the writer's lease token (a per-process counter) is told inside the lost update it lets through", () => {
     // Both processes count from 1; A's late write repeats B's token, so the row's check lets it through.
     const history = [
       grant(1, 0, 'A', 57),
@@ -93,21 +156,33 @@ describe('superseded-holder', () => {
     ];
     const verdict = checkHistory(history);
     assert.deepEqual(only(verdict, 'token-went-back'), [], 'the counter never goes back: rule 1 alone misses it');
-    const messages = only(verdict, 'superseded-holder').map((v) => [v.eventIds, v.message.split(' (')[0]]);
-    assert.deepEqual(messages, [
-      [[2, 3], 'B wrote with token 1, but its lease is token 58'],
-      [[1, 4], 'A wrote with token 1, but its lease is token 57'],
+    const [lost, ...more] = verdict.violations;
+    assert.deepEqual(more, [], "B's own write, with its counter's token, loses nothing");
+    assert.deepEqual(lost?.eventIds, [1, 3, 4]);
+    assert.deepEqual(
+      lost?.findings.map((f) => [f.eventIds, f.message]),
       [
-        [1, 3, 4],
-        'A wrote "A-2" with its lease token 57 at 12:00:03.000, after B had written with the newer token 58: its lease was superseded',
+        [
+          [1, 3, 4],
+          'A wrote "A-2" with its lease token 57 at 12:00:03.000, after B had written with the newer token 58: its lease was superseded',
+        ],
+        [[1, 4], 'A wrote with token 1, but its lease is token 57: a token from anywhere else fences nothing'],
       ],
-    ]);
+    );
+    assert.equal(
+      lost?.message,
+      "lost update: B's value \"B-1\" (token 1) overwritten by A with the same token 1 at 12:00:03.000 — written under a lease superseded by B's; presenting a token that is not its lease's",
+    );
   });
 
   test('a write by someone never granted a lease is flagged', () => {
     const [stray] = checkHistory([wrote(1, 0, 'C', 3, 'C-1')]).violations;
     assert.deepEqual([stray?.rule, stray?.eventIds], ['superseded-holder', [1]]);
-    assert.match(stray?.message ?? '', /C wrote with token 3, but it was never granted a lease/);
+    assert.match(stray?.findings[0]?.message ?? '', /C wrote with token 3, but it was never granted a lease/);
+    assert.equal(
+      stray?.message,
+      'C\'s write "C-1" with token 3 accepted at 12:00:00.000 — written by a process never granted a lease',
+    );
   });
 
   test("writes before the next grant, the holder's own newer grant, and other labs' grants supersede nothing", () => {
@@ -148,12 +223,8 @@ describe('recorded histories', () => {
     const verdict = checkHistory(recorded('no-fencing'), { value: 'A-2', lastToken: 64 });
     assert.equal(verdict.ok, false);
     assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-went-back', 'write-after-expiry']);
-    const [lost] = only(verdict, 'token-went-back');
-    assert.deepEqual(lost?.eventIds, [271, 277]);
-    assert.equal(
-      lost?.message,
-      'lost update: B\'s value "B-1" (token 65) overwritten by A with token 64 at 10:28:44.294',
-    );
+    const [wentBack] = only(verdict, 'token-went-back');
+    assert.deepEqual(wentBack?.eventIds, [271, 277]);
     assert.deepEqual(only(verdict, 'superseded-holder')[0]?.eventIds, [261, 271, 277]);
     // A's lease ran out at 10:28:42.477 by the database's clock (its grant said so; it never renewed).
     const [late] = only(verdict, 'write-after-expiry');
@@ -171,10 +242,12 @@ describe('recorded histories', () => {
     const [twice] = only(verdict, 'token-granted-twice');
     assert.deepEqual(twice?.eventIds, [2, 14]);
     assert.equal(twice?.message, 'token 1 granted twice: to A at 00:33:34.057 and to B at 00:33:36.558');
-    const [lost] = only(verdict, 'superseded-holder');
-    assert.deepEqual(lost?.eventIds, [2, 14, 16, 19]);
+    const [superseded] = only(verdict, 'superseded-holder');
+    assert.deepEqual(superseded?.eventIds, [2, 14, 16, 19]);
+    // The repeated grant is a violation of its own (recorded at B's grant); the lost update is another.
+    assert.equal(verdict.violations.length, 2);
     assert.match(
-      lost?.message ?? '',
+      verdict.violations[1]?.message ?? '',
       /^lost update: B's value "B-1" \(token 1\) overwritten by A with the same token 1 at /,
     );
     // A renewed once (to 00:33:36.092) before it froze: the expiry is the renewed one.
@@ -189,8 +262,9 @@ describe('recorded histories', () => {
     assert.equal(verdict.ok, false);
     assert.deepEqual(rulesOf(verdict), ['superseded-holder', 'token-went-back', 'write-after-expiry']);
     assert.deepEqual(only(verdict, 'token-went-back')[0]?.eventIds, [33, 38]);
+    assert.equal(verdict.violations.length, 1, 'one lost update');
     assert.match(
-      only(verdict, 'token-went-back')[0]?.message ?? '',
+      verdict.violations[0]?.message ?? '',
       /^lost update: B's value "B-1" \(token 3\) overwritten by A with token 2 at /,
     );
     const [late] = only(verdict, 'write-after-expiry');
@@ -269,7 +343,11 @@ describe('a takeover that kept the token', () => {
     assert.deepEqual(lost?.eventIds, [1, 3, 4, 5]);
     assert.equal(
       lost?.message,
-      'lost update: B\'s value "B-1" (token 7) overwritten by A with the same token 7 at 12:00:04.250: B was granted that token after A (at 12:00:03.000), so A\'s lease was superseded',
+      'B was granted token 7 after A (at 12:00:03.000) and had written "B-1" with it, so A\'s lease was superseded',
+    );
+    assert.equal(
+      verdict.violations.at(-1)?.message,
+      'lost update: B\'s value "B-1" (token 7) overwritten by A with the same token 7 at 12:00:04.250 — written under a lease superseded by B\'s, with the same token',
     );
   });
 

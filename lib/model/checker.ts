@@ -1,4 +1,5 @@
 import { judgePromotion, staleAfterLoss } from './checker-failover';
+import { adding, clockOf, type Finding, ofWrite, single, type Violation, type Write } from './checker-violations';
 import type { WireEvent } from './wire';
 
 /*
@@ -6,25 +7,19 @@ import type { WireEvent } from './wire';
  * pattern held, and if not, which events prove it. It only trusts what the database recorded
  * (id order is commit order, `at` is the database's clock), never what a worker believed.
  *
+ * A lost update is one violation, whatever rules the write that made it broke (checker-violations.ts),
+ * and a violation is named only once the events that make it are recorded: a write is judged by what
+ * it lost, not by how its token was made (a per-process counter's writes are fine until one lands
+ * after a newer holder's).
+ *
  * Every rule is checked within one lab: the labs run side by side, and the token-as-text lab
  * draws its tokens from a sequence of its own (restarted on reset), so tokens from two labs
  * say nothing about each other. Nothing is remembered between calls either (a checker made by
  * `createHistoryChecker` remembers only the log it was fed).
  */
 
-export type Rule =
-  | 'token-went-back'
-  | 'final-state'
-  | 'superseded-holder'
-  | 'token-granted-twice'
-  | 'newer-token-rejected'
-  | 'write-after-expiry'
-  /** A failover: a write or grant the primary acknowledged is not on the promoted standby. */
-  | 'acknowledged-write-lost'
-  /** A failover: a write with an older token accepted after a newer one was acknowledged (and lost). */
-  | 'stale-write-accepted';
-
-export type Violation = { rule: Rule; message: string; eventIds: number[] };
+export type { Finding, Rule, Violation, Write } from './checker-violations';
+export { clockOf } from './checker-violations';
 
 export type Verdict = { ok: boolean; violations: Violation[]; checked: { writes: number; grants: number } };
 
@@ -35,12 +30,8 @@ export type FinalRow = { value: string; lastToken: number };
 export type Grant = { id: number; at: number; actor: string; token: number; endsAt?: number };
 /** A lab's grants, indexed so that a long history is checked in linear time. */
 type LabGrants = { byToken: Map<number, Grant>; byActor: Map<string, { latest: Grant; byToken: Map<number, Grant> }> };
-export type Write = { id: number; at: number; actor: string; token: number; value: string };
 /** A holder's accepted write under its newest lease so far on a row: it fenced out every older lease. */
 type Fence = { write: Write; lease: Grant };
-
-/** Database time as HH:MM:SS.mmm UTC, the precision at which the interesting things happen. */
-export const clockOf = (at: number): string => new Date(at).toISOString().slice(11, 23);
 
 const expiresAtOf = (event: WireEvent): number | undefined => {
   const raw = event.detail.expiresAt;
@@ -79,6 +70,10 @@ export type HistoryChecker = {
 
 export function createHistoryChecker(): HistoryChecker {
   const violations: Violation[] = [];
+  /** Where each write's violation is in `violations` (write id → index), for the final row to join it. */
+  const violationOfWrite = new Map<number, number>();
+  /** Where each failover-lost write's violation is (write id → index), for a stale write it let through. */
+  const violationOfLoss = new Map<number, number>();
   const grantsByLab = new Map<string, LabGrants>();
   const lastWriteByRow = new Map<string, Write>();
   /**
@@ -104,13 +99,15 @@ export function createHistoryChecker(): HistoryChecker {
   /** Whether `flagged` was handed out: it is copied before it changes (copy on write). */
   let flaggedShared = false;
 
-  const flag = (violation: Violation) => {
-    violations.push(violation);
+  /** Adds `violation`, or puts it in place of the one at `at` (which it extends): returns its index. */
+  const flag = (violation: Violation, at = violations.length) => {
+    violations[at] = violation;
     if (flaggedShared) {
       flagged = new Set(flagged);
       flaggedShared = false;
     }
     for (const id of violation.eventIds) flagged.add(id);
+    return at;
   };
 
   const check = (event: WireEvent) => {
@@ -118,11 +115,14 @@ export function createHistoryChecker(): HistoryChecker {
     if (event.token === undefined) return; // no token, nothing to fence with: no rule applies
     if (event.kind === 'write_rejected' && event.storedToken !== undefined && event.token > event.storedToken) {
       // The mirror image of a lost update: the rightful, newer holder turned away (token as text).
-      flag({
-        rule: 'newer-token-rejected',
-        message: `${event.actor}'s write with token ${event.token} was rejected as stale at ${clockOf(event.at)}, but the row held only token ${event.storedToken}`,
-        eventIds: [event.id],
-      });
+      flag(
+        single({
+          rule: 'newer-token-rejected',
+          kind: 'a newer token rejected as stale',
+          message: `${event.actor}'s write with token ${event.token} was rejected as stale at ${clockOf(event.at)}, but the row held only token ${event.storedToken}`,
+          eventIds: [event.id],
+        }),
+      );
     }
     let labGrants = grantsByLab.get(event.lab);
     if (!labGrants) {
@@ -153,11 +153,14 @@ export function createHistoryChecker(): HistoryChecker {
       };
       const earlier = labGrants.byToken.get(grant.token);
       if (earlier) {
-        flag({
-          rule: 'token-granted-twice',
-          message: `token ${grant.token} granted twice: to ${earlier.actor} at ${clockOf(earlier.at)} and to ${grant.actor} at ${clockOf(grant.at)}`,
-          eventIds: [earlier.id, grant.id],
-        });
+        flag(
+          single({
+            rule: 'token-granted-twice',
+            kind: 'a token granted twice',
+            message: `token ${grant.token} granted twice: to ${earlier.actor} at ${clockOf(earlier.at)} and to ${grant.actor} at ${clockOf(grant.at)}`,
+            eventIds: [earlier.id, grant.id],
+          }),
+        );
       }
       if (!earlier) labGrants.byToken.set(grant.token, grant);
       if (event.resource)
@@ -178,27 +181,31 @@ export function createHistoryChecker(): HistoryChecker {
       // One row per (lab, rowId); a write that does not name its row is the lab's one row.
       const rowKey = event.rowId === undefined ? event.lab : `${event.lab}#${event.rowId}`;
       const previous = lastWriteByRow.get(rowKey);
-      let lostUpdate = false;
       const lost = lostInFailover.get(rowKey);
       if (previous && lost === previous && write.token < previous.token) {
         // Not an overwrite: the newer write was already gone with the old primary, and this older
-        // token was let through by a row that went back. Named once, as what it is.
-        flag(staleAfterLoss(write, previous));
+        // token was let through by a row that went back. Told inside the loss it follows from.
+        const at = violationOfLoss.get(lost.id);
+        const stale = staleAfterLoss(write, previous);
+        if (at === undefined) flag(single(stale));
+        else flag(adding(violations[at] as Violation, [stale]), at);
         lastWrite = write;
         return;
       }
+      const findings: Finding[] = [];
       if (previous && write.token < previous.token) {
-        lostUpdate = true;
-        flag({
+        findings.push({
           rule: 'token-went-back',
-          message: `lost update: ${previous.actor}'s value "${previous.value}" (token ${previous.token}) overwritten by ${write.actor} with token ${write.token} at ${clockOf(write.at)}`,
+          kind: 'the row went back to an older token',
+          message: `the row's token went back from ${previous.token} to ${write.token}`,
           eventIds: [previous.id, write.id],
         });
       }
       lastWriteByRow.set(rowKey, write);
       lastWrite = write;
-      const { lease, violations: holderViolations } = checkHolder(write, labGrants.byActor.get(write.actor));
-      for (const violation of holderViolations) flag(violation);
+      const held = checkHolder(write, labGrants.byActor.get(write.actor));
+      if (held.neverGranted) findings.push(held.neverGranted);
+      const lease = held.lease;
       if (lease) {
         let fences = fencesByRow.get(rowKey);
         if (!fences) {
@@ -211,38 +218,33 @@ export function createHistoryChecker(): HistoryChecker {
           if (actor !== write.actor && (!fence || laterLease(other.lease, fence.lease))) fence = other;
         }
         if (fence && fence.lease.token > lease.token) {
-          lostUpdate = true;
-          flag({
+          findings.push({
             rule: 'superseded-holder',
+            kind: `written under a lease superseded by ${fence.write.actor}'s`,
             message: `${write.actor} wrote "${write.value}" with its lease token ${lease.token} at ${clockOf(write.at)}, after ${fence.write.actor} had written with the newer token ${fence.lease.token}: its lease was superseded`,
             eventIds: [lease.id, fence.write.id, write.id],
           });
         } else if (fence && laterLease(fence.lease, lease)) {
           // The same token, granted again to a later holder (a takeover that kept the token): the
           // <= check cannot tell the two holders apart, and the older one's write goes through.
-          lostUpdate = true;
-          flag({
+          findings.push({
             rule: 'superseded-holder',
-            message: `lost update: ${fence.write.actor}'s value "${fence.write.value}" (token ${fence.lease.token}) overwritten by ${write.actor} with the same token ${lease.token} at ${clockOf(write.at)}: ${fence.write.actor} was granted that token after ${write.actor} (at ${clockOf(fence.lease.at)}), so ${write.actor}'s lease was superseded`,
+            kind: `written under a lease superseded by ${fence.write.actor}'s, with the same token`,
+            message: `${fence.write.actor} was granted token ${lease.token} after ${write.actor} (at ${clockOf(fence.lease.at)}) and had written "${fence.write.value}" with it, so ${write.actor}'s lease was superseded`,
             eventIds: [lease.id, fence.lease.id, fence.write.id, write.id],
           });
         }
-        if (lostUpdate && lease.endsAt !== undefined && write.at > lease.endsAt) {
-          // Sent while the lease still ran, received after it ended: the network delayed it.
-          const sent = sentByActor.get(`${event.lab}/${write.actor}/${attemptOf(event)}`);
-          const delayed =
-            sent && sent.token === write.token && sent.value === write.value && sent.at <= lease.endsAt
-              ? sent
-              : undefined;
-          flag({
-            rule: 'write-after-expiry',
-            message: `${write.actor} wrote "${write.value}" with token ${write.token} at ${clockOf(write.at)}, ${write.at - lease.endsAt} ms after its lease (token ${lease.token}) had run out by the database's clock at ${clockOf(lease.endsAt)}${delayed ? `: a stale write accepted after its lease expired (sent at ${clockOf(delayed.at)}, while the lease still ran, and received ${write.at - delayed.at} ms later)` : ''}`,
-            eventIds: delayed ? [lease.id, delayed.id, write.id] : [lease.id, write.id],
-          });
+        const superseded = findings.some((finding) => finding.rule === 'superseded-holder');
+        if (superseded && held.wrongToken) findings.push(held.wrongToken);
+        if (findings.length > 0 && lease.endsAt !== undefined && write.at > lease.endsAt) {
+          findings.push(
+            lateWrite(write, lease, lease.endsAt, sentByActor.get(`${event.lab}/${write.actor}/${attemptOf(event)}`)),
+          );
         }
         const mine = fences.get(write.actor);
         if (!mine || !laterLease(mine.lease, lease)) fences.set(write.actor, { write, lease });
       }
+      if (findings.length > 0) violationOfWrite.set(write.id, flag(ofWrite(write, previous, findings)));
     }
   };
 
@@ -253,7 +255,10 @@ export function createHistoryChecker(): HistoryChecker {
       lastGrantByResource.get(`${event.lab}/${resource}`),
     );
     if (judged.lostWrite) lostInFailover.set(rowKey, judged.lostWrite);
-    for (const violation of judged.violations) flag(violation);
+    judged.findings.forEach((finding, i) => {
+      const at = flag(single(finding));
+      if (i === 0 && judged.lostWrite) violationOfLoss.set(judged.lostWrite.id, at);
+    });
   };
 
   return {
@@ -263,11 +268,16 @@ export function createHistoryChecker(): HistoryChecker {
     verdict(finalRow) {
       const all = violations.slice();
       if (finalRow && lastWrite && (finalRow.value !== lastWrite.value || finalRow.lastToken !== lastWrite.token)) {
-        all.push({
+        const wrong: Finding = {
           rule: 'final-state',
+          kind: 'the row does not hold the last accepted write',
           message: `final state: the row holds "${finalRow.value}" (token ${finalRow.lastToken}), but the last accepted write was ${lastWrite.actor}'s "${lastWrite.value}" (token ${lastWrite.token}) at ${clockOf(lastWrite.at)}`,
           eventIds: [lastWrite.id],
-        });
+        };
+        // The same write's violation, if it made one: the row is one more thing wrong with it.
+        const at = violationOfWrite.get(lastWrite.id);
+        if (at === undefined) all.push(single(wrong));
+        else all[at] = adding(all[at] as Violation, [wrong]);
       }
       return { ok: all.length === 0, violations: all, checked: { writes, grants } };
     },
@@ -279,9 +289,30 @@ export function createHistoryChecker(): HistoryChecker {
 }
 
 /**
- * Did the writer present its own lease's token? A token from anywhere else (a per-process counter)
- * fences nothing. Returns the lease the write was made under (the one whose token it presents,
- * else the writer's latest) for the superseded check. `own`: the writer's grants before the write.
+ * A lost update made after the writer's lease had run out by the database's clock. When the writer
+ * sent it (`sent`) while the lease still ran, the network delayed it, and the finding says so.
+ */
+function lateWrite(
+  write: Write,
+  lease: Grant,
+  endsAt: number,
+  sent: { id: number; at: number; token: number; value: string } | undefined,
+): Finding {
+  const delayed =
+    sent && sent.token === write.token && sent.value === write.value && sent.at <= endsAt ? sent : undefined;
+  return {
+    rule: 'write-after-expiry',
+    kind: delayed ? 'sent while its lease ran, received after it ran out' : 'written after its lease ran out',
+    message: `${write.actor} wrote "${write.value}" with token ${write.token} at ${clockOf(write.at)}, ${write.at - endsAt} ms after its lease (token ${lease.token}) had run out by the database's clock at ${clockOf(endsAt)}${delayed ? `: a stale write accepted after its lease expired (sent at ${clockOf(delayed.at)}, while the lease still ran, and received ${write.at - delayed.at} ms later)` : ''}`,
+    eventIds: delayed ? [lease.id, delayed.id, write.id] : [lease.id, write.id],
+  };
+}
+
+/**
+ * The lease a write was made under: the one whose token it presents, else the writer's latest (for
+ * the superseded check). `own`: the writer's grants before the write. A write by a process never
+ * granted a lease is a finding of its own; a token that is not its lease's (a per-process counter)
+ * is only told when the write loses a newer holder's value: until then it has done no harm.
  *
  * A stale holder writing before the new holder's first write is not flagged: that write is ordered
  * before every newer one, and no newer value is lost. What fencing forbids is writing after a newer
@@ -290,31 +321,27 @@ export function createHistoryChecker(): HistoryChecker {
 function checkHolder(
   write: Write,
   own: { latest: Grant; byToken: Map<number, Grant> } | undefined,
-): { lease?: Grant; violations: Violation[] } {
+): { lease?: Grant; neverGranted?: Finding; wrongToken?: Finding } {
   const current = own?.latest;
-  // Worded only for a violation: most writes have none.
-  const at = () => `("${write.value}" at ${clockOf(write.at)})`;
   if (!current) {
     return {
-      violations: [
-        {
-          rule: 'superseded-holder',
-          message: `${write.actor} wrote with token ${write.token}, but it was never granted a lease ${at()}`,
-          eventIds: [write.id],
-        },
-      ],
+      neverGranted: {
+        rule: 'superseded-holder',
+        kind: 'written by a process never granted a lease',
+        message: `${write.actor} wrote with token ${write.token}, but it was never granted a lease ("${write.value}" at ${clockOf(write.at)})`,
+        eventIds: [write.id],
+      },
     };
   }
   const lease = own?.byToken.get(write.token);
-  if (lease) return { lease, violations: [] };
+  if (lease) return { lease };
   return {
     lease: current,
-    violations: [
-      {
-        rule: 'superseded-holder',
-        message: `${write.actor} wrote with token ${write.token}, but its lease is token ${current.token} ${at()}`,
-        eventIds: [current.id, write.id],
-      },
-    ],
+    wrongToken: {
+      rule: 'superseded-holder',
+      kind: "presenting a token that is not its lease's",
+      message: `${write.actor} wrote with token ${write.token}, but its lease is token ${current.token}: a token from anywhere else fences nothing`,
+      eventIds: [current.id, write.id],
+    },
   };
 }

@@ -61,12 +61,13 @@ function headlineOf(violation: Violation, named: readonly WireEvent[]): string {
   const last = named.at(-1);
   switch (violation.rule) {
     case 'token-went-back': {
-      const [newer, older] = writes;
+      // The stale write is the last one named, what it overwrote the one before (a lost update names more).
+      const [newer, older] = writes.slice(-2);
       return `your guard let token ${older?.token} overwrite token ${newer?.token}`;
     }
     case 'superseded-holder': {
       const stale = writes.at(-1);
-      const newer = writes.length > 1 ? writes[0] : undefined;
+      const newer = writes.length > 1 ? writes.at(-2) : undefined;
       return newer
         ? `your guard let token ${stale?.token} write after token ${newer.token} had written`
         : `your guard let ${stale?.actor ?? 'a holder'} write with a token that was not its lease's`;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tallyChaos } from './chaos-tally';
 import type { Violation } from './checker';
+import { ofWrite } from './checker-violations';
 import { type SoakLabResult, type SoakResult, soakHtml, soakMarkdown, soakOk, soakTotals } from './soak-report';
 import { isSoakId, soakReportId } from './soak-reports';
 import { judgeLab } from './soak-verdict';
@@ -15,11 +16,11 @@ const counts = (staleAttempts: number, staleAccepted: number) => ({
   databaseCrashes: 3,
 });
 
-const lostUpdate: Violation = {
-  rule: 'token-went-back',
-  message: 'lost update: B\'s value "B-1" (token 9) overwritten by A with token 8 at 03:00:01.000',
-  eventIds: [11, 12],
-};
+const lostUpdate: Violation = ofWrite(
+  { id: 12, at: Date.UTC(2026, 11, 1, 3, 0, 1), actor: 'A', token: 8, value: 'A-2' },
+  { id: 11, at: Date.UTC(2026, 11, 1, 3, 0, 0), actor: 'B', token: 9, value: 'B-1' },
+  [{ rule: 'token-went-back', kind: 'the row went back', message: "the row's token went back", eventIds: [11, 12] }],
+);
 
 const event = (id: number, actor: string, token: number, value: string): WireEvent => ({
   id,
@@ -91,7 +92,10 @@ test('the report names every violation with its events, escapes what it shows, a
     markdown,
     /\| fenced \| 1 \| as expected: safe: 120 stale write attempts, every one rejected; 0 violations \| 120 \(120\) \| 0 \|/,
   );
-  assert.match(markdown, /- \*\*token-went-back\*\*: lost update: B's value "B-1"/);
+  assert.match(
+    markdown,
+    /- \*\*token-went-back\*\*: lost update: B's value "B-1" .* — the row went back\n {2}- the row's token went back\n/,
+  );
   assert.match(
     markdown,
     / {2}- #11 03:00:01\.000 B write_accepted token 9 "B-1"\n {2}- #12 03:00:02\.000 A write_accepted token 8 "A-7"/,

@@ -1,5 +1,6 @@
 import { type ChaosCounts, describeTotals, stalePerMinute } from './chaos-tally';
 import { clockOf, type Violation } from './checker';
+import { hasDetail } from './checker-violations';
 import type { LabId } from './lab-kinds';
 import type { LabJudgement } from './soak-verdict';
 import type { WireEvent } from './wire';
@@ -91,7 +92,8 @@ export function soakMarkdown(soak: SoakResult): string {
         '',
       );
       for (const v of l.violations.slice(0, MAX_VIOLATIONS_LISTED)) {
-        lines.push(`- **${v.rule}**: ${v.message}`);
+        lines.push(`- **${v.kinds.join(', ')}**: ${v.message}`);
+        if (hasDetail(v)) for (const f of v.findings) lines.push(`  - ${f.message}`);
         for (const e of eventsOf(v, l.named)) lines.push(`  - ${describeEvent(e)}`);
       }
     }
@@ -118,7 +120,9 @@ export function soakHtml(soak: SoakResult, historyHref: (lab: LabId) => string):
     .map((l) => {
       const listed = l.violations.slice(0, MAX_VIOLATIONS_LISTED).map(
         (v) =>
-          `<li><strong>${h(v.rule)}</strong>: ${h(v.message)}<ul>${eventsOf(v, l.named)
+          `<li><strong>${h(v.kinds.join(', '))}</strong>: ${h(v.message)}<ul>${(hasDetail(v) ? v.findings : [])
+            .map((f) => `<li>${h(f.message)}</li>`)
+            .join('')}${eventsOf(v, l.named)
             .map((e) => `<li><code>${h(describeEvent(e))}</code></li>`)
             .join('')}</ul></li>`,
       );

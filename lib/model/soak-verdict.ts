@@ -1,11 +1,11 @@
 import type { ChaosCounts } from './chaos-tally';
 import type { Rule, Violation } from './checker';
-import { isFencedKind, type WorkerLabId } from './lab-kinds';
+import { isFencedKind, type LabId, type WorkerLabId } from './lab-kinds';
 
 /*
  * What a soak expects of each lab under aimed chaos, and whether a lab's run met it. A fenced lab
  * must make stale write attempts (or it proved nothing) and let none through: 0 violations. A
- * broken lab must show the violation it is named for (other violations may come with it).
+ * broken lab must show the rule it is named for, in a violation's kinds (other rules may come with it).
  */
 
 export type LabExpectation = { rule: Rule | null; why: string };
@@ -48,15 +48,21 @@ export const LAB_EXPECTATIONS: Record<WorkerLabId, LabExpectation> = {
   },
 };
 
+/** Whether a lab is built to fail (a broken lab): before its mistake happens, it has "no violation yet". */
+export function expectsViolation(kind: LabId): boolean {
+  return kind in LAB_EXPECTATIONS && LAB_EXPECTATIONS[kind as WorkerLabId].rule !== null;
+}
+
 export type LabJudgement = { ok: boolean; says: string };
 
 export function judgeLab(
   kind: WorkerLabId,
-  verdict: { violations: readonly Violation[] },
+  verdict: { violations: readonly Pick<Violation, 'kinds'>[] },
   t: ChaosCounts,
 ): LabJudgement {
   const expected = LAB_EXPECTATIONS[kind];
-  const rules = [...new Set(verdict.violations.map((v) => v.rule))];
+  // A lost update is one violation listing every rule it broke: the lab is judged on all of them.
+  const rules = [...new Set(verdict.violations.flatMap((v) => v.kinds))];
   if (isFencedKind(kind)) {
     if (verdict.violations.length > 0 || t.staleAccepted > 0) {
       return { ok: false, says: `UNSAFE: ${verdict.violations.length} violations (${rules.join(', ')})` };

@@ -1,6 +1,7 @@
 import 'server-only';
 import { type ChaosRequest, runChaos } from '../chaos/run-chaos';
 import { describeTotals } from '../model/chaos-tally';
+import { violationLines } from '../model/checker-violations';
 import { labTitle } from '../model/lab-instance';
 import { refuseIfInUse } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
@@ -51,7 +52,7 @@ export async function runChaosScenario(
     });
   }
   for (const violation of report.verdict.violations) {
-    say({ step: 'violation', text: `checker: ${violation.rule}: ${violation.message}`, ...violation });
+    say({ step: 'violation', text: violationLines(violation).join('\n'), ...violation });
   }
   const safe = report.verdict.ok;
   say({

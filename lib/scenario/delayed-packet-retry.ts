@@ -2,6 +2,7 @@ import 'server-only';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
 import { checkHistory } from '../model/checker';
+import { violationLines } from '../model/checker-violations';
 import { DELAYED_PACKET_SETTINGS } from '../model/delayed-packet-settings';
 import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
@@ -98,7 +99,7 @@ export async function runDelayedPacketRetryScenario(lab: LabInstance, print: Sto
     });
     const checked = checkHistory(events.map(toWire), row ? { value: row.value, lastToken: row.lastToken } : undefined);
     for (const violation of checked.violations) {
-      say({ step: 'violation', text: `checker: ${violation.rule}: ${violation.message}`, ...violation });
+      say({ step: 'violation', text: violationLines(violation).join('\n'), ...violation });
     }
     const twice = retried.kind === 'write_accepted' && original.kind === 'write_accepted';
     const safe = checked.ok && retried.kind === 'write_rejected' && original.kind === 'write_rejected';

@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { listEvents } from '../../db/events';
 import { checkHistory } from '../model/checker';
+import { violationLines } from '../model/checker-violations';
 import { FAILOVER_LAB } from '../model/failover-events';
 import { describeFailoverStep } from '../model/failover-story-lines';
 import { toWire } from '../model/wire';
@@ -50,7 +51,7 @@ export async function runFailoverScenario(
   const events = (await listEvents({ lab: FAILOVER_LAB })).map(toWire);
   const { violations } = checkHistory(events);
   for (const violation of violations) {
-    say({ step: 'checker', rule: violation.rule, text: `checker: ${violation.rule}: ${violation.message}` });
+    say({ step: 'checker', rule: violation.rule, text: violationLines(violation).join('\n') });
   }
   const mode = options.mode === 'sync' ? 'synchronous replication' : 'asynchronous replication';
   const recorded = `${events.length} events of the lab ${FAILOVER_LAB}`;

@@ -1,5 +1,6 @@
 import { readLabRow } from '../../db/lab-rows';
 import { checkHistory, type Verdict } from '../model/checker';
+import { violationLines } from '../model/checker-violations';
 import type { LabEvent } from '../model/events';
 import type { LabInstance } from '../model/lab-instance';
 import { toWire } from '../model/wire';
@@ -25,7 +26,7 @@ export async function sayRowAndChecker(lab: LabInstance, events: readonly LabEve
     row ? { value: row.value, lastToken: row.lastToken } : undefined,
   );
   for (const violation of checked.violations) {
-    say({ step: 'violation', text: `checker: ${violation.rule}: ${violation.message}`, ...violation });
+    say({ step: 'violation', text: violationLines(violation).join('\n'), ...violation });
   }
   say({
     step: 'checker',

@@ -58,8 +58,8 @@ describe('npm run scenario -- pause', () => {
       ['first-holder-writes', 'takeover-writes', 'slow-clock-writes', 'final', 'checker', 'verdict'],
     );
     assert.deepEqual(
-      lines.filter((l) => l.step === 'violation').map((l) => l.rule),
-      ['token-went-back', 'superseded-holder', 'write-after-expiry'],
+      lines.filter((l) => l.step === 'violation').map((l) => l.kinds),
+      [['token-went-back', 'superseded-holder', 'write-after-expiry']],
     );
     const late = lines.find((l) => l.step === 'slow-clock-writes');
     assert.equal(late.outcome, 'accepted');
@@ -87,8 +87,8 @@ describe('npm run scenario -- pause', () => {
       ['first-holder-writes', 'write-held', 'takeover-writes', 'held-write-arrives', 'final', 'checker', 'verdict'],
     );
     assert.deepEqual(
-      lines.filter((l) => l.step === 'violation').map((l) => l.rule),
-      ['token-went-back', 'superseded-holder', 'write-after-expiry'],
+      lines.filter((l) => l.step === 'violation').map((l) => l.kinds),
+      [['token-went-back', 'superseded-holder', 'write-after-expiry']],
     );
     const arrived = lines.find((l) => l.step === 'held-write-arrives');
     assert.equal(arrived.outcome, 'accepted');
@@ -113,7 +113,12 @@ describe('npm run scenario -- pause', () => {
     assert.match(unfenced.stdout, /^released: PostgreSQL receives the first "A-2" too, .* -> accepted$/m);
     assert.match(
       unfenced.stdout,
-      /^checker: write-after-expiry: .*: a stale write accepted after its lease expired \(sent at .*, while the lease still ran/m,
+      /^checker: [a-z, -]*write-after-expiry: .* — .*sent while its lease ran, received after it ran out$/m,
+    );
+    // The evidence under it, indented: one violation per stale write, each rule it broke said in full.
+    assert.match(
+      unfenced.stdout,
+      /^ {2}A wrote .*: a stale write accepted after its lease expired \(sent at .*, while the lease still ran/m,
     );
     assert.match(unfenced.stdout, /^UNSAFE \(A delayed packet, unfenced\): lost update: .* "A-2" applied twice$/m);
     const misused = await runScenario(['pause', '--retry']);

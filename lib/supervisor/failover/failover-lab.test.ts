@@ -19,7 +19,13 @@ import { processesOf } from './pg-server-process';
 
 async function history() {
   const events = (await listEvents({ lab: FAILOVER_LAB })).map(toWire);
-  return { events, steps: failoverStepsOf(events), rules: checkHistory(events).violations.map((v) => v.rule) };
+  return {
+    events,
+    steps: failoverStepsOf(events),
+    rules: checkHistory(events)
+      .violations.flatMap((v) => v.kinds)
+      .sort(),
+  };
 }
 
 // The server's one failover lab keeps the directory it was first given: one for the whole file.

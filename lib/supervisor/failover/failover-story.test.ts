@@ -40,7 +40,8 @@ function judged(steps: FailoverStep[]) {
       ...(storedToken === undefined ? {} : { storedToken }),
     };
   });
-  return checkHistory(events).violations.map((v) => ({ kind: v.rule, message: v.message }));
+  // Each rule broken, with its words (B's lost write and A's stale write are one violation, two findings).
+  return checkHistory(events).violations.flatMap((v) => v.findings.map((f) => ({ kind: f.rule, message: f.message })));
 }
 
 const find = <K extends FailoverStep['kind']>(steps: FailoverStep[], kind: K, holder?: string) =>
