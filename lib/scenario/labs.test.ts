@@ -30,7 +30,7 @@ async function run(lab: LabId) {
   const isOutcome = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
   const lateA = events.find((e) => e.actor === 'A' && e.id > pauseEnded.id && isOutcome(e)) as LabEvent;
   const writeB = events.find((e) => e.actor === 'B' && isOutcome(e)) as LabEvent;
-  const violations = outcome.lines.filter((line) => line.step === 'violation').map((line) => String(line.rule));
+  const violations = brokenRules(outcome.lines);
   return { outcome, events, byA, byB, lateA, writeB, violations };
 }
 
@@ -179,7 +179,7 @@ describe('two more ways a holder outlives its lease, with real processes', () =>
         .filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < lateA.id)
         .at(-1) as LabEvent;
       assert.ok(Date.parse(String(sent.detail?.myClock)) < Date.parse(String(sent.detail?.believedUntil)));
-      const violations = outcome.lines.filter((l) => l.step === 'violation').map((l) => String(l.rule));
+      const violations = brokenRules(outcome.lines);
       if (fenced) {
         assert.deepEqual(violations, [], 'the checker finds nothing wrong');
         assert.equal(lateA.storedToken, writeB.token, "the row held B's token when it refused A's");
@@ -257,7 +257,7 @@ describe('a delayed packet, with real processes and a real proxy', () => {
       assert.ok(lateA.at.getTime() > writeB.at.getTime());
       assert.equal(lateA.token, expiry.token, "with A's old token");
       assert.equal(lateA.detail?.value, sent.detail?.value, 'the very write A sent');
-      const violations = outcome.lines.filter((l) => l.step === 'violation').map((l) => String(l.rule));
+      const violations = brokenRules(outcome.lines);
       if (lab === 'delayed-packet') {
         assert.equal(outcome.safe, true, outcome.verdict);
         assert.deepEqual([lateA.kind, lateA.storedToken], ['write_rejected', writeB.token]);
@@ -266,7 +266,8 @@ describe('a delayed packet, with real processes and a real proxy', () => {
         assert.equal(outcome.safe, false);
         assert.equal(lateA.kind, 'write_accepted');
         assert.ok(violations.includes('token-went-back'), 'the checker names the lost update');
-        const late = outcome.lines.find((l) => l.rule === 'write-after-expiry');
+        // One lost update, one violation: the write after the expiry is one of its findings.
+        const late = findingsOf(outcome.lines).find((f) => f.rule === 'write-after-expiry');
         assert.match(String(late?.message), /a stale write accepted after its lease expired \(sent at /);
         assert.match(
           outcome.verdict,
@@ -276,6 +277,18 @@ describe('a delayed packet, with real processes and a real proxy', () => {
     });
   }
 });
+
+type Line = { step: string; rule?: unknown; kinds?: unknown; findings?: unknown };
+const violationLines = (lines: readonly Line[]) => lines.filter((line) => line.step === 'violation');
+
+/** Every rule the checker's violations broke: each violation's own and the kinds listed inside it. */
+function brokenRules(lines: readonly Line[]): string[] {
+  return violationLines(lines).flatMap((line) => [String(line.rule), ...((line.kinds as string[] | undefined) ?? [])]);
+}
+
+function findingsOf(lines: readonly Line[]): Array<{ rule: string; message: string }> {
+  return violationLines(lines).flatMap((line) => (line.findings as Array<{ rule: string; message: string }>) ?? []);
+}
 
 function pauseEndedBelief(events: LabEvent[]): unknown {
   return events.find((e) => e.actor === 'A' && e.kind === 'pause_ended')?.detail?.belief;
