@@ -31,8 +31,7 @@ const WORDS: Partial<Record<LabId, PauseWords>> = {
     source: SEQUENCE,
     setup: `Every grant of the lease carries a token, a number from ${SEQUENCE} that only goes up; ${FENCED_WRITE}.`,
     lateAccepted: noCheck,
-    lesson:
-      'That is fencing: the storage itself refused the stale token, in the same statement as the write, whatever A believed.',
+    lesson: 'That is fencing: the storage itself refused the stale token, in the same statement as the write.',
   },
   'no-fencing': {
     source: SEQUENCE,

@@ -121,8 +121,8 @@ export function pauseSteps(lab: LabId): Step[] {
       done: () => true,
       narrate: (f, row) => {
         const late = need(f.lateWriteA);
-        const back = late.kind === 'write_rejected' ? ' A went back to waiting for the lease.' : '';
-        return `${rowAtTheEnd(writes(f), late, f.writeB, row)}${back} ${words.lesson}`;
+        // Short enough for the projector at 1280×720 (e2e/presenter-legibility.spec.ts).
+        return `${rowAtTheEnd(writes(f), late, f.writeB, row)} ${words.lesson}`;
       },
     },
   ];
