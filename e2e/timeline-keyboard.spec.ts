@@ -18,7 +18,7 @@ test('with the keyboard alone, a person reaches every mark, and the writes among
   // its stale write is rejected. Then both are frozen, so that no write lands during the walk.
   await fenced.gotoWalkthrough(7);
   await fenced.runSteps.click();
-  await fenced.expectStep(7, "The row still holds B's value");
+  await fenced.expectStep(7, "The row holds B's value");
   await fenced.gotoFreePlay();
   await expect(fenced.writeMark('A', 'rejected')).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
   await freezeWorkers(fenced, ['A', 'B']);
