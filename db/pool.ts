@@ -1,6 +1,6 @@
 import 'server-only';
 import pg from 'pg';
-import { FencingError } from '../lib/model/errors';
+import { FencingError, isFencingError } from '../lib/model/errors';
 import { appRoleName, databaseNameOf } from './roles';
 
 type GlobalWithPool = typeof globalThis & { __fencingLabPool?: pg.Pool };
@@ -122,7 +122,7 @@ const CONNECTION_ERROR_CODES = new Set([
  * through unchanged.
  */
 export function toFencingError(error: unknown): unknown {
-  if (error instanceof FencingError) return error;
+  if (isFencingError(error)) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
   // Raised by lab_generation_current (0008_lab_generations.sql): a worker from before a reset.

@@ -87,10 +87,25 @@ test('a sweep stopped from the keyboard: no new run starts, the run under way re
   await expect(sweep.status).toContainText(/Stopped after [0-3] of 4 runs/, { timeout: SWEEP_TIMEOUT });
   await expect(sweep.progress).toHaveAttribute('aria-valuetext', /^Stopped after [0-3] of 4 runs$/);
   await expect(sweep.cell(/stopped: the sweep was stopped while this run was under way/)).toHaveCount(1);
-  await expect(sweep.heatmap.getByRole('button', { name: /not run yet/ })).not.toHaveCount(0);
+  await expect(sweep.heatmap.getByRole('button', { name: /not run \(the sweep ended first\)/ })).not.toHaveCount(0);
   await expect(sweep.stop).toHaveCount(0);
   await expect(sweep.start).toBeEnabled();
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('a refused grid names the field and the rule in words, never a path into the payload', async ({ page }) => {
+  const sweep = new SweepPage(page);
+  await sweep.goto();
+  await sweep.pauses.fill('200, 8OO');
+  await sweep.start.click();
+  await expect(sweep.refusal).toHaveText(
+    '✗ Pause lengths (ms): "8OO" is not a number; write whole numbers separated by commas, for example 200, 800, 2000',
+  );
+  await sweep.pauses.fill('50');
+  await sweep.start.click();
+  // The server's refusal (the zod schema's own words).
+  await expect(sweep.refusal).toHaveText('✗ pause lengths must be at least 100 ms');
+  await expect(sweep.progress).toHaveCount(0);
 });
 
 test('a browser with neither the trainer key nor a private lab is told how to sweep, and sees no form', async ({

@@ -1,9 +1,12 @@
+import { closedInWords } from '@/lib/model/lab-closed-words';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import { OpenPrivateLab } from '../access/open-private-lab';
 import { TrainerUnlock } from '../access/trainer-unlock';
+import { useLabStore } from './lab-store-provider';
 
 /** What a watcher sees instead of the controls: why they are read-only, and the ways to drive. */
 export function ReadOnlyPanel({ lab, walkthrough = false }: { lab: LabSummary; walkthrough?: boolean }) {
+  const closed = useLabStore((state) => (lab.closed ? closedInWords(state.events) : undefined));
   return (
     <section
       aria-labelledby="read-only-heading"
@@ -14,7 +17,7 @@ export function ReadOnlyPanel({ lab, walkthrough = false }: { lab: LabSummary; w
         Watching: read-only
       </h2>
       {lab.closed ? (
-        <p>This private lab was closed (idle too long). Its history stays: replay it, export it, or open a new lab.</p>
+        <p>{closed} Its history stays: replay it, export it, or open a new lab.</p>
       ) : (
         <p>
           You see this lab live, as everyone in the room does. Only the trainer drives it

@@ -3,7 +3,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { startSweepAction, stopSweepAction, sweepStatusAction } from '@/app/actions';
 import { describeRun } from '@/lib/model/sweep-cell';
-import { parseNumberList } from '@/lib/model/sweep-grid';
+import { readNumberList } from '@/lib/model/sweep-grid';
 import { layoutHeatmap } from '@/lib/model/sweep-heatmap';
 import { DEFAULT_SWEEP, SWEEP_LIMITS } from '@/lib/model/sweep-limits';
 import { type SweepView, sweepProgressText } from '@/lib/model/sweep-view';
@@ -14,6 +14,9 @@ import { SweepExport } from './sweep-export';
 import { SweepHeatmap } from './sweep-heatmap';
 
 const POLL_MS = 700;
+const PAUSES_LABEL = 'Pause lengths (ms)';
+const TTLS_LABEL = 'Lease TTLs (ms)';
+const DRIFTS_LABEL = "A's clock drift (% slow)";
 const inputClass =
   'w-64 rounded-md border border-slate-300 bg-white px-2 py-1 font-mono text-base dark:border-slate-700 dark:bg-slate-900';
 
@@ -49,15 +52,19 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
 
   const start = async () => {
     setError(undefined);
-    const lists = {
-      pausesMs: parseNumberList(pauses),
-      ttlsMs: parseNumberList(ttls),
-      driftsPercent: parseNumberList(drifts),
+    const read = {
+      pausesMs: readNumberList(PAUSES_LABEL, pauses),
+      ttlsMs: readNumberList(TTLS_LABEL, ttls),
+      driftsPercent: readNumberList(DRIFTS_LABEL, drifts),
     };
-    if (!lists.pausesMs || !lists.ttlsMs || !lists.driftsPercent) {
-      setError('Each list is whole numbers separated by commas, for example 200, 800, 2000.');
-      return;
-    }
+    const refused = Object.values(read).find((list) => 'error' in list);
+    if (refused && 'error' in refused) return setError(refused.error);
+    const numbers = (list: (typeof read)['pausesMs']) => ('numbers' in list ? list.numbers : []);
+    const lists = {
+      pausesMs: numbers(read.pausesMs),
+      ttlsMs: numbers(read.ttlsMs),
+      driftsPercent: numbers(read.driftsPercent),
+    };
     setStarting(true);
     const result = await startSweepAction({ grid: lists, concurrency });
     setStarting(false);
@@ -73,7 +80,7 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
     else setError(result.error.message);
   };
 
-  const layout = useMemo(() => (view ? layoutHeatmap(view.grid, view.results) : undefined), [view]);
+  const layout = useMemo(() => (view ? layoutHeatmap(view.grid, view.results, view.running) : undefined), [view]);
   const last = view?.results.reduce<SweepView['results'][number] | undefined>(
     (latest, r) => (latest === undefined || r.index > latest.index ? r : latest),
     undefined,
@@ -104,7 +111,7 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
         </p>
         <div className="flex flex-wrap items-end gap-4">
           <label className="grid gap-1 text-sm font-medium">
-            Pause lengths (ms)
+            {PAUSES_LABEL}
             <input
               className={inputClass}
               value={pauses}
@@ -113,7 +120,7 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
             />
           </label>
           <label className="grid gap-1 text-sm font-medium">
-            Lease TTLs (ms)
+            {TTLS_LABEL}
             <input
               className={inputClass}
               value={ttls}
@@ -122,7 +129,7 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
             />
           </label>
           <label className="grid gap-1 text-sm font-medium">
-            A's clock drift (% slow)
+            {DRIFTS_LABEL}
             <input
               className={inputClass}
               value={drifts}

@@ -15,6 +15,7 @@ export class SweepPage {
   readonly selected: Locator;
   readonly exportTheme: Locator;
   readonly exportSvg: Locator;
+  readonly refusal: Locator;
 
   constructor(readonly page: Page) {
     this.pauses = page.getByLabel('Pause lengths (ms)');
@@ -29,6 +30,7 @@ export class SweepPage {
     this.selected = page.getByText(/^Selected: /);
     this.exportTheme = page.getByLabel('Theme (SVG)');
     this.exportSvg = page.getByRole('button', { name: 'Export heat map (SVG)' });
+    this.refusal = page.getByRole('form', { name: 'The grid' }).getByRole('alert');
   }
 
   async goto(): Promise<void> {

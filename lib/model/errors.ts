@@ -20,8 +20,17 @@ export type FencingErrorCode =
   /** A token that was not granted for the lease of the lab whose row it tries to write. */
   | 'token_not_granted';
 
+/*
+ * The brand, not the class, tells a FencingError: Next bundles this module more than once (the
+ * instrumentation hook that made the supervisor, the actions that call it), so an error thrown by
+ * one copy's class fails `instanceof` against another's, and a person's mistake was answered as
+ * "internal" after a restart.
+ */
+const BRAND = Symbol.for('fencing-lab.FencingError');
+
 export class FencingError extends Error {
   readonly code: FencingErrorCode;
+  readonly [BRAND] = true;
 
   constructor(code: FencingErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -36,5 +45,10 @@ export class FencingError extends Error {
 }
 
 export function isFencingError(error: unknown, code?: FencingErrorCode): error is FencingError {
-  return error instanceof FencingError && (code === undefined || error.code === code);
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { [BRAND]?: unknown })[BRAND] === true &&
+    (code === undefined || (error as FencingError).code === code)
+  );
 }

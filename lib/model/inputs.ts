@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FencingError } from './errors';
+import { issueInWords } from './input-words';
 
 const LEASE_TTL_MIN_MS = 100;
 const LEASE_TTL_MAX_MS = 10 * 60 * 1000;
@@ -37,8 +38,7 @@ export const rowValueSchema = z
 export function parseInput<T>(schema: z.ZodType<T>, raw: unknown): T {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const message = parsed.error.issues[0]?.message ?? 'invalid input';
-    throw new FencingError('invalid_input', message);
+    throw new FencingError('invalid_input', issueInWords(parsed.error.issues[0]));
   }
   return parsed.data;
 }

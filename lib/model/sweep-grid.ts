@@ -62,6 +62,19 @@ export function parseNumberList(text: string): number[] | undefined {
   return numbers.length > 0 && numbers.every((n) => Number.isFinite(n)) ? numbers : undefined;
 }
 
+/** A list the form's field holds, or what is wrong with it, naming the field (`label`, as the form shows it). */
+export function readNumberList(label: string, text: string): { numbers: number[] } | { error: string } {
+  const example = 'for example 200, 800, 2000';
+  const parts = text.split(/[\s,;]+/).filter((part) => part !== '');
+  if (parts.length === 0) return { error: `${label}: give at least one number, ${example}` };
+  const bad = parts.find((part) => !Number.isFinite(Number(part)));
+  if (bad !== undefined)
+    return {
+      error: `${label}: ${JSON.stringify(bad)} is not a number; write whole numbers separated by commas, ${example}`,
+    };
+  return { numbers: parts.map(Number) };
+}
+
 /** Axes in ascending order (the heat map's), the points drift by drift, TTL by TTL, pause by pause. */
 export function sortedGrid(grid: SweepGrid): SweepGrid {
   const up = (values: number[]) => [...values].sort((a, b) => a - b);

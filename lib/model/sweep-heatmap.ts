@@ -70,7 +70,12 @@ const PAINT: Record<RunOutcome | 'pending', { fill: keyof Palette; stroke: keyof
 export const cellKey = (point: SweepPoint, fencing: Fencing): string =>
   `${point.pauseMs}/${point.ttlMs}/${point.driftPercent}/${fencing}`;
 
-export function layoutHeatmap(grid: SweepGrid, runs: readonly HeatmapRun[]): HeatmapLayout {
+/**
+ * `sweepRunning`: whether the sweep is still going, so that a cell without a result says it is under
+ * way or waiting its turn, and not "not run yet" beside the run that is drawing it.
+ */
+export function layoutHeatmap(grid: SweepGrid, runs: readonly HeatmapRun[], sweepRunning = false): HeatmapLayout {
+  const unrun = sweepRunning ? 'under way or waiting its turn' : 'not run (the sweep ended first)';
   const m = HEATMAP_METRICS;
   const { pausesMs, ttlsMs, driftsPercent } = sortedGrid(grid);
   const byKey = new Map(runs.map((run) => [cellKey(run.point, run.fencing), run]));
@@ -143,10 +148,10 @@ export function layoutHeatmap(grid: SweepGrid, runs: readonly HeatmapRun[]): Hea
             h: m.cellH,
             ...paint,
             symbol: outcome ? OUTCOME_SYMBOL[outcome] : '…',
-            label: outcome ? OUTCOME_LABEL[outcome] : 'not run yet',
+            label: outcome ? OUTCOME_LABEL[outcome] : unrun,
             words: outcome
               ? describeRun({ point, fencing, outcome, ...(run?.failure ? { failure: run.failure } : {}) })
-              : `${describePoint(point)}, ${fencing === 'fenced' ? 'fenced' : 'without fencing'}: not run yet`,
+              : `${describePoint(point)}, ${fencing === 'fenced' ? 'fenced' : 'without fencing'}: ${unrun}`,
             ...(outcome ? { outcome } : {}),
           });
         });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { classifyRun } from './sweep-cell';
-import { parseNumberList, sweepGridSchema, sweepInput, sweepRuns, sweepWorkers } from './sweep-grid';
+import { parseNumberList, readNumberList, sweepGridSchema, sweepInput, sweepRuns, sweepWorkers } from './sweep-grid';
 import { cellKey, layoutHeatmap } from './sweep-heatmap';
 import { sweepSvg } from './sweep-svg';
 import { sweepProgressText } from './sweep-view';
@@ -70,6 +70,14 @@ describe('the sweep grid', () => {
     assert.deepEqual(parseNumberList('200, 800 2000'), [200, 800, 2000]);
     assert.equal(parseNumberList('200, x'), undefined);
     assert.equal(parseNumberList(' '), undefined);
+    assert.deepEqual(readNumberList('Pause lengths (ms)', '200 800'), { numbers: [200, 800] });
+    assert.deepEqual(readNumberList('Pause lengths (ms)', '200, 8OO'), {
+      error:
+        'Pause lengths (ms): "8OO" is not a number; write whole numbers separated by commas, for example 200, 800, 2000',
+    });
+    assert.deepEqual(readNumberList('Lease TTLs (ms)', ' '), {
+      error: 'Lease TTLs (ms): give at least one number, for example 200, 800, 2000',
+    });
   });
 
   test('gives both workers the TTL, renewals three times and writes five times per TTL, a drift only in its labs', () => {
@@ -164,7 +172,7 @@ describe('the heat map', () => {
       /pause 2000 ms, lease TTL 500 ms, without fencing: a stale write was attempted and accepted/,
     );
     assert.equal(at(2000, 500, 'fenced')?.label, 'rejected');
-    assert.match(String(at(200, 1500, 'fenced')?.words), /not run yet/);
+    assert.match(String(at(200, 1500, 'fenced')?.words), /not run \(the sweep ended first\)/);
     assert.ok((at(200, 500, 'unfenced')?.x ?? 0) < (at(2000, 500, 'unfenced')?.x ?? 0), 'pauses ascend to the right');
     assert.ok((at(200, 500, 'unfenced')?.y ?? 0) < (at(200, 1500, 'unfenced')?.y ?? 0), 'TTLs ascend downwards');
     assert.ok(
@@ -174,6 +182,13 @@ describe('the heat map', () => {
     for (const cell of layout.cells) {
       assert.ok(cell.x + cell.w <= layout.width && cell.y + cell.h <= layout.height, `${cell.key} inside the figure`);
     }
+  });
+
+  test('while the sweep runs, a cell without a result is under way or waiting, not "not run yet"', () => {
+    const layout = layoutHeatmap(grid, [], true);
+    const cell = layout.cells.find((c) => c.key.includes('200'));
+    assert.equal(cell?.label, 'under way or waiting its turn');
+    assert.doesNotMatch(String(cell?.words), /not run/);
   });
 
   test("a narrow grid's panels still leave room for their titles", () => {

@@ -2,6 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import type { ActionResult } from '../model/action-result';
 import { isFencingError } from '../model/errors';
+import { issueInWords } from '../model/input-words';
 
 // The result type is the model's, so that the client components that read it import no server code.
 export type { ActionResult };
@@ -17,16 +18,22 @@ export function validatedAction<S extends z.ZodType, T>(
   return async (raw) => {
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-      return { ok: false, error: { code: 'invalid_input', message: `${where}${issue?.message ?? 'invalid input'}` } };
+      return { ok: false, error: { code: 'invalid_input', message: issueInWords(parsed.error.issues[0]) } };
     }
     try {
       return { ok: true, data: await action(parsed.data) };
     } catch (error) {
       if (isFencingError(error)) return { ok: false, error: { code: error.code, message: error.message } };
       console.error('[action] failed:', error);
-      return { ok: false, error: { code: 'internal', message: 'something went wrong on the server; see its log' } };
+      // Only a fault of the server's own lands here (a person's mistake is a FencingError): say so
+      // without pointing the person at a log they cannot read.
+      return {
+        ok: false,
+        error: {
+          code: 'internal',
+          message: 'the server failed to do this; try again, or tell the trainer if it keeps failing',
+        },
+      };
     }
   };
 }

@@ -190,12 +190,18 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
 
   const restart = useCallback(() => run([0]), [run]);
 
-  // Autoplay: give a reader time on a completed step, then go on.
+  // Autoplay: give a reader time on a completed step, then go on. `next` changes with every event
+  // the lab records (a writing worker records one a second), so the timer reads it through a ref:
+  // depending on it restarted the timer before it fired.
+  const nextRef = useRef(next);
+  nextRef.current = next;
   useEffect(() => {
-    if (!autoplay || status.kind !== 'idle' || shown >= last || shown !== reached) return;
-    const timer = setTimeout(() => void next(), AUTOPLAY_READ_MS);
+    // A step that completes by itself (a lease running out) puts the lab ahead of the step shown:
+    // Next then only shows it, so autoplay goes on there too.
+    if (!autoplay || status.kind !== 'idle' || shown >= last || reached === undefined || shown > reached) return;
+    const timer = setTimeout(() => void nextRef.current(), AUTOPLAY_READ_MS);
     return () => clearTimeout(timer);
-  }, [autoplay, next, reached, shown, status.kind, last]);
+  }, [autoplay, reached, shown, status.kind, last]);
 
   return {
     steps,

@@ -1,0 +1,27 @@
+import { expect, test } from './fixtures';
+import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { SessionPage } from './pages/session-page';
+
+/*
+ * Autoplay in a trainee's private fenced walkthrough: its workers write every second or so, and each
+ * recorded write used to restart autoplay's reading timer before it fired (85 s stalled at step 2).
+ */
+
+test('autoplay reaches the last step of a private fenced walkthrough while its workers write', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const context = await browser.newContext();
+  try {
+    const trainee = new SessionPage(await context.newPage());
+    const lab = await trainee.openPrivateLab('Fenced');
+    await lab.gotoWalkthrough();
+    await expect(lab.autoplay).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
+    await lab.autoplay.click();
+    await expect(lab.autoplay).toHaveAttribute('aria-pressed', 'true');
+    // Step 2 has A writing; autoplay must move on from it while A goes on writing.
+    await expect(lab.stepCounter).toHaveText('Step 3 of 7', { timeout: 60_000 });
+    await expect(lab.stepCounter).toHaveText('Step 7 of 7', { timeout: 180_000 });
+    await expect(lab.writeMark('B', 'accepted').first()).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
