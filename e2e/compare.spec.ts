@@ -28,7 +28,7 @@ test('the fenced and the unfenced labs after the pause part at A’s late write:
   await expect(compare.secondPicker.getByLabel('Lab (live)')).toHaveValue('no-fencing');
   await expect(compare.difference).toHaveText(
     new RegExp(
-      `^First difference, A's step \\d+: in Fenced, A's write with token #1 \\(\\d+\\) was rejected as stale: the row held token #2 \\(${takeover}\\); in No fencing, A's write with token #1 \\(\\d+\\) was accepted\\.$`,
+      `^First difference, the \\d+th thing A did: in Fenced(?: \\(at the walkthrough's step 7 of 7, “The newer value is intact”\\))?, A's write with token #1 \\(\\d+\\) was rejected as stale: the row held token #2 \\(${takeover}\\); in No fencing(?: \\([^)]*\\))?, A's write with token #1 \\(\\d+\\) was accepted\\.$`,
     ),
     { timeout: WORKER_STEP_TIMEOUT },
   );
@@ -88,7 +88,7 @@ test('two exported files: the same run recorded again does not differ; the fence
     .getByLabel('or a history file (JSON)')
     .setInputFiles(historyFile('unfenced.json', 'no-fencing', recorded('no-fencing')));
   await expect(compare.difference).toHaveText(
-    "First difference, A's step 7: in monday.json, A's write with token #1 (62) was rejected as stale: the row held token #2 (63); in unfenced.json, A's write with token #1 (64) was accepted.",
+    "First difference, the 7th thing A did: in monday.json (at the walkthrough's step 7 of 7, “The newer value is intact”), A's write with token #1 (62) was rejected as stale: the row held token #2 (63); in unfenced.json (at the walkthrough's step 7 of 7, “What the row holds now”), A's write with token #1 (64) was accepted.",
   );
   await expect(compare.marker(compare.first)).toHaveText('first difference');
   // A file that is not a history is refused in words, and the comparison stays.
@@ -98,7 +98,7 @@ test('two exported files: the same run recorded again does not differ; the fence
   await expect(compare.firstPicker.getByRole('alert')).toHaveText(
     /✗ notes\.json was not opened: not a Fencing Lab history/,
   );
-  await expect(compare.difference).toHaveText(/^First difference, A's step 7/);
+  await expect(compare.difference).toHaveText(/^First difference, the 7th thing A did/);
   expect(await seriousViolations(page)).toEqual([]);
 });
 
@@ -168,6 +168,9 @@ test('a what-if from a replay moment with a longer lease runs for real beside th
   await ttl.fill('6');
   // The form starts from the original's own freeze; a 2 s pause here, inside the 6 s lease.
   await expect(replay.getByLabel('Pause length (s)')).toHaveValue(/^[1-9]/);
+  await expect(replay.getByTestId('what-if-origin')).toContainText(
+    /the pause, [\d.]+ s, is how long A stayed frozen in the original/,
+  );
   await replay.getByLabel('Pause length (s)').fill('2');
   await expect(replay.getByRole('radio', { name: 'on (token checked)' })).toBeChecked();
   await replay.getByRole('button', { name: 'Run the what-if' }).click();
@@ -182,7 +185,7 @@ test('a what-if from a replay moment with a longer lease runs for real beside th
   // A 2 s freeze inside a 6 s lease: A wakes still holding it, where the original's lease ran out.
   await expect(compare.difference).toHaveText(
     new RegExp(
-      `^First difference, A's step \\d+: in Fenced, A's lease with token #1 \\(\\d+\\) expired; in Fenced \\(your private lab ${forkId}\\), A woke up\\.$`,
+      `^First difference, the \\d+th thing A did: in Fenced(?: \\([^)]*\\))?, A's lease with token #1 \\(\\d+\\) expired; in Fenced \\(your private lab ${forkId}\\)(?: \\([^)]*\\))?, A woke up\\.$`,
     ),
     { timeout: 60_000 },
   );

@@ -1,6 +1,6 @@
 import type { HistoryFile } from '@/lib/model/history-file';
 import type { LabSummary } from '@/lib/model/lab-instance';
-import { LABS } from '@/lib/model/lab-kinds';
+import { LABS, type LabId } from '@/lib/model/lab-kinds';
 import { createLabStore, type LabStoreApi } from '../lab/lab-store';
 import { historySummaryOf } from '../lab/replay/read-history-file';
 
@@ -17,6 +17,10 @@ export function labChoiceName(lab: LabSummary): string {
 
 export function sourceName(source: CompareSource): string {
   return source.type === 'lab' ? labChoiceName(source.lab) : source.fileName;
+}
+
+export function sourceKind(source: CompareSource): LabId {
+  return source.type === 'lab' ? source.lab.kind : historySummaryOf(source.file).kind;
 }
 
 /** The side's own lab store: fed by the lab's live feed, or holding the file's history (no feed). */

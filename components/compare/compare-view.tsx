@@ -2,6 +2,7 @@
 
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { describeDifference, firstDifference, type RunStep } from '@/lib/model/history-diff';
+import { storyPlaceOf } from '@/lib/model/history-diff-story';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import { buildTimeline } from '@/lib/model/timeline';
 import { markKeyOfEvent } from '@/lib/model/timeline-layout-words';
@@ -9,7 +10,7 @@ import type { WireEvent } from '@/lib/model/wire';
 import { MomentSlider } from '../lab/replay/moment-slider';
 import type { TimelineMarker } from '../lab/timeline/timeline';
 import { CompareSide } from './compare-side';
-import { type CompareSource, sourceName, storeOf } from './compare-source';
+import { type CompareSource, sourceKind, sourceName, storeOf } from './compare-source';
 import { FirstDifferencePanel } from './first-difference';
 import { SourcePicker } from './source-picker';
 import { useEventsOf, useSharedAxis } from './use-shared-axis';
@@ -65,7 +66,14 @@ export function CompareView({
     const [x, y] = [a ? sourceName(a) : 'the first run', b ? sourceName(b) : 'the second run'];
     return x === y ? { a: `${x} (first)`, b: `${y} (second)` } : { a: x, b: y };
   }, [a, b]);
-  const sentence = both ? describeDifference(difference, names) : undefined;
+  const places = useMemo(
+    () =>
+      a && b && difference
+        ? { a: storyPlaceOf(sourceKind(a), shownA, difference.a), b: storyPlaceOf(sourceKind(b), shownB, difference.b) }
+        : {},
+    [a, b, difference, shownA, shownB],
+  );
+  const sentence = both ? describeDifference(difference, names, places) : undefined;
   // What the button said belongs to the difference it showed: a new one (a live run moved on) clears it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: cleared when the sentence changes, by design.
   useEffect(() => setShown(undefined), [sentence]);
@@ -104,10 +112,11 @@ export function CompareView({
   return (
     <div className="space-y-4">
       <p className="max-w-4xl text-base">
-        Two runs on one time axis, each from its own first event: the fenced and a broken lab after the same story, or
-        the same seed twice. What counts as a difference is what happened to each holder, in order (grants with their
-        tokens, writes and their outcomes, freezes, expiries, crashes), never event ids, clock times or how many times a
-        holder renewed or repeated a write; tokens are compared by rank in their run (#1 is the run&apos;s first).
+        Two runs on one time axis, each from its story&apos;s start (its first grant): the fenced and a broken lab after
+        the same story, or the same seed twice. What counts as a difference is what happened to each holder, in order
+        (grants with their tokens, writes and their outcomes, freezes, expiries, crashes), never event ids, clock times
+        or how many times a holder renewed or repeated a write; tokens are compared by rank in their run (#1 is the
+        run&apos;s first).
       </p>
       <div className="flex flex-wrap gap-4">
         <SourcePicker legend="First history" labs={labs} source={a} onChoose={setA} />

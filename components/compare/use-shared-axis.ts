@@ -1,12 +1,12 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { type ReplayBounds, replayBounds } from '@/lib/model/replay';
+import { type ReplayBounds, storyBounds } from '@/lib/model/replay';
 import type { WireEvent } from '@/lib/model/wire';
 import type { LabStoreApi } from '../lab/lab-store';
 
 /*
- * Two lab stores on one time axis: ms since each run's first event. Both are replayed at the same
+ * Two lab stores on one time axis: ms since each run's story began (its first grant: storyBounds). Both are replayed at the same
  * offset from their own start (the shared moment), and a zoom or a pan of either timeline is copied to
  * the other, shifted by the difference of their starts, so the two drawings stay lined up.
  */
@@ -43,8 +43,8 @@ export type SharedAxis = {
 };
 
 export function useSharedAxis(a: Side, b: Side): SharedAxis {
-  const boundsA = replayBounds(a.events);
-  const boundsB = replayBounds(b.events);
+  const boundsA = storyBounds(a.events);
+  const boundsB = storyBounds(b.events);
   const span = Math.max(0, ...[boundsA, boundsB].map((x) => (x ? x.to - x.from : 0)));
   const [chosen, setChosen] = useState<number | undefined>(undefined);
   const moment = Math.min(chosen ?? span, span);

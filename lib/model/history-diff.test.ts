@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { handMade, recorded } from '../testing/histories';
 import { describeDifference, firstDifference, LAB_HOLDER, runSteps } from './history-diff';
+import { storyPlaceOf } from './history-diff-story';
+import { walkthroughFor } from './walkthrough';
 import type { WireEvent } from './wire';
 
 /** The same run recorded again later: other ids, other times, other tokens from the sequence. */
@@ -30,8 +32,29 @@ describe('where two histories first differ', () => {
     assert.match(d.b?.words ?? '', /A's write with token #1 \(64\) was accepted/);
     assert.match(
       describeDifference(d, { a: 'Fenced', b: 'No fencing' }),
-      /^First difference, A's step 7: in Fenced, A's write .* rejected .*; in No fencing, A's write .* accepted\.$/,
+      /^First difference, the 7th thing A did: in Fenced, A's write .* rejected .*; in No fencing, A's write .* accepted\.$/,
     );
+  });
+
+  test("each side names the walkthrough's step it was at, as the walkthrough numbers and titles it", () => {
+    const fenced = recorded('fenced');
+    const unfenced = recorded('no-fencing');
+    const d = firstDifference(fenced, unfenced);
+    assert.ok(d);
+    const places = { a: storyPlaceOf('fenced', fenced, d.a), b: storyPlaceOf('no-fencing', unfenced, d.b) };
+    const steps = walkthroughFor('fenced');
+    const late = steps.findIndex((step) => step.id === steps.at(-1)?.id);
+    assert.equal(places.a, `at the walkthrough's step ${late + 1} of ${steps.length}, “${steps[late]?.title}”`);
+    assert.match(
+      describeDifference(d, { a: 'Fenced', b: 'No fencing' }, places),
+      new RegExp(`^First difference, the 7th thing A did: in Fenced \\(at the walkthrough's step ${late + 1} of 7, `),
+    );
+    // A's expiry completes a step; the moment after the reset, a write completes none.
+    const expiry = runSteps(fenced)
+      .get('A')
+      ?.find((s) => s.key.startsWith('expired'));
+    assert.match(String(storyPlaceOf('fenced', fenced, expiry)), /^at the walkthrough's step 4 of 7, /);
+    assert.equal(storyPlaceOf('your-guard', fenced, d.a), undefined, 'a kind without the walkthrough says nothing');
   });
 
   test('ids, wall times and token numbers do not count: a run and its shifted copy do not differ', () => {

@@ -160,10 +160,30 @@ export function firstDifference(a: readonly WireEvent[], b: readonly WireEvent[]
   return first;
 }
 
-/** The difference in one sentence, for the page and for screen readers. */
-export function describeDifference(d: FirstDifference | undefined, names: { a: string; b: string }): string {
+const ordinal = (n: number) => {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+};
+
+/**
+ * The difference in one sentence, for the page and for screen readers. `places`: where each run
+ * was in the walkthrough's story then (history-diff-story.ts), said beside its side. A holder's
+ * steps are counted as "the 7th thing A did", never "step 7", which the walkthrough's own steps are.
+ */
+export function describeDifference(
+  d: FirstDifference | undefined,
+  names: { a: string; b: string },
+  places: { a?: string | undefined; b?: string | undefined } = {},
+): string {
   if (!d) return `No difference: in ${names.a} and ${names.b} every holder did the same things in the same order.`;
-  const side = (name: string, step: RunStep | undefined) =>
-    step ? `in ${name}, ${step.words}` : `${name} has no such step (it ended there, or has not got there yet)`;
-  return `First difference, ${d.holder}'s step ${d.step + 1}: ${side(names.a, d.a)}; ${side(names.b, d.b)}.`;
+  const side = (name: string, step: RunStep | undefined, place: string | undefined) =>
+    step
+      ? `in ${name}${place ? ` (${place})` : ''}, ${step.words}`
+      : `${name} has no such step (it ended there, or has not got there yet)`;
+  const what =
+    d.holder === LAB_HOLDER
+      ? `the ${ordinal(d.step + 1)} thing the lab did`
+      : `the ${ordinal(d.step + 1)} thing ${d.holder} did`;
+  return `First difference, ${what}: ${side(names.a, d.a, places.a)}; ${side(names.b, d.b, places.b)}.`;
 }

@@ -12,6 +12,7 @@ import {
   REPLAY_SPEEDS,
   replayBounds,
   rowAt,
+  storyBounds,
 } from './replay';
 
 const { at, ev } = handMade(Date.UTC(2026, 0, 1, 12, 0, 0));
@@ -33,6 +34,12 @@ describe('bounds and stepping', () => {
   test('the bounds are the first and last event times; none for an empty history', () => {
     assert.deepEqual(replayBounds(story), { from: at(0), to: at(7) });
     assert.equal(replayBounds([]), undefined);
+  });
+
+  test("a run's story starts at its first grant, however long it waited after its first event", () => {
+    const waited = [ev(0, -95, 'server', 'worker_started'), ...story];
+    assert.deepEqual(storyBounds(waited), { from: at(0), to: at(7) });
+    assert.deepEqual(storyBounds([ev(1, 2, 'A', 'worker_started')]), { from: at(2), to: at(2) });
   });
 
   test('events until a moment keep id order, even when a later id has an earlier clock reading', () => {

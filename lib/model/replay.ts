@@ -34,6 +34,18 @@ export function replayBounds(events: readonly WireEvent[]): ReplayBounds | undef
 }
 
 /**
+ * A run's span from its story's start: its first grant (the first thing the story does), not its
+ * first event. Two runs of one story line up there on the compare page, however long the one waited
+ * between its reset and its first worker (a what-if fork re-runs the story at once; its original
+ * waited for its trainer). A run with no grant starts at its first event.
+ */
+export function storyBounds(events: readonly WireEvent[]): ReplayBounds | undefined {
+  const bounds = replayBounds(events);
+  const grant = events.find((event) => event.kind === 'lease_acquired');
+  return bounds && grant ? { from: grant.at, to: bounds.to } : bounds;
+}
+
+/**
  * Every event that had happened by `at`, in id order. Filtered rather than cut at the first later
  * event: two transactions may commit in the opposite order of their clock readings.
  */

@@ -35,6 +35,27 @@ export function whatIfDefaults(events: readonly WireEvent[]): WhatIfTimings {
   };
 }
 
+/**
+ * Where the form's first values come from, in one sentence under the form: the original's recorded
+ * freeze and settings, or, where it recorded none, a default said to be one (a freeze "until resumed"
+ * is offered as the time A really stayed frozen, which the fork must fix in advance).
+ */
+export function whatIfDefaultsInWords(events: readonly WireEvent[]): string {
+  const defaults = whatIfDefaults(events);
+  const startA = events.find((e) => e.actor === 'A' && e.kind === 'worker_started');
+  const woke = events.find((e) => e.actor === 'A' && e.kind === 'pause_ended');
+  const s = (ms: number) => `${ms / 1000} s`;
+  const pause =
+    typeof woke?.detail.frozenMs === 'number'
+      ? `the pause, ${s(defaults.pauseMs)}, is how long A stayed frozen in the original (a fork cannot wait for someone to resume it, so its freeze has a length)`
+      : `the pause, ${s(defaults.pauseMs)}, is a default: A did not freeze in the original`;
+  const lease =
+    typeof startA?.detail.leaseTtlMs === 'number'
+      ? `the lease TTL (${s(defaults.leaseTtlMs)}) and the renewal (every ${s(defaults.renewEveryMs)}) are A's in the original`
+      : `the lease TTL (${s(defaults.leaseTtlMs)}) and the renewal (every ${s(defaults.renewEveryMs)}) are defaults: the original recorded no settings of A's`;
+  return `Where the first values come from: ${pause}; ${lease}.`;
+}
+
 /** The labs whose story is the pause (not the drifting clock's, the delayed packet's or the failover's). */
 export function hasPauseStory(kind: LabId): boolean {
   return kind !== 'failover' && !hasDriftingClock(kind) && !hasPacketProxy(kind);

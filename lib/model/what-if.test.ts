@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { recorded } from '../testing/histories';
 import { forkRefusal, MAX_FORKS_PER_BROWSER } from './lab-limits';
 import { describeFork, type ForkRecord, forkStart, whatIfInput } from './what-if';
-import { forkKind, hasPauseStory, whatIfDefaults } from './what-if-settings';
+import { forkKind, hasPauseStory, whatIfDefaults, whatIfDefaultsInWords } from './what-if-settings';
 
 const fenced = recorded('fenced');
 const first = fenced[0]?.at ?? 0;
@@ -22,6 +22,17 @@ describe('a what-if fork, without a database', () => {
     assert.equal(atB?.highestTokenSeen, 63);
     assert.equal(forkStart(fenced, 0)?.row, undefined, 'before any write, no row to carry over');
     assert.equal(forkStart([], 0), undefined);
+  });
+
+  test('the form says where each first value comes from: the original, or a default said to be one', () => {
+    assert.equal(
+      whatIfDefaultsInWords(fenced),
+      "Where the first values come from: the pause, 3 s, is how long A stayed frozen in the original (a fork cannot wait for someone to resume it, so its freeze has a length); the lease TTL (1.5 s) and the renewal (every 0.5 s) are A's in the original.",
+    );
+    assert.match(
+      whatIfDefaultsInWords([]),
+      /the pause, 3 s, is a default: A did not freeze in the original; the lease TTL \(3 s\) .* are defaults/,
+    );
   });
 
   test('the form starts from the original’s own lease and freeze', () => {

@@ -2,7 +2,13 @@
 
 import { useId, useState } from 'react';
 import { forkWhatIfAction } from '@/app/actions';
-import { type FencingMode, hasPauseStory, WHAT_IF_LIMITS, whatIfDefaults } from '@/lib/model/what-if-settings';
+import {
+  type FencingMode,
+  hasPauseStory,
+  WHAT_IF_LIMITS,
+  whatIfDefaults,
+  whatIfDefaultsInWords,
+} from '@/lib/model/what-if-settings';
 import { NumberField } from '../controls/number-field';
 import { controlButton } from '../controls/styles';
 import { useLabStore } from '../lab-store-provider';
@@ -19,10 +25,12 @@ export function WhatIfPanel({ moment }: { moment: number }) {
   const kind = useLabStore((s) => s.kind);
   const events = useLabStore((s) => s.events);
   const [timings, setTimings] = useState(() => whatIfDefaults(events));
+  const [origin] = useState(() => whatIfDefaultsInWords(events));
   const [fencing, setFencing] = useState<FencingMode>(kind === 'fenced' ? 'fenced' : 'no-fencing');
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const noteId = useId();
+  const originId = useId();
   const first = events[0]?.at;
   if (!hasPauseStory(kind) || first === undefined) return null;
   const atMs = Math.max(0, Math.round(moment - first));
@@ -50,7 +58,7 @@ export function WhatIfPanel({ moment }: { moment: number }) {
       min={seconds(WHAT_IF_LIMITS[key].min)}
       max={seconds(WHAT_IF_LIMITS[key].max)}
       step={0.1}
-      describedBy={noteId}
+      describedBy={`${noteId} ${originId}`}
       onChange={(value) => setTimings((t) => ({ ...t, [key]: toMs(value) }))}
     />
   );
@@ -66,6 +74,9 @@ export function WhatIfPanel({ moment }: { moment: number }) {
         and writes, freezes in its critical window for the pause length, B starts and takes over if A&apos;s lease runs
         out by the database&apos;s clock, and A wakes and sends its late write. This lab is only read: its history stays
         exactly as it is.
+      </p>
+      <p id={originId} className="mt-2 max-w-3xl text-sm" data-testid="what-if-origin">
+        {origin}
       </p>
       <div className="mt-2 flex flex-wrap items-end gap-3">
         {field('Pause length (s)', 'pauseMs')}
