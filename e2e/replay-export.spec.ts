@@ -141,7 +141,12 @@ test('replay a real run, export it, open the export again and land on the same t
   await imported.goto();
   await imported.open(json.fileName, json.text);
   await expect(imported.replayedFile).toContainText(json.fileName);
-  await importedLab.zoomOutTo(56);
+  // It opens fitted to the file's history (all of it, with a little air), not at the live window.
+  const times = (JSON.parse(json.text) as { events: { at: number }[] }).events.map((e) => e.at);
+  const spanS = (Math.max(...times) - Math.min(...times)) / 1000;
+  const shownS = Number((await importedLab.shownSpan.textContent())?.match(/^showing ([\d.]+) s$/)?.[1]);
+  expect(shownS).toBeGreaterThan(spanS);
+  expect(shownS).toBeLessThan(Math.max(2, spanS * 1.3));
   await expect(replay.tableCaptions).toHaveCount(2);
   await expect(importedLab.writeMarks).toHaveCount(writesAtEnd.length);
   expect(await importedLab.markNames(importedLab.writeMarks)).toEqual(writesAtEnd);

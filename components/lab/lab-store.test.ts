@@ -46,3 +46,16 @@ test('the connection says why it is not live, and "again" once it is back', () =
     ['live', undefined, true],
   );
 });
+
+test('a recorded history opens fitted to its span, not crammed at the edge of the live window', () => {
+  const at = (s: number) => 1_000_000 + s * 1000;
+  const history = [0, 0.4, 1.6].map((s, i) => ({ ...event(i + 1), at: at(s) }));
+  const { getState } = createLabStore({ ...summary, closed: true }, false, history);
+  const { windowMs, viewEnd } = getState();
+  assert.ok(viewEnd !== undefined, 'the view is placed, not following the end');
+  assert.ok(windowMs <= 2_000, `a 1.6 s history in a window of ${windowMs} ms`);
+  assert.ok(viewEnd - windowMs <= at(0) && viewEnd >= at(1.6), 'the whole history is in view');
+  assert.ok(viewEnd - windowMs < at(0) - 100 && viewEnd > at(1.6) + 100, 'with air at both sides');
+  const live = createLabStore(summary, false).getState();
+  assert.equal(live.viewEnd, undefined, 'a live lab follows its end');
+});

@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import type { LabId } from '@/lib/model/lab-kinds';
-import type { ReplaySpeed } from '@/lib/model/replay';
+import { type ReplaySpeed, replayBounds } from '@/lib/model/replay';
 import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
 
 /*
@@ -79,10 +79,28 @@ function withoutShownStep({ walkthroughStep: _, ...rest }: LabSnapshot): LabSnap
 }
 
 const WINDOW_BOUNDS_MS = { min: 2_000, max: 10 * 60_000, initial: 14_000 } as const;
+/** A fitted window is the history's span and this much more (the air split between its two sides). */
+const FIT_MARGIN = 1.2;
 
-/** With `history`, the store holds that history (from a file) and replays it at its last moment. */
+/** A recorded history's window: all of it, a little air each side, within the zoom bounds. */
+function fittedTo(history: readonly WireEvent[] | undefined): { windowMs: number; viewEnd: number } | undefined {
+  const bounds = history ? replayBounds(history) : undefined;
+  if (!bounds) return undefined;
+  const windowMs = Math.min(
+    WINDOW_BOUNDS_MS.max,
+    Math.max(WINDOW_BOUNDS_MS.min, Math.round((bounds.to - bounds.from) * FIT_MARGIN)),
+  );
+  return { windowMs, viewEnd: bounds.to + ((FIT_MARGIN - 1) / 2) * windowMs };
+}
+
+/**
+ * With `history`, the store holds that history (from a file, or a guard's counterexample) and
+ * replays it at its last moment, fitted to its span: a 1.6 s counterexample is not drawn crammed at
+ * the right edge of a 14 s window.
+ */
 export function createLabStore(summary: LabSummary, canDrive: boolean, history?: readonly WireEvent[]) {
   const last = history?.reduce((latest, event) => Math.max(latest, event.at), Number.NEGATIVE_INFINITY);
+  const fitted = fittedTo(history);
   return createStore<LabStore>()((set, get) => ({
     lab: summary.id,
     kind: summary.kind,
@@ -95,8 +113,8 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
     connectionNote: undefined,
     reconnected: false,
     database: undefined,
-    windowMs: WINDOW_BOUNDS_MS.initial,
-    viewEnd: undefined,
+    windowMs: fitted?.windowMs ?? WINDOW_BOUNDS_MS.initial,
+    viewEnd: fitted?.viewEnd,
     selectedMark: undefined,
     selectedWorker: undefined,
     notice: undefined,
