@@ -181,7 +181,9 @@ test("a trainee's private delayed packet: its worker writes through its proxy, w
     });
     await expect(value).not.toHaveText(before ?? '', { timeout: WORKER_STEP_TIMEOUT });
     await trainee.page.getByRole('button', { name: 'Close this lab' }).click();
-    await expect(trainee.readOnly).toContainText('Its owner closed this private lab.', { timeout: WORKER_STEP_TIMEOUT });
+    await expect(trainee.readOnly).toContainText('Its owner closed this private lab.', {
+      timeout: WORKER_STEP_TIMEOUT,
+    });
   } finally {
     await context.close();
   }

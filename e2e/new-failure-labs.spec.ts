@@ -309,7 +309,9 @@ test('a trainee opens a private lab of each kind; in a private drifting clock a 
     await expect(trainee.page.getByRole('heading', { level: 1 })).toContainText('A takeover without a new token');
     await expect(sameToken.rowValue()).toHaveText('initial', { timeout: WORKER_STEP_TIMEOUT });
     await trainee.page.getByRole('button', { name: 'Close this lab' }).click();
-    await expect(trainee.readOnly).toContainText('Its owner closed this private lab.', { timeout: WORKER_STEP_TIMEOUT });
+    await expect(trainee.readOnly).toContainText('Its owner closed this private lab.', {
+      timeout: WORKER_STEP_TIMEOUT,
+    });
 
     const drifting = await trainee.openPrivateLab('A drifting clock');
     await expect(drifting.rowValue()).toHaveText('initial', { timeout: WORKER_STEP_TIMEOUT });
@@ -320,7 +322,9 @@ test('a trainee opens a private lab of each kind; in a private drifting clock a 
     });
     await expect(drifting.rowValue()).toHaveText(/^Slow-\d+$/);
     await trainee.page.getByRole('button', { name: 'Close this lab' }).click();
-    await expect(trainee.readOnly).toContainText('Its owner closed this private lab.', { timeout: WORKER_STEP_TIMEOUT });
+    await expect(trainee.readOnly).toContainText('Its owner closed this private lab.', {
+      timeout: WORKER_STEP_TIMEOUT,
+    });
   } finally {
     await context.close();
   }

@@ -136,7 +136,9 @@ test('a private lab is invisible to, and unaffected by, the shared lab and its t
     // Its owner closes it: the workers stop, the history stays to replay, the controls go.
     await mine.gotoFreePlay();
     await trainee.page.getByRole('button', { name: 'Close this lab' }).click();
-    await expect(trainee.readOnly).toContainText('Its owner closed this private lab.', { timeout: WORKER_STEP_TIMEOUT });
+    await expect(trainee.readOnly).toContainText('Its owner closed this private lab.', {
+      timeout: WORKER_STEP_TIMEOUT,
+    });
     await expect(mine.controls).toHaveCount(0);
     await expect(mine.writeMark('Zed', 'accepted', { value: 'Zed-1' })).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
     await expect(mine.markTitled('Zed stopped')).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
