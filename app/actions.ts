@@ -1,12 +1,11 @@
 'use server';
 
-import { cookies } from 'next/headers';
 import type { ActionResult } from '@/lib/model/action-result';
-import { COOKIE_MAX_AGE_S, newOwnerSecret, OWNER_COOKIE } from '@/lib/server/access';
 import { currentClientAddress } from '@/lib/server/client-address';
 import * as failover from '@/lib/server/failover-commands';
 import { submitGuard } from '@/lib/server/guard-commands';
 import * as commands from '@/lib/server/lab-commands';
+import { ownerSecretOfThisBrowser } from '@/lib/server/owner-secret';
 import { readCredentials } from '@/lib/server/request-credentials';
 import * as sweeps from '@/lib/server/sweep-commands';
 import { lockTrainer, unlockTrainer } from '@/lib/server/trainer-session';
@@ -18,13 +17,6 @@ import { forkWhatIf } from '@/lib/server/what-if';
  */
 
 const credentials = readCredentials;
-
-const cookieOptions = {
-  httpOnly: true,
-  sameSite: 'strict' as const,
-  path: '/',
-  maxAge: COOKIE_MAX_AGE_S,
-};
 
 export async function startWorkerAction(input: unknown) {
   return commands.startWorker(input, await credentials());
@@ -69,16 +61,6 @@ export async function closePrivateLabAction(input: unknown) {
 export async function openPrivateLabAction(input: unknown) {
   const ownerSecret = await ownerSecretOfThisBrowser();
   return commands.openPrivateLab(input, { ownerSecret, address: await currentClientAddress() });
-}
-
-/** This browser's owner secret (its private labs'), given to it now if it has none. */
-async function ownerSecretOfThisBrowser(): Promise<string> {
-  const jar = await cookies();
-  const held = jar.get(OWNER_COOKIE)?.value;
-  if (held) return held;
-  const ownerSecret = newOwnerSecret();
-  jar.set(OWNER_COOKIE, ownerSecret, cookieOptions);
-  return ownerSecret;
 }
 
 /** Runs the story again from a moment with other settings, in a new private lab of this browser's. */
