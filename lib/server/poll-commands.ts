@@ -4,7 +4,8 @@ import { answerPoll, askPoll, readOwnAnswers, revealPoll } from '../../db/polls'
 import type { ActionResult } from '../model/action-result';
 import { FencingError, isFencingError } from '../model/errors';
 import { labInput } from '../model/lab-inputs';
-import { answerPollInput, askPollInput, type OwnAnswer, revealPollInput } from '../model/poll';
+import type { OwnAnswer } from '../model/poll';
+import { answerPollInput, askPollInput, revealPollInput } from '../model/poll-inputs';
 import { walkthroughFor } from '../model/walkthrough';
 import { type Credentials, isTrainer, ownerHashOf, requireDriver } from './access';
 import { labFor } from './lab-commands';
