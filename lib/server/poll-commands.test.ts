@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { closePool } from '../../db/pool';
+import type { LabSnapshot } from '../model/wire';
 import { getSupervisor } from '../supervisor/supervisor';
 import { endListenSessions } from '../testing/end-listen-sessions';
 import { openLabFeed } from '../testing/sse-client';
@@ -64,10 +65,9 @@ test("a watcher's feed counts the answers as they come, and shows the tallies on
   const feed = openLabFeed(LAB);
   try {
     const latest = () =>
-      feed.received
-        .filter((m) => m.event === 'snapshot')
-        .at(-1)
-        ?.data.polls?.find((p: { id: number }) => p.id === poll);
+      (feed.received.filter((m) => m.event === 'snapshot').at(-1)?.data as LabSnapshot | undefined)?.polls?.find(
+        (p) => p.id === poll,
+      );
     await waitFor(() => latest()?.state === 'open', 'the question in a snapshot');
     assert.ok((await answer(TINA, poll, 0)).ok);
     assert.ok((await answer(TOM, poll, 0)).ok);
