@@ -1,11 +1,13 @@
 'use server';
 
+import { cookies } from 'next/headers';
 import type { ActionResult } from '@/lib/model/action-result';
+import { COOKIE_MAX_AGE_S, newOwnerSecret, OWNER_COOKIE } from '@/lib/server/access';
 import { currentClientAddress } from '@/lib/server/client-address';
 import * as failover from '@/lib/server/failover-commands';
 import { submitGuard } from '@/lib/server/guard-commands';
 import * as commands from '@/lib/server/lab-commands';
-import { ownerSecretOfThisBrowser } from '@/lib/server/owner-secret';
+import * as polls from '@/lib/server/poll-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
 import * as sweeps from '@/lib/server/sweep-commands';
 import { lockTrainer, unlockTrainer } from '@/lib/server/trainer-session';
@@ -17,6 +19,13 @@ import { forkWhatIf } from '@/lib/server/what-if';
  */
 
 const credentials = readCredentials;
+
+const cookieOptions = {
+  httpOnly: true,
+  sameSite: 'strict' as const,
+  path: '/',
+  maxAge: COOKIE_MAX_AGE_S,
+};
 
 export async function startWorkerAction(input: unknown) {
   return commands.startWorker(input, await credentials());
@@ -61,6 +70,32 @@ export async function closePrivateLabAction(input: unknown) {
 export async function openPrivateLabAction(input: unknown) {
   const ownerSecret = await ownerSecretOfThisBrowser();
   return commands.openPrivateLab(input, { ownerSecret, address: await currentClientAddress() });
+}
+
+/** This browser's owner secret (its private labs'), given to it now if it has none. */
+async function ownerSecretOfThisBrowser(): Promise<string> {
+  const jar = await cookies();
+  const held = jar.get(OWNER_COOKIE)?.value;
+  if (held) return held;
+  const ownerSecret = newOwnerSecret();
+  jar.set(OWNER_COOKIE, ownerSecret, cookieOptions);
+  return ownerSecret;
+}
+
+// Predict, then watch (lib/server/poll-commands.ts): the trainer asks and reveals, the room answers.
+export async function askRoomAction(input: unknown) {
+  return polls.askRoom(input, await credentials());
+}
+export async function revealAnswersAction(input: unknown) {
+  return polls.revealAnswers(input, await credentials());
+}
+/** A trainee's answer: a browser without an owner secret is given one first (it is who answered). */
+export async function answerQuestionAction(input: unknown) {
+  const ownerSecret = await ownerSecretOfThisBrowser();
+  return polls.answerQuestion(input, { credentials: await credentials(), ownerSecret });
+}
+export async function ownAnswersAction(input: unknown) {
+  return polls.ownAnswers(input, await credentials());
 }
 
 /** Runs the story again from a moment with other settings, in a new private lab of this browser's. */

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { askRoomAction, revealAnswersAction } from '@/app/poll-actions';
+import { askRoomAction, revealAnswersAction } from '@/app/actions';
 import { controlButton } from '@/components/lab/controls/styles';
 import { useLabStore } from '@/components/lab/lab-store-provider';
 import type { ActionResult } from '@/lib/model/action-result';

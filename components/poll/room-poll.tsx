@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { answerQuestionAction, ownAnswersAction } from '@/app/poll-actions';
+import { answerQuestionAction, ownAnswersAction } from '@/app/actions';
 import { controlButton } from '@/components/lab/controls/styles';
 import { useLabStore } from '@/components/lab/lab-store-provider';
 import { PollResults } from './poll-results';
