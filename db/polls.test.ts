@@ -89,10 +89,17 @@ test('a choice the question does not have, a question of another lab, or a priva
   assert.equal((await readRunPolls(LAB))[0]?.answered, 0);
 });
 
-test('a run holds at most 20 questions', async () => {
+test('a run holds at most 20 questions, a question at most 500 answers (a room, not a script)', async () => {
   for (let i = 0; i < 20; i++) await ask(`Question ${i + 1}?`);
   await assert.rejects(ask('One more?'), refusedAs('limit_reached'));
   assert.equal((await readRunPolls(LAB)).length, 20);
+  const poll = (await readRunPolls(LAB)).at(-1)?.id ?? 0;
+  const first = trainee();
+  await answerPoll({ lab: LAB, poll, ownerHash: first, choice: 0 });
+  for (let i = 1; i < 500; i++) await answerPoll({ lab: LAB, poll, ownerHash: trainee(), choice: i % 2 });
+  await assert.rejects(answerPoll({ lab: LAB, poll, ownerHash: trainee(), choice: 0 }), refusedAs('limit_reached'));
+  await answerPoll({ lab: LAB, poll, ownerHash: first, choice: 1 });
+  assert.equal((await readRunPolls(LAB)).at(-1)?.answered, 500, 'one already counted may still change their answer');
 });
 
 test('the app role cannot write the questions or answers itself: only through the functions', async () => {

@@ -26,6 +26,11 @@ BEGIN
   IF p_choice IS NULL OR p_choice < 0 OR p_choice >= cardinality(q.choices) THEN
     RAISE EXCEPTION 'the question has % choices: pick one of them', cardinality(q.choices) USING ERRCODE = '22023';
   END IF;
+  -- A room is tens of people; a script that sends a new browser each time fills no more than this.
+  IF NOT EXISTS (SELECT 1 FROM poll_answers WHERE poll = p_poll AND owner_hash = p_owner_hash)
+     AND (SELECT count(*) FROM poll_answers WHERE poll = p_poll) >= 500 THEN
+    RAISE EXCEPTION 'this question has 500 answers already: it takes no more' USING ERRCODE = 'FLP04';
+  END IF;
   INSERT INTO poll_answers (poll, owner_hash, choice) VALUES (p_poll, p_owner_hash, p_choice)
   ON CONFLICT (poll, owner_hash) DO UPDATE SET choice = EXCLUDED.choice, answered_at = clock_timestamp();
   PERFORM pg_notify('fencing_events', json_build_object('lab', p_lab)::text);
