@@ -17,7 +17,7 @@ test('the trainer asks, two trainees answer, the count grows, the step reveals t
   browser,
   lab,
 }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(600_000);
   const trainer = lab('fenced');
   const asker = new PollAsker(page);
   await trainer.gotoWalkthrough();
