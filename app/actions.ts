@@ -7,6 +7,7 @@ import { currentClientAddress } from '@/lib/server/client-address';
 import * as failover from '@/lib/server/failover-commands';
 import { submitGuard } from '@/lib/server/guard-commands';
 import * as commands from '@/lib/server/lab-commands';
+import * as polls from '@/lib/server/poll-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
 import * as sweeps from '@/lib/server/sweep-commands';
 import { lockTrainer, unlockTrainer } from '@/lib/server/trainer-session';
@@ -79,6 +80,22 @@ async function ownerSecretOfThisBrowser(): Promise<string> {
   const ownerSecret = newOwnerSecret();
   jar.set(OWNER_COOKIE, ownerSecret, cookieOptions);
   return ownerSecret;
+}
+
+// Predict, then watch (lib/server/poll-commands.ts): the trainer asks and reveals, the room answers.
+export async function askRoomAction(input: unknown) {
+  return polls.askRoom(input, await credentials());
+}
+export async function revealAnswersAction(input: unknown) {
+  return polls.revealAnswers(input, await credentials());
+}
+/** A trainee's answer: a browser without an owner secret is given one first (it is who answered). */
+export async function answerQuestionAction(input: unknown) {
+  const ownerSecret = await ownerSecretOfThisBrowser();
+  return polls.answerQuestion(input, { credentials: await credentials(), ownerSecret });
+}
+export async function ownAnswersAction(input: unknown) {
+  return polls.ownAnswers(input, await credentials());
 }
 
 /** Runs the story again from a moment with other settings, in a new private lab of this browser's. */

@@ -14,7 +14,8 @@ const rowId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /**
  * fencing_events: a new event's id (0002's trigger), a lab reset up to an event id (db/events.ts,
- * db/labs.ts), or a lab whose state changed without an event (the step the trainer shows: db/shown-step.ts).
+ * db/labs.ts), or a lab whose state changed without an event (the step the trainer shows: db/shown-step.ts;
+ * a question to the room asked, answered or revealed: db/functions/fl_poll_*.sql).
  */
 const eventNote = z.union([
   z.strictObject({ id: rowId, lab: labId }),

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import { LABS } from '@/lib/model/lab-kinds';
 import { ClosePrivateLab } from '../access/close-private-lab';
+import { RoomPoll } from '../poll/room-poll';
 import { LabControls } from './controls/lab-controls';
 import { ExportPanel } from './export/export-panel';
 import { LabMainColumn } from './lab-main-column';
@@ -44,6 +45,7 @@ export function LabView({
             <WalkthroughPanel lab={lab.kind} labId={lab.id} initialStep={guided.initialStep} />
           ) : null}
           {guided && !canDrive ? <WatchedWalkthroughPanel lab={lab.kind} /> : null}
+          {!canDrive ? <RoomPoll /> : null}
           {definition.failure ? (
             <p className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-base dark:border-rose-800 dark:bg-rose-950">
               <strong>Deliberately broken.</strong> {definition.summary} It fails: {definition.failure}.

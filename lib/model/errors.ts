@@ -13,6 +13,8 @@ export type FencingErrorCode =
   | 'rate_limited'
   /** The lab was closed (idle too long); its history stays for replay. */
   | 'lab_closed'
+  /** A question to the room that takes no more answers: revealed, or closed by a newer one. */
+  | 'poll_closed'
   /** The lab was reset since this worker joined it: the database refuses its leases, writes and events. */
   | 'lab_reset'
   /** A worker call that is not from a worker of the lab's current run (another name, instance or lab). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_KINDS } from './events';
 import { LAB_IDS, type LabId } from './lab-kinds';
+import { POLL_STATES, type PollView } from './poll';
 import type { WireEvent } from './wire';
 
 /*
@@ -24,9 +25,16 @@ export type HistoryFile = {
   exportedAt: string;
   lab: HistoryLab;
   events: WireEvent[];
+  /** The questions the trainer asked the room in this run, as the exporting page saw them (tallies once revealed). */
+  polls?: PollView[];
 };
 
-export type HistoryInput = { lab: HistoryLab; events: readonly WireEvent[]; exportedAt: Date };
+export type HistoryInput = {
+  lab: HistoryLab;
+  events: readonly WireEvent[];
+  exportedAt: Date;
+  polls?: readonly PollView[];
+};
 
 export type ParsedHistory = { ok: true; file: HistoryFile } | { ok: false; error: string };
 
@@ -64,6 +72,27 @@ const eventSchema = z.strictObject(
   { error: (issue) => (issue.code === 'unrecognized_keys' ? undefined : 'an event must be an object') },
 );
 
+const count = (what: string) =>
+  z
+    .number({ error: `${what} must be a number` })
+    .int(`${what} must be a whole number`)
+    .min(0, `${what} must not be negative`)
+    .max(Number.MAX_SAFE_INTEGER, `${what} is too large`);
+
+const pollSchema = z.strictObject(
+  {
+    id: positiveInt('id'),
+    step: count('step'),
+    question: text('question'),
+    choices: z.array(text('a choice'), { error: 'choices must be a list' }),
+    state: z.enum(POLL_STATES, { error: `state must be one of: ${POLL_STATES.join(', ')}` }),
+    answered: count('answered'),
+    askedAt: z.number({ error: 'askedAt must be a number of ms since the epoch' }),
+    tallies: z.array(count('a tally'), { error: 'tallies must be a list' }).optional(),
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? undefined : 'a question must be an object') },
+);
+
 const historySchema = z.strictObject({
   format: z.literal(HISTORY_FILE_FORMAT),
   version: z.literal(HISTORY_FILE_VERSION),
@@ -90,6 +119,7 @@ const historySchema = z.strictObject({
       }
     }
   }),
+  polls: z.array(pollSchema, { error: 'polls must be a list' }).optional(),
 });
 
 /** Only the fields of a WireEvent, so that what is exported is exactly what is read back. */
@@ -107,15 +137,28 @@ const wireFields = (e: WireEvent): WireEvent => ({
   detail: e.detail,
 });
 
-export function toHistoryFile({ lab, events, exportedAt }: HistoryInput): HistoryFile {
+export function toHistoryFile({ lab, events, exportedAt, polls }: HistoryInput): HistoryFile {
   return {
     format: HISTORY_FILE_FORMAT,
     version: HISTORY_FILE_VERSION,
     exportedAt: exportedAt.toISOString(),
     lab: { id: lab.id, kind: lab.kind, title: lab.title },
     events: events.map(wireFields),
+    ...(polls && polls.length > 0 ? { polls: polls.map(pollFields) } : {}),
   };
 }
+
+/** Only the fields of a PollView: the tallies only if the page had them (revealed). */
+const pollFields = (p: PollView): PollView => ({
+  id: p.id,
+  step: p.step,
+  question: p.question,
+  choices: [...p.choices],
+  state: p.state,
+  answered: p.answered,
+  askedAt: p.askedAt,
+  ...(p.tallies === undefined ? {} : { tallies: [...p.tallies] }),
+});
 
 /** The file's text: indented, so that a person can read (and diff) a history. */
 export function serializeHistory(input: HistoryInput): string {

@@ -1,4 +1,5 @@
 import type { EventKind, LabEvent } from './events';
+import type { PollView } from './poll';
 
 /** An event as it crosses to the browser: database time in milliseconds since the epoch. */
 export type WireEvent = {
@@ -76,6 +77,8 @@ export type LabSnapshot = {
    * what a watcher's page shows. Absent until the trainer shows one after the lab's last reset.
    */
   walkthroughStep?: number;
+  /** The questions the trainer asked the room in this run (lib/model/poll.ts): tallies only once revealed. */
+  polls?: PollView[];
   /** How many browsers watch the lab's live feed on this server (the room, as the trainer sees it). */
   viewers?: number;
 };

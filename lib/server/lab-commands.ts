@@ -1,6 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import { findLab, type LabRecord, listPrivateLabs } from '../../db/labs';
+import { revealPollsAtStep } from '../../db/polls';
 import { recordShownStep } from '../../db/shown-step';
 import { startChaosRun } from '../chaos/chaos-runs';
 import { FencingError } from '../model/errors';
@@ -83,6 +84,8 @@ export const recordWalkthroughStep = driverCommand(shownStepInput, async (lab, {
   if (step >= steps)
     throw new FencingError('invalid_input', `step must be below ${steps}: the walkthrough has ${steps} steps`);
   await recordShownStep(lab.id, step);
+  // The step the room was asked about ran: the room sees what it predicted as it watches.
+  await revealPollsAtStep(lab.id, step);
   return { lab: lab.id, step };
 });
 // A chaos run resets the lab first, which stops every worker of it.

@@ -3,6 +3,7 @@ import { getEventFeed } from '@/db/event-feed';
 import { eventIdRange, listEvents } from '@/db/events';
 import { getFeedPool } from '@/db/feed-pool';
 import { readLabSnapshot } from '@/db/lab-snapshot';
+import { readRunPolls } from '@/db/polls';
 import type { Queryable } from '@/db/pool';
 import { chaosRunOf } from '@/lib/chaos/chaos-runs';
 import type { LabInstance } from '@/lib/model/lab-instance';
@@ -217,11 +218,21 @@ class LabHub {
   }
 }
 
-/** The lab's row, lease, workers (from their status rows, whoever started them) and chaos run as one `snapshot` message. */
+/**
+ * The lab's row, lease, workers (from their status rows, whoever started them), chaos run and, in a
+ * shared lab, the questions asked of the room (db/polls.ts) as one `snapshot` message.
+ */
 export async function labSnapshotMessage(lab: LabInstance, db: Queryable): Promise<SseMessage & { data: object }> {
-  const [snapshot, workers] = await Promise.all([readLabSnapshot(lab, db), getSupervisor().listWorkers(lab)]);
+  const [snapshot, workers, polls] = await Promise.all([
+    readLabSnapshot(lab, db),
+    getSupervisor().listWorkers(lab),
+    lab.visibility === 'shared' ? readRunPolls(lab.id, db) : [],
+  ]);
   const chaos = chaosRunOf(lab.id);
-  return { event: 'snapshot', data: { ...snapshot, workers, ...(chaos ? { chaos } : {}) } };
+  return {
+    event: 'snapshot',
+    data: { ...snapshot, workers, ...(chaos ? { chaos } : {}), ...(polls.length > 0 ? { polls } : {}) },
+  };
 }
 
 type GlobalWithHub = typeof globalThis & { __fencingLabHub?: LabHub };

@@ -28,7 +28,7 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
   const scopeId = useId();
 
   const run = async (kind: ExportKind) => {
-    const { lab, kind: labKind, clockOffsetMs } = store.getState();
+    const { lab, kind: labKind, clockOffsetMs, snapshot } = store.getState();
     const labTitle =
       title ?? (isPrivateLabId(lab) ? `${LABS[labKind].title} (private lab ${lab})` : LABS[labKind].title);
     const exportedAt = new Date();
@@ -41,6 +41,7 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
         fileName,
         lab: { id: lab, kind: labKind, title: labTitle },
         events,
+        ...(snapshot?.polls ? { polls: snapshot.polls } : {}),
         replayAt,
         dbNow: Date.now() + clockOffsetMs,
         exportedAt,

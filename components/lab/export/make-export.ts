@@ -4,6 +4,7 @@ import type { ExportThemeChoice } from '@/lib/model/export-theme';
 import { exportTheme } from '@/lib/model/export-theme';
 import { serializeHistory } from '@/lib/model/history-file';
 import type { LabId } from '@/lib/model/lab-kinds';
+import type { PollView } from '@/lib/model/poll';
 import { replayBounds } from '@/lib/model/replay';
 import { type ExportKind, exportEnd } from '@/lib/model/replay-view';
 import { buildTimeline } from '@/lib/model/timeline';
@@ -24,6 +25,8 @@ export type ExportRequest = {
   fileName: string;
   lab: { id: string; kind: LabId; title: string };
   events: readonly WireEvent[];
+  /** The questions the room was asked in this run (the history file carries them). */
+  polls?: readonly PollView[];
   replayAt: number | undefined;
   /** The database's clock now (for a live export's end). */
   dbNow: number;
@@ -35,7 +38,10 @@ export type ExportRequest = {
 export async function makeExport(request: ExportRequest): Promise<void> {
   const { kind, fileName, lab, events, exportedAt } = request;
   if (kind === 'json') {
-    const text = serializeHistory({ lab, events, exportedAt });
+    // Up to the replay moment, as the events are: the questions asked by then.
+    const at = request.replayAt;
+    const polls = request.polls?.filter((poll) => at === undefined || poll.askedAt <= at);
+    const text = serializeHistory({ lab, events, exportedAt, ...(polls ? { polls } : {}) });
     downloadText(text, 'application/json', fileName);
   } else if (kind === 'md') {
     const verdict = checkHistory(events);

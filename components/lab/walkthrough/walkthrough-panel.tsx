@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useEffect } from 'react';
 import { compareWith, type LabId } from '@/lib/model/lab-kinds';
+import { PollAsker } from '../../poll/poll-asker';
 import { NoticeArea } from '../controls/notice-area';
 import { controlButton } from '../controls/styles';
 import { useLabRow } from './use-lab-row';
@@ -104,6 +105,12 @@ export function WalkthroughPanel({
         </button>
       </div>
       <NoticeArea />
+      <PollAsker
+        steps={walk.steps}
+        shown={walk.shown}
+        facts={walk.facts}
+        ready={complete && !working && (walk.reached ?? -1) >= 0}
+      />
       {last && complete ? <AfterTheEnd lab={lab} labId={labId} /> : null}
       <p className="text-sm text-slate-600 dark:text-slate-400">← → step back and forward.</p>
     </section>
