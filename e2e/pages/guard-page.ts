@@ -12,6 +12,10 @@ export class GuardPage extends LabPage {
   readonly attack: Locator;
   readonly verdict: Locator;
   readonly counterexample: Locator;
+  /** The statement the verdict's attempt ran (or the text it refused). */
+  readonly attemptStatement: Locator;
+  /** The row's table heading: what guards it, and how its last attack ended. */
+  readonly guardHeading: Locator;
 
   constructor(page: Page, lab: string) {
     super(page, lab);
@@ -21,6 +25,8 @@ export class GuardPage extends LabPage {
     this.attack = this.editor.getByRole('button', { name: 'Attack my guard' });
     this.verdict = this.editor.getByRole('status');
     this.counterexample = this.verdict.getByRole('link', { name: /^Open the counterexample on the timeline/ });
+    this.attemptStatement = this.verdict.getByTestId('guard-attempt-statement');
+    this.guardHeading = page.getByTestId('guard-heading');
   }
 
   /** Submits `statement` and waits for its verdict, which must match `expected`. */

@@ -29,6 +29,16 @@ export const guardAttemptIdSchema = z.coerce
   .positive('an attempt is a positive number')
   .max(Number.MAX_SAFE_INTEGER, 'an attempt number is too large');
 
+/** Which lab's last guard the editor asks for. */
+export const lastGuardInput = z
+  .object({
+    lab: z.string({ error: 'lab must be a lab id' }).regex(PRIVATE_LAB_ID_PATTERN, "lab must be a private lab's id"),
+  })
+  .strict();
+
+/** The editor's start: the trainee's last name and statement in this lab, and that attempt's verdict. */
+export type LastGuard = { name: string; statement: string; result: GuardResult } | null;
+
 /** What a submission returns to the trainee's page. */
 export type GuardResult = {
   attemptId: number;
@@ -36,7 +46,7 @@ export type GuardResult = {
   /** The verdict in one sentence, or why the guard was refused before it ran. */
   headline: string;
   detail?: string;
-  /** The canonical statement that ran (absent when refused). */
-  statement?: string;
+  /** The canonical statement that ran, or the text refused. */
+  statement: string;
   hasCounterexample: boolean;
 };
