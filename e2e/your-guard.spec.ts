@@ -183,7 +183,8 @@ test('two trainees who chose the same name are told apart on the wall; refusals 
       await guard.gotoFreePlay();
       await expect(guard.statement).toHaveValue('DELETE FROM guarded_row');
       await expect(guard.name).toHaveValue(tina);
-      await expect(guard.guardHeading).toContainText('your newest was refused before it ran');
+      // Refused before it ran: nothing was installed, and the heading says so.
+      await expect(guard.guardHeading).toHaveText('(no guard yet: write one below)');
     }
     // Two rows, among the refusals and not the attempts, under two different labels.
     const refused = wall.rowsOf(tina, wall.refusals);

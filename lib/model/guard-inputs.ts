@@ -36,8 +36,14 @@ export const lastGuardInput = z
   })
   .strict();
 
-/** The editor's start: the trainee's last name and statement in this lab, and that attempt's verdict. */
-export type LastGuard = { name: string; statement: string; result: GuardResult } | null;
+/** How the guard the row has now fared: its last attack's outcome, or none installed yet. */
+export type GuardStanding = 'passed' | 'violation' | 'none';
+
+/**
+ * The editor's start: the trainee's last name and statement in this lab and that attempt's verdict
+ * (absent before the first), and how the guard the row has now fared.
+ */
+export type LastGuard = { last?: { name: string; statement: string; result: GuardResult }; standing: GuardStanding };
 
 /** What a submission returns to the trainee's page. */
 export type GuardResult = {

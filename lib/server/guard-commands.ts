@@ -102,14 +102,20 @@ function resultOf(attempt: GuardAttempt): GuardResult {
 }
 
 /**
- * The editor's start in a your-guard lab: its owner's last name and statement there, and that
- * attempt's verdict (null before the first). Only the lab's owner: the same check as a submission.
+ * The editor's start in a your-guard lab: its owner's last name and statement there, that attempt's
+ * verdict, and how the guard the row has now fared. Only the lab's owner: the same check as a submission.
  */
 export const lastGuard = (raw: unknown, credentials: Credentials) =>
   validatedAction(lastGuardInput, async ({ lab: id }): Promise<LastGuard> => {
     const lab = await labFor(id, credentials);
     requireDriver(lab, credentials);
-    if (lab.kind !== 'your-guard' || !lab.ownerHash) return null;
-    const attempt = await latestGuardAttempt({ lab: lab.id, ownerHash: lab.ownerHash });
-    return attempt ? { name: attempt.name, statement: attempt.statement, result: resultOf(attempt) } : null;
+    if (lab.kind !== 'your-guard' || !lab.ownerHash) return { standing: 'none' };
+    const owner = { lab: lab.id, ownerHash: lab.ownerHash };
+    const attempt = await latestGuardAttempt(owner);
+    const attacked = attempt?.outcome === 'refused' ? await latestGuardAttempt({ ...owner, attacked: true }) : attempt;
+    const standing = attacked?.outcome === 'passed' || attacked?.outcome === 'violation' ? attacked.outcome : 'none';
+    return {
+      ...(attempt ? { last: { name: attempt.name, statement: attempt.statement, result: resultOf(attempt) } } : {}),
+      standing,
+    };
   })(raw);

@@ -27,11 +27,12 @@ export function GuardEditor({ labId }: { labId: string }) {
     void lastGuardAction({ lab: labId })
       .then((answer) => {
         if (!current || !answer.ok) return;
-        setLastVerdict(labId, answer.data?.result.outcome ?? 'none');
-        if (!answer.data) return;
-        setName(answer.data.name);
-        setStatement(answer.data.statement);
-        setResult(answer.data.result);
+        setLastVerdict(labId, answer.data.standing);
+        const last = answer.data.last;
+        if (!last) return;
+        setName(last.name);
+        setStatement(last.statement);
+        setResult(last.result);
       })
       .catch(() => undefined)
       .finally(() => current && setLoaded(true));
@@ -52,7 +53,7 @@ export function GuardEditor({ labId }: { labId: string }) {
         setBusy(false);
         if (answer?.ok) {
           setResult(answer.data);
-          setLastVerdict(labId, answer.data.outcome);
+          if (answer.data.outcome !== 'refused') setLastVerdict(labId, answer.data.outcome);
         } else setError(answer ? answer.error.message : 'the server could not be reached');
       }}
     >
