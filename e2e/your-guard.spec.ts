@@ -167,7 +167,7 @@ test('two trainees who chose the same name are told apart on the wall; refusals 
   page,
   browser,
 }) => {
-  test.setTimeout(2 * ATTACK_TIMEOUT);
+  test.setTimeout(3 * ATTACK_TIMEOUT);
   const tina = `Tina ${Date.now() % 1_000_000}`;
   const wall = new WallPage(page);
   await wall.goto();

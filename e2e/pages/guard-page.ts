@@ -1,8 +1,11 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { LabPage } from './lab-page';
 
-/** A guard attack runs real workers through a pause and a takeover: a few seconds, more on a busy machine. */
-export const ATTACK_TIMEOUT = 60_000;
+/**
+ * A guard attack runs real workers through a pause and a takeover, then two seeds of chaos: about
+ * 20 s, much more on a busy machine.
+ */
+export const ATTACK_TIMEOUT = 90_000;
 
 /** A your-guard lab as its trainee finds it: the editor, the verdict, and the link to the counterexample. */
 export class GuardPage extends LabPage {
