@@ -5,7 +5,7 @@ import type { ActionResult } from '@/lib/model/action-result';
 import { COOKIE_MAX_AGE_S, newOwnerSecret, OWNER_COOKIE } from '@/lib/server/access';
 import { currentClientAddress } from '@/lib/server/client-address';
 import * as failover from '@/lib/server/failover-commands';
-import { submitGuard } from '@/lib/server/guard-commands';
+import { lastGuard, submitGuard } from '@/lib/server/guard-commands';
 import * as commands from '@/lib/server/lab-commands';
 import * as polls from '@/lib/server/poll-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
@@ -61,6 +61,11 @@ export async function startChaosAction(input: unknown) {
 /** A your-guard lab: the trainee's statement, checked, installed and attacked (lib/server/guard-commands.ts). */
 export async function submitGuardAction(input: unknown) {
   return submitGuard(input, await credentials(), await currentClientAddress());
+}
+
+/** A your-guard lab's editor on load: its owner's last name, statement and verdict there. */
+export async function lastGuardAction(input: unknown) {
+  return lastGuard(input, await credentials());
 }
 export async function closePrivateLabAction(input: unknown) {
   return commands.closePrivateLab(input, await credentials());

@@ -83,13 +83,25 @@ export async function recordRefusedGuard(
   input: Pick<GuardAttempt, 'lab' | 'ownerHash' | 'name' | 'statement' | 'verdict'>,
   db: Queryable = getPool(),
 ): Promise<GuardAttempt> {
-  const { rows } = await db.query<AttemptRow>(
-    `SELECT ${COLUMNS} FROM guard_attempts WHERE lab = $1 AND owner_hash = $2 ORDER BY id DESC LIMIT 1`,
-    [input.lab, input.ownerHash],
-  );
-  const latest = rows[0] ? reshapeAttempt(rows[0]) : undefined;
+  const latest = await latestGuardAttempt(input, db);
   if (latest?.outcome === 'refused' && latest.statement === input.statement.slice(0, 2000)) return latest;
   return recordGuardAttempt({ ...input, outcome: 'refused' }, db);
+}
+
+/**
+ * This owner's latest attempt in the lab (its editor opens with it), or with `attacked` their latest
+ * that was installed and attacked (the guard the row has now); or undefined.
+ */
+export async function latestGuardAttempt(
+  input: Pick<GuardAttempt, 'lab' | 'ownerHash'> & { attacked?: boolean },
+  db: Queryable = getPool(),
+): Promise<GuardAttempt | undefined> {
+  const { rows } = await db.query<AttemptRow>(
+    `SELECT ${COLUMNS} FROM guard_attempts WHERE lab = $1 AND owner_hash = $2 AND (NOT $3 OR outcome <> 'refused')
+      ORDER BY id DESC LIMIT 1`,
+    [input.lab, input.ownerHash, input.attacked ?? false],
+  );
+  return rows[0] ? reshapeAttempt(rows[0]) : undefined;
 }
 
 /** One attempt, or undefined. */

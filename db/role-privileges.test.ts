@@ -53,6 +53,7 @@ const APP_FUNCTIONS = [
   'fl_reset_protected_row(p_id integer, p_value text)',
   'fl_reset_unguarded_row(p_lab text, p_value text)',
   'fl_revoke_lease(p_resource text)',
+  'fl_stage_guard_token(p_lab text, p_token bigint)',
   'fl_your_guard_write(p_lab text, p_value text, p_token bigint, p_actor text, p_generation bigint)',
   'lab_generation_bump(lab_id text)',
   'lab_generation_current(lab_id text, worker_generation bigint)',

@@ -34,6 +34,12 @@ export async function dropGuard(lab: string, db: Queryable = getPool()): Promise
   await db.query('SELECT fl_drop_guard($1)', [lab]);
 }
 
+/** Stages the lab's next grant at `token` (the attack's stale writers); returns the token the next grant mints. */
+export async function stageGuardToken(lab: string, token: number, db: Queryable = getPool()): Promise<number> {
+  const { rows } = await db.query<{ staged: string }>('SELECT fl_stage_guard_token($1, $2) AS staged', [lab, token]);
+  return Number(rows[0]?.staged);
+}
+
 export type GuardWrite = { as: WorkerIdentity; rowId: number; value: string; token: Token };
 
 /** A worker's write through its lab's guard, under a statement timeout; its event is recorded in the same transaction. */

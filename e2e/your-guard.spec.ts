@@ -9,6 +9,8 @@ import { WallPage } from './pages/wall-page';
  * attacks it with real workers (A with token 9 frozen, B with 10, A wakes). The right guard passes;
  * each classic wrong one, and one that raises an error, gets its verdict and a counterexample that
  * opens on the replay's timeline, saying the statement that ran and what it did; a statement that is not one plain UPDATE of the lab's table is refused before it runs.
+ * Every attempt keeps its statement (issue 22 part 3): the editor opens with the last one, and the
+ * attempt, its counterexample and the wall show it; the wall tells same-name trainees apart.
  */
 
 const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
@@ -31,8 +33,20 @@ test('a trainee submits a right guard, three classic wrong ones and one that fai
     await guard.name.fill(trainee);
     expect(await seriousViolations(guard.page)).toEqual([]);
 
-    await guard.submit(`${SET} AND last_token <= $2`, /^✓ Passed: your guard held/);
+    await guard.submit(
+      `${SET} AND last_token <= $2`,
+      /^✓ Passed: your guard held against the pause story and \d+ stale writes over 2 seeds/,
+    );
     await expect(guard.counterexample).toHaveCount(0);
+    await expect(guard.attemptStatement).toHaveText(`${SET} AND last_token <= $2`);
+    await expect(guard.guardHeading).toHaveText('(guarded by your statement: it held its last attack)');
+    // A reload opens the editor with the trainee's last name, statement and verdict, not the starter.
+    await guard.gotoFreePlay();
+    // As PostgreSQL's deparser wrote it back (the canonical statement that ran).
+    await expect(guard.statement).toHaveValue(`${SET}\n  AND last_token <= $2`);
+    await expect(guard.name).toHaveValue(trainee);
+    await expect(guard.verdict).toContainText('✓ Passed: your guard held against the pause story');
+    await expect(guard.guardHeading).toHaveText('(guarded by your statement: it held its last attack)');
 
     // Each with the write its counterexample must show, in words of what really ran: the trainee's
     // statement (as PostgreSQL's parser printed it) and its real outcome, never the seed's statement.
@@ -59,7 +73,8 @@ test('a trainee submits a right guard, three classic wrong ones and one that fai
         'an error on token 10',
         `${SET} AND last_token <= $2 AND 1 / (10 - $2) >= 0`,
         /your guard raised an error on token 10's write and wrote nothing: division by zero/,
-        /^(Violation: )?B's write "B-\d+" with token 10: your guard raised an error: division by zero\./,
+        // The statement names 10: a stale writer of the story holds token 10, and its first write fails.
+        /^(Violation: )?[A-Z]'s write "[A-Z]-\d+" with token 10: your guard raised an error: division by zero\./,
       ],
     ];
     for (const [what, statement, violation, write] of wrong) {
@@ -67,9 +82,13 @@ test('a trainee submits a right guard, three classic wrong ones and one that fai
       await guard.name.fill(trainee);
       await guard.submit(statement, violation);
       await expect(guard.verdict, what).toContainText('✗ Broken');
+      await expect(guard.guardHeading).toHaveText('(guarded by your statement: its last attack broke it)');
+      const ran = (await guard.attemptStatement.textContent()) ?? '';
+      expect(ran, what).toMatch(/^UPDATE guarded_row SET value = \$1, last_token = \$2 WHERE id = \$3/);
       await guard.counterexample.click();
       await guard.page.waitForURL(/\/replay\?attempt=\d+$/);
       await expect(guard.page.getByTestId('replayed-file')).toContainText(`${trainee}'s guard`);
+      await expect(guard.page.getByTestId('counterexample-statement'), what).toHaveText(ran);
       // The counterexample's offending write is on the replayed timeline, in words of the guard that ran.
       const mark = guard.markTitled(write);
       await expect(mark, what).toBeVisible();
@@ -78,23 +97,36 @@ test('a trainee submits a right guard, three classic wrong ones and one that fai
       if (what !== 'an error on token 10') await expect(guard.markTitled(/^Violation: /).first()).toBeVisible();
     }
 
-    // The trainer's wall, open all along, shows the four attempts as they came, and the latest verdict.
-    const row = wall.rowOf(trainee);
-    await expect(row.getByRole('cell').nth(1)).toHaveText(/^5$/, { timeout: ATTACK_TIMEOUT });
-    await expect(row).toContainText("your guard raised an error on token 10's write and wrote nothing");
-    // Its counterexample opens for the projector.
-    await row.getByRole('link', { name: /^Open attempt \d+/ }).click();
+    // The trainer's wall, open all along, shows the five attempts as they came, one row each, newest
+    // first, each with its time, statement and verdict, and a link only to its own counterexample.
+    const rows = wall.rowsOf(trainee);
+    await expect(rows).toHaveCount(5, { timeout: ATTACK_TIMEOUT });
+    const latest = rows.first();
+    await expect(latest).toContainText("✗ your guard raised an error on token 10's write and wrote nothing");
+    await expect(latest).toContainText(`${SET} AND last_token <= $2 AND (1 / (10 - $2)) >= 0`);
+    await expect(latest.getByRole('cell').first()).toHaveText(/^\d{2}:\d{2}:\d{2}/);
+    const passed = rows.last();
+    await expect(passed).toContainText('✓ your guard held against the pause story');
+    await expect(passed).toContainText(`${SET} AND last_token <= $2`);
+    await expect(passed.getByRole('link')).toHaveCount(0);
+    // Its counterexample opens for the projector, with the statement that ran.
+    await latest.getByRole('link', { name: /^Open attempt \d+/ }).click();
     await page.waitForURL(/\/replay\?attempt=\d+$/);
     await expect(page.getByTestId('replayed-file')).toContainText(`${trainee}'s guard`);
+    await expect(page.getByTestId('counterexample-statement')).toHaveText(
+      `${SET} AND last_token <= $2 AND (1 / (10 - $2)) >= 0`,
+    );
     await expect(
-      new GuardPage(page, opened.lab).markTitled(/^B's write "B-\d+" with token 10: your guard raised an error/),
+      new GuardPage(page, opened.lab).markTitled(
+        /^[A-Z]'s write "[A-Z]-\d+" with token 10: your guard raised an error/,
+      ),
     ).toBeVisible();
 
-    // The trainee's own wall shows their row only.
+    // The trainee's own wall shows their attempts only.
     const own = new WallPage(guard.page);
     await own.goto();
-    await expect(own.rows).toHaveCount(1);
-    await expect(own.rowOf(trainee)).toBeVisible();
+    await expect(own.rows).toHaveCount(5);
+    await expect(own.rowsOf(trainee)).toHaveCount(5);
   } finally {
     await context.close();
   }
@@ -128,5 +160,42 @@ test('a guard that is not one plain UPDATE of the lab’s table is refused befor
     await expect(guard.rowValue()).toHaveText('initial');
   } finally {
     await context.close();
+  }
+});
+
+test('two trainees who chose the same name are told apart on the wall; refusals are kept apart from attempts', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(3 * ATTACK_TIMEOUT);
+  const tina = `Tina ${Date.now() % 1_000_000}`;
+  const wall = new WallPage(page);
+  await wall.goto();
+  const contexts = [await browser.newContext(), await browser.newContext()];
+  try {
+    for (const context of contexts) {
+      const opened = await new SessionPage(await context.newPage()).openPrivateLab('Your guard');
+      const guard = new GuardPage(opened.page, opened.lab);
+      await guard.name.fill(tina);
+      await guard.submit('DELETE FROM guarded_row', /not a DELETE/);
+      await expect(guard.attemptStatement).toHaveText('DELETE FROM guarded_row');
+      // A refusal is kept too: a reload opens with it.
+      await guard.gotoFreePlay();
+      await expect(guard.statement).toHaveValue('DELETE FROM guarded_row');
+      await expect(guard.name).toHaveValue(tina);
+      // Refused before it ran: nothing was installed, and the heading says so.
+      await expect(guard.guardHeading).toHaveText('(no guard yet: write one below)');
+    }
+    // Two rows, among the refusals and not the attempts, under two different labels.
+    const refused = wall.rowsOf(tina, wall.refusals);
+    await expect(refused).toHaveCount(2, { timeout: ATTACK_TIMEOUT });
+    await expect(wall.rowsOf(tina)).toHaveCount(0);
+    const labels = await refused.getByRole('rowheader').allTextContents();
+    expect(labels).toHaveLength(2);
+    for (const label of labels) expect(label).toMatch(WallPage.label(tina));
+    expect(labels[0]).not.toBe(labels[1]);
+    await expect(refused.first()).toContainText('DELETE FROM guarded_row');
+  } finally {
+    for (const context of contexts) await context.close();
   }
 });

@@ -25,7 +25,21 @@ export default async function ReplayPage({ searchParams }: Props) {
           ✗ No counterexample {String(attempt)} that this browser may open.
         </p>
       ) : null}
-      <HistoryReplay initial={counterexample} />
+      {counterexample ? (
+        <section
+          aria-label="The guard that ran"
+          className="space-y-1 rounded-lg border border-slate-300 p-3 dark:border-slate-700"
+        >
+          <p className="text-sm font-semibold">The statement that ran ({counterexample.fileName}):</p>
+          <pre data-testid="counterexample-statement" className="whitespace-pre-wrap break-words font-mono text-sm">
+            {counterexample.statement}
+          </pre>
+          <p className="text-sm text-rose-800 dark:text-rose-300">✗ {counterexample.verdict}</p>
+        </section>
+      ) : null}
+      <HistoryReplay
+        initial={counterexample ? { file: counterexample.file, fileName: counterexample.fileName } : undefined}
+      />
     </main>
   );
 }

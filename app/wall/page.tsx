@@ -15,7 +15,7 @@ export default async function WallPage() {
       <SiteHeader subtitle="The class wall" />
       <p className="text-base">
         {trainer
-          ? 'Every guard the room submitted in a "Your guard" lab, newest first: pass, or the violation the attack found, with the history that shows it.'
+          ? 'Every guard the room submitted in a "Your guard" lab, one row per attempt, newest first: its statement, what the attack tried and held against or the violation it found, with the history that shows it. Each name carries a short tag of its browser, so two trainees with one name read apart.'
           : 'Your own guard attempts (the trainer sees the whole room’s). Open a private lab of the kind "Your guard" to write one.'}
       </p>
       <ClassWall />

@@ -5,6 +5,7 @@ import { LABS } from '@/lib/model/lab-kinds';
 import { clock } from './format';
 import { useLabStore } from './lab-store-provider';
 import { useTablesView } from './replay/use-tables-view';
+import { guardHeading, useLastVerdicts } from './your-guard/last-verdict';
 
 const FLASH_MS = 1_500;
 
@@ -36,6 +37,8 @@ const flashClass = (on: boolean) =>
  */
 export function LiveTables() {
   const kind = useLabStore((s) => s.kind);
+  const labId = useLabStore((s) => s.lab);
+  const lastVerdict = useLastVerdicts((s) => s.byLab[labId]);
   const { row, lease, now, replayLabel } = useTablesView();
   const rowFlash = useFlash(row ? `${row.value}/${row.lastToken}` : undefined);
   const leaseFlash = useFlash(lease ? `${lease.holder}/${lease.token}` : undefined);
@@ -50,7 +53,11 @@ export function LiveTables() {
           className="border-b border-slate-200 px-3 py-2 text-lg font-semibold dark:border-slate-800"
         >
           {table}
-          {table === 'unguarded_rows' ? (
+          {kind === 'your-guard' ? (
+            <span data-testid="guard-heading" className="ml-2 text-sm font-normal text-slate-700 dark:text-slate-300">
+              ({guardHeading(lastVerdict)})
+            </span>
+          ) : table === 'unguarded_rows' ? (
             <span className="ml-2 text-sm font-normal text-rose-700 dark:text-rose-300">(no guard: a broken lab)</span>
           ) : null}
         </h2>

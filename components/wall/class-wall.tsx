@@ -1,8 +1,8 @@
 'use client';
 
-import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
-import { type WallAttempt, wallRows, wallWords } from '@/lib/model/class-wall';
+import { type WallAttempt, wallOf } from '@/lib/model/class-wall';
+import { AttemptsTable, RefusalsTable } from './wall-tables';
 
 /** The wall's rows, fed by /api/guard-attempts: the attempts so far, then each new one as it commits. */
 export function ClassWall() {
@@ -21,7 +21,8 @@ export function ClassWall() {
     source.onerror = () => setLive(false);
     return () => source.close();
   }, []);
-  const rows = useMemo(() => wallRows(attempts), [attempts]);
+  const wall = useMemo(() => wallOf(attempts), [attempts]);
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   return (
     <section aria-labelledby="wall-heading" className="space-y-2">
       <h2 id="wall-heading" className="text-lg font-semibold">
@@ -29,54 +30,11 @@ export function ClassWall() {
       </h2>
       <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
         {live
-          ? `${rows.length} ${rows.length === 1 ? 'trainee' : 'trainees'}, ${attempts.length} ${attempts.length === 1 ? 'attempt' : 'attempts'}; live`
+          ? `${count(wall.trainees, 'trainee', 'trainees')}, ${count(wall.attacks.length, 'attempt', 'attempts')} (and ${count(wall.refusals.length, 'statement', 'statements')} refused before they ran); live`
           : 'Connecting…'}
       </p>
-      <table className="w-full border-collapse text-left text-base">
-        <caption className="sr-only">Each trainee's latest guard and its verdict</caption>
-        <thead>
-          <tr className="border-b border-slate-300 dark:border-slate-700">
-            <th scope="col" className="py-1 pr-3">
-              Name
-            </th>
-            <th scope="col" className="py-1 pr-3">
-              Verdict
-            </th>
-            <th scope="col" className="py-1 pr-3">
-              Attempts
-            </th>
-            <th scope="col" className="py-1">
-              Counterexample
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.trainee} data-testid="wall-row" className="border-b border-slate-200 dark:border-slate-800">
-              <th scope="row" className="py-1 pr-3 font-semibold">
-                {row.name}
-              </th>
-              <td
-                className={`py-1 pr-3 ${row.passed ? 'text-emerald-800 dark:text-emerald-300' : 'text-rose-800 dark:text-rose-300'}`}
-              >
-                {row.passed ? '✓ ' : '✗ '}
-                {wallWords(row)}
-              </td>
-              <td className="py-1 pr-3">{row.attempts}</td>
-              <td className="py-1">
-                {row.counterexample ? (
-                  <Link className="font-semibold underline" href={`/replay?attempt=${row.counterexample.id}`}>
-                    Open attempt {row.counterexample.id}
-                    <span className="sr-only"> ({row.name})</span>
-                  </Link>
-                ) : (
-                  '—'
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <AttemptsTable attempts={wall.attacks} />
+      {wall.refusals.length ? <RefusalsTable attempts={wall.refusals} /> : null}
     </section>
   );
 }

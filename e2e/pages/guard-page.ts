@@ -1,8 +1,11 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { LabPage } from './lab-page';
 
-/** A guard attack runs real workers through a pause and a takeover: a few seconds, more on a busy machine. */
-export const ATTACK_TIMEOUT = 60_000;
+/**
+ * A guard attack runs real workers through a pause and a takeover, then two seeds of chaos: about
+ * 20 s, much more on a busy machine (over 90 s seen at a load of 30 on 2 CPUs).
+ */
+export const ATTACK_TIMEOUT = 120_000;
 
 /** A your-guard lab as its trainee finds it: the editor, the verdict, and the link to the counterexample. */
 export class GuardPage extends LabPage {
@@ -12,6 +15,10 @@ export class GuardPage extends LabPage {
   readonly attack: Locator;
   readonly verdict: Locator;
   readonly counterexample: Locator;
+  /** The statement the verdict's attempt ran (or the text it refused). */
+  readonly attemptStatement: Locator;
+  /** The row's table heading: what guards it, and how its last attack ended. */
+  readonly guardHeading: Locator;
 
   constructor(page: Page, lab: string) {
     super(page, lab);
@@ -21,6 +28,8 @@ export class GuardPage extends LabPage {
     this.attack = this.editor.getByRole('button', { name: 'Attack my guard' });
     this.verdict = this.editor.getByRole('status');
     this.counterexample = this.verdict.getByRole('link', { name: /^Open the counterexample on the timeline/ });
+    this.attemptStatement = this.verdict.getByTestId('guard-attempt-statement');
+    this.guardHeading = page.getByTestId('guard-heading');
   }
 
   /** Submits `statement` and waits for its verdict, which must match `expected`. */

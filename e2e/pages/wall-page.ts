@@ -1,14 +1,20 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-/** The class wall: one row per trainee, named by the name they chose. */
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The class wall: one row per attempt, each trainee named by the name they chose and a short tag; refusals apart. */
 export class WallPage {
   readonly table: Locator;
   readonly rows: Locator;
+  readonly refusals: Locator;
   readonly status: Locator;
 
   constructor(readonly page: Page) {
-    this.table = page.getByRole('table', { name: "Each trainee's latest guard and its verdict" });
+    this.table = page.getByRole('table', { name: 'Every guard attempt, newest first' });
     this.rows = this.table.getByTestId('wall-row');
+    this.refusals = page
+      .getByRole('table', { name: 'Statements refused before they ran, newest first' })
+      .getByTestId('wall-refusal');
     this.status = page.getByRole('region', { name: 'Guard attempts' }).getByRole('status');
   }
 
@@ -17,7 +23,13 @@ export class WallPage {
     await expect(this.status).toContainText('live');
   }
 
-  rowOf(name: string): Locator {
-    return this.rows.filter({ has: this.page.getByRole('rowheader', { name, exact: true }) });
+  /** A trainee's name as a row heading says it: the name, then " · " and four hex digits of their key. */
+  static label(name: string): RegExp {
+    return new RegExp(`^${escaped(name)} · [0-9a-f]{4}$`);
+  }
+
+  /** The rows (newest first) of every trainee who chose `name`. */
+  rowsOf(name: string, rows: Locator = this.rows): Locator {
+    return rows.filter({ has: this.page.getByRole('rowheader', { name: WallPage.label(name) }) });
   }
 }

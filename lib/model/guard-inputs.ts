@@ -29,6 +29,22 @@ export const guardAttemptIdSchema = z.coerce
   .positive('an attempt is a positive number')
   .max(Number.MAX_SAFE_INTEGER, 'an attempt number is too large');
 
+/** Which lab's last guard the editor asks for. */
+export const lastGuardInput = z
+  .object({
+    lab: z.string({ error: 'lab must be a lab id' }).regex(PRIVATE_LAB_ID_PATTERN, "lab must be a private lab's id"),
+  })
+  .strict();
+
+/** How the guard the row has now fared: its last attack's outcome, or none installed yet. */
+export type GuardStanding = 'passed' | 'violation' | 'none';
+
+/**
+ * The editor's start: the trainee's last name and statement in this lab and that attempt's verdict
+ * (absent before the first), and how the guard the row has now fared.
+ */
+export type LastGuard = { last?: { name: string; statement: string; result: GuardResult }; standing: GuardStanding };
+
 /** What a submission returns to the trainee's page. */
 export type GuardResult = {
   attemptId: number;
@@ -36,7 +52,7 @@ export type GuardResult = {
   /** The verdict in one sentence, or why the guard was refused before it ran. */
   headline: string;
   detail?: string;
-  /** The canonical statement that ran (absent when refused). */
-  statement?: string;
+  /** The canonical statement that ran, or the text refused. */
+  statement: string;
   hasCounterexample: boolean;
 };

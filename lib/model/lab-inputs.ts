@@ -31,6 +31,8 @@ const WORKER_NAME_MAX_CHARS = 40;
 const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;
 const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
 const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
+/** As the attack's probe values (lib/model/guard-probes.ts MAX_PROBE_VALUE_CHARS). */
+const WRITE_VALUE_MAX_CHARS = 100;
 export const RETRY_AFTER_BOUNDS_MS = { min: 200, max: 60_000 } as const;
 
 /** A kind a private lab may be: a lab with workers, or "your guard" (the failover lab has its own controls). */
@@ -94,6 +96,15 @@ export const workerSettingsSchema = z
      * it waits). The server refuses it in any other lab.
      */
     retryAfterMs: ms('client timeout', RETRY_AFTER_BOUNDS_MS).optional(),
+    /**
+     * The your-guard lab's setting: the value this worker writes every time (absent: its name and a
+     * count). The attack on a guard sends the constants of the trainee's statement (lib/model/guard-probes.ts).
+     */
+    writeValue: z
+      .string({ error: 'a write value must be text' })
+      .min(1, 'a write value must not be empty')
+      .max(WRITE_VALUE_MAX_CHARS, `a write value is at most ${WRITE_VALUE_MAX_CHARS} characters`)
+      .optional(),
   })
   .strict()
   .refine((s) => s.renewEveryMs < s.leaseTtlMs, {
@@ -114,6 +125,9 @@ export function workerSettingsForLab(kind: LabId, raw: unknown): WorkerSettings 
   }
   if (settings.leaseClock !== undefined && !hasDriftingClock(kind)) {
     throw new FencingError('invalid_input', 'only the drifting-clock labs have a lease clock setting');
+  }
+  if (settings.writeValue !== undefined && kind !== 'your-guard') {
+    throw new FencingError('invalid_input', 'only the your-guard lab has a write value setting');
   }
   if (settings.retryAfterMs !== undefined && !hasPacketProxy(kind)) {
     throw new FencingError('invalid_input', 'only the delayed-packet labs have a client timeout and retry setting');

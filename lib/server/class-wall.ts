@@ -19,6 +19,7 @@ function wallAttempt(attempt: GuardAttempt): WallAttempt {
     id: attempt.id,
     trainee: createHash('sha256').update(`wall:${attempt.ownerHash}`).digest('hex').slice(0, 16),
     name: attempt.name,
+    statement: attempt.statement,
     outcome: attempt.outcome,
     verdict: attempt.verdict,
     hasCounterexample: attempt.hasCounterexample,

@@ -1,9 +1,9 @@
 import 'server-only';
-import { recordGuardAttempt, recordRefusedGuard } from '../../db/guard-attempts';
+import { type GuardAttempt, latestGuardAttempt, recordGuardAttempt, recordRefusedGuard } from '../../db/guard-attempts';
 import { installGuard } from '../../db/your-guard';
 import { runGuardAttack } from '../chaos/guard-attack';
 import { FencingError, isFencingError } from '../model/errors';
-import { type GuardResult, submitGuardInput } from '../model/guard-inputs';
+import { type GuardResult, type LastGuard, lastGuardInput, submitGuardInput } from '../model/guard-inputs';
 import { toHistoryFile } from '../model/history-file';
 import { labTitle } from '../model/lab-instance';
 import { type Credentials, requireDriver } from './access';
@@ -44,7 +44,13 @@ export const submitGuard = (raw: unknown, credentials: Credentials, address = 'u
         const refused = async (reason: string, statement: string): Promise<GuardResult> => {
           // The same statement refused again is the same attempt: kept once.
           const attempt = await recordRefusedGuard({ ...owner, statement, verdict: reason });
-          return { attemptId: attempt.id, outcome: 'refused', headline: reason, hasCounterexample: false };
+          return {
+            attemptId: attempt.id,
+            outcome: 'refused',
+            headline: reason,
+            statement: attempt.statement,
+            hasCounterexample: false,
+          };
         };
         if (!parsed.ok) return refused(`refused before it ran: ${parsed.reason}`, text);
         try {
@@ -53,7 +59,7 @@ export const submitGuard = (raw: unknown, credentials: Credentials, address = 'u
           if (isFencingError(error) && error.code === 'invalid_input') return refused(error.message, parsed.statement);
           throw error;
         }
-        const { verdict, events } = await runGuardAttack(lab);
+        const { verdict, events } = await runGuardAttack(lab, parsed.constants);
         const shown = new Set(verdict.counterexample);
         const history = verdict.passed
           ? undefined
@@ -82,4 +88,34 @@ export const submitGuard = (raw: unknown, credentials: Credentials, address = 'u
     } finally {
       slot?.release();
     }
+  })(raw);
+
+/** An attempt as its editor shows it again: the verdict kept with it. */
+function resultOf(attempt: GuardAttempt): GuardResult {
+  return {
+    attemptId: attempt.id,
+    outcome: attempt.outcome,
+    headline: attempt.verdict,
+    statement: attempt.statement,
+    hasCounterexample: attempt.hasCounterexample,
+  };
+}
+
+/**
+ * The editor's start in a your-guard lab: its owner's last name and statement there, that attempt's
+ * verdict, and how the guard the row has now fared. Only the lab's owner: the same check as a submission.
+ */
+export const lastGuard = (raw: unknown, credentials: Credentials) =>
+  validatedAction(lastGuardInput, async ({ lab: id }): Promise<LastGuard> => {
+    const lab = await labFor(id, credentials);
+    requireDriver(lab, credentials);
+    if (lab.kind !== 'your-guard' || !lab.ownerHash) return { standing: 'none' };
+    const owner = { lab: lab.id, ownerHash: lab.ownerHash };
+    const attempt = await latestGuardAttempt(owner);
+    const attacked = attempt?.outcome === 'refused' ? await latestGuardAttempt({ ...owner, attacked: true }) : attempt;
+    const standing = attacked?.outcome === 'passed' || attacked?.outcome === 'violation' ? attacked.outcome : 'none';
+    return {
+      ...(attempt ? { last: { name: attempt.name, statement: attempt.statement, result: resultOf(attempt) } } : {}),
+      standing,
+    };
   })(raw);

@@ -8,12 +8,12 @@ import { type Credentials, isTrainer, ownerHashOf } from './access';
 /**
  * A guard attempt's counterexample, for /replay?attempt=…: to the trainee who made the attempt, and
  * to the trainer (the class wall's projector link). Anyone else, or a bad id, gets nothing. Its
- * writes say the statement that ran: the attempt's own.
+ * writes say the statement that ran: the attempt's own, which the page shows above it with its verdict.
  */
 export async function counterexampleFor(
   rawId: unknown,
   credentials: Credentials,
-): Promise<{ file: HistoryFile; fileName: string } | undefined> {
+): Promise<{ file: HistoryFile; fileName: string; statement: string; verdict: string } | undefined> {
   const id = guardAttemptIdSchema.safeParse(rawId);
   if (!id.success) return undefined;
   const attempt = await findGuardAttempt(id.data);
@@ -25,5 +25,7 @@ export async function counterexampleFor(
   return {
     file: counterexampleWithStatement(parsed.file, attempt.statement),
     fileName: `attempt ${attempt.id} (${attempt.name}'s guard)`,
+    statement: attempt.statement,
+    verdict: attempt.verdict,
   };
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { parse } from 'libpg-query';
 import { deparse } from 'pgsql-deparser';
+import { type GuardConstants, guardConstants } from '../model/guard-probes';
 import { checkGuardTree, type GuardCheck, MAX_GUARD_CHARS } from '../model/guard-statement';
 
 /**
@@ -8,7 +9,9 @@ import { checkGuardTree, type GuardCheck, MAX_GUARD_CHARS } from '../model/guard
  * judged by the pure rules of lib/model/guard-statement.ts. What is installed is never the text
  * typed, but the accepted tree deparsed to canonical SQL (comments and all oddities of spelling gone).
  */
-export type ParsedGuard = { ok: true; statement: string } | Exclude<GuardCheck, { ok: true }>;
+export type ParsedGuard =
+  | { ok: true; statement: string /** What the attack tries besides its story. */; constants: GuardConstants }
+  | Exclude<GuardCheck, { ok: true }>;
 
 export async function parseGuard(text: string): Promise<ParsedGuard> {
   try {
@@ -50,7 +53,8 @@ async function readGuard(text: string): Promise<ParsedGuard> {
     };
   }
   // The canonical text must say the same as the tree that passed: parsed again, judged again.
-  const again = checkGuardTree(await parse(statement));
+  const canonical = await parse(statement);
+  const again = checkGuardTree(canonical);
   if (!again.ok) return again;
-  return { ok: true, statement };
+  return { ok: true, statement, constants: guardConstants(canonical) };
 }

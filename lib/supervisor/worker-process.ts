@@ -67,6 +67,7 @@ export class WorkerProcess {
       ...(settings.clockSlowPercent === undefined ? [] : [`--clock-slow-percent=${settings.clockSlowPercent}`]),
       ...(settings.leaseClock === undefined ? [] : [`--lease-clock=${settings.leaseClock}`]),
       ...(settings.retryAfterMs === undefined ? [] : [`--retry-after-ms=${settings.retryAfterMs}`]),
+      ...(settings.writeValue === undefined ? [] : [`--write-value=${settings.writeValue}`]),
     ];
     this.child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', entry, ...args], {
       cwd: projectRoot(),

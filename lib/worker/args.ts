@@ -8,6 +8,7 @@ export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [
     [--clock-slow-percent 0..90] (the drifting-clock labs only: this worker's clock runs that much slow)
     [--lease-clock own|database] (the drifting-clock labs only: judge the lease by its own clock or ask the database)
     [--retry-after-ms 200..60000] (the delayed-packet labs only: retry an unanswered write with the same token)
+    [--write-value <text>] (the your-guard lab only: write this value every time)
   --db is the worker URL the lab's launcher prints (the worker role and the room's worker password,
   on the lab server's PostgreSQL); it defaults to DATABASE_URL. A private lab also takes its --join-key,
   which its page shows its owner.`;
@@ -32,6 +33,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
         'clock-slow-percent': { type: 'string' },
         'lease-clock': { type: 'string' },
         'retry-after-ms': { type: 'string' },
+        'write-value': { type: 'string' },
       },
     }));
   } catch (error) {
@@ -65,6 +67,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
     ...defined('clockSlowPercent', number('clock-slow-percent')),
     ...defined('leaseClock', values['lease-clock']),
     ...defined('retryAfterMs', number('retry-after-ms')),
+    ...defined('writeValue', values['write-value']),
   });
   if (!settings.success) {
     const issue = settings.error.issues[0];
@@ -76,6 +79,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
       clockSlowPercent: '--clock-slow-percent',
       leaseClock: '--lease-clock',
       retryAfterMs: '--retry-after-ms',
+      writeValue: '--write-value',
     };
     const flag = flags[String(issue?.path[0])] ?? 'options';
     throw new UsageError(`${flag}: ${issue?.message ?? 'invalid'}`);

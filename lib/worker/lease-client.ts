@@ -205,7 +205,8 @@ export class LeaseClient {
     const belief = this.belief;
     if (!belief) return false;
     if (!(await this.stillHolds(belief))) return false;
-    const value = `${this.config.name}-${++this.writes}`;
+    ++this.writes;
+    const value = this.config.writeValue ?? `${this.config.name}-${this.writes}`;
     const sent = writeForLab(
       {
         lab: this.config.lab,

@@ -105,6 +105,12 @@ async function main(): Promise<number> {
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(`--retry-after-ms: only the delayed-packet labs retry a write (${lab.id} is ${lab.kind})`);
   }
+  if (settings.writeValue !== undefined && lab.kind !== 'your-guard') {
+    await markRemoteWorkerStopped(me, session).catch(() => undefined);
+    throw new Refused(
+      `--write-value: only the your-guard lab's workers write a value of their choosing (${lab.id} is ${lab.kind})`,
+    );
+  }
   if (!local && hasPacketProxy(lab.kind)) {
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(

@@ -20,6 +20,8 @@ export type WorkerConfig = {
   leaseClock?: LeaseClock | undefined;
   /** The delayed-packet labs only: give up on an unanswered write after this long, and send it again. */
   retryAfterMs?: number | undefined;
+  /** The your-guard lab only: the value it writes every time (absent: its name and a count). */
+  writeValue?: string | undefined;
   /**
    * The run of the lab this worker joined (labs.generation): every lease, write and event it sends
    * carries it, and the database refuses them once the lab has been reset since.

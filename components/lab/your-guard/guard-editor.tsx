@@ -1,23 +1,45 @@
 'use client';
 
 import Link from 'next/link';
-import { useId, useState } from 'react';
-import { submitGuardAction } from '@/app/actions';
+import { useEffect, useId, useState } from 'react';
+import { lastGuardAction, submitGuardAction } from '@/app/actions';
 import type { GuardResult } from '@/lib/model/guard-inputs';
+import { useLastVerdicts } from './last-verdict';
 
 const STARTER = 'UPDATE guarded_row SET value = $1, last_token = $2\nWHERE id = $3';
 
 /**
  * The your-guard lab's editor: the trainee writes the UPDATE that protects the row, and the lab
  * attacks it with real workers (a few seconds). The verdict is announced, with a link that opens
- * its counterexample on the replay's timeline.
+ * its counterexample on the replay's timeline. It opens with the trainee's last name, statement and
+ * verdict in this lab, as guard_attempts kept them (the starter only before the first attempt).
  */
 export function GuardEditor({ labId }: { labId: string }) {
   const [name, setName] = useState('');
   const [statement, setStatement] = useState(STARTER);
+  const [loaded, setLoaded] = useState(false);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<GuardResult | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const setLastVerdict = useLastVerdicts((s) => s.set);
+  useEffect(() => {
+    let current = true;
+    void lastGuardAction({ lab: labId })
+      .then((answer) => {
+        if (!current || !answer.ok) return;
+        setLastVerdict(labId, answer.data.standing);
+        const last = answer.data.last;
+        if (!last) return;
+        setName(last.name);
+        setStatement(last.statement);
+        setResult(last.result);
+      })
+      .catch(() => undefined)
+      .finally(() => current && setLoaded(true));
+    return () => {
+      current = false;
+    };
+  }, [labId, setLastVerdict]);
   const ids = { name: useId(), statement: useId(), help: useId() };
   return (
     <form
@@ -29,8 +51,10 @@ export function GuardEditor({ labId }: { labId: string }) {
         setError(undefined);
         const answer = await submitGuardAction({ lab: labId, name, statement }).catch(() => undefined);
         setBusy(false);
-        if (answer?.ok) setResult(answer.data);
-        else setError(answer ? answer.error.message : 'the server could not be reached');
+        if (answer?.ok) {
+          setResult(answer.data);
+          if (answer.data.outcome !== 'refused') setLastVerdict(labId, answer.data.outcome);
+        } else setError(answer ? answer.error.message : 'the server could not be reached');
       }}
     >
       <h2 className="text-lg font-semibold">Your guard</h2>
@@ -47,6 +71,7 @@ export function GuardEditor({ labId }: { labId: string }) {
           value={name}
           maxLength={40}
           required
+          disabled={!loaded}
           onChange={(e) => setName(e.target.value)}
           className="rounded-md border border-slate-300 bg-white px-2 py-1 text-base dark:border-slate-700 dark:bg-slate-900"
         />
@@ -60,13 +85,14 @@ export function GuardEditor({ labId }: { labId: string }) {
           maxLength={2000}
           rows={4}
           spellCheck={false}
+          disabled={!loaded}
           onChange={(e) => setStatement(e.target.value)}
           className="rounded-md border border-slate-300 bg-white px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900"
         />
       </label>
       <button
         type="submit"
-        disabled={busy}
+        disabled={busy || !loaded}
         className="rounded-md bg-sky-700 px-3 py-1.5 font-semibold text-white hover:bg-sky-800 disabled:opacity-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600"
       >
         {busy ? 'Attacking your guard…' : 'Attack my guard'}
@@ -98,6 +124,12 @@ function Verdict({ result }: { result: GuardResult }) {
         {word}: {result.headline}
       </p>
       {result.detail ? <p className="text-sm">{result.detail}</p> : null}
+      <p className="text-sm">
+        Attempt {result.attemptId}, {result.outcome === 'refused' ? 'the statement refused' : 'the statement that ran'}:
+      </p>
+      <pre data-testid="guard-attempt-statement" className="whitespace-pre-wrap break-words font-mono text-sm">
+        {result.statement}
+      </pre>
       {result.hasCounterexample ? (
         <p>
           <Link className="font-semibold underline" href={`/replay?attempt=${result.attemptId}`}>

@@ -1,0 +1,105 @@
+import Link from 'next/link';
+import { traineeLabel, type WallAttempt, wallWords } from '@/lib/model/class-wall';
+
+/*
+ * The wall's two tables: every attacked attempt, one row each (its time, who, the statement that ran,
+ * its verdict and its own counterexample), and apart from them the statements refused before they ran.
+ */
+
+const head = 'py-1 pr-3';
+/** The database's time of the attempt, as a wall clock in the viewer's zone: when in the session it came. */
+const timeOf = (at: number) =>
+  new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+function Statement({ text }: { text: string }) {
+  return <code className="block max-w-xl whitespace-pre-wrap break-words font-mono text-sm">{text}</code>;
+}
+
+export function AttemptsTable({ attempts }: { attempts: readonly WallAttempt[] }) {
+  return (
+    <table className="w-full border-collapse text-left text-base">
+      <caption className="sr-only">Every guard attempt, newest first</caption>
+      <thead>
+        <tr className="border-b border-slate-300 dark:border-slate-700">
+          {['Time', 'Trainee', 'Statement', 'Verdict', 'Counterexample'].map((title) => (
+            <th key={title} scope="col" className={head}>
+              {title}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {attempts.map((attempt) => (
+          <tr
+            key={attempt.id}
+            data-testid="wall-row"
+            className="border-b border-slate-200 align-top dark:border-slate-800"
+          >
+            <td className="py-1 pr-3 tabular-nums">{timeOf(attempt.at)}</td>
+            <th scope="row" className="py-1 pr-3 font-semibold">
+              {traineeLabel(attempt)}
+            </th>
+            <td className="py-1 pr-3">
+              <Statement text={attempt.statement} />
+            </td>
+            <td
+              className={`py-1 pr-3 ${attempt.outcome === 'passed' ? 'text-emerald-800 dark:text-emerald-300' : 'text-rose-800 dark:text-rose-300'}`}
+            >
+              {wallWords(attempt)}
+            </td>
+            <td className="py-1">
+              {attempt.hasCounterexample ? (
+                <Link className="font-semibold underline" href={`/replay?attempt=${attempt.id}`}>
+                  Open attempt {attempt.id}
+                  <span className="sr-only"> ({traineeLabel(attempt)})</span>
+                </Link>
+              ) : (
+                '—'
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function RefusalsTable({ attempts }: { attempts: readonly WallAttempt[] }) {
+  return (
+    <section aria-labelledby="refusals-heading" className="space-y-1 pt-2">
+      <h3 id="refusals-heading" className="text-base font-semibold">
+        Refused before they ran (not attacked, not counted as attempts)
+      </h3>
+      <table className="w-full border-collapse text-left text-sm">
+        <caption className="sr-only">Statements refused before they ran, newest first</caption>
+        <thead>
+          <tr className="border-b border-slate-300 dark:border-slate-700">
+            {['Time', 'Trainee', 'Statement', 'Why'].map((title) => (
+              <th key={title} scope="col" className={head}>
+                {title}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {attempts.map((attempt) => (
+            <tr
+              key={attempt.id}
+              data-testid="wall-refusal"
+              className="border-b border-slate-200 align-top dark:border-slate-800"
+            >
+              <td className="py-1 pr-3 tabular-nums">{timeOf(attempt.at)}</td>
+              <th scope="row" className="py-1 pr-3 font-semibold">
+                {traineeLabel(attempt)}
+              </th>
+              <td className="py-1 pr-3">
+                <Statement text={attempt.statement} />
+              </td>
+              <td className="py-1">{attempt.verdict}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
