@@ -2,6 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import type { LabId } from '@/lib/model/lab-kinds';
 import type { ReplaySpeed } from '@/lib/model/replay';
+import type { StepFrame } from '@/lib/model/timeline-frame';
 import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
 
 /*
@@ -35,6 +36,11 @@ export type LabState = {
   /** How much time the timeline shows, and where it ends (undefined: it follows now). */
   windowMs: number;
   viewEnd: number | undefined;
+  /**
+   * The stretch a walkthrough's shown step talks about (presenter mode): while set, the timeline
+   * shows it and now together instead of `windowMs`; a zoom, a pan or "Follow now" lets go of it.
+   */
+  frame: StepFrame | undefined;
   selectedMark: string | undefined;
   selectedWorker: string | undefined;
   notice: Notice | undefined;
@@ -62,6 +68,9 @@ export type LabActions = {
   zoom: (factor: number) => void;
   pan: (deltaMs: number, now: number) => void;
   follow: () => void;
+  setFrame: (frame: StepFrame | undefined) => void;
+  /** Lets go of the frame, keeping the window it showed (`windowMs` ending at `viewEnd`). */
+  holdView: (windowMs: number, viewEnd: number) => void;
   selectMark: (key: string | undefined) => void;
   selectWorker: (id: string | undefined) => void;
   notify: (tone: Notice['tone'], message: string) => void;
@@ -79,6 +88,7 @@ function withoutShownStep({ walkthroughStep: _, ...rest }: LabSnapshot): LabSnap
 }
 
 const WINDOW_BOUNDS_MS = { min: 2_000, max: 10 * 60_000, initial: 14_000 } as const;
+const clampWindow = (ms: number) => Math.min(WINDOW_BOUNDS_MS.max, Math.max(WINDOW_BOUNDS_MS.min, Math.round(ms)));
 
 /** With `history`, the store holds that history (from a file) and replays it at its last moment. */
 export function createLabStore(summary: LabSummary, canDrive: boolean, history?: readonly WireEvent[]) {
@@ -97,6 +107,7 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
     database: undefined,
     windowMs: WINDOW_BOUNDS_MS.initial,
     viewEnd: undefined,
+    frame: undefined,
     selectedMark: undefined,
     selectedWorker: undefined,
     notice: undefined,
@@ -118,6 +129,7 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
           events: [],
           selectedMark: undefined,
           viewEnd: undefined,
+          frame: undefined,
           replayAt: undefined,
           replayPlaying: false,
         });
@@ -134,6 +146,7 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
         snapshot: held && withoutShownStep(held),
         selectedMark: undefined,
         viewEnd: undefined,
+        frame: undefined,
         replayAt: undefined,
         replayPlaying: false,
       });
@@ -157,13 +170,18 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
     },
     zoom: (factor) => {
       const next = Math.round(get().windowMs * factor);
-      set({ windowMs: Math.min(WINDOW_BOUNDS_MS.max, Math.max(WINDOW_BOUNDS_MS.min, next)) });
+      set({ windowMs: clampWindow(next), frame: undefined });
     },
     pan: (deltaMs, now) => {
       const end = (get().viewEnd ?? now) + deltaMs;
-      set({ viewEnd: end >= now ? undefined : end });
+      set({ viewEnd: end >= now ? undefined : end, frame: undefined });
     },
-    follow: () => set({ viewEnd: undefined }),
+    follow: () => set({ viewEnd: undefined, frame: undefined }),
+    setFrame: (frame) => {
+      const held = get().frame;
+      if (held?.from !== frame?.from || held?.to !== frame?.to) set({ frame });
+    },
+    holdView: (windowMs, viewEnd) => set({ windowMs: clampWindow(windowMs), viewEnd, frame: undefined }),
     selectMark: (key) => set({ selectedMark: key }),
     selectWorker: (id) => set({ selectedWorker: id }),
     notify: (tone, message) => set({ notice: { tone, message, at: Date.now() } }),

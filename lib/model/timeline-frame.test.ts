@@ -39,6 +39,8 @@ test('a step frames what happened since the step before; the last step frames th
   assert.deepEqual(stepFrame(moments, 6), { from: moments[0], to: moments[6] });
   assert.deepEqual(stepFrame(moments, 0), { from: moments[0], to: moments[0] });
   assert.equal(stepFrame([undefined], 0), undefined);
+  // A verdict with no event of its own (the failover's last step) still frames the whole story.
+  assert.deepEqual(stepFrame([...moments, undefined], 7), { from: moments[0], to: moments[6] });
 });
 
 test('30 s after a step its marks are still in the window, and so is now; the window grows by steps, it does not scroll', () => {

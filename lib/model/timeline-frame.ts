@@ -50,8 +50,8 @@ export type StepFrame = { from: number; to: number };
 
 /**
  * The evidence of step `index` (done once the story has reached it): what happened since the step
- * before was done, up to the moment this one was. The last step sums the story up: all of it. A step
- * not reached yet frames the last one reached (the stretch it will happen after).
+ * before was done, up to the moment this one was. The last step sums the story up: all of it. Another
+ * step not reached yet frames the last one reached (the stretch it will happen after).
  */
 export function stepFrame(moments: readonly (number | undefined)[], index: number): StepFrame | undefined {
   const first = moments[0];
@@ -60,7 +60,8 @@ export function stepFrame(moments: readonly (number | undefined)[], index: numbe
   const shown = Math.min(index, reachedUpTo);
   const to = moments[shown] ?? first;
   if (shown === 0) return { from: first, to };
-  const isLast = index === moments.length - 1 && shown === index;
+  // The last step sums the story up, also one without an event of its own (the failover's verdict).
+  const isLast = index >= moments.length - 1;
   return { from: isLast ? first : (moments[shown - 1] ?? first), to };
 }
 

@@ -193,13 +193,27 @@ function fitText(text: string, px: number, room: number): string {
   return `${chars.slice(0, n).join('')}…`;
 }
 
-/** "+12 s": seconds since the origin, at a step that gives at most ten ticks in the window. */
+const axisLabel = (ms: number) => {
+  const s = ms / 1000;
+  return `${s >= 0 ? '+' : ''}${Number.isInteger(s) ? s : s.toFixed(2)} s`;
+};
+/** The least room between two axis labels, in px. */
+const AXIS_LABEL_GAP = 12;
+
+/**
+ * "+12 s": seconds since the origin, at a step that gives at most ten ticks in the window and room
+ * for each label (the widest, the window's end, with its gap): a phone's narrow track gets fewer.
+ */
 function axisDecor(o: LayoutOptions, x: (t: number) => number, height: number): Shape[] {
   const { from, to, origin, metrics: m } = o;
-  const step = AXIS_STEPS_MS.find((s) => (to - from) / s <= 10) ?? LONGEST_AXIS_STEP_MS;
+  const pxPerMs = (x(to) - x(from)) / (to - from);
+  const widest = (step: number) =>
+    Math.max(textWidth(axisLabel(to - origin), m.labelPx), textWidth(axisLabel(from - origin), m.labelPx)) +
+    (step % 1000 === 0 ? 0 : textWidth('.00', m.labelPx));
+  const fits = (step: number) => (to - from) / step <= 10 && step * pxPerMs >= widest(step) + AXIS_LABEL_GAP;
+  const step = AXIS_STEPS_MS.find(fits) ?? LONGEST_AXIS_STEP_MS;
   const shapes: Shape[] = [];
   for (let t = origin + Math.ceil((from - origin) / step) * step; t <= to; t += step) {
-    const s = (t - origin) / 1000;
     const at = x(t);
     shapes.push(
       { type: 'line', x1: at, x2: at, y1: m.axisH - 4, y2: height, stroke: 'grid' },
@@ -207,7 +221,7 @@ function axisDecor(o: LayoutOptions, x: (t: number) => number, height: number): 
         type: 'text',
         x: at,
         y: m.axisH - 8,
-        text: `${s >= 0 ? '+' : ''}${Number.isInteger(s) ? s : s.toFixed(2)} s`,
+        text: axisLabel(t - origin),
         px: m.labelPx,
         weight: 400,
         anchor: 'middle',
