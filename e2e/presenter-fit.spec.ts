@@ -112,6 +112,7 @@ test("the timeline frames the step being told: its marks stay in view 30 s on, a
   const presenter = new PresenterPage(page, 'fenced');
   await page.goto('/labs/fenced/present?step=6');
   await presenter.runSteps.click();
+  await expect(presenter.runSteps).toHaveCount(0, { timeout: 90_000 });
   await presenter.expectStep(6, 'rejected as stale');
   const rejection = /^\d+ vs \d+$/;
   await expect.poll(async () => (await lastFrame(page)).some((t) => rejection.test(t.text))).toBe(true);
@@ -143,6 +144,7 @@ test('on a 390 px phone the lab page and presenter show the whole timeline: as w
   const presenter = new PresenterPage(page, 'fenced');
   await page.goto('/labs/fenced/present?step=2');
   await presenter.runSteps.click();
+  await expect(presenter.runSteps).toHaveCount(0, { timeout: 90_000 });
   await presenter.expectStep(2, /^A, a real process, took the lease/);
 
   const expectWholeTimeline = async (where: string) => {

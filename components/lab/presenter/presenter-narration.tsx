@@ -43,9 +43,9 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
   return (
     <section
       aria-labelledby="presenter-step-title"
-      className="flex flex-col gap-2 rounded-xl border-2 border-sky-300 bg-sky-50 p-3 lg:min-h-0 lg:flex-1 dark:border-sky-800 dark:bg-sky-950"
+      className="flex flex-col gap-1.5 rounded-xl border-2 border-sky-300 bg-sky-50 p-3 lg:min-h-0 lg:flex-1 dark:border-sky-800 dark:bg-sky-950"
     >
-      <p className="text-lg font-semibold text-sky-900 dark:text-sky-200" data-testid="step-counter">
+      <p className="text-base font-semibold text-sky-900 dark:text-sky-200" data-testid="step-counter">
         {view.step === undefined ? 'The walkthrough' : `Step ${view.step} of ${view.steps}`}
       </p>
       <h2 id="presenter-step-title" className="text-2xl font-bold leading-tight">
@@ -78,7 +78,8 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
           ) : null}
         </div>
       ) : null}
-      <p role="status" className="min-h-7 text-lg text-slate-700 dark:text-slate-300">
+      {/* No height while idle (empty): the narration keeps the room. */}
+      <p role="status" className="text-lg text-slate-700 dark:text-slate-300">
         {view.status.kind === 'working' ? `Waiting for ${view.status.what}…` : ''}
       </p>
       {view.status.kind === 'failed' ? (
