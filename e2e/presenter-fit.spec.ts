@@ -1,7 +1,7 @@
 import type { LabId } from '../lib/model/lab-kinds';
 import { walkthroughFor } from '../lib/model/walkthrough';
 import { expect, test } from './fixtures';
-import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { type LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
 import { axisLabels, lastFrame, recordLastFrame } from './painted';
 
@@ -25,6 +25,24 @@ const PRESENTED: LabId[] = [
   'delayed-packet',
   'delayed-packet-unfenced',
 ];
+
+/**
+ * Runs a deep link's steps (its button) and waits until the linked step has happened: while they run
+ * the page shows each step as it completes, so the wait is for all of it at once, on a loaded machine.
+ */
+async function runDeepLink(page: LabPage, step: number, of: number) {
+  await page.runSteps.click();
+  await expect
+    .poll(
+      async () =>
+        (await page.stepCounter.textContent()) === `Step ${step} of ${of}` &&
+        (await page.runSteps.count()) === 0 &&
+        (await page.page.getByText(/^Waiting for /).count()) === 0 &&
+        !/^(Not run yet|Waiting for)|^$/.test((await page.narration.textContent()) ?? ''),
+      { timeout: 170_000, message: `the deep link's steps up to step ${step} run` },
+    )
+    .toBe(true);
+}
 
 /** What a step must show at 1280×720: nothing scrolls, the controls and the whole narration on screen. */
 async function expectFits(presenter: PresenterPage, what: string) {
@@ -69,10 +87,7 @@ for (const kind of PRESENTED) {
     const presenter = new PresenterPage(page, kind);
     await page.goto(`/labs/${kind}/present?step=${steps}`);
     await expect(presenter.runSteps).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
-    await presenter.runSteps.click();
-    // The deep-linked step stays shown while the steps up to it run: its narration once it has happened.
-    await expect(presenter.narration).not.toHaveText(/^(Not run yet|Waiting for)|^$/, { timeout: 150_000 });
-    await expect(page.getByText(/^Waiting for /)).toHaveCount(0);
+    await runDeepLink(presenter, steps, steps);
     await walkEveryStep(presenter, steps, kind);
   });
 }
@@ -95,6 +110,7 @@ test('failover: the asynchronous story after a synchronous one says so, and ever
   await presenter.runSteps.click();
   await expect(presenter.runSteps).toHaveCount(0, { timeout: 180_000 });
   await expect(page.getByText(/^Waiting for /)).toHaveCount(0, { timeout: 60_000 });
+  await expect(presenter.stepCounter).toHaveText(`Step ${steps} of ${steps}`);
   await walkEveryStep(presenter, Number(steps), 'failover');
   // The story ends with the pair stopped, as the failover specs leave it.
   await page.goto('/labs/failover');
@@ -111,8 +127,7 @@ test("the timeline frames the step being told: its marks stay in view 30 s on, a
   await page.addInitScript(recordLastFrame);
   const presenter = new PresenterPage(page, 'fenced');
   await page.goto('/labs/fenced/present?step=6');
-  await presenter.runSteps.click();
-  await expect(presenter.runSteps).toHaveCount(0, { timeout: 90_000 });
+  await runDeepLink(presenter, 6, 7);
   await presenter.expectStep(6, 'rejected as stale');
   const rejection = /^\d+ vs \d+$/;
   await expect.poll(async () => (await lastFrame(page)).some((t) => rejection.test(t.text))).toBe(true);
@@ -143,8 +158,7 @@ test('on a 390 px phone the lab page and presenter show the whole timeline: as w
   await page.addInitScript(recordLastFrame);
   const presenter = new PresenterPage(page, 'fenced');
   await page.goto('/labs/fenced/present?step=2');
-  await presenter.runSteps.click();
-  await expect(presenter.runSteps).toHaveCount(0, { timeout: 90_000 });
+  await runDeepLink(presenter, 2, 7);
   await presenter.expectStep(2, /^A, a real process, took the lease/);
 
   const expectWholeTimeline = async (where: string) => {
@@ -183,9 +197,8 @@ test("a broken lab's walkthrough at 1280×720: at “A wakes up” B's lane and 
   test.setTimeout(180_000);
   const broken = lab('no-fencing');
   await page.goto('/labs/no-fencing/walkthrough?step=6');
-  await broken.runSteps.click();
-  await expect(broken.stepCounter).toHaveText('Step 6 of 7', { timeout: 90_000 });
-  await expect(broken.narration).toContainText('A woke up', { timeout: 90_000 });
+  await runDeepLink(broken, 6, 7);
+  await expect(broken.narration).toContainText('A woke up');
   await expect(broken.checkerViolations).toBeVisible();
   const names = broken.timeline.getByTestId('lane-names');
   await expect(names.locator('[data-lane-name="B"]')).toBeInViewport({ ratio: 1 });
