@@ -179,7 +179,7 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
     follow: () => set({ viewEnd: undefined, frame: undefined }),
     setFrame: (frame) => {
       const held = get().frame;
-      if (held?.from !== frame?.from || held?.to !== frame?.to) set({ frame });
+      if (held?.from !== frame?.from || held?.to !== frame?.to || held?.untilNow !== frame?.untilNow) set({ frame });
     },
     holdView: (windowMs, viewEnd) => set({ windowMs: clampWindow(windowMs), viewEnd, frame: undefined }),
     selectMark: (key) => set({ selectedMark: key }),

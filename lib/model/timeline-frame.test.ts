@@ -35,20 +35,23 @@ test('a step not reached has no moment, and its frame is the last reached step',
 
 test('a step frames what happened since the step before; the last step frames the whole story', () => {
   const wakes = stepFrame(moments, 5);
-  assert.deepEqual(wakes, { from: moments[4], to: moments[5] });
-  assert.deepEqual(stepFrame(moments, 6), { from: moments[0], to: moments[6] });
-  assert.deepEqual(stepFrame(moments, 0), { from: moments[0], to: moments[0] });
+  assert.deepEqual(wakes, { from: moments[4], to: moments[5], untilNow: false });
+  assert.deepEqual(stepFrame(moments, 6), { from: moments[0], to: moments[6], untilNow: true });
+  assert.deepEqual(stepFrame(moments, 0), { from: moments[0], to: moments[0], untilNow: false });
   assert.equal(stepFrame([undefined], 0), undefined);
   // A verdict with no event of its own (the failover's last step) still frames the whole story.
-  assert.deepEqual(stepFrame([...moments, undefined], 7), { from: moments[0], to: moments[6] });
+  assert.deepEqual(stepFrame([...moments, undefined], 7), { from: moments[0], to: moments[6], untilNow: true });
 });
 
 test('30 s after a step its marks are still in the window, and so is now; the window grows by steps, it does not scroll', () => {
-  const frame = { from: 100_000, to: 103_000 };
+  const frame = { from: 100_000, to: 103_000, untilNow: true };
   const justAfter = framedWindow(frame, 103_500);
   assert.ok(justAfter.start < frame.from && justAfter.end > 103_500);
   const later = framedWindow(frame, 133_000);
   assert.ok(later.start < frame.from, 'the step is still in view');
   assert.ok(later.end > 133_000, 'now is in view');
   assert.deepEqual(framedWindow(frame, 133_100), later, 'between steps of the span the window stands still');
+  // An earlier step, shown again (Back), fills the window on its own, however long ago it was.
+  const earlier = framedWindow({ ...frame, untilNow: false }, 533_000);
+  assert.ok(earlier.start < frame.from && earlier.end > frame.to && earlier.end - earlier.start <= 10_000);
 });

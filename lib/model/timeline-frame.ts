@@ -45,8 +45,11 @@ export function stepMoments<E extends Timed>(
   return moments;
 }
 
-/** The stretch of a story a step talks about: [from, to] in database time. */
-export type StepFrame = { from: number; to: number };
+/**
+ * The stretch of a story a step talks about: [from, to] in database time; `untilNow` for the latest
+ * step reached (what the room is watching now), whose window keeps now in view too.
+ */
+export type StepFrame = { from: number; to: number; untilNow: boolean };
 
 /**
  * The evidence of step `index` (done once the story has reached it): what happened since the step
@@ -59,10 +62,11 @@ export function stepFrame(moments: readonly (number | undefined)[], index: numbe
   const reachedUpTo = moments.findLastIndex((m) => m !== undefined);
   const shown = Math.min(index, reachedUpTo);
   const to = moments[shown] ?? first;
-  if (shown === 0) return { from: first, to };
+  const untilNow = shown === reachedUpTo;
+  if (shown === 0) return { from: first, to, untilNow };
   // The last step sums the story up, also one without an event of its own (the failover's verdict).
   const isLast = index >= moments.length - 1;
-  return { from: isLast ? first : (moments[shown - 1] ?? first), to };
+  return { from: isLast ? first : (moments[shown - 1] ?? first), to, untilNow };
 }
 
 /** Spans the framed view snaps to, so that it changes by steps a reader can follow, not every second. */
@@ -73,12 +77,12 @@ const LEAD = 0.08;
 const TRAIL = 0.12;
 
 /**
- * The window [start, end] that shows a frame and "now" together: it starts just before the frame and
- * grows (by steps) to keep now in view, rather than scrolling, so the step's marks stay on screen
- * however long the trainer talks about them.
+ * The window [start, end] that shows a frame, and "now" with the latest step: it starts just before
+ * the frame and grows (by steps) to keep now in view, rather than scrolling, so the step's marks stay
+ * on screen however long the trainer talks about them. An earlier step (Back) is shown on its own.
  */
 export function framedWindow(frame: StepFrame, now: number): { start: number; end: number } {
-  const needed = (Math.max(frame.to, now) - frame.from) / (1 - LEAD - TRAIL);
+  const needed = ((frame.untilNow ? Math.max(frame.to, now) : frame.to) - frame.from) / (1 - LEAD - TRAIL);
   const longest = SPANS_MS[SPANS_MS.length - 1] ?? needed;
   const span = SPANS_MS.find((ms) => ms >= needed) ?? Math.max(longest, needed);
   const start = frame.from - span * LEAD;

@@ -113,7 +113,7 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
       tables={<FailoverServers view={servers} />}
       side={null}
       hints={
-        <p className="text-base text-slate-700 dark:text-slate-300">
+        <p className="text-sm text-slate-700 dark:text-slate-300">
           <kbd>→</kbd> runs the next step · <kbd>←</kbd> the one before · <kbd>?</kbd> all keys
         </p>
       }

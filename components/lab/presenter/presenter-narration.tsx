@@ -30,7 +30,7 @@ export type NarrationDrive = {
 /** A step's words, as large as its length lets them be in the column beside the timeline at 1280×720. */
 function narrationSize(text: string): string {
   if (text.length <= NARRATION_CHARS.xl) return 'text-xl';
-  return text.length <= NARRATION_CHARS.lg ? 'text-lg' : 'text-base';
+  return text.length <= NARRATION_CHARS.lg ? 'text-lg' : 'text-base leading-[1.3]';
 }
 /** Measured at 1280×720 beside the presenter's timeline: the longest narration that fits at each size. */
 const NARRATION_CHARS = { xl: 360, lg: 520 } as const;
@@ -48,7 +48,7 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
       <p className="text-base font-semibold text-sky-900 dark:text-sky-200" data-testid="step-counter">
         {view.step === undefined ? 'The walkthrough' : `Step ${view.step} of ${view.steps}`}
       </p>
-      <h2 id="presenter-step-title" className="text-2xl font-bold leading-tight">
+      <h2 id="presenter-step-title" className="text-xl font-bold leading-tight">
         {view.title}
       </h2>
       {/* The controls below stay on screen: a narration longer than its room scrolls in its own box. */}

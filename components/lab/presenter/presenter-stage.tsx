@@ -131,7 +131,7 @@ export function PresenterStage(props: {
 function DriveHints() {
   const selected = useLabStore((s) => s.snapshot?.workers.find((w) => w.id === s.selectedWorker)?.name);
   return (
-    <p className="text-base text-slate-700 dark:text-slate-300">
+    <p className="text-sm text-slate-700 dark:text-slate-300">
       <kbd>→</kbd> next · <kbd>Space</kbd> play/pause · <kbd>P</kbd> pause {selected ?? 'the selected worker'} ·{' '}
       <kbd>?</kbd> all keys
     </p>

@@ -22,7 +22,8 @@ export function useStepFrame(
   const frame = index === undefined ? undefined : stepFrame(moments, index);
   const from = frame?.from;
   const to = frame?.to;
+  const untilNow = frame?.untilNow ?? false;
   useEffect(() => {
-    setFrame(from === undefined || to === undefined ? undefined : { from, to });
-  }, [from, to, setFrame]);
+    setFrame(from === undefined || to === undefined ? undefined : { from, to, untilNow });
+  }, [from, to, untilNow, setFrame]);
 }
