@@ -73,7 +73,9 @@ export function stepFrame(moments: readonly (number | undefined)[], index: numbe
  * Spans the framed view snaps to, so that it changes by steps a reader can follow, not every second.
  * The shortest leaves room for the labels of writes 0.7 s apart at the presenter's measures.
  */
-const SPANS_MS = [3_000, 6_000, 10_000, 15_000, 20_000, 30_000, 45_000, 60_000, 90_000, 120_000, 180_000, 300_000, 600_000];
+const SPANS_MS = [
+  3_000, 6_000, 10_000, 15_000, 20_000, 30_000, 45_000, 60_000, 90_000, 120_000, 180_000, 300_000, 600_000,
+];
 /** Room before the frame's start (its first mark is not cut at the edge), as a share of the span. */
 const LEAD = 0.08;
 /** Room after the latest of the frame's end and now, as a share of the span. */
