@@ -53,6 +53,8 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
       </h2>
       {/* The controls below stay on screen: a narration longer than its room scrolls in its own box. */}
       <p
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that may scroll must be reachable by keyboard to scroll it (the keys help, open, leaves it less room).
+        tabIndex={0}
         aria-live="polite"
         className={`min-h-16 leading-snug lg:min-h-0 lg:flex-1 lg:overflow-y-auto ${narrationSize(view.text)}`}
         data-testid="narration"
