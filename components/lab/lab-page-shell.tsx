@@ -15,7 +15,8 @@ export function LabPageShell(props: {
 }) {
   const { lab, canDrive } = props.access;
   return (
-    <main className="mx-auto max-w-[110rem] space-y-4 px-4 py-4">
+    // On a phone the lab comes first and the other labs after it: eleven buttons would push the timeline a screen down.
+    <main className="mx-auto flex max-w-[110rem] flex-col gap-4 px-4 py-4">
       <SiteHeader subtitle={props.subtitle}>
         <div className="flex items-center gap-4">
           <DriveStatus
@@ -26,7 +27,9 @@ export function LabPageShell(props: {
           <ThemeToggle />
         </div>
       </SiteHeader>
-      <LabNav current={lab.id} mode={props.mode} />
+      <div className="order-last md:order-none">
+        <LabNav current={lab.id} mode={props.mode} />
+      </div>
       {props.children}
     </main>
   );

@@ -2,6 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import type { LabId } from '@/lib/model/lab-kinds';
 import { type ReplaySpeed, replayBounds } from '@/lib/model/replay';
+import type { StepFrame } from '@/lib/model/timeline-frame';
 import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
 
 /*
@@ -35,6 +36,11 @@ export type LabState = {
   /** How much time the timeline shows, and where it ends (undefined: it follows now). */
   windowMs: number;
   viewEnd: number | undefined;
+  /**
+   * The stretch a walkthrough's shown step talks about (presenter mode): while set, the timeline
+   * shows it and now together instead of `windowMs`; a zoom, a pan or "Follow now" lets go of it.
+   */
+  frame: StepFrame | undefined;
   selectedMark: string | undefined;
   selectedWorker: string | undefined;
   notice: Notice | undefined;
@@ -62,6 +68,9 @@ export type LabActions = {
   zoom: (factor: number) => void;
   pan: (deltaMs: number, now: number) => void;
   follow: () => void;
+  setFrame: (frame: StepFrame | undefined) => void;
+  /** Lets go of the frame, keeping the window it showed (`windowMs` ending at `viewEnd`). */
+  holdView: (windowMs: number, viewEnd: number) => void;
   selectMark: (key: string | undefined) => void;
   selectWorker: (id: string | undefined) => void;
   notify: (tone: Notice['tone'], message: string) => void;
@@ -81,15 +90,13 @@ function withoutShownStep({ walkthroughStep: _, ...rest }: LabSnapshot): LabSnap
 const WINDOW_BOUNDS_MS = { min: 2_000, max: 10 * 60_000, initial: 14_000 } as const;
 /** A fitted window is the history's span and this much more (the air split between its two sides). */
 const FIT_MARGIN = 1.2;
+const clampWindow = (ms: number) => Math.min(WINDOW_BOUNDS_MS.max, Math.max(WINDOW_BOUNDS_MS.min, Math.round(ms)));
 
 /** A recorded history's window: all of it, a little air each side, within the zoom bounds. */
 function fittedTo(history: readonly WireEvent[] | undefined): { windowMs: number; viewEnd: number } | undefined {
   const bounds = history ? replayBounds(history) : undefined;
   if (!bounds) return undefined;
-  const windowMs = Math.min(
-    WINDOW_BOUNDS_MS.max,
-    Math.max(WINDOW_BOUNDS_MS.min, Math.round((bounds.to - bounds.from) * FIT_MARGIN)),
-  );
+  const windowMs = clampWindow((bounds.to - bounds.from) * FIT_MARGIN);
   return { windowMs, viewEnd: bounds.to + ((FIT_MARGIN - 1) / 2) * windowMs };
 }
 
@@ -115,6 +122,7 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
     database: undefined,
     windowMs: fitted?.windowMs ?? WINDOW_BOUNDS_MS.initial,
     viewEnd: fitted?.viewEnd,
+    frame: undefined,
     selectedMark: undefined,
     selectedWorker: undefined,
     notice: undefined,
@@ -136,6 +144,7 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
           events: [],
           selectedMark: undefined,
           viewEnd: undefined,
+          frame: undefined,
           replayAt: undefined,
           replayPlaying: false,
         });
@@ -152,6 +161,7 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
         snapshot: held && withoutShownStep(held),
         selectedMark: undefined,
         viewEnd: undefined,
+        frame: undefined,
         replayAt: undefined,
         replayPlaying: false,
       });
@@ -175,13 +185,18 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
     },
     zoom: (factor) => {
       const next = Math.round(get().windowMs * factor);
-      set({ windowMs: Math.min(WINDOW_BOUNDS_MS.max, Math.max(WINDOW_BOUNDS_MS.min, next)) });
+      set({ windowMs: clampWindow(next), frame: undefined });
     },
     pan: (deltaMs, now) => {
       const end = (get().viewEnd ?? now) + deltaMs;
-      set({ viewEnd: end >= now ? undefined : end });
+      set({ viewEnd: end >= now ? undefined : end, frame: undefined });
     },
-    follow: () => set({ viewEnd: undefined }),
+    follow: () => set({ viewEnd: undefined, frame: undefined }),
+    setFrame: (frame) => {
+      const held = get().frame;
+      if (held?.from !== frame?.from || held?.to !== frame?.to || held?.untilNow !== frame?.untilNow) set({ frame });
+    },
+    holdView: (windowMs, viewEnd) => set({ windowMs: clampWindow(windowMs), viewEnd, frame: undefined }),
     selectMark: (key) => set({ selectedMark: key }),
     selectWorker: (id) => set({ selectedWorker: id }),
     notify: (tone, message) => set({ notice: { tone, message, at: Date.now() } }),

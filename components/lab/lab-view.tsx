@@ -38,7 +38,7 @@ export function LabView({
         {walkthrough ? 'Skip to the walkthrough' : 'Skip to the controls'}
       </a>
       <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
-        <LabMainColumn />
+        <LabMainColumn storyFirst={walkthrough} />
         <div id="lab-side" tabIndex={-1} className="space-y-4 outline-none xl:col-start-2 xl:row-start-1">
           <RoomStatus />
           {guided && canDrive ? (

@@ -12,6 +12,7 @@ import {
   type TimelineLayout,
   type TimelineMetrics,
 } from './timeline-layout';
+import { CHAR_EM } from './timeline-layout-marks';
 
 function rowUntil(row: RowChange[], to: number): number {
   const after = row.findIndex((change) => change.at > to);
@@ -304,5 +305,32 @@ test('describeTimeline: lane by lane, by time within a lane, then the row', () =
       times,
       [...times].sort((a, b) => a - b),
     );
+  }
+});
+
+test("axis labels never overlap, on a phone's narrow track as on a projector's (no '+96 s+98 s+100 s')", () => {
+  const events = recorded('fenced');
+  const timeline = buildTimeline(events, events.at(-1)?.at ?? 0);
+  const origin = timeline.from;
+  for (const metrics of [SCREEN_METRICS, PRESENTER_METRICS]) {
+    for (const width of [244, 356, 800, 1248]) {
+      for (const [from, to] of [
+        [origin + 86_000, origin + 100_000],
+        [origin, origin + 14_000],
+        [origin + 1_000, origin + 3_000],
+      ] as const) {
+        const axis = layoutTimeline(timeline, { from, to, width, metrics, origin, until: to, flagged: new Set() })
+          .decor.filter((shape): shape is Extract<Shape, { type: 'text' }> => shape.type === 'text')
+          .toSorted((a, b) => a.x - b.x);
+        assert.ok(axis.length >= 1, `at least one tick at ${width} px`);
+        for (let i = 1; i < axis.length; i++) {
+          const [a, b] = [axis[i - 1], axis[i]];
+          if (!a || !b) continue;
+          // Centred labels: half of each, at the layout's estimate of a character's width.
+          const room = (a.text.length + b.text.length) * CHAR_EM * metrics.labelPx * 0.5;
+          assert.ok(b.x - a.x >= room, `"${a.text}" and "${b.text}" overlap at ${width} px (${metrics.labelPx} px)`);
+        }
+      }
+    }
   }
 });

@@ -1,4 +1,5 @@
 import type { Timeline } from './timeline';
+import { axisDecor } from './timeline-layout-axis';
 import { layoutLabMarks } from './timeline-layout-lab-marks';
 import { layoutLane, layoutRow, type Scale, textWidth } from './timeline-layout-marks';
 import { describeDatabaseLane, describeLaneByTime } from './timeline-layout-words';
@@ -179,8 +180,6 @@ export const PRESENTER_METRICS: TimelineMetrics = {
   writeR: 14,
 };
 
-const AXIS_STEPS_MS = [250, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000];
-const LONGEST_AXIS_STEP_MS = 600_000;
 /** Left margin of the lane names. */
 const NAME_X = 12;
 
@@ -191,32 +190,6 @@ function fitText(text: string, px: number, room: number): string {
   let n = chars.length - 1;
   while (n > 0 && textWidth(`${chars.slice(0, n).join('')}…`, px) > room) n -= 1;
   return `${chars.slice(0, n).join('')}…`;
-}
-
-/** "+12 s": seconds since the origin, at a step that gives at most ten ticks in the window. */
-function axisDecor(o: LayoutOptions, x: (t: number) => number, height: number): Shape[] {
-  const { from, to, origin, metrics: m } = o;
-  const step = AXIS_STEPS_MS.find((s) => (to - from) / s <= 10) ?? LONGEST_AXIS_STEP_MS;
-  const shapes: Shape[] = [];
-  for (let t = origin + Math.ceil((from - origin) / step) * step; t <= to; t += step) {
-    const s = (t - origin) / 1000;
-    const at = x(t);
-    shapes.push(
-      { type: 'line', x1: at, x2: at, y1: m.axisH - 4, y2: height, stroke: 'grid' },
-      {
-        type: 'text',
-        x: at,
-        y: m.axisH - 8,
-        text: `${s >= 0 ? '+' : ''}${Number.isInteger(s) ? s : s.toFixed(2)} s`,
-        px: m.labelPx,
-        weight: 400,
-        anchor: 'middle',
-        fill: 'muted',
-        role: 'axis',
-      },
-    );
-  }
-  return shapes;
 }
 
 /**

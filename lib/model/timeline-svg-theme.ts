@@ -78,8 +78,9 @@ export const PALETTES: Record<SvgTheme, Palette> = {
     beliefFill: '#451a03', // amber-950
     beliefHatch: '#fbbf24', // amber-400
     beliefStroke: '#fcd34d', // amber-300
-    pauseFill: '#334155', // slate-700
-    pauseHatch: '#cbd5e1', // slate-300
+    // Dark enough under the freeze's light label ("frozen before its write"): slate-300 lines made it white on white.
+    pauseFill: '#1e293b', // slate-800
+    pauseHatch: '#64748b', // slate-500
     pauseStroke: '#cbd5e1', // slate-300
     accepted: '#10b981', // emerald-500
     rejected: '#f43f5e', // rose-500

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import { LabStoreProvider, useLabStoreApi } from '../lab-store-provider';
 import { PresenterStage } from '../presenter/presenter-stage';
+import { useStepFrame } from '../walkthrough/use-step-frame';
 import type { WalkthroughStatus } from '../walkthrough/use-walkthrough';
 import { runFailoverAction } from './failover-actions';
 import { FailoverServers } from './failover-servers';
@@ -31,19 +32,25 @@ export function FailoverPresenter(props: {
 
 function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverPresenter>[0]) {
   const store = useLabStoreApi();
-  const { walkthrough, progress } = useFailoverProgress(mode);
+  const { walkthrough, progress, otherStory, reachedBy } = useFailoverProgress(mode);
   const { view: servers, refresh } = useFailoverServers();
   const [chosen, setChosen] = useState<number | undefined>(initialStep);
   const [status, setStatus] = useState<WalkthroughStatus>({ kind: 'idle' });
   const shown = Math.min(chosen ?? progress + 1, walkthrough.length);
   const step = walkthrough[shown - 1];
   const working = status.kind === 'working';
+  // Step n (from 1) is done once `reachedBy` counts n: the same numbering as the frame's moments.
+  useStepFrame(reachedBy, walkthrough.length + 1, shown);
   const noWorkers = () => store.getState().notify('error', 'The failover lab has no workers to pause or resume');
 
-  /** Runs the walkthrough's steps `from` to `to`, one after another; stops at a refusal. */
-  const run = async (from: number, to: number) => {
+  /**
+   * Runs the walkthrough's steps `from` to `to`, one after another; stops at a refusal. `show` (Start
+   * over) is the step shown meanwhile and after.
+   */
+  const run = async (from: number, to: number, show?: number) => {
     // Once done, the view follows the lab again, unless the trainer moved meanwhile (← during a step).
-    const chosenAtStart = chosen;
+    const chosenAtStart = show ?? chosen;
+    if (show !== undefined) setChosen(show);
     for (let n = from; n <= to; n++) {
       const action = walkthrough[n - 1]?.action;
       if (!action) break;
@@ -56,7 +63,7 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
       }
     }
     setStatus({ kind: 'idle' });
-    setChosen((now) => (now === chosenAtStart ? undefined : now));
+    setChosen((now) => (show === undefined && now === chosenAtStart ? undefined : now));
   };
 
   const next = () => {
@@ -73,7 +80,7 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
         step: shown,
         steps: walkthrough.length,
         title: step?.title ?? '',
-        text: done ? (step?.narration ?? '') : '',
+        text: done ? (step?.narration ?? '') : otherStory && shown === 1 ? otherStoryText(otherStory, mode) : '',
         status,
         note: shown > progress + 1 ? `The lab is at step ${progress}.` : undefined,
       }}
@@ -88,6 +95,7 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
                 autoplay: false,
                 toggleAutoplay: () =>
                   store.getState().notify('error', 'The failover lab has no autoplay: → runs a step'),
+                startOver: { run: () => run(1, 1, 1), disabled: working },
                 offer:
                   shown > progress + 1
                     ? {
@@ -105,10 +113,17 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
       tables={<FailoverServers view={servers} />}
       side={null}
       hints={
-        <p className="text-base text-slate-700 dark:text-slate-300">
+        <p className="text-sm text-slate-700 dark:text-slate-300">
           <kbd>→</kbd> runs the next step · <kbd>←</kbd> the one before · <kbd>?</kbd> all keys
         </p>
       }
     />
   );
+}
+
+const storyName = (mode: 'async' | 'sync') => (mode === 'sync' ? 'synchronous' : 'asynchronous');
+
+/** Step 1 of one mode's story while the lab's recorded story is the other mode's (read from its pair_started). */
+function otherStoryText(told: 'async' | 'sync', mode: 'async' | 'sync'): string {
+  return `Not run yet: this lab's last story used ${storyName(told)} replication. → starts the ${storyName(mode)} story with a new pair (the last story's history goes).`;
 }

@@ -21,27 +21,44 @@ export type NarrationDrive = {
   canBack: boolean;
   autoplay: boolean;
   toggleAutoplay: () => unknown;
+  /** Runs the story's first step again (the lab is reset, or a new failover pair started). */
+  startOver: { run: () => unknown; disabled: boolean };
   /** Runs the steps up to the one shown (a deep link's offer); → does the same. */
   offer?: { label: string; run: () => unknown; disabled: boolean } | undefined;
 };
 
+/** A step's words, as large as its length lets them be in the column beside the timeline at 1280×720. */
+function narrationSize(text: string): string {
+  if (text.length <= NARRATION_CHARS.xl) return 'text-xl';
+  return text.length <= NARRATION_CHARS.lg ? 'text-lg' : 'text-base leading-[1.3]';
+}
+/** Measured at 1280×720 beside the presenter's timeline: the longest narration that fits at each size. */
+const NARRATION_CHARS = { xl: 360, lg: 520 } as const;
+
 const bigButton =
-  'rounded-lg border-2 border-slate-400 bg-white px-3 py-1.5 text-xl font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800';
+  'rounded-lg border-2 border-slate-400 bg-white px-3 py-1 text-lg font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800';
 
 /** The current step's narration in large type, with Back / Next / Play for the trainer. */
 export function PresenterNarration({ view, drive }: { view: NarrationView; drive: NarrationDrive | undefined }) {
   return (
     <section
       aria-labelledby="presenter-step-title"
-      className="space-y-2 rounded-xl border-2 border-sky-300 bg-sky-50 p-4 dark:border-sky-800 dark:bg-sky-950"
+      className="flex flex-col gap-1.5 rounded-xl border-2 border-sky-300 bg-sky-50 p-3 lg:min-h-0 lg:flex-1 dark:border-sky-800 dark:bg-sky-950"
     >
-      <p className="text-lg font-semibold text-sky-900 dark:text-sky-200" data-testid="step-counter">
+      <p className="text-base font-semibold text-sky-900 dark:text-sky-200" data-testid="step-counter">
         {view.step === undefined ? 'The walkthrough' : `Step ${view.step} of ${view.steps}`}
       </p>
-      <h2 id="presenter-step-title" className="text-2xl font-bold leading-tight">
+      <h2 id="presenter-step-title" className="text-xl font-bold leading-tight">
         {view.title}
       </h2>
-      <p aria-live="polite" className="min-h-24 text-xl leading-snug" data-testid="narration">
+      {/* The controls below stay on screen: a narration longer than its room scrolls in its own box. */}
+      <p
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that may scroll must be reachable by keyboard to scroll it (the keys help, open, leaves it less room).
+        tabIndex={0}
+        aria-live="polite"
+        className={`min-h-16 leading-snug lg:min-h-0 lg:flex-1 lg:overflow-y-auto ${narrationSize(view.text)}`}
+        data-testid="narration"
+      >
         {view.text}
       </p>
       {view.note || drive?.offer ? (
@@ -63,7 +80,8 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
           ) : null}
         </div>
       ) : null}
-      <p role="status" className="min-h-7 text-xl text-slate-700 dark:text-slate-300">
+      {/* No height while idle (empty): the narration keeps the room. */}
+      <p role="status" className="text-lg text-slate-700 dark:text-slate-300">
         {view.status.kind === 'working' ? `Waiting for ${view.status.what}…` : ''}
       </p>
       {view.status.kind === 'failed' ? (
@@ -100,9 +118,17 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
           >
             Autoplay
           </button>
-          <span data-testid="autoplay-status" className="text-xl font-semibold">
+          <span data-testid="autoplay-status" className="text-lg font-semibold">
             {drive.autoplay ? '▶ playing' : '‖ paused'}
           </span>
+          <button
+            type="button"
+            className={bigButton}
+            onClick={() => void drive.startOver.run()}
+            disabled={drive.startOver.disabled}
+          >
+            Start over
+          </button>
         </div>
       ) : null}
     </section>

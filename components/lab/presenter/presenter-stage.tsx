@@ -18,14 +18,14 @@ import { type NarrationDrive, type NarrationView, PresenterNarration } from './p
 import { WorkerStrip } from './worker-strip';
 
 /*
- * At 1280×720 (a projector) the whole stage fits without scrolling: the timeline, drawn with the
- * presenter's metrics (lane names, tokens and write labels of 20 px and more, at the canvas's own
- * resolution, not a CSS zoom of small print), takes most of the screen; the workers and the
- * narration stand beside it; the tables open on request below.
+ * At 1280×720 (a projector) the whole stage fits without scrolling, at every step: the workers and
+ * the timeline, drawn with the presenter's metrics (lane names, tokens and write labels of 20 px and
+ * more, at the canvas's own resolution, not a CSS zoom of small print), take most of the screen; the
+ * narration stands beside them, its type smaller for a longer step; the tables open on request below.
  */
 
 const headerButton =
-  'rounded-lg border-2 border-slate-300 px-3 py-1 text-lg font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-700 dark:hover:bg-slate-900';
+  'rounded-lg border-2 border-slate-300 px-2.5 py-0.5 text-base font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-700 dark:hover:bg-slate-900';
 
 export type StageDrive = { narration: NarrationDrive; togglePause: () => unknown; resume: () => unknown };
 
@@ -78,12 +78,14 @@ export function PresenterStage(props: {
   });
 
   return (
-    <main className="mx-auto max-w-[120rem] space-y-3 px-4 py-2 text-xl">
-      <header className="flex flex-wrap items-center justify-between gap-3">
+    // At lg and up the stage is the screen's height: the columns share what the header leaves, and
+    // the narration's controls stay on screen whatever the step says.
+    <main className="mx-auto flex max-w-[120rem] flex-col gap-2 px-4 py-2 text-xl lg:h-dvh">
+      <header className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-bold">
           Fencing Lab <span className="font-normal">· {props.subtitle}</span>
         </h1>
-        <div className="flex flex-wrap items-center gap-3">
+        <div className="flex flex-wrap items-center gap-2">
           <DriveStatus drives={!!drive} label={drive ? 'Presenting: you drive' : 'Watching'} large />
           <button
             type="button"
@@ -106,8 +108,9 @@ export function PresenterStage(props: {
       </header>
       {helpOpen ? <PresenterHelp id={helpId} canDrive={drive !== undefined} /> : null}
       {drive ? null : <WatchingBanner labHref={exitHref} refusal={refusal} />}
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
-        <div className="min-w-0 space-y-3" data-testid="presenter-drawing">
+      <div className="grid gap-4 lg:min-h-0 lg:flex-1 lg:grid-cols-[minmax(0,1fr)_28rem]">
+        <div className="min-w-0 space-y-2 lg:min-h-0 lg:overflow-y-auto" data-testid="presenter-drawing">
+          {props.side === undefined ? <WorkerStrip /> : props.side}
           <VerdictBanner />
           <Timeline metrics={PRESENTER_METRICS} />
           <details className="rounded-lg border border-slate-200 px-3 py-1 dark:border-slate-800">
@@ -115,8 +118,7 @@ export function PresenterStage(props: {
             <div className="space-y-3 py-2">{props.tables ?? <LiveTables />}</div>
           </details>
         </div>
-        <div className="space-y-3">
-          {props.side === undefined ? <WorkerStrip /> : props.side}
+        <div className="flex flex-col gap-2 lg:min-h-0">
           <PresenterNarration view={props.narration} drive={drive?.narration} />
           {drive ? (props.hints ?? <DriveHints />) : null}
           <NoticeArea />
@@ -129,7 +131,7 @@ export function PresenterStage(props: {
 function DriveHints() {
   const selected = useLabStore((s) => s.snapshot?.workers.find((w) => w.id === s.selectedWorker)?.name);
   return (
-    <p className="text-base text-slate-700 dark:text-slate-300">
+    <p className="text-sm text-slate-700 dark:text-slate-300">
       <kbd>→</kbd> next · <kbd>Space</kbd> play/pause · <kbd>P</kbd> pause {selected ?? 'the selected worker'} ·{' '}
       <kbd>?</kbd> all keys
     </p>

@@ -1,10 +1,15 @@
 'use client';
 
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { LabSummary } from '@/lib/model/lab-instance';
+import type { LabId } from '@/lib/model/lab-kinds';
+import { factsFrom, walkthroughFor } from '@/lib/model/walkthrough';
+import { stepReachedBy } from '@/lib/model/walkthrough-progress';
+import type { WireEvent } from '@/lib/model/wire';
 import { useLabCommands } from '../controls/use-lab-commands';
 import { LabStoreProvider, useLabStoreApi } from '../lab-store-provider';
 import { useLabRow } from '../walkthrough/use-lab-row';
+import { useStepFrame } from '../walkthrough/use-step-frame';
 import { useWalkthrough } from '../walkthrough/use-walkthrough';
 import { useWatchedStep } from '../walkthrough/use-watched-step';
 import { narrationOf, offerOf } from '../walkthrough/walkthrough-words';
@@ -45,6 +50,7 @@ function DrivenPresenter({
   const step = walk.steps[walk.shown];
   const offer = offerOf(walk);
   const working = walk.status.kind === 'working';
+  useStepFrame(useStepsReachedBy(lab.kind), walk.steps.length, walk.shown);
 
   const selected = useCallback(() => {
     const { snapshot, selectedWorker, notify } = store.getState();
@@ -53,7 +59,7 @@ function DrivenPresenter({
     return worker;
   }, [store]);
 
-  const { next, back, setAutoplay, autoplay } = walk;
+  const { next, back, setAutoplay, autoplay, restart } = walk;
   return (
     <PresenterStage
       lab={lab}
@@ -75,6 +81,7 @@ function DrivenPresenter({
           canBack: walk.shown > 0,
           autoplay,
           toggleAutoplay: () => setAutoplay(!autoplay),
+          startOver: { run: restart, disabled: working },
           offer: offer.run ? { label: offer.run, run: walk.runToShown, disabled: working } : undefined,
         },
         togglePause: () => {
@@ -93,7 +100,16 @@ function DrivenPresenter({
 
 function WatchedPresenter({ lab, subtitle }: { lab: LabSummary; subtitle: string }) {
   const view = useWatchedStep(lab.kind);
+  useStepFrame(useStepsReachedBy(lab.kind), view.steps, view.step === undefined ? undefined : view.step - 1);
   return (
     <PresenterStage lab={lab} subtitle={subtitle} narration={{ ...view, status: { kind: 'idle' } }} drive={undefined} />
   );
+}
+
+/** How many of the lab's walkthrough steps a prefix of its events completes (for the timeline's frame). */
+function useStepsReachedBy(lab: LabId) {
+  return useMemo(() => {
+    const steps = walkthroughFor(lab);
+    return (prefix: readonly WireEvent[]) => stepReachedBy(steps, factsFrom(prefix, lab));
+  }, [lab]);
 }

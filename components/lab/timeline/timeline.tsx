@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { framedWindow } from '@/lib/model/timeline-frame';
 import { layoutTimeline, type MarkText, SCREEN_METRICS, type TimelineMetrics } from '@/lib/model/timeline-layout';
 import { useLabStore } from '../lab-store-provider';
 import { useViewEvents, useViewNow } from '../replay/use-replay-view';
@@ -16,6 +17,9 @@ import { useTimelineModel } from './use-timeline-model';
 import { useVisibleLanes } from './use-visible-lanes';
 
 const MIN_LANES = 2;
+const MIN_WIDTH_PX = 240;
+/** Below this many lane-name widths, the box is too narrow for the metrics asked for. */
+const NARROW_LABEL_SHARE = 4;
 const noSubscription = () => () => undefined;
 const REBUILD_MS = 1_000;
 /** The listed stretch spans three windows on a one-window grid: the list changes only when the view crosses a line. */
@@ -30,7 +34,7 @@ export type TimelineMarker = { at: number; label: string };
  * the details panel. `title` names it where a page shows more than one (the compare view).
  */
 export function Timeline({
-  metrics = SCREEN_METRICS,
+  metrics: wanted = SCREEN_METRICS,
   title = 'Timeline',
   marker,
 }: {
@@ -44,18 +48,25 @@ export function Timeline({
   const replayAt = useLabStore((s) => s.replayAt);
   // The failover lab has no workers: its holders are granted the lease by the trainer's steps.
   const kind = useLabStore((s) => s.kind);
-  const windowMs = useLabStore((s) => s.windowMs);
-  const viewEnd = useLabStore((s) => s.viewEnd);
+  const zoomedMs = useLabStore((s) => s.windowMs);
+  const heldEnd = useLabStore((s) => s.viewEnd);
+  const frame = useLabStore((s) => s.frame);
   const selectMark = useLabStore((s) => s.selectMark);
   const selected = useLabStore((s) => s.selectedMark);
   const now = useViewNow();
   const [width, setWidth] = useState(900);
   const box = useRef<HTMLDivElement>(null);
+  // A projector's measures on a phone would leave the lanes a sliver beside their names: a narrow
+  // box draws at the screen's.
+  const metrics = width < wanted.labelW * NARROW_LABEL_SHARE ? SCREEN_METRICS : wanted;
 
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    const observer = new ResizeObserver(([entry]) => entry && setWidth(Math.max(480, entry.contentRect.width)));
+    // The drawing is as wide as its box, a phone's too: wider, its right end (now) would be cut off.
+    const observer = new ResizeObserver(
+      ([entry]) => entry && setWidth(Math.max(MIN_WIDTH_PX, Math.floor(entry.contentRect.width))),
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
@@ -73,8 +84,12 @@ export function Timeline({
   const full = useTimelineModel(events, nowBucket);
   const flagged = useFlaggedEvents();
 
-  const end = viewEnd ?? now + windowMs * 0.08;
-  const start = end - windowMs;
+  // A walkthrough's step frames its evidence (with now); else the window the toolbar set.
+  const framed = frame && framedWindow(frame, now);
+  const end = framed?.end ?? heldEnd ?? now + zoomedMs * 0.08;
+  const start = framed?.start ?? end - zoomedMs;
+  const windowMs = framed ? framed.end - framed.start : zoomedMs;
+  const viewEnd = framed ? end : heldEnd;
   const stretchFrom = Math.floor((start - windowMs) / windowMs) * windowMs;
   const stretchTo = stretchFrom + windowMs * STRETCH_WINDOWS;
   const until = replayAt ?? nowBucket + REBUILD_MS;
@@ -121,7 +136,7 @@ export function Timeline({
         <h2 id={headingId} className="text-lg font-semibold">
           {title} <span className="text-sm font-normal text-slate-600 dark:text-slate-400">(database time)</span>
         </h2>
-        <TimelineToolbar now={now} />
+        <TimelineToolbar now={now} shown={{ windowMs, end, framed: framed !== undefined }} />
       </div>
       <div ref={box}>
         {/* biome-ignore lint/a11y/useSemanticElements: a drawing of marks is a group, not a <fieldset> of form controls. */}

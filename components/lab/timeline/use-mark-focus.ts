@@ -25,6 +25,7 @@ export function useMarkFocus(
 ) {
   const selectMark = useLabStore((s) => s.selectMark);
   const pan = useLabStore((s) => s.pan);
+  const holdView = useLabStore((s) => s.holdView);
   const [focus, setFocus] = useState<{ mark: MarkText; inList: boolean; pending: boolean } | undefined>();
 
   // The list's items: the stretch's marks, and the focused one when the view moved away from it,
@@ -54,7 +55,10 @@ export function useMarkFocus(
         : target.at > end - margin
           ? target.at + margin
           : undefined;
-    if (wanted !== undefined) pan(wanted - (viewEnd ?? now), now);
+    if (wanted === undefined) return;
+    // From a step's frame too: the window shown is the one panned.
+    holdView(windowMs, viewEnd ?? now);
+    pan(wanted - (viewEnd ?? now), now);
   };
   // Stable callbacks, so that the list is not drawn again at each tick of the clock.
   const latestMove = useRef(moveNow);

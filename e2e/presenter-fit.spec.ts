@@ -1,0 +1,206 @@
+import type { LabId } from '../lib/model/lab-kinds';
+import { walkthroughFor } from '../lib/model/walkthrough';
+import { expect, test } from './fixtures';
+import { type LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { PresenterPage } from './pages/presenter-page';
+import { axisLabels, lastFrame, recordLastFrame } from './painted';
+
+/*
+ * The projector (1280×720) and the phone (390 px): every step of every lab's presenter fits with its
+ * controls, in both themes; the timeline frames the step being told, and a phone sees all of it.
+ * Each lab's walkthrough runs once for real (its deep link runs every step); Back and → then walk its
+ * steps again without waiting on anything.
+ */
+
+const PRESENTED: LabId[] = [
+  'fenced',
+  'no-fencing',
+  'read-check-write',
+  'token-as-text',
+  'per-process-counter',
+  'bypass',
+  'same-token-takeover',
+  'drifting-clock',
+  'drifting-clock-fenced',
+  'delayed-packet',
+  'delayed-packet-unfenced',
+];
+
+/**
+ * Runs a deep link's steps (its button) and waits until the linked step has happened: while they run
+ * the page shows each step as it completes, so the wait is for all of it at once, on a loaded machine.
+ */
+async function runDeepLink(page: LabPage, step: number, of: number) {
+  await page.runSteps.click();
+  await expect
+    .poll(
+      async () =>
+        (await page.stepCounter.textContent()) === `Step ${step} of ${of}` &&
+        (await page.runSteps.count()) === 0 &&
+        (await page.page.getByText(/^Waiting for /).count()) === 0 &&
+        !/^(Not run yet|Waiting for)|^$/.test((await page.narration.textContent()) ?? ''),
+      { timeout: 170_000, message: `the deep link's steps up to step ${step} run` },
+    )
+    .toBe(true);
+}
+
+/** What a step must show at 1280×720: nothing scrolls, the controls and the whole narration on screen. */
+async function expectFits(presenter: PresenterPage, what: string) {
+  const { page } = presenter;
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(height, `${what}: page height`).toBeLessThanOrEqual(720);
+  await expect(presenter.back, what).toBeInViewport({ ratio: 1 });
+  await expect(presenter.next, what).toBeInViewport({ ratio: 1 });
+  await expect(presenter.startOver, what).toBeInViewport({ ratio: 1 });
+  // The whole narration, not cut off in its box.
+  const clipped = await presenter.narration.evaluate((p) => p.scrollHeight - p.clientHeight);
+  expect(clipped, `${what}: narration cut off by`).toBeLessThanOrEqual(1);
+  await expect(presenter.timeline, what).toBeInViewport();
+}
+
+/** Every step, Back from the last to the first, then → to the last again in the other theme. */
+async function walkEveryStep(presenter: PresenterPage, steps: number, lab: string) {
+  const { page } = presenter;
+  for (let n = steps; n >= 1; n--) {
+    await expect(presenter.stepCounter).toHaveText(`Step ${n} of ${steps}`);
+    await expectFits(presenter, `${lab}, light theme, step ${n}`);
+    if (n > 1) await presenter.back.click();
+  }
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  for (let n = 1; n <= steps; n++) {
+    await expect(presenter.stepCounter).toHaveText(`Step ${n} of ${steps}`);
+    await expectFits(presenter, `${lab}, dark theme, step ${n}`);
+    if (n < steps) await presenter.next.click();
+  }
+  await page.getByRole('button', { name: 'Switch to light theme' }).click();
+}
+
+for (const kind of PRESENTED) {
+  test(`${kind}: every step of presenter mode fits 1280×720 with Back and Next on screen, in both themes`, async ({
+    page,
+    lab,
+  }) => {
+    test.setTimeout(180_000);
+    lab(kind); // reset when the test ends
+    const steps = walkthroughFor(kind).length;
+    const presenter = new PresenterPage(page, kind);
+    await page.goto(`/labs/${kind}/present?step=${steps}`);
+    await expect(presenter.runSteps).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
+    await runDeepLink(presenter, steps, steps);
+    await walkEveryStep(presenter, steps, kind);
+  });
+}
+
+test('failover: the asynchronous story after a synchronous one says so, and every step fits 1280×720', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const presenter = new PresenterPage(page, 'failover');
+  // A synchronous story begins; the asynchronous presenter page then says what → will do.
+  await page.goto('/labs/failover/present?mode=sync');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('step-counter')).toHaveText('Step 2 of 11', { timeout: 60_000 });
+  await page.goto('/labs/failover/present?mode=async');
+  await expect(presenter.narration).toHaveText(
+    "Not run yet: this lab's last story used synchronous replication. → starts the asynchronous story with a new pair (the last story's history goes).",
+  );
+  const steps = (await presenter.stepCounter.textContent())?.match(/of (\d+)/)?.[1];
+  await page.goto(`/labs/failover/present?mode=async&step=${steps}`);
+  await presenter.runSteps.click();
+  await expect(presenter.runSteps).toHaveCount(0, { timeout: 180_000 });
+  await expect(page.getByText(/^Waiting for /)).toHaveCount(0, { timeout: 60_000 });
+  await expect(presenter.stepCounter).toHaveText(`Step ${steps} of ${steps}`);
+  await walkEveryStep(presenter, Number(steps), 'failover');
+  // The story ends with the pair stopped, as the failover specs leave it.
+  await page.goto('/labs/failover');
+  await page.getByRole('button', { name: 'Reset the lab (stops the pair)' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Reset the lab: done' })).toBeVisible({ timeout: 60_000 });
+});
+
+test("the timeline frames the step being told: its marks stay in view 30 s on, and Back moves the view to an earlier step's", async ({
+  page,
+  lab,
+}) => {
+  test.setTimeout(180_000);
+  lab('fenced');
+  await page.addInitScript(recordLastFrame);
+  const presenter = new PresenterPage(page, 'fenced');
+  await page.goto('/labs/fenced/present?step=6');
+  await runDeepLink(presenter, 6, 7);
+  await presenter.expectStep(6, 'rejected as stale');
+  const rejection = /^\d+ vs \d+$/;
+  await expect.poll(async () => (await lastFrame(page)).some((t) => rejection.test(t.text))).toBe(true);
+
+  // The trainer talks about it for 30 s: A's rejected write is still drawn, inside the track.
+  await page.waitForTimeout(30_000);
+  const width = await page.locator('canvas').evaluate((c) => c.getBoundingClientRect().width);
+  const drawn = (await lastFrame(page)).filter((t) => rejection.test(t.text));
+  expect(drawn.length, 'the rejected write is drawn').toBeGreaterThan(0);
+  for (const t of drawn) expect(t.x).toBeLessThanOrEqual(width);
+
+  // Back to step 2: the view goes back to A's first write (long scrolled out of a window that follows now).
+  for (const n of [5, 4, 3, 2]) {
+    await page.keyboard.press('ArrowLeft');
+    await expect(presenter.stepCounter).toHaveText(`Step ${n} of 7`);
+  }
+  await expect.poll(async () => (await lastFrame(page)).some((t) => /^A-1 · \d+$/.test(t.text))).toBe(true);
+  await expect(presenter.shownSpan).toContainText('this step');
+});
+
+test('on a 390 px phone the lab page and presenter show the whole timeline: as wide as its box, now in view, axis labels apart, before the lab picker', async ({
+  page,
+  lab,
+}) => {
+  test.setTimeout(120_000);
+  lab('fenced');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.addInitScript(recordLastFrame);
+  const presenter = new PresenterPage(page, 'fenced');
+  await page.goto('/labs/fenced/present?step=2');
+  await runDeepLink(presenter, 2, 7);
+  await presenter.expectStep(2, /^A, a real process, took the lease/);
+
+  const expectWholeTimeline = async (where: string) => {
+    const group = presenter.timeline.getByRole('group', { name: /^Timeline of / });
+    const box = await group.boundingBox();
+    const canvas = await page.locator('canvas').boundingBox();
+    expect(box && canvas, where).toBeTruthy();
+    if (!box || !canvas) return;
+    expect(canvas.width, `${where}: the canvas is as wide as its box`).toBeLessThanOrEqual(box.width + 1);
+    const now = await group.getByText('now', { exact: true }).boundingBox();
+    expect(now && now.x + now.width, `${where}: "now" in view`).toBeLessThanOrEqual(box.x + box.width);
+    // The newest write is drawn inside the track.
+    await expect
+      .poll(async () => (await lastFrame(page)).some((t) => /^A-\d+ · \d+$/.test(t.text) && t.x < canvas.width))
+      .toBe(true);
+    const labels = await axisLabels(page);
+    expect(labels.length, `${where}: axis labels`).toBeGreaterThan(0);
+    for (let i = 1; i < labels.length; i++)
+      expect(labels[i]?.[0], `${where}: axis label ${i} clear of the one before`).toBeGreaterThan(
+        labels[i - 1]?.[1] ?? 0,
+      );
+  };
+  await expectWholeTimeline('presenter');
+
+  await page.goto('/labs/fenced');
+  await expectWholeTimeline('lab page');
+  const timelineTop = (await presenter.timeline.boundingBox())?.y ?? Number.POSITIVE_INFINITY;
+  const pickerTop = (await page.getByRole('navigation', { name: 'Labs' }).boundingBox())?.y ?? 0;
+  expect(timelineTop, 'the timeline comes before the lab picker').toBeLessThan(pickerTop);
+});
+
+test("a broken lab's walkthrough at 1280×720: at “A wakes up” B's lane and the database's are above the fold, under the checker's verdict", async ({
+  page,
+  lab,
+}) => {
+  test.setTimeout(180_000);
+  const broken = lab('no-fencing');
+  await page.goto('/labs/no-fencing/walkthrough?step=6');
+  await runDeepLink(broken, 6, 7);
+  await expect(broken.narration).toContainText('A woke up');
+  await expect(broken.checkerViolations).toBeVisible();
+  const names = broken.timeline.getByTestId('lane-names');
+  await expect(names.locator('[data-lane-name="B"]')).toBeInViewport({ ratio: 1 });
+  await expect(names.locator('[data-lane-name="database"]')).toBeInViewport({ ratio: 1 });
+});
