@@ -2,7 +2,14 @@
 
 import { useId, useState } from 'react';
 import { forkWhatIfAction } from '@/app/actions';
-import { type FencingMode, hasPauseStory, WHAT_IF_LIMITS, whatIfDefaults } from '@/lib/model/what-if-settings';
+import { isFencedKind, PAUSE_FENCED, PAUSE_UNFENCED } from '@/lib/labs/traits';
+import {
+  FENCING_MODES,
+  type FencingMode,
+  hasPauseStory,
+  WHAT_IF_LIMITS,
+  whatIfDefaults,
+} from '@/lib/model/what-if-settings';
 import { NumberField } from '../controls/number-field';
 import { controlButton } from '../controls/styles';
 import { useLabStore } from '../lab-store-provider';
@@ -19,7 +26,7 @@ export function WhatIfPanel({ moment }: { moment: number }) {
   const kind = useLabStore((s) => s.kind);
   const events = useLabStore((s) => s.events);
   const [timings, setTimings] = useState(() => whatIfDefaults(events));
-  const [fencing, setFencing] = useState<FencingMode>(kind === 'fenced' ? 'fenced' : 'no-fencing');
+  const [fencing, setFencing] = useState<FencingMode>(kind === PAUSE_FENCED ? PAUSE_FENCED : PAUSE_UNFENCED);
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const noteId = useId();
@@ -74,7 +81,7 @@ export function WhatIfPanel({ moment }: { moment: number }) {
         <fieldset className="grid gap-1 text-sm font-medium">
           <legend>Fencing</legend>
           <div className="flex gap-3">
-            {(['fenced', 'no-fencing'] as const).map((mode) => (
+            {FENCING_MODES.map((mode) => (
               <label key={mode} className="flex items-center gap-1">
                 <input
                   type="radio"
@@ -82,7 +89,7 @@ export function WhatIfPanel({ moment }: { moment: number }) {
                   checked={fencing === mode}
                   onChange={() => setFencing(mode)}
                 />
-                {mode === 'fenced' ? 'on (token checked)' : 'off (no token check)'}
+                {isFencedKind(mode) ? 'on (token checked)' : 'off (no token check)'}
               </label>
             ))}
           </div>
