@@ -2,6 +2,7 @@ import 'server-only';
 import { recordGuardAttempt, recordRefusedGuard } from '../../db/guard-attempts';
 import { installGuard } from '../../db/your-guard';
 import { runGuardAttack } from '../chaos/guard-attack';
+import { takesTraineeGuard } from '../labs/traits';
 import { FencingError, isFencingError } from '../model/errors';
 import { type GuardResult, submitGuardInput } from '../model/guard-inputs';
 import { toHistoryFile } from '../model/history-file';
@@ -24,7 +25,7 @@ export const submitGuard = (raw: unknown, credentials: Credentials, address = 'u
     const yourGuardLab = async () => {
       const lab = await labFor(id, credentials);
       requireDriver(lab, credentials);
-      if (lab.kind !== 'your-guard') throw new FencingError('invalid_input', 'only a your-guard lab takes a guard');
+      if (!takesTraineeGuard(lab.kind)) throw new FencingError('invalid_input', 'only a your-guard lab takes a guard');
       return lab;
     };
     // Who may submit here is settled before anything reads the statement.
