@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import pg from 'pg';
+import { kindWhere, PAUSE_UNFENCED } from '../lib/labs/traits';
 import { openBrowser } from './chromium';
 import type { BenchSizes } from './sizes';
 import { type Figure, percentile } from './stats';
@@ -25,13 +26,13 @@ export async function benchEventLatency(
   const latencies: number[] = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.goto(`${baseUrl}/labs/no-fencing`);
+    await page.goto(`${baseUrl}/labs/${PAUSE_UNFENCED}`);
     await page.getByTestId('room-status').getByText(/^Live/).waitFor();
     for (let i = 0; i < size.samples; i++) {
       const { rows } = await db.query<{ id: string }>(
         `INSERT INTO events (lab, actor, kind, token, outcome, detail)
-         VALUES ('no-fencing', 'bench', 'write_accepted', 1, 'accepted', $1) RETURNING id`,
-        [JSON.stringify({ value: `v${i}` })],
+         VALUES ($2, 'bench', 'write_accepted', 1, 'accepted', $1) RETURNING id`,
+        [JSON.stringify({ value: `v${i}` }), PAUSE_UNFENCED],
       );
       const committedAt = Date.now();
       const paintedAt = await paintOf(page, `write:${rows[0]?.id}`);
@@ -39,7 +40,7 @@ export async function benchEventLatency(
     }
   } finally {
     await browser.close();
-    await db.query("DELETE FROM events WHERE lab = 'no-fencing' AND actor = 'bench'");
+    await db.query("DELETE FROM events WHERE lab = $1 AND actor = 'bench'", [PAUSE_UNFENCED]);
     await db.end();
   }
   const p50 = percentile(latencies, 50);
@@ -97,27 +98,31 @@ export async function benchTimelineFps(
   const { lanes, eventsPerLane, measureMs } = size;
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
-  const lab = 'bypass';
+  // A shared lab no other figure uses: the one with a catch-up path.
+  const lab = kindWhere((t) => t.fencing === 'catch-up-bypass');
   // 50 holders, each with grants, renewals and writes, over the last ten minutes.
-  await db.query("DELETE FROM events WHERE lab = 'bypass'");
+  await db.query('DELETE FROM events WHERE lab = $1', [lab]);
   await db.query(
     `INSERT INTO events (lab, actor, kind, token, outcome, detail)
-     SELECT 'bypass', 'w' || lane,
+     SELECT $3::text, 'w' || lane,
             (ARRAY['lease_acquired','lease_renewed','write_sent','write_accepted','write_rejected'])[1 + (n % 5)],
             lane * 100000 + n / 5, CASE WHEN n % 5 = 3 THEN 'accepted' END,
             jsonb_build_object('value', 'w' || lane || '-' || n,
                                'expiresAt', to_char((clock_timestamp() - interval '10 minutes' + (n * interval '600 milliseconds') + interval '2 seconds') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
        FROM generate_series(1, $1) lane, generate_series(1, $2) n
       ORDER BY n, lane`,
-    [lanes, eventsPerLane],
+    [lanes, eventsPerLane, lab],
   );
   // Spread their database times over the ten minutes (the trigger stamped them all "now").
+  await db.query('BEGIN');
+  await db.query('ALTER TABLE events DISABLE TRIGGER events_refuse_update');
   await db.query(
-    `ALTER TABLE events DISABLE TRIGGER events_refuse_update;
-     UPDATE events SET at = clock_timestamp() - interval '10 minutes' + ((id - (SELECT min(id) FROM events WHERE lab = 'bypass')) * interval '12 milliseconds')
-      WHERE lab = 'bypass';
-     ALTER TABLE events ENABLE TRIGGER events_refuse_update;`,
+    `UPDATE events SET at = clock_timestamp() - interval '10 minutes' + ((id - (SELECT min(id) FROM events WHERE lab = $1)) * interval '12 milliseconds')
+      WHERE lab = $1`,
+    [lab],
   );
+  await db.query('ALTER TABLE events ENABLE TRIGGER events_refuse_update');
+  await db.query('COMMIT');
   const browser = await openBrowser();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
@@ -165,7 +170,7 @@ export async function benchTimelineFps(
     ];
   } finally {
     await browser.close();
-    await db.query("DELETE FROM events WHERE lab = 'bypass'");
+    await db.query('DELETE FROM events WHERE lab = $1', [lab]);
     await db.end();
   }
 }

@@ -5,6 +5,7 @@ import { readLabGeneration } from '../db/lab-generation';
 import { createPrivateLab } from '../db/labs';
 import { acquireLease, releaseLease, renewLease } from '../db/leases';
 import { newClient } from '../db/pool';
+import { PAUSE_FENCED } from '../lib/labs/traits';
 import type { BenchSizes } from './sizes';
 import { type Figure, percentile } from './stats';
 
@@ -26,7 +27,7 @@ export async function benchBusyLabs(url: string, size: BenchSizes['busyLabs']): 
   const created = await Promise.all(
     Array.from({ length: labs }, (_, i) =>
       createPrivateLab({
-        kind: 'fenced',
+        kind: PAUSE_FENCED,
         ownerHash: randomBytes(32).toString('hex'),
         openedFrom: `bench-${i}`,
         initialValue: 'initial',

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { runChaos } from '../lib/chaos/run-chaos';
+import { PAUSE_FENCED } from '../lib/labs/traits';
 import { stalePerMinute } from '../lib/model/chaos-tally';
 import { sharedLab } from '../lib/model/lab-instance';
 import type { BenchSizes } from './sizes';
@@ -15,7 +16,7 @@ const STALE_PER_MINUTE_GOAL = 100;
 
 export async function benchChaos(size: BenchSizes['chaos']): Promise<Figure[]> {
   const loadBefore = os.loadavg()[0] ?? 0;
-  const report = await runChaos({ lab: sharedLab('fenced'), seed: 42, workers: 5, seconds: size.seconds });
+  const report = await runChaos({ lab: sharedLab(PAUSE_FENCED), seed: 42, workers: 5, seconds: size.seconds });
   const t = report.totals;
   const rate = stalePerMinute(t);
   const load = `load ${loadBefore.toFixed(1)} → ${(os.loadavg()[0] ?? 0).toFixed(1)} on ${os.cpus().length} CPUs`;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from '@playwright/test';
 import pg from 'pg';
+import { PAUSE_FENCED } from '../lib/labs/traits';
 import { openBrowser } from './chromium';
 import { type Figure, percentile } from './stats';
 
@@ -89,7 +90,9 @@ async function lastEventId(databaseUrl: string): Promise<number> {
   client.on('error', () => undefined);
   await client.connect();
   try {
-    const { rows } = await client.query<{ id: string | null }>("SELECT max(id) AS id FROM events WHERE lab = 'fenced'");
+    const { rows } = await client.query<{ id: string | null }>('SELECT max(id) AS id FROM events WHERE lab = $1', [
+      PAUSE_FENCED,
+    ]);
     return Number(rows[0]?.id ?? 0);
   } finally {
     await client.end();

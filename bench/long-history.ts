@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import pg from 'pg';
+import { kindWhere } from '../lib/labs/traits';
 import { openBrowser } from './chromium';
 import type { BenchSizes } from './sizes';
 import type { Figure } from './stats';
@@ -16,7 +17,7 @@ import type { Figure } from './stats';
  * its feed opened), its caught-up (the history is in the page), then the frame that draws it.
  */
 
-const LAB = 'token-as-text';
+const LAB = kindWhere((t) => t.fencing === 'text-compare');
 const MB = 1024 * 1024;
 /** A load that takes longer fails the benchmark (it could not run). */
 const DRAWN_TIMEOUT_S = 180;

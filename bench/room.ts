@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { WORKER_LAB_IDS } from '../lib/labs/traits';
 import { openBrowser } from './chromium';
 import { checkViewer, openViewer, type RoomViewer } from './room-viewer';
 import { findServerPid, residentBytes } from './server-memory';
@@ -15,7 +16,8 @@ import type { Figure } from './stats';
  */
 
 export const ROOM_TRAINER_KEY = 'bench-room-trainer-key';
-const LAB_IDS = ['fenced', 'no-fencing', 'read-check-write'] as const;
+/** The first three shared labs: the fenced one and two that break. */
+const LAB_IDS = WORKER_LAB_IDS.slice(0, 3);
 /**
  * The shortest lease the controls allow: the holder renews every third of it, so the room is busier
  * than a real session (the write interval is not in the controls; it stays at its default).

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../db/events';
 import { readLease } from '../db/leases';
+import { PAUSE_FENCED } from '../lib/labs/traits';
 import { sharedLab } from '../lib/model/lab-instance';
 import { getSupervisor } from '../lib/supervisor/supervisor';
 import type { BenchSizes } from './sizes';
@@ -12,7 +13,7 @@ import { type Figure, percentile } from './stats';
  * again. A waiting worker retries its acquire every 50 ms.
  */
 
-const LAB = sharedLab('fenced');
+const LAB = sharedLab(PAUSE_FENCED);
 const SETTINGS = { leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 300 };
 
 export async function benchTakeover(size: BenchSizes['takeover']): Promise<Figure[]> {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { writesProtectedRows } from '../lib/labs/traits';
 import type { LabInstance } from '../lib/model/lab-instance';
 import { parseStoredToken, type Token } from '../lib/model/token';
 import type { WriteResult } from '../lib/model/write-result';
@@ -110,6 +111,6 @@ async function brokenWrite(write: BrokenWrite, session: Session, mode: Mode): Pr
 
 /** Puts a broken lab's row back to its initial state (and restages the text lab's token counter). */
 export async function resetUnguardedRow(lab: LabInstance, value: string, db: Queryable = getPool()): Promise<void> {
-  if (lab.kind === 'fenced') throw new Error(`${lab.id} is not a broken lab`);
+  if (writesProtectedRows(lab.kind)) throw new Error(`${lab.id} is not a broken lab`);
   await db.query('SELECT fl_reset_unguarded_row($1, $2)', [lab.id, value]);
 }

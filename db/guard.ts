@@ -112,7 +112,8 @@ export async function readProtectedRow(id: number, db: Queryable = getPool()): P
 export async function listSharedProtectedRows(db: Queryable = getPool()): Promise<ProtectedRow[]> {
   const { rows } = await db.query<ProtectedRowRecord>(
     `SELECT id, value, last_token, updated_at FROM protected_rows p
-      WHERE NOT EXISTS (SELECT 1 FROM labs b WHERE b.row_id = p.id AND b.kind = 'fenced' AND b.visibility = 'private')
+      WHERE NOT EXISTS (SELECT 1 FROM labs b WHERE b.row_id = p.id AND b.visibility = 'private'
+                          AND b.kind IN (SELECT id FROM lab_kinds WHERE row_table = 'protected_rows'))
       ORDER BY id LIMIT 200`,
   );
   return rows.map(reshapeRow);

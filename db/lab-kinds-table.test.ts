@@ -3,7 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { hasDriftingClock, LAB_IDS } from '../lib/model/lab-kinds';
+import type { FencingPolicy } from '../lib/labs/define';
+import { LAB_IDS, LABS, type LabId } from '../lib/labs/index';
 import { readFunctionFiles } from './apply-functions';
 import { newClient } from './pool';
 
@@ -22,17 +23,62 @@ after(async () => {
   await client.end();
 });
 
-test('the database knows the same kinds as the app, each with its traits', async () => {
-  const { rows } = await client.query<{ id: string; row_table: string; drifting_clock: boolean }>(
-    'SELECT id, row_table, drifting_clock FROM lab_kinds ORDER BY id',
+type KindRow = {
+  id: string;
+  row_table: string;
+  own_grant_only: boolean;
+  text_epoch: boolean;
+  drifting_clock: boolean;
+  token_source: string;
+  has_workers: boolean;
+  trainee_guard: boolean;
+};
+
+/** A definition (lib/labs/<kind>.ts) as the lab_kinds row it must agree with. */
+function rowOf(id: LabId): KindRow {
+  const { table, traits } = LABS[id];
+  return {
+    id,
+    row_table: table,
+    own_grant_only: traits.ownGrantOnly,
+    text_epoch: traits.textEpoch,
+    drifting_clock: traits.clock === 'worker-may-drift',
+    token_source: traits.tokenSource,
+    has_workers: traits.runner !== 'failover-pair',
+    trainee_guard: traits.fencing === 'trainee-guard',
+  };
+}
+
+/** The policies fl_may_write applies to a supervised kind's writes (lab_kind_writes), by its fencing trait. */
+const WRITE_POLICIES: Record<FencingPolicy, string[]> = {
+  'token-guard': ['fenced'],
+  none: ['none'],
+  'app-check': ['none', 'refused'],
+  'text-compare': ['text'],
+  'catch-up-bypass': ['fenced', 'none'],
+  'trainee-guard': [],
+};
+
+test('the database knows the same kinds as lib/labs, each with the same traits', async () => {
+  const { rows } = await client.query<KindRow>(
+    `SELECT id, row_table, own_grant_only, text_epoch, drifting_clock, token_source, has_workers, trainee_guard
+       FROM lab_kinds ORDER BY id`,
   );
   assert.deepEqual(
-    rows.map((r) => r.id),
-    [...LAB_IDS].sort(),
+    rows,
+    [...LAB_IDS].sort().map((id) => rowOf(id)),
   );
-  for (const row of rows) {
-    assert.equal(row.drifting_clock, hasDriftingClock(row.id as (typeof LAB_IDS)[number]), row.id);
-    assert.equal(row.row_table, row.id === 'fenced' ? 'protected_rows' : 'unguarded_rows', row.id);
+});
+
+test("a kind's writes in lab_kind_writes are the policies its fencing trait names", async () => {
+  const { rows } = await client.query<{ kind: string; policies: string[] }>(
+    'SELECT kind, array_agg(DISTINCT policy ORDER BY policy) AS policies FROM lab_kind_writes GROUP BY kind',
+  );
+  const policies = new Map(rows.map((r) => [r.kind, r.policies]));
+  for (const id of LAB_IDS) {
+    const { traits } = LABS[id];
+    const expected = traits.runner === 'supervised-workers' ? WRITE_POLICIES[traits.fencing] : [];
+    assert.deepEqual(policies.get(id) ?? [], expected, id);
   }
 });
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { LABS } from '../lib/labs/index';
 import type { LabInstance } from '../lib/model/lab-instance';
 import { parseStoredToken, type Token } from '../lib/model/token';
 import { getPool, type Queryable } from './pool';
@@ -8,7 +9,7 @@ export type LabRow = { table: 'protected_rows' | 'unguarded_rows'; id: number; v
 /** The row a lab's workers write, as it is now. */
 export async function readLabRow(lab: LabInstance, db: Queryable = getPool()): Promise<LabRow | undefined> {
   const { rowId } = lab;
-  const table = lab.kind === 'fenced' ? 'protected_rows' : 'unguarded_rows';
+  const table = LABS[lab.kind].table;
   const sql =
     table === 'protected_rows'
       ? 'SELECT id, value, last_token FROM protected_rows WHERE id = $1'

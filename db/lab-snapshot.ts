@@ -1,4 +1,5 @@
 import 'server-only';
+import { LABS } from '../lib/labs/index';
 import type { LabInstance } from '../lib/model/lab-instance';
 import { parseStoredToken, parseToken } from '../lib/model/token';
 import type { LabSnapshot } from '../lib/model/wire';
@@ -13,7 +14,7 @@ export async function readLabSnapshot(
   db: Queryable = getPool(),
 ): Promise<Omit<LabSnapshot, 'workers'>> {
   const { rowId, resource } = lab;
-  const table = lab.kind === 'fenced' ? 'protected_rows' : 'unguarded_rows';
+  const table = LABS[lab.kind].table;
   const rowSql =
     table === 'protected_rows'
       ? 'SELECT value, last_token, updated_at FROM protected_rows WHERE id = $1'

@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
+import { takesTraineeGuard, writesProtectedRows } from '../lib/labs/traits';
 import { FencingError } from '../lib/model/errors';
 import {
   isLabInstanceId,
@@ -124,7 +125,7 @@ export async function createPrivateLab(input: {
     await client.query(`SELECT ${PRIVATE_LABS_LOCK}`);
     await checkPrivateLabLimits({ ...input, fork: input.fork !== undefined }, client);
     let rowId: number;
-    if (input.kind === 'fenced') {
+    if (writesProtectedRows(input.kind)) {
       // Born at the highest token handed out so far: no earlier grant can ever write it.
       rowId = (await createProtectedRow({ value: input.initialValue }, client)).id;
     } else {
@@ -285,7 +286,8 @@ export async function deleteExpiredLabHistories(input: { retentionMs: number; li
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
     // A your-guard lab's schema and role, if closing did not drop them (a server that died in between).
-    for (const row of rows) if (row.kind === 'your-guard') await client.query('SELECT fl_drop_guard($1)', [row.id]);
+    for (const row of rows)
+      if (isLabId(row.kind) && takesTraineeGuard(row.kind)) await client.query('SELECT fl_drop_guard($1)', [row.id]);
     await client.query('DELETE FROM worker_commands WHERE lab = ANY($1)', [ids]);
     await client.query('DELETE FROM remote_workers WHERE lab = ANY($1)', [ids]);
     await client.query('DELETE FROM leases WHERE resource = ANY($1)', [rows.map((row) => row.resource)]);

@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { takesTraineeGuard } from '@/lib/labs/traits';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import { LABS } from '@/lib/model/lab-kinds';
 import { ClosePrivateLab } from '../access/close-private-lab';
@@ -52,7 +53,9 @@ export function LabView({
             </p>
           ) : null}
           {!canDrive ? <ReadOnlyPanel lab={lab} walkthrough={walkthrough} /> : null}
-          {canDrive && !walkthrough && lab.kind === 'your-guard' && !lab.closed ? <GuardEditor labId={lab.id} /> : null}
+          {canDrive && !walkthrough && takesTraineeGuard(lab.kind) && !lab.closed ? (
+            <GuardEditor labId={lab.id} />
+          ) : null}
           {canDrive && !walkthrough ? <LabControls /> : null}
           {canDrive && lab.visibility === 'private' ? <ClosePrivateLab lab={lab.id} /> : null}
           {canDrive && walkthrough ? (

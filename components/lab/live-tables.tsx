@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import { takesTraineeGuard } from '@/lib/labs/traits';
 import { LABS } from '@/lib/model/lab-kinds';
 import { clock } from './format';
 import { useLabStore } from './lab-store-provider';
@@ -53,7 +54,7 @@ export function LiveTables() {
           className="border-b border-slate-200 px-3 py-2 text-lg font-semibold dark:border-slate-800"
         >
           {table}
-          {kind === 'your-guard' ? (
+          {takesTraineeGuard(kind) ? (
             <span data-testid="guard-heading" className="ml-2 text-sm font-normal text-slate-700 dark:text-slate-300">
               ({guardHeading(lastVerdict)})
             </span>

@@ -2,6 +2,7 @@ import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
+import { hasDriftingClock, isFencedKind } from '../labs/traits';
 import { type ChaosAction, type ChaosTrack, planChaos, trackOf } from '../model/chaos-plan';
 import { type ChaosCounts, tallyChaos } from '../model/chaos-tally';
 import { checkHistory, type Verdict } from '../model/checker';
@@ -73,7 +74,9 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
   });
   const skipped: ChaosReport['skipped'] = [];
   const actions = new ChaosActions(lab, CHAOS_WORKER.leaseTtlMs, request.crashDatabase);
-  const drift = lab.kind === 'drifting-clock' ? { clockSlowPercent: CHAOS_CLOCK_SLOW_PERCENT } : {};
+  // Only the unfenced drifting clock runs slow here: its mistake is the one the slow clock shows.
+  const drift =
+    hasDriftingClock(lab.kind) && !isFencedKind(lab.kind) ? { clockSlowPercent: CHAOS_CLOCK_SLOW_PERCENT } : {};
   await supervisor.resetLab(lab);
   try {
     // Side by side: each start waits for its process to join, most of it the process's own start-up.

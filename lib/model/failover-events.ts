@@ -1,3 +1,4 @@
+import { kindWhere } from '../labs/traits';
 import type { NewEvent } from './events';
 import type { FailoverStep } from './failover-steps';
 import { parseStoredToken, parseToken } from './token';
@@ -11,7 +12,7 @@ import type { WireEvent } from './wire';
  * walkthrough's progress is read from the events a page holds).
  */
 
-export const FAILOVER_LAB = 'failover';
+export const FAILOVER_LAB = kindWhere((t) => t.runner === 'failover-pair');
 /** Who the cluster's own steps are by. */
 export const CLUSTER_ACTOR = 'cluster';
 

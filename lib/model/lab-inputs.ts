@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { takesTraineeGuard } from '../labs/traits';
 import { FencingError } from './errors';
 import { parseInput } from './inputs';
 import {
@@ -126,7 +127,7 @@ export function workerSettingsForLab(kind: LabId, raw: unknown): WorkerSettings 
   if (settings.leaseClock !== undefined && !hasDriftingClock(kind)) {
     throw new FencingError('invalid_input', 'only the drifting-clock labs have a lease clock setting');
   }
-  if (settings.writeValue !== undefined && kind !== 'your-guard') {
+  if (settings.writeValue !== undefined && !takesTraineeGuard(kind)) {
     throw new FencingError('invalid_input', 'only the your-guard lab has a write value setting');
   }
   if (settings.retryAfterMs !== undefined && !hasPacketProxy(kind)) {

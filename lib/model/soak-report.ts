@@ -1,7 +1,8 @@
+import type { LabId } from '../labs/index';
+import { hasDriftingClock, isFencedKind } from '../labs/traits';
 import { type ChaosCounts, describeTotals, stalePerMinute } from './chaos-tally';
 import { clockOf, type Violation } from './checker';
 import { hasDetail } from './checker-violations';
-import type { LabId } from './lab-kinds';
 import type { LabJudgement } from './soak-verdict';
 import type { WireEvent } from './wire';
 
@@ -44,7 +45,8 @@ export const MAX_VIOLATIONS_LISTED = 20;
 export const soakOk = (soak: SoakResult): boolean => soak.labs.every((lab) => lab.judgement.ok);
 
 export function soakTotals(soak: SoakResult): { staleAttempts: number; staleAcceptedFenced: number; minutes: number } {
-  const fenced = soak.labs.filter((l) => l.lab === 'fenced' || l.lab === 'delayed-packet');
+  // The fenced labs whose clock keeps time: the fenced drifting clock is not counted here.
+  const fenced = soak.labs.filter((l) => isFencedKind(l.lab) && !hasDriftingClock(l.lab));
   return {
     staleAttempts: soak.labs.reduce((n, l) => n + l.totals.staleAttempts, 0),
     staleAcceptedFenced: fenced.reduce((n, l) => n + l.totals.staleAccepted, 0),

@@ -1,6 +1,7 @@
+import { LABS, type LabId } from '../labs/index';
+import { isFencedKind, WORKER_LAB_IDS, type WorkerLabId } from '../labs/traits';
 import type { ChaosCounts } from './chaos-tally';
 import type { Rule, Violation } from './checker';
-import { isFencedKind, type LabId, type WorkerLabId } from './lab-kinds';
 
 /*
  * What a soak expects of each lab under aimed chaos, and whether a lab's run met it. A fenced lab
@@ -10,43 +11,13 @@ import { isFencedKind, type LabId, type WorkerLabId } from './lab-kinds';
 
 export type LabExpectation = { rule: Rule | null; why: string };
 
-export const LAB_EXPECTATIONS: Record<WorkerLabId, LabExpectation> = {
-  fenced: { rule: null, why: 'every stale write rejected by the guard: 0 violations' },
-  'delayed-packet': { rule: null, why: 'every held write rejected when it arrives: 0 violations' },
-  'no-fencing': { rule: 'token-went-back', why: "a stale holder's write overwrites a newer one: a lost update" },
-  'read-check-write': {
-    rule: 'token-went-back',
-    why: 'a holder frozen between its check and its write overwrites a newer value',
-  },
-  'token-as-text': {
-    rule: 'newer-token-rejected',
-    why: "the newer holder's token gains a digit and is rejected as stale ('10' < '9')",
-  },
-  'per-process-counter': {
-    rule: 'superseded-holder',
-    why: 'two holders present the same counter, so a superseded holder still writes',
-  },
-  bypass: {
-    rule: 'token-went-back',
-    why: 'a holder woken overdue takes the catch-up path and overwrites a newer value',
-  },
-  'same-token-takeover': {
-    rule: 'superseded-holder',
-    why: "a takeover hands over the old holder's token, so its late write passes the <= check",
-  },
-  'drifting-clock': {
-    rule: 'write-after-expiry',
-    why: "a holder whose clock runs slow writes after its lease ran out by the database's clock",
-  },
-  'drifting-clock-fenced': {
-    rule: null,
-    why: "every stale write rejected by the row's token, whatever its writer's clock says: 0 violations",
-  },
-  'delayed-packet-unfenced': {
-    rule: 'write-after-expiry',
-    why: "a write held on the wire arrives after the lease ran out and overwrites the new holder's value",
-  },
-};
+/** Each worker lab's expectation, as its definition (lib/labs/<kind>.ts) gives the checker's verdict. */
+export const LAB_EXPECTATIONS = Object.fromEntries(
+  WORKER_LAB_IDS.map((kind): [WorkerLabId, LabExpectation] => {
+    const { rule, why } = LABS[kind].checker;
+    return [kind, { rule, why }];
+  }),
+) as Record<WorkerLabId, LabExpectation>;
 
 /** Whether a lab is built to fail (a broken lab): before its mistake happens, it has "no violation yet". */
 export function expectsViolation(kind: LabId): boolean {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { LabId } from '../labs/index';
+import { hasDriftingClock, kindWhere, PAUSE_FENCED, PAUSE_UNFENCED, type WorkerLabId } from '../labs/traits';
 import type { WorkerSettings } from './lab-inputs';
-import { hasDriftingClock, type LabId, type WorkerLabId } from './lab-kinds';
 import { SWEEP_LIMITS } from './sweep-limits';
 
 /*
@@ -89,12 +90,17 @@ export function sweepPoints(grid: SweepGrid): SweepPoint[] {
 }
 
 /**
- * The lab kind a run takes: a clock that keeps time runs in the classic pair (`no-fencing`,
- * `fenced`); a drifting one in the drifting-clock pair, the only labs whose workers have that setting.
+ * The lab kind a run takes: a clock that keeps time runs in the pause's pair (fenced, and without a
+ * token check); a drifting one in the drifting clock's pair, the only labs whose workers have that setting.
  */
 export function labKindFor(fencing: Fencing, driftPercent: number): WorkerLabId {
-  if (driftPercent > 0) return fencing === 'fenced' ? 'drifting-clock-fenced' : 'drifting-clock';
-  return fencing === 'fenced' ? 'fenced' : 'no-fencing';
+  const fenced = fencing === 'fenced';
+  if (driftPercent > 0) {
+    return kindWhere(
+      (t) => t.clock === 'worker-may-drift' && t.fencing === (fenced ? 'token-guard' : 'none'),
+    ) as WorkerLabId;
+  }
+  return (fenced ? PAUSE_FENCED : PAUSE_UNFENCED) as WorkerLabId;
 }
 
 /** Every run of the sweep, point by point, the unfenced run of each point before its fenced one. */

@@ -1,5 +1,6 @@
+import { LABS, type LabId } from '../labs/index';
+import { isFencedKind } from '../labs/traits';
 import { DELAYED_PACKET_SETTINGS } from './delayed-packet-settings';
-import { LABS } from './lab-kinds';
 import {
   detailTime,
   heldWords,
@@ -59,8 +60,9 @@ export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
   return facts;
 }
 
-export function delayedPacketSteps(fenced: boolean): Step[] {
-  const definition = LABS[fenced ? 'delayed-packet' : 'delayed-packet-unfenced'];
+export function delayedPacketSteps(lab: LabId): Step[] {
+  const definition = LABS[lab];
+  const fenced = isFencedKind(lab);
   const a = DELAYED_PACKET_SETTINGS.A;
   const history = (f: Facts) => f.writes ?? [];
   const when = (f: Facts) => {

@@ -1,4 +1,5 @@
-import { LABS } from './lab-kinds';
+import { LABS, type LabId } from '../labs/index';
+import { isFencedKind } from '../labs/traits';
 import {
   detailTime,
   heldWords,
@@ -85,8 +86,9 @@ export function driftingClockFacts(events: readonly WireEvent[]): Facts {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 
-export function driftingClockSteps(fenced: boolean): Step[] {
-  const definition = LABS[fenced ? 'drifting-clock-fenced' : 'drifting-clock'];
+export function driftingClockSteps(lab: LabId): Step[] {
+  const definition = LABS[lab];
+  const fenced = isFencedKind(lab);
   const writes = fenced
     ? 'every write presents its token, and one statement, UPDATE … WHERE last_token <= token, refuses a write whose token is older than the row’s last_token (a stale write)'
     : 'but the write is a plain UPDATE that never looks at it';

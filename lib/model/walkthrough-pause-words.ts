@@ -1,4 +1,5 @@
-import type { LabId } from './lab-kinds';
+import type { FencingPolicy, TokenSource } from '../labs/define';
+import { LABS, type LabId } from '../labs/index';
 import { t } from './narration';
 import type { WireEvent } from './wire';
 
@@ -26,21 +27,25 @@ const noCheck = () => 'The UPDATE checks no token.';
 const sameNumber = (late: WireEvent, before: WireEvent | undefined) =>
   `The row's last_token was ${t(before?.token)}, and ${t(before?.token)} <= ${t(late.token)}: the check cannot tell the stale holder from the new one when both present the same number.`;
 
-const WORDS: Partial<Record<LabId, PauseWords>> = {
-  fenced: {
+/*
+ * A pause-story lab's words follow its mistake: where its tokens come from when that is what is
+ * wrong, otherwise what its write checks.
+ */
+const WORDS: Partial<Record<FencingPolicy | TokenSource, PauseWords>> = {
+  'token-guard': {
     source: SEQUENCE,
     setup: `Every grant of the lease carries a token, a number from ${SEQUENCE} that only goes up; ${FENCED_WRITE}.`,
     lateAccepted: noCheck,
     lesson: 'That is fencing: the storage itself refused the stale token, in the same statement as the write.',
   },
-  'no-fencing': {
+  none: {
     source: SEQUENCE,
     setup: `Every grant of the lease carries a token from ${SEQUENCE}, but the write is a plain UPDATE that never looks at it: only the lease stands between two writers.`,
     lateAccepted: noCheck,
     lesson:
       'A lease alone cannot stop a holder that froze: only a token the row checks can. In the fenced lab the same pause ends with B’s value intact.',
   },
-  'read-check-write': {
+  'app-check': {
     source: SEQUENCE,
     setup: `Every grant of the lease carries a token from ${SEQUENCE}. Before each write, the worker reads the row's token (SELECT last_token) and compares it with its own in its own code; then it sends an UPDATE that checks nothing.`,
     lateAccepted: () =>
@@ -48,7 +53,7 @@ const WORDS: Partial<Record<LabId, PauseWords>> = {
     lesson:
       'A check in the application is only as fresh as its read: A checked, froze, and wrote. The check has to be part of the write itself, as in the fenced lab.',
   },
-  'token-as-text': {
+  'text-compare': {
     source: 'the database sequence lab_text_epoch',
     setup:
       'Every grant of the lease carries a token from the database sequence lab_text_epoch, and every write presents it; but the write compares it with the row’s last_token as text, not as a number, and refuses a write whose token sorts before the row’s. As text, "10" sorts before "9".',
@@ -57,24 +62,24 @@ const WORDS: Partial<Record<LabId, PauseWords>> = {
     lesson:
       'Tokens are numbers: compared as text, every token from 10 up sorts before "9", so the rightful holder was refused and the stale holder kept the row. Compared as integers, as in the fenced lab, B’s token wins.',
   },
-  'per-process-counter': {
+  'worker-counter': {
     source: SEQUENCE,
     setup: `The lease table grants the lease with a token from ${SEQUENCE}, but each worker numbers every grant it gets with a counter in its own memory, which starts at 1 in every new process, and its writes present that number as their token. The write itself is fenced: UPDATE … WHERE last_token <= token.`,
     lateAccepted: sameNumber,
     lesson:
       'A token must come from one place every holder shares, in the same transaction that grants the lease. A counter in each process starts again at 1, so the stale holder and the new one presented the same number, and the check let both through.',
   },
-  bypass: {
+  'catch-up-bypass': {
     source: SEQUENCE,
     setup: `Every grant of the lease carries a token from ${SEQUENCE}, and a regular write presents it to a fenced UPDATE … WHERE last_token <= token. But a write that runs late by more than one write interval takes a catch-up path: a plain UPDATE that skips the token check.`,
     lateAccepted: (late) =>
-      String(late.detail.path ?? '').includes('bypass')
+      String(late.detail.path ?? '').includes('catch-up')
         ? 'Its write was overdue after the freeze, so it took the catch-up path, which skips the token check.'
         : 'It went through the regular, fenced path.',
     lesson:
       'Every path that writes the row must carry the guard: a fenced regular path is worth nothing if another path to the same row skips it. In the fenced lab there is one path, and the late write is refused.',
   },
-  'same-token-takeover': {
+  'kept-on-takeover': {
     source: SEQUENCE,
     setup: `A fresh grant of the lease carries a new token from ${SEQUENCE}, but when a holder takes over a lease that ran out under another, the lease service hands it the old holder's token. Every write presents its token to a fenced UPDATE … WHERE last_token <= token.`,
     lateAccepted: sameNumber,
@@ -85,8 +90,10 @@ const WORDS: Partial<Record<LabId, PauseWords>> = {
 
 /** The words of a lab of the pause story (a lab without its own: its summary, and the fenced lab's lesson). */
 export function pauseWords(lab: LabId, summary: string): PauseWords {
+  const { story, tokenSource, fencing } = LABS[lab].traits;
+  const mistake = story !== 'pause' ? undefined : tokenSource === 'sequence' ? fencing : tokenSource;
   return (
-    WORDS[lab] ?? {
+    (mistake && WORDS[mistake]) ?? {
       source: SEQUENCE,
       setup: summary,
       lateAccepted: () => '',

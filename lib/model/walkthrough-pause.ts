@@ -1,4 +1,5 @@
-import { LABS, type LabId } from './lab-kinds';
+import { LABS, type LabId } from '../labs/index';
+import { PAUSE_FENCED } from '../labs/traits';
 import { detailTime, heldWords, need, outcomeWords, rowAtTheEnd, rowBefore, t, value, write } from './narration';
 import type { Facts, Step } from './walkthrough';
 import { pauseWords } from './walkthrough-pause-words';
@@ -18,7 +19,7 @@ export const WALKTHROUGH_SETTINGS = {
 export function pauseSteps(lab: LabId): Step[] {
   const definition = LABS[lab];
   const words = pauseWords(lab, definition.summary);
-  const fenced = lab === 'fenced';
+  const fenced = lab === PAUSE_FENCED;
   const a = WALKTHROUGH_SETTINGS.A;
   const writes = (f: Facts) => f.writes ?? [];
   return [
@@ -87,7 +88,7 @@ export function pauseSteps(lab: LabId): Step[] {
         const after =
           b.kind === 'write_accepted'
             ? ` The row went from ${heldWords(rowBefore(writes(f), b))} to ${value(b)} (token ${t(b.token)}).`
-            : ` B was the rightful holder, with the newer token, and it was turned away${lab === 'token-as-text' ? `: compared as text, "${t(b.token)}" sorts before "${t(b.storedToken)}"` : ''}.`;
+            : ` B was the rightful holder, with the newer token, and it was turned away${definition.traits.fencing === 'text-compare' ? `: compared as text, "${t(b.token)}" sorts before "${t(b.storedToken)}"` : ''}.`;
         return `${took}${counter} ${wrote}${after}`;
       },
     },

@@ -114,9 +114,9 @@ function pauseFacts(events: readonly WireEvent[]): Facts {
  */
 export function walkthroughFor(lab: LabId): Step[] {
   const steps = hasDriftingClock(lab)
-    ? driftingClockSteps(lab === 'drifting-clock-fenced')
+    ? driftingClockSteps(lab)
     : hasPacketProxy(lab)
-      ? delayedPacketSteps(lab === 'delayed-packet')
+      ? delayedPacketSteps(lab)
       : pauseSteps(lab);
   return steps.map((step) => ({
     ...step,

@@ -1,4 +1,5 @@
-import { hasDriftingClock, hasPacketProxy, type LabId } from './lab-kinds';
+import type { LabId } from '../labs/index';
+import { hasPauseStory, PAUSE_FENCED, PAUSE_UNFENCED } from '../labs/traits';
 import type { WireEvent } from './wire';
 
 /*
@@ -14,7 +15,8 @@ export const WHAT_IF_LIMITS = {
 
 export type WhatIfTimings = { pauseMs: number; leaseTtlMs: number; renewEveryMs: number };
 
-export const FENCING_MODES = ['fenced', 'no-fencing'] as const;
+/** A fork's fencing is the kind it runs in: the pause's fenced lab, or the one without a token check. */
+export const FENCING_MODES = [PAUSE_FENCED, PAUSE_UNFENCED] as const;
 export type FencingMode = (typeof FENCING_MODES)[number];
 
 /** The form counts in tenths of a second: a freeze of 1,435 ms is offered as 1.4 s. */
@@ -56,12 +58,9 @@ export function whatIfDefaultsInWords(events: readonly WireEvent[]): string {
   return `Where the first values come from: ${pause}; ${lease}.`;
 }
 
-/** The labs whose story is the pause (not the drifting clock's, the delayed packet's or the failover's). */
-export function hasPauseStory(kind: LabId): boolean {
-  return kind !== 'failover' && !hasDriftingClock(kind) && !hasPacketProxy(kind);
-}
+export { hasPauseStory };
 
 /** The lab kind a fork runs in: fencing on is the fenced lab, off the lab without a token check. */
 export function forkKind(mode: FencingMode): LabId {
-  return mode === 'fenced' ? 'fenced' : 'no-fencing';
+  return mode;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isFencedKind } from '../labs/traits';
 import { labIdSchema } from './lab-inputs';
 import { rowAt } from './replay';
 import { FENCING_MODES, type FencingMode, WHAT_IF_LIMITS } from './what-if-settings';
@@ -104,11 +105,10 @@ const s = (ms: number) => `${Number((ms / 1000).toFixed(2))} s`;
  */
 export function describeFork(name: string, fork: ForkRecord, originalName: string): string {
   const value = fork.startRow ? JSON.stringify(fork.startRow.value) : undefined;
-  const row =
-    fork.fencing === 'fenced'
-      ? `${value ? `the row's value then (${value}; its token was ${fork.startRow?.lastToken})` : 'the row as it was then (never written)'}, on a fenced row whose token is the newest handed out when the fork opened, as the guard makes every new protected row,`
-      : value
-        ? `the row as it was then (${value}, token ${fork.startRow?.lastToken})`
-        : 'the row as it was then (never written)';
-  return `${name} is a what-if fork of ${originalName} from ${s(fork.atMs)}: pause ${s(fork.pauseMs)}, lease TTL ${s(fork.leaseTtlMs)}, renewed every ${s(fork.renewEveryMs)}, fencing ${fork.fencing === 'fenced' ? 'on' : 'off'}. Its workers are new processes, not the original's resumed: they started from ${row} and took new tokens, past token ${fork.highestTokenSeen}, the newest the original had seen by then.`;
+  const row = isFencedKind(fork.fencing)
+    ? `${value ? `the row's value then (${value}; its token was ${fork.startRow?.lastToken})` : 'the row as it was then (never written)'}, on a fenced row whose token is the newest handed out when the fork opened, as the guard makes every new protected row,`
+    : value
+      ? `the row as it was then (${value}, token ${fork.startRow?.lastToken})`
+      : 'the row as it was then (never written)';
+  return `${name} is a what-if fork of ${originalName} from ${s(fork.atMs)}: pause ${s(fork.pauseMs)}, lease TTL ${s(fork.leaseTtlMs)}, renewed every ${s(fork.renewEveryMs)}, fencing ${isFencedKind(fork.fencing) ? 'on' : 'off'}. Its workers are new processes, not the original's resumed: they started from ${row} and took new tokens, past token ${fork.highestTokenSeen}, the newest the original had seen by then.`;
 }

@@ -35,7 +35,7 @@ export async function runFailoverScenario(
     print(line);
   };
   await clearFailoverHistory();
-  running = await startReplicaPair({ mode: options.mode, parentDir: path.join(options.dataDir, 'failover') });
+  running = await startReplicaPair({ mode: options.mode, parentDir: path.join(options.dataDir, FAILOVER_LAB) });
   try {
     await runFailoverStory(running, {
       grantsPastCut: options.grantsPastCut,

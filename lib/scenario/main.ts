@@ -3,9 +3,11 @@ import { parseArgs } from 'node:util';
 import { migrate } from '../../db/migrate';
 import { closePool, toFencingError } from '../../db/pool';
 import { ensureWorkerPassword } from '../../db/roles';
+import { hasPacketProxy, PAUSE_FENCED } from '../labs/traits';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
 import { isFencingError } from '../model/errors';
+import { FAILOVER_LAB } from '../model/failover-events';
 import { CHAOS_LIMITS } from '../model/lab-inputs';
 import { sharedLab } from '../model/lab-instance';
 import { hasDriftingClock, isWorkerLabId, type LabId, WORKER_LAB_IDS } from '../model/lab-kinds';
@@ -43,10 +45,10 @@ import { runSweepScenario } from './sweep';
  */
 
 const PAUSE_SCENARIOS: ReadonlyMap<string, LabId> = new Map([
-  ['pause', 'fenced'],
-  ...WORKER_LAB_IDS.filter((lab) => lab !== 'fenced').map((lab) => [lab, lab] as const),
+  ['pause', PAUSE_FENCED],
+  ...WORKER_LAB_IDS.filter((lab) => lab !== PAUSE_FENCED).map((lab) => [lab, lab] as const),
 ]);
-const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability', 'failover', 'sweep'];
+const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability', FAILOVER_LAB, 'sweep'];
 const EXIT = { safe: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, inUse: 5, interrupted: 130 } as const;
 /** Crash cycles of the durability scenario. */
 const CYCLES = { min: 1, max: 500, default: 20 } as const;
@@ -152,7 +154,7 @@ function parse(argv: string[]): { name: string; options: Options } {
     concurrency: values.concurrency === undefined ? SWEEP_LIMITS.concurrency.default : Number(values.concurrency),
   });
   if (!sweep.success) throw new UsageError(sweep.error.issues[0]?.message ?? 'invalid sweep');
-  const lab = values.lab ?? 'fenced';
+  const lab = values.lab ?? PAUSE_FENCED;
   if (!isWorkerLabId(lab)) throw new UsageError(`--lab must be one of ${WORKER_LAB_IDS.join(', ')}`);
   return {
     name,
@@ -200,7 +202,7 @@ async function main(argv: string[]): Promise<number> {
     await migrate();
     // Its workers connect as the worker role (db/roles.ts).
     process.env.FENCING_LAB_WORKER_PASSWORD = await ensureWorkerPassword(process.env.DATABASE_URL as string);
-    if (name === 'failover') {
+    if (name === FAILOVER_LAB) {
       const outcome = await runFailoverScenario(
         { mode: options.sync ? 'sync' : 'async', grantsPastCut: options.grantsPastCut, dataDir: dataDir() },
         print,
@@ -215,7 +217,7 @@ async function main(argv: string[]): Promise<number> {
       return outcome.safe ? EXIT.safe : EXIT.unsafe;
     }
     const lab = PAUSE_SCENARIOS.get(name);
-    if (lab === 'delayed-packet' || lab === 'delayed-packet-unfenced') {
+    if (lab !== undefined && hasPacketProxy(lab)) {
       const story = options.retry ? runDelayedPacketRetryScenario : runDelayedPacketScenario;
       return (await story(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     }

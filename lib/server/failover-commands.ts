@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import type { z } from 'zod';
 import { FencingError } from '../model/errors';
+import { FAILOVER_LAB } from '../model/failover-events';
 import { failoverHolderInput, noFailoverInput, startFailoverPairInput } from '../model/failover-inputs';
 import { getFailoverLab } from '../supervisor/failover/failover-lab';
 import { type Credentials, isTrainer } from './access';
@@ -15,7 +16,7 @@ import { type ActionResult, validatedAction } from './validated-action';
 
 /** Where the pairs' data directories live: under the app's data directory, as the embedded database's. */
 function pairsDir(): string {
-  return path.join(path.resolve(process.env.FENCING_LAB_DATA_DIR || path.join(process.cwd(), '.data')), 'failover');
+  return path.join(path.resolve(process.env.FENCING_LAB_DATA_DIR || path.join(process.cwd(), '.data')), FAILOVER_LAB);
 }
 
 export const failoverLab = () => getFailoverLab(pairsDir());

@@ -2,6 +2,7 @@ import 'server-only';
 import { type GuardAttempt, latestGuardAttempt, recordGuardAttempt, recordRefusedGuard } from '../../db/guard-attempts';
 import { installGuard } from '../../db/your-guard';
 import { runGuardAttack } from '../chaos/guard-attack';
+import { takesTraineeGuard } from '../labs/traits';
 import { FencingError, isFencingError } from '../model/errors';
 import { type GuardResult, type LastGuard, lastGuardInput, submitGuardInput } from '../model/guard-inputs';
 import { toHistoryFile } from '../model/history-file';
@@ -24,7 +25,7 @@ export const submitGuard = (raw: unknown, credentials: Credentials, address = 'u
     const yourGuardLab = async () => {
       const lab = await labFor(id, credentials);
       requireDriver(lab, credentials);
-      if (lab.kind !== 'your-guard') throw new FencingError('invalid_input', 'only a your-guard lab takes a guard');
+      if (!takesTraineeGuard(lab.kind)) throw new FencingError('invalid_input', 'only a your-guard lab takes a guard');
       return lab;
     };
     // Who may submit here is settled before anything reads the statement.
@@ -109,7 +110,7 @@ export const lastGuard = (raw: unknown, credentials: Credentials) =>
   validatedAction(lastGuardInput, async ({ lab: id }): Promise<LastGuard> => {
     const lab = await labFor(id, credentials);
     requireDriver(lab, credentials);
-    if (lab.kind !== 'your-guard' || !lab.ownerHash) return { standing: 'none' };
+    if (!takesTraineeGuard(lab.kind) || !lab.ownerHash) return { standing: 'none' };
     const owner = { lab: lab.id, ownerHash: lab.ownerHash };
     const attempt = await latestGuardAttempt(owner);
     const attacked = attempt?.outcome === 'refused' ? await latestGuardAttempt({ ...owner, attacked: true }) : attempt;

@@ -1,6 +1,7 @@
 import 'server-only';
 import { notFound, redirect } from 'next/navigation';
 import { findLab, labJoinKey } from '../../db/labs';
+import { runsOnFailoverPair } from '../labs/traits';
 import { type LabSummary, summaryOf } from '../model/lab-instance';
 import { canDrive, canView, isTrainer } from './access';
 import { readCredentials } from './request-credentials';
@@ -15,7 +16,7 @@ export type LabAccess = { lab: LabSummary; canDrive: boolean; isTrainer: boolean
 export async function labForPage(id: string, options: { failoverPage?: boolean } = {}): Promise<LabAccess> {
   const [lab, credentials] = await Promise.all([findLab(id), readCredentials()]);
   if (!lab || !canView(lab, credentials)) notFound();
-  if (lab.kind === 'failover' && !options.failoverPage) redirect('/labs/failover');
+  if (runsOnFailoverPair(lab.kind) && !options.failoverPage) redirect('/labs/failover');
   const drives = canDrive(lab, credentials) && !lab.closedAt;
   const joinKey = drives && lab.visibility === 'private' ? await labJoinKey(lab.id) : undefined;
   return {

@@ -11,6 +11,7 @@ import {
 } from '../../db/labs';
 import { getPool } from '../../db/pool';
 import { dropGuard } from '../../db/your-guard';
+import { takesTraineeGuard } from '../labs/traits';
 import { OutageLog } from '../log/outage-log';
 import type { LabId } from '../model/lab-kinds';
 import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab-limits';
@@ -202,7 +203,7 @@ export class PrivateLabs {
 
 /** A closed your-guard lab keeps its history, not its guard: its schema and role go (0033_your_guard_lab.sql). */
 async function dropGuardOf(lab: LabRecord): Promise<void> {
-  if (lab.kind === 'your-guard') await dropGuard(lab.id);
+  if (takesTraineeGuard(lab.kind)) await dropGuard(lab.id);
 }
 
 type GlobalWithPrivateLabs = typeof globalThis & { __fencingLabPrivateLabs?: PrivateLabs };

@@ -5,6 +5,7 @@ import { resetProtectedRow } from '../../db/guard';
 import { bumpLabGeneration, endSessionsHoldingLab, limitResetLockWait } from '../../db/lab-generation';
 import { clearLease } from '../../db/leases';
 import { withTransaction } from '../../db/pool';
+import { writesProtectedRows } from '../labs/traits';
 import type { LabInstance } from '../model/lab-instance';
 
 export const INITIAL_ROW_VALUE = 'initial';
@@ -39,7 +40,7 @@ async function resetOnce(lab: LabInstance): Promise<void> {
     await limitResetLockWait(client);
     await bumpLabGeneration(lab.id, client);
     await clearLease(lab.resource, client);
-    if (lab.kind === 'fenced') {
+    if (writesProtectedRows(lab.kind)) {
       await resetProtectedRow({ id: lab.rowId, value: INITIAL_ROW_VALUE }, client);
     } else {
       await resetUnguardedRow(lab, INITIAL_ROW_VALUE, client);

@@ -6,17 +6,20 @@ import { allSourceFiles, SOURCE_ROOTS, withoutExtension } from './source-files';
 
 /*
  * The house has one direction: app/ → the request layer (lib/server/) → the process layer
- * (lib/supervisor/, lib/worker/, lib/chaos/, lib/jobs/, lib/sweep/) and db/ → lib/model/. These tests read the import statements of every
- * .ts and .tsx file under app/, components/, lib/ and db/ and fail on an import that runs the other
- * way (SQL outside db/: sql-only-in-db.test.ts). Tests and lib/testing are the harness: they stand
- * above every layer and may import any of them, and no product code may import them.
+ * (lib/supervisor/, lib/worker/, lib/chaos/, lib/jobs/, lib/sweep/) and db/ → lib/model/ → lib/labs/
+ * (the lab kinds, which import nothing else). These tests read the import statements of every .ts and
+ * .tsx file under app/, components/, lib/ and db/ and fail on an import that runs the other way (SQL
+ * outside db/: sql-only-in-db.test.ts). Tests and lib/testing are the harness: they stand above every
+ * layer and may import any of them, and no product code may import them.
  */
 
-type Layer = 'model' | 'leaf' | 'db' | 'process' | 'request' | 'components' | 'app' | 'entry' | 'harness';
+type Layer = 'labs' | 'model' | 'leaf' | 'db' | 'process' | 'request' | 'components' | 'app' | 'entry' | 'harness';
 
 /** Which layer a file (a path relative to the repository, without extension) belongs to. */
 function layerOf(file: string): Layer {
   if (/\.test$/.test(file) || file.startsWith('lib/testing/')) return 'harness';
+  // The lab kinds' definitions: data every layer asks, the browser's included.
+  if (file.startsWith('lib/labs/')) return 'labs';
   if (file.startsWith('lib/model/')) return 'model';
   // Leaves: console and operating-system helpers that import nothing of the project.
   if (file.startsWith('lib/log/') || file.startsWith('lib/os/')) return 'leaf';
@@ -34,19 +37,21 @@ function layerOf(file: string): Layer {
 
 /** What each layer may import, besides npm packages and Node's own modules (checked separately). */
 const MAY_IMPORT: Record<Exclude<Layer, 'harness'>, Layer[]> = {
-  model: ['model'],
+  labs: ['labs'],
+  model: ['model', 'labs'],
   leaf: ['leaf'],
-  db: ['db', 'model', 'leaf'],
-  process: ['process', 'db', 'model', 'leaf'],
-  request: ['request', 'process', 'db', 'model', 'leaf'],
+  db: ['db', 'model', 'labs', 'leaf'],
+  process: ['process', 'db', 'model', 'labs', 'leaf'],
+  request: ['request', 'process', 'db', 'model', 'labs', 'leaf'],
   // The UI reaches the server through server actions and the request layer, never db/ or a process.
-  components: ['components', 'request', 'model'],
-  app: ['app', 'components', 'request', 'process', 'db', 'model', 'leaf'],
-  entry: ['entry', 'process', 'db', 'model', 'leaf'],
+  components: ['components', 'request', 'model', 'labs'],
+  app: ['app', 'components', 'request', 'process', 'db', 'model', 'labs', 'leaf'],
+  entry: ['entry', 'process', 'db', 'model', 'labs', 'leaf'],
 };
 
-/** Packages a layer must not use: lib/model stays pure (no React, pg, process, Next); db/ draws nothing. */
+/** Packages a layer must not use: lib/model and lib/labs stay pure (no React, pg, process, Next); db/ draws nothing. */
 const FORBIDDEN_PACKAGES: Partial<Record<Layer, RegExp>> = {
+  labs: /^(node:|pg$|react|react-dom|next|server-only|zustand|zod)/,
   model: /^(node:|pg$|react|react-dom|next|server-only|zustand)/,
   leaf: /^(pg$|react|react-dom|next|zustand)/,
   db: /^(react|react-dom|next|zustand)/,
@@ -145,6 +150,8 @@ test('the direction check can fail: it names an import that runs backwards', () 
   assert.match(wrongWay({ from: 'lib/server/access', to: 'app/actions', specifier: 'x' }) ?? '', /app/);
   assert.match(wrongWay({ from: 'lib/jobs/x', to: 'lib/launcher/processes', specifier: 'x' }) ?? '', /entry/);
   assert.match(wrongWay({ from: 'lib/model/x', to: 'package:pg', specifier: 'pg' }) ?? '', /pg/);
+  assert.match(wrongWay({ from: 'lib/labs/x', to: 'lib/model/token', specifier: '../model/token' }) ?? '', /labs/);
+  assert.match(wrongWay({ from: 'lib/labs/x', to: 'package:react', specifier: 'react' }) ?? '', /react/);
   assert.equal(wrongWay({ from: 'components/lab/x', to: 'app/actions', specifier: '@/app/actions' }), undefined);
   assert.deepEqual(importsOf("import type { A } from './a';\nexport { b } from \"../b\";\nawait import('./c');"), [
     './a',

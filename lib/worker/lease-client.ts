@@ -7,6 +7,7 @@ import { readLeaseByDatabaseClock } from '../../db/lease-clock';
 import { acquireLease, type Lease, renewLease } from '../../db/leases';
 import { toFencingError } from '../../db/pool';
 import type { WorkerIdentity } from '../../db/worker-identity';
+import { LABS } from '../labs/index';
 import { isFencingError } from '../model/errors';
 import { hasDriftingClock } from '../model/lab-kinds';
 import type { Token } from '../model/token';
@@ -142,9 +143,9 @@ export class LeaseClient {
           ttlMs: leaseTtlMs,
           lab: lab.id,
           generation: this.config.generation,
-          tokenSource: lab.kind === 'token-as-text' || lab.kind === 'your-guard' ? 'lab_text_epoch' : 'write_epoch',
-          // The same-token-takeover lab's lease service (0021): its takeover keeps the old token.
-          takeover: lab.kind === 'same-token-takeover' ? 'same-token' : 'mint',
+          tokenSource: LABS[lab.kind].traits.textEpoch ? 'lab_text_epoch' : 'write_epoch',
+          // A lease service whose takeover keeps the old token (0021).
+          takeover: LABS[lab.kind].traits.tokenSource === 'kept-on-takeover' ? 'same-token' : 'mint',
           as: this.identity(),
         },
         this.session,
@@ -156,7 +157,8 @@ export class LeaseClient {
 
   private async hold(lease: Lease): Promise<void> {
     const { leaseTtlMs, renewEveryMs, writeEveryMs } = this.config;
-    const writeToken = this.config.lab.kind === 'per-process-counter' ? (++this.processCounter as Token) : lease.token;
+    const counts = LABS[this.config.lab.kind].traits.tokenSource === 'worker-counter';
+    const writeToken = counts ? (++this.processCounter as Token) : lease.token;
     const now = () => this.clock.now();
     this.belief = { leaseToken: lease.token, writeToken, until: now() + leaseTtlMs };
     await this.setPhase('holding');

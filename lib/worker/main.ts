@@ -7,6 +7,7 @@ import { appendEvent } from '../../db/events';
 import { newClient, toFencingError } from '../../db/pool';
 import { markRemoteWorkerStopped, RESET_WHILE_AWAY, registerRemoteWorker } from '../../db/remote-workers';
 import { recordWorkerOrigin } from '../../db/worker-status';
+import { takesTraineeGuard } from '../labs/traits';
 import { isFencingError } from '../model/errors';
 import { labTitle } from '../model/lab-instance';
 import { hasDriftingClock, hasPacketProxy } from '../model/lab-kinds';
@@ -105,7 +106,7 @@ async function main(): Promise<number> {
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(`--retry-after-ms: only the delayed-packet labs retry a write (${lab.id} is ${lab.kind})`);
   }
-  if (settings.writeValue !== undefined && lab.kind !== 'your-guard') {
+  if (settings.writeValue !== undefined && !takesTraineeGuard(lab.kind)) {
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(
       `--write-value: only the your-guard lab's workers write a value of their choosing (${lab.id} is ${lab.kind})`,

@@ -11,6 +11,7 @@ import { fencedWrite } from '../../db/guard';
 import type { Session } from '../../db/pool';
 import type { WorkerIdentity } from '../../db/worker-identity';
 import { writeThroughYourGuard } from '../../db/your-guard';
+import { LABS } from '../labs/index';
 import { FencingError } from '../model/errors';
 import type { LabInstance } from '../model/lab-instance';
 import type { Token } from '../model/token';
@@ -30,48 +31,45 @@ export type WriteRequest = {
   as: WorkerIdentity;
 };
 
-/** How each lab writes. The fenced lab goes through the guard and nothing else. */
+/** How each lab writes, as its traits say. The fenced lab goes through the guard and nothing else. */
 export async function writeForLab(request: WriteRequest, session: Session): Promise<WriteResult> {
   const { value, token, actor, criticalWindow, generation, as } = request;
   const { id: lab, rowId } = request.lab;
-  switch (request.lab.kind) {
-    case 'fenced':
-      await criticalWindow();
-      return fencedWrite({ rowId, value, token, actor, lab, generation, as }, session);
-    case 'no-fencing':
-      return writeWithoutFencing({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
-    case 'read-check-write':
-      return writeReadCheckWrite({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
-    case 'token-as-text':
-      return writeTokenAsText({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
-    case 'per-process-counter':
-      return writeFencedUnguarded({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
-    case 'same-token-takeover':
-      // The right statement: this lab's mistake is in its lease service (a takeover keeps the token).
-      return writeFencedUnguarded({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
-    case 'drifting-clock':
-      // No token check: the write of a worker that believes its slow clock.
-      return writeWithoutFencing({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
-    case 'drifting-clock-fenced':
-      // The same worker, the same belief; the row's token refuses its late write.
-      return writeFencedUnguarded({ lab, rowId, value, token, actor, criticalWindow, generation, as }, session);
-    case 'delayed-packet':
-    case 'delayed-packet-unfenced':
-      // Sent through the lab's proxy, which may hold it on the wire (lib/os/packet-proxy.ts); fenced or not by lab.
-      await criticalWindow();
-      return writeDelayedPacket({ as, rowId, value, token, attempt: 'first' }, session);
-    case 'your-guard':
-      // The trainee's own statement, run as the lab's role (0033_your_guard_lab.sql).
-      await criticalWindow();
-      return writeThroughYourGuard({ as, rowId, value, token }, session);
-    case 'failover':
-      // Its holders are the app server's own sessions on the lab's pair (lib/supervisor/failover/).
-      throw new FencingError('invalid_input', 'the failover lab has no workers');
-    case 'bypass': {
+  const kind = LABS[request.lab.kind];
+  if (kind.traits.runner === 'failover-pair') {
+    // Its holders are the app server's own sessions on the lab's pair (lib/supervisor/failover/).
+    throw new FencingError('invalid_input', 'the failover lab has no workers');
+  }
+  if (kind.traits.fencing === 'trainee-guard') {
+    // The trainee's own statement, run as the lab's role (0033_your_guard_lab.sql).
+    await criticalWindow();
+    return writeThroughYourGuard({ as, rowId, value, token }, session);
+  }
+  if (kind.traits.transport === 'packet-proxy') {
+    // Sent through the lab's proxy, which may hold it on the wire (lib/os/packet-proxy.ts); fenced or not by lab.
+    await criticalWindow();
+    return writeDelayedPacket({ as, rowId, value, token, attempt: 'first' }, session);
+  }
+  if (kind.table === 'protected_rows') {
+    await criticalWindow();
+    return fencedWrite({ rowId, value, token, actor, lab, generation, as }, session);
+  }
+  const write = { lab, rowId, value, token, actor, criticalWindow, generation, as };
+  switch (kind.traits.fencing) {
+    case 'none':
+      return writeWithoutFencing(write, session);
+    case 'app-check':
+      return writeReadCheckWrite(write, session);
+    case 'text-compare':
+      return writeTokenAsText(write, session);
+    case 'token-guard':
+      // The right statement: where such a lab breaks, its mistake is elsewhere (its tokens), or it holds.
+      return writeFencedUnguarded(write, session);
+    case 'catch-up-bypass': {
       // The path is chosen after the critical window: a worker that froze there wakes up overdue.
       await criticalWindow();
-      const write = { lab, rowId, value, token, actor, generation, as, criticalWindow: async () => undefined };
-      return request.isOverdue() ? writeBypassingGuard(write, session) : writeFencedUnguarded(write, session);
+      const late = { ...write, criticalWindow: async () => undefined };
+      return request.isOverdue() ? writeBypassingGuard(late, session) : writeFencedUnguarded(late, session);
     }
   }
 }

@@ -4,6 +4,7 @@ import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
 import { OwnMachineWorker } from '@/components/lab/own-machine-worker';
 import { readLabFork } from '@/db/labs';
+import { takesTraineeGuard } from '@/lib/labs/traits';
 import { summaryTitle } from '@/lib/model/lab-instance';
 import { hasPacketProxy } from '@/lib/model/lab-kinds';
 import { labForPage } from '@/lib/server/lab-page-data';
@@ -30,7 +31,7 @@ export default async function LabPage({ params }: Props) {
       links={
         <>
           {/* A your-guard lab's story is the attack its guard editor runs: it has no walkthrough of its own. */}
-          {lab.kind === 'your-guard' ? null : (
+          {takesTraineeGuard(lab.kind) ? null : (
             <Link href={`/labs/${lab.id}/walkthrough`} className="text-base font-semibold underline">
               Walkthrough of this lab
             </Link>

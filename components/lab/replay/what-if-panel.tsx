@@ -2,7 +2,9 @@
 
 import { useId, useState } from 'react';
 import { forkWhatIfAction } from '@/app/actions';
+import { isFencedKind, PAUSE_FENCED, PAUSE_UNFENCED } from '@/lib/labs/traits';
 import {
+  FENCING_MODES,
   type FencingMode,
   hasPauseStory,
   WHAT_IF_LIMITS,
@@ -26,7 +28,7 @@ export function WhatIfPanel({ moment }: { moment: number }) {
   const events = useLabStore((s) => s.events);
   const [timings, setTimings] = useState(() => whatIfDefaults(events));
   const [origin] = useState(() => whatIfDefaultsInWords(events));
-  const [fencing, setFencing] = useState<FencingMode>(kind === 'fenced' ? 'fenced' : 'no-fencing');
+  const [fencing, setFencing] = useState<FencingMode>(kind === PAUSE_FENCED ? PAUSE_FENCED : PAUSE_UNFENCED);
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const noteId = useId();
@@ -85,7 +87,7 @@ export function WhatIfPanel({ moment }: { moment: number }) {
         <fieldset className="grid gap-1 text-sm font-medium">
           <legend>Fencing</legend>
           <div className="flex gap-3">
-            {(['fenced', 'no-fencing'] as const).map((mode) => (
+            {FENCING_MODES.map((mode) => (
               <label key={mode} className="flex items-center gap-1">
                 <input
                   type="radio"
@@ -93,7 +95,7 @@ export function WhatIfPanel({ moment }: { moment: number }) {
                   checked={fencing === mode}
                   onChange={() => setFencing(mode)}
                 />
-                {mode === 'fenced' ? 'on (token checked)' : 'off (no token check)'}
+                {isFencedKind(mode) ? 'on (token checked)' : 'off (no token check)'}
               </label>
             ))}
           </div>

@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { runsOnFailoverPair } from '@/lib/labs/traits';
 import { framedWindow } from '@/lib/model/timeline-frame';
 import { layoutTimeline, type MarkText, SCREEN_METRICS, type TimelineMetrics } from '@/lib/model/timeline-layout';
 import { useLabStore } from '../lab-store-provider';
@@ -171,7 +172,7 @@ export function Timeline({
               className="absolute text-sm text-slate-500"
               style={{ left: metrics.labelW + 12, top: metrics.axisH + metrics.laneH / 2 - 10 }}
             >
-              {kind === 'failover'
+              {runsOnFailoverPair(kind)
                 ? 'No holder yet: start the pair and grant the lease to see its lane.'
                 : 'No holder yet: start a worker to see its lane.'}
             </p>

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
+import { PAUSE_FENCED } from '@/lib/labs/traits';
 import { summaryTitle } from '@/lib/model/lab-instance';
 import { walkthroughFor } from '@/lib/model/walkthrough';
 import { deepLinkedStep } from '@/lib/model/walkthrough-deep-link';
@@ -25,7 +26,7 @@ export default async function WalkthroughPage({ params, searchParams }: Props) {
   const { lab } = access;
   const step = deepLinkedStep((await searchParams).step, walkthroughFor(lab.kind).length);
   const subtitle =
-    lab.kind === 'fenced' && lab.visibility === 'shared' ? 'The pause' : `The pause: ${summaryTitle(lab)}`;
+    lab.kind === PAUSE_FENCED && lab.visibility === 'shared' ? 'The pause' : `The pause: ${summaryTitle(lab)}`;
   return (
     <LabPageShell
       access={access}
