@@ -54,9 +54,16 @@ BEGIN
     RETURN QUERY SELECT 'closed', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
     RETURN;
   END IF;
+  -- Only the drifting-clock labs' workers have a drifting clock (shared or private, fenced or not):
+  -- refused, with the lab's kind for the worker's message, before anything of it is stored.
+  IF p_settings ? 'clockSlowPercent' AND NOT (SELECT k.drifting_clock FROM lab_kinds k WHERE k.id = b.kind) THEN
+    RETURN QUERY SELECT 'no_clock_drift', NULL::bigint, b.kind, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
   -- A shared lab is the trainer's: the room joins it only while the trainer opens it to remote workers,
-  -- never under the walkthrough's names, and at most REMOTE_PER_LAB of them at once, at most
-  -- REMOTE_PER_ADDRESS from one client address in every lab together (issue 23).
+  -- never under the walkthrough's names, at most 6 of them at once (the trainer keeps 2 of the
+  -- lab's 8), at most 4 from one client address in every shared lab together (issue 23). A private
+  -- lab is joined with its owner's key: its own cap of 16 holds it.
   IF from_room AND b.visibility = 'shared' AND NOT b.remote_workers_open THEN
     RETURN QUERY SELECT 'not_open', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
     RETURN;
@@ -65,23 +72,18 @@ BEGIN
     RETURN QUERY SELECT 'reserved_name', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
     RETURN;
   END IF;
-  IF from_room AND (SELECT count(*) FROM remote_workers r
+  IF from_room AND b.visibility = 'shared' AND (SELECT count(*) FROM remote_workers r
                      WHERE r.lab = p_lab AND r.remote AND r.name <> p_name AND r.generation = b.generation
                        AND r.stopped_at IS NULL AND r.heartbeat_at > clock_timestamp() - interval '5 seconds') >= 6 THEN
     RETURN QUERY SELECT 'full', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
     RETURN;
   END IF;
-  IF from_room AND (SELECT count(*) FROM remote_workers r
+  IF from_room AND b.visibility = 'shared'
+     AND (SELECT count(*) FROM remote_workers r JOIN labs l ON l.id = r.lab AND l.visibility = 'shared' AND l.generation = r.generation
                      WHERE r.remote AND r.client_addr IS NOT DISTINCT FROM inet_client_addr()
                        AND NOT (r.lab = p_lab AND r.name = p_name)
                        AND r.stopped_at IS NULL AND r.heartbeat_at > clock_timestamp() - interval '5 seconds') >= 4 THEN
     RETURN QUERY SELECT 'address_full', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
-    RETURN;
-  END IF;
-  -- Only the drifting-clock labs' workers have a drifting clock (shared or private, fenced or not):
-  -- refused, with the lab's kind for the worker's message, before anything of it is stored.
-  IF p_settings ? 'clockSlowPercent' AND NOT (SELECT k.drifting_clock FROM lab_kinds k WHERE k.id = b.kind) THEN
-    RETURN QUERY SELECT 'no_clock_drift', NULL::bigint, b.kind, NULL::integer, NULL::text, NULL::text;
     RETURN;
   END IF;
   -- Names are told apart as they look (fl_name_skeleton): "far" would hide "Far", and a Cyrillic
