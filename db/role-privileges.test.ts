@@ -91,12 +91,14 @@ after(async () => {
   await owner.end();
 });
 
-async function list(sql: string, role: 'worker' | 'app'): Promise<string[]> {
+type Role = 'worker' | 'local' | 'app';
+
+async function list(sql: string, role: Role): Promise<string[]> {
   const { rows } = await owner.query<{ item: string }>(sql, [role]);
   return rows.map((row) => row.item);
 }
 
-const functionsOf = (role: 'worker' | 'app') =>
+const functionsOf = (role: Role) =>
   list(
     `SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS item
        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
@@ -105,7 +107,7 @@ const functionsOf = (role: 'worker' | 'app') =>
     role,
   );
 
-const tablesOf = (role: 'worker' | 'app') =>
+const tablesOf = (role: Role) =>
   list(
     `SELECT c.relname || ': ' || string_agg(privilege, ', ' ORDER BY privilege) AS item
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
@@ -116,7 +118,7 @@ const tablesOf = (role: 'worker' | 'app') =>
     role,
   );
 
-const sequencesOf = (role: 'worker' | 'app') =>
+const sequencesOf = (role: Role) =>
   list(
     `SELECT c.relname AS item FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE ${OUTSIDE_THE_CATALOGUE} AND c.relkind = 'S'
@@ -127,7 +129,7 @@ const sequencesOf = (role: 'worker' | 'app') =>
     role,
   );
 
-async function mayCreateOrJoin(role: 'worker' | 'app'): Promise<Record<string, unknown>> {
+async function mayCreateOrJoin(role: Role): Promise<Record<string, unknown>> {
   const { rows } = await owner.query(
     `SELECT has_schema_privilege(fencing_lab_role($1), 'public', 'CREATE') AS create_in_public,
             has_database_privilege(fencing_lab_role($1), current_database(), 'CREATE') AS create_schema,
@@ -154,6 +156,13 @@ test('the worker role may call its own functions and nothing else: no table, no 
   assert.deepEqual(await tablesOf('worker'), []);
   assert.deepEqual(await sequencesOf('worker'), []);
   assert.deepEqual(await mayCreateOrJoin('worker'), NOTHING_MORE);
+});
+
+test("the local worker role (the server's own workers, 0043) is the worker role's member, with its rights and no more", async () => {
+  assert.deepEqual(await functionsOf('local'), WORKER_FUNCTIONS);
+  assert.deepEqual(await tablesOf('local'), []);
+  assert.deepEqual(await sequencesOf('local'), []);
+  assert.deepEqual(await mayCreateOrJoin('local'), { ...NOTHING_MORE, memberships: 1 });
 });
 
 test('the app role may call the lab functions and read or write the tables listed; it updates no lab row itself', async () => {
