@@ -133,6 +133,7 @@ function roomWorkerLines(databaseUrl: string, password: string, host: string): s
   return [
     `remote workers: give the room this command (${address.address} is ${address.what}, where their workers reach PostgreSQL as the worker role, the only role it lets in from the network${cluster ? '' : ' if your pg_hba.conf says so'}):`,
     `  ${workerCommand(workerUrlFrom(databaseUrl, password, address.address))}`,
+    'a shared lab takes them only while you let it: tick "Remote workers may join this lab" on its page',
     process.env.FENCING_LAB_WORKER_PASSWORD
       ? 'its worker password is FENCING_LAB_WORKER_PASSWORD; change that variable to change it'
       : `its worker password is random for this ${cluster ? 'data directory' : 'database'}; set FENCING_LAB_WORKER_PASSWORD to choose it`,
