@@ -12,6 +12,7 @@ test('a remote worker started from a shell appears in the lab and obeys a pause 
   await expect(fenced.page.getByText('Remote workers may join this lab')).toBeVisible();
   await fenced.page.getByTestId('remote-workers-open').check();
   await expect(fenced.page.getByTestId('remote-workers-open')).toBeChecked();
+  await expect(fenced.page.getByTestId('remote-workers-open')).toBeEnabled(); // the server has it
 
   // As someone on another machine would start it: only the database URL in common with the app.
   const far = startRemoteWorker(['--db', await appWorkerUrl(), '--lab', 'fenced', '--name', 'Far']);

@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { setRemoteWorkersAction, startAgainAction } from '@/app/actions';
 
 type Props = {
@@ -21,6 +21,9 @@ export function LabDoors({ labId, canDrive, remoteWorkersOpen, idleStop }: Props
   const router = useRouter();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  // The box follows a click at once; the server's answer (or the lab's row, on refresh) has the last word.
+  const [open, setOpen] = useState(remoteWorkersOpen);
+  useEffect(() => setOpen(remoteWorkersOpen), [remoteWorkersOpen]);
   const run = async (action: () => Promise<{ ok: boolean; error?: { message: string } } | undefined>) => {
     setBusy(true);
     const result = await action().catch(() => undefined);
@@ -28,7 +31,10 @@ export function LabDoors({ labId, canDrive, remoteWorkersOpen, idleStop }: Props
     if (result?.ok) {
       setError(undefined);
       router.refresh();
-    } else setError(result?.error?.message ?? 'the server could not be reached');
+      return true;
+    }
+    setError(result?.error?.message ?? 'the server could not be reached');
+    return false;
   };
   return (
     <div className="space-y-2" data-testid="lab-doors">
@@ -54,12 +60,15 @@ export function LabDoors({ labId, canDrive, remoteWorkersOpen, idleStop }: Props
         <label className="flex items-center gap-2 text-sm">
           <input
             type="checkbox"
-            checked={remoteWorkersOpen}
+            checked={open}
             disabled={busy}
             data-testid="remote-workers-open"
             onChange={(event) => {
-              const open = event.currentTarget.checked;
-              void run(() => setRemoteWorkersAction({ lab: labId, open }));
+              const wanted = event.currentTarget.checked;
+              setOpen(wanted);
+              void run(() => setRemoteWorkersAction({ lab: labId, open: wanted })).then((ok) => {
+                if (!ok) setOpen(!wanted);
+              });
             }}
           />
           Remote workers may join this lab (the room&apos;s worker line; never as A or B)
