@@ -6,6 +6,9 @@ export async function register(): Promise<void> {
   // Worker sessions over their time budget (a runaway query, a transaction left open) are ended.
   const { startWorkerSessionWatchdog } = await import('./lib/jobs/worker-session-watchdog');
   startWorkerSessionWatchdog();
+  // A shared lab nobody watches or drives stops its workers (lib/server/idle-shared-labs.ts).
+  const { startSharedLabIdleWatch } = await import('./lib/server/idle-shared-labs');
+  startSharedLabIdleWatch();
   // Workers a previous run of this server left behind when it died ended with it: say so.
   const { recordOrphanedWorkersOnceUp } = await import('./lib/jobs/orphaned-workers');
   recordOrphanedWorkersOnceUp();

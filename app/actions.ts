@@ -7,6 +7,7 @@ import { currentClientAddress } from '@/lib/server/client-address';
 import * as failover from '@/lib/server/failover-commands';
 import { lastGuard, submitGuard } from '@/lib/server/guard-commands';
 import * as commands from '@/lib/server/lab-commands';
+import * as doors from '@/lib/server/lab-door-commands';
 import * as polls from '@/lib/server/poll-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
 import * as sweeps from '@/lib/server/sweep-commands';
@@ -159,4 +160,12 @@ export async function sweepStatusAction(input: unknown) {
 
 export async function stopSweepAction(input: unknown) {
   return sweeps.stopSweep(input, await credentials());
+}
+/** A shared lab's trainer opens or closes it to remote workers (lib/server/lab-door-commands.ts). */
+export async function setRemoteWorkersAction(input: unknown) {
+  return doors.setRemoteWorkers(input, await credentials());
+}
+/** Starts again the workers an unwatched shared lab's idle watch stopped. */
+export async function startAgainAction(input: unknown) {
+  return doors.startAgain(input, await credentials());
 }

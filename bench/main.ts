@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { migrate } from '../db/migrate';
 import { closePool } from '../db/pool';
-import { ensureWorkerPassword } from '../db/roles';
+import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../db/roles';
 import { getSupervisor } from '../lib/supervisor/supervisor';
 import { startTestCluster } from '../lib/testing/test-cluster';
 import { startApp } from './app-server';
@@ -59,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
       await migrate(cluster.url);
       process.env.DATABASE_URL = cluster.url;
       process.env.FENCING_LAB_WORKER_PASSWORD = await ensureWorkerPassword(cluster.url);
+      process.env.FENCING_LAB_LOCAL_WORKER_PASSWORD = await ensureLocalWorkerPassword(cluster.url);
       if (selected.has('throughput')) {
         console.log('throughput: fenced vs plain UPDATE…');
         await run('throughput', 'Guard cost: fenced UPDATE throughput ÷ plain UPDATE throughput', () =>

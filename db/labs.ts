@@ -187,14 +187,14 @@ export async function listOpenLabsOpenedFrom(address: string, db: Queryable = ge
 }
 
 /**
- * Records that these open private labs were used just now (database clock), for the idle sweep of
- * every app server on the database (claimIdleLabs).
+ * Records that these open labs were used just now (database clock), for the idle sweeps of every
+ * app server on the database (claimIdleLabs; a shared lab's idle watch, db/lab-doors.ts).
  */
 export async function recordLabUse(ids: readonly string[], db: Queryable = getPool()): Promise<void> {
   if (ids.length === 0) return;
   await db.query(
     `UPDATE labs SET last_used_at = clock_timestamp()
-      WHERE id = ANY($1) AND visibility = 'private' AND closed_at IS NULL`,
+      WHERE id = ANY($1) AND closed_at IS NULL`,
     [ids],
   );
 }

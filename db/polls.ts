@@ -4,7 +4,7 @@ import type { OwnAnswer, PollState, PollView } from '../lib/model/poll';
 import { getPool, type Queryable } from './pool';
 
 /*
- * The room's questions (0046_polls.sql): asked, answered and revealed only through the functions
+ * The room's questions (0042_polls.sql): asked, answered and revealed only through the functions
  * db/functions/fl_poll_*.sql, which hold the rules; read here for the pages. The tallies are read
  * only for a revealed question, so that no caller gets them before the trainer shows them.
  */

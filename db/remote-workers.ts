@@ -23,9 +23,17 @@ export type RemoteCommand = WorkerCommand;
 
 export type RemoteStatus = { phase: string; token?: number; believedUntil?: string; armed: boolean };
 
+/**
+ * Why a join is refused: besides no lab, a closed one, a name in use and a full lab, a remote worker
+ * (the room's worker line) is refused a shared lab its trainer has not opened to remote workers
+ * (not_open), the walkthrough's names A and B there (reserved_name), and more than its client
+ * address's share of live remote workers (address_full; worker_join).
+ */
+export type JoinRefusal = 'no_lab' | 'closed' | 'name_taken' | 'full' | 'not_open' | 'reserved_name' | 'address_full';
+
 export type JoinResult =
   | { joined: true; generation: number; lab: LabInstance }
-  | { joined: false; refusal: 'no_lab' | 'closed' | 'name_taken' | 'full' }
+  | { joined: false; refusal: JoinRefusal }
   /** A clock drift setting in a lab of this kind: only the drifting-clock labs' workers have one. */
   | { joined: false; refusal: 'no_clock_drift'; kind: string };
 
@@ -44,7 +52,7 @@ export async function registerRemoteWorker(
 ): Promise<JoinResult> {
   const { rows } = await db
     .query<{
-      refusal: 'no_lab' | 'closed' | 'name_taken' | 'full' | 'no_clock_drift' | null;
+      refusal: JoinRefusal | 'no_clock_drift' | null;
       generation: string | null;
       kind: string | null;
       row_id: number | null;

@@ -53,7 +53,7 @@ const APP_FUNCTIONS = [
   'fl_reset_protected_row(p_id integer, p_value text)',
   'fl_reset_unguarded_row(p_lab text, p_value text)',
   'fl_revoke_lease(p_resource text)',
-  'fl_stage_guard_token(p_lab text, p_token bigint)',
+  'fl_stage_guard_token(p_lab text, p_next bigint)',
   'fl_your_guard_write(p_lab text, p_value text, p_token bigint, p_actor text, p_generation bigint)',
   'lab_generation_bump(lab_id text)',
   'lab_generation_current(lab_id text, worker_generation bigint)',
@@ -97,12 +97,14 @@ after(async () => {
   await owner.end();
 });
 
-async function list(sql: string, role: 'worker' | 'app'): Promise<string[]> {
+type Role = 'worker' | 'local' | 'app';
+
+async function list(sql: string, role: Role): Promise<string[]> {
   const { rows } = await owner.query<{ item: string }>(sql, [role]);
   return rows.map((row) => row.item);
 }
 
-const functionsOf = (role: 'worker' | 'app') =>
+const functionsOf = (role: Role) =>
   list(
     `SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS item
        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
@@ -111,7 +113,7 @@ const functionsOf = (role: 'worker' | 'app') =>
     role,
   );
 
-const tablesOf = (role: 'worker' | 'app') =>
+const tablesOf = (role: Role) =>
   list(
     `SELECT c.relname || ': ' || string_agg(privilege, ', ' ORDER BY privilege) AS item
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
@@ -122,7 +124,7 @@ const tablesOf = (role: 'worker' | 'app') =>
     role,
   );
 
-const sequencesOf = (role: 'worker' | 'app') =>
+const sequencesOf = (role: Role) =>
   list(
     `SELECT c.relname AS item FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE ${OUTSIDE_THE_CATALOGUE} AND c.relkind = 'S'
@@ -133,7 +135,7 @@ const sequencesOf = (role: 'worker' | 'app') =>
     role,
   );
 
-async function mayCreateOrJoin(role: 'worker' | 'app'): Promise<Record<string, unknown>> {
+async function mayCreateOrJoin(role: Role): Promise<Record<string, unknown>> {
   const { rows } = await owner.query(
     `SELECT has_schema_privilege(fencing_lab_role($1), 'public', 'CREATE') AS create_in_public,
             has_database_privilege(fencing_lab_role($1), current_database(), 'CREATE') AS create_schema,
@@ -160,6 +162,13 @@ test('the worker role may call its own functions and nothing else: no table, no 
   assert.deepEqual(await tablesOf('worker'), []);
   assert.deepEqual(await sequencesOf('worker'), []);
   assert.deepEqual(await mayCreateOrJoin('worker'), NOTHING_MORE);
+});
+
+test("the local worker role (the server's own workers, 0041) is the worker role's member, with its rights and no more", async () => {
+  assert.deepEqual(await functionsOf('local'), WORKER_FUNCTIONS);
+  assert.deepEqual(await tablesOf('local'), []);
+  assert.deepEqual(await sequencesOf('local'), []);
+  assert.deepEqual(await mayCreateOrJoin('local'), { ...NOTHING_MORE, memberships: 1 });
 });
 
 test('the app role may call the lab functions and read or write the tables listed; it updates no lab row itself', async () => {

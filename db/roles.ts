@@ -3,13 +3,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { newClient } from './pool';
 
 /*
- * The database's roles besides its owner (issue 11; migrations 0014-0016).
+ * The database's roles besides its owner (issue 11; migrations 0014-0016, 0041).
  *
  * - The owner (DATABASE_URL's user) runs the migrations and owns every table and function.
  * - The worker role (LOGIN, password) owns nothing and may only EXECUTE the worker's functions
- *   (0016_worker_functions.sql). Every worker, local or remote, connects as it. Roles are
+ *   (0016_worker_functions.sql). The room's workers connect as it. Roles are
  *   cluster-wide, so its name is made from the database's name: two Fencing Lab databases in one
  *   cluster never share a worker role.
+ * - The local worker role (LOGIN, a member of the worker role) is what the workers an app server
+ *   forks connect as: loopback only, its own password and connection slots (0041).
  * - The app role (NOLOGIN) is what the app server's pools run as (`-c role=…` on the owner's URL).
  *
  * The names are made here exactly as the migrations make them (fencing_lab_role in 0014_roles.sql).
@@ -17,7 +19,7 @@ import { newClient } from './pool';
 
 const MIN_PASSWORD_CHARS = 16;
 
-function roleName(purpose: 'worker' | 'app', database: string): string {
+function roleName(purpose: 'worker' | 'local' | 'app', database: string): string {
   const readable = database
     .toLowerCase()
     .replace(/[^a-z0-9_]/g, '_')
@@ -29,6 +31,14 @@ function roleName(purpose: 'worker' | 'app', database: string): string {
 /** The worker role of the database `database` (a valid identifier of at most 63 bytes). */
 export function workerRoleName(database: string): string {
   return roleName('worker', database);
+}
+
+/**
+ * The role the workers an app server forks connect as (0041): the worker role's privileges, its own
+ * connection slots and password, and no way in from the network, so the room cannot take its line.
+ */
+export function localWorkerRoleName(database: string): string {
+  return roleName('local', database);
 }
 
 /** The role the app server's pools run as, in the database `database`. */
@@ -80,12 +90,49 @@ export async function ensureWorkerPassword(ownerUrl: string): Promise<string> {
 }
 
 /**
+ * The local worker role's password: generated once for this database and kept by the owner alone
+ * (worker_credentials.local_password); nobody outside the app servers is ever given it. Sets it on the
+ * local worker role. Runs as the owner, after the migrations.
+ */
+export async function ensureLocalWorkerPassword(ownerUrl: string): Promise<string> {
+  const client = newClient(ownerUrl);
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    // The row exists once ensureWorkerPassword ran; two servers at once agree on the first value.
+    const { rows } = await client.query<{ password: string | null }>(
+      'UPDATE worker_credentials SET local_password = coalesce(local_password, $1) RETURNING local_password AS password',
+      [randomBytes(18).toString('base64url')],
+    );
+    const password = rows[0]?.password;
+    if (!password) throw new Error('no worker credentials yet: ensureWorkerPassword runs first');
+    const { rows: statement } = await client.query<{ sql: string }>(
+      "SELECT format('ALTER ROLE %I PASSWORD %L', fencing_lab_role('local'), $1::text) AS sql",
+      [password],
+    );
+    await client.query((statement[0] as { sql: string }).sql);
+    await client.query('COMMIT');
+    return password;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * The URL a worker connects with: the owner URL's database and port, the worker role and its password,
  * and `host` (an address the room can reach) instead of the owner URL's host when given.
  */
-export function workerUrlFrom(ownerUrl: string, password: string, host?: string): string {
+export function workerUrlFrom(
+  ownerUrl: string,
+  password: string,
+  host?: string,
+  role: 'worker' | 'local' = 'worker',
+): string {
   const url = new URL(ownerUrl);
-  url.username = encodeURIComponent(workerRoleName(databaseNameOf(ownerUrl)));
+  url.username = encodeURIComponent(roleName(role, databaseNameOf(ownerUrl)));
   url.password = encodeURIComponent(password);
   if (host !== undefined) url.hostname = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return url.toString();

@@ -9,6 +9,7 @@ import { refusedWith } from '../lib/testing/refused-with';
 import { openLabFeed } from '../lib/testing/sse-client';
 import { waitFor } from '../lib/testing/wait';
 import { appendEvent } from './events';
+import { setRemoteWorkersOpen } from './lab-doors';
 import { closeLab, createPrivateLab, labJoinKey } from './labs';
 import { closePool, databaseUrl, getPool, newClient } from './pool';
 import { ensureWorkerPassword, workerUrlFrom } from './roles';
@@ -34,9 +35,12 @@ async function asWorker(): Promise<pg.Client> {
 
 before(async () => {
   workerUrl = workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl()));
+  // The room joins a shared lab only while its trainer opens it to remote workers (issue 23).
+  await setRemoteWorkersOpen('fenced', true);
 });
 
 after(async () => {
+  await setRemoteWorkersOpen('fenced', false);
   for (const client of clients) await client.end().catch(() => undefined);
   for (const id of opened) await closeLab(id).catch(() => undefined);
   await endListenSessions();
@@ -45,13 +49,20 @@ after(async () => {
 
 type Me = { lab: string; name: string; instance: string };
 
-async function join(db: pg.Client, lab: string, name: string, settings: unknown = { name }): Promise<Me> {
+async function join(
+  db: pg.Client,
+  lab: string,
+  name: string,
+  settings: unknown = { name },
+  joinKey: string | null = null,
+): Promise<Me> {
   const me = { lab, name, instance: randomBytes(12).toString('hex') };
-  const { rows } = await db.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4)', [
+  const { rows } = await db.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4, $5)', [
     lab,
     name,
     me.instance,
     JSON.stringify(settings),
+    joinKey,
   ]);
   assert.equal(rows[0]?.refusal, null, `${name} joins ${lab}`);
   return me;
@@ -194,17 +205,27 @@ describe('what a review found the worker role could do, now refused', () => {
     assert.equal(await attempt, 'refused', 'a 3 MB settings object is refused');
   });
 
+  // A shared lab takes fewer remote workers still (db/remote-room-joins.test.ts).
   test('a worker started by hand cannot plant lanes without end: a run of a lab takes at most 16 workers', async () => {
     const db = await asWorker();
-    await resetLabData(sharedLab('no-fencing'));
-    for (let n = 0; n < 16; n++) await join(db, 'no-fencing', `Lane${n}`);
-    const { rows } = await db.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4)', [
-      'no-fencing',
+    const lab = await createPrivateLab({
+      kind: 'no-fencing',
+      ownerHash: randomBytes(32).toString('hex'),
+      openedFrom: `lanes-${randomBytes(4).toString('hex')}`,
+      initialValue: INITIAL_ROW_VALUE,
+      opensPerAddress: 12,
+      opensWindowMs: 1,
+    });
+    opened.push(lab.id);
+    const key = (await labJoinKey(lab.id)) ?? null;
+    for (let n = 0; n < 16; n++) await join(db, lab.id, `Lane${n}`, { name: `Lane${n}` }, key);
+    const { rows } = await db.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4, $5)', [
+      lab.id,
       'Lane16',
       randomBytes(12).toString('hex'),
       JSON.stringify({ name: 'Lane16' }),
+      key,
     ]);
     assert.equal(rows[0]?.refusal, 'full');
-    await resetLabData(sharedLab('no-fencing'));
   });
 });

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { LabId } from '../lib/model/lab-kinds';
 import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
 import { refusedWith } from '../lib/testing/refused-with';
+import { setRemoteWorkersOpen } from './lab-doors';
 import { closeLab, createPrivateLab, type LabRecord, labJoinKey } from './labs';
 import { closePool, databaseUrl, newClient } from './pool';
 import { ensureWorkerPassword, workerUrlFrom } from './roles';
@@ -459,6 +460,8 @@ describe("the drift setting at the database's door (worker_join), as the worker 
 describe('the failover lab has no workers', () => {
   test('a worker joining it through the database is refused, and nothing of it is stored', async () => {
     const name = `F${randomBytes(3).toString('hex')}`;
+    // Even with the lab opened to remote workers (closed, it refuses them before anything else).
+    await setRemoteWorkersOpen('failover', true);
     await refusedWith(
       INSUFFICIENT_PRIVILEGE,
       worker.query('SELECT * FROM worker_join($1, $2, $3, $4, $5)', [
@@ -472,6 +475,7 @@ describe('the failover lab has no workers', () => {
     );
     const { rows } = await owner.query('SELECT 1 FROM remote_workers WHERE lab = $1', ['failover']);
     assert.equal(rows.length, 0);
+    await setRemoteWorkersOpen('failover', false);
   });
 });
 

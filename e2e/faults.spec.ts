@@ -124,6 +124,8 @@ test('the Next server killed with kill -9: the launcher starts it again and the 
   const open = await openRoom(browser, current.baseUrl);
   room = open;
   await open.trainer.reset(); // a clean start: no worker, no history
+  await open.trainer.page.getByTestId('remote-workers-open').check(); // the trainer lets remote workers in
+  await expect(open.trainer.page.getByTestId('remote-workers-open')).toBeEnabled(); // the server has it
   // A worker from a shell (as on another machine) outlives the server: it writes on while the server
   // is away, and the pages must catch up with it once the new server answers.
   const far = startRemoteWorker(['--db', await workerUrlOf(current.databaseUrl), '--lab', 'fenced', '--name', 'Far']);

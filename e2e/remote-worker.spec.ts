@@ -8,6 +8,11 @@ test('a remote worker started from a shell appears in the lab and obeys a pause 
   const fenced = lab('fenced');
   await fenced.gotoFreePlay();
   await fenced.reset();
+  // A shared lab takes remote workers only once its trainer lets it (off by default).
+  await expect(fenced.page.getByText('Remote workers may join this lab')).toBeVisible();
+  await fenced.page.getByTestId('remote-workers-open').check();
+  await expect(fenced.page.getByTestId('remote-workers-open')).toBeChecked();
+  await expect(fenced.page.getByTestId('remote-workers-open')).toBeEnabled(); // the server has it
 
   // As someone on another machine would start it: only the database URL in common with the app.
   const far = startRemoteWorker(['--db', await appWorkerUrl(), '--lab', 'fenced', '--name', 'Far']);
@@ -36,5 +41,6 @@ test('a remote worker started from a shell appears in the lab and obeys a pause 
     await expect(fenced.markTitled(/^Far frozen.* to .*\(\d/)).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
   } finally {
     await far.stop();
+    await fenced.page.getByTestId('remote-workers-open').uncheck();
   }
 });

@@ -9,6 +9,8 @@ DECLARE
   last_local text;
   joined bigint;
   drift numeric;
+  -- The room's worker line (the worker role), not a worker an app server forked (the local role, 0041).
+  from_room boolean := session_user = fencing_lab_role('worker');
 BEGIN
   IF p_instance IS NULL OR length(p_instance) < 16 OR length(p_instance) > 64 THEN
     RAISE EXCEPTION 'an instance is 16 to 64 characters' USING ERRCODE = '22023';
@@ -58,6 +60,32 @@ BEGIN
     RETURN QUERY SELECT 'no_clock_drift', NULL::bigint, b.kind, NULL::integer, NULL::text, NULL::text;
     RETURN;
   END IF;
+  -- A shared lab is the trainer's: the room joins it only while the trainer opens it to remote workers,
+  -- never under the walkthrough's names, at most 6 of them at once (the trainer keeps 2 of the
+  -- lab's 8), at most 4 from one client address in every shared lab together (issue 23). A private
+  -- lab is joined with its owner's key: its own cap of 16 holds it.
+  IF from_room AND b.visibility = 'shared' AND NOT b.remote_workers_open THEN
+    RETURN QUERY SELECT 'not_open', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  IF from_room AND b.visibility = 'shared' AND fl_name_skeleton(p_name) IN (fl_name_skeleton('A'), fl_name_skeleton('B')) THEN
+    RETURN QUERY SELECT 'reserved_name', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  IF from_room AND b.visibility = 'shared' AND (SELECT count(*) FROM remote_workers r
+                     WHERE r.lab = p_lab AND r.remote AND r.name <> p_name AND r.generation = b.generation
+                       AND r.stopped_at IS NULL AND r.heartbeat_at > clock_timestamp() - interval '5 seconds') >= 6 THEN
+    RETURN QUERY SELECT 'full', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  IF from_room AND b.visibility = 'shared'
+     AND (SELECT count(*) FROM remote_workers r JOIN labs l ON l.id = r.lab AND l.visibility = 'shared' AND l.generation = r.generation
+                     WHERE r.remote AND r.client_addr IS NOT DISTINCT FROM inet_client_addr()
+                       AND NOT (r.lab = p_lab AND r.name = p_name)
+                       AND r.stopped_at IS NULL AND r.heartbeat_at > clock_timestamp() - interval '5 seconds') >= 4 THEN
+    RETURN QUERY SELECT 'address_full', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
   -- Names are told apart as they look (fl_name_skeleton): "far" would hide "Far", and a Cyrillic
   -- "А" would draw a second lane labelled A.
   IF EXISTS (SELECT 1 FROM remote_workers r WHERE r.lab = p_lab AND fl_name_skeleton(r.name) = fl_name_skeleton(p_name)
@@ -77,19 +105,19 @@ BEGIN
     RETURN QUERY SELECT 'name_taken', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
     RETURN;
   END IF;
-  -- At most MAX_STATUS_ROWS workers in a run of a lab (live, or kept as restartable): a script cannot
-  -- plant lanes without end.
+  -- At most MAX_STATUS_ROWS live (heartbeating) workers in a run of a lab: a script cannot plant
+  -- lanes without end, and a row left by a worker long gone takes no place.
   IF (SELECT count(*) FROM remote_workers r
        WHERE r.lab = p_lab AND r.generation = b.generation AND r.name <> p_name
-         AND ((r.stopped_at IS NULL AND r.heartbeat_at > clock_timestamp() - interval '5 seconds')
-              OR (r.server IS NOT NULL AND r.phase <> 'stopped'))) >= 16 THEN
+         AND r.stopped_at IS NULL AND r.heartbeat_at > clock_timestamp() - interval '5 seconds') >= 16 THEN
     RETURN QUERY SELECT 'full', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
     RETURN;
   END IF;
-  INSERT INTO remote_workers AS r (lab, name, instance, settings, phase, generation)
-  VALUES (p_lab, p_name, p_instance, p_settings, 'starting', b.generation)
+  INSERT INTO remote_workers AS r (lab, name, instance, settings, phase, generation, remote, client_addr)
+  VALUES (p_lab, p_name, p_instance, p_settings, 'starting', b.generation, from_room, inet_client_addr())
   ON CONFLICT (lab, name) DO UPDATE
      SET instance = EXCLUDED.instance, settings = EXCLUDED.settings, phase = 'starting', token = NULL,
+         remote = EXCLUDED.remote, client_addr = EXCLUDED.client_addr,
          generation = EXCLUDED.generation, believed_until = NULL, armed = false,
          started_at = clock_timestamp(), heartbeat_at = clock_timestamp(), stopped_at = NULL
    WHERE r.stopped_at IS NOT NULL

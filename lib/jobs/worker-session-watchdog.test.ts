@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
+import { setRemoteWorkersOpen } from '../../db/lab-doors';
 import { acquireLease, type Lease, recordExpiredLeases } from '../../db/leases';
 import { closePool, databaseUrl, getPool } from '../../db/pool';
 import { ensureWorkerPassword, workerUrlFrom } from '../../db/roles';
+import { localWorkerUrl } from '../supervisor/local-worker-url';
 import { freshResource, waitForExpiry } from '../testing/fixtures';
 import { waitFor } from '../testing/wait';
 import { startWorkerSessionWatchdog, stopWorkerSessionWatchdog } from './worker-session-watchdog';
@@ -30,10 +32,13 @@ async function asWorker(): Promise<pg.Client> {
 
 before(async () => {
   workerUrl = workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl()));
+  // The room joins a shared lab only while its trainer opens it to remote workers.
+  await setRemoteWorkersOpen(SHARED_LAB, true);
   startWorkerSessionWatchdog();
 });
 after(async () => {
   stopWorkerSessionWatchdog();
+  await setRemoteWorkersOpen(SHARED_LAB, false);
   for (const client of clients) await client.end().catch(() => undefined);
   await closePool();
 });
@@ -49,6 +54,20 @@ test("a worker session starts with the role's limits", async () => {
     db.query('SELECT count(*) FROM pg_class a, pg_class b, pg_class c, pg_class d'),
     /canceling statement due to statement timeout/,
   );
+});
+
+test("the server's own workers' role (the local worker role) starts with the same limits, and is watched too", async () => {
+  const db = new pg.Client({ connectionString: localWorkerUrl() });
+  db.on('error', () => undefined);
+  await db.connect();
+  clients.push(db);
+  const shown = async (setting: string) => (await db.query(`SHOW ${setting}`)).rows[0]?.[setting];
+  assert.deepEqual(
+    [await shown('statement_timeout'), await shown('lock_timeout'), await shown('idle_in_transaction_session_timeout')],
+    ['2s', '1s', '2s'],
+  );
+  await db.query('SET statement_timeout = 0');
+  await assert.rejects(db.query('SELECT count(*) FROM pg_class a, pg_class b, pg_class c, pg_class d, pg_class e'));
 });
 
 test('a runaway query is ended by the watchdog, also after SET statement_timeout = 0', async () => {

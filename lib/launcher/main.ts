@@ -4,7 +4,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { migrate } from '../../db/migrate';
-import { ensureWorkerPassword, workerRoleName, workerUrlFrom } from '../../db/roles';
+import { ensureLocalWorkerPassword, ensureWorkerPassword, workerRoleName, workerUrlFrom } from '../../db/roles';
 import { identify, isSameProcess, type ProcessIdentity, terminate } from '../os/processes';
 import { writeFileAtomically } from './atomic-file';
 import { buildIsStale } from './build-freshness';
@@ -82,6 +82,7 @@ async function main(mode: Mode): Promise<void> {
   const applied = await migrate(databaseUrl);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
   const password = await ensureWorkerPassword(databaseUrl);
+  const localPassword = await ensureLocalWorkerPassword(databaseUrl);
   if (stopping) return;
   const room = isLoopback(host) ? undefined : roomWorkerLines(databaseUrl, password, host);
 
@@ -101,6 +102,7 @@ async function main(mode: Mode): Promise<void> {
       .join(' '),
     FENCING_LAB_DATABASE_STATE_FILE: DATABASE_STATE_FILE,
     FENCING_LAB_WORKER_PASSWORD: password,
+    FENCING_LAB_LOCAL_WORKER_PASSWORD: localPassword,
   };
   if (mode === 'start' && (await buildIsStale(ROOT))) {
     if (stopping) return;
@@ -131,6 +133,7 @@ function roomWorkerLines(databaseUrl: string, password: string, host: string): s
   return [
     `remote workers: give the room this command (${address.address} is ${address.what}, where their workers reach PostgreSQL as the worker role, the only role it lets in from the network${cluster ? '' : ' if your pg_hba.conf says so'}):`,
     `  ${workerCommand(workerUrlFrom(databaseUrl, password, address.address))}`,
+    'a shared lab takes them only while you let it: tick "Remote workers may join this lab" on its page',
     process.env.FENCING_LAB_WORKER_PASSWORD
       ? 'its worker password is FENCING_LAB_WORKER_PASSWORD; change that variable to change it'
       : `its worker password is random for this ${cluster ? 'data directory' : 'database'}; set FENCING_LAB_WORKER_PASSWORD to choose it`,

@@ -126,10 +126,13 @@ test('HOST=0.0.0.0 npm start prints a worker command that works from another hos
   assert.ok(password.length >= 16, 'a random password of its own');
   assert.equal(room.output().split(password).length - 1, 1, 'the password is printed once');
   assert.match(room.output(), /set FENCING_LAB_WORKER_PASSWORD to choose it/);
+  assert.match(room.output(), /a shared lab takes them only while you let it/);
 
   const worker = await other.connect(workerUrl.toString());
   assert.deepEqual(worker, { ok: true, user: WORKER_ROLE, clientAddress: other.address });
-  // The printed command itself, run there: the worker joins the fenced lab and its writes are accepted.
+  // The printed command itself, run there, once the trainer has opened the lab to remote workers (its
+  // page's box sets this column): the worker joins the fenced lab and its writes are accepted.
+  await asOwner((client) => client.query("UPDATE labs SET remote_workers_open = true WHERE id = 'fenced'"));
   const far = other.spawnNode([
     '--conditions=react-server',
     '--import',

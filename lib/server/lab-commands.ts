@@ -1,5 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
+import { clearIdleStop } from '../../db/lab-doors';
 import { findLab, type LabRecord, listPrivateLabs } from '../../db/labs';
 import { revealPollsAtStep } from '../../db/polls';
 import { recordShownStep } from '../../db/shown-step';
@@ -30,7 +31,7 @@ import { type ActionResult, validatedAction } from './validated-action';
 type LabCommand<T> = (input: unknown, credentials: Credentials) => Promise<ActionResult<T>>;
 
 /** Resolves the lab named in the input and lets the command run only for one who may drive it. */
-function driverCommand<S extends z.ZodType<{ lab: string }>, T>(
+export function driverCommand<S extends z.ZodType<{ lab: string }>, T>(
   schema: S,
   command: (lab: LabRecord, input: z.output<S>) => Promise<T>,
 ): LabCommand<T> {
@@ -39,7 +40,8 @@ function driverCommand<S extends z.ZodType<{ lab: string }>, T>(
       inLabOrder(input.lab, async () => {
         const lab = await labFor(input.lab, credentials);
         requireDriver(lab, credentials);
-        if (lab.visibility === 'private') getPrivateLabs().touch(lab.id);
+        // A shared lab is used too: one nobody watches or drives stops its workers (idle-shared-labs.ts).
+        getPrivateLabs().touch(lab.id);
         return command(lab, input);
       }),
     )(raw);
@@ -53,9 +55,11 @@ export async function labFor(id: string, credentials: Credentials): Promise<LabR
 }
 
 // Every worker alike, whichever server started it and wherever it runs (lib/supervisor/supervisor.ts).
-export const startWorker = driverCommand(startWorkerInput, (lab, { settings }) =>
-  getSupervisor().startWorker(lab, settings),
-);
+export const startWorker = driverCommand(startWorkerInput, async (lab, { settings }) => {
+  const started = await getSupervisor().startWorker(lab, settings);
+  await clearIdleStop(lab.id);
+  return started;
+});
 export const pauseWorker = driverCommand(pauseWorkerInput, (lab, { worker, plan }) =>
   getSupervisor().pause(lab, worker, plan),
 );
@@ -73,6 +77,7 @@ export const releaseConnection = driverCommand(workerActionInput, (lab, { worker
 );
 export const resetLab = driverCommand(labInput, async (lab) => {
   await getSupervisor().resetLab(lab);
+  await clearIdleStop(lab.id);
   return { lab: lab.id };
 });
 /**

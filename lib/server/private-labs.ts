@@ -140,6 +140,11 @@ export class PrivateLabs {
     };
   }
 
+  /** The labs this server has live viewers on now. */
+  watchedLabIds(): string[] {
+    return [...this.viewers.keys()];
+  }
+
   /**
    * One sweep: records the use of the labs this server has live viewers on (a lab watched through
    * any server stays open), then closes every private lab nobody used through any server for the

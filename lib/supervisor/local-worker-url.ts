@@ -3,16 +3,24 @@ import { databaseUrl } from '../../db/pool';
 import { workerUrlFrom } from '../../db/roles';
 
 /**
- * The URL the workers this server forks connect with: the worker role's (db/roles.ts), never the
- * owner's. Its password is FENCING_LAB_WORKER_PASSWORD, which the launcher (and the test runners)
- * set after the migrations from ensureWorkerPassword.
+ * The URL the workers this server forks connect with: the local worker role's (db/roles.ts), never
+ * the owner's, nor the room's worker line, whose connections a trainee may fill (issue 23). Its
+ * password is FENCING_LAB_LOCAL_WORKER_PASSWORD, which the launcher (and the test runners) set after
+ * the migrations from ensureLocalWorkerPassword.
  */
 export function localWorkerUrl(): string {
-  const password = process.env.FENCING_LAB_WORKER_PASSWORD;
+  const password = process.env.FENCING_LAB_LOCAL_WORKER_PASSWORD;
   if (!password) {
     throw new Error(
-      'FENCING_LAB_WORKER_PASSWORD is not set: start the app with `npm start`, which sets it after the migrations',
+      'FENCING_LAB_LOCAL_WORKER_PASSWORD is not set: start the app with `npm start`, which sets it after the migrations',
     );
   }
+  return workerUrlFrom(databaseUrl(), password, undefined, 'local');
+}
+
+/** The room's worker line (the worker role), as a remote worker is given it: for the tests of remote workers. */
+export function roomWorkerUrl(): string {
+  const password = process.env.FENCING_LAB_WORKER_PASSWORD;
+  if (!password) throw new Error('FENCING_LAB_WORKER_PASSWORD is not set');
   return workerUrlFrom(databaseUrl(), password);
 }

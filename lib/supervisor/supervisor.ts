@@ -101,7 +101,8 @@ export class LabSupervisor {
     const settings = workerSettingsForLab(lab.kind, requested);
     await this.refuseIfClosed(lab);
     const workers = await listWorkerStatus(lab.id);
-    if (workers.length >= MAX_WORKERS_PER_LAB) {
+    // Live workers only: a crashed one kept for its restart button takes no place (issue 23).
+    if (workers.filter((w) => w.live).length >= MAX_WORKERS_PER_LAB) {
       throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
     }
     const twin = workers.find((w) => w.name.toLowerCase() === settings.name.toLowerCase());

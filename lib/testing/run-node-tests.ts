@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { migrate } from '../../db/migrate';
-import { ensureWorkerPassword } from '../../db/roles';
+import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
 import { startTestCluster } from './test-cluster';
 
 /*
@@ -37,6 +37,7 @@ async function main(): Promise<number> {
     await migrate(url);
     // Workers connect as the worker role: it needs its password before any worker starts.
     const workerPassword = await ensureWorkerPassword(url);
+    const localPassword = await ensureLocalWorkerPassword(url);
     const child = spawn(
       process.execPath,
       // One file at a time: several drive the same labs' real worker processes.
@@ -49,7 +50,15 @@ async function main(): Promise<number> {
         '--test-reporter=spec',
         ...selected,
       ],
-      { stdio: 'inherit', env: { ...process.env, DATABASE_URL: url, FENCING_LAB_WORKER_PASSWORD: workerPassword } },
+      {
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          DATABASE_URL: url,
+          FENCING_LAB_WORKER_PASSWORD: workerPassword,
+          FENCING_LAB_LOCAL_WORKER_PASSWORD: localPassword,
+        },
+      },
     );
     const stop = () => child.kill('SIGTERM');
     process.on('SIGINT', stop);

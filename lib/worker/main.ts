@@ -85,6 +85,19 @@ async function main(): Promise<number> {
     if (joined.refusal === 'no_lab') throw new Refused(`no lab ${JSON.stringify(args.lab)} in this database`);
     if (joined.refusal === 'closed') throw new Refused(`the lab ${args.lab} was closed: open a new one in the app`);
     if (joined.refusal === 'full') throw new Refused(`the lab ${args.lab} has as many workers as it takes`);
+    if (joined.refusal === 'not_open') {
+      throw new Refused(
+        `the shared lab ${args.lab} takes no remote workers now: your trainer opens it to them on the lab's page`,
+      );
+    }
+    if (joined.refusal === 'reserved_name') {
+      throw new Refused(
+        `${JSON.stringify(name)} is a name of the walkthrough's workers: in a shared lab, a remote worker picks another --name`,
+      );
+    }
+    if (joined.refusal === 'address_full') {
+      throw new Refused('your address already runs as many remote workers as one machine may: stop one first');
+    }
     if (joined.refusal === 'no_clock_drift') {
       throw new Refused(
         `--clock-slow-percent: only the drifting-clock labs have a drifting clock (${args.lab} is ${joined.kind})`,

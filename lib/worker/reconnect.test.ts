@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { migrate } from '../../db/migrate';
 import { closePool } from '../../db/pool';
-import { ensureWorkerPassword } from '../../db/roles';
+import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
 import { crashPostmaster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { sharedLab } from '../model/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
@@ -25,6 +25,8 @@ before(async () => {
   process.env.DATABASE_URL = cluster.url;
   await migrate(cluster.url);
   await ensureWorkerPassword(cluster.url);
+  // The workers the supervisor starts connect as the local worker role, with this cluster's password.
+  process.env.FENCING_LAB_LOCAL_WORKER_PASSWORD = await ensureLocalWorkerPassword(cluster.url);
 });
 after(async () => {
   await getSupervisor().shutdown();

@@ -9,7 +9,8 @@ import type { LabEvent } from '../model/events';
 import { sharedLab } from '../model/lab-instance';
 import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';
-import { localWorkerUrl } from '../supervisor/local-worker-url';
+import * as doors from '../server/lab-door-commands';
+import { roomWorkerUrl } from '../supervisor/local-worker-url';
 import { getSupervisor } from '../supervisor/supervisor';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
@@ -32,6 +33,8 @@ let stoppedPid: number | undefined;
 
 before(async () => {
   assert.ok((await commands.resetLab({ lab: LAB }, TRAINER)).ok);
+  // The room joins a shared lab only while its trainer opens it to remote workers.
+  assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: true }, TRAINER)).ok);
 });
 after(async () => {
   if (stoppedPid) {
@@ -57,7 +60,7 @@ async function listed(name: string) {
 }
 
 test('a remote worker frozen (SIGSTOP) across a reset is refused when it wakes, and nothing of it lands', async () => {
-  const sleeper = startRemoteWorker(['--db', localWorkerUrl(), '--lab', LAB, '--name', 'Sleeper', ...FAST_FLAGS]);
+  const sleeper = startRemoteWorker(['--db', roomWorkerUrl(), '--lab', LAB, '--name', 'Sleeper', ...FAST_FLAGS]);
   runs.push(sleeper);
   const pid = await sleeper.pid();
   const wrote = await waitForEvent((e) => e.actor === 'Sleeper' && e.kind === 'write_accepted', "Sleeper's write");

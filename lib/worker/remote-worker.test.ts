@@ -8,7 +8,8 @@ import type { LabEvent } from '../model/events';
 import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';
-import { localWorkerUrl } from '../supervisor/local-worker-url';
+import * as doors from '../server/lab-door-commands';
+import { roomWorkerUrl } from '../supervisor/local-worker-url';
 import { getSupervisor } from '../supervisor/supervisor';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 import { waitFor } from '../testing/wait';
@@ -27,16 +28,19 @@ const STEP_MS = 20_000;
 
 const runs: RemoteWorkerRun[] = [];
 const worker = (args: string[]) => {
-  const run = startRemoteWorker(['--db', localWorkerUrl(), ...args]);
+  const run = startRemoteWorker(['--db', roomWorkerUrl(), ...args]);
   runs.push(run);
   return run;
 };
 
 before(async () => {
   assert.ok((await commands.resetLab({ lab: LAB }, TRAINER)).ok);
+  // The room joins a shared lab only while its trainer opens it to remote workers.
+  assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: true }, TRAINER)).ok);
 });
 after(async () => {
   await Promise.all(runs.map((run) => run.stop()));
+  await doors.setRemoteWorkers({ lab: LAB, open: false }, TRAINER);
   await getSupervisor().shutdown();
   await closePool();
 });
@@ -94,6 +98,24 @@ describe('bad usage: a clear message and exit code 2', () => {
     }
   });
 
+  test('a shared lab its trainer has not opened to remote workers: refused, saying who opens it', async () => {
+    assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: false }, TRAINER)).ok);
+    try {
+      const run = worker(['--lab', LAB, '--name', 'Far']);
+      assert.equal(await run.exited, 2);
+      assert.match(run.output(), /the shared lab fenced takes no remote workers now: your trainer opens it to them/);
+    } finally {
+      assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: true }, TRAINER)).ok);
+    }
+  });
+
+  test("the walkthrough's names in a shared lab, even opened: refused", async () => {
+    const run = worker(['--lab', LAB, '--name', 'B']);
+    assert.equal(await run.exited, 2);
+    assert.match(run.output(), /"B" is a name of the walkthrough's workers/);
+    assert.equal(await listed('B'), undefined, 'no lane is left for it');
+  });
+
   test('a lab id that cannot be one', async () => {
     const run = worker(['--lab', 'nope', '--name', 'Far']);
     assert.equal(await run.exited, 2);
@@ -118,8 +140,11 @@ describe('bad usage: a clear message and exit code 2', () => {
   test('a worker started by hand in a delayed-packet lab: refused, since its connection would not pass the proxy', async () => {
     const lab = 'delayed-packet-unfenced';
     const before = (await listEvents({ lab })).at(-1)?.id ?? 0;
+    // Even opened to remote workers by its trainer.
+    assert.ok((await doors.setRemoteWorkers({ lab, open: true }, TRAINER)).ok);
     const run = worker(['--lab', lab, '--name', 'Courier']);
     assert.equal(await run.exited, 2);
+    assert.ok((await doors.setRemoteWorkers({ lab, open: false }, TRAINER)).ok);
     assert.match(
       run.output(),
       /the delayed-packet-unfenced lab runs only workers its app server starts: their connection to PostgreSQL passes through that server's proxy/,

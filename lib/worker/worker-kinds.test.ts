@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { closePool } from '../../db/pool';
@@ -7,7 +7,8 @@ import type { LabEvent } from '../model/events';
 import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';
-import { localWorkerUrl } from '../supervisor/local-worker-url';
+import * as doors from '../server/lab-door-commands';
+import { roomWorkerUrl } from '../supervisor/local-worker-url';
 import { getSupervisor } from '../supervisor/supervisor';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
@@ -42,7 +43,7 @@ const KINDS: Record<'local' | 'remote', (name: string) => Promise<Started>> = {
   remote: async (name) => {
     const run: RemoteWorkerRun = startRemoteWorker([
       '--db',
-      localWorkerUrl(),
+      roomWorkerUrl(),
       '--lab',
       LAB,
       '--name',
@@ -55,8 +56,13 @@ const KINDS: Record<'local' | 'remote', (name: string) => Promise<Started>> = {
 };
 
 const runs: RemoteWorkerRun[] = [];
+// The room joins a shared lab only while its trainer opens it to remote workers.
+before(async () => {
+  assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: true }, TRAINER)).ok);
+});
 after(async () => {
   await Promise.all(runs.map((run) => run.stop()));
+  await doors.setRemoteWorkers({ lab: LAB, open: false }, TRAINER);
   await getSupervisor().shutdown();
   await closePool();
 });

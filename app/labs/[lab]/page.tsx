@@ -1,8 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { LabDoors } from '@/components/lab/lab-doors';
 import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
 import { OwnMachineWorker } from '@/components/lab/own-machine-worker';
+import { readLabDoors } from '@/db/lab-doors';
 import { readLabFork } from '@/db/labs';
 import { takesTraineeGuard } from '@/lib/labs/traits';
 import { summaryTitle } from '@/lib/model/lab-instance';
@@ -23,6 +25,8 @@ export default async function LabPage({ params }: Props) {
   const { lab } = access;
   // A what-if fork leads back to the lab it was forked from, beside it.
   const fork = lab.visibility === 'private' ? await readLabFork(lab.id) : undefined;
+  // A shared lab's doors: remote workers in or not, and whether nobody watching stopped it.
+  const doors = lab.visibility === 'shared' && !lab.closed ? await readLabDoors(lab.id) : undefined;
   return (
     <LabPageShell
       access={access}
@@ -50,6 +54,21 @@ export default async function LabPage({ params }: Props) {
         </>
       }
     >
+      {doors ? (
+        <LabDoors
+          labId={lab.id}
+          canDrive={access.canDrive}
+          remoteWorkersOpen={doors.remoteWorkersOpen}
+          {...(doors.idleStop
+            ? {
+                idleStop: {
+                  idleMinutes: doors.idleStop.idleMinutes,
+                  workers: doors.idleStop.workers.map((w) => w.name),
+                },
+              }
+            : {})}
+        />
+      ) : null}
       <LabView lab={lab} canDrive={access.canDrive} />
       {/* A delayed-packet lab's workers run behind this server's proxy: one started by hand is refused. */}
       {access.joinKey && !hasPacketProxy(lab.kind) ? (

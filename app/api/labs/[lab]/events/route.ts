@@ -62,7 +62,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
   const lab = found;
 
   return eventStream(request.signal, async (send, close, backlog, drained) => {
-    const unwatch = lab.visibility === 'private' ? getPrivateLabs().watch(lab) : undefined;
+    const unwatch = getPrivateLabs().watch(lab);
     try {
       const stop = await startLabFeed({ lab, after, send, close, backlog, drained });
       feedOutageLog().succeeded();
