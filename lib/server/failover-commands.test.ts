@@ -41,7 +41,7 @@ test('bad input is refused before anything starts: no PID, port or path, no unkn
     [grantFailoverLease, { holder: 'D' }, /holder/],
     [writeFailoverRow, { holder: 'A', pid: 1 }, /pid|unrecognized/i],
     [killFailoverPrimary, { port: 5432 }, /port|unrecognized/i],
-    [cutReplication, 'cut', /expected object/i],
+    [cutReplication, 'cut', /^the input must be a set of fields$/],
   ] as const) {
     const result = await command(input, trainer);
     assert.equal(result.ok ? '' : result.error.code, 'invalid_input', JSON.stringify(input));

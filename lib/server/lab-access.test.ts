@@ -226,7 +226,7 @@ test('a kind that does not exist, or a malformed lab id, is a clear error', asyn
   assert.equal(!badKind.ok && badKind.error.code, 'invalid_input');
   assert.match(!badKind.ok ? badKind.error.message : '', /kind/);
   const badId = await commands.startWorker({ lab: "p-'; drop", settings: { name: 'A' } }, ALICE);
-  assert.match(!badId.ok ? badId.error.message : '', /^lab: /);
+  assert.match(!badId.ok ? badId.error.message : '', /^lab must be one of: fenced, /);
 });
 
 test('one browser opens at most 3 private labs at once', async () => {
