@@ -1,10 +1,9 @@
 'use client';
 
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { LabSummary } from '@/lib/model/lab-instance';
 import { LabStoreProvider, useLabStoreApi } from '../lab-store-provider';
 import { PresenterStage } from '../presenter/presenter-stage';
-import { useStepFrame } from '../walkthrough/use-step-frame';
 import type { WalkthroughStatus } from '../walkthrough/use-walkthrough';
 import { runFailoverAction } from './failover-actions';
 import { FailoverServers } from './failover-servers';
@@ -32,15 +31,13 @@ export function FailoverPresenter(props: {
 
 function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverPresenter>[0]) {
   const store = useLabStoreApi();
-  const { walkthrough, progress, otherStory, reachedBy } = useFailoverProgress(mode);
+  const { walkthrough, progress, otherStory } = useFailoverProgress(mode);
   const { view: servers, refresh } = useFailoverServers();
   const [chosen, setChosen] = useState<number | undefined>(initialStep);
   const [status, setStatus] = useState<WalkthroughStatus>({ kind: 'idle' });
   const shown = Math.min(chosen ?? progress + 1, walkthrough.length);
   const step = walkthrough[shown - 1];
   const working = status.kind === 'working';
-  // Step n (from 1) is done once `reachedBy` counts n: the same numbering as the frame's moments.
-  useStepFrame(reachedBy, walkthrough.length + 1, shown);
   const noWorkers = () => store.getState().notify('error', 'The failover lab has no workers to pause or resume');
 
   /**
@@ -66,11 +63,22 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
     setChosen((now) => (show === undefined && now === chosenAtStart ? undefined : now));
   };
 
+  // A → pressed while a step's action has not returned yet (its events may already be on screen) is
+  // kept, and runs once the step is done, rather than lost.
+  const queued = useRef(false);
   const next = () => {
-    if (working) return;
+    if (working) {
+      queued.current = true;
+      return;
+    }
     if (shown <= progress) setChosen(shown + 1 > progress ? undefined : shown + 1);
     else if (step?.action) void run(progress + 1, shown);
   };
+  useEffect(() => {
+    if (working || !queued.current) return;
+    queued.current = false;
+    next();
+  });
   const done = shown <= progress || (!step?.action && shown === progress + 1);
   return (
     <PresenterStage
@@ -113,7 +121,7 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
       tables={<FailoverServers view={servers} />}
       side={null}
       hints={
-        <p className="text-sm text-slate-700 dark:text-slate-300">
+        <p className="text-base text-slate-700 dark:text-slate-300">
           <kbd>→</kbd> runs the next step · <kbd>←</kbd> the one before · <kbd>?</kbd> all keys
         </p>
       }

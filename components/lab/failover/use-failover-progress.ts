@@ -1,10 +1,8 @@
 'use client';
 
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import { failoverStepsOf } from '@/lib/model/failover-events';
-import type { FailoverStep } from '@/lib/model/failover-steps';
-import { type FailoverWalkthroughStep, failoverProgress, failoverWalkthrough } from '@/lib/model/failover-walkthrough';
-import type { WireEvent } from '@/lib/model/wire';
+import { failoverProgress, failoverWalkthrough } from '@/lib/model/failover-walkthrough';
 import { useLabStore } from '../lab-store-provider';
 
 /**
@@ -18,21 +16,9 @@ export function useFailoverProgress(mode: 'async' | 'sync') {
     const steps = failoverStepsOf(events);
     const started = steps.find((step) => step.kind === 'pair_started');
     const told = started?.kind === 'pair_started' ? started.mode : undefined;
-    return { progress: reachedIn(walkthrough, mode, steps), told };
+    return { progress: !started || told === mode ? failoverProgress(walkthrough, steps) : 0, told };
   }, [events, mode, walkthrough]);
-  // How many steps a prefix of the events completes: when each step happened, for the timeline's frame.
-  const reachedBy = useCallback(
-    (prefix: readonly WireEvent[]) => reachedIn(walkthrough, mode, failoverStepsOf(prefix)),
-    [walkthrough, mode],
-  );
   /** The other mode, when the lab's recorded story was told in it (this walkthrough then starts anew). */
   const otherStory = told !== undefined && told !== mode ? told : undefined;
-  return { walkthrough, progress, otherStory, reachedBy };
-}
-
-function reachedIn(walkthrough: FailoverWalkthroughStep[], mode: 'async' | 'sync', steps: FailoverStep[]): number {
-  const started = steps.find((step) => step.kind === 'pair_started');
-  return !started || (started.kind === 'pair_started' && started.mode === mode)
-    ? failoverProgress(walkthrough, steps)
-    : 0;
+  return { walkthrough, progress, otherStory };
 }
