@@ -171,10 +171,7 @@ test('a deep link shows its step and runs nothing; its button runs the steps up 
   await expect(page.getByRole('row', { name: /^standby\b/ })).toContainText(/"A-\d+"/);
 });
 
-// FIXME (found at the end of the 2026-12-01 session, cause not yet found): since that session's merges the
-// failover presenter's → at step 2 no longer runs step 3 ("Step 2 of 11" stays); the failover page's own
-// walkthrough (the tests above) still runs every step. The next session fixes it first and removes this.
-test.fixme('presenter mode: → runs the lab’s next step for real, the timeline at the presenter’s measures shows it', async ({
+test('presenter mode: → runs the lab’s next step for real, the timeline at the presenter’s measures shows it', async ({
   page,
 }) => {
   test.setTimeout(120_000);

@@ -1,4 +1,5 @@
-import { readdir, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const SOURCE_DIRS = ['app', 'components', 'lib', 'db'];
@@ -12,32 +13,47 @@ const SOURCE_FILES = [
   'postcss.config.mjs',
   'tsconfig.json',
 ];
+/** Where a build made by the launcher records the sources it was made from. */
+const STAMP = path.join('.next', 'fencing-lab-sources');
 
-/** True when there is no production build, or a source file changed after it was made. */
-export async function buildIsStale(root: string): Promise<boolean> {
-  const built = await mtime(path.join(root, '.next', 'BUILD_ID'));
-  if (built === undefined) return true;
-  const newest = Math.max(
-    ...(await Promise.all(SOURCE_FILES.map((file) => mtime(path.join(root, file))))).map((t) => t ?? 0),
-    ...(await Promise.all(SOURCE_DIRS.map((dir) => newestIn(path.join(root, dir))))),
-  );
-  return newest > built;
-}
-
-async function newestIn(dir: string): Promise<number> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const times = await Promise.all(
-    entries.map((entry) => {
-      const full = path.join(dir, entry.name);
-      return entry.isDirectory() ? newestIn(full) : mtime(full).then((t) => t ?? 0);
+/**
+ * What the sources are now: every source file's path, size and modification time, hashed. A file
+ * edited, added or deleted changes it; so does one edited while a build ran (the fingerprint is taken
+ * before the build starts), which a "newer than the build" test would miss.
+ */
+export async function sourceFingerprint(root: string): Promise<string> {
+  const files = [
+    ...SOURCE_FILES.map((file) => path.join(root, file)),
+    ...(await Promise.all(SOURCE_DIRS.map((dir) => filesIn(path.join(root, dir))))).flat(),
+  ];
+  const lines = await Promise.all(
+    files.map(async (file) => {
+      const s = await stat(file).catch(() => undefined);
+      return `${path.relative(root, file)}\t${s ? `${s.size}\t${s.mtimeMs}` : 'absent'}`;
     }),
   );
-  return Math.max(0, ...times);
+  return createHash('sha256').update(lines.sort().join('\n')).digest('hex');
 }
 
-async function mtime(file: string): Promise<number | undefined> {
-  return stat(file).then(
-    (s) => s.mtimeMs,
-    () => undefined,
+/** True when there is no production build, or it was not made from the sources as they are now. */
+export async function buildIsStale(root: string, fingerprint: string): Promise<boolean> {
+  if ((await stat(path.join(root, '.next', 'BUILD_ID')).catch(() => undefined)) === undefined) return true;
+  const made = await readFile(path.join(root, STAMP), 'utf8').catch(() => undefined);
+  return made?.trim() !== fingerprint;
+}
+
+/** Records, after a build succeeded, the sources it was made from (the fingerprint taken before it). */
+export async function recordBuild(root: string, fingerprint: string): Promise<void> {
+  await writeFile(path.join(root, STAMP), `${fingerprint}\n`);
+}
+
+async function filesIn(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const full = path.join(dir, entry.name);
+      return entry.isDirectory() ? filesIn(full) : Promise.resolve([full]);
+    }),
   );
+  return nested.flat();
 }

@@ -7,7 +7,7 @@ import { migrate } from '../../db/migrate';
 import { ensureLocalWorkerPassword, ensureWorkerPassword, workerRoleName, workerUrlFrom } from '../../db/roles';
 import { identify, isSameProcess, type ProcessIdentity, terminate } from '../os/processes';
 import { writeFileAtomically } from './atomic-file';
-import { buildIsStale } from './build-freshness';
+import { buildIsStale, recordBuild, sourceFingerprint } from './build-freshness';
 import { watchDatabase } from './database-watchdog';
 import { DATABASE_NAME, type EmbeddedCluster, startEmbeddedPostgres } from './embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT, PROJECT_ROOT } from './paths';
@@ -104,12 +104,14 @@ async function main(mode: Mode): Promise<void> {
     FENCING_LAB_WORKER_PASSWORD: password,
     FENCING_LAB_LOCAL_WORKER_PASSWORD: localPassword,
   };
-  if (mode === 'start' && (await buildIsStale(ROOT))) {
+  const sources = mode === 'start' ? await sourceFingerprint(ROOT) : '';
+  if (mode === 'start' && (await buildIsStale(ROOT, sources))) {
     if (stopping) return;
     say('building the app (sources changed since the last build)…');
     const code = await runToEnd(await spawnNext(['build'], env));
     if (stopping) return;
     if (code !== 0) return void shutdown(`the build failed (exit ${code})`, 1);
+    await recordBuild(ROOT, sources);
   }
   if (stopping) return;
 
