@@ -110,7 +110,7 @@ export function driftingClockSteps(lab: LabId): Step[] {
     {
       id: 'both-start',
       title: 'A takes the lease and writes; B waits',
-      action: { kind: 'start-both' },
+      action: { kind: 'start-both', once: (f) => f.grantA !== undefined },
       waitingFor: "A's first write, and B waiting for the lease",
       preview:
         'Worker A starts with its slow clock, takes the lease and writes; then B starts and waits for the lease.',

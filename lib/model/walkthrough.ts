@@ -2,6 +2,7 @@ import { DELAYED_PACKET_SETTINGS } from './delayed-packet-settings';
 import type { WorkerSettings } from './lab-inputs';
 import { hasDriftingClock, hasPacketProxy, type LabId } from './lab-kinds';
 import { isOutcome, NotRecordedYet, type RowNow } from './narration';
+import type { StoryAction, StoryStep } from './story-engine';
 import { delayedPacketFacts, delayedPacketSteps } from './walkthrough-delayed-packet';
 import { DRIFTING_CLOCK_SETTINGS, driftingClockFacts, driftingClockSteps } from './walkthrough-drifting-clock';
 import { pauseSteps, WALKTHROUGH_SETTINGS } from './walkthrough-pause';
@@ -22,18 +23,8 @@ export function walkthroughSettings(lab: LabId): Record<'A' | 'B', WorkerSetting
   return hasDriftingClock(lab) ? DRIFTING_CLOCK_SETTINGS : WALKTHROUGH_SETTINGS;
 }
 
-export type StepAction =
-  | { kind: 'reset' }
-  | { kind: 'start'; worker: 'A' | 'B' }
-  /** A starts; once it holds the lease, B starts and waits for it (the drifting clock: nothing freezes). */
-  | { kind: 'start-both' }
-  /** Until the walkthrough resumes it: the story must not depend on how long a reader lingers. */
-  | { kind: 'freeze-before-write'; worker: 'A' }
-  | { kind: 'resume'; worker: 'A' }
-  /** The delayed-packet labs: the proxy holds A's connection from its next write on, then releases it. */
-  | { kind: 'hold'; worker: 'A' }
-  | { kind: 'release'; worker: 'A' }
-  | { kind: 'none' };
+/** What a walkthrough step does to the real lab: an action of the one story engine (story-engine.ts). */
+export type StepAction = StoryAction<Facts>;
 
 export type Facts = {
   tokenA?: number;
@@ -52,15 +43,12 @@ export type Facts = {
   writes?: readonly WireEvent[];
 };
 
-export type Step = {
+/** A walkthrough step: a step of the one story engine, with its title and words. */
+export type Step = StoryStep<Facts> & {
   id: string;
   title: string;
-  action: StepAction;
-  /** What the page waits for after the action, in words. */
-  waitingFor: string;
   /** What the step will do, for a page that shows it before it has run (a deep link): no tokens yet. */
   preview: string;
-  done: (facts: Facts) => boolean;
   /** The step's words, from the facts and, for what the row holds now, the row as the database has it. */
   narrate: (facts: Facts, row?: RowNow) => string;
 };

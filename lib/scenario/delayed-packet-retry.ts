@@ -6,9 +6,11 @@ import { violationLines } from '../model/checker-violations';
 import { DELAYED_PACKET_SETTINGS } from '../model/delayed-packet-settings';
 import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
+import { runStory } from '../model/story-engine';
+import type { WireEvent } from '../model/wire';
 import { toWire } from '../model/wire';
+import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
-import { waitForLabEvent } from '../supervisor/wait-for-event';
 import { refuseIfInUse } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
@@ -23,7 +25,20 @@ import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 /** Past A's expiry (at most 2 s after it sent) and B's write: the retry comes after the takeover. */
 export const RETRY_AFTER_MS = 4_000;
 
-const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+const isWrite = (e: { kind: string }) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+
+type RetryFacts = Partial<Record<'grantA' | 'firstA' | 'writeB' | 'retried' | 'original', WireEvent>>;
+
+/** The story's facts from the events since its reset: A's grant and first write, B's write, A's retry, A's held write. */
+function retryFacts(events: readonly WireEvent[]): RetryFacts {
+  const find = (match: (e: WireEvent) => boolean, after = 0) => events.find((e) => e.id > after && match(e));
+  const grantA = find((e) => e.actor === 'A' && e.kind === 'lease_acquired');
+  const firstA = find((e) => e.actor === 'A' && e.kind === 'write_accepted');
+  const writeB = find((e) => e.actor === 'B' && isWrite(e));
+  const retried = writeB && find((e) => e.actor === 'A' && isWrite(e) && e.detail.attempt === 'retry', writeB.id);
+  const original = retried && find((e) => e.actor === 'A' && isWrite(e) && e.detail.attempt === 'first', retried.id);
+  return { grantA, firstA, writeB, retried, original };
+}
 const outcomeOf = (e: LabEvent) =>
   e.kind === 'write_accepted' ? 'accepted' : `rejected (stale: row holds token ${e.storedToken})`;
 
@@ -35,33 +50,41 @@ export async function runDelayedPacketRetryScenario(lab: LabInstance, print: Sto
     print(line);
   };
   await refuseIfInUse(lab);
-  await supervisor.resetLab(lab);
   try {
-    await supervisor.startWorker(lab, { ...DELAYED_PACKET_SETTINGS.A, retryAfterMs: RETRY_AFTER_MS });
-    const grantA = await waitForLabEvent(
-      lab,
-      'A takes the lease',
-      (e) => e.actor === 'A' && e.kind === 'lease_acquired',
+    const story = serverStoryDriver(lab, retryFacts);
+    await runStory<RetryFacts>(
+      [
+        { action: { kind: 'reset' }, waitingFor: 'the lab to be reset', done: () => true },
+        { action: { kind: 'start', worker: 'A' }, waitingFor: 'A writes', done: (f) => f.firstA !== undefined },
+        { action: { kind: 'hold', worker: 'A' }, waitingFor: "A's next write to be held", done: () => true },
+        // B waits for the lease, and takes it as soon as A's runs out.
+        { action: { kind: 'start', worker: 'B' }, waitingFor: 'B writes', done: (f) => f.writeB !== undefined },
+        { action: { kind: 'none' }, waitingFor: "A's retry", done: (f) => f.retried !== undefined },
+        {
+          action: { kind: 'release', worker: 'A' },
+          waitingFor: "A's held write",
+          done: (f) => f.original !== undefined,
+        },
+      ],
+      { A: { ...DELAYED_PACKET_SETTINGS.A, retryAfterMs: RETRY_AFTER_MS }, B: DELAYED_PACKET_SETTINGS.B },
+      story,
     );
-    const firstA = await waitForLabEvent(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
-    await supervisor.holdConnection(lab, 'A');
-    // B waits for the lease, and takes it as soon as A's runs out.
-    await supervisor.startWorker(lab, DELAYED_PACKET_SETTINGS.B);
-    const writeB = await waitForLabEvent(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e));
-    const retried = await waitForLabEvent(
-      lab,
-      "A's retry",
-      (e) => e.actor === 'A' && isWrite(e) && e.detail?.attempt === 'retry' && e.id > writeB.id,
-    );
-    await supervisor.releaseConnection(lab, 'A');
-    const original = await waitForLabEvent(
-      lab,
-      "A's held write",
-      (e) => e.actor === 'A' && isWrite(e) && e.detail?.attempt === 'first' && e.id > retried.id,
-    );
+    const facts = await story.facts();
     await supervisor.stopLab(lab);
 
     const events = await listEvents({ lab: lab.id });
+    const byId = (fact: WireEvent | undefined): LabEvent => {
+      const found = events.find((e) => e.id === fact?.id);
+      if (!found) throw new Error('the story ended before its facts were recorded');
+      return found;
+    };
+    const [grantA, firstA, writeB, retried, original] = [
+      facts.grantA,
+      facts.firstA,
+      facts.writeB,
+      facts.retried,
+      facts.original,
+    ].map(byId) as [LabEvent, LabEvent, LabEvent, LabEvent, LabEvent];
     const sent = events.filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < writeB.id).at(-1);
     say({
       step: 'first-holder-writes',

@@ -3,8 +3,10 @@ import { listEvents } from '../../db/events';
 import { DELAYED_PACKET_SETTINGS } from '../model/delayed-packet-settings';
 import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
+import { runStory } from '../model/story-engine';
+import { factsFrom, walkthroughFor } from '../model/walkthrough';
+import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
-import { waitForLabEvent } from '../supervisor/wait-for-event';
 import { sayRowAndChecker } from './final-report';
 import { refuseIfInUse } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
@@ -17,8 +19,6 @@ import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
  * PostgreSQL receives A's write late, with A's old token. Fenced: rejected. Unfenced: a lost update.
  */
 
-const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
-
 export async function runDelayedPacketScenario(lab: LabInstance, print: StoryPrinter): Promise<ScenarioOutcome> {
   const supervisor = getSupervisor();
   const lines: StoryLine[] = [];
@@ -27,34 +27,28 @@ export async function runDelayedPacketScenario(lab: LabInstance, print: StoryPri
     print(line);
   };
   await refuseIfInUse(lab);
-  await supervisor.resetLab(lab);
   try {
-    await supervisor.startWorker(lab, DELAYED_PACKET_SETTINGS.A);
-    const grantA = await waitForLabEvent(
-      lab,
-      'A takes the lease',
-      (e) => e.actor === 'A' && e.kind === 'lease_acquired',
-    );
-    const firstA = await waitForLabEvent(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
-    await supervisor.holdConnection(lab, 'A');
-    // A's next write is held at the proxy: A, waiting on it, renews no more, and its lease runs out.
-    const expiry = await waitForLabEvent(
-      lab,
-      "A's lease runs out by the database's clock",
-      (e) => e.kind === 'lease_expired' && e.token === grantA.token,
-    );
-    await supervisor.startWorker(lab, DELAYED_PACKET_SETTINGS.B);
-    const grantB = await waitForLabEvent(lab, 'B takes over', (e) => e.actor === 'B' && e.kind === 'lease_acquired');
-    const writeB = await waitForLabEvent(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e) && e.id > grantB.id);
-    await supervisor.releaseConnection(lab, 'A');
-    const lateA = await waitForLabEvent(
-      lab,
-      "A's held write arrives",
-      (e) => e.actor === 'A' && isWrite(e) && e.id > writeB.id,
-    );
+    // The walkthrough's story, run by the one story engine.
+    const story = serverStoryDriver(lab, (events) => factsFrom(events, lab.kind));
+    await runStory(walkthroughFor(lab.kind), DELAYED_PACKET_SETTINGS, story);
+    const facts = await story.facts();
     await supervisor.stopLab(lab);
 
     const events = await listEvents({ lab: lab.id });
+    const byId = (id: number | undefined, what: string): LabEvent => {
+      const found = events.find((e) => e.id === id);
+      if (!found) throw new Error(`the story ended without ${what}`);
+      return found;
+    };
+    const grantA = byId(facts.grantA?.id, "A's grant");
+    const firstA = byId(facts.firstWriteA?.id, "A's first write");
+    const expiry = byId(facts.expiryA?.id, "A's lease running out");
+    const writeB = byId(facts.writeB?.id, "B's write");
+    const grantB = byId(
+      events.filter((e) => e.actor === 'B' && e.kind === 'lease_acquired' && e.id < writeB.id).at(-1)?.id,
+      "B's grant",
+    );
+    const lateA = byId(facts.lateWriteA?.id, "A's held write");
     const sentAt = events.filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < lateA.id).at(-1) ?? lateA;
     const heldMs = lateA.at.getTime() - sentAt.at.getTime();
     const expiresAt = typeof expiry.detail?.expiresAt === 'string' ? Date.parse(expiry.detail.expiresAt) : undefined;

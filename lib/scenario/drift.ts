@@ -2,10 +2,13 @@ import 'server-only';
 import { listEvents } from '../../db/events';
 import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
+import { runStory } from '../model/story-engine';
+import { type Facts, factsFrom, walkthroughFor } from '../model/walkthrough';
 import { DRIFTING_CLOCK_SETTINGS } from '../model/walkthrough-drifting-clock';
+import type { WireEvent } from '../model/wire';
 import type { LeaseClock } from '../model/worker-clock';
+import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
-import { waitForLabEvent } from '../supervisor/wait-for-event';
 import { sayRowAndChecker } from './final-report';
 import { refuseIfInUse } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
@@ -19,7 +22,16 @@ import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
  * the events the processes recorded, with the walkthrough's settings.
  */
 
-const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+const isWrite = (e: { kind: string }) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+
+/** The walkthrough's facts, and the events they were read from (A's lease judged over is none of the walkthrough's). */
+type Seen = Facts & { events: readonly WireEvent[] };
+
+/** A's first write after B's (or, when A asks the database, its lease judged over), from the facts' writes and events. */
+function lateOf(facts: Seen, afterB: number, asks: boolean): WireEvent | undefined {
+  if (!asks) return facts.lateWriteA;
+  return facts.events.find((e) => e.actor === 'A' && (isWrite(e) || e.kind === 'lease_lost') && e.id > afterB);
+}
 
 /**
  * `leaseClock: 'database'`: the same A asks the database, before each write, whether its lease still
@@ -37,30 +49,45 @@ export async function runDriftScenario(
     print(line);
   };
   await refuseIfInUse(lab);
-  await supervisor.resetLab(lab);
   try {
-    await supervisor.startWorker(lab, {
-      ...DRIFTING_CLOCK_SETTINGS.A,
-      ...(leaseClock === 'own' ? {} : { leaseClock }),
-    });
-    const grantA = await waitForLabEvent(
-      lab,
-      'A takes the lease',
-      (e) => e.actor === 'A' && e.kind === 'lease_acquired',
-    );
-    // B waits for the lease from now on: nothing else is done to either worker.
-    await supervisor.startWorker(lab, DRIFTING_CLOCK_SETTINGS.B);
-    const grantB = await waitForLabEvent(lab, 'B takes over', (e) => e.actor === 'B' && e.kind === 'lease_acquired');
-    const writeB = await waitForLabEvent(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e) && e.id > grantB.id);
+    // The walkthrough's story, run by the one story engine, to B's write; then A's late write (the
+    // walkthrough's next step), or, judging by the database's clock, A's write or its lease judged over.
     const asks = leaseClock === 'database';
-    const lateA = await waitForLabEvent(
-      lab,
-      asks ? "A's next write, or its lease judged over" : "A's next write",
-      (e) => e.actor === 'A' && (isWrite(e) || (asks && e.kind === 'lease_lost')) && e.id > writeB.id,
+    const story = serverStoryDriver(lab, (events): Seen => ({ ...factsFrom(events, lab.kind), events }));
+    const steps = walkthroughFor(lab.kind);
+    const toB = steps.slice(0, steps.findIndex((step) => step.id === 'b-takes-over') + 1);
+    const settings = {
+      ...DRIFTING_CLOCK_SETTINGS,
+      A: { ...DRIFTING_CLOCK_SETTINGS.A, ...(asks ? { leaseClock } : {}) },
+    };
+    await runStory<Seen>(
+      [
+        ...toB,
+        {
+          action: { kind: 'none' },
+          waitingFor: asks ? "A's next write, or its lease judged over" : "A's next write",
+          done: (f) => (f.writeB ? lateOf(f, f.writeB.id, asks) !== undefined : false),
+        },
+      ],
+      settings,
+      story,
     );
+    const facts = await story.facts();
     await supervisor.stopLab(lab);
 
     const events = await listEvents({ lab: lab.id });
+    const byId = (id: number | undefined, what: string): LabEvent => {
+      const found = events.find((e) => e.id === id);
+      if (!found) throw new Error(`the story ended without ${what}`);
+      return found;
+    };
+    const grantA = byId(facts.grantA?.id, "A's grant");
+    const writeB = byId(facts.writeB?.id, "B's write");
+    const grantB = byId(
+      events.filter((e) => e.actor === 'B' && e.kind === 'lease_acquired' && e.id < writeB.id).at(-1)?.id,
+      "B's grant",
+    );
+    const lateA = byId(lateOf(facts, writeB.id, asks)?.id, "A's late write");
     const heldA =
       events.filter((e) => e.actor === 'A' && e.kind === 'lease_acquired' && e.id < grantB.id).at(-1) ?? grantA;
     const firstA = events.find((e) => e.actor === 'A' && e.kind === 'write_accepted' && e.id > heldA.id);

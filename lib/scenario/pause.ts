@@ -5,24 +5,28 @@ import { listEvents } from '../../db/events';
 import { readLease } from '../../db/leases';
 import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
+import { runStory } from '../model/story-engine';
+import { factsFrom, walkthroughFor } from '../model/walkthrough';
+import type { WireEvent } from '../model/wire';
+import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
-import { waitForLabEvent } from '../supervisor/wait-for-event';
 import { sayRowAndChecker } from './final-report';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 /*
- * The seed's pause scenario with real worker processes, in any lab. A takes the lease and writes;
- * A is frozen in its critical window (after its lease check, before its write) until B, with a newer
- * token, has taken over and written once; then A wakes and sends its write with its old token. The fenced lab rejects it; each broken lab fails in its own way. The story is read back
+ * The seed's pause scenario with real worker processes, in any lab: the lab's walkthrough story, run
+ * by the one story engine. A takes the lease and writes; A is frozen in its critical window (after
+ * its lease check, before its write); its lease runs out by the database's clock; B, with a newer
+ * token, takes over and writes once; then A wakes and sends its write with its old token. The fenced lab rejects it; each broken lab fails in its own way. The story is read back
  * from the events the processes recorded, not from what this function expected.
  */
 
 const LEASE_TTL_MS = 1_500;
-const A_SETTINGS = { name: 'A', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 300 };
-// B writes once and then stays quiet (renewing), so the row shows who wrote last.
-const B_SETTINGS = { name: 'B', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 30_000 };
-
-const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
+const SCENARIO_SETTINGS = {
+  A: { name: 'A', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 300 },
+  // B writes once and then stays quiet (renewing), so the row shows who wrote last.
+  B: { name: 'B', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 30_000 },
+};
 
 export async function runPauseScenario(lab: LabInstance, print: StoryPrinter): Promise<ScenarioOutcome> {
   const supervisor = getSupervisor();
@@ -32,25 +36,22 @@ export async function runPauseScenario(lab: LabInstance, print: StoryPrinter): P
     print(line);
   };
   await refuseIfInUse(lab);
-  await supervisor.resetLab(lab);
   try {
-    await supervisor.startWorker(lab, A_SETTINGS);
-    const firstA = await waitForLabEvent(lab, 'A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
-    // Frozen until B has written, however long B takes to start: the story must not depend on timing.
-    await supervisor.pause(lab, 'A', { mode: 'critical-window' });
-    const paused = await waitForLabEvent(lab, 'A freezes', (e) => e.actor === 'A' && e.kind === 'pause_started');
-    await supervisor.startWorker(lab, B_SETTINGS);
-    const writeB = await waitForLabEvent(lab, 'B writes', (e) => e.actor === 'B' && isWrite(e));
-    await supervisor.resume(lab, 'A');
-    const woke = await waitForLabEvent(
-      lab,
-      'A wakes',
-      (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > paused.id,
-    );
-    const lateA = await waitForLabEvent(lab, "A's late write", (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id);
+    // The walkthrough's story, run by the one story engine (faster workers: a shorter lease).
+    const story = serverStoryDriver(lab, (events) => factsFrom(events, lab.kind));
+    await runStory(walkthroughFor(lab.kind), SCENARIO_SETTINGS, story);
+    const facts = await story.facts();
     await supervisor.stopLab(lab);
 
     const events = await listEvents({ lab: lab.id });
+    const recorded = (fact: WireEvent | undefined, what: string): LabEvent => {
+      const found = events.find((e) => e.id === fact?.id);
+      if (!found) throw new Error(`the story ended without ${what}`);
+      return found;
+    };
+    const firstA = recorded(facts.firstWriteA, "A's first write");
+    const writeB = recorded(facts.writeB, "B's write");
+    const lateA = recorded(facts.lateWriteA, "A's late write");
     const termOf = (write: LabEvent) =>
       events.filter((e) => e.actor === write.actor && e.kind === 'lease_acquired' && e.id < write.id).at(-1)?.token;
     say({

@@ -7,8 +7,10 @@ import { closePool } from '../../db/pool';
 import { type LabInstance, sharedLab } from '../model/lab-instance';
 import { WORKER_LAB_IDS, type WorkerLabId } from '../model/lab-kinds';
 import type { RowNow } from '../model/narration';
+import { performAction } from '../model/story-engine';
 import { factsFrom, type Step, walkthroughFor, walkthroughSettings } from '../model/walkthrough';
 import { toWire, type WireEvent } from '../model/wire';
+import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
 import { falseClaims } from '../testing/narration-claims';
 
@@ -46,22 +48,15 @@ async function until(lab: LabInstance, what: string, done: (m: Moment) => boolea
   }
 }
 
+/** The step's action, as the page does it: through the one story engine, here on the server's driver. */
 async function act(lab: LabInstance, step: Step): Promise<void> {
-  const supervisor = getSupervisor();
   const settings = walkthroughSettings(lab.kind);
   const workers = { A: settings.A, B: { ...settings.B, writeEveryMs: B_WRITES_EVERY_MS } };
-  const action = step.action;
-  if (action.kind === 'reset') await supervisor.resetLab(lab);
-  else if (action.kind === 'start') await supervisor.startWorker(lab, workers[action.worker]);
-  else if (action.kind === 'start-both') {
-    await supervisor.startWorker(lab, workers.A);
-    await until(lab, "A's grant", (m) => factsFrom(m.events, lab.kind).grantA !== undefined);
-    await supervisor.startWorker(lab, workers.B);
-  } else if (action.kind === 'freeze-before-write')
-    await supervisor.pause(lab, action.worker, { mode: 'critical-window' });
-  else if (action.kind === 'resume') await supervisor.resume(lab, action.worker);
-  else if (action.kind === 'hold') await supervisor.holdConnection(lab, action.worker);
-  else if (action.kind === 'release') await supervisor.releaseConnection(lab, action.worker);
+  await performAction(
+    step.action,
+    workers,
+    serverStoryDriver(lab, (events) => factsFrom(events, lab.kind)),
+  );
 }
 
 /** The narration of `step` at this moment, and what in it is false of the events and the row. */

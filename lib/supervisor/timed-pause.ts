@@ -1,15 +1,16 @@
 import 'server-only';
 import { listEvents } from '../../db/events';
-import type { LabEvent } from '../model/events';
 import type { WorkerSettings } from '../model/lab-inputs';
 import type { LabInstance } from '../model/lab-instance';
-import { isLostToB } from '../model/sweep-cell';
+import { runStory } from '../model/story-engine';
+import { timedPauseFacts, timedPauseSteps } from '../model/timed-pause-story';
 import { toWire, type WireEvent } from '../model/wire';
+import { serverStoryDriver } from './story-driver';
 import { getSupervisor } from './supervisor';
-import { STEP_TIMEOUT_MS, WaitStopped, waitForLabEvent } from './wait-for-event';
+import { STEP_TIMEOUT_MS, WaitStopped } from './wait-for-event';
 
 /*
- * The pause story, timed: A takes the lease and writes; B starts and waits for the lease; A is armed
+ * The pause story, timed (its steps: lib/model/timed-pause-story.ts, run by the one story engine): A takes the lease and writes; B starts and waits for the lease; A is armed
  * to freeze in its critical window (after its lease check, before its write) for `pauseMs`, and
  * nothing else is done to either worker. Whether B takes over is up to the pause against the lease
  * TTL by the database's clock (and A's clock drift, which times A's renewals): unlike the story of
@@ -18,8 +19,6 @@ import { STEP_TIMEOUT_MS, WaitStopped, waitForLabEvent } from './wait-for-event'
  * processes recorded (lib/model/sweep-cell.ts), not from what this function waited for. The one timed
  * pause story: a sweep's every run (lib/sweep/) and a what-if fork (lib/server/what-if.ts) run it.
  */
-
-const isWrite = (e: LabEvent) => e.kind === 'write_accepted' || e.kind === 'write_rejected';
 
 /** `stopped`: the caller's signal ended the story before it played out (its workers were stopped). */
 export type TimedPauseRecord = { events: WireEvent[]; failure?: string; stopped?: true };
@@ -42,43 +41,19 @@ export async function runTimedPause(
   signal?: AbortSignal,
 ): Promise<TimedPauseRecord> {
   const supervisor = getSupervisor();
-  const { A, B } = story.workers;
-  const point = { pauseMs: story.pauseMs };
-  const waitForEvent = (
-    what: string,
-    match: (event: LabEvent, events: readonly LabEvent[]) => boolean,
-    timeoutMs = STEP_TIMEOUT_MS,
-  ) => waitForLabEvent(lab, what, match, signal ? { timeoutMs, signal } : { timeoutMs });
   let failure: string | undefined;
   let stopped = false;
   try {
     if (signal?.aborted) throw new WaitStopped();
-    await supervisor.startWorker(lab, A);
-    await waitForEvent('A writes', (e) => e.actor === 'A' && e.kind === 'write_accepted');
-    // B joins and polls for the lease from now on; A's lease holds it off until it runs out.
-    await supervisor.startWorker(lab, B);
-    await supervisor.pause(lab, 'A', { mode: 'critical-window', seconds: point.pauseMs / 1000 });
-    // A may find its lease taken over (its renewal refused) before the pause strikes: a slow clock
-    // renews late. It then waits for the lease, which B holds, and writes nothing more: the story ends.
-    const froze = await waitForEvent(
-      'A freezes',
-      (e, events) => (e.actor === 'A' && e.kind === 'pause_started') || isLostToB(e, events),
+    await runStory(
+      timedPauseSteps({
+        pauseMs: story.pauseMs,
+        ...(story.waitForBMs ? { waitForBMs: story.waitForBMs } : {}),
+        stepTimeoutMs: STEP_TIMEOUT_MS,
+      }),
+      story.workers,
+      serverStoryDriver(lab, timedPauseFacts, signal),
     );
-    if (froze.kind !== 'lease_lost') {
-      const woke = await waitForEvent(
-        'A wakes',
-        (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > froze.id,
-        point.pauseMs + STEP_TIMEOUT_MS,
-      );
-      const late = await waitForEvent(
-        'A writes after its pause',
-        (e) => e.actor === 'A' && isWrite(e) && e.id > woke.id,
-      );
-      if (story.waitForBMs) {
-        // B writes once it holds the lease; if A kept it (a pause shorter than the lease), B waits in vain.
-        await waitForEvent("B's write", (e) => e.actor === 'B' && isWrite(e), story.waitForBMs).catch(() => late);
-      }
-    }
   } catch (error) {
     if (error instanceof WaitStopped || signal?.aborted) stopped = true;
     else failure = error instanceof Error ? error.message : String(error);

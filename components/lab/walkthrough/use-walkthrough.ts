@@ -2,7 +2,8 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LabId } from '@/lib/model/lab-kinds';
-import { factsFrom, type Step, walkthroughSettings } from '@/lib/model/walkthrough';
+import { runStoryStep, type StoryDriver, StoryStalled } from '@/lib/model/story-engine';
+import { type Facts, factsFrom, type Step, walkthroughSettings } from '@/lib/model/walkthrough';
 import { stepsToReach } from '@/lib/model/walkthrough-progress';
 import { useLabCommands } from '../controls/use-lab-commands';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
@@ -104,48 +105,50 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
     [store, lab],
   );
 
-  /** Runs step `index` for real; resolves undefined (with a message shown) if it did not complete. */
+  /** Runs step `index` for real, through the one story engine; resolves undefined (with a message shown) if it did not complete. */
   const runStep = useCallback(
     async (index: number, mark: number): Promise<number | undefined> => {
       const step = steps[index];
       if (!step) return undefined;
       setStatus({ kind: 'working', what: step.waitingFor });
-      const action = step.action;
       let currentMark = mark;
-      if (action.kind === 'reset') {
-        await recorder.settled();
-        const ok = await commands.reset();
-        if (!ok) return fail('the lab could not be reset');
-        currentMark = store.getState().events.at(-1)?.id ?? 0;
-        setRunMark(currentMark);
-      } else if (action.kind === 'start') {
-        if (!(await commands.start(walkthroughSettings(lab)[action.worker])))
-          return fail(`${action.worker} could not start`);
-      } else if (action.kind === 'start-both') {
-        // B starts once A holds the lease, and waits for it: nothing freezes in this story.
-        if (!(await commands.start(walkthroughSettings(lab).A))) return fail('A could not start');
-        if (!(await waitFor((facts) => facts.grantA !== undefined, currentMark)))
-          return fail('A did not get the lease');
-        if (!(await commands.start(walkthroughSettings(lab).B))) return fail('B could not start');
-      } else if (action.kind === 'freeze-before-write') {
-        if (!(await commands.pause(action.worker, 'critical-window'))) return fail('A could not be frozen');
-      } else if (action.kind === 'resume') {
-        await commands.resume(action.worker);
-      } else if (action.kind === 'hold') {
-        if (!(await commands.hold(action.worker))) return fail("A's connection could not be held");
-      } else if (action.kind === 'release') {
-        if (!(await commands.release(action.worker))) return fail("A's connection could not be released");
+      const must = async (ok: Promise<unknown>, failed: string) => {
+        if (!(await ok)) throw new StoryStalled(failed);
+      };
+      // The page's driver: each action through the same server actions as the controls, each wait on the live feed.
+      const driver: StoryDriver<Facts> = {
+        async reset() {
+          await recorder.settled();
+          await must(commands.reset(), 'the lab could not be reset');
+          currentMark = store.getState().events.at(-1)?.id ?? 0;
+          setRunMark(currentMark);
+        },
+        start: (settings) => must(commands.start(settings), `${settings.name} could not start`),
+        freeze: (worker) => must(commands.pause(worker, 'critical-window'), `${worker} could not be frozen`),
+        resume: async (worker) => {
+          await commands.resume(worker);
+        },
+        hold: (worker) => must(commands.hold(worker), `${worker}'s connection could not be held`),
+        release: (worker) => must(commands.release(worker), `${worker}'s connection could not be released`),
+        stageToken: async () => {
+          throw new StoryStalled('a walkthrough stages no token');
+        },
+        waitFor: (what, done) =>
+          must(
+            waitFor(done, currentMark),
+            `nothing happened for ${STEP_TIMEOUT_MS / 1000} s while waiting for ${what}`,
+          ),
+      };
+      try {
+        await runStoryStep(step, walkthroughSettings(lab), driver);
+      } catch (error) {
+        if (!(error instanceof StoryStalled)) throw error;
+        setStatus({ kind: 'failed', message: error.message });
+        return undefined;
       }
-      if (!(await waitFor(step.done, currentMark)))
-        return fail(`nothing happened for ${STEP_TIMEOUT_MS / 1000} s while waiting for ${step.waitingFor}`);
       show(index);
       setStatus({ kind: 'idle' });
       return currentMark;
-
-      function fail(message: string) {
-        setStatus({ kind: 'failed', message });
-        return undefined;
-      }
     },
     [commands, lab, recorder, show, steps, store, waitFor],
   );
