@@ -188,7 +188,7 @@ test('presenter mode: → runs the lab’s next step for real, the timeline at t
   await expect(page.getByText(/^Waiting for /)).toHaveCount(0, { timeout: STEP_TIMEOUT });
   await page.keyboard.press('ArrowLeft');
   await expect(counter).toHaveText('Step 2 of 11');
-  await expect(page.getByTestId('narration')).toContainText('A is granted the lease');
+  await expect(page.getByTestId('narration')).toContainText('A was granted the lease with token');
   const list = page.getByRole('list', { name: 'Marks on the timeline' });
   await expect(list.getByRole('button', { name: /^A's lease, token \d+\./ })).toHaveCount(1);
   await expect(

@@ -31,7 +31,7 @@ export function FailoverPresenter(props: {
 
 function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverPresenter>[0]) {
   const store = useLabStoreApi();
-  const { walkthrough, progress, otherStory } = useFailoverProgress(mode);
+  const { walkthrough, progress, otherStory, wordsOf } = useFailoverProgress(mode);
   const { view: servers, refresh } = useFailoverServers();
   const [chosen, setChosen] = useState<number | undefined>(initialStep);
   const [status, setStatus] = useState<WalkthroughStatus>({ kind: 'idle' });
@@ -88,7 +88,7 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
         step: shown,
         steps: walkthrough.length,
         title: step?.title ?? '',
-        text: done ? (step?.narration ?? '') : otherStory && shown === 1 ? otherStoryText(otherStory, mode) : '',
+        text: done ? wordsOf(shown - 1).text : otherStory && shown === 1 ? otherStoryText(otherStory, mode) : '',
         status,
         note: shown > progress + 1 ? `The lab is at step ${progress}.` : undefined,
       }}

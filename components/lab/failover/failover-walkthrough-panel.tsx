@@ -22,7 +22,7 @@ export function FailoverWalkthroughPanel(props: {
   runUpTo: (from: number, target: number) => Promise<void>;
 }) {
   const { mode, initialStep, canDrive, busy } = props;
-  const { walkthrough, progress } = useFailoverProgress(mode);
+  const { walkthrough, progress, wordsOf } = useFailoverProgress(mode);
   const shown = Math.min(initialStep ?? progress + 1, walkthrough.length);
   const current = walkthrough[shown - 1];
   const other = mode === 'sync' ? 'async' : 'sync';
@@ -55,7 +55,7 @@ export function FailoverWalkthroughPanel(props: {
           <h3 className="font-semibold">
             Step {shown}: {current.title}
           </h3>
-          <p>{current.narration}</p>
+          <p>{wordsOf(shown - 1).text}</p>
           <p className="text-sm">
             {shown <= progress
               ? 'The lab has done this step.'

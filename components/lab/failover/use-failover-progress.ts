@@ -2,7 +2,7 @@
 
 import { useMemo } from 'react';
 import { failoverStepsOf } from '@/lib/model/failover-events';
-import { failoverProgress, failoverWalkthrough } from '@/lib/model/failover-walkthrough';
+import { failoverProgress, failoverStepWords, failoverWalkthrough } from '@/lib/model/failover-walkthrough';
 import { useLabStore } from '../lab-store-provider';
 
 /**
@@ -12,13 +12,17 @@ import { useLabStore } from '../lab-store-provider';
 export function useFailoverProgress(mode: 'async' | 'sync') {
   const walkthrough = useMemo(() => failoverWalkthrough(mode), [mode]);
   const events = useLabStore((s) => s.events);
-  const { progress, told } = useMemo(() => {
+  const { progress, told, history } = useMemo(() => {
     const steps = failoverStepsOf(events);
     const started = steps.find((step) => step.kind === 'pair_started');
     const told = started?.kind === 'pair_started' ? started.mode : undefined;
-    return { progress: !started || told === mode ? failoverProgress(walkthrough, steps) : 0, told };
+    // The story told in the other mode is none of this walkthrough's.
+    const history = !started || told === mode ? steps : [];
+    return { progress: failoverProgress(walkthrough, history), told, history };
   }, [events, mode, walkthrough]);
   /** The other mode, when the lab's recorded story was told in it (this walkthrough then starts anew). */
   const otherStory = told !== undefined && told !== mode ? told : undefined;
-  return { walkthrough, progress, otherStory };
+  /** Step `index`'s words (from 0): read from the lab's record once done, else what it will do. */
+  const wordsOf = (index: number) => failoverStepWords(walkthrough, history, index);
+  return { walkthrough, progress, otherStory, wordsOf };
 }
