@@ -1,5 +1,6 @@
 import { expect as baseExpect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { PresenterPage } from './pages/presenter-page';
 import { PollAsker, RoomPollPanel } from './pages/room-poll';
 
 /*
@@ -96,5 +97,42 @@ test('the trainer asks, two trainees answer, the count grows, the step reveals t
     await expect(tina.answers.getByRole('listitem')).toHaveText([/^A: 0 /, /^B: 0 /, /^Nobody: 1 \(100 %\)/]);
   } finally {
     await Promise.all(contexts.map((context) => context.close()));
+  }
+});
+
+test('from the projector: Q asks the room about the next step, the presenter counts the answers, Q again reveals them', async ({
+  page,
+  browser,
+  lab,
+}) => {
+  test.setTimeout(300_000);
+  lab('fenced');
+  const presenter = new PresenterPage(page, 'fenced');
+  await presenter.gotoPresenter();
+  await presenter.startOver.click();
+  await presenter.expectStep(1, 'The lab has been reset');
+  const question = "Will A's first write be accepted?";
+  const onScreen = page.getByTestId('presenter-poll');
+  await expect(onScreen).toHaveText(`Q asks the room: ${question}`);
+
+  await page.keyboard.press('q');
+  await expect(onScreen).toContainText(`The room: ${question}`);
+  await expect(onScreen).toContainText('So far: no answers yet · Q reveals');
+
+  const context = await browser.newContext();
+  try {
+    const tina = new RoomPollPanel(await context.newPage());
+    await tina.page.goto('/labs/fenced/walkthrough');
+    await expect(tina.open.getByTestId('poll-question')).toHaveText(question, { timeout: 90_000 });
+    await tina.choice('No').click();
+    await expect(onScreen).toContainText('So far: 1 answer · Q reveals');
+    // Nothing of the split is on the projector before the reveal.
+    await expect(onScreen).not.toContainText('No: 1');
+
+    await page.keyboard.press('q');
+    await expect(onScreen).toContainText('Yes: 0 · No: 1');
+    await expect(tina.answers.getByRole('listitem')).toHaveText([/^Yes: 0 /, /^No: 1 \(100 %\)/]);
+  } finally {
+    await context.close();
   }
 });

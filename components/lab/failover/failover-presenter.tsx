@@ -115,6 +115,8 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
               },
               togglePause: noWorkers,
               resume: noWorkers,
+              askOrReveal: () =>
+                store.getState().notify('error', 'The failover lab asks the room no questions: use a worker lab'),
             }
           : undefined
       }

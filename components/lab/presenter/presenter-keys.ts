@@ -9,6 +9,12 @@ export const PRESENTER_KEYS = [
   { keys: 'Space', aria: 'Space', what: 'play / pause the walkthrough', drives: true },
   { keys: 'P', aria: 'P', what: 'pause the selected worker until resumed; P again resumes it', drives: true },
   { keys: 'R', aria: 'R', what: 'resume the selected worker', drives: true },
+  {
+    keys: 'Q',
+    aria: 'Q',
+    what: 'ask the room the question about the next step; Q again reveals the answers',
+    drives: true,
+  },
   { keys: '1–8', aria: '1 2 3 4 5 6 7 8', what: 'select a worker', drives: false },
   { keys: 'F', aria: 'F', what: 'full screen on / off', drives: false },
   { keys: '?', aria: 'Shift+?', what: 'show / hide this help', drives: false },
@@ -21,6 +27,7 @@ export type DriveKeys = {
   toggleAutoplay: () => unknown;
   togglePause: () => unknown;
   resume: () => unknown;
+  askOrReveal: () => unknown;
 };
 
 export type PresenterKeyHandlers = {
@@ -66,6 +73,7 @@ export function usePresenterKeys(handlers: PresenterKeyHandlers): void {
               [' ', driving('Space', (d) => d.toggleAutoplay())],
               ['p', driving('P', (d) => d.togglePause())],
               ['r', driving('R', (d) => d.resume())],
+              ['q', driving('Q', (d) => d.askOrReveal())],
               ['f', h.toggleFullscreen],
               ['?', h.toggleHelp],
               ['escape', () => h.closeHelp() || h.exit()],

@@ -27,7 +27,13 @@ import { WorkerStrip } from './worker-strip';
 const headerButton =
   'rounded-lg border-2 border-slate-300 px-2.5 py-0.5 text-base font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-700 dark:hover:bg-slate-900';
 
-export type StageDrive = { narration: NarrationDrive; togglePause: () => unknown; resume: () => unknown };
+export type StageDrive = {
+  narration: NarrationDrive;
+  togglePause: () => unknown;
+  resume: () => unknown;
+  /** Q: asks the room about the next step, or reveals the open question's answers. */
+  askOrReveal: () => unknown;
+};
 
 /**
  * Presenter mode's screen: narration, workers, the timeline and tables, large, driven by single keys.
@@ -42,6 +48,8 @@ export function PresenterStage(props: {
   tables?: ReactNode;
   side?: ReactNode;
   hints?: ReactNode;
+  /** The room's question, under the narration. */
+  poll?: ReactNode;
 }) {
   const { lab, drive } = props;
   const router = useRouter();
@@ -58,6 +66,7 @@ export function PresenterStage(props: {
     toggleAutoplay: drive.narration.toggleAutoplay,
     togglePause: drive.togglePause,
     resume: drive.resume,
+    askOrReveal: drive.askOrReveal,
   };
   usePresenterKeys({
     drive: driveKeys,
@@ -120,6 +129,7 @@ export function PresenterStage(props: {
         </div>
         <div className="flex flex-col gap-2 lg:min-h-0">
           <PresenterNarration view={props.narration} drive={drive?.narration} />
+          {props.poll}
           {drive ? (props.hints ?? <DriveHints />) : null}
           <NoticeArea />
         </div>

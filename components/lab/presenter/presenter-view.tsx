@@ -6,6 +6,7 @@ import type { LabId } from '@/lib/model/lab-kinds';
 import { factsFrom, walkthroughFor } from '@/lib/model/walkthrough';
 import { stepReachedBy } from '@/lib/model/walkthrough-progress';
 import type { WireEvent } from '@/lib/model/wire';
+import { PresenterPoll, usePresenterPoll } from '../../poll/presenter-poll';
 import { useLabCommands } from '../controls/use-lab-commands';
 import { LabStoreProvider, useLabStoreApi } from '../lab-store-provider';
 import { useLabRow } from '../walkthrough/use-lab-row';
@@ -51,6 +52,13 @@ function DrivenPresenter({
   const offer = offerOf(walk);
   const working = walk.status.kind === 'working';
   useStepFrame(useStepsReachedBy(lab.kind), walk.steps.length, walk.shown);
+  const poll = usePresenterPoll({
+    steps: walk.steps,
+    shown: walk.shown,
+    facts: walk.facts,
+    // As the walkthrough page's Ask the room: the step shown is the lab's, in this run.
+    ready: walk.position !== undefined && walk.pending.length === 0 && !working && (walk.reached ?? -1) >= 0,
+  });
 
   const selected = useCallback(() => {
     const { snapshot, selectedWorker, notify } = store.getState();
@@ -93,7 +101,9 @@ function DrivenPresenter({
           const worker = selected();
           return worker && commands.resume(worker.id);
         },
+        askOrReveal: poll.askOrReveal,
       }}
+      poll={<PresenterPoll suggestion={poll.suggestion} />}
     />
   );
 }
@@ -102,7 +112,13 @@ function WatchedPresenter({ lab, subtitle }: { lab: LabSummary; subtitle: string
   const view = useWatchedStep(lab.kind);
   useStepFrame(useStepsReachedBy(lab.kind), view.steps, view.step === undefined ? undefined : view.step - 1);
   return (
-    <PresenterStage lab={lab} subtitle={subtitle} narration={{ ...view, status: { kind: 'idle' } }} drive={undefined} />
+    <PresenterStage
+      lab={lab}
+      subtitle={subtitle}
+      narration={{ ...view, status: { kind: 'idle' } }}
+      drive={undefined}
+      poll={<PresenterPoll suggestion={undefined} />}
+    />
   );
 }
 

@@ -1,0 +1,91 @@
+'use client';
+
+import { useState } from 'react';
+import { askRoomAction, revealAnswersAction } from '@/app/actions';
+import { useLabStore, useLabStoreApi } from '@/components/lab/lab-store-provider';
+import { answeredWords } from '@/lib/model/poll';
+import { suggestedPoll } from '@/lib/model/poll-suggestions';
+import type { Facts, Step } from '@/lib/model/walkthrough';
+import { useCurrentPoll } from './use-current-poll';
+
+type Asked = {
+  steps: readonly Pick<Step, 'id' | 'title'>[];
+  /** The step shown (from 0): a question is about the next one. */
+  shown: number;
+  facts: Facts;
+  /** The shown step is the lab's, in this run: a question asked now belongs to it. */
+  ready: boolean;
+};
+
+/**
+ * The trainer's question from the projector (the Q key): with no question open, asks the room the
+ * one the story suggests about the next step; with one open, reveals its answers. Running the step
+ * asked about reveals them too (the server does). Errors and refusals go to the page's notices.
+ */
+export function usePresenterPoll({ steps, shown, facts, ready }: Asked) {
+  const store = useLabStoreApi();
+  const lab = useLabStore((s) => s.lab);
+  const shared = useLabStore((s) => s.visibility === 'shared');
+  const poll = useCurrentPoll();
+  const [busy, setBusy] = useState(false);
+  const next = steps[shown + 1];
+  const suggestion = ready && next ? suggestedPoll(next, facts) : undefined;
+  const open = poll?.state === 'open' ? poll : undefined;
+
+  const askOrReveal = async () => {
+    const { notify } = store.getState();
+    if (!shared) return notify('error', 'Questions are for the room: this lab is private');
+    if (busy) return;
+    const call = open
+      ? () => revealAnswersAction({ lab, poll: open.id })
+      : suggestion
+        ? () => askRoomAction({ lab, step: shown + 1, question: suggestion.question, choices: suggestion.choices })
+        : undefined;
+    if (!call) return notify('error', 'No question for the next step: ask your own on the walkthrough page');
+    setBusy(true);
+    try {
+      const result = await call();
+      if (!result.ok) notify('error', `Not ${open ? 'revealed' : 'asked'}: ${result.error.message}`);
+    } catch {
+      notify('error', 'The server could not be reached');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { askOrReveal, suggestion: shared && !open ? suggestion : undefined };
+}
+
+/**
+ * The room's question on the projector, small beside the narration: the question and how many have
+ * answered, the tallies once revealed; for the trainer, what Q will ask when nothing is open.
+ */
+export function PresenterPoll({ suggestion }: { suggestion: { question: string } | undefined }) {
+  const shared = useLabStore((s) => s.visibility === 'shared');
+  const poll = useCurrentPoll();
+  if (!shared) return null;
+  const shown = poll && poll.state !== 'closed' ? poll : undefined;
+  if (!shown && !suggestion) return null;
+  return (
+    <section
+      aria-label="The room's question"
+      className="rounded-lg border-2 border-amber-300 bg-amber-50 px-3 py-1.5 text-base dark:border-amber-800 dark:bg-amber-950"
+      data-testid="presenter-poll"
+    >
+      {shown ? (
+        <>
+          <p className="font-semibold">The room: {shown.question}</p>
+          <p aria-live="polite">
+            {shown.tallies
+              ? shown.choices.map((choice, i) => `${choice}: ${shown.tallies?.[i] ?? 0}`).join(' · ')
+              : `So far: ${answeredWords(shown.answered)}`}
+            {shown.state === 'open' ? ' · Q reveals' : ''}
+          </p>
+        </>
+      ) : (
+        <p>
+          <kbd>Q</kbd> asks the room: {suggestion?.question}
+        </p>
+      )}
+    </section>
+  );
+}
