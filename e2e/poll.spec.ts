@@ -78,6 +78,19 @@ test('the trainer asks, two trainees answer, the count grows, the step reveals t
         tallies: [1, 1],
       }),
     ]);
+    // Replayed from the file, the question comes back with what the room answered.
+    const replay = await tina.page.context().newPage();
+    await replay.goto('/replay');
+    await replay.getByLabel('History file (JSON)').setInputFiles({
+      name: 'fenced.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(history)),
+    });
+    const replayed = replay.getByRole('region', { name: 'The room’s questions' });
+    await expect(replayed).toContainText(`About step 2${question}`);
+    await expect(replayed.getByRole('listitem').filter({ hasText: 'Yes' }).last()).toContainText('Yes: 1 (50 %)');
+    await expect(replayed.getByTestId('poll-count')).toHaveText('Revealed: 2 answers.');
+    await replay.close();
 
     // A question of the trainer's own, refused in words until it is right, revealed by the button.
     await asker.ownQuestion.click();

@@ -6,6 +6,7 @@ import { ExportPanel } from '../export/export-panel';
 import { LabMainColumn } from '../lab-main-column';
 import { LabStoreProvider } from '../lab-store-provider';
 import { historySummaryOf, readHistoryFile } from './read-history-file';
+import { ReplayedPolls } from './replayed-polls';
 
 type Loaded = { file: HistoryFile; fileName: string; serial: number };
 
@@ -89,8 +90,9 @@ export function HistoryReplay({ initial }: { initial?: { file: HistoryFile; file
           </p>
           <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
             <LabMainColumn />
-            <div className="xl:col-start-2 xl:row-start-1">
+            <div className="space-y-4 xl:col-start-2 xl:row-start-1">
               <ExportPanel title={loaded.file.lab.title} linkToReplay={false} />
+              <ReplayedPolls polls={loaded.file.polls} />
             </div>
           </div>
         </LabStoreProvider>
