@@ -28,31 +28,47 @@ export function usePresenterPoll({ steps, shown, facts, ready }: Asked) {
   const shared = useLabStore((s) => s.visibility === 'shared');
   const poll = useCurrentPoll();
   const [busy, setBusy] = useState(false);
+  // A question just asked, until the feed's next snapshot (once a second) carries it: a Q meanwhile reveals it.
+  const [asked, setAsked] = useState<number | undefined>(undefined);
   const next = steps[shown + 1];
   const suggestion = ready && next ? suggestedPoll(next, facts) : undefined;
-  const open = poll?.state === 'open' ? poll : undefined;
+  const pending = asked !== undefined && (poll === undefined || poll.id < asked);
+  const open = poll?.state === 'open' ? poll.id : pending ? asked : undefined;
+  const revealedForNext = poll?.state === 'revealed' && poll.step === shown + 1;
 
   const askOrReveal = async () => {
     const { notify } = store.getState();
     if (!shared) return notify('error', 'Questions are for the room: this lab is private');
     if (busy) return;
-    const call = open
-      ? () => revealAnswersAction({ lab, poll: open.id })
-      : suggestion
-        ? () => askRoomAction({ lab, step: shown + 1, question: suggestion.question, choices: suggestion.choices })
-        : undefined;
-    if (!call) return notify('error', 'No question for the next step: ask your own on the walkthrough page');
+    if (open === undefined && revealedForNext)
+      return notify('error', 'The room’s answers are already revealed: → runs the step');
+    if (open === undefined && !ready)
+      return notify('error', 'Wait for the step to finish, then ask about the next one');
+    if (open === undefined && !suggestion)
+      return notify('error', 'No question for the next step: ask your own on the walkthrough page');
     setBusy(true);
     try {
-      const result = await call();
-      if (!result.ok) notify('error', `Not ${open ? 'revealed' : 'asked'}: ${result.error.message}`);
+      if (open !== undefined) {
+        const result = await revealAnswersAction({ lab, poll: open });
+        if (!result.ok) notify('error', `Not revealed: ${result.error.message}`);
+        else setAsked(undefined);
+      } else if (suggestion) {
+        const result = await askRoomAction({
+          lab,
+          step: shown + 1,
+          question: suggestion.question,
+          choices: suggestion.choices,
+        });
+        if (!result.ok) notify('error', `Not asked: ${result.error.message}`);
+        else setAsked(result.data.poll);
+      }
     } catch {
       notify('error', 'The server could not be reached');
     } finally {
       setBusy(false);
     }
   };
-  return { askOrReveal, suggestion: shared && !open ? suggestion : undefined };
+  return { askOrReveal, suggestion: shared && open === undefined && !revealedForNext ? suggestion : undefined };
 }
 
 /**

@@ -49,7 +49,7 @@ test('asynchronous: each step names what was recorded, and the verdict the three
   assert.match(words[4]?.text ?? '', /granted B a newer token, 2,/);
   assert.match(
     words[7]?.text ?? '',
-    /row holds "A-1" with token 1; its lease is A’s \(token 1\)\. B’s acknowledged write \("B-1", token 2\) is gone/,
+    /row holds "A-1" with token 1; its lease is A’s \(token 1\)\. B’s acknowledged write \("B-1", token 2\) is gone, and so is its grant/,
   );
   assert.match(words[8]?.text ?? '', /A, late, wrote "A-2" with token 1: the promoted standby accepted it/);
   assert.match(
@@ -72,7 +72,7 @@ test('synchronous: B’s grant waits, then goes through; nothing acknowledged is
     words[7]?.text ?? '',
     /It had handed out tokens up to 6; the standby’s copy of the sequence covers up to 38/,
   );
-  assert.match(words[8]?.text ?? '', /Everything acknowledged is there/);
+  assert.match(words[8]?.text ?? '', /B’s acknowledged write is there\./);
   assert.match(words[9]?.text ?? '', /rejected it as stale, its row holding token 6/);
   assert.match(words[10]?.text ?? '', /token 39 .*No one was granted it before/);
   assert.match(words[11]?.text ?? '', /^Nothing acknowledged was lost, and A’s late write was rejected/);
@@ -90,4 +90,18 @@ test('a step not done yet says what it will do, never a token or value it has no
   assert.equal(wordsAt('async', asyncRun.slice(0, -1)).at(-1)?.done, false);
   // A stopped pair's story is over: the walkthrough starts again.
   assert.ok(wordsAt('async', [...asyncRun, { kind: 'pair_stopped' }]).every((w) => !w.done));
+});
+
+test('free play between the steps: a heal before B’s grant, and the words no longer say the standby was cut off', () => {
+  const cutAt = asyncRun.findIndex((s) => s.kind === 'replication_cut');
+  const healed: FailoverStep[] = [
+    ...asyncRun.slice(0, cutAt + 1),
+    { kind: 'replication_healed' },
+    ...asyncRun.slice(cutAt + 1),
+  ];
+  const words = wordsAt('async', healed);
+  assert.ok(words[4]?.done);
+  assert.doesNotMatch(words[4]?.text ?? '', /cut off/);
+  assert.doesNotMatch(words[5]?.text ?? '', /cut off/);
+  assert.match(wordsAt('async', asyncRun)[4]?.text ?? '', /The standby, cut off, did not receive it/);
 });

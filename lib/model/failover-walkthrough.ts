@@ -29,7 +29,12 @@ export type FailoverWalkthroughStep = {
 };
 
 /** The recorded story: the step each walkthrough step's action produced (by index, from 0), and the whole history. */
-export type FailoverStory = { done: readonly (FailoverStep | undefined)[]; history: readonly FailoverStep[] };
+export type FailoverStory = {
+  done: readonly (FailoverStep | undefined)[];
+  /** Where each done step is in the history (free play may have put other steps between them). */
+  at: readonly number[];
+  history: readonly FailoverStep[];
+};
 
 type Grant = Extract<FailoverStep, { kind: 'grant' }>;
 type Write = Extract<FailoverStep, { kind: 'write' }>;
@@ -52,6 +57,13 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
     need(story.history.find((s): s is Grant => s.kind === 'grant' && s.holder === holder));
   const acceptedOf = (story: FailoverStory, holder: string): Write | undefined =>
     story.history.find((s): s is Write => s.kind === 'write' && s.holder === holder && s.accepted);
+  /** Whether replication was cut when walkthrough step `index` happened (free play may cut or heal at any time). */
+  const cutWhen = (story: FailoverStory, index: number) => {
+    const last = story.history
+      .slice(0, story.at[index] ?? 0)
+      .findLast((s) => s.kind === 'replication_cut' || s.kind === 'replication_healed');
+    return last?.kind === 'replication_cut';
+  };
   // The walkthrough's indexes: the synchronous story has one more step (the heal) after B's grant.
   const I = { start: 0, grantA: 1, writeA: 2, cut: 3, grantB: 4, heal: 5, writeB: sync ? 6 : 5 } as const;
   const after = I.writeB + 1;
@@ -84,7 +96,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       preview: 'A writes the protected row with its token, through the guard.',
       narrate: (story) => {
         const w = at(story, I.writeA, 'write');
-        return `A wrote ${writeWords(w)}. Replication was running: the standby streams what the primary commits.`;
+        return `A wrote ${writeWords(w)}.${cutWhen(story, I.writeA) ? ' Replication was cut: the standby did not receive it.' : ' Replication was running: the standby streams what the primary commits.'}`;
       },
       action: { kind: 'write', holder: 'A' },
     },
@@ -109,7 +121,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
         const step = at(story, I.grantB, 'grant', 'grant_waiting');
         if (step.kind === 'grant_waiting')
           return `B’s grant committed on the primary, but its COMMIT was not acknowledged: after ${step.waitedMs} ms it still waited for the standby, which cannot hear the primary. B was told nothing yet.`;
-        return `The primary granted B a newer token, ${step.token}, and acknowledged it at once. The standby, cut off, did not receive it.`;
+        return `The primary granted B a newer token, ${step.token}, and acknowledged it at once.${cutWhen(story, I.grantB) ? ' The standby, cut off, did not receive it.' : ''}`;
       },
       action: { kind: 'grant', holder: 'B' },
     },
@@ -132,9 +144,8 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       preview: 'B writes the protected row with its newer token.',
       narrate: (story) => {
         const w = at(story, I.writeB, 'write');
-        return sync
-          ? `B wrote ${writeWords(w)}, acknowledged once the standby had it.`
-          : `B wrote ${writeWords(w)}, acknowledged at once. The standby, cut off, has neither B’s grant nor its write.`;
+        if (sync) return `B wrote ${writeWords(w)}, acknowledged once the standby had it.`;
+        return `B wrote ${writeWords(w)}, acknowledged at once.${cutWhen(story, I.writeB) ? ' The standby, cut off, has neither B’s grant nor its write.' : ''}`;
       },
       action: { kind: 'write', holder: 'B' },
     },
@@ -159,9 +170,9 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
         const holds = `The promoted standby’s row holds "${promoted.row.value}" with token ${promoted.row.lastToken}; its lease is ${lease}.`;
         const b = acceptedOf(story, 'B');
         if (!b) return holds;
-        return b.value === promoted.row.value
-          ? `${holds} Everything acknowledged is there: B’s write and the sequence past B’s token.`
-          : `${holds} B’s acknowledged write ("${b.value}", token ${b.token}) is gone, and so is its grant: the standby never received them.`;
+        if (b.value === promoted.row.value) return `${holds} B’s acknowledged write is there.`;
+        const grantGone = promoted.lease?.holder !== 'B' ? ', and so is its grant' : '';
+        return `${holds} B’s acknowledged write ("${b.value}", token ${b.token}) is gone${grantGone}: the standby never received it.`;
       },
       action: { kind: 'promote' },
     },
@@ -171,9 +182,11 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       narrate: (story) => {
         const w = at(story, J.lateA, 'write');
         const sent = `A, late, wrote ${writeWords(w)}.`;
-        return w.accepted
-          ? `${sent} The promoted standby’s row held A’s own token, so the guard (last_token <= token) let it through: fencing cannot refuse what the database forgot.`
-          : `${sent} The row’s token was newer than A’s.`;
+        if (!w.accepted) return `${sent} The row’s token was newer than A’s.`;
+        const promoted = at(story, J.promote, 'standby_promoted');
+        const held =
+          promoted.row.lastToken === w.token ? 'A’s own token' : `token ${promoted.row.lastToken}, not newer than A’s`;
+        return `${sent} The promoted standby’s row held ${held}, so the guard (last_token <= token) let it through: fencing cannot refuse what the database forgot.`;
       },
       action: { kind: 'write', holder: 'A' },
     },
@@ -220,7 +233,8 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
 /** The steps' records, by walkthrough index, as far as the history has done them in order. */
 export function failoverStory(walkthrough: FailoverWalkthroughStep[], history: readonly FailoverStep[]): FailoverStory {
   const done: (FailoverStep | undefined)[] = [];
-  if (history.at(-1)?.kind === 'pair_stopped') return { done, history };
+  const at: number[] = [];
+  if (history.at(-1)?.kind === 'pair_stopped') return { done, at, history };
   let from = 0;
   for (const step of walkthrough) {
     if (!step.action) break;
@@ -228,9 +242,10 @@ export function failoverStory(walkthrough: FailoverWalkthroughStep[], history: r
     const found = history.findIndex((entry, index) => index >= from && produces(action, entry));
     if (found < 0) break;
     done.push(history[found]);
+    at.push(found);
     from = found + 1;
   }
-  return { done, history };
+  return { done, at, history };
 }
 
 /** A step's words: its narration once the lab has done it (the verdict once every action has run), else what it will do. */

@@ -92,7 +92,7 @@ test('one story engine: no story runner starts, freezes or waits on workers but 
   );
   assert.ok(runners.length >= 8, `runners found: ${runners.join(', ')}`);
   const driving =
-    /\bwaitForLabEvents?\(|\bsupervisor\.(startWorker|pause|resume|holdConnection|releaseConnection)\(|\bcommands\.(start|pause|hold|release)\(/;
+    /\bwaitForLabEvents?\(|\.(startWorker|holdConnection|releaseConnection)\(|\b(supervisor|getSupervisor\(\))\.(pause|resume)\(|\bcommands\.(start|pause|hold|release)\(/;
   const own: string[] = [];
   for (const file of runners) {
     const source = await readFile(file, 'utf8');

@@ -8,7 +8,7 @@ import type { LabInstance } from '../model/lab-instance';
  * The one way a story waits for what its processes record: it reads the lab's events every 25 ms
  * until one matches (in id order, the first that does), for the scenarios of `npm run scenario`
  * (lib/scenario/) and every story the engine runs on the server (story-driver.ts) alike. The match is given each poll's
- * events as read, once: nothing is converted per event.
+ * events as read, once (the story driver converts them for its facts once per poll).
  */
 
 export const STEP_TIMEOUT_MS = 20_000;

@@ -64,19 +64,25 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
   };
 
   // A → pressed while a step's action has not returned yet (its events may already be on screen) is
-  // kept, and runs once the step is done, rather than lost.
-  const queued = useRef(false);
+  // kept, and runs once the step is done and its record has reached this page (the lab's progress past
+  // it), rather than lost or run twice; a step that failed drops it.
+  const queued = useRef<number | undefined>(undefined);
   const next = () => {
     if (working) {
-      queued.current = true;
+      queued.current = progress + 1;
       return;
     }
     if (shown <= progress) setChosen(shown + 1 > progress ? undefined : shown + 1);
     else if (step?.action) void run(progress + 1, shown);
   };
   useEffect(() => {
-    if (working || !queued.current) return;
-    queued.current = false;
+    if (working || queued.current === undefined) return;
+    if (status.kind === 'failed') {
+      queued.current = undefined;
+      return;
+    }
+    if (progress < queued.current) return;
+    queued.current = undefined;
     next();
   });
   const done = shown <= progress || (!step?.action && shown === progress + 1);

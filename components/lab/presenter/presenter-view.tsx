@@ -56,8 +56,13 @@ function DrivenPresenter({
     steps: walk.steps,
     shown: walk.shown,
     facts: walk.facts,
-    // As the walkthrough page's Ask the room: the step shown is the lab's, in this run.
-    ready: walk.position !== undefined && walk.pending.length === 0 && !working && (walk.reached ?? -1) >= 0,
+    // As the walkthrough page's Ask the room: the step shown is the lab's latest, in this run (not one gone back to).
+    ready:
+      walk.position !== undefined &&
+      walk.pending.length === 0 &&
+      !working &&
+      (walk.reached ?? -1) >= 0 &&
+      walk.shown === walk.reached,
   });
 
   const selected = useCallback(() => {
