@@ -68,40 +68,31 @@ export function usePresenterPoll({ steps, shown, facts, ready }: Asked) {
       setBusy(false);
     }
   };
-  return { askOrReveal, suggestion: shared && open === undefined && !revealedForNext ? suggestion : undefined };
+  return { askOrReveal };
 }
 
 /**
- * The room's question on the projector, small beside the narration: the question and how many have
- * answered, the tallies once revealed; for the trainer, what Q will ask when nothing is open.
+ * The room's question on the projector, small under the narration, once asked: the question and how
+ * many have answered, the tallies once revealed. Nothing while no question is out: the narration keeps
+ * the room (the keys' line says what Q does).
  */
-export function PresenterPoll({ suggestion }: { suggestion: { question: string } | undefined }) {
+export function PresenterPoll() {
   const shared = useLabStore((s) => s.visibility === 'shared');
   const poll = useCurrentPoll();
-  if (!shared) return null;
-  const shown = poll && poll.state !== 'closed' ? poll : undefined;
-  if (!shown && !suggestion) return null;
+  if (!shared || !poll || poll.state === 'closed') return null;
   return (
     <section
       aria-label="The room's question"
       className="rounded-lg border-2 border-amber-300 bg-amber-50 px-3 py-1.5 text-base dark:border-amber-800 dark:bg-amber-950"
       data-testid="presenter-poll"
     >
-      {shown ? (
-        <>
-          <p className="font-semibold">The room: {shown.question}</p>
-          <p aria-live="polite">
-            {shown.tallies
-              ? shown.choices.map((choice, i) => `${choice}: ${shown.tallies?.[i] ?? 0}`).join(' · ')
-              : `So far: ${answeredWords(shown.answered)}`}
-            {shown.state === 'open' ? ' · Q reveals' : ''}
-          </p>
-        </>
-      ) : (
-        <p>
-          <kbd>Q</kbd> asks the room: {suggestion?.question}
-        </p>
-      )}
+      <p className="font-semibold">The room: {poll.question}</p>
+      <p aria-live="polite">
+        {poll.tallies
+          ? poll.choices.map((choice, i) => `${choice}: ${poll.tallies?.[i] ?? 0}`).join(' · ')
+          : `So far: ${answeredWords(poll.answered)}`}
+        {poll.state === 'open' ? ' · Q reveals' : ''}
+      </p>
     </section>
   );
 }

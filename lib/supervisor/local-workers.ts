@@ -5,6 +5,7 @@ import type { LabInstance } from '../model/lab-instance';
 import { type WorkerCounts, workerBudgetRefusal } from '../model/lab-limits';
 import type { PacketProxy } from '../os/packet-proxy';
 import { localWorkerUrl } from './local-worker-url';
+import { WarmWorkers, warmWorkersFromEnv } from './warm-workers';
 import { WorkerProcess } from './worker-process';
 
 /*
@@ -16,6 +17,8 @@ import { WorkerProcess } from './worker-process';
 export class LocalWorkers {
   /** Running processes, until they have exited (a kill takes a moment, and still counts). */
   private readonly running = new Set<WorkerProcess>();
+  /** Processes loaded ahead of need: a start takes one when one is ready (warm-workers.ts). */
+  private readonly warm = new WarmWorkers(warmWorkersFromEnv());
 
   /**
    * The one way a worker process is started: the budget is counted and the process spawned in one
@@ -34,6 +37,7 @@ export class LocalWorkers {
     const spawned = new WorkerProcess(lab, settings, proxy?.url ?? localWorkerUrl(), {
       ...rest,
       ...(proxy ? { proxy: proxy.proxy } : {}),
+      warm: this.warm.take(),
     });
     this.running.add(spawned);
     void spawned.exited.then(() => this.running.delete(spawned));
@@ -74,13 +78,26 @@ export class LocalWorkers {
     return [...this.running].flatMap((p) => (p.alive && p.pid ? [p.pid] : []));
   }
 
-  /** Synchronous last resort for process exit: SIGKILL to every child still running. */
+  /** Synchronous last resort for process exit: SIGKILL to every child still running, warm ones included. */
   killAllNow(): void {
+    this.warm.close();
     for (const p of this.running) if (p.alive) p.child.kill('SIGKILL');
   }
 
+  /** Ends every worker process, and the warm ones (the pool stays closed: the server is shutting down). */
   async killAll(): Promise<void> {
+    this.warm.close();
     await Promise.all([...this.running].map((p) => p.kill()));
+  }
+
+  /** Ends the warm processes, and starts no more (the server is shutting down). */
+  closeWarm(): void {
+    this.warm.close();
+  }
+
+  /** The process ids of the warm processes ready now: for tests, never for a client. */
+  warmPids(): number[] {
+    return this.warm.readyPids();
   }
 
   private countByVisibility(): WorkerCounts {

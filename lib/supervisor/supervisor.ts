@@ -101,8 +101,9 @@ export class LabSupervisor {
     const settings = workerSettingsForLab(lab.kind, requested);
     await this.refuseIfClosed(lab);
     const workers = await listWorkerStatus(lab.id);
-    // Live workers only: a crashed one kept for its restart button takes no place (issue 23).
-    if (workers.filter((w) => w.live).length >= MAX_WORKERS_PER_LAB) {
+    // Live workers only: a crashed one kept for its restart button takes no place (issue 23). A worker
+    // of this server whose process runs counts too, though its first heartbeat may be late (a busy machine).
+    if (workers.filter((w) => w.live || this.local.owned(lab, w)).length >= MAX_WORKERS_PER_LAB) {
       throw new FencingError('invalid_input', `a lab runs at most ${MAX_WORKERS_PER_LAB} workers`);
     }
     const twin = workers.find((w) => w.name.toLowerCase() === settings.name.toLowerCase());
@@ -241,6 +242,7 @@ export class LabSupervisor {
 
   /** Ends the workers this server started (told to stop, then SIGKILLed if they did not). */
   async shutdown(): Promise<void> {
+    this.local.closeWarm();
     const processes = this.local.all();
     for (const p of processes) p.endExpected = true;
     await Promise.all(

@@ -7,6 +7,7 @@ import type { LabInstance } from '../model/lab-instance';
 import type { PacketProxy } from '../os/packet-proxy';
 import { type ProcessRun, processRunOf } from '../os/processes';
 import { LIFELINE_FD, startedByEnv } from '../worker/local-start';
+import { WARM_ENV, warmAssignmentLine } from '../worker/warm-start';
 
 /** The project root: where the worker's entry file is. The launcher starts Next there. */
 function projectRoot(): string {
@@ -50,14 +51,18 @@ export class WorkerProcess {
     lab: LabInstance,
     settings: WorkerSettings,
     databaseUrl: string,
-    { restart, joinKey, proxy }: { restart: boolean; joinKey?: string; proxy?: PacketProxy },
+    {
+      restart,
+      joinKey,
+      proxy,
+      warm,
+    }: { restart: boolean; joinKey?: string; proxy?: PacketProxy; warm?: ChildProcess | undefined },
   ) {
     this.lab = lab;
     this.proxy = proxy;
     this.name = settings.name;
     const server = thisServerRun();
     if (!server) throw new Error('cannot tell this server process apart (no /proc entry for it)');
-    const entry = path.join(projectRoot(), 'lib', 'worker', 'main.ts');
     const args = [
       `--lab=${lab.id}`,
       `--name=${settings.name}`,
@@ -69,18 +74,18 @@ export class WorkerProcess {
       ...(settings.retryAfterMs === undefined ? [] : [`--retry-after-ms=${settings.retryAfterMs}`]),
       ...(settings.writeValue === undefined ? [] : [`--write-value=${settings.writeValue}`]),
     ];
-    this.child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', entry, ...args], {
-      cwd: projectRoot(),
-      // The database URL in the environment, not on the command line (where `ps` shows it).
-      // The worker role's URL, never the owner's; nor does the worker get the trainer key.
-      env: {
-        ...withoutServerSecrets(process.env),
-        DATABASE_URL: databaseUrl,
-        ...startedByEnv({ server, restart, ...(joinKey ? { joinKey } : {}) }),
-      },
-      // fd 3 is the lifeline. No IPC channel: commands travel through the database.
-      stdio: ['ignore', 'inherit', 'pipe', 'pipe'],
-    });
+    // The database URL in the environment (or the warm assignment), not on the command line (where
+    // `ps` shows it). The worker role's URL, never the owner's; nor does the worker get the trainer key.
+    const env = {
+      DATABASE_URL: databaseUrl,
+      ...startedByEnv({ server, restart, ...(joinKey ? { joinKey } : {}) }),
+    };
+    if (warm) {
+      this.child = warm;
+      warm.stdin?.end(warmAssignmentLine({ args, env }));
+    } else {
+      this.child = spawnWorkerProgram(args, { ...withoutServerSecrets(process.env), ...env });
+    }
     if (LIFELINE_FD !== 3) throw new Error('the lifeline is the fourth stdio entry above');
     this.child.stderr?.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
@@ -118,6 +123,25 @@ export class WorkerProcess {
     if (this.alive) this.child.kill('SIGKILL');
     await this.exited;
   }
+}
+
+/**
+ * Starts the worker program: with its arguments (a cold start), or with none and WARM_ENV, to wait for
+ * them on its stdin (a warm one, lib/supervisor/warm-workers.ts). fd 3 is the lifeline. No IPC
+ * channel: commands travel through the database.
+ */
+export function spawnWorkerProgram(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const entry = path.join(projectRoot(), 'lib', 'worker', 'main.ts');
+  return spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', entry, ...args], {
+    cwd: projectRoot(),
+    env,
+    stdio: [env[WARM_ENV] === '1' ? 'pipe' : 'ignore', 'inherit', 'pipe', 'pipe'],
+  });
+}
+
+/** A warm worker process: loaded, waiting for its assignment. */
+export function spawnWarmWorker(): ChildProcess {
+  return spawnWorkerProgram([], { ...withoutServerSecrets(process.env), [WARM_ENV]: '1' });
 }
 
 /** What a worker process inherits of the server's environment: not the server's own secrets. */

@@ -16,6 +16,7 @@ import { freezeOnSharedMemory, markFrozen, newFreezeState } from './freeze';
 import { LeaseClient, type WorkerReport } from './lease-client';
 import { startedByServer } from './local-start';
 import type { ListenerData, ToListener, ToMain, WorkerConfig } from './protocol';
+import { awaitWarmAssignment } from './warm-start';
 
 /*
  * The one worker program. `npm run worker -- --db <url> --lab <id> --name <name>` runs it by hand,
@@ -35,6 +36,8 @@ const STOP_RECORD_TIMEOUT_MS = 3_000;
 class Refused extends Error {}
 
 async function main(): Promise<number> {
+  // Started warm by an app server: the assignment brings the arguments (warm-start.ts).
+  if (!(await awaitWarmAssignment())) return EXIT.stopped;
   const argv = process.argv.slice(2);
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(WORKER_USAGE);

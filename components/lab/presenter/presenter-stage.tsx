@@ -140,9 +140,15 @@ export function PresenterStage(props: {
 
 function DriveHints() {
   const selected = useLabStore((s) => s.snapshot?.workers.find((w) => w.id === s.selectedWorker)?.name);
+  const shared = useLabStore((s) => s.visibility === 'shared');
   return (
     <p className="text-sm text-slate-700 dark:text-slate-300">
       <kbd>→</kbd> next · <kbd>Space</kbd> play/pause · <kbd>P</kbd> pause {selected ?? 'the selected worker'} ·{' '}
+      {shared ? (
+        <>
+          <kbd>Q</kbd> ask the room ·{' '}
+        </>
+      ) : null}
       <kbd>?</kbd> all keys
     </p>
   );

@@ -108,7 +108,7 @@ function DrivenPresenter({
         },
         askOrReveal: poll.askOrReveal,
       }}
-      poll={<PresenterPoll suggestion={poll.suggestion} />}
+      poll={<PresenterPoll />}
     />
   );
 }
@@ -122,7 +122,7 @@ function WatchedPresenter({ lab, subtitle }: { lab: LabSummary; subtitle: string
       subtitle={subtitle}
       narration={{ ...view, status: { kind: 'idle' } }}
       drive={undefined}
-      poll={<PresenterPoll suggestion={undefined} />}
+      poll={<PresenterPoll />}
     />
   );
 }
