@@ -15,9 +15,13 @@ export const BENCHES = [
   'bundle',
   'room',
   'faults',
+  'job-queue',
 ] as const;
 export type Bench = (typeof BENCHES)[number];
-/** Without names: all but the two that take minutes (room, faults), which run by name or with --quick. */
+/**
+ * Without names: all but the two that take minutes (room, faults) and job-queue (a measurement for a
+ * choice, issue 24), which run by name or with --quick.
+ */
 const BY_DEFAULT: readonly Bench[] = [
   'throughput',
   'takeover',
@@ -30,7 +34,7 @@ const BY_DEFAULT: readonly Bench[] = [
 ];
 
 export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …] [--quick] [--minutes N] [--crashes N]
-  no names: ${BY_DEFAULT.join(', ')} (room and faults take minutes: name them)
+  no names: ${BY_DEFAULT.join(', ')} (room, faults and job-queue take minutes: name them)
   --quick    every benchmark (or those named) at its small size (bench/sizes.ts), to check that each runs
   --minutes  how long the room runs (default ${FULL_SIZES.room.minutes}, quick ${QUICK_SIZES.room.minutes})
   --crashes  how many times faults kills the database (default ${FULL_SIZES.faults.crashes}, quick ${QUICK_SIZES.faults.crashes})`;

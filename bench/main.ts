@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { migrate } from '../db/migrate';
 import { closePool } from '../db/pool';
-import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../db/roles';
+import { ensureLocalWorkerPassword, ensureWorkerPassword, workerUrlFrom } from '../db/roles';
 import { getSupervisor } from '../lib/supervisor/supervisor';
 import { startTestCluster } from '../lib/testing/test-cluster';
 import { startApp } from './app-server';
@@ -13,6 +13,7 @@ import { benchBundle } from './bundle';
 import { benchBusyLabs } from './busy-labs';
 import { benchChaos } from './chaos';
 import { benchFaults } from './faults';
+import { benchJobQueue } from './job-queue';
 import { benchLongHistory } from './long-history';
 import { benchRoom, ROOM_TRAINER_KEY } from './room';
 import { type Figure, printFigures } from './stats';
@@ -53,7 +54,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   };
 
-  if (selected.has('throughput') || selected.has('takeover') || selected.has('chaos') || selected.has('busy-labs')) {
+  const onDatabase = ['throughput', 'takeover', 'chaos', 'busy-labs', 'job-queue'] as const;
+  if (onDatabase.some((name) => selected.has(name))) {
     const cluster = await startTestCluster('bench');
     try {
       await migrate(cluster.url);
@@ -80,6 +82,14 @@ async function main(argv: string[]): Promise<number> {
           'busy-labs',
           'Busy labs: lease operations (acquire, renew, write, release, each with its event)',
           () => benchBusyLabs(cluster.url, sizes.busyLabs),
+        );
+      }
+      if (selected.has('job-queue')) {
+        const { jobs, jobMs } = sizes.jobQueue;
+        console.log(`job-queue: pg-boss vs graphile-worker, ${jobs} jobs of ${jobMs} ms, then a kill -9…`);
+        const workerUrl = workerUrlFrom(cluster.url, process.env.FENCING_LAB_WORKER_PASSWORD);
+        await run('job-queue', 'Issue 24: which job queue (2 consumer processes × 2 jobs at a time)', () =>
+          benchJobQueue(cluster.url, workerUrl, sizes.jobQueue),
         );
       }
     } finally {
