@@ -58,9 +58,10 @@ async function startPgBoss(): Promise<void> {
 
 async function startGraphileWorker(): Promise<void> {
   const workerIds: string[] = [];
-  // Passed in, not read from the runner: run() makes its workers before it resolves.
+  // Passed in, not read from the runner: run() makes its pool before it resolves. Since 0.16 a job's
+  // locked_by is the pool's id, not its worker's.
   const events = new EventEmitter() as WorkerEvents;
-  events.on('worker:create', ({ worker }) => workerIds.push(worker.workerId));
+  events.on('pool:create', ({ workerPool }) => workerIds.push(workerPool.id));
   await run({
     events,
     connectionString: args.url,

@@ -44,7 +44,8 @@ function slotGaps(gaps: LibResult['burst']['gaps']): number[] {
     const mine = gaps.filter((g) => g.consumer === consumer);
     const starts = mine.map((g) => +g.started_at).sort((a, b) => a - b);
     const dones = mine.flatMap((g) => (g.done_at ? [+g.done_at] : [])).sort((a, b) => a - b);
-    for (let k = CONCURRENCY; k < starts.length; k++) out.push((starts[k] as number) - (dones[k - CONCURRENCY] as number));
+    for (let k = CONCURRENCY; k < starts.length; k++)
+      out.push((starts[k] as number) - (dones[k - CONCURRENCY] as number));
   }
   return out;
 }

@@ -67,17 +67,28 @@ export async function grantApp(owner: pg.Client, lib: Lib, ownerUrl: string): Pr
     GRANT ALL ON bench_job, bench_job_run, bench_consumer_beat, bench_unlock TO ${app};
     GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${app};
   `);
+  /*
+   * graphile-worker turns row-level security on for its tables (with no policy: only their owner sees a
+   * row), so a role that does not own them needs a policy on each. pg-boss has none.
+   */
+  const { rows } = await owner.query<{ name: string }>(
+    "SELECT format('%I.%I', $1::text, relname) AS name FROM pg_class WHERE relnamespace = $1::regnamespace AND relrowsecurity",
+    [schema],
+  );
+  for (const { name } of rows)
+    await owner.query(`CREATE POLICY bench_app ON ${name} TO ${app} USING (true) WITH CHECK (true)`);
 }
 
 /** What the library made: its tables and functions. */
 export async function describeSchema(owner: pg.Client, lib: Lib): Promise<string> {
-  const { rows } = await owner.query<{ tables: string; functions: string }>(
+  const { rows } = await owner.query<{ tables: string; functions: string; rls: string }>(
     `SELECT (SELECT string_agg(c.relname, ', ' ORDER BY c.relname) FROM pg_class c
               WHERE c.relnamespace = $1::regnamespace AND c.relkind IN ('r', 'p')) AS tables,
-            (SELECT count(*) FROM pg_proc p WHERE p.pronamespace = $1::regnamespace)::text AS functions`,
+            (SELECT count(*) FROM pg_proc p WHERE p.pronamespace = $1::regnamespace)::text AS functions,
+            (SELECT count(*) FROM pg_class c WHERE c.relnamespace = $1::regnamespace AND c.relrowsecurity)::text AS rls`,
     [SCHEMA[lib]],
   );
-  return `schema ${SCHEMA[lib]}: tables ${rows[0]?.tables}; ${rows[0]?.functions} functions`;
+  return `schema ${SCHEMA[lib]}: tables ${rows[0]?.tables}; ${rows[0]?.functions} functions; row-level security on ${rows[0]?.rls}`;
 }
 
 /** Can the worker role (what the room's workers log in as) reach the library's jobs? It must not. */

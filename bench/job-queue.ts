@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { ConsumerArgs } from './job-queue-consumer';
+import { jobQueueFigures, type LibResult, printJobQueueTable } from './job-queue-report';
 import {
   appUrl,
   createBenchTables,
@@ -14,7 +15,6 @@ import {
   QUEUE,
   workerReach,
 } from './job-queue-setup';
-import { jobQueueFigures, type LibResult, printJobQueueTable } from './job-queue-report';
 import type { BenchSizes } from './sizes';
 
 /*
@@ -144,8 +144,14 @@ export type Run = {
 
 async function runBurst(owner: pg.Client, send: Send, size: Size) {
   for (let n = 1; n <= size.jobs; n++) await enqueue(owner, send, n, size.jobMs);
-  const bound = (Math.ceil(size.jobs / (2 * CONCURRENCY)) * size.jobMs) * 3 + 30_000;
-  await waitFor(owner, 'SELECT count(DISTINCT n) AS v FROM bench_job_run WHERE done_at IS NOT NULL', [], (v) => v >= size.jobs, bound);
+  const bound = Math.ceil(size.jobs / (2 * CONCURRENCY)) * size.jobMs * 3 + 30_000;
+  await waitFor(
+    owner,
+    'SELECT count(DISTINCT n) AS v FROM bench_job_run WHERE done_at IS NOT NULL',
+    [],
+    (v) => v >= size.jobs,
+    bound,
+  );
   await sleep(size.jobMs + 1_000); // a second completion of some job would show now
   const { rows } = await owner.query<Run>(RUNS, [1, size.jobs]);
   const { rows: gaps } = await owner.query<{ consumer: string; started_at: Date; done_at: Date | null }>(
