@@ -26,6 +26,7 @@ import { benchThroughput } from './throughput';
  * --quick every benchmark runs at its small size (bench/sizes.ts): `npm test` runs that, and it
  * exits non-zero if a benchmark could not run or a room lost or doubled an event, never on a figure.
  * The room and faults benchmarks take minutes at full size: asked for by name (or with --quick).
+ * job-queue (issue 24's choice of a job library) runs only when named.
  */
 
 const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
