@@ -57,11 +57,11 @@ async function startPgBoss(): Promise<void> {
 }
 
 async function startGraphileWorker(): Promise<void> {
-  const workerIds: string[] = [];
+  const poolIds: string[] = [];
   // Passed in, not read from the runner: run() makes its pool before it resolves. Since 0.16 a job's
-  // locked_by is the pool's id, not its worker's.
+  // locked_by is its pool's id, not its worker's.
   const events = new EventEmitter() as WorkerEvents;
-  events.on('pool:create', ({ workerPool }) => workerIds.push(workerPool.id));
+  events.on('pool:create', ({ workerPool }) => poolIds.push(workerPool.id));
   await run({
     events,
     connectionString: args.url,
@@ -73,24 +73,25 @@ async function startGraphileWorker(): Promise<void> {
   });
   console.log('ready');
   /*
-   * graphile-worker leaves a dead worker's job locked for 4 hours. The liveness it lacks: each consumer
-   * beats every 500 ms, and unlocks (force_unlock_workers) the workers of a peer whose beat is stale.
+   * graphile-worker leaves a dead pool's jobs locked for 4 hours. The liveness it lacks: each consumer
+   * beats every 500 ms, and unlocks (force_unlock_workers) the pools of a peer whose beat is stale, in the
+   * statement that forgets the peer, so that a survivor dying halfway cannot leave them locked.
    */
   for (;;) {
-    const { rows } = await db.query<{ worker_ids: string[]; consumer: string }>(
+    await db.query(
       `WITH beat AS (
          INSERT INTO bench_consumer_beat (consumer, worker_ids) VALUES ($1, $2)
          ON CONFLICT (consumer) DO UPDATE SET beat_at = clock_timestamp(), worker_ids = EXCLUDED.worker_ids
+       ), dead AS (
+         DELETE FROM bench_consumer_beat
+          WHERE consumer <> $1 AND beat_at < clock_timestamp() - make_interval(secs => $3::float8 / 1000)
+         RETURNING consumer, worker_ids
+       ), unlocked AS (
+         SELECT consumer, graphile_worker.force_unlock_workers(worker_ids) FROM dead
        )
-       DELETE FROM bench_consumer_beat
-        WHERE consumer <> $1 AND beat_at < clock_timestamp() - make_interval(secs => $3::float8 / 1000)
-       RETURNING consumer, worker_ids`,
-      [args.name, workerIds, args.staleAfterMs],
+       INSERT INTO bench_unlock (consumer, by) SELECT consumer, $1 FROM unlocked`,
+      [args.name, poolIds, args.staleAfterMs],
     );
-    for (const dead of rows) {
-      await db.query('SELECT graphile_worker.force_unlock_workers($1::text[])', [dead.worker_ids]);
-      await db.query('INSERT INTO bench_unlock (consumer, by) VALUES ($1, $2)', [dead.consumer, args.name]);
-    }
     await sleep(500);
   }
 }
