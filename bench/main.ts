@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { migrate } from '../db/migrate';
 import { closePool } from '../db/pool';
-import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../db/roles';
+import { ensureLocalWorkerPassword, ensureWorkerPassword, workerUrlFrom } from '../db/roles';
 import { getSupervisor } from '../lib/supervisor/supervisor';
 import { startTestCluster } from '../lib/testing/test-cluster';
 import { startApp } from './app-server';
@@ -13,6 +13,7 @@ import { benchBundle } from './bundle';
 import { benchBusyLabs } from './busy-labs';
 import { benchChaos } from './chaos';
 import { benchFaults } from './faults';
+import { benchJobQueue } from './job-queue';
 import { benchLongHistory } from './long-history';
 import { benchRoom, ROOM_TRAINER_KEY } from './room';
 import { type Figure, printFigures } from './stats';
@@ -25,6 +26,7 @@ import { benchThroughput } from './throughput';
  * --quick every benchmark runs at its small size (bench/sizes.ts): `npm test` runs that, and it
  * exits non-zero if a benchmark could not run or a room lost or doubled an event, never on a figure.
  * The room and faults benchmarks take minutes at full size: asked for by name (or with --quick).
+ * job-queue (issue 24's choice of a job library) runs only when named.
  */
 
 const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -53,7 +55,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   };
 
-  if (selected.has('throughput') || selected.has('takeover') || selected.has('chaos') || selected.has('busy-labs')) {
+  const onDatabase = ['throughput', 'takeover', 'chaos', 'busy-labs', 'job-queue'] as const;
+  if (onDatabase.some((name) => selected.has(name))) {
     const cluster = await startTestCluster('bench');
     try {
       await migrate(cluster.url);
@@ -80,6 +83,14 @@ async function main(argv: string[]): Promise<number> {
           'busy-labs',
           'Busy labs: lease operations (acquire, renew, write, release, each with its event)',
           () => benchBusyLabs(cluster.url, sizes.busyLabs),
+        );
+      }
+      if (selected.has('job-queue')) {
+        const { jobs, jobMs } = sizes.jobQueue;
+        console.log(`job-queue: pg-boss vs graphile-worker, ${jobs} jobs of ${jobMs} ms, then a kill -9…`);
+        const workerUrl = workerUrlFrom(cluster.url, process.env.FENCING_LAB_WORKER_PASSWORD);
+        await run('job-queue', 'Issue 24: which job queue (2 consumer processes × 2 jobs at a time)', () =>
+          benchJobQueue(cluster.url, workerUrl, sizes.jobQueue),
         );
       }
     } finally {

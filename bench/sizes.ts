@@ -14,6 +14,18 @@ export type BenchSizes = {
   room: { viewers: number; workers: readonly [number, number, number]; minutes: number };
   faults: { crashes: number };
   history: { events: number; holders: number; spanMinutes: number; restMs: number };
+  jobQueue: {
+    jobs: number;
+    jobMs: number;
+    crashJobs: number;
+    crashJobMs: number;
+    /** pg-boss: a running job is failed (and retried) this long after it started: longer than the longest attack. */
+    expireInSeconds: number;
+    /** graphile-worker: a consumer whose heartbeat is older is dead, and its jobs are unlocked. */
+    staleAfterMs: number;
+    crashBoundMs: number;
+    idleMs: number;
+  };
 };
 
 export const FULL_SIZES: BenchSizes = {
@@ -26,6 +38,16 @@ export const FULL_SIZES: BenchSizes = {
   room: { viewers: 50, workers: [8, 8, 4], minutes: 10 },
   faults: { crashes: 5 },
   history: { events: 200_000, holders: 50, spanMinutes: 60, restMs: 5_000 },
+  jobQueue: {
+    jobs: 60,
+    jobMs: 2_000,
+    crashJobs: 4,
+    crashJobMs: 5_000,
+    expireInSeconds: 15,
+    staleAfterMs: 2_000,
+    crashBoundMs: 60_000,
+    idleMs: 10_000,
+  },
 };
 
 export const QUICK_SIZES: BenchSizes = {
@@ -38,4 +60,14 @@ export const QUICK_SIZES: BenchSizes = {
   room: { viewers: 6, workers: [1, 1, 1], minutes: 0.1 },
   faults: { crashes: 1 },
   history: { events: 20_000, holders: 50, spanMinutes: 60, restMs: 1_000 },
+  jobQueue: {
+    jobs: 12,
+    jobMs: 300,
+    crashJobs: 4,
+    crashJobMs: 1_000,
+    expireInSeconds: 3,
+    staleAfterMs: 2_000,
+    crashBoundMs: 20_000,
+    idleMs: 2_000,
+  },
 };
