@@ -34,11 +34,11 @@ const BY_DEFAULT: readonly Bench[] = [
  * Only by name, even with --quick: job-queue measured a choice (issue 24: pg-boss or graphile-worker) and
  * takes 40 s at its small size, too long for `npm test` to pay for a figure no build depends on.
  */
-const BY_NAME_ONLY: readonly Bench[] = ['job-queue'];
+const BY_NAME_ONLY: readonly Bench[] = [];
 
 export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …] [--quick] [--minutes N] [--crashes N]
-  no names: ${BY_DEFAULT.join(', ')} (room and faults take minutes: name them; job-queue runs only by name)
-  --quick    every benchmark but job-queue (or those named) at its small size (bench/sizes.ts), to check that each runs
+  no names: ${BY_DEFAULT.join(', ')} (room and faults take minutes: name them)
+  --quick    every benchmark (or those named) at its small size (bench/sizes.ts), to check that each runs
   --minutes  how long the room runs (default ${FULL_SIZES.room.minutes}, quick ${QUICK_SIZES.room.minutes})
   --crashes  how many times faults kills the database (default ${FULL_SIZES.faults.crashes}, quick ${QUICK_SIZES.faults.crashes})`;
 
