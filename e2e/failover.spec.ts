@@ -131,6 +131,8 @@ test('a watcher sees the failover lab read-only; the page has no serious accessi
   browser,
   baseURL,
 }) => {
+  // Two browsers and an accessibility scan: 28 s at load 10, the default 30 s is too close.
+  test.setTimeout(90_000);
   await page.goto('/labs/failover');
   await expect(page.getByRole('heading', { name: 'Free play' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);

@@ -40,6 +40,7 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
   const working = status.kind === 'working';
   const noWorkers = () => store.getState().notify('error', 'The failover lab has no workers to pause or resume');
 
+  const runningTo = useRef(0);
   /**
    * Runs the walkthrough's steps `from` to `to`, one after another; stops at a refusal. `show` (Start
    * over) is the step shown meanwhile and after.
@@ -48,6 +49,7 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
     // Once done, the view follows the lab again, unless the trainer moved meanwhile (← during a step).
     const chosenAtStart = show ?? chosen;
     if (show !== undefined) setChosen(show);
+    runningTo.current = to;
     for (let n = from; n <= to; n++) {
       const action = walkthrough[n - 1]?.action;
       if (!action) break;
@@ -69,7 +71,8 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
   const queued = useRef<number | undefined>(undefined);
   const next = () => {
     if (working) {
-      queued.current = progress + 1;
+      // The last step of the run under way: once the lab's record reaches it, → goes on from there.
+      queued.current = runningTo.current;
       return;
     }
     if (shown <= progress) setChosen(shown + 1 > progress ? undefined : shown + 1);
