@@ -12,7 +12,7 @@ import { toWire } from '../model/wire';
 import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
 import { refuseIfInUse } from './pause';
-import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
+import { recordedEvent, type ScenarioOutcome, type StoryLine, type StoryPrinter } from './story';
 
 /*
  * The delayed packet with a client timeout and a retry (`npm run scenario -- delayed-packet --retry`):
@@ -73,18 +73,11 @@ export async function runDelayedPacketRetryScenario(lab: LabInstance, print: Sto
     await supervisor.stopLab(lab);
 
     const events = await listEvents({ lab: lab.id });
-    const byId = (fact: WireEvent | undefined): LabEvent => {
-      const found = events.find((e) => e.id === fact?.id);
-      if (!found) throw new Error('the story ended before its facts were recorded');
-      return found;
-    };
-    const [grantA, firstA, writeB, retried, original] = [
-      facts.grantA,
-      facts.firstA,
-      facts.writeB,
-      facts.retried,
-      facts.original,
-    ].map(byId) as [LabEvent, LabEvent, LabEvent, LabEvent, LabEvent];
+    const grantA = recordedEvent(events, facts.grantA?.id, "A's grant");
+    const firstA = recordedEvent(events, facts.firstA?.id, "A's first write");
+    const writeB = recordedEvent(events, facts.writeB?.id, "B's write");
+    const retried = recordedEvent(events, facts.retried?.id, "A's retry");
+    const original = recordedEvent(events, facts.original?.id, "A's held write");
     const sent = events.filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < writeB.id).at(-1);
     say({
       step: 'first-holder-writes',

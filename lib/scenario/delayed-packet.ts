@@ -1,7 +1,6 @@
 import 'server-only';
 import { listEvents } from '../../db/events';
 import { DELAYED_PACKET_SETTINGS } from '../model/delayed-packet-settings';
-import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
 import { runStory } from '../model/story-engine';
 import { factsFrom, walkthroughFor } from '../model/walkthrough';
@@ -9,7 +8,7 @@ import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
 import { sayRowAndChecker } from './final-report';
 import { refuseIfInUse } from './pause';
-import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
+import { recordedEvent, type ScenarioOutcome, type StoryLine, type StoryPrinter } from './story';
 
 /*
  * The delayed packet with real worker processes (the labs `delayed-packet`, fenced, and
@@ -35,11 +34,7 @@ export async function runDelayedPacketScenario(lab: LabInstance, print: StoryPri
     await supervisor.stopLab(lab);
 
     const events = await listEvents({ lab: lab.id });
-    const byId = (id: number | undefined, what: string): LabEvent => {
-      const found = events.find((e) => e.id === id);
-      if (!found) throw new Error(`the story ended without ${what}`);
-      return found;
-    };
+    const byId = (id: number | undefined, what: string) => recordedEvent(events, id, what);
     const grantA = byId(facts.grantA?.id, "A's grant");
     const firstA = byId(facts.firstWriteA?.id, "A's first write");
     const expiry = byId(facts.expiryA?.id, "A's lease running out");

@@ -1,6 +1,5 @@
 import 'server-only';
 import { listEvents } from '../../db/events';
-import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
 import { runStory } from '../model/story-engine';
 import { type Facts, factsFrom, walkthroughFor } from '../model/walkthrough';
@@ -11,7 +10,7 @@ import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
 import { sayRowAndChecker } from './final-report';
 import { refuseIfInUse } from './pause';
-import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
+import { recordedEvent, type ScenarioOutcome, type StoryLine, type StoryPrinter } from './story';
 
 /*
  * The drifting clock with real worker processes, in the lab `drifting-clock` or, side by side,
@@ -76,11 +75,7 @@ export async function runDriftScenario(
     await supervisor.stopLab(lab);
 
     const events = await listEvents({ lab: lab.id });
-    const byId = (id: number | undefined, what: string): LabEvent => {
-      const found = events.find((e) => e.id === id);
-      if (!found) throw new Error(`the story ended without ${what}`);
-      return found;
-    };
+    const byId = (id: number | undefined, what: string) => recordedEvent(events, id, what);
     const grantA = byId(facts.grantA?.id, "A's grant");
     const writeB = byId(facts.writeB?.id, "B's write");
     const grantB = byId(

@@ -7,11 +7,10 @@ import type { LabEvent } from '../model/events';
 import { type LabInstance, labTitle } from '../model/lab-instance';
 import { runStory } from '../model/story-engine';
 import { factsFrom, walkthroughFor } from '../model/walkthrough';
-import type { WireEvent } from '../model/wire';
 import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
 import { sayRowAndChecker } from './final-report';
-import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
+import { recordedEvent, type ScenarioOutcome, type StoryLine, type StoryPrinter } from './story';
 
 /*
  * The seed's pause scenario with real worker processes, in any lab: the lab's walkthrough story, run
@@ -44,14 +43,9 @@ export async function runPauseScenario(lab: LabInstance, print: StoryPrinter): P
     await supervisor.stopLab(lab);
 
     const events = await listEvents({ lab: lab.id });
-    const recorded = (fact: WireEvent | undefined, what: string): LabEvent => {
-      const found = events.find((e) => e.id === fact?.id);
-      if (!found) throw new Error(`the story ended without ${what}`);
-      return found;
-    };
-    const firstA = recorded(facts.firstWriteA, "A's first write");
-    const writeB = recorded(facts.writeB, "B's write");
-    const lateA = recorded(facts.lateWriteA, "A's late write");
+    const firstA = recordedEvent(events, facts.firstWriteA?.id, "A's first write");
+    const writeB = recordedEvent(events, facts.writeB?.id, "B's write");
+    const lateA = recordedEvent(events, facts.lateWriteA?.id, "A's late write");
     const termOf = (write: LabEvent) =>
       events.filter((e) => e.actor === write.actor && e.kind === 'lease_acquired' && e.id < write.id).at(-1)?.token;
     say({

@@ -12,3 +12,13 @@ export function textPrinter(write: (text: string) => void): StoryPrinter {
 export function jsonPrinter(write: (text: string) => void): StoryPrinter {
   return (line) => write(JSON.stringify(line));
 }
+
+/**
+ * The event a fact of the story names (by id), as the database recorded it: a story that ended
+ * without it recorded (a step timed out) says so, naming what is missing.
+ */
+export function recordedEvent<E extends { id: number }>(events: readonly E[], id: number | undefined, what: string): E {
+  const found = events.find((e) => e.id === id);
+  if (!found) throw new Error(`the story ended without ${what}`);
+  return found;
+}
