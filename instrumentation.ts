@@ -15,4 +15,7 @@ export async function register(): Promise<void> {
   // A sweep that died with a previous run of a server (or a command line) left its run labs open: close them.
   const { closeOrphanedSweepLabsOnceUp } = await import('./lib/jobs/orphaned-sweep-labs');
   closeOrphanedSweepLabsOnceUp();
+  // This server's share of the room's job queue: guard attacks any app server on the database runs.
+  const { getJobRunner } = await import('./lib/server/job-runner');
+  getJobRunner();
 }

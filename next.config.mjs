@@ -9,7 +9,8 @@ const nextConfig = {
   // of the server's own names (lib/model/hosts.ts), DNS rebinding included.
   // pg is used by server code only; keep it a plain Node require instead of bundling it. libpg-query (PostgreSQL's
   // parser in WASM, for a trainee's guard) loads its .wasm file beside its own module: bundled, it looks in the wrong place.
-  serverExternalPackages: ['pg', 'libpg-query', 'pgsql-deparser'],
+  // graphile-worker (the job queue) reads its migrations and config files from its own folder.
+  serverExternalPackages: ['pg', 'libpg-query', 'pgsql-deparser', 'graphile-worker'],
   // `npm test` type-checks everything (`npm run typecheck`, before any test runs); the build's own check only made
   // every cold `npm start` slower (measured cold, 2 CPUs: 17.6 s with it, 10.9 s without).
   typescript: { ignoreBuildErrors: true },

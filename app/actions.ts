@@ -5,7 +5,7 @@ import type { ActionResult } from '@/lib/model/action-result';
 import { COOKIE_MAX_AGE_S, newOwnerSecret, OWNER_COOKIE } from '@/lib/server/access';
 import { currentClientAddress } from '@/lib/server/client-address';
 import * as failover from '@/lib/server/failover-commands';
-import { lastGuard, submitGuard } from '@/lib/server/guard-commands';
+import { guardAttempt, lastGuard, submitGuard } from '@/lib/server/guard-commands';
 import * as commands from '@/lib/server/lab-commands';
 import * as doors from '@/lib/server/lab-door-commands';
 import * as polls from '@/lib/server/poll-commands';
@@ -64,6 +64,10 @@ export async function submitGuardAction(input: unknown) {
   return submitGuard(input, await credentials(), await currentClientAddress());
 }
 
+/** A submitted guard while it waits in line or is attacked: its place and estimate, then its verdict. */
+export async function guardAttemptAction(input: unknown) {
+  return guardAttempt(input, await credentials());
+}
 /** A your-guard lab's editor on load: its owner's last name, statement and verdict there. */
 export async function lastGuardAction(input: unknown) {
   return lastGuard(input, await credentials());

@@ -7,7 +7,9 @@ import { getPool, type Queryable } from './pool';
  * wall, and the counterexample a link opens on /replay.
  */
 
-export type GuardOutcome = 'passed' | 'violation' | 'refused';
+export type { GuardOutcome } from '../lib/model/guard-inputs';
+
+import type { GuardOutcome } from '../lib/model/guard-inputs';
 
 export type GuardAttempt = {
   id: number;
@@ -18,11 +20,12 @@ export type GuardAttempt = {
   outcome: GuardOutcome;
   rule?: string;
   verdict: string;
+  detail?: string;
   hasCounterexample: boolean;
   createdAt: Date;
 };
 
-type AttemptRow = {
+export type AttemptRow = {
   id: string;
   lab: string;
   owner_hash: string;
@@ -31,14 +34,15 @@ type AttemptRow = {
   outcome: GuardOutcome;
   rule: string | null;
   verdict: string;
+  detail: string | null;
   has_history: boolean;
   created_at: Date;
 };
 
-const COLUMNS =
-  'id, lab, owner_hash, name, statement, outcome, rule, verdict, history IS NOT NULL AS has_history, created_at';
+export const ATTEMPT_COLUMNS =
+  'id, lab, owner_hash, name, statement, outcome, rule, verdict, detail, history IS NOT NULL AS has_history, created_at';
 
-function reshapeAttempt(row: AttemptRow): GuardAttempt {
+export function reshapeAttempt(row: AttemptRow): GuardAttempt {
   return {
     id: Number(row.id),
     lab: row.lab,
@@ -48,18 +52,19 @@ function reshapeAttempt(row: AttemptRow): GuardAttempt {
     outcome: row.outcome,
     ...(row.rule ? { rule: row.rule } : {}),
     verdict: row.verdict,
+    ...(row.detail ? { detail: row.detail } : {}),
     hasCounterexample: row.has_history,
     createdAt: row.created_at,
   };
 }
 
 export async function recordGuardAttempt(
-  input: Omit<GuardAttempt, 'id' | 'createdAt' | 'hasCounterexample'> & { history?: HistoryFile },
+  input: Omit<GuardAttempt, 'id' | 'createdAt' | 'hasCounterexample' | 'detail'> & { history?: HistoryFile },
   db: Queryable = getPool(),
 ): Promise<GuardAttempt> {
   const { rows } = await db.query<AttemptRow>(
     `INSERT INTO guard_attempts (lab, owner_hash, name, statement, outcome, rule, verdict, history)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${ATTEMPT_COLUMNS}`,
     [
       input.lab,
       input.ownerHash,
@@ -97,7 +102,7 @@ export async function latestGuardAttempt(
   db: Queryable = getPool(),
 ): Promise<GuardAttempt | undefined> {
   const { rows } = await db.query<AttemptRow>(
-    `SELECT ${COLUMNS} FROM guard_attempts WHERE lab = $1 AND owner_hash = $2 AND (NOT $3 OR outcome <> 'refused')
+    `SELECT ${ATTEMPT_COLUMNS} FROM guard_attempts WHERE lab = $1 AND owner_hash = $2 AND (NOT $3 OR outcome <> 'refused')
       ORDER BY id DESC LIMIT 1`,
     [input.lab, input.ownerHash, input.attacked ?? false],
   );
@@ -106,7 +111,7 @@ export async function latestGuardAttempt(
 
 /** One attempt, or undefined. */
 export async function findGuardAttempt(id: number, db: Queryable = getPool()): Promise<GuardAttempt | undefined> {
-  const { rows } = await db.query<AttemptRow>(`SELECT ${COLUMNS} FROM guard_attempts WHERE id = $1`, [id]);
+  const { rows } = await db.query<AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM guard_attempts WHERE id = $1`, [id]);
   return rows[0] ? reshapeAttempt(rows[0]) : undefined;
 }
 
@@ -122,7 +127,7 @@ export async function listGuardAttempts(
   db: Queryable = getPool(),
 ): Promise<GuardAttempt[]> {
   const { rows } = await db.query<AttemptRow>(
-    `SELECT ${COLUMNS} FROM guard_attempts WHERE ($1::text IS NULL OR owner_hash = $1) ORDER BY id DESC LIMIT $2`,
+    `SELECT ${ATTEMPT_COLUMNS} FROM guard_attempts WHERE ($1::text IS NULL OR owner_hash = $1) ORDER BY id DESC LIMIT $2`,
     [input.ownerHash ?? null, input.limit ?? 200],
   );
   return rows.map(reshapeAttempt);

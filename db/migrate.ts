@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { applyFunctions } from './apply-functions';
-import { newClient } from './pool';
+import { installJobQueue } from './job-queue-schema';
+import { databaseUrl, newClient } from './pool';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const MIGRATION_FILE = /^\d{4}_[a-z0-9_]+\.sql$/;
@@ -67,6 +68,8 @@ export async function migrate(url?: string, options: MigrateOptions = {}): Promi
     }
     // The migrations hold tables and data; the functions are put as db/functions has them, every time.
     await applyFunctions(client, options.functionsDir);
+    // The job queue's own schema, under the same lock (db/job-queue-schema.ts).
+    await installJobQueue(client, url ?? databaseUrl());
     return done;
   } finally {
     await client.end();

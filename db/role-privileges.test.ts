@@ -55,6 +55,14 @@ const APP_FUNCTIONS = [
   'fl_revoke_lease(p_resource text)',
   'fl_stage_guard_token(p_lab text, p_next bigint)',
   'fl_your_guard_write(p_lab text, p_value text, p_token bigint, p_actor text, p_generation bigint)',
+  // The job queue's (db/job-queue-schema.ts): the app servers run guard attacks from it.
+  'graphile_worker.add_job(identifier text, payload json, queue_name text, run_at timestamp with time zone, max_attempts integer, job_key text, priority integer, flags text[], job_key_mode text)',
+  'graphile_worker.add_jobs(specs graphile_worker.job_spec[], job_key_preserve_run_at boolean)',
+  'graphile_worker.complete_jobs(job_ids bigint[])',
+  'graphile_worker.force_unlock_workers(worker_ids text[])',
+  'graphile_worker.permanently_fail_jobs(job_ids bigint[], error_message text)',
+  'graphile_worker.remove_job(job_key text)',
+  'graphile_worker.reschedule_jobs(job_ids bigint[], run_at timestamp with time zone, priority integer, attempts integer, max_attempts integer)',
   'lab_generation_bump(lab_id text)',
   'lab_generation_current(lab_id text, worker_generation bigint)',
 ];
@@ -63,7 +71,15 @@ const APP_FUNCTIONS = [
 const APP_TABLES = [
   'database_identity: SELECT',
   'events: DELETE, INSERT, SELECT',
+  'graphile_worker._private_job_queues: DELETE, INSERT, SELECT, UPDATE',
+  'graphile_worker._private_jobs: DELETE, INSERT, SELECT, UPDATE',
+  'graphile_worker._private_known_crontabs: DELETE, INSERT, SELECT, UPDATE',
+  'graphile_worker._private_tasks: DELETE, INSERT, SELECT, UPDATE',
+  'graphile_worker.jobs: DELETE, INSERT, SELECT, UPDATE',
+  'graphile_worker.migrations: SELECT',
+  // Its verdict columns only (0043): UPDATE of some columns is not UPDATE of the table.
   'guard_attempts: DELETE, INSERT, SELECT',
+  'job_servers: DELETE, INSERT, SELECT, UPDATE',
   'lab_kind_writes: SELECT',
   'lab_kinds: SELECT',
   'labs: INSERT, SELECT',
@@ -79,6 +95,10 @@ const APP_TABLES = [
 ];
 const APP_SEQUENCES = [
   'events_id_seq',
+  'graphile_worker.job_queues_id_seq',
+  'graphile_worker.jobs_id_seq1',
+  'graphile_worker.tasks_id_seq',
+  'guard_attack_run_tokens',
   'guard_attempts_id_seq',
   'unguarded_row_ids',
   'worker_commands_id_seq',
@@ -87,6 +107,9 @@ const APP_SEQUENCES = [
 
 const OUTSIDE_THE_CATALOGUE =
   "n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'";
+
+/** Names outside public carry their schema (the job queue's graphile_worker). */
+const QUALIFIED = "CASE WHEN n.nspname = 'public' THEN '' ELSE n.nspname || '.' END";
 
 let owner: pg.Client;
 before(async () => {
@@ -106,7 +129,7 @@ async function list(sql: string, role: Role): Promise<string[]> {
 
 const functionsOf = (role: Role) =>
   list(
-    `SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS item
+    `SELECT ${QUALIFIED} || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS item
        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
       WHERE ${OUTSIDE_THE_CATALOGUE} AND has_function_privilege(fencing_lab_role($1), p.oid, 'EXECUTE')
       ORDER BY 1`,
@@ -115,18 +138,18 @@ const functionsOf = (role: Role) =>
 
 const tablesOf = (role: Role) =>
   list(
-    `SELECT c.relname || ': ' || string_agg(privilege, ', ' ORDER BY privilege) AS item
+    `SELECT ${QUALIFIED} || c.relname || ': ' || string_agg(privilege, ', ' ORDER BY privilege) AS item
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
             unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) AS privilege
       WHERE ${OUTSIDE_THE_CATALOGUE} AND c.relkind IN ('r', 'v', 'm', 'p', 'f')
         AND has_table_privilege(fencing_lab_role($1), c.oid, privilege)
-      GROUP BY c.relname ORDER BY 1`,
+      GROUP BY n.nspname, c.relname ORDER BY 1`,
     role,
   );
 
 const sequencesOf = (role: Role) =>
   list(
-    `SELECT c.relname AS item FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    `SELECT ${QUALIFIED} || c.relname AS item FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE ${OUTSIDE_THE_CATALOGUE} AND c.relkind = 'S'
         AND (has_sequence_privilege(fencing_lab_role($1), c.oid, 'USAGE')
              OR has_sequence_privilege(fencing_lab_role($1), c.oid, 'SELECT')

@@ -1,3 +1,5 @@
+import type { GuardOutcome, GuardQueuePlace } from './guard-inputs';
+
 /*
  * The class wall (issue 15 part 2, issue 22 part 3): one row per guard attempt, newest first, each
  * with its time, its trainee, its statement and its verdict; the statements refused before they ran
@@ -13,8 +15,11 @@ export type WallAttempt = {
   name: string;
   /** The canonical statement that ran (or the text refused). */
   statement: string;
-  outcome: 'passed' | 'violation' | 'refused';
+  outcome: GuardOutcome;
+  /** The verdict, the reason refused, or (queued) where it stands in line. */
   verdict: string;
+  /** Only while queued: its place (0 = being attacked) and estimate. */
+  queue?: GuardQueuePlace;
   hasCounterexample: boolean;
   /** ms since the epoch (the database's clock). */
   at: number;

@@ -29,6 +29,14 @@ export const guardAttemptIdSchema = z.coerce
   .positive('an attempt is a positive number')
   .max(Number.MAX_SAFE_INTEGER, 'an attempt number is too large');
 
+/** A submitted attempt the editor asks after while it waits in line or is attacked. */
+export const guardAttemptInput = z
+  .object({
+    lab: z.string({ error: 'lab must be a lab id' }).regex(PRIVATE_LAB_ID_PATTERN, "lab must be a private lab's id"),
+    attempt: guardAttemptIdSchema,
+  })
+  .strict();
+
 /** Which lab's last guard the editor asks for. */
 export const lastGuardInput = z
   .object({
@@ -45,12 +53,29 @@ export type GuardStanding = 'passed' | 'violation' | 'none';
  */
 export type LastGuard = { last?: { name: string; statement: string; result: GuardResult }; standing: GuardStanding };
 
-/** What a submission returns to the trainee's page. */
+/**
+ * An attempt's state: waiting in the job queue or being attacked (`queued`, with `queue`), its verdict
+ * (`passed`, `violation`), refused before it ran (`refused`), or an attack that could not finish
+ * (`failed`, in words).
+ */
+export type GuardOutcome = 'queued' | 'passed' | 'violation' | 'refused' | 'failed';
+
+/** Where a queued attempt stands, read from the queue when it was asked (lib/model/guard-queue.ts). */
+export type GuardQueuePlace = {
+  /** 1 = the next to run; 0 = being attacked now. */
+  place: number;
+  /** Seconds until its verdict, estimated from recent attacks' times and the room's free slots. */
+  estimateSeconds: number;
+};
+
+/** What a submission returns to the trainee's page, and what the editor reads while it waits. */
 export type GuardResult = {
   attemptId: number;
-  outcome: 'passed' | 'violation' | 'refused';
-  /** The verdict in one sentence, or why the guard was refused before it ran. */
+  outcome: GuardOutcome;
+  /** The verdict in one sentence, why the guard was refused, or (queued) "3rd in line, about 20 s". */
   headline: string;
+  /** Only while queued. */
+  queue?: GuardQueuePlace;
   detail?: string;
   /** The canonical statement that ran, or the text refused. */
   statement: string;

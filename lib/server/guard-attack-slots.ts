@@ -3,16 +3,15 @@ import { FencingError } from '../model/errors';
 import { limitFromEnv } from './feed-slots';
 
 /*
- * How many attacks on trainees' guards this server runs (each is two to four real worker processes
- * for up to ~20 s): one at a time per owner, never every slot for one client address (two cookies
- * from one laptop must not keep a third trainee out), a few a minute per owner and per address, and
- * a bound in total for the machine (2 on a 2-CPU box). Refused statements (a typo, a rule) cost no
- * worker but are stored for the wall: they are limited per owner and per address too. A refusal is a
- * FencingError the editor shows; the statement stays in the editor, nothing is recorded, so nothing
- * is lost. The bounds can be raised.
+ * How many guards a trainee may send to the room's line of attacks (each attack is two to four real
+ * worker processes for up to ~20 s, run by whichever app server has a free slot: lib/server/job-runner.ts):
+ * a few a minute per owner and per address (an address is a few trainees behind one router). One in
+ * line per owner is the database's rule. Refused statements (a typo, a rule) cost no worker but are
+ * stored for the wall: they are limited per owner and per address too. A refusal is a FencingError the
+ * editor shows; the statement stays in the editor, nothing is recorded, so nothing is lost. The bounds
+ * can be raised. Counted per server: a second server counts its own submissions.
  */
 
-const DEFAULT_MAX_RUNNING = 2;
 const DEFAULT_PER_OWNER_PER_MINUTE = 6;
 const DEFAULT_REFUSALS_PER_OWNER_PER_MINUTE = 10;
 /** One address may be a few trainees behind one router: three people's worth a minute. */
@@ -20,10 +19,7 @@ const ADDRESS_SHARE = 3;
 const MINUTE_MS = 60_000;
 
 export type GuardAttackLimits = {
-  running: number;
   perOwnerPerMinute: number;
-  /** Attacks one address may have running at once: by default all but one of the server's. */
-  runningPerAddress?: number;
   refusalsPerOwnerPerMinute?: number;
 };
 
@@ -46,7 +42,6 @@ class MinuteCounts {
 const waitSeconds = (oldest: number, now: number) => Math.ceil((oldest + MINUTE_MS - now) / 1000);
 
 export class GuardAttackSlots {
-  private readonly running = new Map<symbol, { owner: string; address: string }>();
   private readonly ownerStarts = new MinuteCounts();
   private readonly addressStarts = new MinuteCounts();
   private readonly ownerRefusals = new MinuteCounts();
@@ -57,14 +52,14 @@ export class GuardAttackSlots {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A slot for an attack by `owner` from `address`, with its release (idempotent); or a FencingError that says why not. */
-  take(owner: string, address = 'unknown'): { release: () => void } {
+  /**
+   * Counts a guard by `owner` from `address` going to the room's line of attacks, or throws a
+   * FencingError when they have had their share this minute. One in line per owner is the database's
+   * rule (guard_attempts_one_queued), across servers.
+   */
+  take(owner: string, address = 'unknown'): void {
     const limits = this.limits();
     const now = this.now();
-    const running = [...this.running.values()];
-    if (running.some((slot) => slot.owner === owner)) {
-      throw new FencingError('rate_limited', 'your guard is already being attacked: wait for its verdict');
-    }
     this.withinMinute(this.ownerStarts, owner, limits.perOwnerPerMinute, 'attacks a minute', now);
     this.withinMinute(
       this.addressStarts,
@@ -73,24 +68,8 @@ export class GuardAttackSlots {
       'attacks a minute from your address',
       now,
     );
-    const perAddress = limits.runningPerAddress ?? Math.max(1, limits.running - 1);
-    if (running.filter((slot) => slot.address === address).length >= perAddress) {
-      throw new FencingError(
-        'rate_limited',
-        'another guard from your address is being attacked: try again when its verdict is in (your statement is kept)',
-      );
-    }
-    if (running.length >= limits.running) {
-      throw new FencingError(
-        'rate_limited',
-        'the lab is busy (other guards are being attacked): try again in a moment (your statement is kept)',
-      );
-    }
-    const key = Symbol(owner);
-    this.running.set(key, { owner, address });
     this.ownerStarts.add(owner, now);
     this.addressStarts.add(address, now);
-    return { release: () => void this.running.delete(key) };
   }
 
   /** Counts a refused statement by `owner` from `address`, or throws a FencingError when they have had their share. */
@@ -118,11 +97,6 @@ export class GuardAttackSlots {
       `at most ${limit} ${what}: try again in ${waitSeconds(recent[0] as number, now)} s (your statement is kept)`,
     );
   }
-
-  /** Attacks running now (for tests). */
-  count(): number {
-    return this.running.size;
-  }
 }
 
 type GlobalWithSlots = typeof globalThis & { __fencingLabGuardAttackSlots?: GuardAttackSlots };
@@ -131,11 +105,8 @@ type GlobalWithSlots = typeof globalThis & { __fencingLabGuardAttackSlots?: Guar
 export function getGuardAttackSlots(): GuardAttackSlots {
   const holder = globalThis as GlobalWithSlots;
   holder.__fencingLabGuardAttackSlots ??= new GuardAttackSlots(() => {
-    const running = limitFromEnv('FENCING_LAB_MAX_GUARD_ATTACKS', DEFAULT_MAX_RUNNING);
     return {
-      running,
       perOwnerPerMinute: limitFromEnv('FENCING_LAB_GUARD_ATTACKS_PER_MINUTE', DEFAULT_PER_OWNER_PER_MINUTE),
-      runningPerAddress: limitFromEnv('FENCING_LAB_GUARD_ATTACKS_PER_ADDRESS', Math.max(1, running - 1)),
       refusalsPerOwnerPerMinute: limitFromEnv(
         'FENCING_LAB_GUARD_REFUSALS_PER_MINUTE',
         DEFAULT_REFUSALS_PER_OWNER_PER_MINUTE,

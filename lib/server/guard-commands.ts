@@ -1,15 +1,20 @@
 import 'server-only';
-import { type GuardAttempt, latestGuardAttempt, recordGuardAttempt, recordRefusedGuard } from '../../db/guard-attempts';
-import { installGuard } from '../../db/your-guard';
-import { runGuardAttack } from '../chaos/guard-attack';
+import { findGuardAttempt, type GuardAttempt, latestGuardAttempt, recordRefusedGuard } from '../../db/guard-attempts';
+import { enqueueGuardAttack, queueFacts } from '../../db/guard-queue';
 import { takesTraineeGuard } from '../labs/traits';
-import { FencingError, isFencingError } from '../model/errors';
-import { type GuardResult, type LastGuard, lastGuardInput, submitGuardInput } from '../model/guard-inputs';
-import { toHistoryFile } from '../model/history-file';
-import { labTitle } from '../model/lab-instance';
+import { FencingError } from '../model/errors';
+import {
+  type GuardResult,
+  guardAttemptInput,
+  type LastGuard,
+  lastGuardInput,
+  submitGuardInput,
+} from '../model/guard-inputs';
+import { queuePlace, queueWords } from '../model/guard-queue';
 import { type Credentials, requireDriver } from './access';
 import { getGuardAttackSlots } from './guard-attack-slots';
 import { parseGuard } from './guard-parser';
+import { getJobRunner } from './job-runner';
 import { labFor } from './lab-commands';
 import { inLabOrder } from './lab-queue';
 import { getPrivateLabs } from './private-labs';
@@ -17,8 +22,10 @@ import { validatedAction } from './validated-action';
 
 /*
  * A trainee submits a guard in their your-guard lab: PostgreSQL's parser and the guard rules first
- * (a refusal is recorded, and nothing runs), then the install (PostgreSQL may refuse it too), then the
- * attack with real workers. Every submission is an attempt on the class wall.
+ * (a refusal is recorded, and nothing runs), then it joins the room's line of guard attacks, a job any
+ * app server on the database runs (lib/server/guard-attack-job.ts: the install, where PostgreSQL may
+ * refuse it too, then the attack with real workers). The answer is its place in line; the editor asks
+ * after it (guardAttempt) until its verdict is in. Every submission is an attempt on the class wall.
  */
 export const submitGuard = (raw: unknown, credentials: Credentials, address = 'unknown') =>
   validatedAction(submitGuardInput, async ({ lab: id, name, statement: text }) => {
@@ -30,65 +37,28 @@ export const submitGuard = (raw: unknown, credentials: Credentials, address = 'u
     };
     // Who may submit here is settled before anything reads the statement.
     const ownerHash = (await yourGuardLab()).ownerHash as string;
-    // A guard the parser accepts takes one of the server's attack slots (lib/server/guard-attack-slots.ts)
-    // before it queues: one running per owner, never all of them for one address, a few a minute, a
-    // bound for the machine. A refused one costs no worker, but is stored: it is counted too.
+    // Submissions are counted per owner and per address (lib/server/guard-attack-slots.ts) before
+    // anything is stored; a refused one costs no worker, but is stored for the wall: counted too. How
+    // many attacks run at once is the job queue's business (lib/server/job-runner.ts).
     const parsed = await parseGuard(text);
     const slots = getGuardAttackSlots();
-    if (!parsed.ok) slots.takeRefusal(ownerHash, address);
-    const slot = parsed.ok ? slots.take(ownerHash, address) : undefined;
-    try {
-      return await inLabOrder(id, async (): Promise<GuardResult> => {
-        const lab = await yourGuardLab();
-        getPrivateLabs().touch(lab.id);
-        const owner = { lab: lab.id, ownerHash: lab.ownerHash as string, name };
-        const refused = async (reason: string, statement: string): Promise<GuardResult> => {
-          // The same statement refused again is the same attempt: kept once.
-          const attempt = await recordRefusedGuard({ ...owner, statement, verdict: reason });
-          return {
-            attemptId: attempt.id,
-            outcome: 'refused',
-            headline: reason,
-            statement: attempt.statement,
-            hasCounterexample: false,
-          };
-        };
-        if (!parsed.ok) return refused(`refused before it ran: ${parsed.reason}`, text);
-        try {
-          await installGuard(lab.id, parsed.statement);
-        } catch (error) {
-          if (isFencingError(error) && error.code === 'invalid_input') return refused(error.message, parsed.statement);
-          throw error;
-        }
-        const { verdict, events } = await runGuardAttack(lab, parsed.constants);
-        const shown = new Set(verdict.counterexample);
-        const history = verdict.passed
-          ? undefined
-          : toHistoryFile({
-              lab: { id: lab.id, kind: lab.kind, title: `${labTitle(lab)}: ${name}'s guard` },
-              events: events.filter((event) => shown.has(event.id)),
-              exportedAt: new Date(),
-            });
-        const attempt = await recordGuardAttempt({
-          ...owner,
-          statement: parsed.statement,
-          outcome: verdict.passed ? 'passed' : 'violation',
-          ...(verdict.rule ? { rule: verdict.rule } : {}),
-          verdict: verdict.headline,
-          ...(history ? { history } : {}),
-        });
-        return {
-          attemptId: attempt.id,
-          outcome: attempt.outcome,
-          headline: verdict.headline,
-          ...(verdict.detail ? { detail: verdict.detail } : {}),
-          statement: parsed.statement,
-          hasCounterexample: history !== undefined,
-        };
-      });
-    } finally {
-      slot?.release();
-    }
+    if (parsed.ok) slots.take(ownerHash, address);
+    else slots.takeRefusal(ownerHash, address);
+    return inLabOrder(id, async (): Promise<GuardResult> => {
+      const lab = await yourGuardLab();
+      getPrivateLabs().touch(lab.id);
+      const owner = { lab: lab.id, ownerHash: lab.ownerHash as string, name };
+      if (!parsed.ok) {
+        // The same statement refused again is the same attempt: kept once.
+        return resultOf(
+          await recordRefusedGuard({ ...owner, statement: text, verdict: `refused before it ran: ${parsed.reason}` }),
+        );
+      }
+      // The guard is installed by the job that attacks it: the guard attacked is always the one in line.
+      const attempt = await enqueueGuardAttack({ ...owner, statement: parsed.statement });
+      getJobRunner();
+      return resultWithPlace(attempt);
+    });
   })(raw);
 
 /** An attempt as its editor shows it again: the verdict kept with it. */
@@ -97,10 +67,39 @@ function resultOf(attempt: GuardAttempt): GuardResult {
     attemptId: attempt.id,
     outcome: attempt.outcome,
     headline: attempt.verdict,
+    ...(attempt.detail ? { detail: attempt.detail } : {}),
     statement: attempt.statement,
     hasCounterexample: attempt.hasCounterexample,
   };
 }
+
+/** An attempt as its editor shows it now: a queued one with its place in line and estimate, read from the queue. */
+async function resultWithPlace(attempt: GuardAttempt): Promise<GuardResult> {
+  if (attempt.outcome !== 'queued') return resultOf(attempt);
+  const facts = (await queueFacts([attempt.id])).get(attempt.id);
+  if (!facts) {
+    // Its verdict was written between the two reads: read it.
+    const now = await findGuardAttempt(attempt.id);
+    return now ? resultOf(now) : resultOf(attempt);
+  }
+  const queue = queuePlace(facts);
+  return { ...resultOf(attempt), headline: queueWords(queue, facts.slots > 0), queue };
+}
+
+/**
+ * A submitted guard while its editor waits: its place in line and estimate, then its verdict. Only the
+ * lab's owner, and only an attempt of that lab.
+ */
+export const guardAttempt = (raw: unknown, credentials: Credentials) =>
+  validatedAction(guardAttemptInput, async ({ lab: id, attempt: attemptId }): Promise<GuardResult> => {
+    const lab = await labFor(id, credentials);
+    requireDriver(lab, credentials);
+    const attempt = await findGuardAttempt(attemptId);
+    if (!attempt || attempt.lab !== lab.id || attempt.ownerHash !== lab.ownerHash) {
+      throw new FencingError('invalid_input', `no attempt ${attemptId} in this lab`);
+    }
+    return resultWithPlace(attempt);
+  })(raw);
 
 /**
  * The editor's start in a your-guard lab: its owner's last name and statement there, that attempt's

@@ -53,7 +53,8 @@ export function GuardEditor({ labId }: { labId: string }) {
         setBusy(false);
         if (answer?.ok) {
           setResult(answer.data);
-          if (answer.data.outcome !== 'refused') setLastVerdict(labId, answer.data.outcome);
+          if (answer.data.outcome === 'passed' || answer.data.outcome === 'violation')
+            setLastVerdict(labId, answer.data.outcome);
         } else setError(answer ? answer.error.message : 'the server could not be reached');
       }}
     >
@@ -117,7 +118,13 @@ export function GuardEditor({ labId }: { labId: string }) {
 function Verdict({ result }: { result: GuardResult }) {
   const tone =
     result.outcome === 'passed' ? 'text-emerald-800 dark:text-emerald-300' : 'text-rose-800 dark:text-rose-300';
-  const word = { passed: '✓ Passed', violation: '✗ Broken', refused: '✗ Refused' }[result.outcome];
+  const word = {
+    queued: 'In line',
+    passed: '✓ Passed',
+    violation: '✗ Broken',
+    refused: '✗ Refused',
+    failed: '✗ Not finished',
+  }[result.outcome];
   return (
     <>
       <p className={`font-semibold ${tone}`}>

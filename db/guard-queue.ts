@@ -1,0 +1,176 @@
+import 'server-only';
+import { FencingError } from '../lib/model/errors';
+import type { QueueFacts } from '../lib/model/guard-queue';
+import type { HistoryFile } from '../lib/model/history-file';
+import { ATTEMPT_COLUMNS, type AttemptRow, type GuardAttempt, reshapeAttempt } from './guard-attempts';
+import { getPool, type Queryable } from './pool';
+
+/*
+ * Guard attacks as jobs (issue 24, 0043_guard_attack_jobs.sql): a guard joins the line as a 'queued'
+ * attempt and a graphile-worker job in one statement; a server claims it with a run token from a
+ * sequence, and only the newest claim's verdict is written (first one wins, a woken stale run is
+ * fenced off). Every time is the database's.
+ */
+
+export const GUARD_ATTACK_TASK = 'guard_attack';
+/** A job whose servers died this many times is failed in words rather than tried again. */
+export const GUARD_ATTACK_MAX_RUNS = 3;
+/** How many recent attacks the estimate's typical length is the median of. */
+const TYPICAL_OF = 20;
+
+/** A beat older than this is a dead server's (db/job-servers.ts). */
+export const SERVER_STALE_MS = 2_000;
+
+/**
+ * Puts a guard in line: its attempt and its job, committed together. A trainee with a guard already
+ * in line (any lab, any server) is refused by the database's one-queued-per-owner index.
+ */
+export async function enqueueGuardAttack(
+  input: Pick<GuardAttempt, 'lab' | 'ownerHash' | 'name' | 'statement'>,
+  db: Queryable = getPool(),
+): Promise<GuardAttempt> {
+  try {
+    const { rows } = await db.query<AttemptRow>(
+      `WITH attempt AS (
+         INSERT INTO guard_attempts (lab, owner_hash, name, statement, outcome, verdict)
+         VALUES ($1, $2, $3, $4, 'queued', 'in line') RETURNING *
+       ), job AS (
+         SELECT graphile_worker.add_job($5, json_build_object('attempt', attempt.id), max_attempts => $6,
+                                        job_key => 'guard_attempt:' || attempt.id) AS job
+           FROM attempt
+       )
+       SELECT ${ATTEMPT_COLUMNS} FROM attempt, job`,
+      [
+        input.lab,
+        input.ownerHash,
+        input.name,
+        input.statement.slice(0, 2000),
+        GUARD_ATTACK_TASK,
+        GUARD_ATTACK_MAX_RUNS,
+      ],
+    );
+    return reshapeAttempt(rows[0] as AttemptRow);
+  } catch (error) {
+    if ((error as { constraint?: string }).constraint === 'guard_attempts_one_queued') {
+      throw new FencingError(
+        'rate_limited',
+        'your guard is already in line: wait for its verdict (your statement is kept)',
+      );
+    }
+    throw error;
+  }
+}
+
+/** A claim on a queued attempt: its run token, or undefined when it already has its verdict. */
+export async function claimGuardAttempt(
+  id: number,
+  server: string,
+  db: Queryable = getPool(),
+): Promise<{ runToken: number; attempt: GuardAttempt } | undefined> {
+  const { rows } = await db.query<AttemptRow & { run_token: string }>(
+    `UPDATE guard_attempts SET run_token = nextval('guard_attack_run_tokens'), run_by = $2,
+            started_at = clock_timestamp(), verdict = 'being attacked'
+      WHERE id = $1 AND outcome = 'queued' RETURNING ${ATTEMPT_COLUMNS}, run_token`,
+    [id, server.slice(0, 200)],
+  );
+  const row = rows[0];
+  return row ? { runToken: Number(row.run_token), attempt: reshapeAttempt(row) } : undefined;
+}
+
+/**
+ * The verdict of the newest claim, written once: false when another run has claimed it since (this
+ * run was presumed dead) or already wrote it.
+ */
+export async function finishGuardAttempt(
+  id: number,
+  runToken: number,
+  result: {
+    outcome: 'passed' | 'violation' | 'refused' | 'failed';
+    verdict: string;
+    detail?: string;
+    rule?: string;
+    history?: HistoryFile;
+  },
+  db: Queryable = getPool(),
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE guard_attempts SET outcome = $3, verdict = $4, rule = $5, history = $6, detail = $7,
+            finished_at = clock_timestamp()
+      WHERE id = $1 AND outcome = 'queued' AND run_token = $2`,
+    [
+      id,
+      runToken,
+      result.outcome,
+      result.verdict.slice(0, 2000),
+      result.rule ?? null,
+      result.history ? JSON.stringify(result.history) : null,
+      result.detail?.slice(0, 2000) ?? null,
+    ],
+  );
+  return rowCount === 1;
+}
+
+/**
+ * Attempts whose job is gone or spent (its servers died GUARD_ATTACK_MAX_RUNS times, or it was removed)
+ * are failed in words: none waits forever.
+ */
+export async function failAbandonedGuardAttempts(db: Queryable = getPool()): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE guard_attempts a SET outcome = 'failed', finished_at = clock_timestamp(),
+            verdict = 'the attack could not finish: the app servers running it stopped ' || $1 || ' times; submit it again'
+      WHERE a.outcome = 'queued'
+        AND a.created_at < clock_timestamp() - interval '5 seconds'
+        AND NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
+                         WHERE j.key = 'guard_attempt:' || a.id AND j.attempts < j.max_attempts)
+        AND NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
+                         WHERE j.key = 'guard_attempt:' || a.id AND j.locked_at IS NOT NULL)`,
+    [String(GUARD_ATTACK_MAX_RUNS)],
+  );
+  return rowCount ?? 0;
+}
+
+type FactsRow = {
+  id: string;
+  running: boolean;
+  running_for: number | null;
+  ahead: string;
+  running_now: string;
+  slots: string;
+  typical: number | null;
+};
+
+/** What the queue says of queued attempts (all of them, or the given ones), read in one statement. */
+export async function queueFacts(ids?: readonly number[], db: Queryable = getPool()): Promise<Map<number, QueueFacts>> {
+  const { rows } = await db.query<FactsRow>(
+    `WITH line AS (
+       SELECT id, started_at, row_number() OVER (PARTITION BY started_at IS NULL ORDER BY id) - 1 AS before
+         FROM guard_attempts WHERE outcome = 'queued'
+     ), recent AS (
+       SELECT extract(epoch FROM finished_at - started_at) AS seconds FROM guard_attempts
+        WHERE outcome IN ('passed', 'violation') AND finished_at IS NOT NULL AND started_at IS NOT NULL
+        ORDER BY id DESC LIMIT ${TYPICAL_OF}
+     )
+     SELECT line.id, line.started_at IS NOT NULL AS running,
+            extract(epoch FROM clock_timestamp() - line.started_at)::float8 AS running_for,
+            CASE WHEN line.started_at IS NULL THEN line.before ELSE 0 END AS ahead,
+            (SELECT count(*) FROM line WHERE started_at IS NOT NULL) AS running_now,
+            (SELECT coalesce(sum(slots), 0) FROM job_servers
+              WHERE beat_at > clock_timestamp() - make_interval(secs => $2::float8 / 1000)) AS slots,
+            (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) FROM recent)::float8 AS typical
+       FROM line WHERE $1::bigint[] IS NULL OR line.id = ANY($1)`,
+    [ids ? [...ids] : null, SERVER_STALE_MS],
+  );
+  return new Map(
+    rows.map((row) => [
+      Number(row.id),
+      {
+        running: row.running,
+        runningForSeconds: row.running_for ?? 0,
+        ahead: Number(row.ahead),
+        runningNow: Number(row.running_now),
+        slots: Number(row.slots),
+        typicalSeconds: row.typical ?? undefined,
+      },
+    ]),
+  );
+}

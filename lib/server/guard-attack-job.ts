@@ -1,0 +1,71 @@
+import 'server-only';
+import { z } from 'zod';
+import { claimGuardAttempt, finishGuardAttempt } from '../../db/guard-queue';
+import { findLab } from '../../db/labs';
+import { installGuard } from '../../db/your-guard';
+import { runGuardAttack } from '../chaos/guard-attack';
+import { isFencingError } from '../model/errors';
+import { toHistoryFile } from '../model/history-file';
+import { labTitle } from '../model/lab-instance';
+import { parseGuard } from './guard-parser';
+import { inLabOrder } from './lab-queue';
+import { getPrivateLabs } from './private-labs';
+
+/*
+ * One guard attack, as a job any app server on the database runs (issue 24): claim the attempt (a run
+ * token), install the guard (PostgreSQL may refuse it: a refusal), attack it with real workers, write the verdict only if this run
+ * still holds the newest claim. A job run again after its server died claims anew; a run that finds
+ * the verdict written does nothing. What stops an attack (the lab closed, the database gone) is the
+ * attempt's verdict in words, not a silent retry.
+ */
+
+export const guardAttackPayload = z.object({ attempt: z.number().int().positive() }).strict();
+
+export async function runGuardAttackJob(payload: unknown, server: string): Promise<void> {
+  const { attempt: id } = guardAttackPayload.parse(payload);
+  const claim = await claimGuardAttempt(id, server);
+  if (!claim) return;
+  const { attempt, runToken } = claim;
+  const fail = (verdict: string) => finishGuardAttempt(id, runToken, { outcome: 'failed', verdict });
+  const lab = await findLab(attempt.lab);
+  if (!lab || lab.closedAt) {
+    await fail('the attack did not run: the lab was closed while the guard waited in line');
+    return;
+  }
+  const parsed = await parseGuard(attempt.statement);
+  if (!parsed.ok) {
+    await fail(`the attack did not run: ${parsed.reason}`);
+    return;
+  }
+  try {
+    await inLabOrder(lab.id, async () => {
+      getPrivateLabs().touch(lab.id);
+      try {
+        await installGuard(lab.id, parsed.statement);
+      } catch (error) {
+        if (!isFencingError(error) || error.code !== 'invalid_input') throw error;
+        await finishGuardAttempt(id, runToken, { outcome: 'refused', verdict: error.message });
+        return;
+      }
+      const { verdict, events } = await runGuardAttack(lab, parsed.constants);
+      const shown = new Set(verdict.counterexample);
+      const history = verdict.passed
+        ? undefined
+        : toHistoryFile({
+            lab: { id: lab.id, kind: lab.kind, title: `${labTitle(lab)}: ${attempt.name}'s guard` },
+            events: events.filter((event) => shown.has(event.id)),
+            exportedAt: new Date(),
+          });
+      await finishGuardAttempt(id, runToken, {
+        outcome: verdict.passed ? 'passed' : 'violation',
+        verdict: verdict.headline,
+        ...(verdict.detail ? { detail: verdict.detail } : {}),
+        ...(verdict.rule ? { rule: verdict.rule } : {}),
+        ...(history ? { history } : {}),
+      });
+    });
+  } catch (error) {
+    if (!isFencingError(error)) throw error;
+    await fail(`the attack could not finish: ${error.message}`);
+  }
+}

@@ -1,0 +1,126 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import { Logger, type Runner, run, type WorkerEvents } from 'graphile-worker';
+import type pg from 'pg';
+import { failAbandonedGuardAttempts, GUARD_ATTACK_TASK, SERVER_STALE_MS } from '../../db/guard-queue';
+import { beatJobServer, leaveJobServers } from '../../db/job-servers';
+import { newPool } from '../../db/pool';
+import { limitFromEnv } from './feed-slots';
+import { runGuardAttackJob } from './guard-attack-job';
+
+/*
+ * This app server's share of the room's job queue (issue 24): graphile-worker runs guard attacks from
+ * the queue in the lab's database, `FENCING_LAB_MAX_GUARD_ATTACKS` at a time (2 on a 2-CPU box), and
+ * a beat every 500 ms says this server lives and unlocks the jobs of a peer that stopped beating
+ * (db/job-servers.ts). One owner per server process (kept on globalThis: Next loads modules more than
+ * once); it starts with the server (instrumentation.ts), is closed on shutdown, and keeps trying while
+ * the database is away: the library reconnects its pool, the beat retries every beat.
+ */
+
+const BEAT_MS = 500;
+const DEFAULT_SLOTS = 2;
+const POLL_MS = 1_000;
+
+export class JobRunner {
+  readonly server = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  readonly slots: number;
+  private readonly poolIds: string[] = [];
+  private pool: pg.Pool | undefined;
+  private runner: Runner | undefined;
+  private beat: NodeJS.Timeout | undefined;
+  private closed = false;
+  private starting: Promise<void> | undefined;
+
+  constructor(slots = limitFromEnv('FENCING_LAB_MAX_GUARD_ATTACKS', DEFAULT_SLOTS)) {
+    this.slots = slots;
+  }
+
+  /** Starts taking jobs (idempotent); a failed start (no database yet) is tried again after a while. */
+  start(): Promise<void> {
+    this.starting ??= this.startOnce().catch((error: Error) => {
+      console.error(`[jobs] could not start (${error.message}); trying again in 5 s`);
+      this.starting = undefined;
+      if (!this.closed) setTimeout(() => void this.start(), 5_000).unref();
+    });
+    return this.starting;
+  }
+
+  private async startOnce(): Promise<void> {
+    if (this.closed) return;
+    const pool = newPool({
+      max: this.slots + 3,
+      applicationName: 'fencing-lab jobs',
+      onIdleError: (error) => console.error('[jobs] idle client error:', error.message),
+    });
+    const events = new EventEmitter() as WorkerEvents;
+    // Since graphile-worker 0.16 a job is locked by its pool's id, which the beat publishes.
+    events.on('pool:create', ({ workerPool }) => this.poolIds.push(workerPool.id));
+    events.on('job:error', ({ job, error }) =>
+      console.error(`[jobs] ${job.task_identifier} job ${job.id} failed: ${(error as Error)?.message ?? error}`),
+    );
+    try {
+      this.runner = await run({
+        pgPool: pool,
+        events,
+        concurrency: this.slots,
+        pollInterval: POLL_MS,
+        noHandleSignals: true,
+        logger: new Logger(() => (level, message) => {
+          if (level === 'error') console.error(`[jobs] ${message}`);
+        }),
+        taskList: { [GUARD_ATTACK_TASK]: (payload) => runGuardAttackJob(payload, this.server) },
+      });
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+    this.pool = pool;
+    this.beatSoon(0);
+  }
+
+  private beatSoon(ms: number): void {
+    if (this.closed) return;
+    this.beat = setTimeout(() => void this.beatOnce(), ms);
+    this.beat.unref();
+  }
+
+  private async beatOnce(): Promise<void> {
+    const pool = this.pool;
+    if (!pool) return;
+    try {
+      const gone = await beatJobServer(
+        { server: this.server, poolIds: this.poolIds, slots: this.slots, staleMs: SERVER_STALE_MS },
+        pool,
+      );
+      for (const peer of gone) console.error(`[jobs] app server ${peer} stopped beating: its jobs are unlocked`);
+      await failAbandonedGuardAttempts(pool);
+    } catch (error) {
+      if (!this.closed) console.error(`[jobs] beat failed: ${(error as Error).message}`);
+    }
+    this.beatSoon(BEAT_MS);
+  }
+
+  /** Stops taking jobs, lets the running ones end (their workers are ended by the supervisor), leaves the list. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.beat) clearTimeout(this.beat);
+    await this.starting?.catch(() => undefined);
+    await this.runner?.stop().catch(() => undefined);
+    if (this.pool) {
+      await leaveJobServers(this.server, this.pool).catch(() => undefined);
+      await this.pool.end().catch(() => undefined);
+    }
+  }
+}
+
+type GlobalWithRunner = typeof globalThis & { __fencingLabJobRunner?: JobRunner };
+
+/** This server's one job runner, started on first call. */
+export function getJobRunner(): JobRunner {
+  const holder = globalThis as GlobalWithRunner;
+  holder.__fencingLabJobRunner ??= new JobRunner();
+  void holder.__fencingLabJobRunner.start();
+  return holder.__fencingLabJobRunner;
+}
