@@ -7,6 +7,7 @@ import { enqueueGuardAttack } from '../../db/guard-queue';
 import { closeLab, createPrivateLab, type LabRecord } from '../../db/labs';
 import { closePool, getPool } from '../../db/pool';
 import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
+import { asAlone, GUARD_CLASSES, type GuardClass } from '../testing/guard-classes';
 import { waitFor } from '../testing/wait';
 
 /*
@@ -19,10 +20,10 @@ type Host = { child: ChildProcess; server: string };
 const hosts: Host[] = [];
 const labs: LabRecord[] = [];
 
-async function startHost(): Promise<Host> {
+async function startHost(slots = 1): Promise<Host> {
   const child = spawn(
     process.execPath,
-    ['--conditions=react-server', '--import', 'tsx', 'lib/testing/job-server-host.ts', '1'],
+    ['--conditions=react-server', '--import', 'tsx', 'lib/testing/job-server-host.ts', String(slots)],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const server = await new Promise<string>((resolve, reject) => {
@@ -53,8 +54,9 @@ after(async () => {
   await closePool();
 });
 
-test('kill -9 of the server attacking a guard: the other server attacks it again and writes its verdict, once', async () => {
-  const [one, two] = await Promise.all([startHost(), startHost()]);
+const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
+
+async function yourGuardLab(): Promise<{ lab: LabRecord; ownerHash: string }> {
   const ownerHash = randomBytes(32).toString('hex');
   const lab = await createPrivateLab({
     kind: 'your-guard',
@@ -65,11 +67,17 @@ test('kill -9 of the server attacking a guard: the other server attacks it again
     opensWindowMs: 1,
   });
   labs.push(lab);
+  return { lab, ownerHash };
+}
+
+test('kill -9 of the server attacking a guard: the other server attacks it again and writes its verdict, once', async () => {
+  const [one, two] = await Promise.all([startHost(), startHost()]);
+  const { lab, ownerHash } = await yourGuardLab();
   const attempt = await enqueueGuardAttack({
     lab: lab.id,
     ownerHash,
     name: 'Ada',
-    statement: 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3 AND last_token <= $2',
+    statement: `${SET} AND last_token <= $2`,
   });
   const claimed = await waitFor(
     async () => {
@@ -122,4 +130,38 @@ test('kill -9 of the server attacking a guard: the other server attacks it again
     `guard_attempt:${attempt.id}`,
   ]);
   assert.equal(job.rows[0].n, 0, 'the job is complete, not left to run again');
+  survivor.child.kill('SIGTERM');
+  await new Promise((resolve) => survivor.child.once('exit', resolve));
+});
+
+test('12 guards submitted at once to two servers: each verdict is the one its statement gets alone', async () => {
+  // One attack at a time each: the two servers share this machine's two CPUs, as one server's default of 2 would.
+  await Promise.all([startHost(1), startHost(1)]);
+  const queued = await Promise.all(
+    Array.from({ length: 12 }, async (_, i) => {
+      const solo = GUARD_CLASSES[i % GUARD_CLASSES.length] as GuardClass;
+      const { lab, ownerHash } = await yourGuardLab();
+      const attempt = await enqueueGuardAttack({ lab: lab.id, ownerHash, name: `T${i}`, statement: solo.statement });
+      return { attempt, solo };
+    }),
+  );
+  const startedAt = Date.now();
+  const verdicts = await waitFor(
+    async () => {
+      const now = await Promise.all(queued.map(({ attempt }) => findGuardAttempt(attempt.id)));
+      return now.every((a) => a && a.outcome !== 'queued') ? now : undefined;
+    },
+    'every verdict',
+    { timeoutMs: 240_000, everyMs: 500 },
+  );
+  console.log(`12 verdicts in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  const { rows } = await getPool().query<{ run_by: string; n: number }>(
+    'SELECT run_by, count(*)::int AS n FROM guard_attempts WHERE id = ANY($1) GROUP BY run_by',
+    [queued.map(({ attempt }) => attempt.id)],
+  );
+  console.log(`jobs per server: ${rows.map((row) => row.n).join(', ')}`);
+  queued.forEach(({ solo }, i) => {
+    const got = verdicts[i];
+    assert.ok(asAlone(solo, got), `T${i} (${solo.name}): ${got?.outcome}: ${got?.verdict}`);
+  });
 });
