@@ -35,7 +35,8 @@ async function groupSample(pgid: number): Promise<Sample> {
     const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     if (Number(fields[2]) !== pgid) continue;
-    ticks += Number(fields[11]) + Number(fields[12]);
+    // Its own time and its reaped children's (the workers that already ended).
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     rssPages += Number(fields[21]);
   }
   return { cpuSeconds: ticks / 100, rssMb: (rssPages * 4096) / 1e6 };
@@ -119,6 +120,13 @@ export async function benchClassroom(apps: AppProcess[], size: ClassroomSize): P
     for (const a of unlike.slice(0, 5)) {
       const got = byId.get(a.attempt);
       console.log(`classroom: trainee ${a.i + 1} (${a.guard.name}) got ${got?.outcome}: ${got?.verdict}`);
+    }
+    for (const [i, app] of apps.entries()) {
+      const said = app
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('[jobs]'));
+      for (const line of said.slice(0, 8)) console.log(`classroom: app server ${i + 1}: ${line}`);
     }
     const perServer = new Map<string, number>();
     for (const row of rows) if (row.run_by) perServer.set(row.run_by, (perServer.get(row.run_by) ?? 0) + 1);

@@ -132,7 +132,7 @@ test('an attempt whose job is spent (its servers died every time) is failed in w
   assert.equal(stored?.outcome, 'failed');
   assert.equal(
     stored?.verdict,
-    `the attack could not finish: the app servers running it stopped ${GUARD_ATTACK_MAX_RUNS} times; submit it again`,
+    `the attack could not finish after ${GUARD_ATTACK_MAX_RUNS} tries: the app servers running it stopped; submit it again`,
   );
 });
 

@@ -21,7 +21,10 @@ import { getPrivateLabs } from './private-labs';
 
 export const guardAttackPayload = z.object({ attempt: z.number().int().positive() }).strict();
 
-export async function runGuardAttackJob(payload: unknown, server: string): Promise<void> {
+/** The job's tries so far (this one included) and its bound: graphile-worker's. */
+export type JobTries = { attempts: number; max_attempts: number };
+
+export async function runGuardAttackJob(payload: unknown, server: string, tries?: JobTries): Promise<void> {
   const { attempt: id } = guardAttackPayload.parse(payload);
   const claim = await claimGuardAttempt(id, server);
   if (!claim) return;
@@ -65,7 +68,12 @@ export async function runGuardAttackJob(payload: unknown, server: string): Promi
       });
     });
   } catch (error) {
-    if (!isFencingError(error)) throw error;
-    await fail(`the attack could not finish: ${error.message}`);
+    // A refusal in words is the verdict; anything else is tried again (a slow machine, the database
+    // restarting), and said in words once the tries are spent.
+    const message = error instanceof Error ? error.message : String(error);
+    if (!isFencingError(error) && tries && tries.attempts < tries.max_attempts) throw error;
+    await fail(
+      `the attack could not finish${tries && !isFencingError(error) ? ` (tried ${tries.attempts} times)` : ''}: ${message}`,
+    );
   }
 }

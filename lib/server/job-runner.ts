@@ -72,7 +72,7 @@ export class JobRunner {
         logger: new Logger(() => (level, message) => {
           if (level === 'error') console.error(`[jobs] ${message}`);
         }),
-        taskList: { [GUARD_ATTACK_TASK]: (payload) => runGuardAttackJob(payload, this.server) },
+        taskList: { [GUARD_ATTACK_TASK]: (payload, helpers) => runGuardAttackJob(payload, this.server, helpers.job) },
       });
     } catch (error) {
       await pool.end().catch(() => undefined);
