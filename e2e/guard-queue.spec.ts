@@ -79,6 +79,10 @@ test('three trainees submit at once: each sees its place in line, then its verdi
     await expect(waiting.attack).toBeDisabled();
     await expect(waiting.queue).toContainText(/being attacked now, about \d+ s left/, { timeout: ATTACK_TIMEOUT });
     await expect(waiting.verdict).toContainText(/Your guard is being attacked now, about \d+ s left/);
+    // The network gone, the editor says it is reconnecting and goes on asking once it is back.
+    await waiting.page.context().setOffline(true);
+    await expect(waiting.queue).toContainText('Reconnecting: the server did not answer');
+    await waiting.page.context().setOffline(false);
 
     // Then each its verdict, and Attack my guard again.
     for (const [i, guard] of guards.entries()) {
