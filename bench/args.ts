@@ -16,9 +16,10 @@ export const BENCHES = [
   'room',
   'faults',
   'job-queue',
+  'classroom',
 ] as const;
 export type Bench = (typeof BENCHES)[number];
-/** Without names: all but the two that take minutes (room, faults), which run by name or with --quick. */
+/** Without names: all but those that take minutes (room, faults, classroom), which run by name or with --quick. */
 const BY_DEFAULT: readonly Bench[] = [
   'throughput',
   'takeover',
@@ -36,11 +37,13 @@ const BY_DEFAULT: readonly Bench[] = [
  */
 const BY_NAME_ONLY: readonly Bench[] = [];
 
-export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …] [--quick] [--minutes N] [--crashes N]
-  no names: ${BY_DEFAULT.join(', ')} (room and faults take minutes: name them)
+export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …] [--quick] [--minutes N] [--crashes N] [--trainees N] [--servers K]
+  no names: ${BY_DEFAULT.join(', ')} (room, faults and classroom take minutes: name them)
   --quick    every benchmark (or those named) at its small size (bench/sizes.ts), to check that each runs
   --minutes  how long the room runs (default ${FULL_SIZES.room.minutes}, quick ${QUICK_SIZES.room.minutes})
-  --crashes  how many times faults kills the database (default ${FULL_SIZES.faults.crashes}, quick ${QUICK_SIZES.faults.crashes})`;
+  --crashes  how many times faults kills the database (default ${FULL_SIZES.faults.crashes}, quick ${QUICK_SIZES.faults.crashes})
+  --trainees how many trainees submit a guard in classroom (default ${FULL_SIZES.classroom.trainees}, quick ${QUICK_SIZES.classroom.trainees})
+  --servers  how many app servers share its database (default ${FULL_SIZES.classroom.servers}, quick ${QUICK_SIZES.classroom.servers})`;
 
 export class UsageError extends Error {}
 
@@ -53,6 +56,18 @@ const argsSchema = z.object({
     .number({ error: '--minutes must be a number' })
     .positive('--minutes must be more than 0')
     .max(24 * 60, '--minutes must be at most a day')
+    .optional(),
+  trainees: z.coerce
+    .number({ error: '--trainees must be a number' })
+    .int('--trainees must be a whole number')
+    .min(1, '--trainees must be at least 1')
+    .max(300, '--trainees must be at most 300')
+    .optional(),
+  servers: z.coerce
+    .number({ error: '--servers must be a number' })
+    .int('--servers must be a whole number')
+    .min(1, '--servers must be at least 1')
+    .max(4, '--servers must be at most 4')
     .optional(),
   crashes: z.coerce
     .number({ error: '--crashes must be a number' })
@@ -77,14 +92,21 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     quick: values.quick ?? false,
     minutes: values.minutes,
     crashes: values.crashes,
+    trainees: values.trainees,
+    servers: values.servers,
   });
   if (!checked.success) throw new UsageError(checked.error.issues[0]?.message ?? 'invalid arguments');
-  const { names, quick, minutes, crashes } = checked.data;
+  const { names, quick, minutes, crashes, trainees, servers } = checked.data;
   const base = quick ? QUICK_SIZES : FULL_SIZES;
   const sizes: BenchSizes = {
     ...base,
     room: { ...base.room, minutes: minutes ?? base.room.minutes },
     faults: { crashes: crashes ?? base.faults.crashes },
+    classroom: {
+      ...base.classroom,
+      trainees: trainees ?? base.classroom.trainees,
+      servers: servers ?? base.classroom.servers,
+    },
   };
   const everyOne = BENCHES.filter((name) => !BY_NAME_ONLY.includes(name));
   const selected = new Set<Bench>(names.length ? names : quick ? everyOne : BY_DEFAULT);
@@ -95,4 +117,6 @@ const OPTIONS = {
   quick: { type: 'boolean' },
   minutes: { type: 'string' },
   crashes: { type: 'string' },
+  trainees: { type: 'string' },
+  servers: { type: 'string' },
 } as const;

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { installJobQueue } from '../db/job-queue-schema';
 import type { ConsumerArgs } from './job-queue-consumer';
 import { jobQueueFigures, type LibResult, printJobQueueTable } from './job-queue-report';
 import {
@@ -48,6 +49,8 @@ async function benchLib(lib: Lib, ownerUrl: string, workerUrl: string, size: Siz
   const consumers: ChildProcess[] = [];
   try {
     await createBenchTables(owner);
+    // The product's migrate installs graphile-worker (db/job-queue-schema.ts): measured from nothing, as pg-boss is.
+    if (lib === 'graphile-worker') await owner.query('DROP SCHEMA IF EXISTS graphile_worker CASCADE');
     const appInstalls = await install(lib, ownerUrl, size.expireInSeconds);
     await grantApp(owner, lib, ownerUrl);
     const schema = await describeSchema(owner, lib);
@@ -72,6 +75,7 @@ async function benchLib(lib: Lib, ownerUrl: string, workerUrl: string, size: Siz
     }
   } finally {
     for (const consumer of consumers) consumer.kill('SIGKILL');
+    if (lib === 'graphile-worker') await installJobQueue(owner, ownerUrl);
     await owner.end();
     await workerDb.end();
   }

@@ -5,6 +5,7 @@ import { migrate } from '../db/migrate';
 import { closePool } from '../db/pool';
 import { ensureLocalWorkerPassword, ensureWorkerPassword, workerUrlFrom } from '../db/roles';
 import { getSupervisor } from '../lib/supervisor/supervisor';
+import { type AppProcess, startAppProcess } from '../lib/testing/app-process';
 import { startTestCluster } from '../lib/testing/test-cluster';
 import { startApp } from './app-server';
 import { BENCH_USAGE, type BenchArgs, parseBenchArgs, UsageError } from './args';
@@ -12,6 +13,7 @@ import { benchEventLatency, benchTimelineFps } from './browser';
 import { benchBundle } from './bundle';
 import { benchBusyLabs } from './busy-labs';
 import { benchChaos } from './chaos';
+import { benchClassroom } from './classroom';
 import { benchFaults } from './faults';
 import { benchJobQueue } from './job-queue';
 import { benchLongHistory } from './long-history';
@@ -26,7 +28,7 @@ import { benchThroughput } from './throughput';
  * --quick every benchmark runs at its small size (bench/sizes.ts): `npm test` runs that, and it
  * exits non-zero if a benchmark could not run or a room lost or doubled an event, never on a figure.
  * The room and faults benchmarks take minutes at full size: asked for by name (or with --quick).
- * job-queue (issue 24's choice of a job library) runs only when named.
+ * classroom starts app servers of its own (--servers) on one database.
  */
 
 const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -157,6 +159,30 @@ async function main(argv: string[]): Promise<number> {
     } finally {
       await app.stop();
       await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  if (selected.has('classroom')) {
+    const { trainees, servers } = sizes.classroom;
+    const title = `A classroom submits: ${trainees} trainees, ${servers} app server${servers === 1 ? '' : 's'} on one database`;
+    console.log(`classroom: starting ${servers} app servers…`);
+    const dirs: string[] = [];
+    const apps: AppProcess[] = [];
+    try {
+      for (let i = 0; i < servers; i++) {
+        const dataDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-bench-classroom-'));
+        await chmod(dataDir, 0o755);
+        dirs.push(dataDir);
+        const first = apps[0];
+        apps.push(await startAppProcess({ dataDir, ...(first ? { databaseUrl: first.databaseUrl } : {}) }));
+      }
+      // This process submits as the trainees' browsers would, through the app's own code, on that database.
+      process.env.DATABASE_URL = apps[0]?.databaseUrl;
+      await run('classroom', title, () => benchClassroom(apps, sizes.classroom));
+    } finally {
+      await closePool();
+      for (const app of apps.reverse()) await app.stop();
+      for (const dir of dirs) await rm(dir, { recursive: true, force: true });
     }
   }
 

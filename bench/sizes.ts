@@ -14,6 +14,16 @@ export type BenchSizes = {
   room: { viewers: number; workers: readonly [number, number, number]; minutes: number };
   faults: { crashes: number };
   history: { events: number; holders: number; spanMinutes: number; restMs: number };
+  classroom: {
+    trainees: number;
+    servers: number;
+    /** Every trainee submits within this many seconds of the first. */
+    spreadSeconds: number;
+    /** Verdicts not in by then are reported missing. */
+    boundSeconds: number;
+    /** Commit → paint samples on a shared lab while the room submits. */
+    paintSamples: number;
+  };
   jobQueue: {
     jobs: number;
     jobMs: number;
@@ -38,6 +48,7 @@ export const FULL_SIZES: BenchSizes = {
   room: { viewers: 50, workers: [8, 8, 4], minutes: 10 },
   faults: { crashes: 5 },
   history: { events: 200_000, holders: 50, spanMinutes: 60, restMs: 5_000 },
+  classroom: { trainees: 30, servers: 1, spreadSeconds: 60, boundSeconds: 600, paintSamples: 100 },
   jobQueue: {
     jobs: 60,
     jobMs: 2_000,
@@ -58,6 +69,7 @@ export const QUICK_SIZES: BenchSizes = {
   latency: { samples: 10 },
   fps: { lanes: 10, eventsPerLane: 100, measureMs: 1_000 },
   room: { viewers: 6, workers: [1, 1, 1], minutes: 0.1 },
+  classroom: { trainees: 3, servers: 2, spreadSeconds: 2, boundSeconds: 240, paintSamples: 5 },
   faults: { crashes: 1 },
   history: { events: 20_000, holders: 50, spanMinutes: 60, restMs: 1_000 },
   jobQueue: {

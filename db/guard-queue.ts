@@ -119,7 +119,6 @@ export async function failAbandonedGuardAttempts(db: Queryable = getPool()): Pro
     `UPDATE guard_attempts a SET outcome = 'failed', finished_at = clock_timestamp(),
             verdict = 'the attack could not finish: the app servers running it stopped ' || $1 || ' times; submit it again'
       WHERE a.outcome = 'queued'
-        AND a.created_at < clock_timestamp() - interval '5 seconds'
         AND NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
                          WHERE j.key = 'guard_attempt:' || a.id AND j.attempts < j.max_attempts)
         AND NOT EXISTS (SELECT FROM graphile_worker._private_jobs j

@@ -14,7 +14,6 @@ import { queuePlace, queueWords } from '../model/guard-queue';
 import { type Credentials, requireDriver } from './access';
 import { getGuardAttackSlots } from './guard-attack-slots';
 import { parseGuard } from './guard-parser';
-import { getJobRunner } from './job-runner';
 import { labFor } from './lab-commands';
 import { inLabOrder } from './lab-queue';
 import { getPrivateLabs } from './private-labs';
@@ -55,8 +54,8 @@ export const submitGuard = (raw: unknown, credentials: Credentials, address = 'u
         );
       }
       // The guard is installed by the job that attacks it: the guard attacked is always the one in line.
+      // Every app server's runner takes it (instrumentation.ts starts this server's).
       const attempt = await enqueueGuardAttack({ ...owner, statement: parsed.statement });
-      getJobRunner();
       return resultWithPlace(attempt);
     });
   })(raw);

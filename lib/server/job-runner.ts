@@ -54,6 +54,8 @@ export class JobRunner {
       applicationName: 'fencing-lab jobs',
       onIdleError: (error) => console.error('[jobs] idle client error:', error.message),
     });
+    // A client's own error (the database restarting under a running job) must not surface as an uncaughtException.
+    pool.on('connect', (client) => client.on('error', (error) => console.error('[jobs] client error:', error.message)));
     const events = new EventEmitter() as WorkerEvents;
     // Since graphile-worker 0.16 a job is locked by its pool's id, which the beat publishes.
     events.on('pool:create', ({ workerPool }) => this.poolIds.push(workerPool.id));

@@ -230,8 +230,16 @@ export class LabSupervisor {
    * as a reset is about to clear its history). An attack, a fork, a sweep's run and a scenario end so.
    */
   async stopLab(lab: LabInstance, reason = 'its run ended'): Promise<void> {
+    const ours = this.local.inLab(lab);
     const running = await this.stopAll(lab);
     for (const worker of running) await this.record(lab, worker, 'worker_stopped', { reason });
+    // A process of ours the status rows did not count as live (frozen past its beat, starved under
+    // load, or not yet seen joined) was SIGKILLed all the same: its lane ends too, or the next run's
+    // worker of that name is refused as already running.
+    const recorded = new Set(running.map((worker) => worker.name.toLowerCase()));
+    for (const p of ours) {
+      if (!recorded.has(p.name.toLowerCase())) await this.recordEndIfRunning(p, 'worker_stopped', { reason });
+    }
   }
 
   /** Closes a private lab for good: its workers stopped, each lane ended, and no start after it. */
@@ -279,8 +287,13 @@ export class LabSupervisor {
     kind: 'worker_stopped' | 'worker_crashed',
     detail: Record<string, unknown>,
   ): Promise<void> {
-    const worker = p.joinedAs;
-    if (!worker || p.pid === undefined) return;
+    if (p.pid === undefined) return;
+    const worker =
+      p.joinedAs ??
+      (await findWorkerStatus({ lab: p.lab.id, ref: p.name })
+        .then((row) => (row?.origin?.workerPid === p.pid ? row : undefined))
+        .catch(() => undefined));
+    if (!worker) return;
     try {
       if (!(await historySaysRunning({ lab: p.lab.id, name: worker.name }))) return;
       await markWorkerKilled({ lab: p.lab.id, name: worker.name, workerPid: p.pid });

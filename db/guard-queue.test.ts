@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, beforeEach, test } from 'node:test';
+import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
+import { findGuardAttempt } from './guard-attempts';
+import {
+  claimGuardAttempt,
+  enqueueGuardAttack,
+  failAbandonedGuardAttempts,
+  finishGuardAttempt,
+  GUARD_ATTACK_MAX_RUNS,
+  queueFacts,
+} from './guard-queue';
+import { beatJobServer, leaveJobServers } from './job-servers';
+import { closeLab, createPrivateLab, type LabRecord } from './labs';
+import { closePool, getPool } from './pool';
+
+/*
+ * The line of guard attacks in PostgreSQL (0043, db/guard-queue.ts): one guard in line per trainee,
+ * a verdict written once and only by the newest claim, places counted from the line, a spent job's
+ * attempt failed in words, and a silent server's jobs unlocked by a peer's beat.
+ */
+
+const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3 AND last_token <= $2';
+const owners: string[] = [];
+const labs: LabRecord[] = [];
+
+async function labOf(owner = randomBytes(32).toString('hex')): Promise<{ lab: LabRecord; ownerHash: string }> {
+  const lab = await createPrivateLab({
+    kind: 'your-guard',
+    ownerHash: owner,
+    openedFrom: `guard-queue-${randomBytes(4).toString('hex')}`,
+    initialValue: INITIAL_ROW_VALUE,
+    opensPerAddress: 1,
+    opensWindowMs: 1,
+  });
+  labs.push(lab);
+  owners.push(owner);
+  return { lab, ownerHash: owner };
+}
+
+const enqueue = async (owner: { lab: LabRecord; ownerHash: string }, name = 'Ada') =>
+  enqueueGuardAttack({ lab: owner.lab.id, ownerHash: owner.ownerHash, name, statement: SET });
+
+/** Nothing else in line: every test starts from an empty line of its own. */
+async function clearLine(): Promise<void> {
+  await getPool().query(
+    `UPDATE guard_attempts SET outcome = 'failed', verdict = 'cleared by a test' WHERE outcome = 'queued'`,
+  );
+  await getPool().query(
+    "DELETE FROM graphile_worker._private_jobs WHERE task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'guard_attack')",
+  );
+}
+
+before(clearLine);
+beforeEach(clearLine);
+after(async () => {
+  await clearLine();
+  for (const lab of labs) await closeLab(lab.id);
+  await closePool();
+});
+
+test('one guard in line per trainee: a second is refused in words, another trainee joins the line', async () => {
+  const ada = await labOf();
+  const first = await enqueue(ada);
+  assert.equal(first.outcome, 'queued');
+  await assert.rejects(enqueue(ada), /^FencingError: your guard is already in line: wait for its verdict/);
+  const bob = await enqueue(await labOf(), 'Bob');
+  assert.equal(bob.outcome, 'queued');
+  const { rows } = await getPool().query(
+    `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'guard_attack' AND key = ANY($1)`,
+    [[`guard_attempt:${first.id}`, `guard_attempt:${bob.id}`]],
+  );
+  assert.equal(rows[0].n, 2, 'each attempt in line has its job');
+});
+
+test('a verdict is written once, by the newest claim only: a run presumed dead that wakes is fenced off', async () => {
+  const attempt = await enqueue(await labOf());
+  const first = await claimGuardAttempt(attempt.id, 'server-1');
+  const second = await claimGuardAttempt(attempt.id, 'server-2');
+  assert.ok(first && second);
+  assert.ok(second.runToken > first.runToken, 'each claim takes a newer run token');
+  assert.equal(
+    await finishGuardAttempt(attempt.id, first.runToken, { outcome: 'violation', verdict: 'stale run' }),
+    false,
+  );
+  assert.equal(await finishGuardAttempt(attempt.id, second.runToken, { outcome: 'passed', verdict: 'held' }), true);
+  assert.equal(
+    await finishGuardAttempt(attempt.id, second.runToken, { outcome: 'violation', verdict: 'again' }),
+    false,
+  );
+  assert.equal(
+    await claimGuardAttempt(attempt.id, 'server-3'),
+    undefined,
+    'an attempt with its verdict is not claimed',
+  );
+  const stored = await findGuardAttempt(attempt.id);
+  assert.equal(stored?.outcome, 'passed');
+  assert.equal(stored?.verdict, 'held');
+});
+
+test('places: the waiting counted in order, the attacked at 0; slots from the servers that beat', async () => {
+  const a = await enqueue(await labOf(), 'A');
+  const b = await enqueue(await labOf(), 'B');
+  const c = await enqueue(await labOf(), 'C');
+  await claimGuardAttempt(a.id, 'server-1');
+  await beatJobServer({ server: 'test-server-1', poolIds: [], slots: 2, staleMs: 60_000 });
+  try {
+    const facts = await queueFacts([a.id, b.id, c.id]);
+    assert.deepEqual(
+      [a, b, c].map((x) => [facts.get(x.id)?.running, facts.get(x.id)?.ahead]),
+      [
+        [true, 0],
+        [false, 0],
+        [false, 1],
+      ],
+    );
+    assert.equal(facts.get(c.id)?.runningNow, 1);
+    assert.ok((facts.get(c.id)?.slots ?? 0) >= 2);
+  } finally {
+    await leaveJobServers('test-server-1');
+  }
+});
+
+test('an attempt whose job is spent (its servers died every time) is failed in words, not left in line', async () => {
+  const attempt = await enqueue(await labOf());
+  await getPool().query(`UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key = $1`, [
+    `guard_attempt:${attempt.id}`,
+  ]);
+  assert.ok((await failAbandonedGuardAttempts()) >= 1);
+  const stored = await findGuardAttempt(attempt.id);
+  assert.equal(stored?.outcome, 'failed');
+  assert.equal(
+    stored?.verdict,
+    `the attack could not finish: the app servers running it stopped ${GUARD_ATTACK_MAX_RUNS} times; submit it again`,
+  );
+});
+
+test("a server that stops beating is forgotten by a peer's beat, which unlocks its pools' jobs", async () => {
+  const attempt = await enqueue(await labOf());
+  const key = `guard_attempt:${attempt.id}`;
+  await getPool().query(
+    `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'dead-pool', attempts = 1 WHERE key = $1`,
+    [key],
+  );
+  await beatJobServer({ server: 'test-dead', poolIds: ['dead-pool'], slots: 1, staleMs: 60_000 });
+  await getPool().query(`UPDATE job_servers SET beat_at = beat_at - interval '10 seconds' WHERE id = 'test-dead'`);
+  const gone = await beatJobServer({ server: 'test-alive', poolIds: [], slots: 1, staleMs: 2_000 });
+  await leaveJobServers('test-alive');
+  assert.deepEqual(gone, ['test-dead']);
+  const { rows } = await getPool().query(
+    'SELECT locked_at, locked_by FROM graphile_worker._private_jobs WHERE key = $1',
+    [key],
+  );
+  assert.deepEqual(rows[0], { locked_at: null, locked_by: null });
+});

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { after, test } from 'node:test';
+import { findGuardAttempt } from '../../db/guard-attempts';
+import { enqueueGuardAttack } from '../../db/guard-queue';
+import { closeLab, createPrivateLab, type LabRecord } from '../../db/labs';
+import { closePool, getPool } from '../../db/pool';
+import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
+import { asAlone, GUARD_CLASSES, type GuardClass } from '../testing/guard-classes';
+import { waitFor } from '../testing/wait';
+
+/*
+ * Two app servers on one database (each a process running the job runner, as Next does): a guard
+ * attack whose server is killed with SIGKILL in the middle is finished by the other, and its verdict
+ * is written once, by the server that finished it.
+ */
+
+type Host = { child: ChildProcess; server: string };
+const hosts: Host[] = [];
+const labs: LabRecord[] = [];
+
+async function startHost(slots = 1): Promise<Host> {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=react-server', '--import', 'tsx', 'lib/testing/job-server-host.ts', String(slots)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const server = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      const ready = /^ready (\S+)$/m.exec(out);
+      if (ready) resolve(ready[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`job server exited early (${code})`)));
+  });
+  const host = { child, server };
+  hosts.push(host);
+  return host;
+}
+
+after(async () => {
+  for (const { child } of hosts) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  await Promise.all(
+    hosts.map(
+      ({ child }) =>
+        new Promise((resolve) =>
+          child.exitCode !== null || child.signalCode !== null ? resolve(0) : child.once('exit', resolve),
+        ),
+    ),
+  );
+  for (const lab of labs) await closeLab(lab.id);
+  await closePool();
+});
+
+const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
+
+async function yourGuardLab(): Promise<{ lab: LabRecord; ownerHash: string }> {
+  const ownerHash = randomBytes(32).toString('hex');
+  const lab = await createPrivateLab({
+    kind: 'your-guard',
+    ownerHash,
+    openedFrom: `job-runner-${randomBytes(4).toString('hex')}`,
+    initialValue: INITIAL_ROW_VALUE,
+    opensPerAddress: 1,
+    opensWindowMs: 1,
+  });
+  labs.push(lab);
+  return { lab, ownerHash };
+}
+
+test('kill -9 of the server attacking a guard: the other server attacks it again and writes its verdict, once', async () => {
+  const [one, two] = await Promise.all([startHost(), startHost()]);
+  const { lab, ownerHash } = await yourGuardLab();
+  const attempt = await enqueueGuardAttack({
+    lab: lab.id,
+    ownerHash,
+    name: 'Ada',
+    statement: `${SET} AND last_token <= $2`,
+  });
+  const claimed = await waitFor(
+    async () => {
+      const { rows } = await getPool().query<{ run_by: string | null }>(
+        'SELECT run_by FROM guard_attempts WHERE id = $1',
+        [attempt.id],
+      );
+      return rows[0]?.run_by ?? undefined;
+    },
+    'a server claims the attack',
+    { timeoutMs: 30_000 },
+  );
+  const victim = [one, two].find((host) => host?.server === claimed);
+  const survivor = [one, two].find((host) => host?.server !== claimed);
+  assert.ok(victim && survivor, `claimed by ${claimed}`);
+  victim.child.kill('SIGKILL');
+  const killedAt = Date.now();
+
+  const reclaimed = await waitFor(
+    async () => {
+      const { rows } = await getPool().query<{ run_by: string | null }>(
+        'SELECT run_by FROM guard_attempts WHERE id = $1',
+        [attempt.id],
+      );
+      return rows[0]?.run_by === survivor.server ? Date.now() : undefined;
+    },
+    'the other server claims it',
+    { timeoutMs: 30_000 },
+  );
+  const done = await waitFor(
+    async () => {
+      const now = await findGuardAttempt(attempt.id);
+      return now && now.outcome !== 'queued' ? now : undefined;
+    },
+    'its verdict',
+    { timeoutMs: 90_000 },
+  );
+  const seconds = (at: number) => ((at - killedAt) / 1000).toFixed(1);
+  console.log(
+    `claimed again ${seconds(reclaimed)} s after the kill, verdict ${seconds(Date.now())} s: ${done.verdict}`,
+  );
+  assert.equal(done.outcome, 'passed', done.verdict);
+  assert.match(done.verdict, /^your guard held against the pause story/);
+  const { rows } = await getPool().query<{ run_by: string; run_token: string }>(
+    'SELECT run_by, run_token FROM guard_attempts WHERE id = $1',
+    [attempt.id],
+  );
+  assert.equal(rows[0]?.run_by, survivor.server, 'finished by the server that lived');
+  const job = await getPool().query('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1', [
+    `guard_attempt:${attempt.id}`,
+  ]);
+  assert.equal(job.rows[0].n, 0, 'the job is complete, not left to run again');
+  survivor.child.kill('SIGTERM');
+  await new Promise((resolve) => survivor.child.once('exit', resolve));
+});
+
+test('12 guards submitted at once to two servers: each verdict is the one its statement gets alone', async () => {
+  // One attack at a time each: the two servers share this machine's two CPUs, as one server's default of 2 would.
+  await Promise.all([startHost(1), startHost(1)]);
+  const queued = await Promise.all(
+    Array.from({ length: 12 }, async (_, i) => {
+      const solo = GUARD_CLASSES[i % GUARD_CLASSES.length] as GuardClass;
+      const { lab, ownerHash } = await yourGuardLab();
+      const attempt = await enqueueGuardAttack({ lab: lab.id, ownerHash, name: `T${i}`, statement: solo.statement });
+      return { attempt, solo };
+    }),
+  );
+  const startedAt = Date.now();
+  const verdicts = await waitFor(
+    async () => {
+      const now = await Promise.all(queued.map(({ attempt }) => findGuardAttempt(attempt.id)));
+      return now.every((a) => a && a.outcome !== 'queued') ? now : undefined;
+    },
+    'every verdict',
+    { timeoutMs: 240_000, everyMs: 500 },
+  );
+  console.log(`12 verdicts in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  const { rows } = await getPool().query<{ run_by: string; n: number }>(
+    'SELECT run_by, count(*)::int AS n FROM guard_attempts WHERE id = ANY($1) GROUP BY run_by',
+    [queued.map(({ attempt }) => attempt.id)],
+  );
+  console.log(`jobs per server: ${rows.map((row) => row.n).join(', ')}`);
+  queued.forEach(({ solo }, i) => {
+    const got = verdicts[i];
+    assert.ok(asAlone(solo, got), `T${i} (${solo.name}): ${got?.outcome}: ${got?.verdict}`);
+  });
+});
