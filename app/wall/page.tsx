@@ -18,7 +18,7 @@ export default async function WallPage() {
           ? 'Every guard the room submitted in a "Your guard" lab, one row per attempt, newest first: its statement, what the attack tried and held against or the violation it found, with the history that shows it. Each name carries a short tag of its browser, so two trainees with one name read apart.'
           : 'Your own guard attempts (the trainer sees the whole room’s). Open a private lab of the kind "Your guard" to write one.'}
       </p>
-      <ClassWall />
+      <ClassWall trainer={trainer} />
     </main>
   );
 }

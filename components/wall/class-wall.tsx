@@ -1,11 +1,15 @@
 'use client';
 
 import { useEffect, useMemo, useState } from 'react';
-import { type WallAttempt, wallOf } from '@/lib/model/class-wall';
+import { queueLine, type WallAttempt, wallOf, withAttempt } from '@/lib/model/class-wall';
 import { AttemptsTable, RefusalsTable } from './wall-tables';
 
-/** The wall's rows, fed by /api/guard-attempts: the attempts so far, then each new one as it commits. */
-export function ClassWall() {
+/**
+ * The wall's rows, fed by /api/guard-attempts: the attempts so far, then each one again as it joins
+ * the line, is claimed and gets its verdict. The trainer's wall (the whole room's rows) also counts
+ * the guards in line and being attacked; a trainee's holds only their own, so it does not.
+ */
+export function ClassWall({ trainer = false }: { trainer?: boolean }) {
   const [attempts, setAttempts] = useState<WallAttempt[]>([]);
   const [live, setLive] = useState(false);
   useEffect(() => {
@@ -16,7 +20,7 @@ export function ClassWall() {
     });
     source.addEventListener('attempt', (event) => {
       const attempt = JSON.parse((event as MessageEvent<string>).data) as WallAttempt;
-      setAttempts((previous) => [...previous, attempt]);
+      setAttempts((previous) => withAttempt(previous, attempt));
     });
     source.onerror = () => setLive(false);
     return () => source.close();
@@ -33,6 +37,11 @@ export function ClassWall() {
           ? `${count(wall.trainees, 'trainee', 'trainees')}, ${count(wall.attacks.length, 'attempt', 'attempts')} (and ${count(wall.refusals.length, 'statement', 'statements')} refused before they ran); live`
           : 'Connecting…'}
       </p>
+      {trainer && live ? (
+        <p data-testid="wall-queue" className="text-base font-semibold">
+          {queueLine(wall.waiting)}
+        </p>
+      ) : null}
       <AttemptsTable attempts={wall.attacks} />
       {wall.refusals.length ? <RefusalsTable attempts={wall.refusals} /> : null}
     </section>

@@ -15,6 +15,11 @@ function Statement({ text }: { text: string }) {
   return <code className="block max-w-xl whitespace-pre-wrap break-words font-mono text-sm">{text}</code>;
 }
 
+function toneOf(attempt: WallAttempt): string {
+  if (attempt.outcome === 'queued') return 'text-slate-700 dark:text-slate-300';
+  return attempt.outcome === 'passed' ? 'text-emerald-800 dark:text-emerald-300' : 'text-rose-800 dark:text-rose-300';
+}
+
 export function AttemptsTable({ attempts }: { attempts: readonly WallAttempt[] }) {
   return (
     <table className="w-full border-collapse text-left text-base">
@@ -42,11 +47,7 @@ export function AttemptsTable({ attempts }: { attempts: readonly WallAttempt[] }
             <td className="py-1 pr-3">
               <Statement text={attempt.statement} />
             </td>
-            <td
-              className={`py-1 pr-3 ${attempt.outcome === 'passed' ? 'text-emerald-800 dark:text-emerald-300' : 'text-rose-800 dark:text-rose-300'}`}
-            >
-              {wallWords(attempt)}
-            </td>
+            <td className={`py-1 pr-3 ${toneOf(attempt)}`}>{wallWords(attempt)}</td>
             <td className="py-1">
               {attempt.hasCounterexample ? (
                 <Link className="font-semibold underline" href={`/replay?attempt=${attempt.id}`}>

@@ -19,6 +19,8 @@ export class GuardPage extends LabPage {
   readonly attemptStatement: Locator;
   /** The row's table heading: what guards it, and how its last attack ended. */
   readonly guardHeading: Locator;
+  /** While the guard waits: its place in the room's line (or being attacked) and estimate, visible. */
+  readonly queue: Locator;
 
   constructor(page: Page, lab: string) {
     super(page, lab);
@@ -30,9 +32,10 @@ export class GuardPage extends LabPage {
     this.counterexample = this.verdict.getByRole('link', { name: /^Open the counterexample on the timeline/ });
     this.attemptStatement = this.verdict.getByTestId('guard-attempt-statement');
     this.guardHeading = page.getByTestId('guard-heading');
+    this.queue = this.editor.getByTestId('guard-queue');
   }
 
-  /** Submits `statement` and waits for its verdict, which must match `expected`. */
+  /** Submits `statement` and waits for its verdict (the editor asks after it while it waits), which must match `expected`. */
   async submit(statement: string, expected: RegExp): Promise<void> {
     await this.statement.fill(statement);
     await this.attack.click();

@@ -8,6 +8,8 @@ export class WallPage {
   readonly rows: Locator;
   readonly refusals: Locator;
   readonly status: Locator;
+  /** The trainer's line above the table: "In line: 3 · being attacked: 2". */
+  readonly queueLine: Locator;
 
   constructor(readonly page: Page) {
     this.table = page.getByRole('table', { name: 'Every guard attempt, newest first' });
@@ -16,6 +18,7 @@ export class WallPage {
       .getByRole('table', { name: 'Statements refused before they ran, newest first' })
       .getByTestId('wall-refusal');
     this.status = page.getByRole('region', { name: 'Guard attempts' }).getByRole('status');
+    this.queueLine = page.getByTestId('wall-queue');
   }
 
   async goto() {

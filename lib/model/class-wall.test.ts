@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { traineeLabel, type WallAttempt, wallOf, wallWords } from './class-wall';
+import { queueLine, traineeLabel, type WallAttempt, wallOf, wallWords, withAttempt } from './class-wall';
 
 const attempt = (id: number, trainee: string, outcome: WallAttempt['outcome'], name = trainee): WallAttempt => ({
   id,
@@ -64,5 +64,50 @@ describe('the class wall', () => {
     assert.equal(traineeLabel(tina), 'Tina Trainee · 3f9a');
     assert.equal(traineeLabel(other), 'Tina Trainee · b7e1');
     assert.notEqual(traineeLabel(tina), traineeLabel(other));
+  });
+});
+
+describe('the class wall while guards wait', () => {
+  const queued = (id: number, place: number | undefined): WallAttempt => ({
+    ...attempt(id, `t${id}`, 'queued'),
+    verdict: place === 0 ? 'being attacked' : 'in line',
+    ...(place === undefined ? {} : { queue: { place, estimateSeconds: 10 } }),
+  });
+
+  it('says a queued attempt is in line or being attacked, and a failed one its verdict', () => {
+    assert.equal(wallWords(queued(1, 3)), '⏳ in line');
+    assert.equal(wallWords(queued(2, 0)), '⏳ being attacked');
+    // Before the queue was read (the feed's row only): the row's own words.
+    assert.equal(wallWords({ ...queued(3, undefined), verdict: 'being attacked' }), '⏳ being attacked');
+    const failed = { ...attempt(4, 'd', 'failed'), verdict: 'the attack could not finish: the app servers stopped' };
+    assert.equal(wallWords(failed), '✗ the attack could not finish: the app servers stopped');
+  });
+
+  it('counts the attempts in line and being attacked, for the trainer’s line', () => {
+    const wall = wallOf([
+      queued(1, 0),
+      queued(2, 0),
+      queued(3, 1),
+      queued(4, 2),
+      queued(5, 3),
+      attempt(6, 'x', 'passed'),
+    ]);
+    assert.deepEqual(wall.waiting, { inLine: 3, attacked: 2 });
+    assert.equal(queueLine(wall.waiting), 'In line: 3 · being attacked: 2');
+    assert.equal(wall.attacks.length, 6);
+  });
+
+  it('replaces an attempt the feed sends again, and never goes back a stage', () => {
+    let held = [queued(1, 2), queued(2, 1)];
+    held = withAttempt(held, queued(1, 0));
+    assert.deepEqual(wallOf(held).waiting, { inLine: 1, attacked: 1 });
+    const verdict = attempt(1, 't1', 'violation');
+    held = withAttempt(held, verdict);
+    assert.equal(held.length, 2);
+    assert.equal(wallWords(wallOf(held).attacks[1] as WallAttempt), wallWords(verdict));
+    // The claim's version, read before the verdict but arriving after it, is dropped.
+    assert.equal(withAttempt(held, queued(1, 0)), held);
+    assert.equal(withAttempt(withAttempt(held, queued(2, 0)), queued(2, 1)).find((a) => a.id === 2)?.queue?.place, 0);
+    assert.equal(withAttempt(held, queued(3, 1)).length, 3);
   });
 });

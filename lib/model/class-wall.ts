@@ -32,6 +32,8 @@ export type Wall = {
   refusals: WallAttempt[];
   /** How many trainees have an attacked attempt. */
   trainees: number;
+  /** Of the attempts held, how many wait in line and how many are being attacked now. */
+  waiting: { inLine: number; attacked: number };
 };
 
 /** Characters of the trainee's key shown beside their name: two browsers with one name read apart. */
@@ -42,11 +44,49 @@ export function wallOf(attempts: readonly WallAttempt[]): Wall {
   const byId = new Map(attempts.map((attempt) => [attempt.id, attempt]));
   const newestFirst = [...byId.values()].sort((a, b) => b.id - a.id);
   const attacks = newestFirst.filter((attempt) => attempt.outcome !== 'refused');
+  const stages = attacks.map(waitingOf);
   return {
     attacks,
     refusals: newestFirst.filter((attempt) => attempt.outcome === 'refused'),
     trainees: new Set(attacks.map((attempt) => attempt.trainee)).size,
+    waiting: {
+      inLine: stages.filter((how) => how === 'in line').length,
+      attacked: stages.filter((how) => how === 'being attacked').length,
+    },
   };
+}
+
+/** How far an attempt has gone: in line, being attacked, its verdict; it never goes back. */
+const stage = (attempt: WallAttempt) =>
+  ({ 'in line': 0, 'being attacked': 1, verdict: 2 })[waitingOf(attempt) ?? 'verdict'];
+
+/**
+ * The attempts held, with `attempt` as the live feed sent it again (claimed, then its verdict): it
+ * replaces the version held. The feed reads each change's row on its own, so two close changes may
+ * cross: a version from an earlier stage than the one held (a claim's after the verdict) is dropped.
+ */
+export function withAttempt(attempts: WallAttempt[], attempt: WallAttempt): WallAttempt[] {
+  const held = attempts.find((one) => one.id === attempt.id);
+  if (!held) return [...attempts, attempt];
+  if (stage(attempt) < stage(held)) return attempts;
+  return attempts.map((one) => (one.id === attempt.id ? attempt : one));
+}
+
+/**
+ * Where a queued attempt stands, as the wall says it: in line, or being attacked. No place number: the
+ * wall hears of an attempt only when its own row changes, so a number would go stale as others leave the line.
+ */
+export function waitingOf(attempt: Pick<WallAttempt, 'outcome' | 'verdict' | 'queue'>): Waiting | undefined {
+  if (attempt.outcome !== 'queued') return undefined;
+  const place = attempt.queue?.place ?? (attempt.verdict === 'being attacked' ? 0 : 1);
+  return place === 0 ? 'being attacked' : 'in line';
+}
+
+export type Waiting = 'in line' | 'being attacked';
+
+/** The trainer's line above the table: "In line: 3 · being attacked: 2". */
+export function queueLine(waiting: Wall['waiting']): string {
+  return `In line: ${waiting.inLine} · being attacked: ${waiting.attacked}`;
 }
 
 /**
@@ -59,6 +99,8 @@ export function traineeLabel(attempt: Pick<WallAttempt, 'name' | 'trainee'>): st
 }
 
 /** What the wall says of an attempt's verdict. */
-export function wallWords(attempt: Pick<WallAttempt, 'outcome' | 'verdict'>): string {
+export function wallWords(attempt: Pick<WallAttempt, 'outcome' | 'verdict' | 'queue'>): string {
+  const waiting = waitingOf(attempt);
+  if (waiting) return `⏳ ${waiting}`;
   return attempt.outcome === 'passed' ? `✓ ${attempt.verdict}` : `✗ ${attempt.verdict}`;
 }

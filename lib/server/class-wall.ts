@@ -2,7 +2,10 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import { getEventFeed } from '../../db/event-feed';
 import { findGuardAttempt, type GuardAttempt, listGuardAttempts } from '../../db/guard-attempts';
+import { queueFacts } from '../../db/guard-queue';
 import type { WallAttempt } from '../model/class-wall';
+import type { GuardQueuePlace } from '../model/guard-inputs';
+import { queuePlace } from '../model/guard-queue';
 import { type Credentials, isTrainer, ownerHashOf } from './access';
 import type { Send } from './event-stream';
 
@@ -14,7 +17,7 @@ import type { Send } from './event-stream';
 
 const WALL_LIMIT = 500;
 
-function wallAttempt(attempt: GuardAttempt): WallAttempt {
+function wallAttempt(attempt: GuardAttempt, queue: GuardQueuePlace | undefined): WallAttempt {
   return {
     id: attempt.id,
     trainee: createHash('sha256').update(`wall:${attempt.ownerHash}`).digest('hex').slice(0, 16),
@@ -22,6 +25,7 @@ function wallAttempt(attempt: GuardAttempt): WallAttempt {
     statement: attempt.statement,
     outcome: attempt.outcome,
     verdict: attempt.verdict,
+    ...(queue ? { queue } : {}),
     hasCounterexample: attempt.hasCounterexample,
     at: attempt.createdAt.getTime(),
   };
@@ -33,25 +37,39 @@ function viewerOf(credentials: Credentials): string | undefined | null {
   return credentials.ownerSecret ? ownerHashOf(credentials.ownerSecret) : null;
 }
 
+/**
+ * The attempts as the wall shows them, each queued one with its place read from the queue: one read
+ * for the whole list. One whose verdict came in between has no place; the feed sends its verdict.
+ */
+async function withPlaces(attempts: GuardAttempt[]): Promise<WallAttempt[]> {
+  const queued = attempts.filter((attempt) => attempt.outcome === 'queued').map((attempt) => attempt.id);
+  const facts = queued.length ? await queueFacts(queued) : new Map();
+  return attempts.map((attempt) => {
+    const fact = facts.get(attempt.id);
+    return wallAttempt(attempt, fact ? queuePlace(fact) : undefined);
+  });
+}
+
 export async function wallAttemptsFor(credentials: Credentials): Promise<WallAttempt[]> {
   const viewer = viewerOf(credentials);
   if (viewer === null) return [];
-  return (await listGuardAttempts({ ...(viewer ? { ownerHash: viewer } : {}), limit: WALL_LIMIT })).map(wallAttempt);
+  return withPlaces(await listGuardAttempts({ ...(viewer ? { ownerHash: viewer } : {}), limit: WALL_LIMIT }));
 }
 
-/** One new attempt, if the caller may see it. */
+/** One new or changed attempt (claimed, or its verdict in), if the caller may see it. */
 export async function wallAttemptFor(id: number, credentials: Credentials): Promise<WallAttempt | undefined> {
   const viewer = viewerOf(credentials);
   if (viewer === null) return undefined;
   const attempt = await findGuardAttempt(id);
   if (!attempt || (viewer !== undefined && attempt.ownerHash !== viewer)) return undefined;
-  return wallAttempt(attempt);
+  return (await withPlaces([attempt]))[0];
 }
 
 /**
- * The caller's wall, live: first every attempt it may see (`attempts`), then each new one (`attempt`)
- * as its row commits (NOTIFY fencing_guard_attempts, through the server's one LISTEN connection).
- * Subscribed before the list is read, so none falls between; the browser counts each id once.
+ * The caller's wall, live: first every attempt it may see (`attempts`), then each new or changed one
+ * (`attempt`: in line, claimed, its verdict) as its row commits (NOTIFY fencing_guard_attempts, through
+ * the server's one LISTEN connection). Subscribed before the list is read, so none falls between; the
+ * browser keeps the newest version of each id.
  */
 export async function streamWall(credentials: Credentials, send: Send, close: () => void): Promise<() => void> {
   const unsubscribe = await getEventFeed().subscribe({

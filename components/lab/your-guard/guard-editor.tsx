@@ -1,18 +1,22 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { lastGuardAction, submitGuardAction } from '@/app/actions';
 import type { GuardResult } from '@/lib/model/guard-inputs';
+import { useWaitAnnouncement, Verdict, Waiting } from './guard-verdict';
 import { useLastVerdicts } from './last-verdict';
+import { useGuardWait } from './use-guard-wait';
 
 const STARTER = 'UPDATE guarded_row SET value = $1, last_token = $2\nWHERE id = $3';
 
 /**
- * The your-guard lab's editor: the trainee writes the UPDATE that protects the row, and the lab
- * attacks it with real workers (a few seconds). The verdict is announced, with a link that opens
- * its counterexample on the replay's timeline. It opens with the trainee's last name, statement and
- * verdict in this lab, as guard_attempts kept them (the starter only before the first attempt).
+ * The your-guard lab's editor: the trainee writes the UPDATE that protects the row; a submitted guard
+ * joins the room's line of attacks (real workers, a few seconds each), and the editor shows its place
+ * and estimate until the verdict is in. The place (when it changes) and the verdict are announced,
+ * with a link that opens its counterexample on the replay's timeline. It opens with the trainee's last
+ * name, statement and verdict in this lab, as guard_attempts kept them (the starter only before the
+ * first attempt), and a guard still in line is waited for again.
  */
 export function GuardEditor({ labId }: { labId: string }) {
   const [name, setName] = useState('');
@@ -22,6 +26,20 @@ export function GuardEditor({ labId }: { labId: string }) {
   const [result, setResult] = useState<GuardResult | undefined>();
   const [error, setError] = useState<string | undefined>();
   const setLastVerdict = useLastVerdicts((s) => s.set);
+  const show = useCallback(
+    (next: GuardResult) => {
+      setResult(next);
+      // Only an attack's verdict changes the row's guard: a refusal or an unfinished attack installs nothing new.
+      if (next.outcome === 'passed' || next.outcome === 'violation') setLastVerdict(labId, next.outcome);
+    },
+    [labId, setLastVerdict],
+  );
+  const { reconnecting } = useGuardWait(labId, result, show, (message) => {
+    setResult(undefined);
+    setError(message);
+  });
+  const waiting = result?.outcome === 'queued' ? result : undefined;
+  const announced = useWaitAnnouncement(result);
   useEffect(() => {
     let current = true;
     void lastGuardAction({ lab: labId })
@@ -40,7 +58,7 @@ export function GuardEditor({ labId }: { labId: string }) {
       current = false;
     };
   }, [labId, setLastVerdict]);
-  const ids = { name: useId(), statement: useId(), help: useId() };
+  const ids = { name: useId(), statement: useId(), help: useId(), reason: useId() };
   return (
     <form
       aria-label="Your guard"
@@ -51,11 +69,8 @@ export function GuardEditor({ labId }: { labId: string }) {
         setError(undefined);
         const answer = await submitGuardAction({ lab: labId, name, statement }).catch(() => undefined);
         setBusy(false);
-        if (answer?.ok) {
-          setResult(answer.data);
-          if (answer.data.outcome === 'passed' || answer.data.outcome === 'violation')
-            setLastVerdict(labId, answer.data.outcome);
-        } else setError(answer ? answer.error.message : 'the server could not be reached');
+        if (answer?.ok) show(answer.data);
+        else setError(answer ? answer.error.message : 'the server could not be reached');
       }}
     >
       <h2 className="text-lg font-semibold">Your guard</h2>
@@ -63,7 +78,7 @@ export function GuardEditor({ labId }: { labId: string }) {
         One <code>UPDATE guarded_row</code> with <code>$1</code> the value, <code>$2</code> the token and{' '}
         <code>$3</code> the row id (columns <code>id</code>, <code>value</code>, <code>last_token</code>). It runs as a
         role that can touch only this table; then two workers attack it: A writes with token 9, freezes, B takes over
-        with 10, A wakes.
+        with 10, A wakes. Your guard joins the room's line: you see your place, then the verdict.
       </p>
       <label htmlFor={ids.name} className="grid gap-1 text-sm font-medium">
         Your name (on the class wall)
@@ -93,13 +108,15 @@ export function GuardEditor({ labId }: { labId: string }) {
       </label>
       <button
         type="submit"
-        disabled={busy || !loaded}
+        disabled={busy || !loaded || waiting !== undefined}
+        aria-describedby={waiting ? ids.reason : undefined}
         className="rounded-md bg-sky-700 px-3 py-1.5 font-semibold text-white hover:bg-sky-800 disabled:opacity-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600"
       >
-        {busy ? 'Attacking your guard…' : 'Attack my guard'}
+        {busy ? 'Sending your guard…' : 'Attack my guard'}
       </button>
+      {waiting ? <Waiting result={waiting} reconnecting={reconnecting} reasonId={ids.reason} /> : null}
       <div role="status" aria-live="polite" data-testid="guard-verdict" className="space-y-1 text-base">
-        {result ? <Verdict result={result} /> : null}
+        {waiting ? <p className="sr-only">{announced}</p> : result ? <Verdict result={result} /> : null}
       </div>
       {error ? (
         <p role="alert" className="text-sm text-rose-800 dark:text-rose-300">
@@ -112,38 +129,5 @@ export function GuardEditor({ labId }: { labId: string }) {
         </Link>
       </p>
     </form>
-  );
-}
-
-function Verdict({ result }: { result: GuardResult }) {
-  const tone =
-    result.outcome === 'passed' ? 'text-emerald-800 dark:text-emerald-300' : 'text-rose-800 dark:text-rose-300';
-  const word = {
-    queued: 'In line',
-    passed: '✓ Passed',
-    violation: '✗ Broken',
-    refused: '✗ Refused',
-    failed: '✗ Not finished',
-  }[result.outcome];
-  return (
-    <>
-      <p className={`font-semibold ${tone}`}>
-        {word}: {result.headline}
-      </p>
-      {result.detail ? <p className="text-sm">{result.detail}</p> : null}
-      <p className="text-sm">
-        Attempt {result.attemptId}, {result.outcome === 'refused' ? 'the statement refused' : 'the statement that ran'}:
-      </p>
-      <pre data-testid="guard-attempt-statement" className="whitespace-pre-wrap break-words font-mono text-sm">
-        {result.statement}
-      </pre>
-      {result.hasCounterexample ? (
-        <p>
-          <Link className="font-semibold underline" href={`/replay?attempt=${result.attemptId}`}>
-            Open the counterexample on the timeline (attempt {result.attemptId})
-          </Link>
-        </p>
-      ) : null}
-    </>
   );
 }

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { claimGuardAttempt, enqueueGuardAttack, finishGuardAttempt } from '@/db/guard-queue';
+import { closePool } from '@/db/pool';
+import { type WallAttempt, wallWords } from '@/lib/model/class-wall';
+import { endListenSessions } from '@/lib/testing/end-listen-sessions';
+import { waitFor } from '@/lib/testing/wait';
+import { newOwnerSecret, ownerHashOf, trainerKey, trainerProofOf } from './access';
+import { streamWall, wallAttemptsFor } from './class-wall';
+
+/*
+ * The class wall while guards wait in the room's line (issue 24): each queued attempt with its place
+ * (0 = being attacked) read from the queue, and the live feed sending an attempt again as it is
+ * claimed and gets its verdict. No job runner runs here: the test claims and finishes the attempts
+ * as a server would, so the places are the test's to set.
+ */
+
+const TRAINER = { trainerProof: trainerProofOf(trainerKey()) };
+// Any lab's row takes an attempt: the shared fenced lab, whose workers this test never starts.
+const LAB = 'fenced';
+const STATEMENT = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3 AND last_token <= $2';
+const owners = [newOwnerSecret(), newOwnerSecret(), newOwnerSecret()];
+const finished = new Set<number>();
+const claims = new Map<number, number>();
+
+async function finish(id: number, verdict: string) {
+  const runToken = claims.get(id) ?? (await claimGuardAttempt(id, 'class-wall.test'))?.runToken;
+  assert.ok(runToken, `attempt ${id} claimed`);
+  assert.ok(await finishGuardAttempt(id, runToken, { outcome: 'violation', verdict }));
+  finished.add(id);
+}
+
+after(async () => {
+  await endListenSessions();
+  await closePool();
+});
+
+test('the wall shows each queued attempt in line or being attacked, and sends it again as it moves', async (t) => {
+  const attempts = [];
+  for (const [i, secret] of owners.entries()) {
+    attempts.push(
+      await enqueueGuardAttack({ lab: LAB, ownerHash: ownerHashOf(secret), name: `Q${i}`, statement: STATEMENT }),
+    );
+  }
+  const [first, second, third] = attempts.map((attempt) => attempt.id) as [number, number, number];
+  t.after(async () => {
+    for (const id of [first, second, third]) if (!finished.has(id)) await finish(id, 'cleared by the test');
+  });
+  const claim = await claimGuardAttempt(first, 'class-wall.test');
+  assert.ok(claim);
+  claims.set(first, claim.runToken);
+
+  const mine = (wall: WallAttempt[]) => wall.filter((row) => [first, second, third].includes(row.id));
+  const rows = mine(await wallAttemptsFor(TRAINER)).sort((a, b) => a.id - b.id);
+  assert.deepEqual(
+    rows.map((row) => [row.id, row.outcome, wallWords(row)]),
+    [
+      [first, 'queued', '⏳ being attacked'],
+      [second, 'queued', '⏳ in line'],
+      [third, 'queued', '⏳ in line'],
+    ],
+  );
+  const [attacked, next, last] = rows as [WallAttempt, WallAttempt, WallAttempt];
+  assert.equal(attacked.queue?.place, 0);
+  assert.ok((next.queue?.place ?? 0) >= 1, JSON.stringify(next.queue));
+  assert.equal(last.queue?.place, (next.queue?.place ?? 0) + 1, 'first come, first served');
+  for (const row of rows) assert.ok((row.queue?.estimateSeconds ?? 0) >= 1, JSON.stringify(row.queue));
+
+  // A trainee sees only their own, with its place.
+  const own = await wallAttemptsFor({ ownerSecret: owners[2] as string });
+  assert.deepEqual(
+    own.map((row) => [row.id, row.queue?.place]),
+    [[third, last.queue?.place]],
+  );
+
+  // Live: the second's claim and then its verdict come again, as the same attempt.
+  const sent: WallAttempt[] = [];
+  const stop = await streamWall(
+    TRAINER,
+    (message) => {
+      if (message.event === 'attempt' && 'data' in message) sent.push(message.data as WallAttempt);
+    },
+    () => undefined,
+  );
+  try {
+    const secondClaim = await claimGuardAttempt(second, 'class-wall.test');
+    assert.ok(secondClaim);
+    claims.set(second, secondClaim.runToken);
+    await waitFor(() => sent.some((row) => row.id === second && row.queue?.place === 0), 'the claim, sent again');
+    await finish(second, 'your guard let token 9 overwrite token 10');
+    await waitFor(
+      () => sent.some((row) => row.id === second && row.outcome === 'violation'),
+      'the verdict, sent again',
+    );
+    const verdict = sent.find((row) => row.id === second && row.outcome === 'violation');
+    assert.equal(verdict?.queue, undefined);
+    assert.equal(wallWords(verdict as WallAttempt), '✗ your guard let token 9 overwrite token 10');
+  } finally {
+    stop();
+  }
+});
