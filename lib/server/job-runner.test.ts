@@ -146,14 +146,19 @@ test('12 guards submitted at once to two servers: each verdict is the one its st
     }),
   );
   const startedAt = Date.now();
+  const read = () => Promise.all(queued.map(({ attempt }) => findGuardAttempt(attempt.id)));
   const verdicts = await waitFor(
     async () => {
-      const now = await Promise.all(queued.map(({ attempt }) => findGuardAttempt(attempt.id)));
+      const now = await read();
       return now.every((a) => a && a.outcome !== 'queued') ? now : undefined;
     },
     'every verdict',
-    { timeoutMs: 240_000, everyMs: 500 },
-  );
+    { timeoutMs: 300_000, everyMs: 500 },
+  ).catch(async (error: Error) => {
+    const now = await read();
+    const words = now.map((a, i) => `T${i}: ${a?.outcome}: ${a?.verdict}`).join('\n');
+    throw new Error(`${error.message}; where they stand:\n${words}`);
+  });
   console.log(`12 verdicts in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   const { rows } = await getPool().query<{ run_by: string; n: number }>(
     'SELECT run_by, count(*)::int AS n FROM guard_attempts WHERE id = ANY($1) GROUP BY run_by',
