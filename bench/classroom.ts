@@ -80,7 +80,7 @@ export async function benchClassroom(apps: AppProcess[], size: ClassroomSize): P
       }),
     );
     console.log(
-      `classroom: ${size.trainees} trainees submit within ${size.spreadSeconds} s to ${apps.length} servers…`,
+      `classroom: ${size.trainees} trainees submit within ${size.spreadSeconds} s to ${apps.length} app server${apps.length === 1 ? '' : 's'}…`,
     );
     const watching = benchEventLatency(first.baseUrl, first.databaseUrl, { samples: size.paintSamples });
     const attempts = await Promise.all(

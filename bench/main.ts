@@ -165,7 +165,7 @@ async function main(argv: string[]): Promise<number> {
   if (selected.has('classroom')) {
     const { trainees, servers } = sizes.classroom;
     const title = `A classroom submits: ${trainees} trainees, ${servers} app server${servers === 1 ? '' : 's'} on one database`;
-    console.log(`classroom: starting ${servers} app servers…`);
+    console.log(`classroom: starting ${servers} app server${servers === 1 ? '' : 's'}…`);
     const dirs: string[] = [];
     const apps: AppProcess[] = [];
     try {
