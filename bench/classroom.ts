@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createPrivateLab } from '../db/labs';
+import { kindWhere } from '../lib/labs/traits';
 import { ownerHashOf } from '../lib/server/access';
 import { submitGuard } from '../lib/server/guard-commands';
 import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
@@ -23,6 +24,9 @@ import { type Figure, percentile } from './stats';
  */
 
 export type ClassroomSize = BenchSizes['classroom'];
+
+/** The lab a trainee writes a guard in: asked by its trait, as the product asks. */
+const YOUR_GUARD = kindWhere((traits) => traits.fencing === 'trainee-guard');
 
 type Sample = { cpuSeconds: number; rssMb: number };
 
@@ -68,7 +72,7 @@ export async function benchClassroom(apps: AppProcess[], size: ClassroomSize): P
         const secret = randomBytes(32).toString('hex');
         const address = `10.24.${Math.floor(i / 250)}.${i % 250}`;
         const lab = await createPrivateLab({
-          kind: 'your-guard',
+          kind: YOUR_GUARD,
           ownerHash: ownerHashOf(secret),
           openedFrom: address,
           initialValue: INITIAL_ROW_VALUE,

@@ -104,7 +104,18 @@ test('places: the waiting counted in order, the attacked at 0; slots from the se
   const b = await enqueue(await labOf(), 'B');
   const c = await enqueue(await labOf(), 'C');
   await claimGuardAttempt(a.id, 'server-1');
-  await beatJobServer({ server: 'test-server-1', poolIds: [], slots: 2, staleMs: 60_000 });
+  await getPool().query(
+    `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test-pool' WHERE key = $1`,
+    [`guard_attempt:${a.id}`],
+  );
+  await beatJobServer({
+    server: 'test-server-1',
+    poolIds: [],
+    slots: 2,
+    staleMs: 60_000,
+    judge: true,
+    activeJobIds: [],
+  });
   try {
     const facts = await queueFacts([a.id, b.id, c.id]);
     assert.deepEqual(
@@ -143,9 +154,19 @@ test("a server that stops beating is forgotten by a peer's beat, which unlocks i
     `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'dead-pool', attempts = 1 WHERE key = $1`,
     [key],
   );
-  await beatJobServer({ server: 'test-dead', poolIds: ['dead-pool'], slots: 1, staleMs: 60_000 });
+  await beatJobServer({
+    server: 'test-dead',
+    poolIds: ['dead-pool'],
+    slots: 1,
+    staleMs: 60_000,
+    judge: true,
+    activeJobIds: [],
+  });
   await getPool().query(`UPDATE job_servers SET beat_at = beat_at - interval '10 seconds' WHERE id = 'test-dead'`);
-  const gone = await beatJobServer({ server: 'test-alive', poolIds: [], slots: 1, staleMs: 2_000 });
+  const beat = { server: 'test-alive', poolIds: [], slots: 1, staleMs: 2_000, activeJobIds: [] };
+  // Back from an outage, every beat is old: a server judges none before it has beaten for staleMs itself.
+  assert.deepEqual(await beatJobServer({ ...beat, judge: false }), []);
+  const gone = await beatJobServer({ ...beat, judge: true });
   await leaveJobServers('test-alive');
   assert.deepEqual(gone, ['test-dead']);
   const { rows } = await getPool().query(
@@ -153,4 +174,34 @@ test("a server that stops beating is forgotten by a peer's beat, which unlocks i
     [key],
   );
   assert.deepEqual(rows[0], { locked_at: null, locked_by: null });
+});
+
+test("a server's own lock it no longer runs (a failure it could not record) is released by its next beat", async () => {
+  const mine = await enqueue(await labOf(), 'Mine');
+  const running = await enqueue(await labOf(), 'Running');
+  const lock = (attempt: number) =>
+    getPool().query(
+      `UPDATE graphile_worker._private_jobs SET locked_at = now() - interval '30 seconds', locked_by = 'my-pool', attempts = 1
+        WHERE key = $1 RETURNING id::text`,
+      [`guard_attempt:${attempt}`],
+    );
+  await lock(mine.id);
+  const active = (await lock(running.id)).rows[0]?.id as string;
+  await beatJobServer({
+    server: 'test-me',
+    poolIds: ['my-pool'],
+    slots: 1,
+    staleMs: 60_000,
+    judge: false,
+    activeJobIds: [active],
+  });
+  await leaveJobServers('test-me');
+  const { rows } = await getPool().query<{ key: string; locked_by: string | null }>(
+    'SELECT key, locked_by FROM graphile_worker._private_jobs WHERE key = ANY($1) ORDER BY id',
+    [[`guard_attempt:${mine.id}`, `guard_attempt:${running.id}`]],
+  );
+  assert.deepEqual(
+    rows.map((row) => row.locked_by),
+    [null, 'my-pool'],
+  );
 });

@@ -121,15 +121,16 @@ export async function finishGuardAttempt(
 export async function failAbandonedGuardAttempts(db: Queryable = getPool()): Promise<number> {
   const { rowCount } = await db.query(
     `UPDATE guard_attempts a SET outcome = 'failed', finished_at = clock_timestamp(),
-            verdict = left('the attack could not finish after ' || $1 || ' tries: ' || coalesce(
-              (SELECT j.last_error FROM graphile_worker._private_jobs j WHERE j.key = 'guard_attempt:' || a.id),
-              'the app servers running it stopped') || '; submit it again', 2000)
+            verdict = left(coalesce(
+              (SELECT 'the attack could not finish after ' || j.attempts || ' tries: ' ||
+                      coalesce(j.last_error, 'the app servers running it stopped')
+                 FROM graphile_worker._private_jobs j WHERE j.key = 'guard_attempt:' || a.id),
+              'the attack could not finish: its job is gone') || '; submit it again', 2000)
       WHERE a.outcome = 'queued'
         AND NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
                          WHERE j.key = 'guard_attempt:' || a.id AND j.attempts < j.max_attempts)
         AND NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
                          WHERE j.key = 'guard_attempt:' || a.id AND j.locked_at IS NOT NULL)`,
-    [String(GUARD_ATTACK_MAX_RUNS)],
   );
   return rowCount ?? 0;
 }
@@ -148,21 +149,27 @@ type FactsRow = {
 export async function queueFacts(ids?: readonly number[], db: Queryable = getPool()): Promise<Map<number, QueueFacts>> {
   const { rows } = await db.query<FactsRow>(
     `WITH line AS (
-       SELECT id, started_at, row_number() OVER (PARTITION BY started_at IS NULL ORDER BY id) - 1 AS before
-         FROM guard_attempts WHERE outcome = 'queued'
+       -- Being attacked is its job locked by a server now; a try that failed, or a server taken for
+       -- dead, puts it back in line (started_at says only when it was last claimed).
+       SELECT a.id, a.started_at,
+              EXISTS (SELECT FROM graphile_worker._private_jobs j
+                       WHERE j.key = 'guard_attempt:' || a.id AND j.locked_at IS NOT NULL) AS running
+         FROM guard_attempts a WHERE a.outcome = 'queued'
+     ), ranked AS (
+       SELECT line.*, row_number() OVER (PARTITION BY running ORDER BY id) - 1 AS before FROM line
      ), recent AS (
        SELECT extract(epoch FROM finished_at - started_at) AS seconds FROM guard_attempts
         WHERE outcome IN ('passed', 'violation') AND finished_at IS NOT NULL AND started_at IS NOT NULL
         ORDER BY id DESC LIMIT ${TYPICAL_OF}
      )
-     SELECT line.id, line.started_at IS NOT NULL AS running,
-            extract(epoch FROM clock_timestamp() - line.started_at)::float8 AS running_for,
-            CASE WHEN line.started_at IS NULL THEN line.before ELSE 0 END AS ahead,
-            (SELECT count(*) FROM line WHERE started_at IS NOT NULL) AS running_now,
+     SELECT line.id, line.running,
+            CASE WHEN line.running THEN extract(epoch FROM clock_timestamp() - line.started_at)::float8 END AS running_for,
+            CASE WHEN line.running THEN 0 ELSE line.before END AS ahead,
+            (SELECT count(*) FROM ranked WHERE running) AS running_now,
             (SELECT coalesce(sum(slots), 0) FROM job_servers
               WHERE beat_at > clock_timestamp() - make_interval(secs => $2::float8 / 1000)) AS slots,
             (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) FROM recent)::float8 AS typical
-       FROM line WHERE $1::bigint[] IS NULL OR line.id = ANY($1)`,
+       FROM ranked line WHERE $1::bigint[] IS NULL OR line.id = ANY($1)`,
     [ids ? [...ids] : null, SERVER_STALE_MS],
   );
   return new Map(

@@ -24,12 +24,28 @@ export const guardAttackPayload = z.object({ attempt: z.number().int().positive(
 /** The job's tries so far (this one included) and its bound: graphile-worker's. */
 export type JobTries = { attempts: number; max_attempts: number };
 
+/**
+ * Thrown by a run whose claim was overtaken (its server was taken for dead, another claimed the attempt
+ * since): graphile-worker then takes its failure path, which leaves a job locked by another server's
+ * pool alone. Returning normally would complete it, which deletes the job whatever locks it, and the
+ * newest run's attempt would be failed as abandoned.
+ */
+export class RunOvertaken extends Error {
+  constructor(attempt: number) {
+    super(`attempt ${attempt} was claimed by a newer run: this run's verdict is not written`);
+  }
+}
+
 export async function runGuardAttackJob(payload: unknown, server: string, tries?: JobTries): Promise<void> {
   const { attempt: id } = guardAttackPayload.parse(payload);
   const claim = await claimGuardAttempt(id, server);
+  // Its verdict is written: the job is done.
   if (!claim) return;
   const { attempt, runToken } = claim;
-  const fail = (verdict: string) => finishGuardAttempt(id, runToken, { outcome: 'failed', verdict });
+  const finish = async (result: Parameters<typeof finishGuardAttempt>[2]) => {
+    if (!(await finishGuardAttempt(id, runToken, result))) throw new RunOvertaken(id);
+  };
+  const fail = (verdict: string) => finish({ outcome: 'failed', verdict });
   const lab = await findLab(attempt.lab);
   if (!lab || lab.closedAt) {
     await fail('the attack did not run: the lab was closed while the guard waited in line');
@@ -47,7 +63,9 @@ export async function runGuardAttackJob(payload: unknown, server: string, tries?
         await installGuard(lab.id, parsed.statement);
       } catch (error) {
         if (!isFencingError(error) || error.code !== 'invalid_input') throw error;
-        await finishGuardAttempt(id, runToken, { outcome: 'refused', verdict: error.message });
+        const closed = (await findLab(lab.id))?.closedAt;
+        if (closed) await fail('the attack did not run: the lab was closed while the guard waited in line');
+        else await finish({ outcome: 'refused', verdict: error.message });
         return;
       }
       const { verdict, events } = await runGuardAttack(lab, parsed.constants);
@@ -59,7 +77,7 @@ export async function runGuardAttackJob(payload: unknown, server: string, tries?
             events: events.filter((event) => shown.has(event.id)),
             exportedAt: new Date(),
           });
-      await finishGuardAttempt(id, runToken, {
+      await finish({
         outcome: verdict.passed ? 'passed' : 'violation',
         verdict: verdict.headline,
         ...(verdict.detail ? { detail: verdict.detail } : {}),
@@ -68,12 +86,12 @@ export async function runGuardAttackJob(payload: unknown, server: string, tries?
       });
     });
   } catch (error) {
-    // A refusal in words is the verdict; anything else is tried again (a slow machine, the database
-    // restarting), and said in words once the tries are spent.
+    if (error instanceof RunOvertaken) throw error;
+    // A refusal in words is the verdict; anything else (a step that timed out on a starved machine,
+    // the database away) is tried again, and said in words once the tries are spent.
     const message = error instanceof Error ? error.message : String(error);
-    if (!isFencingError(error) && tries && tries.attempts < tries.max_attempts) throw error;
-    await fail(
-      `the attack could not finish${tries && !isFencingError(error) ? ` (tried ${tries.attempts} times)` : ''}: ${message}`,
-    );
+    const retried = !isFencingError(error) || isFencingError(error, 'db_unavailable');
+    if (retried && tries && tries.attempts < tries.max_attempts) throw error;
+    await fail(`the attack could not finish${tries && retried ? ` (tried ${tries.attempts} times)` : ''}: ${message}`);
   }
 }

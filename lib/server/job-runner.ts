@@ -15,18 +15,26 @@ import { runGuardAttackJob } from './guard-attack-job';
  * the queue in the lab's database, `FENCING_LAB_MAX_GUARD_ATTACKS` at a time (2 on a 2-CPU box), and
  * a beat every 500 ms says this server lives and unlocks the jobs of a peer that stopped beating
  * (db/job-servers.ts). One owner per server process (kept on globalThis: Next loads modules more than
- * once); it starts with the server (instrumentation.ts), is closed on shutdown, and keeps trying while
- * the database is away: the library reconnects its pool, the beat retries every beat.
+ * once); it starts with the server (instrumentation.ts) and keeps trying while the database is away: the
+ * library reconnects its pool, the beat retries every beat. A Next server that stops does not close it
+ * (Next ends the process on SIGTERM): its row goes stale, and a peer, or its own next start, unlocks
+ * its jobs after SERVER_STALE_MS. `close()` is for the hosts and tests that stop one cleanly.
  */
 
 const BEAT_MS = 500;
 const DEFAULT_SLOTS = 2;
 const POLL_MS = 1_000;
+const MAX_SLOTS = 64;
 
 export class JobRunner {
   readonly server = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   readonly slots: number;
   private readonly poolIds: string[] = [];
+  /** The jobs this server runs now, by id (graphile-worker's events). */
+  private readonly active = new Set<string>();
+  /** Since when every beat succeeded: peers are judged only after SERVER_STALE_MS of it. */
+  private healthySince: number | undefined;
+  private beating: Promise<void> | undefined;
   private pool: pg.Pool | undefined;
   private runner: Runner | undefined;
   private beat: NodeJS.Timeout | undefined;
@@ -34,7 +42,8 @@ export class JobRunner {
   private starting: Promise<void> | undefined;
 
   constructor(slots = limitFromEnv('FENCING_LAB_MAX_GUARD_ATTACKS', DEFAULT_SLOTS)) {
-    this.slots = slots;
+    // job_servers holds at most 64 a server (a beat refused for more would hide a live server).
+    this.slots = Math.min(MAX_SLOTS, slots);
   }
 
   /** Starts taking jobs (idempotent); a failed start (no database yet) is tried again after a while. */
@@ -59,6 +68,8 @@ export class JobRunner {
     const events = new EventEmitter() as WorkerEvents;
     // Since graphile-worker 0.16 a job is locked by its pool's id, which the beat publishes.
     events.on('pool:create', ({ workerPool }) => this.poolIds.push(workerPool.id));
+    events.on('job:start', ({ job }) => this.active.add(String(job.id)));
+    events.on('job:complete', ({ job }) => this.active.delete(String(job.id)));
     events.on('job:error', ({ job, error }) =>
       console.error(`[jobs] ${job.task_identifier} job ${job.id} failed: ${(error as Error)?.message ?? error}`),
     );
@@ -84,21 +95,33 @@ export class JobRunner {
 
   private beatSoon(ms: number): void {
     if (this.closed) return;
-    this.beat = setTimeout(() => void this.beatOnce(), ms);
+    this.beat = setTimeout(() => {
+      this.beating = this.beatOnce();
+    }, ms);
     this.beat.unref();
   }
 
   private async beatOnce(): Promise<void> {
     const pool = this.pool;
-    if (!pool) return;
+    if (!pool || this.closed) return;
     try {
+      const now = Date.now();
       const gone = await beatJobServer(
-        { server: this.server, poolIds: this.poolIds, slots: this.slots, staleMs: SERVER_STALE_MS },
+        {
+          server: this.server,
+          poolIds: this.poolIds,
+          slots: this.slots,
+          staleMs: SERVER_STALE_MS,
+          judge: this.healthySince !== undefined && now - this.healthySince >= SERVER_STALE_MS,
+          activeJobIds: [...this.active],
+        },
         pool,
       );
+      this.healthySince ??= now;
       for (const peer of gone) console.error(`[jobs] app server ${peer} stopped beating: its jobs are unlocked`);
       await failAbandonedGuardAttempts(pool);
     } catch (error) {
+      this.healthySince = undefined;
       if (!this.closed) console.error(`[jobs] beat failed: ${(error as Error).message}`);
     }
     this.beatSoon(BEAT_MS);
@@ -108,6 +131,7 @@ export class JobRunner {
   async close(): Promise<void> {
     this.closed = true;
     if (this.beat) clearTimeout(this.beat);
+    await this.beating;
     await this.starting?.catch(() => undefined);
     await this.runner?.stop().catch(() => undefined);
     if (this.pool) {
