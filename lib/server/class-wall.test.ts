@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { claimGuardAttempt, enqueueGuardAttack, finishGuardAttempt } from '@/db/guard-queue';
-import { closePool } from '@/db/pool';
+import { closePool, getPool } from '@/db/pool';
 import { type WallAttempt, wallWords } from '@/lib/model/class-wall';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { waitFor } from '@/lib/testing/wait';
@@ -11,8 +11,8 @@ import { streamWall, wallAttemptsFor } from './class-wall';
 /*
  * The class wall while guards wait in the room's line (issue 24): each queued attempt with its place
  * (0 = being attacked) read from the queue, and the live feed sending an attempt again as it is
- * claimed and gets its verdict. No job runner runs here: the test claims and finishes the attempts
- * as a server would, so the places are the test's to set.
+ * claimed and gets its verdict. No job runner runs here: the test claims, locks and finishes the
+ * attempts as a server would, so the places are the test's to set.
  */
 
 const TRAINER = { trainerProof: trainerProofOf(trainerKey()) };
@@ -30,6 +30,17 @@ async function finish(id: number, verdict: string) {
   finished.add(id);
 }
 
+/** As a server's runner does: its pool locks the job, then the job claims the attempt. */
+async function lockAndClaim(id: number) {
+  await getPool().query(
+    `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'class-wall.test' WHERE key = $1`,
+    [`guard_attempt:${id}`],
+  );
+  const claim = await claimGuardAttempt(id, 'class-wall.test');
+  assert.ok(claim);
+  claims.set(id, claim.runToken);
+}
+
 after(async () => {
   await endListenSessions();
   await closePool();
@@ -45,10 +56,12 @@ test('the wall shows each queued attempt in line or being attacked, and sends it
   const [first, second, third] = attempts.map((attempt) => attempt.id) as [number, number, number];
   t.after(async () => {
     for (const id of [first, second, third]) if (!finished.has(id)) await finish(id, 'cleared by the test');
+    // No runner of a later test is to pick them up.
+    await getPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1)', [
+      [first, second, third].map((id) => `guard_attempt:${id}`),
+    ]);
   });
-  const claim = await claimGuardAttempt(first, 'class-wall.test');
-  assert.ok(claim);
-  claims.set(first, claim.runToken);
+  await lockAndClaim(first);
 
   const mine = (wall: WallAttempt[]) => wall.filter((row) => [first, second, third].includes(row.id));
   const rows = mine(await wallAttemptsFor(TRAINER)).sort((a, b) => a.id - b.id);
@@ -83,9 +96,7 @@ test('the wall shows each queued attempt in line or being attacked, and sends it
     () => undefined,
   );
   try {
-    const secondClaim = await claimGuardAttempt(second, 'class-wall.test');
-    assert.ok(secondClaim);
-    claims.set(second, secondClaim.runToken);
+    await lockAndClaim(second);
     await waitFor(() => sent.some((row) => row.id === second && row.queue?.place === 0), 'the claim, sent again');
     await finish(second, 'your guard let token 9 overwrite token 10');
     await waitFor(
