@@ -126,10 +126,17 @@ test('kill -9 of the server attacking a guard: the other server attacks it again
     [attempt.id],
   );
   assert.equal(rows[0]?.run_by, survivor.server, 'finished by the server that lived');
-  const job = await getPool().query('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1', [
-    `guard_attempt:${attempt.id}`,
-  ]);
-  assert.equal(job.rows[0].n, 0, 'the job is complete, not left to run again');
+  // The library completes (deletes) the job just after the handler wrote the verdict and returned.
+  await waitFor(
+    async () => {
+      const job = await getPool().query('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1', [
+        `guard_attempt:${attempt.id}`,
+      ]);
+      return job.rows[0].n === 0 ? true : undefined;
+    },
+    'the job complete, not left to run again',
+    { timeoutMs: 10_000 },
+  );
   survivor.child.kill('SIGTERM');
   await new Promise((resolve) => survivor.child.once('exit', resolve));
 });
