@@ -38,12 +38,23 @@ async function moment(lab: LabInstance): Promise<Moment> {
   return { events, row: row && { value: row.value, lastToken: Number(row.lastToken) } };
 }
 
-async function until(lab: LabInstance, what: string, done: (m: Moment) => boolean): Promise<Moment> {
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
+async function until(
+  lab: LabInstance,
+  what: string,
+  done: (m: Moment) => boolean,
+  timeoutMs = STEP_TIMEOUT_MS,
+): Promise<Moment> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const m = await moment(lab);
     if (done(m)) return m;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      // What the lab recorded, so that a timeout says what happened instead of only what did not.
+      const last = m.events
+        .slice(-12)
+        .map((e) => `${e.id} ${e.actor} ${e.kind} ${e.token ?? ''} ${JSON.stringify(e.detail)}`);
+      throw new Error(`timed out waiting for ${what}; the lab's last events:\n${last.join('\n')}`);
+    }
     await sleep(POLL_MS);
   }
 }
@@ -81,15 +92,20 @@ describe('every lab’s narration, read against the database at each step', () =
         const late = factsFrom((await moment(lab)).events, kind).lateWriteA as WireEvent;
         const firstB = factsFrom((await moment(lab)).events, kind).writeB as WireEvent;
         // B writes again after the story's end; in a fenced lab its new value is what the row holds.
-        const m = await until(lab, 'B to write again', (at) =>
-          at.events.some(
-            (e) =>
-              e.actor === 'B' &&
-              e.id > late.id &&
-              e.kind.startsWith('write_') &&
-              e.detail.value !== firstB.detail.value &&
-              e.kind !== 'write_sent',
-          ),
+        const m = await until(
+          lab,
+          'B to write again',
+          (at) =>
+            at.events.some(
+              (e) =>
+                e.actor === 'B' &&
+                e.id > late.id &&
+                e.kind.startsWith('write_') &&
+                e.detail.value !== firstB.detail.value &&
+                e.kind !== 'write_sent',
+            ),
+          // Three of B's write periods: one may fall just before A's late write.
+          3 * B_WRITES_EVERY_MS + 5_000,
         );
         const { text, wrong } = read(lab, last, m);
         assert.deepEqual(wrong, [], `the last step once B wrote again: ${text}`);
