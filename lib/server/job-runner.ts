@@ -7,12 +7,15 @@ import type pg from 'pg';
 import { failAbandonedGuardAttempts, GUARD_ATTACK_TASK, SERVER_STALE_MS } from '../../db/guard-queue';
 import { beatJobServer, leaveJobServers } from '../../db/job-servers';
 import { newPool } from '../../db/pool';
+import { WHAT_IF_TASK } from '../../db/what-if-jobs';
 import { limitFromEnv } from './feed-slots';
 import { runGuardAttackJob } from './guard-attack-job';
+import { runWhatIfJob } from './what-if-job';
 
 /*
- * This app server's share of the room's job queue (issue 24): graphile-worker runs guard attacks from
- * the queue in the lab's database, `FENCING_LAB_MAX_GUARD_ATTACKS` at a time (2 on a 2-CPU box), and
+ * This app server's share of the room's job queue (issue 24): graphile-worker runs guard attacks and
+ * what-if forks' runs from the queue in the lab's database, `FENCING_LAB_MAX_GUARD_ATTACKS` at a time
+ * (2 on a 2-CPU box), and
  * a beat every 500 ms says this server lives and unlocks the jobs of a peer that stopped beating
  * (db/job-servers.ts). One owner per server process (kept on globalThis: Next loads modules more than
  * once); it starts with the server (instrumentation.ts) and keeps trying while the database is away: the
@@ -83,7 +86,10 @@ export class JobRunner {
         logger: new Logger(() => (level, message) => {
           if (level === 'error') console.error(`[jobs] ${message}`);
         }),
-        taskList: { [GUARD_ATTACK_TASK]: (payload, helpers) => runGuardAttackJob(payload, this.server, helpers.job) },
+        taskList: {
+          [GUARD_ATTACK_TASK]: (payload, helpers) => runGuardAttackJob(payload, this.server, helpers.job),
+          [WHAT_IF_TASK]: (payload) => runWhatIfJob(payload),
+        },
       });
     } catch (error) {
       await pool.end().catch(() => undefined);

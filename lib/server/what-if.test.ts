@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { listEvents } from '../../db/events';
 import { findLab, type LabRecord, readLabFork } from '../../db/labs';
 import { recordExpiredLeases } from '../../db/leases';
 import { closePool, newClient } from '../../db/pool';
+import { whatIfPending } from '../../db/what-if-jobs';
 import { serializeHistory } from '../model/history-file';
 import { MAX_PRIVATE_LABS_PER_OWNER } from '../model/lab-input-limits';
 import { labTitle } from '../model/lab-instance';
@@ -15,18 +16,30 @@ import { getSupervisor } from '../supervisor/supervisor';
 import { runWhatIf } from '../supervisor/what-if-run';
 import { waitFor } from '../testing/wait';
 import { newOwnerSecret, ownerHashOf } from './access';
+import { JobRunner } from './job-runner';
 import { getPrivateLabs } from './private-labs';
 import { forkWhatIf, startWhatIf } from './what-if';
+import { runWhatIfJob } from './what-if-job';
 
 /*
  * A what-if fork runs the pause story again, for real, in a new private lab, and never touches the
  * original: the original's export is the same bytes before and after the fork has run to its end.
  */
 
+// The forks' runs are jobs: this process is one app server of the room, taking them from the queue.
+const runner = new JobRunner(1);
+before(() => runner.start());
+
 after(async () => {
+  await runner.close();
   await getSupervisor().shutdown();
   await closePool();
 });
+
+/** Until the fork's run has been taken from the queue and has played out. */
+async function forkRunOver(lab: string): Promise<void> {
+  await waitFor(async () => !(await whatIfPending(lab)), `the fork ${lab}'s run to end`, { timeoutMs: 90_000 });
+}
 
 const ADDRESS = 'what-if-test';
 const EXPORTED_AT = new Date(Date.UTC(2026, 11, 1, 7, 0, 0));
@@ -87,7 +100,7 @@ describe('a what-if fork', () => {
       { lab: original.id, atMs, pauseMs: 1_000, leaseTtlMs: 4_000, renewEveryMs: 500, fencing: 'no-fencing' },
       caller,
     );
-    await fork.run;
+    await forkRunOver(fork.id);
     const afterFork = await exportOf(original);
     const added = (await listEvents({ lab: original.id })).filter((e) => e.id > (originalEvents.at(-1)?.id ?? 0));
     assert.equal(
@@ -118,6 +131,48 @@ describe('a what-if fork', () => {
       forkEvents.some((e) => e.actor === 'B' && e.kind === 'lease_acquired'),
       false,
       'B never got the lease',
+    );
+  });
+
+  test('run again (as after its server died), the story is told once more from the fork’s moment, not on top of the first', async () => {
+    const ownerSecret = newOwnerSecret();
+    const caller = { credentials: { ownerSecret }, ownerSecret, address: ADDRESS };
+    const original = await getPrivateLabs().open('fenced', { ownerHash: ownerHashOf(ownerSecret), address: ADDRESS });
+    await runWhatIf(original, { pauseMs: 2_500, leaseTtlMs: 1_000, renewEveryMs: 300 });
+    const originalEvents = (await listEvents({ lab: original.id })).map(toWire);
+    const writeB = originalEvents.find((e) => e.actor === 'B' && e.kind === 'write_accepted');
+    assert.ok(writeB, 'B took over and wrote in the original');
+    const atMs = writeB.at - (originalEvents[0]?.at ?? 0);
+    const fork = await startWhatIf(
+      { lab: original.id, atMs, pauseMs: 1_000, leaseTtlMs: 4_000, renewEveryMs: 500, fencing: 'fenced' },
+      caller,
+    );
+    await forkRunOver(fork.id);
+    const first = await listEvents({ lab: fork.id });
+    assert.ok(
+      first.some((e) => e.actor === 'A' && e.kind === 'write_accepted'),
+      'the first run told the story',
+    );
+
+    await runWhatIfJob({ lab: fork.id });
+    const second = await listEvents({ lab: fork.id });
+    const lastOfFirst = first.at(-1)?.id ?? 0;
+    assert.ok(
+      second.every((e) => e.id > lastOfFirst),
+      'the first telling is gone: the lab was reset to the fork’s moment',
+    );
+    const count = (actor: string, kind: string) => second.filter((e) => e.actor === actor && e.kind === kind).length;
+    assert.deepEqual(
+      [count('A', 'worker_started'), count('B', 'worker_started'), count('A', 'pause_started')],
+      [1, 1, 1],
+      'one telling: each worker started once, A frozen once',
+    );
+    const firstGrant = first.find((e) => e.actor === 'A' && e.kind === 'lease_acquired')?.token ?? 0;
+    const secondGrant = second.find((e) => e.actor === 'A' && e.kind === 'lease_acquired')?.token ?? 0;
+    assert.ok(secondGrant > firstGrant, `tokens never go back: ${secondGrant} > ${firstGrant}`);
+    assert.ok(
+      second.some((e) => e.actor === 'A' && e.kind === 'write_accepted'),
+      'the second run told the story',
     );
   });
 

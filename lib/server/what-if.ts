@@ -1,10 +1,10 @@
 import 'server-only';
 import { listEventsUntilMoment } from '../../db/events';
+import { enqueueWhatIf } from '../../db/what-if-jobs';
 import { FencingError } from '../model/errors';
 import { type ForkRecord, forkStart, type WhatIf, whatIfInput } from '../model/what-if';
 import { forkKind, hasPauseStory } from '../model/what-if-settings';
 import { toWire } from '../model/wire';
-import { runWhatIf } from '../supervisor/what-if-run';
 import { type Credentials, ownerHashOf } from './access';
 import { labFor } from './lab-commands';
 import { getPrivateLabs } from './private-labs';
@@ -15,14 +15,16 @@ import { validatedAction } from './validated-action';
  * caller's, with the settings changed. The original lab is only read (its events, to find the row at
  * that moment): nothing of it is written, so going back to it is always possible and it never changes.
  * Anyone who may see the original may fork it (a watcher of a shared lab too): the fork is theirs.
+ * The run itself is a job in the room's queue (what-if-job.ts): any app server on the database runs
+ * it, and another runs it again from the fork's moment if that one dies.
  */
 
 export type WhatIfCaller = { credentials: Credentials; ownerSecret: string; address: string };
 
 export type ForkStarted = { id: string; original: string };
 
-/** Opens the fork's lab and starts its run; `run` settles when the story has played out (for tests). */
-export async function startWhatIf(w: WhatIf, caller: WhatIfCaller): Promise<ForkStarted & { run: Promise<void> }> {
+/** Opens the fork's lab and puts its run in the queue. */
+export async function startWhatIf(w: WhatIf, caller: WhatIfCaller): Promise<ForkStarted> {
   const original = await labFor(w.lab, caller.credentials);
   if (!hasPauseStory(original.kind)) {
     throw new FencingError('invalid_input', 'only the labs of the pause story can be forked with a what-if');
@@ -50,15 +52,20 @@ export async function startWhatIf(w: WhatIf, caller: WhatIfCaller): Promise<Fork
     rowValue: start.row?.value ?? 'initial',
     rowToken: start.row?.lastToken ?? 0,
   });
-  const run = runWhatIf(lab, w).catch((error: unknown) => {
-    console.error(`[what-if] the run in ${lab.id} failed:`, (error as Error).message);
-  });
-  return { id: lab.id, original: original.id, run };
+  try {
+    await enqueueWhatIf(lab.id);
+  } catch (error) {
+    // A fork that cannot run is not left open, counted against its owner's labs.
+    await getPrivateLabs()
+      .close(lab, 'its run could not be queued')
+      .catch(() => undefined);
+    throw error;
+  }
+  return { id: lab.id, original: original.id };
 }
 
 /** The server action's door: the input checked with zod first, refusals as results. */
 export const forkWhatIf = (raw: unknown, caller: WhatIfCaller) =>
   validatedAction(whatIfInput, async (w): Promise<ForkStarted> => {
-    const { id, original } = await startWhatIf(w, caller);
-    return { id, original };
+    return startWhatIf(w, caller);
   })(raw);

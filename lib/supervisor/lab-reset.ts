@@ -15,7 +15,7 @@ const RESET_ATTEMPTS = 3;
 /**
  * A lab's data back to its start, in ONE transaction: the lab's next generation (every worker that
  * joined before it is refused by the database from then on, reachable or not: db/lab-generation.ts),
- * no lease, its row at the initial value, no history. It all commits together or not at all: a reset
+ * no lease, its row at the initial value (or `rowValue`: a what-if fork's row at its moment), no history. It all commits together or not at all: a reset
  * that fails half-way leaves the lab as it was. The fenced lab's row is reset under a freshly minted
  * token (db/guard.ts), so tokens never go back. The generation comes first: it waits for the worker
  * statements in flight and holds off new ones, so nothing of the old run lands after the reset.
@@ -24,10 +24,10 @@ const RESET_ATTEMPTS = 3;
  * would hold the reset forever: after RESET_LOCK_WAIT_MS its session is ended, and the reset tries
  * again.
  */
-export async function resetLabData(lab: LabInstance): Promise<void> {
+export async function resetLabData(lab: LabInstance, rowValue = INITIAL_ROW_VALUE): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await resetOnce(lab);
+      return await resetOnce(lab, rowValue);
     } catch (error) {
       if ((error as { code?: unknown }).code !== LOCK_TIMEOUT || attempt >= RESET_ATTEMPTS) throw error;
       await endSessionsHoldingLab(lab.id);
@@ -35,15 +35,15 @@ export async function resetLabData(lab: LabInstance): Promise<void> {
   }
 }
 
-async function resetOnce(lab: LabInstance): Promise<void> {
+async function resetOnce(lab: LabInstance, rowValue: string): Promise<void> {
   await withTransaction(async (client) => {
     await limitResetLockWait(client);
     await bumpLabGeneration(lab.id, client);
     await clearLease(lab.resource, client);
     if (writesProtectedRows(lab.kind)) {
-      await resetProtectedRow({ id: lab.rowId, value: INITIAL_ROW_VALUE }, client);
+      await resetProtectedRow({ id: lab.rowId, value: rowValue }, client);
     } else {
-      await resetUnguardedRow(lab, INITIAL_ROW_VALUE, client);
+      await resetUnguardedRow(lab, rowValue, client);
     }
     await clearEvents(lab.id, client);
   });

@@ -219,9 +219,9 @@ export class LabSupervisor {
   }
 
   /** Stops the lab's workers and clears its lease, rows and history. Tokens never go back. */
-  async resetLab(lab: LabInstance): Promise<void> {
+  async resetLab(lab: LabInstance, rowValue?: string): Promise<void> {
     await this.stopAll(lab);
-    await resetLabData(lab);
+    await resetLabData(lab, rowValue);
   }
 
   /**

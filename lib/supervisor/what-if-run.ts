@@ -1,6 +1,7 @@
 import 'server-only';
 import type { LabInstance } from '../model/lab-instance';
-import { type WhatIf, whatIfWorkers } from '../model/what-if';
+import { whatIfWorkers } from '../model/what-if';
+import type { WhatIfTimings } from '../model/what-if-settings';
 import { runTimedPause } from './timed-pause';
 
 /*
@@ -13,7 +14,7 @@ import { runTimedPause } from './timed-pause';
  */
 
 /** Runs the story to A's late write (and B's write, if B got the lease in time), then stops the lab's workers. */
-export async function runWhatIf(lab: LabInstance, w: WhatIf): Promise<void> {
+export async function runWhatIf(lab: LabInstance, w: WhatIfTimings): Promise<void> {
   const { failure } = await runTimedPause(lab, {
     workers: whatIfWorkers(w),
     pauseMs: w.pauseMs,

@@ -1,0 +1,33 @@
+import 'server-only';
+import { getPool, type Queryable } from './pool';
+
+/*
+ * What-if forks as jobs (issue 24): the fork's lab is opened by the server that took the request, and
+ * its run (the pause story, with real workers) is a graphile-worker job any app server on the database
+ * runs (lib/server/what-if-job.ts). One job per fork lab: its key is the lab's id, so a second add for
+ * the same lab replaces the waiting one rather than running the story twice.
+ */
+
+export const WHAT_IF_TASK = 'what_if';
+/** A fork whose servers died (or whose run failed) this many times is left as it is, said in the log. */
+export const WHAT_IF_MAX_RUNS = 3;
+
+/** Puts a fork's run in the room's queue. */
+export async function enqueueWhatIf(lab: string, db: Queryable = getPool()): Promise<void> {
+  await db.query(
+    `SELECT graphile_worker.add_job($1, json_build_object('lab', $2::text), max_attempts => $3,
+                                    job_key => 'what_if:' || $2::text)`,
+    [WHAT_IF_TASK, lab, WHAT_IF_MAX_RUNS],
+  );
+}
+
+/** Whether a fork's run is still waiting or running (its job exists and has tries left). */
+export async function whatIfPending(lab: string, db: Queryable = getPool()): Promise<boolean> {
+  const { rows } = await db.query<{ pending: boolean }>(
+    `SELECT EXISTS (SELECT FROM graphile_worker._private_jobs
+                     WHERE key = 'what_if:' || $1::text
+                       AND (attempts < max_attempts OR locked_at IS NOT NULL)) AS pending`,
+    [lab],
+  );
+  return rows[0]?.pending ?? false;
+}
