@@ -89,6 +89,9 @@ const APP_TABLES = [
   'protected_rows: SELECT',
   'remote_workers: DELETE, SELECT',
   'schema_migrations: SELECT',
+  'sweep_results: INSERT, SELECT',
+  // Its stop and end columns only (0044).
+  'sweeps: DELETE, INSERT, SELECT',
   'trainer_sessions: DELETE, INSERT, SELECT, UPDATE',
   'unguarded_rows: DELETE, INSERT, SELECT',
   'worker_commands: DELETE, INSERT, SELECT',

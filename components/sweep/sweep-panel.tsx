@@ -151,7 +151,7 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
         {mayStart ? null : (
           <p className="text-sm font-semibold">
             Your private labs have all closed: a sweep is started, as workers are, from a browser with a private lab
-            open. Open one on the home page first (your sweeps on this server stay yours to follow and stop).
+            open. Open one on the home page first (your sweeps stay yours to follow and stop).
           </p>
         )}
         <p role="alert" className="text-sm font-semibold text-rose-800 dark:text-rose-300">

@@ -7,14 +7,16 @@ import type pg from 'pg';
 import { failAbandonedGuardAttempts, GUARD_ATTACK_TASK, SERVER_STALE_MS } from '../../db/guard-queue';
 import { beatJobServer, leaveJobServers } from '../../db/job-servers';
 import { newPool } from '../../db/pool';
+import { finishSweepsWithoutJobs, SWEEP_RUN_TASK } from '../../db/sweeps';
 import { WHAT_IF_TASK } from '../../db/what-if-jobs';
+import { runSweepRunJob } from '../sweep/sweep-run-job';
 import { limitFromEnv } from './feed-slots';
 import { runGuardAttackJob } from './guard-attack-job';
 import { runWhatIfJob } from './what-if-job';
 
 /*
- * This app server's share of the room's job queue (issue 24): graphile-worker runs guard attacks and
- * what-if forks' runs from the queue in the lab's database, `FENCING_LAB_MAX_GUARD_ATTACKS` at a time
+ * This app server's share of the room's job queue (issue 24): graphile-worker runs guard attacks,
+ * what-if forks' runs and sweeps' runs from the queue in the lab's database, `FENCING_LAB_MAX_GUARD_ATTACKS` at a time
  * (2 on a 2-CPU box), and
  * a beat every 500 ms says this server lives and unlocks the jobs of a peer that stopped beating
  * (db/job-servers.ts). One owner per server process (kept on globalThis: Next loads modules more than
@@ -89,6 +91,7 @@ export class JobRunner {
         taskList: {
           [GUARD_ATTACK_TASK]: (payload, helpers) => runGuardAttackJob(payload, this.server, helpers.job),
           [WHAT_IF_TASK]: (payload) => runWhatIfJob(payload),
+          [SWEEP_RUN_TASK]: (payload) => runSweepRunJob(payload),
         },
       });
     } catch (error) {
@@ -126,6 +129,7 @@ export class JobRunner {
       this.healthySince ??= now;
       for (const peer of gone) console.error(`[jobs] app server ${peer} stopped beating: its jobs are unlocked`);
       await failAbandonedGuardAttempts(pool);
+      await finishSweepsWithoutJobs(pool);
     } catch (error) {
       this.healthySince = undefined;
       if (!this.closed) console.error(`[jobs] beat failed: ${(error as Error).message}`);

@@ -1,22 +1,30 @@
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { closeLab, findLab } from '../../db/labs';
+import { closeLab, findLab, listOpenLabsOpenedFrom } from '../../db/labs';
 import { closePool } from '../../db/pool';
 import type { SweepView } from '../model/sweep-view';
 import { getSupervisor } from '../supervisor/supervisor';
+import { SWEEP_ADDRESS } from '../sweep/cell-labs';
+import { waitFor } from '../testing/wait';
 import { newOwnerSecret, trainerKey, trainerProofOf } from './access';
+import { JobRunner } from './job-runner';
 import * as commands from './lab-commands';
 import { startSweep, stopSweep, sweepPageData, sweepStatus } from './sweep-commands';
 
 /*
  * Who may sweep, and the server's limits, whatever a page sends: a browser with neither the trainer
  * key nor a private lab is refused; a grid past the limits is refused with the reason; one sweep
- * runs at a time on a server; a sweep is seen only by whoever started it (and the trainer); it is
+ * runs at a time in the room (its runs are jobs, run here by this process's job runner); a sweep is seen only by whoever started it (and the trainer); it is
  * stopped by whoever started it or the trainer, its run under way reported stopped.
  */
 
+// The sweeps' runs are jobs: this process is one app server of the room, taking them from the queue.
+const runner = new JobRunner(2);
+before(() => runner.start());
+
 after(async () => {
+  await runner.close();
   await getSupervisor().shutdown();
   await closePool();
 });
@@ -59,7 +67,7 @@ test('a grid past the limits is refused with the reason, before anything starts'
   }
 });
 
-test('one sweep at a time on a server, each seen only by whoever started it', async () => {
+test('one sweep at a time in the room, each seen only by whoever started it', async () => {
   const owner = { ownerSecret: newOwnerSecret() };
   const opened = await commands.openPrivateLab({ kind: 'fenced' }, { ...owner, address: '198.18.200.1' });
   assert.ok(opened.ok);
@@ -68,7 +76,7 @@ test('one sweep at a time on a server, each seen only by whoever started it', as
   assert.deepEqual([started.data.total, started.data.done, started.data.running], [2, 0, true]);
   const second = await startSweep(tiny, owner);
   assert.equal(second.ok ? undefined : second.error.code, 'limit_reached');
-  assert.match(second.ok ? '' : second.error.message, /a sweep is already running on this server/);
+  assert.match(second.ok ? '' : second.error.message, /a sweep is already running in the room/);
   const peek = await sweepStatus({ id: started.data.id }, owner);
   assert.equal(peek.ok ? undefined : peek.error.message, 'no such sweep');
 
@@ -106,6 +114,8 @@ test('a sweep is stopped by whoever started it or by the trainer, not by another
   assert.ok(started.ok, JSON.stringify(started));
   const id = started.data.id;
   await until(id, (view) => view.done >= 1);
+  // The second run's job is taken from the queue within a poll: once its lab is open, it is under way.
+  await waitFor(async () => (await listOpenLabsOpenedFrom(SWEEP_ADDRESS)).length > 0, "the second run's lab");
   const refused = await stopSweep({ id }, other);
   assert.equal(refused.ok ? undefined : refused.error.message, 'no such sweep');
   const stopping = await stopSweep({ id }, owner);

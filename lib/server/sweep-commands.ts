@@ -14,8 +14,8 @@ import { validatedAction } from './validated-action';
  * workers at all (a closed lab starts none). Once started, a sweep stays its starter's to follow and
  * stop, even if that browser's labs close meanwhile (idle for 15 minutes): so the page is shown to a
  * browser with any private lab, open or closed, and only starting asks for an open one. The server's
- * limits (the grid's size, the runs at once, one sweep at a time) are checked here and in lib/sweep/,
- * whatever the page sends.
+ * limits (the grid's size, the runs at once, one sweep at a time in the room) are checked here, in
+ * lib/sweep/ and by the database, whatever the page sends. The runs are jobs any app server runs.
  */
 
 const NOT_ALLOWED =
@@ -49,7 +49,7 @@ export const startSweep = (raw: unknown, credentials: Credentials) =>
   validatedAction(sweepInput, async (input) => {
     const sweeper = await requireSweeper(credentials);
     if (!(await mayStart(credentials))) throw new FencingError('forbidden', NOT_OPEN);
-    return startSweepRun(input, sweeper);
+    return await startSweepRun(input, sweeper);
   })(raw);
 
 const sweepIdInput = z
@@ -58,7 +58,7 @@ const sweepIdInput = z
 
 export const sweepStatus = (raw: unknown, credentials: Credentials) =>
   validatedAction(sweepIdInput, async ({ id }) => {
-    const view = sweepRunOf(id, await requireSweeper(credentials));
+    const view = await sweepRunOf(id, await requireSweeper(credentials));
     if (!view) throw new FencingError('invalid_input', 'no such sweep');
     return view;
   })(raw);
@@ -66,7 +66,7 @@ export const sweepStatus = (raw: unknown, credentials: Credentials) =>
 /** "Stop the sweep": for whoever started it, and for the trainer. */
 export const stopSweep = (raw: unknown, credentials: Credentials) =>
   validatedAction(sweepIdInput, async ({ id }) => {
-    const view = stopSweepRun(id, await requireSweeper(credentials));
+    const view = await stopSweepRun(id, await requireSweeper(credentials));
     if (!view) throw new FencingError('invalid_input', 'no such sweep');
     return view;
   })(raw);
@@ -80,7 +80,7 @@ export async function sweepPageData(
 ): Promise<{ allowed: boolean; mayStart: boolean; latest?: SweepView }> {
   const sweeper = await sweeperOf(credentials);
   if (!sweeper) return { allowed: false, mayStart: false };
-  const latest = latestSweepOf(sweeper);
+  const latest = await latestSweepOf(sweeper);
   const start = await mayStart(credentials);
   return latest ? { allowed: true, mayStart: start, latest } : { allowed: true, mayStart: start };
 }

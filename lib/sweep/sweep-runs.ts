@@ -1,121 +1,102 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
+import {
+  findSweep,
+  finishSweepsWithoutJobs,
+  insertSweep,
+  lastSweepOf,
+  runningSweep,
+  type SweepRow,
+  stopSweepRow,
+  sweepResults,
+} from '../../db/sweeps';
 import { FencingError } from '../model/errors';
 import type { SweepGrid } from '../model/sweep-grid';
 import { sweepRuns } from '../model/sweep-grid';
 import { type SweepView, sweepProgressText } from '../model/sweep-view';
-import { runSweep } from './run-sweep';
 
 /*
- * Sweeps started from the page, kept on globalThis like the chaos runs (a sweep's progress is this
- * server's to report; each run's outcome is read from its lab's events in PostgreSQL). One sweep
- * runs at a time on a server: its runs are real worker processes on a machine the room shares.
- * Each is seen only by whoever started it (the trainer, or one browser's owner secret), and by the
- * trainer, who may also stop it (so that one browser cannot hold the server's only sweep for minutes).
+ * Sweeps started from the page, kept in the database (db/sweeps.ts): each run is a job that any app
+ * server on it runs (sweep-run-job.ts), and any server answers the page's "how far is it?" from the
+ * rows. One sweep runs at a time in the room: its runs are real worker processes on machines the room
+ * shares. Each is seen only by whoever started it (the trainer, or one browser's owner secret), and by
+ * the trainer, who may also stop it (so that one browser cannot hold the room's only sweep for minutes).
  */
 
-const KEPT_SWEEPS = 20;
-/** Sweeps running at once on this server. */
+/** Sweeps running at once in the room (the database's sweeps_one_running index). */
 export const MAX_RUNNING_SWEEPS = 1;
 
 /** Who started a sweep, as sweeperOf (lib/server/sweep-commands.ts) names them: 'trainer' or 'owner:<hash>'. */
 export const TRAINER_SWEEPER = 'trainer';
 
-type Entry = { view: SweepView; startedBy: string; stop: AbortController };
-type GlobalWithSweeps = typeof globalThis & { __fencingLabSweeps?: Map<string, Entry> };
-
-function sweeps(): Map<string, Entry> {
-  const holder = globalThis as GlobalWithSweeps;
-  holder.__fencingLabSweeps ??= new Map();
-  return holder.__fencingLabSweeps;
-}
-
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const newSweepId = () => `s-${[...randomBytes(10)].map((b) => ALPHABET[b % ALPHABET.length]).join('')}`;
 
-/** Starts a sweep in the background and returns its view at once; the browser asks for its progress. */
-export function startSweepRun(input: { grid: SweepGrid; concurrency: number }, startedBy: string): SweepView {
-  const running = [...sweeps().values()].filter((entry) => entry.view.running);
-  if (running.length >= MAX_RUNNING_SWEEPS) {
-    const other = running[0]?.view;
-    throw new FencingError(
-      'limit_reached',
-      `a sweep is already running on this server (${other ? sweepProgressText(other) : 'busy'}): wait for it to end`,
-    );
-  }
-  const id = newSweepId();
-  const view: SweepView = {
-    id,
-    grid: input.grid,
-    concurrency: input.concurrency,
-    total: sweepRuns(input.grid).length,
-    done: 0,
-    running: true,
-    results: [],
-    startedAt: Date.now(),
+async function viewOf(row: SweepRow): Promise<SweepView> {
+  const results = await sweepResults(row.id);
+  return {
+    id: row.id,
+    grid: row.grid,
+    concurrency: row.concurrency,
+    total: row.total,
+    done: results.length,
+    running: row.finishedAt === undefined,
+    ...(row.stopped ? { stopped: true } : {}),
+    results,
+    startedAt: row.startedAt,
+    ...(row.finishedAt !== undefined ? { finishedAt: row.finishedAt } : {}),
+    ...(row.failure ? { failure: row.failure } : {}),
   };
-  const entry: Entry = { view, startedBy, stop: new AbortController() };
-  sweeps().set(id, entry);
-  forgetOldest();
-  void runSweep(
-    input,
-    ({ done, result }) => {
-      entry.view = {
-        ...entry.view,
-        done,
-        results: [...entry.view.results, result].sort((a, b) => a.index - b.index),
-      };
-    },
-    entry.stop.signal,
-  )
-    .then(() => {
-      entry.view = { ...entry.view, running: false, finishedAt: Date.now() };
-    })
-    .catch((error: unknown) => {
-      console.error('[sweep] the sweep failed:', error);
-      entry.view = { ...entry.view, running: false, finishedAt: Date.now(), failure: 'see the server log' };
-    });
-  return view;
 }
 
-const mayReach = (entry: Entry, by: string) => entry.startedBy === by || by === TRAINER_SWEEPER;
+/** Puts a sweep's runs in the room's queue and returns its view at once; the browser asks for its progress. */
+export async function startSweepRun(
+  input: { grid: SweepGrid; concurrency: number },
+  startedBy: string,
+): Promise<SweepView> {
+  const id = newSweepId();
+  const total = sweepRuns(input.grid).length;
+  if (!(await insertSweep({ id, startedBy, grid: input.grid, concurrency: input.concurrency, total }))) {
+    const other = await runningSweep();
+    throw new FencingError(
+      'limit_reached',
+      `a sweep is already running in the room (${other ? sweepProgressText(await viewOf(other)) : 'busy'}): wait for it to end`,
+    );
+  }
+  const row = await findSweep(id);
+  if (!row) throw new Error(`the sweep ${id} was not recorded`);
+  return viewOf(row);
+}
+
+const mayReach = (row: SweepRow, by: string) => row.startedBy === by || by === TRAINER_SWEEPER;
 
 /** A sweep, if it exists and `by` started it or is the trainer. */
-export function sweepRunOf(id: string, by: string): SweepView | undefined {
-  const entry = sweeps().get(id);
-  return entry && mayReach(entry, by) ? entry.view : undefined;
+export async function sweepRunOf(id: string, by: string): Promise<SweepView | undefined> {
+  await finishSweepsWithoutJobs();
+  const row = await findSweep(id);
+  return row && mayReach(row, by) ? viewOf(row) : undefined;
 }
 
 /**
  * Stops a running sweep, if it exists and `by` started it or is the trainer: no new run starts, and
- * the runs under way stop their workers at their next step and are reported `stopped`. The view says
- * `stopped` at once, and `running` until the last run under way has ended. A sweep already over is
- * left as it is.
+ * the runs under way stop their workers within half a second and are reported `stopped`. The view
+ * says `stopped` at once, and `running` until the last run under way has ended. A sweep already over
+ * is left as it is.
  */
-export function stopSweepRun(id: string, by: string): SweepView | undefined {
-  const entry = sweeps().get(id);
-  if (!entry || !mayReach(entry, by)) return undefined;
-  if (entry.view.running && !entry.stop.signal.aborted) {
-    entry.stop.abort();
-    entry.view = { ...entry.view, stopped: true };
-  }
-  return entry.view;
+export async function stopSweepRun(id: string, by: string): Promise<SweepView | undefined> {
+  const row = await findSweep(id);
+  if (!row || !mayReach(row, by)) return undefined;
+  if (row.finishedAt === undefined && !row.stopped) await stopSweepRow(id);
+  return sweepRunOf(id, by);
 }
 
 /**
- * What /sweep shows on arrival to `by`: the sweep running on this server if `by` may reach it (the
- * trainer sees whoever's, to stop it if need be), else the last sweep `by` started here, if any.
+ * What /sweep shows on arrival to `by`: the sweep running in the room if `by` may reach it (the
+ * trainer sees whoever's, to stop it if need be), else the last sweep `by` started, if any.
  */
-export function latestSweepOf(by: string): SweepView | undefined {
-  const all = [...sweeps().values()];
-  const running = all.find((entry) => entry.view.running && mayReach(entry, by));
-  return (running ?? all.filter((entry) => entry.startedBy === by).at(-1))?.view;
-}
-
-function forgetOldest(): void {
-  const all = sweeps();
-  for (const [id, entry] of all) {
-    if (all.size <= KEPT_SWEEPS) return;
-    if (!entry.view.running) all.delete(id);
-  }
+export async function latestSweepOf(by: string): Promise<SweepView | undefined> {
+  await finishSweepsWithoutJobs();
+  const running = await runningSweep();
+  const row = running && mayReach(running, by) ? running : await lastSweepOf(by);
+  return row && viewOf(row);
 }
