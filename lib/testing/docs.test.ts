@@ -139,3 +139,8 @@ test("bench/README.md's table of current figures has a row for every benchmark, 
   const listed = tableRows(current).flatMap(({ first }) => /^`([\w-]+)`$/.exec(first)?.[1] ?? []);
   assert.deepEqual([...new Set(listed)].sort(), [...BENCHES].sort());
 });
+
+test('the README stays a page a newcomer reads in five minutes: at most 200 lines', () => {
+  const lines = readDoc('README.md').split('\n').length;
+  assert.ok(lines <= 200, `README.md has ${lines} lines: move the detail to docs/`);
+});
