@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { BENCHES } from '../../bench/args';
+import { LAB_KINDS } from '../labs/index';
+import {
+  anchorsOf,
+  backtickedPaths,
+  docFiles,
+  REPO,
+  readDoc,
+  relativeLinks,
+  repoFileNames,
+  sourceTexts,
+  tableRows,
+} from './docs-check';
+import { MUTANTS } from './mutations';
+
+/*
+ * The docs against the repository and the code (README.md, docs/**, bench/README.md). A link or a
+ * backticked path that no longer leads anywhere fails, and so does a table the code also knows (the
+ * labs, the settings, the scenarios, the planted bugs, the benchmarks) when the two disagree. Reads
+ * files only: no database, no worker. What counts as a path, and what is skipped: pathLike in
+ * docs-check.ts.
+ */
+
+/** Files the app writes at run time, named in the docs, that are not in the repository. */
+const RUN_TIME_FILES = new Set(['report.md', 'report.html', 'report.json']);
+
+test('every relative link leads to a file of the repository, and every #anchor to a heading', () => {
+  const broken: string[] = [];
+  for (const doc of docFiles()) {
+    for (const { target, n } of relativeLinks(readDoc(doc))) {
+      const [file = '', anchor] = target.split('#');
+      const resolved = file ? path.join(path.dirname(doc), decodeURIComponent(file)) : doc;
+      if (!existsSync(path.join(REPO, resolved))) broken.push(`${doc}:${n}: ${target} (no ${resolved})`);
+      else if (anchor && resolved.endsWith('.md') && !anchorsOf(readDoc(resolved)).has(anchor)) {
+        broken.push(`${doc}:${n}: ${target} (no heading #${anchor} in ${resolved})`);
+      }
+    }
+  }
+  assert.deepEqual(broken, []);
+});
+
+test('every file path the docs name in backticks exists', () => {
+  const names = repoFileNames();
+  const missing: string[] = [];
+  for (const doc of docFiles()) {
+    for (const { path: named, n } of backtickedPaths(readDoc(doc))) {
+      const found = named.includes('/')
+        ? existsSync(path.join(REPO, named))
+        : names.has(named) || RUN_TIME_FILES.has(named);
+      if (!found) missing.push(`${doc}:${n}: ${named}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
+test('every lab kind has its page, titled as the code titles it, and its row in the labs table', () => {
+  const rows = tableRows(readDoc('docs/labs/README.md'));
+  const listed = rows.flatMap(({ first, cells }) => {
+    const id = /^\[`([\w-]+)`\]\(([\w-]+)\.md\)/.exec(first);
+    return id ? [{ id: id[1], page: id[2], title: cells[1] }] : [];
+  });
+  for (const kind of LAB_KINDS) {
+    const page = `docs/labs/${kind.id}.md`;
+    assert.ok(existsSync(path.join(REPO, page)), `${kind.id}: no ${page}`);
+    const heading = readDoc(page).split('\n')[0];
+    assert.equal(heading, `# ${kind.title} (\`${kind.id}\`)`, `${page}: its first line`);
+    const row = listed.find((entry) => entry.id === kind.id);
+    assert.ok(row, `${kind.id}: no row in docs/labs/README.md's table`);
+    assert.equal(row.page, kind.id, `${kind.id}: its row links another page`);
+    assert.equal(row.title, kind.title, `${kind.id}: its row's title`);
+  }
+  assert.deepEqual(
+    listed.map((entry) => entry.id),
+    LAB_KINDS.map((kind) => kind.id),
+    'the table lists the kinds of lib/labs/index.ts, in its order',
+  );
+});
+
+/** The settings tables: `| \`NAME\` | …` rows of these files. */
+const SETTINGS_DOCS = ['docs/running-a-room.md', 'docs/testing.md'];
+
+test('the settings tables name every FENCING_LAB_ variable the code reads, and only those', () => {
+  const documented = new Set(
+    SETTINGS_DOCS.flatMap((doc) =>
+      tableRows(readDoc(doc)).flatMap(({ first }) => /^`([A-Z][A-Z0-9_]+)`$/.exec(first)?.[1] ?? []),
+    ),
+  );
+  const sources = sourceTexts().filter(({ file }) => !file.startsWith(path.join('lib', 'testing', 'docs')));
+  const read = new Set(sources.flatMap(({ text }) => [...text.matchAll(/\bFENCING_LAB_[A-Z0-9_]+/g)].map((m) => m[0])));
+  const undocumented = [...read].filter((name) => !documented.has(name)).sort();
+  assert.deepEqual(undocumented, [], `read by the code, missing from ${SETTINGS_DOCS.join(' or ')}`);
+  const unread = [...documented]
+    .filter((name) =>
+      name.startsWith('FENCING_LAB_')
+        ? !read.has(name)
+        : !sources.some(({ text }) => new RegExp(`(env\\.${name}\\b|'${name}')`).test(text)),
+    )
+    .sort();
+  assert.deepEqual(unread, [], 'in a settings table, but no code reads it');
+});
+
+test('docs/scenarios.md lists every scenario `npm run scenario` knows, and only those', async () => {
+  // The command's own usage line, printed before it reaches any database (exit 2).
+  const usage = await promisify(execFile)(
+    process.execPath,
+    ['--conditions=react-server', '--import', 'tsx', 'lib/scenario/main.ts'],
+    { cwd: REPO },
+  ).then(
+    () => assert.fail('npm run scenario without a name should exit 2'),
+    (error: { code?: number; stderr?: string }) => {
+      assert.equal(error.code, 2, String(error.stderr));
+      return String(error.stderr);
+    },
+  );
+  const names = /usage: npm run scenario -- <([^>]+)>/.exec(usage)?.[1]?.split('|');
+  assert.ok(names, `no usage line in: ${usage}`);
+  const listed = tableRows(readDoc('docs/scenarios.md')).flatMap(({ first }) => /^`([\w-]+)`$/.exec(first)?.[1] ?? []);
+  assert.deepEqual(listed, names);
+});
+
+test('docs/testing.md lists every planted bug of lib/testing/mutations.ts, and only those', () => {
+  const listed = tableRows(readDoc('docs/testing.md')).flatMap(({ first }) => /^`([\w-]+)`$/.exec(first)?.[1] ?? []);
+  const bugs = listed.filter((name) => !/^[A-Z]/.test(name));
+  assert.deepEqual(
+    bugs,
+    MUTANTS.map((mutant) => mutant.name),
+  );
+});
+
+test("bench/README.md's table of current figures has a row for every benchmark, and only those", () => {
+  const text = readDoc('bench/README.md');
+  const current = text.slice(0, text.indexOf('\n## ', text.indexOf('## Current figures') + 1));
+  const listed = tableRows(current).flatMap(({ first }) => /^`([\w-]+)`$/.exec(first)?.[1] ?? []);
+  assert.deepEqual([...new Set(listed)].sort(), [...BENCHES].sort());
+});
+
+test('the README stays a page a newcomer reads in five minutes: at most 200 lines', () => {
+  const lines = readDoc('README.md').split('\n').length;
+  assert.ok(lines <= 200, `README.md has ${lines} lines: move the detail to docs/`);
+});
