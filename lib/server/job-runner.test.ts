@@ -6,6 +6,7 @@ import { findGuardAttempt } from '../../db/guard-attempts';
 import { enqueueGuardAttack } from '../../db/guard-queue';
 import { closeLab, createPrivateLab, type LabRecord } from '../../db/labs';
 import { closePool, getPool } from '../../db/pool';
+import { findSweep, finishSweepsWithoutJobs, insertSweep, sweepResults } from '../../db/sweeps';
 import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
 import { asAlone, GUARD_CLASSES, type GuardClass } from '../testing/guard-classes';
 import { waitFor } from '../testing/wait';
@@ -13,7 +14,7 @@ import { waitFor } from '../testing/wait';
 /*
  * Two app servers on one database (each a process running the job runner, as Next does): a guard
  * attack whose server is killed with SIGKILL in the middle is finished by the other, and its verdict
- * is written once, by the server that finished it.
+ * is written once, by the server that finished it; a sweep's run likewise, its result written once.
  */
 
 type Host = { child: ChildProcess; server: string };
@@ -176,4 +177,52 @@ test('12 guards submitted at once to two servers: each verdict is the one its st
     const got = verdicts[i];
     assert.ok(asAlone(solo, got), `T${i} (${solo.name}): ${got?.outcome}: ${got?.verdict}`);
   });
+});
+
+test("kill -9 of the server running a sweep's run: the other server runs it again, and each run has one result", async () => {
+  const [one, two] = await Promise.all([startHost(1), startHost(1)]);
+  const id = `s-${randomBytes(5).toString('hex')}`;
+  const grid = { pausesMs: [300], ttlsMs: [2_000], driftsPercent: [0] };
+  await getPool().query('UPDATE sweeps SET finished_at = clock_timestamp() WHERE finished_at IS NULL');
+  assert.ok(await insertSweep({ id, startedBy: 'trainer', grid, concurrency: 1, total: 2 }));
+  // The server whose pool locked the sweep's first run.
+  const runningOn = await waitFor(
+    async () => {
+      const { rows } = await getPool().query<{ server: string }>(
+        `SELECT s.id AS server FROM graphile_worker._private_jobs j
+           JOIN job_servers s ON j.locked_by = ANY (s.pool_ids)
+          WHERE j.key LIKE 'sweep_run:' || $1 || ':%'`,
+        [id],
+      );
+      return rows[0]?.server;
+    },
+    'a server takes the first run',
+    { timeoutMs: 30_000 },
+  );
+  const victim = [one, two].find((host) => host?.server === runningOn);
+  const survivor = [one, two].find((host) => host?.server !== runningOn);
+  assert.ok(victim && survivor, `taken by ${runningOn}`);
+  victim.child.kill('SIGKILL');
+  const killedAt = Date.now();
+  const sweep = await waitFor(
+    async () => {
+      await finishSweepsWithoutJobs();
+      const now = await findSweep(id);
+      return now?.finishedAt ? now : undefined;
+    },
+    'the sweep to end',
+    { timeoutMs: 120_000 },
+  );
+  console.log(`the sweep ended ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
+  assert.equal(sweep.failure, undefined);
+  const results = await sweepResults(id);
+  assert.deepEqual(
+    results.map((r) => [r.index, r.fencing, r.outcome, r.failure]),
+    [
+      [0, 'unfenced', 'no-stale-write', undefined],
+      [1, 'fenced', 'no-stale-write', undefined],
+    ],
+  );
+  survivor.child.kill('SIGTERM');
+  await new Promise((resolve) => survivor.child.once('exit', resolve));
 });
