@@ -7,7 +7,7 @@ import { ProtectedRowsTable } from '@/components/lab/protected-rows-table';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { listSharedProtectedRows } from '@/db/guard';
 import { listSharedLeases } from '@/db/leases';
-import { isFencedKind, LABS, WORKER_LAB_IDS } from '@/lib/model/lab-kinds';
+import { isFencedKind, LABS, WORKER_LAB_IDS } from '@/lib/model/lab/lab-kinds';
 import { isTrainer } from '@/lib/server/access';
 import { privateLabsOf } from '@/lib/server/lab-commands';
 import { readCredentials } from '@/lib/server/request-credentials';

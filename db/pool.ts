@@ -1,6 +1,6 @@
 import 'server-only';
 import pg from 'pg';
-import { FencingError, isFencingError } from '../lib/model/errors';
+import { FencingError, isFencingError } from '../lib/model/core/errors';
 import { appRoleName, databaseNameOf } from './roles';
 
 type GlobalWithPool = typeof globalThis & { __fencingLabPool?: pg.Pool };

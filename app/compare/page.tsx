@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { CompareView } from '@/components/compare/compare-view';
 import { SiteHeader } from '@/components/site-header';
 import { readLabFork } from '@/db/labs';
-import { LABS } from '@/lib/model/lab-kinds';
-import { describeFork } from '@/lib/model/what-if';
+import { describeFork } from '@/lib/model/history/what-if';
+import { LABS } from '@/lib/model/lab/lab-kinds';
 import { chosenLabs, comparableLabsOf } from '@/lib/server/compare-sources';
 import { readCredentials } from '@/lib/server/request-credentials';
 

@@ -6,8 +6,8 @@ import { migrate } from '../../db/migrate';
 import { newClient } from '../../db/pool';
 import { burnTokenInRollback, takeLoneNextval } from '../../db/token-shortcuts';
 import { crashPostmaster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
-import { checkHistory, type Violation } from '../model/checker';
-import type { WireEvent } from '../model/wire';
+import { checkHistory, type Violation } from '../model/checker/checker';
+import type { WireEvent } from '../model/core/wire';
 import { startTestCluster } from '../testing/test-cluster';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 

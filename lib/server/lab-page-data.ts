@@ -2,7 +2,7 @@ import 'server-only';
 import { notFound, redirect } from 'next/navigation';
 import { findLab, labJoinKey } from '../../db/labs';
 import { runsOnFailoverPair } from '../labs/traits';
-import { type LabSummary, summaryOf } from '../model/lab-instance';
+import { type LabSummary, summaryOf } from '../model/lab/lab-instance';
 import { canDrive, canView, isTrainer } from './access';
 import { readCredentials } from './request-credentials';
 

@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closeLab, findLab } from '../../db/labs';
 import { closePool } from '../../db/pool';
-import type { SweepView } from '../model/sweep-view';
+import type { SweepView } from '../model/sweep/sweep-view';
 import { getSupervisor } from '../supervisor/supervisor';
 import { newOwnerSecret, trainerKey, trainerProofOf } from './access';
 import * as commands from './lab-commands';

@@ -1,6 +1,6 @@
 import 'server-only';
-import type { LabInstance } from '../model/lab-instance';
-import { type WhatIf, whatIfWorkers } from '../model/what-if';
+import { type WhatIf, whatIfWorkers } from '../model/history/what-if';
+import type { LabInstance } from '../model/lab/lab-instance';
 import { runTimedPause } from './timed-pause';
 
 /*

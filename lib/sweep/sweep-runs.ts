@@ -1,9 +1,9 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { FencingError } from '../model/errors';
-import type { SweepGrid } from '../model/sweep-grid';
-import { sweepRuns } from '../model/sweep-grid';
-import { type SweepView, sweepProgressText } from '../model/sweep-view';
+import { FencingError } from '../model/core/errors';
+import type { SweepGrid } from '../model/sweep/sweep-grid';
+import { sweepRuns } from '../model/sweep/sweep-grid';
+import { type SweepView, sweepProgressText } from '../model/sweep/sweep-view';
 import { runSweep } from './run-sweep';
 
 /*

@@ -136,7 +136,7 @@ test('imports run one way: app → request → process and db → model', async 
 });
 
 test('the direction check can fail: it names an import that runs backwards', () => {
-  assert.match(wrongWay({ from: 'lib/model/token', to: 'db/pool', specifier: '../../db/pool' }) ?? '', /model/);
+  assert.match(wrongWay({ from: 'lib/model/core/token', to: 'db/pool', specifier: '../../db/pool' }) ?? '', /model/);
   assert.match(wrongWay({ from: 'db/health', to: 'lib/server/access', specifier: 'x' }) ?? '', /db must not/);
   assert.match(
     wrongWay({ from: 'lib/supervisor/supervisor', to: 'lib/server/access', specifier: 'x' }) ?? '',
@@ -150,7 +150,7 @@ test('the direction check can fail: it names an import that runs backwards', () 
   assert.match(wrongWay({ from: 'lib/server/access', to: 'app/actions', specifier: 'x' }) ?? '', /app/);
   assert.match(wrongWay({ from: 'lib/jobs/x', to: 'lib/launcher/processes', specifier: 'x' }) ?? '', /entry/);
   assert.match(wrongWay({ from: 'lib/model/x', to: 'package:pg', specifier: 'pg' }) ?? '', /pg/);
-  assert.match(wrongWay({ from: 'lib/labs/x', to: 'lib/model/token', specifier: '../model/token' }) ?? '', /labs/);
+  assert.match(wrongWay({ from: 'lib/labs/x', to: 'lib/model/core/token', specifier: '../model/token' }) ?? '', /labs/);
   assert.match(wrongWay({ from: 'lib/labs/x', to: 'package:react', specifier: 'react' }) ?? '', /react/);
   assert.equal(wrongWay({ from: 'components/lab/x', to: 'app/actions', specifier: '@/app/actions' }), undefined);
   assert.deepEqual(importsOf("import type { A } from './a';\nexport { b } from \"../b\";\nawait import('./c');"), [

@@ -7,8 +7,8 @@ import { OwnMachineWorker } from '@/components/lab/own-machine-worker';
 import { readLabDoors } from '@/db/lab-doors';
 import { readLabFork } from '@/db/labs';
 import { takesTraineeGuard } from '@/lib/labs/traits';
-import { summaryTitle } from '@/lib/model/lab-instance';
-import { hasPacketProxy } from '@/lib/model/lab-kinds';
+import { summaryTitle } from '@/lib/model/lab/lab-instance';
+import { hasPacketProxy } from '@/lib/model/lab/lab-kinds';
 import { labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';
