@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
-import { allSourceFiles, SOURCE_ROOTS, withoutExtension } from './source-files';
+import { allSourceFiles, SOURCE_ROOTS, sourceFiles, withoutExtension } from './source-files';
 
 /*
  * The house has one direction: app/ → the request layer (lib/server/) → the process layer
@@ -92,8 +92,8 @@ function resolveImport(fromFile: string, specifier: string): string | undefined 
 
 type Edge = { from: string; to: string; specifier: string };
 
-async function allEdges(): Promise<Edge[]> {
-  const files = await allSourceFiles();
+async function allEdges(files?: string[]): Promise<Edge[]> {
+  files ??= await allSourceFiles();
   const edges: Edge[] = [];
   for (const file of files) {
     const from = withoutExtension(file);
@@ -158,4 +158,113 @@ test('the direction check can fail: it names an import that runs backwards', () 
     '../b',
     './c',
   ]);
+});
+
+/*
+ * No circles: a module never reaches itself through its imports, type-only imports included. A
+ * type-only circle costs nothing at run time, but it still says two modules are one concept split in
+ * two (or that a shared piece wants a module of its own), and it lets the next import close a runtime
+ * circle unnoticed. Dynamic import() counts too. bench/ is looked at here as well.
+ */
+
+/** Every circle of the graph, one per strongly connected component (Tarjan's), as a path that closes. */
+function circles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, next);
+    low.set(node, next);
+    next++;
+    stack.push(node);
+    onStack.add(node);
+    for (const to of graph.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node) as number, low.get(to) as number));
+      } else if (onStack.has(to)) {
+        low.set(node, Math.min(low.get(node) as number, index.get(to) as number));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop() as string;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      const selfImport = (graph.get(node) ?? []).includes(node);
+      if (component.length > 1 || selfImport) components.push(component.sort());
+    }
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  // One circle in each component: the shortest way from its first member back to itself.
+  return components.map((component) => {
+    const inside = new Set(component);
+    const start = component[0] as string;
+    const cameFrom = new Map<string, string>();
+    const queue = [start];
+    while (queue.length) {
+      const node = queue.shift() as string;
+      for (const to of graph.get(node) ?? []) {
+        if (!inside.has(to) || cameFrom.has(to)) continue;
+        cameFrom.set(to, node);
+        if (to === start) {
+          const between: string[] = [];
+          for (let at = node; at !== start; at = cameFrom.get(at) as string) between.unshift(at);
+          return [start, ...between, start];
+        }
+        queue.push(to);
+      }
+    }
+    return [start, start];
+  });
+}
+
+/** The project's import graph: file → the project files it imports (without extensions). */
+function importGraph(files: string[], edges: Edge[]): Map<string, string[]> {
+  const known = new Set(files.map(withoutExtension));
+  const graph = new Map<string, string[]>([...known].map((file) => [file, []]));
+  for (const edge of edges) {
+    const to = known.has(edge.to) ? edge.to : known.has(`${edge.to}/index`) ? `${edge.to}/index` : undefined;
+    if (to && !graph.get(edge.from)?.includes(to)) graph.get(edge.from)?.push(to);
+  }
+  return graph;
+}
+
+test('no import circles in app, components, lib, db or bench', async () => {
+  const files = [...(await allSourceFiles()), ...(await sourceFiles('bench'))];
+  const found = circles(importGraph(files, await allEdges(files)));
+  assert.deepEqual(
+    found.map((circle) => circle.join(' → ')),
+    [],
+    `import circles (break each by moving the shared piece into a module of its own):\n${found.map((c) => c.join(' → ')).join('\n')}`,
+  );
+});
+
+test('the circle check can fail: it prints the circle it finds', () => {
+  const graph = new Map([
+    ['a', ['b']],
+    ['b', ['c', 'd']],
+    ['c', ['a']],
+    ['d', []],
+    ['e', ['e']],
+  ]);
+  assert.deepEqual(circles(graph), [
+    ['a', 'b', 'c', 'a'],
+    ['e', 'e'],
+  ]);
+  assert.deepEqual(
+    circles(
+      new Map([
+        ['a', ['b']],
+        ['b', []],
+      ]),
+    ),
+    [],
+  );
 });

@@ -1,6 +1,5 @@
 import type { WireEvent } from '../core/wire';
-import type { Grant } from './checker';
-import { clockOf, type Finding, type Write } from './checker-violations';
+import { clockOf, type Finding, type Grant, type Write } from './checker-violations';
 
 /*
  * The checker's failover rules (the failover lab, lib/supervisor/failover/): a `standby_promoted`

@@ -34,6 +34,9 @@ export type Violation = {
 
 export type Write = { id: number; at: number; actor: string; token: number; value: string };
 
+/** `endsAt`: when the lease ends by the database's clock, as its grant and renewals said. */
+export type Grant = { id: number; at: number; actor: string; token: number; endsAt?: number };
+
 /** Database time as HH:MM:SS.mmm UTC, the precision at which the interesting things happen. */
 export const clockOf = (at: number): string => new Date(at).toISOString().slice(11, 23);
 

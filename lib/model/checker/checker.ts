@@ -1,6 +1,15 @@
 import type { WireEvent } from '../core/wire';
 import { judgePromotion, staleAfterLoss } from './checker-failover';
-import { adding, clockOf, type Finding, ofWrite, single, type Violation, type Write } from './checker-violations';
+import {
+  adding,
+  clockOf,
+  type Finding,
+  type Grant,
+  ofWrite,
+  single,
+  type Violation,
+  type Write,
+} from './checker-violations';
 
 /*
  * The history checker: a pure function of the event log that says whether the fencing-token
@@ -18,7 +27,7 @@ import { adding, clockOf, type Finding, ofWrite, single, type Violation, type Wr
  * `createHistoryChecker` remembers only the log it was fed).
  */
 
-export type { Finding, Rule, Violation, Write } from './checker-violations';
+export type { Finding, Grant, Rule, Violation, Write } from './checker-violations';
 export { clockOf } from './checker-violations';
 
 export type Verdict = { ok: boolean; violations: Violation[]; checked: { writes: number; grants: number } };
@@ -26,8 +35,6 @@ export type Verdict = { ok: boolean; violations: Violation[]; checked: { writes:
 /** The row as it is in the database now (the snapshot's `row`). */
 export type FinalRow = { value: string; lastToken: number };
 
-/** `endsAt`: when the lease ends by the database's clock, as its grant and renewals said. */
-export type Grant = { id: number; at: number; actor: string; token: number; endsAt?: number };
 /** A lab's grants, indexed so that a long history is checked in linear time. */
 type LabGrants = { byToken: Map<number, Grant>; byActor: Map<string, { latest: Grant; byToken: Map<number, Grant> }> };
 /** A holder's accepted write under its newest lease so far on a row: it fenced out every older lease. */

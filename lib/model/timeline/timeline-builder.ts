@@ -1,6 +1,7 @@
 import type { WireEvent } from '../core/wire';
-import type { Lane, Timeline } from './timeline';
-import { emptyLog, foldEvent, type HolderState, type ListName } from './timeline-fold';
+import { foldEvent } from './timeline-fold';
+import { emptyLog, type HolderState, type ListName } from './timeline-fold-log';
+import type { Lane, Timeline } from './timeline-types';
 
 /*
  * The timeline, built as the log grows: `append` folds in new events, `at(now)` hands out the

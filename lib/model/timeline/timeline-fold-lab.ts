@@ -1,6 +1,6 @@
 import type { WireEvent } from '../core/wire';
-import type { LabMark, RowChange } from './timeline';
-import type { FoldedLog } from './timeline-fold';
+import type { FoldedLog } from './timeline-fold-log';
+import type { LabMark, RowChange } from './timeline-types';
 
 /*
  * The row's changes and the lab's own steps, folded into the timeline being built (timeline-fold.ts

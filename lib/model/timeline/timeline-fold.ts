@@ -1,71 +1,14 @@
 import { isLabWideKind } from '../core/events';
 import type { WireEvent } from '../core/wire';
-import type {
-  BeliefBand,
-  LabMark,
-  Lane,
-  LeaseBar,
-  LifeMark,
-  LossMark,
-  PauseBlock,
-  RowChange,
-  WriteMark,
-} from './timeline';
 import { foldLabWide, pushRow } from './timeline-fold-lab';
+import type { FoldedLog, HolderState, ListName, Lists } from './timeline-fold-log';
+import type { LabMark, LeaseBar, LifeMark, WriteMark } from './timeline-types';
 
 /*
  * One event folded into the timeline being built (lib/model/timeline/timeline-builder.ts): the reducer from
  * events to lanes. It never edits a list a handed-out timeline holds, nor a mark: it copies the list
  * first (`own`) and replaces the mark (`update`).
  */
-
-export type ListName = 'leases' | 'beliefs' | 'pauses' | 'writes' | 'losses' | 'life';
-export type Lists = {
-  leases: LeaseBar[];
-  beliefs: BeliefBand[];
-  pauses: PauseBlock[];
-  writes: WriteMark[];
-  losses: LossMark[];
-  life: LifeMark[];
-};
-
-export type HolderState = {
-  holder: string;
-  lists: Lists;
-  /** Lists a handed-out timeline holds: copied before the next write. */
-  shared: Set<ListName>;
-  /** Something changed since the last `at`. */
-  changed: boolean;
-  /** The lane last handed out, and whether it held marks closed at that moment (then it is redone). */
-  handedOut?: Lane;
-  closedAtNow: boolean;
-  /** Index of the lane's lease bar with this token, so that long histories stay linear. */
-  leaseByToken: Map<number, number>;
-  openLease?: number;
-  believed?: { token: number };
-  openPause?: number;
-  /** Freezes that started again before they ended: they stay open, to `now`. */
-  orphanPauses: number[];
-  lastSentAt?: number;
-};
-
-/** The holders' states and the row, as folded so far. */
-export type FoldedLog = {
-  holders: Map<string, HolderState>;
-  row: RowChange[];
-  /** The row list is held by a handed-out timeline: copied before the next change. */
-  rowShared: boolean;
-  labMarks: LabMark[];
-  labMarksShared: boolean;
-};
-
-export const emptyLog = (): FoldedLog => ({
-  holders: new Map(),
-  row: [],
-  rowShared: false,
-  labMarks: [],
-  labMarksShared: false,
-});
 
 function stateOf(log: FoldedLog, holder: string): HolderState {
   let state = log.holders.get(holder);

@@ -1,5 +1,5 @@
 import type { LabMark } from './timeline';
-import type { MarkText } from './timeline-layout';
+import type { MarkText } from './timeline-layout-types';
 
 /*
  * The words of a lab's own steps (the failover lab's cluster), drawn across the lanes: the title and

@@ -1,5 +1,5 @@
-import type { LayoutOptions, Shape } from './timeline-layout';
 import { textWidth } from './timeline-layout-marks';
+import type { LayoutOptions, Shape } from './timeline-layout-types';
 
 /* The timeline's axis: its ticks and their labels, in seconds since the lab's first event. */
 

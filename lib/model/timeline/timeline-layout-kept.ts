@@ -1,6 +1,6 @@
 import type { BeliefBand, LabMark, LeaseBar, LifeMark, LossMark, PauseBlock, RowChange, WriteMark } from './timeline';
 import { labMarkLabel, labMarkWords } from './timeline-lab-words';
-import type { MarkText } from './timeline-layout';
+import type { MarkText } from './timeline-layout-types';
 import {
   beliefLabel,
   beliefWords,

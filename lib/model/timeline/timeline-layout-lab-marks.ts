@@ -1,7 +1,7 @@
 import type { LabMark } from './timeline';
-import type { LaidOutMark, Shape } from './timeline-layout';
 import { keptLabMark } from './timeline-layout-kept';
 import { laneGeometry, pointsIn, type Scale, textWidth } from './timeline-layout-marks';
+import type { LaidOutMark, Shape } from './timeline-layout-types';
 import { flag } from './timeline-layout-words';
 
 /*

@@ -1,5 +1,4 @@
 import type { BeliefBand, Lane, LeaseBar, LifeMark, LossMark, PauseBlock, RowChange, WriteMark } from './timeline';
-import type { LaidOutMark, MarkText, Paint, Shape, TextRole, TimelineMetrics } from './timeline-layout';
 import {
   type Kept,
   keptBelief,
@@ -10,6 +9,7 @@ import {
   keptRowChange,
   keptWrite,
 } from './timeline-layout-kept';
+import type { LaidOutMark, MarkText, Paint, Shape, TextRole, TimelineMetrics } from './timeline-layout-types';
 import { flag, LIFE_GLYPH } from './timeline-layout-words';
 
 /*

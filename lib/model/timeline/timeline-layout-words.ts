@@ -10,7 +10,7 @@ import type {
   WriteMark,
 } from './timeline';
 import { labMarkKey, labMarkWords } from './timeline-lab-words';
-import type { MarkText } from './timeline-layout';
+import type { MarkText } from './timeline-layout-types';
 import { writeKey, writeWords } from './timeline-write-words';
 
 export { writeKey, writeLabel, writeWords } from './timeline-write-words';

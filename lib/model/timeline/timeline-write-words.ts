@@ -1,5 +1,5 @@
 import type { WriteMark } from './timeline';
-import type { MarkText } from './timeline-layout';
+import type { MarkText } from './timeline-layout-types';
 
 /*
  * A write mark in words: what the database decided, said of the statement that really ran. Most labs

@@ -15,7 +15,7 @@ import {
   value,
   write,
 } from './narration';
-import type { Facts, Step } from './walkthrough';
+import type { Facts, Step } from './walkthrough-types';
 
 /*
  * "A delayed packet", the walkthrough of the two delayed-packet labs (fenced and unfenced), as data.

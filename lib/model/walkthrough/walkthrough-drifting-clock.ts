@@ -13,7 +13,7 @@ import {
   value,
   write,
 } from './narration';
-import type { Facts, Step } from './walkthrough';
+import type { Facts, Step } from './walkthrough-types';
 
 /*
  * The drifting clock's walkthrough, as data (the pause story's counterpart, lib/model/walkthrough/walkthrough.ts),

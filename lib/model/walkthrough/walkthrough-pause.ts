@@ -1,8 +1,8 @@
 import { LABS, type LabId } from '../../labs/index';
 import { PAUSE_FENCED } from '../../labs/traits';
 import { detailTime, heldWords, need, outcomeWords, rowAtTheEnd, rowBefore, t, value, write } from './narration';
-import type { Facts, Step } from './walkthrough';
 import { pauseWords } from './walkthrough-pause-words';
+import type { Facts, Step } from './walkthrough-types';
 
 /*
  * The guided walkthrough "The pause", as data: what each step does to the real lab, which event

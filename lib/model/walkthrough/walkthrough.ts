@@ -1,13 +1,14 @@
 import type { WireEvent } from '../core/wire';
 import type { WorkerSettings } from '../lab/lab-inputs';
 import { hasDriftingClock, hasPacketProxy, type LabId } from '../lab/lab-kinds';
-import type { StoryAction, StoryStep } from '../story/story-engine';
 import { DELAYED_PACKET_SETTINGS } from './delayed-packet-settings';
-import { isOutcome, NotRecordedYet, type RowNow } from './narration';
+import { isOutcome, NotRecordedYet } from './narration';
 import { delayedPacketFacts, delayedPacketSteps } from './walkthrough-delayed-packet';
 import { DRIFTING_CLOCK_SETTINGS, driftingClockFacts, driftingClockSteps } from './walkthrough-drifting-clock';
 import { pauseSteps, WALKTHROUGH_SETTINGS } from './walkthrough-pause';
+import type { Facts, Step } from './walkthrough-types';
 
+export type { Facts, Step, StepAction } from './walkthrough-types';
 export { WALKTHROUGH_SETTINGS };
 
 /*
@@ -22,36 +23,6 @@ export function walkthroughSettings(lab: LabId): Record<'A' | 'B', WorkerSetting
   if (hasPacketProxy(lab)) return DELAYED_PACKET_SETTINGS;
   return hasDriftingClock(lab) ? DRIFTING_CLOCK_SETTINGS : WALKTHROUGH_SETTINGS;
 }
-
-/** What a walkthrough step does to the real lab: an action of the one story engine (story-engine.ts). */
-export type StepAction = StoryAction<Facts>;
-
-export type Facts = {
-  tokenA?: number;
-  tokenB?: number;
-  firstWriteA?: WireEvent;
-  pauseA?: WireEvent;
-  expiryA?: WireEvent;
-  writeB?: WireEvent;
-  wokeA?: WireEvent;
-  lateWriteA?: WireEvent;
-  /** The drifting clock's story: A's grant, B's start, what A read on its clock when it sent its late write. */
-  grantA?: WireEvent;
-  startB?: WireEvent;
-  sentLateA?: WireEvent;
-  /** Every write's outcome in this run, in order: what the row held before and after each. */
-  writes?: readonly WireEvent[];
-};
-
-/** A walkthrough step: a step of the one story engine, with its title and words. */
-export type Step = StoryStep<Facts> & {
-  id: string;
-  title: string;
-  /** What the step will do, for a page that shows it before it has run (a deep link): no tokens yet. */
-  preview: string;
-  /** The step's words, from the facts and, for what the row holds now, the row as the database has it. */
-  narrate: (facts: Facts, row?: RowNow) => string;
-};
 
 /**
  * What happened so far, read from the events of this run (ids after the run began), for the story
