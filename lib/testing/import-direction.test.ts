@@ -58,16 +58,11 @@ const FORBIDDEN_PACKAGES: Partial<Record<Layer, RegExp>> = {
 };
 
 /*
- * Known leftovers, each owned by another piece of work of issue 11. An entry here that no longer
- * matches an import fails the test, so the list only shrinks.
+ * Known leftovers, each owned by another piece of work. An entry here that no longer matches an
+ * import fails the test, so the list only shrinks. (Empty since issue 25: the durability scenario's
+ * throwaway cluster moved from lib/testing/ to lib/launcher/.)
  */
-const LEFTOVERS: { from: string; to: string; why: string }[] = [
-  {
-    from: 'lib/scenario/durability',
-    to: 'lib/testing/test-cluster',
-    why: 'the durability scenario starts its own throwaway cluster; test-cluster.ts belongs in lib/launcher/ beside embedded-postgres.ts',
-  },
-];
+const LEFTOVERS: { from: string; to: string; why: string }[] = [];
 
 /*
  * Server actions are the one door from a client component to the server: Next.js reaches them only
@@ -150,6 +145,17 @@ test('the direction check can fail: it names an import that runs backwards', () 
   assert.match(wrongWay({ from: 'lib/server/access', to: 'app/actions', specifier: 'x' }) ?? '', /app/);
   assert.match(wrongWay({ from: 'lib/jobs/x', to: 'lib/launcher/processes', specifier: 'x' }) ?? '', /entry/);
   assert.match(wrongWay({ from: 'lib/model/x', to: 'package:pg', specifier: 'pg' }) ?? '', /pg/);
+  // The harness (lib/testing, *.test.ts) may import product code; product code never imports the harness.
+  assert.match(
+    wrongWay({ from: 'lib/scenario/durability', to: 'lib/testing/test-cluster', specifier: 'x' }) ?? '',
+    /must not import tests or lib\/testing/,
+  );
+  assert.match(
+    wrongWay({ from: 'db/pool', to: 'db/pool.test', specifier: './pool.test' }) ?? '',
+    /must not import tests/,
+  );
+  assert.equal(wrongWay({ from: 'lib/testing/x', to: 'db/pool', specifier: 'x' }), undefined);
+  assert.equal(wrongWay({ from: 'db/pool.test', to: 'lib/testing/fixtures', specifier: 'x' }), undefined);
   assert.match(wrongWay({ from: 'lib/labs/x', to: 'lib/model/core/token', specifier: '../model/token' }) ?? '', /labs/);
   assert.match(wrongWay({ from: 'lib/labs/x', to: 'package:react', specifier: 'react' }) ?? '', /react/);
   assert.equal(wrongWay({ from: 'components/lab/x', to: 'app/actions', specifier: '@/app/actions' }), undefined);
