@@ -2,6 +2,7 @@ import 'server-only';
 import { readDatabaseIdentity } from '@/db/database-identity';
 import { eventIdRange, readWireEventPage } from '@/db/events';
 import { getFeedPool } from '@/db/feed-pool';
+import { findLab, type LabRecord } from '@/db/labs';
 import type { LabInstance } from '@/lib/model/lab/lab-instance';
 import type { Backlog, Drained, Send, SseMessage } from './event-stream';
 import { getLabHub, labSnapshotMessage } from './lab-hub';
@@ -105,4 +106,9 @@ export async function startLabFeed(options: {
     leave();
     throw error;
   }
+}
+
+/** A lab as the live feed and the history download find it: on the feeds' own pool, so that a full app pool never holds a feed up. */
+export function findFeedLab(id: string): Promise<LabRecord | undefined> {
+  return findLab(id, getFeedPool());
 }

@@ -45,7 +45,8 @@ const MAY_IMPORT: Record<Exclude<Layer, 'harness'>, Layer[]> = {
   request: ['request', 'process', 'db', 'model', 'labs', 'leaf'],
   // The UI reaches the server through server actions and the request layer, never db/ or a process.
   components: ['components', 'request', 'model', 'labs'],
-  app: ['app', 'components', 'request', 'process', 'db', 'model', 'labs', 'leaf'],
+  // Pages and route handlers reach the database only through the request layer (lib/server/).
+  app: ['app', 'components', 'request', 'process', 'model', 'labs', 'leaf'],
   entry: ['entry', 'process', 'db', 'model', 'labs', 'leaf'],
 };
 
@@ -143,6 +144,10 @@ test('the direction check can fail: it names an import that runs backwards', () 
     /components/,
   );
   assert.match(wrongWay({ from: 'lib/server/access', to: 'app/actions', specifier: 'x' }) ?? '', /app/);
+  assert.match(
+    wrongWay({ from: 'app/page', to: 'db/leases', specifier: '@/db/leases' }) ?? '',
+    /app must not import db/,
+  );
   assert.match(wrongWay({ from: 'lib/jobs/x', to: 'lib/launcher/processes', specifier: 'x' }) ?? '', /entry/);
   assert.match(wrongWay({ from: 'lib/model/x', to: 'package:pg', specifier: 'pg' }) ?? '', /pg/);
   // The harness (lib/testing, *.test.ts) may import product code; product code never imports the harness.
