@@ -172,6 +172,41 @@ test('the direction check can fail: it names an import that runs backwards', () 
 });
 
 /*
+ * lib/model's shared core (lib/model/core/: errors, events, the wire format, tokens, inputs…) is what
+ * every concept folder of lib/model builds on; it imports none of them, so that no concept needs another
+ * one just to speak the wire format. Its leftovers, like LEFTOVERS, can only shrink.
+ */
+const CORE_LEFTOVERS: { from: string; to: string; why: string }[] = [
+  {
+    from: 'lib/model/core/wire',
+    to: 'lib/model/poll/poll',
+    why: 'the lab snapshot on the wire carries the run’s polls (PollView, type only): the snapshot or the poll view wants a module of its own',
+  },
+];
+
+function coreReachesOut(edge: Edge): boolean {
+  return (
+    edge.from.startsWith('lib/model/core/') &&
+    layerOf(edge.from) !== 'harness' &&
+    edge.to.startsWith('lib/model/') &&
+    !edge.to.startsWith('lib/model/core/')
+  );
+}
+
+test('lib/model/core imports no concept folder of lib/model', async () => {
+  const edges = await allEdges();
+  const isLeftover = (edge: Edge) => CORE_LEFTOVERS.some((l) => l.from === edge.from && l.to === edge.to);
+  const out = edges
+    .filter((edge) => coreReachesOut(edge) && !isLeftover(edge))
+    .map((e) => `${e.from} imports ${e.specifier}`);
+  assert.deepEqual(out, [], `the core reaches into a concept folder:\n${out.join('\n')}`);
+  const stale = CORE_LEFTOVERS.filter((l) => !edges.some((edge) => edge.from === l.from && edge.to === l.to));
+  assert.deepEqual(stale, [], 'core leftovers that are gone: remove them from CORE_LEFTOVERS');
+  assert.ok(coreReachesOut({ from: 'lib/model/core/x', to: 'lib/model/timeline/timeline', specifier: 'x' }));
+  assert.ok(!coreReachesOut({ from: 'lib/model/core/x.test', to: 'lib/model/sweep/sweep-grid', specifier: 'x' }));
+});
+
+/*
  * No circles: a module never reaches itself through its imports, type-only imports included. A
  * type-only circle costs nothing at run time, but it still says two modules are one concept split in
  * two (or that a shared piece wants a module of its own), and it lets the next import close a runtime
