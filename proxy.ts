@@ -1,5 +1,5 @@
 import { type NextRequest, NextResponse } from 'next/server';
-import { hostRefusal } from './lib/model/hosts';
+import { hostRefusal } from './lib/model/core/hosts';
 import { ownHosts } from './lib/server/own-hosts';
 
 /*

@@ -1,7 +1,7 @@
 'use server';
 
 import { cookies } from 'next/headers';
-import type { ActionResult } from '@/lib/model/action-result';
+import type { ActionResult } from '@/lib/model/core/action-result';
 import { COOKIE_MAX_AGE_S, newOwnerSecret, OWNER_COOKIE } from '@/lib/server/access';
 import { currentClientAddress } from '@/lib/server/client-address';
 import * as failover from '@/lib/server/failover-commands';

@@ -5,10 +5,9 @@ import { AutoRefresh } from '@/components/lab/auto-refresh';
 import { LeasesTable } from '@/components/lab/leases-table';
 import { ProtectedRowsTable } from '@/components/lab/protected-rows-table';
 import { ThemeToggle } from '@/components/theme-toggle';
-import { listSharedProtectedRows } from '@/db/guard';
-import { listSharedLeases } from '@/db/leases';
-import { isFencedKind, LABS, WORKER_LAB_IDS } from '@/lib/model/lab-kinds';
+import { isFencedKind, LABS, WORKER_LAB_IDS } from '@/lib/model/lab/lab-kinds';
 import { isTrainer } from '@/lib/server/access';
+import { sharedLabTables } from '@/lib/server/home-tables';
 import { privateLabsOf } from '@/lib/server/lab-commands';
 import { readCredentials } from '@/lib/server/request-credentials';
 
@@ -21,8 +20,8 @@ export default async function HomePage({ searchParams }: Props) {
   const trainer = isTrainer(credentials);
   const unlockFailed = (await searchParams).unlock === 'failed';
   // Private labs are nobody else's business: their rows and leases stay off this page.
-  const data = await Promise.all([listSharedProtectedRows(), listSharedLeases(), privateLabsOf(credentials)]).then(
-    ([rows, leases, mine]) => ({ ok: true as const, rows, leases, mine }),
+  const data = await Promise.all([sharedLabTables(), privateLabsOf(credentials)]).then(
+    ([{ rows, leases }, mine]) => ({ ok: true as const, rows, leases, mine }),
     (error: unknown) => {
       console.error('[page] could not read the database:', error);
       return { ok: false as const };

@@ -1,8 +1,8 @@
 import os from 'node:os';
 import { runChaos } from '../lib/chaos/run-chaos';
 import { PAUSE_FENCED } from '../lib/labs/traits';
-import { stalePerMinute } from '../lib/model/chaos-tally';
-import { sharedLab } from '../lib/model/lab-instance';
+import { stalePerMinute } from '../lib/model/chaos/chaos-tally';
+import { sharedLab } from '../lib/model/lab/lab-instance';
 import type { BenchSizes } from './sizes';
 import type { Figure } from './stats';
 

@@ -1,5 +1,4 @@
-import type { Run } from './job-queue';
-import type { Lib } from './job-queue-setup';
+import type { Lib, Run } from './job-queue-setup';
 import type { BenchSizes } from './sizes';
 import { type Figure, percentile } from './stats';
 

@@ -12,6 +12,15 @@ export type Lib = 'pg-boss' | 'graphile-worker';
 export const SCHEMA: Record<Lib, string> = { 'pg-boss': 'pgboss', 'graphile-worker': 'graphile_worker' };
 export const QUEUE = 'bench-job';
 export type JobData = { n: number; ms: number };
+/** One job of bench_job as its runs recorded it (job-queue.ts's RUNS query; job-queue-report.ts reads it). */
+export type Run = {
+  n: number;
+  start_ms: number;
+  done_ms: number | null;
+  completions: number;
+  consumer: string | null;
+  started_at: Date | null;
+};
 
 /** The owner's URL, run as the app role (`-c role=…`, as db/pool.ts does for the app server's pools). */
 export function appUrl(ownerUrl: string): string {

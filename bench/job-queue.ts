@@ -14,6 +14,7 @@ import {
   type Lib,
   makeEnqueuer,
   QUEUE,
+  type Run,
   workerReach,
 } from './job-queue-setup';
 import type { BenchSizes } from './sizes';
@@ -137,14 +138,6 @@ const RUNS = `SELECT j.n, (extract(epoch FROM min(r.started_at) - j.enqueued_at)
     (array_agg(r.consumer ORDER BY r.started_at))[1] AS consumer, min(r.started_at) AS started_at
   FROM bench_job j LEFT JOIN bench_job_run r USING (n) WHERE j.n BETWEEN $1 AND $2
   GROUP BY j.n, j.enqueued_at ORDER BY j.n`;
-export type Run = {
-  n: number;
-  start_ms: number;
-  done_ms: number | null;
-  completions: number;
-  consumer: string | null;
-  started_at: Date | null;
-};
 
 async function runBurst(owner: pg.Client, send: Send, size: Size) {
   for (let n = 1; n <= size.jobs; n++) await enqueue(owner, send, n, size.jobMs);

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../db/events';
 import { readLease } from '../db/leases';
 import { PAUSE_FENCED } from '../lib/labs/traits';
-import { sharedLab } from '../lib/model/lab-instance';
+import { sharedLab } from '../lib/model/lab/lab-instance';
 import { getSupervisor } from '../lib/supervisor/supervisor';
 import type { BenchSizes } from './sizes';
 import { type Figure, percentile } from './stats';

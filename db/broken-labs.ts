@@ -1,8 +1,8 @@
 import 'server-only';
 import { writesProtectedRows } from '../lib/labs/traits';
-import type { LabInstance } from '../lib/model/lab-instance';
-import { parseStoredToken, type Token } from '../lib/model/token';
-import type { WriteResult } from '../lib/model/write-result';
+import { parseStoredToken, type Token } from '../lib/model/core/token';
+import type { WriteResult } from '../lib/model/core/write-result';
+import type { LabInstance } from '../lib/model/lab/lab-instance';
 import { getPool, type Queryable, type Session, toFencingError } from './pool';
 import { identityParams, type WorkerIdentity } from './worker-identity';
 

@@ -1,6 +1,6 @@
 import 'server-only';
-import { parseStoredToken, type Token } from '../lib/model/token';
-import type { WriteResult } from '../lib/model/write-result';
+import { parseStoredToken, type Token } from '../lib/model/core/token';
+import type { WriteResult } from '../lib/model/core/write-result';
 import { type Session, toFencingError } from './pool';
 import { identityParams, type WorkerIdentity } from './worker-identity';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
-import type { Token } from '../lib/model/token';
-import { toWire } from '../lib/model/wire';
-import { fromWirePage, toWirePage, type WirePage } from '../lib/model/wire-page';
+import type { Token } from '../lib/model/core/token';
+import { toWire } from '../lib/model/core/wire';
+import { fromWirePage, toWirePage, type WirePage } from '../lib/model/core/wire-page';
 import { appendEvent, listEvents, readWireEventPage } from './events';
 import { closePool, getPool } from './pool';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { eventsUntil } from '../lib/model/replay';
-import { toWire } from '../lib/model/wire';
+import { toWire } from '../lib/model/core/wire';
+import { eventsUntil } from '../lib/model/history/replay';
 import { appendEvent, listEvents, listEventsUntilMoment } from './events';
 import { closePool, getPool } from './pool';
 

@@ -1,6 +1,6 @@
 import 'server-only';
-import type { EventKind, LabEvent, NewEvent } from '../lib/model/events';
-import { parseStoredToken, parseToken } from '../lib/model/token';
+import type { EventKind, LabEvent, NewEvent } from '../lib/model/core/events';
+import { parseStoredToken, parseToken } from '../lib/model/core/token';
 import { getPool, type Queryable, toFencingError, withTransaction } from './pool';
 import { identityParams, type WorkerIdentity } from './worker-identity';
 
@@ -124,7 +124,7 @@ export async function listEventsUntilMoment(
 /**
  * A page of a lab's events after `afterId` (the first `limit`, in id order, as listEvents reads
  * them), already written as the live feed sends it: JSON text of a `WirePage`
- * (lib/model/wire-page.ts: the lab once, each event a row of its fields, id and time as steps from
+ * (lib/model/core/wire-page.ts: the lab once, each event a row of its fields, id and time as steps from
  * the event before), which `fromWirePage` turns into exactly what `toWire` makes of the same events
  * (db/event-page-json.test.ts). PostgreSQL writes the text, so that a long history costs the app
  * server no row parsing, no reshaping and no JSON.stringify (for 200,000 events those took about

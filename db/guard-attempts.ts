@@ -1,5 +1,5 @@
 import 'server-only';
-import type { HistoryFile } from '../lib/model/history-file';
+import type { HistoryFile } from '../lib/model/history/history-file';
 import { getPool, type Queryable } from './pool';
 
 /*
@@ -7,9 +7,9 @@ import { getPool, type Queryable } from './pool';
  * wall, and the counterexample a link opens on /replay.
  */
 
-export type { GuardOutcome } from '../lib/model/guard-inputs';
+export type { GuardOutcome } from '../lib/model/guard/guard-inputs';
 
-import type { GuardOutcome } from '../lib/model/guard-inputs';
+import type { GuardOutcome } from '../lib/model/guard/guard-inputs';
 
 export type GuardAttempt = {
   id: number;

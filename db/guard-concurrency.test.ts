@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Token } from '../lib/model/token';
+import type { Token } from '../lib/model/core/token';
 import { freshResource, freshRow, grant } from '../lib/testing/fixtures';
 import { listEvents } from './events';
 import { fencedWrite, readProtectedRow } from './guard';

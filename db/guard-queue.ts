@@ -1,7 +1,7 @@
 import 'server-only';
-import { FencingError } from '../lib/model/errors';
-import type { QueueFacts } from '../lib/model/guard-queue';
-import type { HistoryFile } from '../lib/model/history-file';
+import { FencingError } from '../lib/model/core/errors';
+import type { QueueFacts } from '../lib/model/guard/guard-queue';
+import type { HistoryFile } from '../lib/model/history/history-file';
 import { ATTEMPT_COLUMNS, type AttemptRow, type GuardAttempt, reshapeAttempt } from './guard-attempts';
 import { getPool, type Queryable } from './pool';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { isFencingError } from '../lib/model/errors';
+import { isFencingError } from '../lib/model/core/errors';
 import { freshResource, freshRow, grant, TEST_LAB, waitForExpiry } from '../lib/testing/fixtures';
 import { listEvents } from './events';
 import { fencedWrite, readProtectedRow } from './guard';

@@ -1,8 +1,8 @@
 import 'server-only';
-import { FencingError } from '../lib/model/errors';
-import { holderSchema, parseInput, rowIdSchema, rowValueSchema } from '../lib/model/inputs';
-import { parseStoredToken, requireToken, type Token } from '../lib/model/token';
-import type { WriteResult } from '../lib/model/write-result';
+import { FencingError } from '../lib/model/core/errors';
+import { holderSchema, parseInput, rowIdSchema, rowValueSchema } from '../lib/model/core/inputs';
+import { parseStoredToken, requireToken, type Token } from '../lib/model/core/token';
+import type { WriteResult } from '../lib/model/core/write-result';
 import { getPool, type Queryable, type Session, toFencingError } from './pool';
 import { identityParams, type WorkerIdentity } from './worker-identity';
 

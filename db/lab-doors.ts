@@ -1,6 +1,6 @@
 import 'server-only';
-import type { WorkerSettings } from '../lib/model/lab-inputs';
-import type { LabVisibility } from '../lib/model/lab-instance';
+import type { WorkerSettings } from '../lib/model/lab/lab-inputs';
+import type { LabVisibility } from '../lib/model/lab/lab-instance';
 import { getPool, type Queryable } from './pool';
 import { REMOTE_HEARTBEAT_FRESH_MS } from './remote-workers';
 

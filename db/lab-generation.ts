@@ -1,5 +1,5 @@
 import 'server-only';
-import { FencingError } from '../lib/model/errors';
+import { FencingError } from '../lib/model/core/errors';
 import { getPool, type Queryable } from './pool';
 
 /*

@@ -1,7 +1,7 @@
 import 'server-only';
 import { LABS } from '../lib/labs/index';
-import type { LabInstance } from '../lib/model/lab-instance';
-import { parseStoredToken, type Token } from '../lib/model/token';
+import { parseStoredToken, type Token } from '../lib/model/core/token';
+import type { LabInstance } from '../lib/model/lab/lab-instance';
 import { getPool, type Queryable } from './pool';
 
 export type LabRow = { table: 'protected_rows' | 'unguarded_rows'; id: number; value: string; lastToken: Token | 0 };

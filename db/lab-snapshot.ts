@@ -1,8 +1,8 @@
 import 'server-only';
 import { LABS } from '../lib/labs/index';
-import type { LabInstance } from '../lib/model/lab-instance';
-import { parseStoredToken, parseToken } from '../lib/model/token';
-import type { LabSnapshot } from '../lib/model/wire';
+import { parseStoredToken, parseToken } from '../lib/model/core/token';
+import type { LabSnapshot } from '../lib/model/core/wire';
+import type { LabInstance } from '../lib/model/lab/lab-instance';
 import { getPool, type Queryable } from './pool';
 
 /**

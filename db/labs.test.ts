@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
-import { isFencingError } from '../lib/model/errors';
-import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER } from '../lib/model/lab-inputs';
-import type { LabId } from '../lib/model/lab-kinds';
-import { MAX_FORKS_PER_BROWSER } from '../lib/model/lab-limits';
-import type { ForkRecord } from '../lib/model/what-if';
+import { isFencingError } from '../lib/model/core/errors';
+import type { ForkRecord } from '../lib/model/history/what-if';
+import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER } from '../lib/model/lab/lab-inputs';
+import type { LabId } from '../lib/model/lab/lab-kinds';
+import { MAX_FORKS_PER_BROWSER } from '../lib/model/lab/lab-limits';
 import { listEvents } from './events';
 import { fencedWrite, readProtectedRow } from './guard';
 import { closeLab, createPrivateLab, deleteExpiredLabHistories, findLab, type LabRecord } from './labs';

@@ -1,17 +1,17 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { takesTraineeGuard, writesProtectedRows } from '../lib/labs/traits';
-import { FencingError } from '../lib/model/errors';
+import { FencingError } from '../lib/model/core/errors';
+import type { ForkRecord } from '../lib/model/history/what-if';
 import {
   isLabInstanceId,
   type LabInstance,
   type LabVisibility,
   privateLabIdFrom,
   privateResourceOf,
-} from '../lib/model/lab-instance';
-import { isLabId, type LabId } from '../lib/model/lab-kinds';
-import { forkRefusal, type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab-limits';
-import type { ForkRecord } from '../lib/model/what-if';
+} from '../lib/model/lab/lab-instance';
+import { isLabId, type LabId } from '../lib/model/lab/lab-kinds';
+import { forkRefusal, type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab/lab-limits';
 import { createProtectedRow } from './guard';
 import { bumpLabGeneration } from './lab-generation';
 import { getPool, type Queryable, withTransaction } from './pool';

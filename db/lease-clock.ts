@@ -1,5 +1,5 @@
 import 'server-only';
-import { requireToken } from '../lib/model/token';
+import { requireToken } from '../lib/model/core/token';
 import { type Session, toFencingError } from './pool';
 import { identityParams, type WorkerIdentity } from './worker-identity';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
-import { isFencingError } from '../lib/model/errors';
+import { isFencingError } from '../lib/model/core/errors';
 import { freshResource, grant, TEST_LAB, waitForExpiry } from '../lib/testing/fixtures';
 import { msUntil } from './database-clock';
 import { listEvents } from './events';

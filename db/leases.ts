@@ -1,6 +1,6 @@
 import 'server-only';
-import { holderSchema, leaseTtlMsSchema, parseInput, resourceSchema } from '../lib/model/inputs';
-import { parseToken, requireToken, type Token } from '../lib/model/token';
+import { holderSchema, leaseTtlMsSchema, parseInput, resourceSchema } from '../lib/model/core/inputs';
+import { parseToken, requireToken, type Token } from '../lib/model/core/token';
 import { getPool, type Queryable, type Session, toFencingError } from './pool';
 import { identityParams, type WorkerIdentity } from './worker-identity';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, beforeEach, test } from 'node:test';
-import { isFencingError } from '../lib/model/errors';
+import { isFencingError } from '../lib/model/core/errors';
 import { bumpLabGeneration } from './lab-generation';
 import { answerPoll, askPoll, readOwnAnswers, readRunPolls, revealPoll, revealPollsAtStep } from './polls';
 import { closePool, getPool, newClient } from './pool';

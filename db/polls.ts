@@ -1,6 +1,6 @@
 import 'server-only';
-import { FencingError, type FencingErrorCode } from '../lib/model/errors';
-import type { OwnAnswer, PollState, PollView } from '../lib/model/poll';
+import { FencingError, type FencingErrorCode } from '../lib/model/core/errors';
+import type { OwnAnswer, PollState, PollView } from '../lib/model/poll/poll';
 import { getPool, type Queryable } from './pool';
 
 /*

@@ -1,7 +1,7 @@
 import 'server-only';
 import pg from 'pg';
-import { FencingError, isFencingError } from '../lib/model/errors';
-import { appRoleName, databaseNameOf } from './roles';
+import { FencingError, isFencingError } from '../lib/model/core/errors';
+import { appRoleName, databaseNameOf } from './role-names';
 
 type GlobalWithPool = typeof globalThis & { __fencingLabPool?: pg.Pool };
 const globalWithPool = globalThis as GlobalWithPool;

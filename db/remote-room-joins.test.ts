@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, test } from 'node:test';
 import type pg from 'pg';
-import { sharedLab } from '../lib/model/lab-instance';
+import { sharedLab } from '../lib/model/lab/lab-instance';
 import { resetLabData } from '../lib/supervisor/lab-reset';
 import { setRemoteWorkersOpen } from './lab-doors';
 import { closeLab, createPrivateLab, labJoinKey } from './labs';

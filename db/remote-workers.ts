@@ -1,8 +1,8 @@
 import 'server-only';
-import type { WorkerSettings } from '../lib/model/lab-inputs';
-import type { LabInstance, LabVisibility } from '../lib/model/lab-instance';
-import { isLabId } from '../lib/model/lab-kinds';
-import type { WorkerCommand } from '../lib/model/worker-commands';
+import type { WorkerCommand } from '../lib/model/core/worker-commands';
+import type { WorkerSettings } from '../lib/model/lab/lab-inputs';
+import type { LabInstance, LabVisibility } from '../lib/model/lab/lab-instance';
+import { isLabId } from '../lib/model/lab/lab-kinds';
 import { getPool, type Queryable, toFencingError } from './pool';
 
 /*

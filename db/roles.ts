@@ -1,6 +1,9 @@
 import 'server-only';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { newClient } from './pool';
+import { databaseNameOf, roleName } from './role-names';
+
+export { appRoleName, databaseNameOf, localWorkerRoleName, workerRoleName } from './role-names';
 
 /*
  * The database's roles besides its owner (issue 11; migrations 0014-0016, 0041).
@@ -14,44 +17,11 @@ import { newClient } from './pool';
  *   forks connect as: loopback only, its own password and connection slots (0041).
  * - The app role (NOLOGIN) is what the app server's pools run as (`-c role=…` on the owner's URL).
  *
- * The names are made here exactly as the migrations make them (fencing_lab_role in 0014_roles.sql).
+ * The names are made in role-names.ts exactly as the migrations make them (fencing_lab_role in 0014_roles.sql):
+ * a module of its own, which pool.ts reads without importing this one (which opens its clients through pool.ts).
  */
 
 const MIN_PASSWORD_CHARS = 16;
-
-function roleName(purpose: 'worker' | 'local' | 'app', database: string): string {
-  const readable = database
-    .toLowerCase()
-    .replace(/[^a-z0-9_]/g, '_')
-    .slice(0, 32);
-  const digest = createHash('md5').update(database, 'utf8').digest('hex').slice(0, 8);
-  return `fencing_${purpose}_${readable}_${digest}`;
-}
-
-/** The worker role of the database `database` (a valid identifier of at most 63 bytes). */
-export function workerRoleName(database: string): string {
-  return roleName('worker', database);
-}
-
-/**
- * The role the workers an app server forks connect as (0041): the worker role's privileges, its own
- * connection slots and password, and no way in from the network, so the room cannot take its line.
- */
-export function localWorkerRoleName(database: string): string {
-  return roleName('local', database);
-}
-
-/** The role the app server's pools run as, in the database `database`. */
-export function appRoleName(database: string): string {
-  return roleName('app', database);
-}
-
-/** The database a connection string names. */
-export function databaseNameOf(url: string): string {
-  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
-  if (!name) throw new Error('the database URL names no database');
-  return name;
-}
 
 /**
  * The room's worker password: FENCING_LAB_WORKER_PASSWORD when set, otherwise the one generated once

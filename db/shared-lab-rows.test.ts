@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import { isSharedLabId, LAB_IDS, LABS } from '../lib/model/lab-kinds';
+import { isSharedLabId, LAB_IDS, LABS } from '../lib/model/lab/lab-kinds';
 import { startTestCluster, type TestCluster } from '../lib/testing/test-cluster';
 import { migrate } from './migrate';
 
@@ -32,7 +32,7 @@ test('a new database has the row of every shared lab, at its initial value', asy
        LEFT JOIN unguarded_rows u ON l.kind <> 'fenced' AND u.id = l.row_id AND u.lab = l.id
       WHERE l.visibility = 'shared' ORDER BY l.id`,
   );
-  // Every shared lab, each as lib/model/lab-kinds.ts has it: the fenced ones and the broken ones (not
+  // Every shared lab, each as lib/model/lab/lab-kinds.ts has it: the fenced ones and the broken ones (not
   // "your guard", a private lab only).
   assert.deepEqual(
     rows.map((r) => r.id),

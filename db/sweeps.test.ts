@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, beforeEach, test } from 'node:test';
-import { classifyRun, type SweepRunResult } from '../lib/model/sweep-cell';
+import { classifyRun, type SweepRunResult } from '../lib/model/sweep/sweep-cell';
 import { closePool, getPool } from './pool';
 import {
   findSweep,

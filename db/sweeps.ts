@@ -1,6 +1,6 @@
 import 'server-only';
-import type { SweepRunResult } from '../lib/model/sweep-cell';
-import { type SweepGrid, sweepGridSchema } from '../lib/model/sweep-grid';
+import type { SweepRunResult } from '../lib/model/sweep/sweep-cell';
+import { type SweepGrid, sweepGridSchema } from '../lib/model/sweep/sweep-grid';
 import { getPool, type Queryable } from './pool';
 
 /*

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
-import { isFencingError } from '../lib/model/errors';
+import { isFencingError } from '../lib/model/core/errors';
 import { newClient, toFencingError } from './pool';
 
 /*

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
-import { sharedLab } from '../lib/model/lab-instance';
+import { sharedLab } from '../lib/model/lab/lab-instance';
 import { INITIAL_ROW_VALUE, resetLabData } from '../lib/supervisor/lab-reset';
 import { endListenSessions } from '../lib/testing/end-listen-sessions';
 import { refusedWith } from '../lib/testing/refused-with';

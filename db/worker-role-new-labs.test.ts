@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import type { LabId } from '../lib/model/lab-kinds';
+import type { LabId } from '../lib/model/lab/lab-kinds';
 import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
 import { refusedWith } from '../lib/testing/refused-with';
 import { setRemoteWorkersOpen } from './lab-doors';

@@ -1,6 +1,6 @@
 import 'server-only';
-import type { WorkerSettings } from '../lib/model/lab-inputs';
-import { parseToken } from '../lib/model/token';
+import { parseToken } from '../lib/model/core/token';
+import type { WorkerSettings } from '../lib/model/lab/lab-inputs';
 import { getPool, type Queryable } from './pool';
 import { REMOTE_HEARTBEAT_FRESH_MS } from './remote-workers';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
-import { parseToken } from '../lib/model/token';
+import { parseToken } from '../lib/model/core/token';
 import { refusedWith } from '../lib/testing/refused-with';
 import { appendEvent } from './events';
 import { closeLab, createPrivateLab, deleteExpiredLabHistories, type LabRecord } from './labs';

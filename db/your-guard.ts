@@ -1,7 +1,7 @@
 import 'server-only';
-import { FencingError } from '../lib/model/errors';
-import { parseStoredToken, type Token } from '../lib/model/token';
-import type { WriteResult } from '../lib/model/write-result';
+import { FencingError } from '../lib/model/core/errors';
+import { parseStoredToken, type Token } from '../lib/model/core/token';
+import type { WriteResult } from '../lib/model/core/write-result';
 import { getPool, type Queryable, type Session, withTransaction } from './pool';
 import { identityParams, type WorkerIdentity } from './worker-identity';
 

@@ -1,10 +1,10 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { tallyChaos } from '../lib/model/chaos-tally';
-import { serializeHistory } from '../lib/model/history-file';
-import { type SoakResult, soakHtml } from '../lib/model/soak-report';
-import { soakHistoryHref, soakReportId } from '../lib/model/soak-reports';
-import { judgeLab, LAB_EXPECTATIONS } from '../lib/model/soak-verdict';
+import { tallyChaos } from '../lib/model/chaos/chaos-tally';
+import { serializeHistory } from '../lib/model/history/history-file';
+import { type SoakResult, soakHtml } from '../lib/model/soak/soak-report';
+import { soakHistoryHref, soakReportId } from '../lib/model/soak/soak-reports';
+import { judgeLab, LAB_EXPECTATIONS } from '../lib/model/soak/soak-verdict';
 import { E2E_DATA_DIR } from '../playwright.config';
 import { expect, test } from './fixtures';
 

@@ -1,5 +1,5 @@
-import { serializeHistory } from '../lib/model/history-file';
-import type { WireEvent } from '../lib/model/wire';
+import type { WireEvent } from '../lib/model/core/wire';
+import { serializeHistory } from '../lib/model/history/history-file';
 import { recorded } from '../lib/testing/histories';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';

@@ -25,7 +25,7 @@ async function runSteps(page: Page, from: number, to: number) {
 
 const server = (page: Page, role: string) => page.getByRole('row', { name: new RegExp(`^${role}\\b`) });
 /**
- * A mark of the timeline, by its accessible name (the one layout's words: lib/model/timeline-layout.ts
+ * A mark of the timeline, by its accessible name (the one layout's words: lib/model/timeline/timeline-layout.ts
  * `markLabel`). The list holds the marks of the lanes on screen: the timeline is scrolled into view first.
  */
 async function mark(page: Page, name: RegExp) {

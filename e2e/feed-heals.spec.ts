@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import pg from 'pg';
 import { crashPostmaster, startEmbeddedPostgres } from '../lib/launcher/embedded-postgres';
-import type { HistoryFile } from '../lib/model/history-file';
+import type { HistoryFile } from '../lib/model/history/history-file';
 import { startAppProcess } from '../lib/testing/app-process';
 import { startTestCluster, type TestCluster } from '../lib/testing/test-cluster';
 import { expect, test } from './fixtures';

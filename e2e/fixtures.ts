@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { test as base } from '@playwright/test';
-import type { LabId } from '../lib/model/lab-kinds';
+import type { LabId } from '../lib/model/lab/lab-kinds';
 import { E2E_DATA_DIR, E2E_TRAINER_KEY } from '../playwright.config';
 import { LabPage } from './pages/lab-page';
 

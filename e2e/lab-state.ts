@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { WireEvent } from '../lib/model/wire';
+import type { WireEvent } from '../lib/model/core/wire';
 import { readSse } from '../lib/testing/sse-reader';
 import { appDatabaseUrl } from './app-database';
 

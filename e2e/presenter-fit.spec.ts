@@ -1,5 +1,5 @@
-import type { LabId } from '../lib/model/lab-kinds';
-import { walkthroughFor } from '../lib/model/walkthrough';
+import type { LabId } from '../lib/model/lab/lab-kinds';
+import { walkthroughFor } from '../lib/model/walkthrough/walkthrough';
 import { expect, test } from './fixtures';
 import { type LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';

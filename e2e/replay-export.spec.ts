@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { HistoryFile } from '../lib/model/history-file';
+import type { HistoryFile } from '../lib/model/history/history-file';
 import { expect, test } from './fixtures';
 import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { ImportPage, ReplayControls } from './pages/replay-page';

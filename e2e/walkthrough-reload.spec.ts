@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { walkthroughFor } from '../lib/model/walkthrough';
-import { walkthroughPosition } from '../lib/model/walkthrough-progress';
+import { walkthroughFor } from '../lib/model/walkthrough/walkthrough';
+import { walkthroughPosition } from '../lib/model/walkthrough/walkthrough-progress';
 import { expect, test } from './fixtures';
 import { type LabState, readLabState } from './lab-state';
 import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';

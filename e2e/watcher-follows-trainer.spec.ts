@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import pg from 'pg';
-import type { LabId } from '../lib/model/lab-kinds';
-import { walkthroughFor } from '../lib/model/walkthrough';
-import { walkthroughPosition } from '../lib/model/walkthrough-progress';
-import type { WireEvent } from '../lib/model/wire';
+import type { WireEvent } from '../lib/model/core/wire';
+import type { LabId } from '../lib/model/lab/lab-kinds';
+import { walkthroughFor } from '../lib/model/walkthrough/walkthrough';
+import { walkthroughPosition } from '../lib/model/walkthrough/walkthrough-progress';
 import { appDatabaseUrl } from './app-database';
 import { expect, test } from './fixtures';
 import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';

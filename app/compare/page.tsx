@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { CompareView } from '@/components/compare/compare-view';
 import { SiteHeader } from '@/components/site-header';
-import { readLabFork } from '@/db/labs';
-import { LABS } from '@/lib/model/lab-kinds';
-import { describeFork } from '@/lib/model/what-if';
+import { describeFork } from '@/lib/model/history/what-if';
+import { LABS } from '@/lib/model/lab/lab-kinds';
 import { chosenLabs, comparableLabsOf } from '@/lib/server/compare-sources';
+import { forkOfLab } from '@/lib/server/lab-page-data';
 import { readCredentials } from '@/lib/server/request-credentials';
 
 export const dynamic = 'force-dynamic';
@@ -20,7 +20,7 @@ export default async function ComparePage({ searchParams }: Props) {
   // A what-if fork says what it is and what it started from (only this browser's own labs are forks it sees).
   const notes = await Promise.all(
     [a, b].map(async (lab) => {
-      const fork = lab?.visibility === 'private' ? await readLabFork(lab.id) : undefined;
+      const fork = lab ? await forkOfLab(lab) : undefined;
       if (!lab || !fork) return undefined;
       const original = labs.find((l) => l.id === fork.from);
       const originalName = original ? LABS[original.kind].title : `lab ${fork.from}`;

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { soakReportHref } from '@/lib/model/soak-reports';
+import { soakReportHref } from '@/lib/model/soak/soak-reports';
 import { listSoakReports } from '@/lib/server/soak-reports';
 
 export const metadata: Metadata = { title: 'Soak reports · Fencing Lab' };

@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { openPrivateLabAction } from '@/app/actions';
 import { PAUSE_FENCED } from '@/lib/labs/traits';
-import { LABS, type LabId, PRIVATE_LAB_KINDS } from '@/lib/model/lab-kinds';
+import { LABS, type LabId, PRIVATE_LAB_KINDS } from '@/lib/model/lab/lab-kinds';
 
 /** Opens a lab of one's own (own row, workers and history), then goes to it. */
 export function OpenPrivateLab({

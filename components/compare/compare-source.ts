@@ -1,6 +1,6 @@
-import type { HistoryFile } from '@/lib/model/history-file';
-import type { LabSummary } from '@/lib/model/lab-instance';
-import { LABS, type LabId } from '@/lib/model/lab-kinds';
+import type { HistoryFile } from '@/lib/model/history/history-file';
+import type { LabSummary } from '@/lib/model/lab/lab-instance';
+import { LABS, type LabId } from '@/lib/model/lab/lab-kinds';
 import { createLabStore, type LabStoreApi } from '../lab/lab-store';
 import { historySummaryOf } from '../lab/replay/read-history-file';
 

@@ -1,12 +1,12 @@
 'use client';
 
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { describeDifference, firstDifference, type RunStep } from '@/lib/model/history-diff';
-import { storyPlaceOf } from '@/lib/model/history-diff-story';
-import type { LabSummary } from '@/lib/model/lab-instance';
-import { buildTimeline } from '@/lib/model/timeline';
-import { markKeyOfEvent } from '@/lib/model/timeline-layout-words';
-import type { WireEvent } from '@/lib/model/wire';
+import type { WireEvent } from '@/lib/model/core/wire';
+import { describeDifference, firstDifference, type RunStep } from '@/lib/model/history/history-diff';
+import { storyPlaceOf } from '@/lib/model/history/history-diff-story';
+import type { LabSummary } from '@/lib/model/lab/lab-instance';
+import { buildTimeline } from '@/lib/model/timeline/timeline';
+import { markKeyOfEvent } from '@/lib/model/timeline/timeline-layout-words';
 import { MomentSlider } from '../lab/replay/moment-slider';
 import type { TimelineMarker } from '../lab/timeline/timeline';
 import { CompareSide } from './compare-side';

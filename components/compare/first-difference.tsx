@@ -1,6 +1,6 @@
 'use client';
 
-import type { FirstDifference, RunStep } from '@/lib/model/history-diff';
+import type { FirstDifference, RunStep } from '@/lib/model/history/history-diff';
 
 const button =
   'rounded-md border border-amber-600 bg-amber-50 px-3 py-1.5 font-semibold hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:opacity-50 dark:border-amber-400 dark:bg-amber-950 dark:hover:bg-amber-900';

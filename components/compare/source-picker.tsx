@@ -1,7 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
-import type { LabSummary } from '@/lib/model/lab-instance';
+import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { readHistoryFile } from '../lab/replay/read-history-file';
 import { type CompareSource, labChoiceName } from './compare-source';
 

@@ -1,8 +1,8 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { type ReplayBounds, storyBounds } from '@/lib/model/replay';
-import type { WireEvent } from '@/lib/model/wire';
+import type { WireEvent } from '@/lib/model/core/wire';
+import { type ReplayBounds, storyBounds } from '@/lib/model/history/replay';
 import type { LabStoreApi } from '../lab/lab-store';
 
 /*

@@ -1,5 +1,5 @@
-import type { WireEvent } from '@/lib/model/wire';
-import { fromWirePage, type WirePage } from '@/lib/model/wire-page';
+import type { WireEvent } from '@/lib/model/core/wire';
+import { fromWirePage, type WirePage } from '@/lib/model/core/wire-page';
 
 /*
  * A lab's history read in one download (app/api/labs/[lab]/history), before the page opens its

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { isFencedKind, LABS, WORKER_LAB_IDS } from '@/lib/model/lab-kinds';
+import { isFencedKind, LABS, WORKER_LAB_IDS } from '@/lib/model/lab/lab-kinds';
 
 /** The labs side by side: the fenced one first, then each mistake. */
 export function LabNav({ current, mode }: { current: string; mode: 'free' | 'walkthrough' }) {

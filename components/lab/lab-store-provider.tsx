@@ -3,8 +3,8 @@
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { preload } from 'react-dom';
 import { useStore } from 'zustand';
-import type { LabSummary } from '@/lib/model/lab-instance';
-import type { WireEvent } from '@/lib/model/wire';
+import type { WireEvent } from '@/lib/model/core/wire';
+import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { historyUrl } from './history-download';
 import { createLabStore, type LabStore, type LabStoreApi } from './lab-store';
 import { followLabFeed } from './live-feed';

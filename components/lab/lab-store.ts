@@ -1,9 +1,9 @@
 import { createStore } from 'zustand/vanilla';
-import type { LabSummary } from '@/lib/model/lab-instance';
-import type { LabId } from '@/lib/model/lab-kinds';
-import { type ReplaySpeed, replayBounds } from '@/lib/model/replay';
-import type { StepFrame } from '@/lib/model/timeline-frame';
-import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
+import type { LabSnapshot, WireEvent } from '@/lib/model/core/wire';
+import { type ReplaySpeed, replayBounds } from '@/lib/model/history/replay';
+import type { LabSummary } from '@/lib/model/lab/lab-instance';
+import type { LabId } from '@/lib/model/lab/lab-kinds';
+import type { StepFrame } from '@/lib/model/timeline/timeline-frame';
 
 /*
  * The browser's copy of a lab: the event log as the live feed delivered it (in id order, each id

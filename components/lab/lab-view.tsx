@@ -2,8 +2,8 @@
 
 import Link from 'next/link';
 import { takesTraineeGuard } from '@/lib/labs/traits';
-import type { LabSummary } from '@/lib/model/lab-instance';
-import { LABS } from '@/lib/model/lab-kinds';
+import type { LabSummary } from '@/lib/model/lab/lab-instance';
+import { LABS } from '@/lib/model/lab/lab-kinds';
 import { ClosePrivateLab } from '../access/close-private-lab';
 import { RoomPoll } from '../poll/room-poll';
 import { LabControls } from './controls/lab-controls';

@@ -1,4 +1,4 @@
-import type { LeaseView } from '@/lib/model/table-views';
+import type { LeaseView } from '@/lib/model/core/table-views';
 import { formatDbTime } from './protected-rows-table';
 
 export function LeasesTable({ leases }: { leases: LeaseView[] }) {

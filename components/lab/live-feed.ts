@@ -1,5 +1,5 @@
-import type { LabSnapshot, WireEvent } from '@/lib/model/wire';
-import { fromWirePage, type WirePage } from '@/lib/model/wire-page';
+import type { LabSnapshot, WireEvent } from '@/lib/model/core/wire';
+import { fromWirePage, type WirePage } from '@/lib/model/core/wire-page';
 import { downloadHistory } from './history-download';
 import type { LabStoreApi } from './lab-store';
 
@@ -124,7 +124,7 @@ export function followLabFeed(lab: string, store: LabStoreApi): () => void {
     });
     on('lab-event', (m) => receive([parse<WireEvent>(m)]));
     // A page of the history: one message (parsing and dispatching 200,000 messages one by one took
-    // seconds), its events as rows (half the bytes, lib/model/wire-page.ts).
+    // seconds), its events as rows (half the bytes, lib/model/core/wire-page.ts).
     on('lab-events', (m) => receive(fromWirePage(parse<WirePage>(m))));
     on('snapshot', (m) => getState().receiveSnapshot(parse<LabSnapshot>(m)));
   }

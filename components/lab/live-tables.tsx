@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { takesTraineeGuard } from '@/lib/labs/traits';
-import { LABS } from '@/lib/model/lab-kinds';
+import { LABS } from '@/lib/model/lab/lab-kinds';
 import { clock } from './format';
 import { useLabStore } from './lab-store-provider';
 import { useTablesView } from './replay/use-tables-view';

@@ -1,4 +1,4 @@
-import type { RowView } from '@/lib/model/table-views';
+import type { RowView } from '@/lib/model/core/table-views';
 
 export function ProtectedRowsTable({ rows }: { rows: RowView[] }) {
   return (

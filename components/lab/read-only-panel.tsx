@@ -1,5 +1,5 @@
-import { closedInWords } from '@/lib/model/lab-closed-words';
-import type { LabSummary } from '@/lib/model/lab-instance';
+import { closedInWords } from '@/lib/model/lab/lab-closed-words';
+import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { OpenPrivateLab } from '../access/open-private-lab';
 import { TrainerUnlock } from '../access/trainer-unlock';
 import { useLabStore } from './lab-store-provider';

@@ -1,8 +1,8 @@
 'use client';
 
 import { startTransition, useEffect, useState } from 'react';
-import { hasDetail } from '@/lib/model/checker-violations';
-import { expectsViolation } from '@/lib/model/soak-verdict';
+import { hasDetail } from '@/lib/model/checker/checker-violations';
+import { expectsViolation } from '@/lib/model/soak/soak-verdict';
 import type { LabStoreApi } from './lab-store';
 import { useLabStore, useLabStoreApi } from './lab-store-provider';
 import { useViewEvents } from './replay/use-replay-view';

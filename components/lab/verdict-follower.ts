@@ -1,5 +1,5 @@
-import { createHistoryChecker, type HistoryChecker, type Verdict } from '@/lib/model/checker';
-import type { WireEvent } from '@/lib/model/wire';
+import { createHistoryChecker, type HistoryChecker, type Verdict } from '@/lib/model/checker/checker';
+import type { WireEvent } from '@/lib/model/core/wire';
 
 /*
  * The checker's verdict on the log a lab's views show, kept up to date off the frame: the new

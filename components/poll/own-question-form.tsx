@@ -2,7 +2,7 @@
 
 import { useId, useState } from 'react';
 import { controlButton } from '@/components/lab/controls/styles';
-import { POLL_CHOICE_MAX_CHARS, POLL_CHOICES, POLL_QUESTION_MAX_CHARS } from '@/lib/model/poll';
+import { POLL_CHOICE_MAX_CHARS, POLL_CHOICES, POLL_QUESTION_MAX_CHARS } from '@/lib/model/poll/poll';
 
 const field =
   'w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-base dark:border-slate-700 dark:bg-slate-950';

@@ -1,4 +1,4 @@
-import { answeredWords, type PollView } from '@/lib/model/poll';
+import { answeredWords, type PollView } from '@/lib/model/poll/poll';
 
 /**
  * A question's choices: with their tallies once revealed (a bar and a count each, the count in

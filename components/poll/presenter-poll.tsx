@@ -3,9 +3,9 @@
 import { useState } from 'react';
 import { askRoomAction, revealAnswersAction } from '@/app/actions';
 import { useLabStore, useLabStoreApi } from '@/components/lab/lab-store-provider';
-import { answeredWords } from '@/lib/model/poll';
-import { suggestedPoll } from '@/lib/model/poll-suggestions';
-import type { Facts, Step } from '@/lib/model/walkthrough';
+import { answeredWords } from '@/lib/model/poll/poll';
+import { suggestedPoll } from '@/lib/model/poll/poll-suggestions';
+import type { Facts, Step } from '@/lib/model/walkthrough/walkthrough';
 import { useCurrentPoll } from './use-current-poll';
 
 type Asked = {

@@ -1,10 +1,10 @@
 'use client';
 
 import { useState } from 'react';
-import { type ExportThemeChoice, exportTheme } from '@/lib/model/export-theme';
-import { exportFileName } from '@/lib/model/replay-view';
-import type { HeatmapLayout } from '@/lib/model/sweep-heatmap';
-import { sweepSvg } from '@/lib/model/sweep-svg';
+import { exportFileName } from '@/lib/model/history/replay-view';
+import type { HeatmapLayout } from '@/lib/model/sweep/sweep-heatmap';
+import { sweepSvg } from '@/lib/model/sweep/sweep-svg';
+import { type ExportThemeChoice, exportTheme } from '@/lib/model/timeline/export-theme';
 import { controlButton } from '../lab/controls/styles';
 import { downloadText } from '../lab/export/download';
 import { ExportThemeSelect } from '../lab/export/export-theme-select';

@@ -1,11 +1,11 @@
 'use client';
 
 import { useState } from 'react';
-import type { HeatmapLayout } from '@/lib/model/sweep-heatmap';
-import { PALETTES, type SvgTheme } from '@/lib/model/timeline-svg-theme';
+import type { HeatmapLayout } from '@/lib/model/sweep/sweep-heatmap';
+import { PALETTES, type SvgTheme } from '@/lib/model/timeline/timeline-svg-theme';
 
 /**
- * The heat map on screen, drawn from the same layout as the exported SVG (lib/model/sweep-heatmap.ts),
+ * The heat map on screen, drawn from the same layout as the exported SVG (lib/model/sweep/sweep-heatmap.ts),
  * in the page's theme. The drawing is for the eyes; over each cell lies a button with the cell's
  * words, so that a keyboard reaches every cell (Tab) and a screen reader reads it; pressing one
  * (or clicking the cell) shows its words below, announced.

@@ -2,11 +2,11 @@
 
 import { useEffect, useId, useMemo, useState } from 'react';
 import { startSweepAction, stopSweepAction, sweepStatusAction } from '@/app/actions';
-import { describeRun } from '@/lib/model/sweep-cell';
-import { readNumberList } from '@/lib/model/sweep-grid';
-import { layoutHeatmap } from '@/lib/model/sweep-heatmap';
-import { DEFAULT_SWEEP, SWEEP_LIMITS } from '@/lib/model/sweep-limits';
-import { type SweepView, sweepProgressText } from '@/lib/model/sweep-view';
+import { describeRun } from '@/lib/model/sweep/sweep-cell';
+import { readNumberList } from '@/lib/model/sweep/sweep-grid';
+import { layoutHeatmap } from '@/lib/model/sweep/sweep-heatmap';
+import { DEFAULT_SWEEP, SWEEP_LIMITS } from '@/lib/model/sweep/sweep-limits';
+import { type SweepView, sweepProgressText } from '@/lib/model/sweep/sweep-view';
 import { NumberField } from '../lab/controls/number-field';
 import { controlButton } from '../lab/controls/styles';
 import { useDarkTheme } from '../lab/timeline/use-dark-theme';

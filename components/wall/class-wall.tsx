@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useMemo, useState } from 'react';
-import { queueLine, type WallAttempt, wallOf, withAttempt } from '@/lib/model/class-wall';
+import { queueLine, type WallAttempt, wallOf, withAttempt } from '@/lib/model/guard/class-wall';
 import { AttemptsTable, RefusalsTable } from './wall-tables';
 
 /**

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { traineeLabel, type WallAttempt, wallWords } from '@/lib/model/class-wall';
+import { traineeLabel, type WallAttempt, wallWords } from '@/lib/model/guard/class-wall';
 
 /*
  * The wall's two tables: every attacked attempt, one row each (its time, who, the statement that ran,

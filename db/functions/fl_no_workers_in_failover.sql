@@ -1,6 +1,6 @@
 -- execute: owner
 -- The failover lab has no workers: its holders are the app server's own sessions on its pair. The
--- app refuses a worker of it (lib/model/lab-inputs.ts); a worker that calls worker_join for it
+-- app refuses a worker of it (lib/model/lab/lab-inputs.ts); a worker that calls worker_join for it
 -- directly is refused here, before any status row, lease or event of it exists.
 CREATE OR REPLACE FUNCTION fl_no_workers_in_failover() RETURNS trigger
 LANGUAGE plpgsql SET search_path = public, pg_temp AS $$

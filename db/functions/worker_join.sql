@@ -15,7 +15,7 @@ BEGIN
   IF p_instance IS NULL OR length(p_instance) < 16 OR length(p_instance) > 64 THEN
     RAISE EXCEPTION 'an instance is 16 to 64 characters' USING ERRCODE = '22023';
   END IF;
-  -- A name as the app's own rules make it (lib/model/lab-inputs.ts workerNameSchema), and settings
+  -- A name as the app's own rules make it (lib/model/lab/lab-inputs.ts workerNameSchema), and settings
   -- that are small and name the same worker: the servers show them and may restart from them.
   IF p_name IS NULL OR length(p_name) > 40 OR p_name !~ '^[[:alpha:][:digit:] _.-]+$' OR p_name ~* '^w[0-9]+$' THEN
     RAISE EXCEPTION 'a worker name holds 1 to 40 letters, digits, spaces, _ . - (and is not like w1)'
@@ -30,7 +30,7 @@ BEGIN
      OR p_settings ->> 'name' IS DISTINCT FROM p_name THEN
     RAISE EXCEPTION 'a worker''s settings are a small object that names it' USING ERRCODE = '22023';
   END IF;
-  -- The drifting-clock labs' setting, as the app's own rule makes it (lib/model/lab-inputs.ts
+  -- The drifting-clock labs' setting, as the app's own rule makes it (lib/model/lab/lab-inputs.ts
   -- workerSettingsSchema clockSlowPercent): a whole percentage from 0 to 90.
   IF p_settings ? 'clockSlowPercent' THEN
     drift := CASE WHEN jsonb_typeof(p_settings -> 'clockSlowPercent') = 'number'

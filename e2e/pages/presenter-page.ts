@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import type { LabId } from '../../lib/model/lab-kinds';
+import type { LabId } from '../../lib/model/lab/lab-kinds';
 import { LabPage } from './lab-page';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

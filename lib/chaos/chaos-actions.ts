@@ -2,9 +2,9 @@ import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { readLease, revokeLease } from '../../db/leases';
-import { type ChaosAction, LEASE_HOLDER } from '../model/chaos-plan';
-import type { NemesisCounts } from '../model/chaos-tally';
-import type { LabInstance } from '../model/lab-instance';
+import { type ChaosAction, LEASE_HOLDER } from '../model/chaos/chaos-plan';
+import type { NemesisCounts } from '../model/chaos/chaos-tally';
+import type { LabInstance } from '../model/lab/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
 
 /** How long after a struck holder wakes its stale write is left to land before the worker is fair game again. */

@@ -1,9 +1,9 @@
 import 'server-only';
-import { stalePerMinute } from '../model/chaos-tally';
-import { FencingError, isFencingError } from '../model/errors';
-import { MAX_WORKERS_PER_SERVER } from '../model/lab-inputs';
-import type { LabInstance } from '../model/lab-instance';
-import type { ChaosRunView } from '../model/wire';
+import { stalePerMinute } from '../model/chaos/chaos-tally';
+import { FencingError, isFencingError } from '../model/core/errors';
+import type { ChaosRunView } from '../model/core/wire';
+import { MAX_WORKERS_PER_SERVER } from '../model/lab/lab-inputs';
+import type { LabInstance } from '../model/lab/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
 import { runChaos } from './run-chaos';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { closePool } from '../../db/pool';
-import { planChaos } from '../model/chaos-plan';
-import { sharedLab } from '../model/lab-instance';
+import { planChaos } from '../model/chaos/chaos-plan';
+import { sharedLab } from '../model/lab/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
 import { CHAOS_WORKER, runChaos } from './run-chaos';
 

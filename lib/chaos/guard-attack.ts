@@ -1,18 +1,18 @@
 import 'server-only';
 import { readLabRow } from '../../db/lab-rows';
-import { tallyChaos } from '../model/chaos-tally';
-import { checkHistory } from '../model/checker';
-import { type GuardConstants, lateWrites, staleWriters, triedWords } from '../model/guard-probes';
-import { type GuardVerdict, guardErrorVerdict, guardVerdict } from '../model/guard-verdict';
-import type { LabInstance } from '../model/lab-instance';
-import type { WireEvent } from '../model/wire';
+import { tallyChaos } from '../model/chaos/chaos-tally';
+import { checkHistory } from '../model/checker/checker';
+import type { WireEvent } from '../model/core/wire';
+import { type GuardConstants, lateWrites, staleWriters, triedWords } from '../model/guard/guard-probes';
+import { type GuardVerdict, guardErrorVerdict, guardVerdict } from '../model/guard/guard-verdict';
+import type { LabInstance } from '../model/lab/lab-instance';
 import { runGuardStory } from './guard-story';
 import { runChaos } from './run-chaos';
 
 /*
  * The attack on a trainee's guard (issue 15 part 1, issue 22 part 4), with real worker processes:
  * first the pause story across the lab's digit boundary, its stale writers carrying the tokens and
- * values the statement itself names (lib/chaos/guard-story.ts, lib/model/guard-probes.ts); then,
+ * values the statement itself names (lib/chaos/guard-story.ts, lib/model/guard/guard-probes.ts); then,
  * for a guard that held, seeded chaos aimed at the critical window (lib/chaos/run-chaos.ts), once
  * per seed: the same seeds for every trainee, so the room's guards face the same attack. The
  * history checker judges each run from its recorded events, and the verdict says what was tried:

@@ -1,22 +1,22 @@
 import 'server-only';
 import { listEvents } from '../../db/events';
-import type { StaleWriter } from '../model/guard-probes';
-import type { WorkerSettings } from '../model/lab-inputs';
-import type { LabInstance } from '../model/lab-instance';
-import { runStory, type StoryStep } from '../model/story-engine';
-import { toWire, type WireEvent } from '../model/wire';
+import { toWire, type WireEvent } from '../model/core/wire';
+import type { StaleWriter } from '../model/guard/guard-probes';
+import type { WorkerSettings } from '../model/lab/lab-inputs';
+import type { LabInstance } from '../model/lab/lab-instance';
+import { runStory, type StoryStep } from '../model/story/story-engine';
 import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
 
 /*
  * The pause story the attack on a trainee's guard tells first, with real worker processes: each
- * stale writer in turn takes the lease (its token staged first: lib/model/guard-probes.ts), writes,
+ * stale writer in turn takes the lease (its token staged first: lib/model/guard/guard-probes.ts), writes,
  * and is frozen in its critical window; then B takes over with the newest token and writes; then
  * each stale writer wakes, oldest first, and sends the write it held, with its old token and its
  * value. With no constants in the statement that is the lab's story: A writes with 9, freezes, B
  * takes over with 10 and writes, A wakes and writes with 9. It waits for each write whatever its
  * outcome (a guard that refuses the rightful holder is what some trainees write). Its steps run on
- * the one story engine (lib/model/story-engine.ts).
+ * the one story engine (lib/model/story/story-engine.ts).
  */
 
 const LEASE_TTL_MS = 1_500;

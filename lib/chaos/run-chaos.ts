@@ -3,12 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
 import { hasDriftingClock, isFencedKind } from '../labs/traits';
-import { type ChaosAction, type ChaosTrack, planChaos, trackOf } from '../model/chaos-plan';
-import { type ChaosCounts, tallyChaos } from '../model/chaos-tally';
-import { checkHistory, type Verdict } from '../model/checker';
-import type { LabInstance } from '../model/lab-instance';
-import { hasPacketProxy } from '../model/lab-kinds';
-import { toWire, type WireEvent } from '../model/wire';
+import { type ChaosAction, type ChaosTrack, planChaos, trackOf } from '../model/chaos/chaos-plan';
+import { type ChaosCounts, tallyChaos } from '../model/chaos/chaos-tally';
+import { checkHistory, type Verdict } from '../model/checker/checker';
+import { toWire, type WireEvent } from '../model/core/wire';
+import type { LabInstance } from '../model/lab/lab-instance';
+import { hasPacketProxy } from '../model/lab/lab-kinds';
 import { getSupervisor } from '../supervisor/supervisor';
 import { ChaosActions } from './chaos-actions';
 
@@ -54,11 +54,11 @@ export type ChaosRequest = {
 };
 
 /**
- * A seeded chaos run with real workers, aimed at the critical window (lib/model/chaos-plan.ts):
+ * A seeded chaos run with real workers, aimed at the critical window (lib/model/chaos/chaos-plan.ts):
  * freezes of the holder in its window past its lease, forced takeovers, held connections where the
  * lab has a proxy, short freezes, crashes and restarts, optionally database crashes; then the
  * checker's verdict on everything the lab recorded, the row as it ended, and the counts
- * (lib/model/chaos-tally.ts: stale attempts above all).
+ * (lib/model/chaos/chaos-tally.ts: stale attempts above all).
  */
 export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
   const { lab, seed, seconds } = request;

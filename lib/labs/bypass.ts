@@ -29,5 +29,5 @@ export const bypass = defineLab({
     rule: 'token-went-back',
     why: 'a holder woken overdue takes the catch-up path and overwrites a newer value',
   },
-  narration: 'lib/model/walkthrough-pause.ts',
+  narration: 'lib/model/walkthrough/walkthrough-pause.ts',
 });

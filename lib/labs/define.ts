@@ -43,7 +43,7 @@ export type Visibility = 'shared-and-private' | 'private-only' | 'shared-only';
 /** The story its walkthrough and scenario tell. */
 export type Story = 'pause' | 'slow-clock' | 'held-packet' | 'primary-lost';
 
-/** The checker's rules a broken kind is named for (a subset of lib/model/checker.ts's Rule). */
+/** The checker's rules a broken kind is named for (a subset of lib/model/checker/checker.ts's Rule). */
 export type ExpectedRule = 'token-went-back' | 'newer-token-rejected' | 'superseded-holder' | 'write-after-expiry';
 
 export type ExpectedVerdict = {

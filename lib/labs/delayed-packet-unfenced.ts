@@ -30,5 +30,5 @@ export const delayedPacketUnfenced = defineLab({
     rule: 'write-after-expiry',
     why: "a write held on the wire arrives after the lease ran out and overwrites the new holder's value",
   },
-  narration: 'lib/model/walkthrough-delayed-packet.ts',
+  narration: 'lib/model/walkthrough/walkthrough-delayed-packet.ts',
 });

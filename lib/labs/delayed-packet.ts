@@ -30,5 +30,5 @@ export const delayedPacket = defineLab({
     rule: null,
     why: 'every held write rejected when it arrives: 0 violations',
   },
-  narration: 'lib/model/walkthrough-delayed-packet.ts',
+  narration: 'lib/model/walkthrough/walkthrough-delayed-packet.ts',
 });

@@ -30,5 +30,5 @@ export const driftingClockFenced = defineLab({
     rule: null,
     why: "every stale write rejected by the row's token, whatever its writer's clock says: 0 violations",
   },
-  narration: 'lib/model/walkthrough-drifting-clock.ts',
+  narration: 'lib/model/walkthrough/walkthrough-drifting-clock.ts',
 });

@@ -31,5 +31,5 @@ export const driftingClock = defineLab({
     rule: 'write-after-expiry',
     why: "a holder whose clock runs slow writes after its lease ran out by the database's clock",
   },
-  narration: 'lib/model/walkthrough-drifting-clock.ts',
+  narration: 'lib/model/walkthrough/walkthrough-drifting-clock.ts',
 });

@@ -34,5 +34,5 @@ export const failover = defineLab({
     rule: null,
     why: "with asynchronous replication the old holder's late write is accepted; with synchronous, 0 violations",
   },
-  narration: 'lib/model/failover-walkthrough.ts',
+  narration: 'lib/model/failover/failover-walkthrough.ts',
 });

@@ -29,5 +29,5 @@ export const fenced = defineLab({
     rule: null,
     why: 'every stale write rejected by the guard: 0 violations',
   },
-  narration: 'lib/model/walkthrough-pause.ts',
+  narration: 'lib/model/walkthrough/walkthrough-pause.ts',
 });

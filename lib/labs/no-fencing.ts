@@ -29,5 +29,5 @@ export const noFencing = defineLab({
     rule: 'token-went-back',
     why: "a stale holder's write overwrites a newer one: a lost update",
   },
-  narration: 'lib/model/walkthrough-pause.ts',
+  narration: 'lib/model/walkthrough/walkthrough-pause.ts',
 });

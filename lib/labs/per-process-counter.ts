@@ -29,5 +29,5 @@ export const perProcessCounter = defineLab({
     rule: 'superseded-holder',
     why: 'two holders present the same counter, so a superseded holder still writes',
   },
-  narration: 'lib/model/walkthrough-pause.ts',
+  narration: 'lib/model/walkthrough/walkthrough-pause.ts',
 });

@@ -29,5 +29,5 @@ export const readCheckWrite = defineLab({
     rule: 'token-went-back',
     why: 'a holder frozen between its check and its write overwrites a newer value',
   },
-  narration: 'lib/model/walkthrough-pause.ts',
+  narration: 'lib/model/walkthrough/walkthrough-pause.ts',
 });

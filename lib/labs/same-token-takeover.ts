@@ -30,5 +30,5 @@ export const sameTokenTakeover = defineLab({
     rule: 'superseded-holder',
     why: "a takeover hands over the old holder's token, so its late write passes the <= check",
   },
-  narration: 'lib/model/walkthrough-pause.ts',
+  narration: 'lib/model/walkthrough/walkthrough-pause.ts',
 });

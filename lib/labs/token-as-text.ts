@@ -29,5 +29,5 @@ export const tokenAsText = defineLab({
     rule: 'newer-token-rejected',
     why: "the newer holder's token gains a digit and is rejected as stale ('10' < '9')",
   },
-  narration: 'lib/model/walkthrough-pause.ts',
+  narration: 'lib/model/walkthrough/walkthrough-pause.ts',
 });

@@ -34,5 +34,5 @@ export const yourGuard = defineLab({
     rule: null,
     why: "as right or as wrong as the trainee's statement",
   },
-  narration: 'lib/model/walkthrough-pause.ts',
+  narration: 'lib/model/walkthrough/walkthrough-pause.ts',
 });

@@ -1,8 +1,8 @@
 import 'server-only';
 import { type ChaosRequest, runChaos } from '../chaos/run-chaos';
-import { describeTotals } from '../model/chaos-tally';
-import { violationLines } from '../model/checker-violations';
-import { labTitle } from '../model/lab-instance';
+import { describeTotals } from '../model/chaos/chaos-tally';
+import { violationLines } from '../model/checker/checker-violations';
+import { labTitle } from '../model/lab/lab-instance';
 import { refuseIfInUse } from './pause';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 

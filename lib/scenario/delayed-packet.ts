@@ -1,9 +1,9 @@
 import 'server-only';
 import { listEvents } from '../../db/events';
-import { DELAYED_PACKET_SETTINGS } from '../model/delayed-packet-settings';
-import { type LabInstance, labTitle } from '../model/lab-instance';
-import { runStory } from '../model/story-engine';
-import { factsFrom, walkthroughFor } from '../model/walkthrough';
+import { type LabInstance, labTitle } from '../model/lab/lab-instance';
+import { runStory } from '../model/story/story-engine';
+import { DELAYED_PACKET_SETTINGS } from '../model/walkthrough/delayed-packet-settings';
+import { factsFrom, walkthroughFor } from '../model/walkthrough/walkthrough';
 import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
 import { sayRowAndChecker } from './final-report';

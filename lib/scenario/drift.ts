@@ -1,11 +1,11 @@
 import 'server-only';
 import { listEvents } from '../../db/events';
-import { type LabInstance, labTitle } from '../model/lab-instance';
-import { runStory } from '../model/story-engine';
-import { type Facts, factsFrom, walkthroughFor } from '../model/walkthrough';
-import { DRIFTING_CLOCK_SETTINGS } from '../model/walkthrough-drifting-clock';
-import type { WireEvent } from '../model/wire';
-import type { LeaseClock } from '../model/worker-clock';
+import type { WireEvent } from '../model/core/wire';
+import { type LabInstance, labTitle } from '../model/lab/lab-instance';
+import type { LeaseClock } from '../model/lab/worker-clock';
+import { runStory } from '../model/story/story-engine';
+import { type Facts, factsFrom, walkthroughFor } from '../model/walkthrough/walkthrough';
+import { DRIFTING_CLOCK_SETTINGS } from '../model/walkthrough/walkthrough-drifting-clock';
 import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
 import { sayRowAndChecker } from './final-report';

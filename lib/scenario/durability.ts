@@ -6,9 +6,9 @@ import { migrate } from '../../db/migrate';
 import { newClient } from '../../db/pool';
 import { burnTokenInRollback, takeLoneNextval } from '../../db/token-shortcuts';
 import { crashPostmaster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
-import { checkHistory, type Violation } from '../model/checker';
-import type { WireEvent } from '../model/wire';
-import { startTestCluster } from '../testing/test-cluster';
+import { startThrowawayCluster } from '../launcher/throwaway-cluster';
+import { checkHistory, type Violation } from '../model/checker/checker';
+import type { WireEvent } from '../model/core/wire';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 
 /*
@@ -32,7 +32,7 @@ export async function runDurabilityScenario(cycles: number, print: StoryPrinter)
     lines.push(line);
     print(line);
   };
-  const cluster = await startTestCluster('durability-lab');
+  const cluster = await startThrowawayCluster('durability-lab');
   let current = cluster;
   await migrate(current.url);
   const handedOut: Record<Taker, Array<{ token: number; at: number; cycle: number }>> = {

@@ -1,11 +1,11 @@
 import 'server-only';
 import path from 'node:path';
 import { listEvents } from '../../db/events';
-import { checkHistory } from '../model/checker';
-import { violationLines } from '../model/checker-violations';
-import { FAILOVER_LAB } from '../model/failover-events';
-import { describeFailoverStep } from '../model/failover-story-lines';
-import { toWire } from '../model/wire';
+import { checkHistory } from '../model/checker/checker';
+import { violationLines } from '../model/checker/checker-violations';
+import { toWire } from '../model/core/wire';
+import { FAILOVER_LAB } from '../model/failover/failover-events';
+import { describeFailoverStep } from '../model/failover/failover-story-lines';
 import { clearFailoverHistory, recordFailoverStep } from '../supervisor/failover/failover-history';
 import { runFailoverStory } from '../supervisor/failover/failover-story';
 import { type ReplicaPair, type ReplicationMode, startReplicaPair } from '../supervisor/failover/replica-pair';

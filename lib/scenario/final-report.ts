@@ -1,9 +1,9 @@
 import { readLabRow } from '../../db/lab-rows';
-import { checkHistory, type Verdict } from '../model/checker';
-import { violationLines } from '../model/checker-violations';
-import type { LabEvent } from '../model/events';
-import type { LabInstance } from '../model/lab-instance';
-import { toWire } from '../model/wire';
+import { checkHistory, type Verdict } from '../model/checker/checker';
+import { violationLines } from '../model/checker/checker-violations';
+import type { LabEvent } from '../model/core/events';
+import { toWire } from '../model/core/wire';
+import type { LabInstance } from '../model/lab/lab-instance';
 import type { StoryLine } from './story';
 
 /**

@@ -1,7 +1,7 @@
 import 'server-only';
-import { describeRun, OUTCOME_LABEL, OUTCOME_SYMBOL, type SweepRunResult } from '../model/sweep-cell';
-import { FENCINGS, type SweepGrid, sortedGrid } from '../model/sweep-grid';
-import { cellKey } from '../model/sweep-heatmap';
+import { describeRun, OUTCOME_LABEL, OUTCOME_SYMBOL, type SweepRunResult } from '../model/sweep/sweep-cell';
+import { FENCINGS, type SweepGrid, sortedGrid } from '../model/sweep/sweep-grid';
+import { cellKey } from '../model/sweep/sweep-heatmap';
 import { runSweep } from '../sweep/run-sweep';
 import type { ScenarioOutcome, StoryLine, StoryPrinter } from './story';
 

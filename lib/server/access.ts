@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { LabRecord } from '../../db/labs';
-import { FencingError } from '../model/errors';
+import { FencingError } from '../model/core/errors';
 
 /*
  * Who may drive what. Every browser may watch the shared labs; only the trainer drives them,

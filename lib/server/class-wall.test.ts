@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { claimGuardAttempt, enqueueGuardAttack, finishGuardAttempt } from '@/db/guard-queue';
 import { closePool, getPool } from '@/db/pool';
-import { type WallAttempt, wallWords } from '@/lib/model/class-wall';
+import { type WallAttempt, wallWords } from '@/lib/model/guard/class-wall';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { waitFor } from '@/lib/testing/wait';
 import { newOwnerSecret, ownerHashOf, trainerKey, trainerProofOf } from './access';

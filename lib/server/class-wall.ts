@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { getEventFeed } from '../../db/event-feed';
 import { findGuardAttempt, type GuardAttempt, listGuardAttempts } from '../../db/guard-attempts';
 import { queueFacts } from '../../db/guard-queue';
-import type { WallAttempt } from '../model/class-wall';
-import type { GuardQueuePlace } from '../model/guard-inputs';
-import { queuePlace } from '../model/guard-queue';
+import type { WallAttempt } from '../model/guard/class-wall';
+import type { GuardQueuePlace } from '../model/guard/guard-inputs';
+import { queuePlace } from '../model/guard/guard-queue';
 import { type Credentials, isTrainer, ownerHashOf } from './access';
 import type { Send } from './event-stream';
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
-import { type LabSummary, sharedLab, summaryOf } from '../model/lab-instance';
-import { LAB_IDS } from '../model/lab-kinds';
+import { type LabSummary, sharedLab, summaryOf } from '../model/lab/lab-instance';
+import { LAB_IDS } from '../model/lab/lab-kinds';
 import type { Credentials } from './access';
 import { privateLabsOf } from './lab-commands';
 

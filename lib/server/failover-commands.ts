@@ -1,9 +1,9 @@
 import 'server-only';
 import path from 'node:path';
 import type { z } from 'zod';
-import { FencingError } from '../model/errors';
-import { FAILOVER_LAB } from '../model/failover-events';
-import { failoverHolderInput, noFailoverInput, startFailoverPairInput } from '../model/failover-inputs';
+import { FencingError } from '../model/core/errors';
+import { FAILOVER_LAB } from '../model/failover/failover-events';
+import { failoverHolderInput, noFailoverInput, startFailoverPairInput } from '../model/failover/failover-inputs';
 import { getFailoverLab } from '../supervisor/failover/failover-lab';
 import { type Credentials, isTrainer } from './access';
 import { type ActionResult, validatedAction } from './validated-action';

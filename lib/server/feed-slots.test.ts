@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { closeFeedPool, FEED_POOL_APPLICATION_NAME, FEED_POOL_MAX_CLIENTS } from '@/db/feed-pool';
 import { acquireLease, releaseLease } from '@/db/leases';
 import { closePool, getPool } from '@/db/pool';
-import { sharedLab } from '@/lib/model/lab-instance';
+import { sharedLab } from '@/lib/model/lab/lab-instance';
 import { resetLabData } from '@/lib/supervisor/lab-reset';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { openLabFeed } from '@/lib/testing/sse-client';

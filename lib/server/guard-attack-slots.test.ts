@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isFencingError } from '../model/errors';
+import { isFencingError } from '../model/core/errors';
 import { GuardAttackSlots } from './guard-attack-slots';
 
 /*

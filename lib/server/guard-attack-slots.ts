@@ -1,5 +1,5 @@
 import 'server-only';
-import { FencingError } from '../model/errors';
+import { FencingError } from '../model/core/errors';
 import { limitFromEnv } from './feed-slots';
 
 /*

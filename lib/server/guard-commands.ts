@@ -2,15 +2,15 @@ import 'server-only';
 import { findGuardAttempt, type GuardAttempt, latestGuardAttempt, recordRefusedGuard } from '../../db/guard-attempts';
 import { enqueueGuardAttack, queueFacts } from '../../db/guard-queue';
 import { takesTraineeGuard } from '../labs/traits';
-import { FencingError } from '../model/errors';
+import { FencingError } from '../model/core/errors';
 import {
   type GuardResult,
   guardAttemptInput,
   type LastGuard,
   lastGuardInput,
   submitGuardInput,
-} from '../model/guard-inputs';
-import { queuePlace, queueWords } from '../model/guard-queue';
+} from '../model/guard/guard-inputs';
+import { queuePlace, queueWords } from '../model/guard/guard-queue';
 import { type Credentials, requireDriver } from './access';
 import { getGuardAttackSlots } from './guard-attack-slots';
 import { parseGuard } from './guard-parser';

@@ -1,8 +1,8 @@
 import 'server-only';
 import { findGuardAttempt, readGuardCounterexample } from '../../db/guard-attempts';
-import { guardAttemptIdSchema } from '../model/guard-inputs';
-import { counterexampleWithStatement } from '../model/guard-replay';
-import { type HistoryFile, parseHistoryFile } from '../model/history-file';
+import { guardAttemptIdSchema } from '../model/guard/guard-inputs';
+import { counterexampleWithStatement } from '../model/guard/guard-replay';
+import { type HistoryFile, parseHistoryFile } from '../model/history/history-file';
 import { type Credentials, isTrainer, ownerHashOf } from './access';
 
 /**

@@ -1,12 +1,12 @@
 import 'server-only';
 import { parse } from 'libpg-query';
 import { deparse } from 'pgsql-deparser';
-import { type GuardConstants, guardConstants } from '../model/guard-probes';
-import { checkGuardTree, type GuardCheck, MAX_GUARD_CHARS } from '../model/guard-statement';
+import { type GuardConstants, guardConstants } from '../model/guard/guard-probes';
+import { checkGuardTree, type GuardCheck, MAX_GUARD_CHARS } from '../model/guard/guard-statement';
 
 /**
  * A trainee's guard, read by PostgreSQL's own parser (libpg-query: the parser compiled to WASM) and
- * judged by the pure rules of lib/model/guard-statement.ts. What is installed is never the text
+ * judged by the pure rules of lib/model/guard/guard-statement.ts. What is installed is never the text
  * typed, but the accepted tree deparsed to canonical SQL (comments and all oddities of spelling gone).
  */
 export type ParsedGuard =

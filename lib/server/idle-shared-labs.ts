@@ -2,9 +2,9 @@ import 'server-only';
 import { claimUnwatchedSharedLabs, clearIdleStop, recordIdleStop } from '../../db/lab-doors';
 import { recordLabUse } from '../../db/labs';
 import { OutageLog } from '../log/outage-log';
-import type { WorkerSettings } from '../model/lab-inputs';
-import type { LabInstance } from '../model/lab-instance';
-import { isLabId } from '../model/lab-kinds';
+import type { WorkerSettings } from '../model/lab/lab-inputs';
+import type { LabInstance } from '../model/lab/lab-instance';
+import { isLabId } from '../model/lab/lab-kinds';
 import { getSupervisor } from '../supervisor/supervisor';
 import { getPrivateLabs } from './private-labs';
 

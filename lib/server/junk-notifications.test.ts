@@ -7,7 +7,7 @@ import { appendEvent, listEvents } from '@/db/events';
 import { closePool, databaseUrl, getPool, newClient } from '@/db/pool';
 import { COMMANDS_CHANNEL } from '@/db/remote-workers';
 import { ensureWorkerPassword, workerUrlFrom } from '@/db/roles';
-import { sharedLab } from '@/lib/model/lab-instance';
+import { sharedLab } from '@/lib/model/lab/lab-instance';
 import { resetLabData } from '@/lib/supervisor/lab-reset';
 import { getSupervisor } from '@/lib/supervisor/supervisor';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';

@@ -4,7 +4,7 @@ import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
 import { findLab } from '../../db/labs';
 import { closePool, getPool } from '../../db/pool';
-import { sharedLab } from '../model/lab-instance';
+import { sharedLab } from '../model/lab/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
 import { waitForEvent } from '../testing/wait-for-event';
 import { credentialsFromCookieHeader, newOwnerSecret, trainerKey, trainerProofOf } from './access';

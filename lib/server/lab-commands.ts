@@ -5,7 +5,7 @@ import { findLab, type LabRecord, listPrivateLabs } from '../../db/labs';
 import { revealPollsAtStep } from '../../db/polls';
 import { recordShownStep } from '../../db/shown-step';
 import { startChaosRun } from '../chaos/chaos-runs';
-import { FencingError } from '../model/errors';
+import { FencingError } from '../model/core/errors';
 import {
   chaosInput,
   labInput,
@@ -14,8 +14,8 @@ import {
   shownStepInput,
   startWorkerInput,
   workerActionInput,
-} from '../model/lab-inputs';
-import { walkthroughFor } from '../model/walkthrough';
+} from '../model/lab/lab-inputs';
+import { walkthroughFor } from '../model/walkthrough/walkthrough';
 import { getSupervisor } from '../supervisor/supervisor';
 import { type Credentials, canView, ownerHashOf, requireDriver } from './access';
 import { inLabOrder } from './lab-queue';

@@ -1,8 +1,8 @@
 import 'server-only';
 import { z } from 'zod';
 import { readLabDoors, setRemoteWorkersOpen } from '../../db/lab-doors';
-import { FencingError } from '../model/errors';
-import { labInput } from '../model/lab-inputs';
+import { FencingError } from '../model/core/errors';
+import { labInput } from '../model/lab/lab-inputs';
 import { startAgainAfterIdleStop } from './idle-shared-labs';
 import { driverCommand } from './lab-commands';
 

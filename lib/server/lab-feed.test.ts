@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { appendEvent } from '@/db/events';
 import { closePool, getPool } from '@/db/pool';
-import { sharedLab } from '@/lib/model/lab-instance';
+import { sharedLab } from '@/lib/model/lab/lab-instance';
 import { resetLabData } from '@/lib/supervisor/lab-reset';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { openLabFeed } from '@/lib/testing/sse-client';

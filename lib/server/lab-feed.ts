@@ -2,7 +2,8 @@ import 'server-only';
 import { readDatabaseIdentity } from '@/db/database-identity';
 import { eventIdRange, readWireEventPage } from '@/db/events';
 import { getFeedPool } from '@/db/feed-pool';
-import type { LabInstance } from '@/lib/model/lab-instance';
+import { findLab, type LabRecord } from '@/db/labs';
+import type { LabInstance } from '@/lib/model/lab/lab-instance';
 import type { Backlog, Drained, Send, SseMessage } from './event-stream';
 import { getLabHub, labSnapshotMessage } from './lab-hub';
 
@@ -23,7 +24,7 @@ const MAX_HELD_EVENTS = 5_000;
  * One viewer's feed of a lab: `hello` (the database's identity, so that a client notices another
  * database, and the id of the lab's oldest event, so that it drops events a reset deleted), its
  * history after `after` a page at a time (each page one `lab-events` message: its events as rows,
- * lib/model/wire-page.ts, with the id of its last), a snapshot, `caught-up`, then the live events the lab's hub hands
+ * lib/model/core/wire-page.ts, with the id of its last), a snapshot, `caught-up`, then the live events the lab's hub hands
  * every viewer, one `lab-event` each. Returns the cleanup.
  *
  * Bounded: a page is read only once the client has read the previous one, and meanwhile the hub's
@@ -105,4 +106,9 @@ export async function startLabFeed(options: {
     leave();
     throw error;
   }
+}
+
+/** A lab as the live feed and the history download find it: on the feeds' own pool, so that a full app pool never holds a feed up. */
+export function findFeedLab(id: string): Promise<LabRecord | undefined> {
+  return findLab(id, getFeedPool());
 }

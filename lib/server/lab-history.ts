@@ -2,7 +2,7 @@ import 'server-only';
 import { readDatabaseIdentity } from '@/db/database-identity';
 import { eventIdRange, readWireEventPage } from '@/db/events';
 import { getFeedPool } from '@/db/feed-pool';
-import type { LabInstance } from '@/lib/model/lab-instance';
+import type { LabInstance } from '@/lib/model/lab/lab-instance';
 
 /**
  * Events per page of the history download: 20,000 events are about 1.6 MB of rows. Pages are
@@ -14,7 +14,7 @@ const PAGE_EVENTS = 20_000;
 /**
  * A lab's history after `after`, for a page that opens: newline-delimited JSON, its first line the
  * `hello` the live feed would send (the database's identity, the id of the lab's oldest event),
- * then one line per page of events (a WirePage, lib/model/wire-page.ts, written by PostgreSQL as
+ * then one line per page of events (a WirePage, lib/model/core/wire-page.ts, written by PostgreSQL as
  * for the feed). It ends after the page that was not full. The live feed (lab-feed.ts) stays the one
  * door for what happens next: the page opens it after the last id it read here. This only gets
  * the bulk of a long history to the browser faster: a browser's `fetch` reads a body in about a

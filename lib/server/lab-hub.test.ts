@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { getEventFeed } from '@/db/event-feed';
 import { appendEvent } from '@/db/events';
 import { closePool, getPool } from '@/db/pool';
-import { sharedLab } from '@/lib/model/lab-instance';
+import { sharedLab } from '@/lib/model/lab/lab-instance';
 import { resetLabData } from '@/lib/supervisor/lab-reset';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { openLabFeed } from '@/lib/testing/sse-client';

@@ -1,8 +1,10 @@
 import 'server-only';
 import { notFound, redirect } from 'next/navigation';
-import { findLab, labJoinKey } from '../../db/labs';
+import { type LabDoors, readLabDoors } from '../../db/lab-doors';
+import { findLab, labJoinKey, readLabFork } from '../../db/labs';
 import { runsOnFailoverPair } from '../labs/traits';
-import { type LabSummary, summaryOf } from '../model/lab-instance';
+import type { ForkRecord } from '../model/history/what-if';
+import { type LabSummary, summaryOf } from '../model/lab/lab-instance';
 import { canDrive, canView, isTrainer } from './access';
 import { readCredentials } from './request-credentials';
 
@@ -25,4 +27,14 @@ export async function labForPage(id: string, options: { failoverPage?: boolean }
     isTrainer: isTrainer(credentials),
     ...(joinKey ? { joinKey } : {}),
   };
+}
+
+/** Where a what-if fork came from, for a page that shows the lab: only a private lab is ever a fork. */
+export async function forkOfLab(lab: LabSummary): Promise<ForkRecord | undefined> {
+  return lab.visibility === 'private' ? readLabFork(lab.id) : undefined;
+}
+
+/** A shared lab's doors (remote workers in or not, whether nobody watching stopped it): none for a closed or private lab. */
+export async function doorsOfLab(lab: LabSummary): Promise<LabDoors | undefined> {
+  return lab.visibility === 'shared' && !lab.closed ? readLabDoors(lab.id) : undefined;
 }

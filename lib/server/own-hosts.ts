@@ -1,5 +1,5 @@
 import { hostname, networkInterfaces } from 'node:os';
-import { type OwnHosts, ownHostsOf } from '../model/hosts';
+import { type OwnHosts, ownHostsOf } from '../model/core/hosts';
 
 /*
  * This server's own host names, from what the launcher passes (PORT, HOST, FENCING_LAB_ALLOWED_HOSTS)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { closePool } from '../../db/pool';
-import type { LabSnapshot } from '../model/wire';
+import type { LabSnapshot } from '../model/core/wire';
 import { getSupervisor } from '../supervisor/supervisor';
 import { endListenSessions } from '../testing/end-listen-sessions';
 import { openLabFeed } from '../testing/sse-client';

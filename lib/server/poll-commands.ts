@@ -1,12 +1,12 @@
 import 'server-only';
 import type { z } from 'zod';
 import { answerPoll, askPoll, readOwnAnswers, revealPoll } from '../../db/polls';
-import type { ActionResult } from '../model/action-result';
-import { FencingError, isFencingError } from '../model/errors';
-import { labInput } from '../model/lab-inputs';
-import type { OwnAnswer } from '../model/poll';
-import { answerPollInput, askPollInput, revealPollInput } from '../model/poll-inputs';
-import { walkthroughFor } from '../model/walkthrough';
+import type { ActionResult } from '../model/core/action-result';
+import { FencingError, isFencingError } from '../model/core/errors';
+import { labInput } from '../model/lab/lab-inputs';
+import type { OwnAnswer } from '../model/poll/poll';
+import { answerPollInput, askPollInput, revealPollInput } from '../model/poll/poll-inputs';
+import { walkthroughFor } from '../model/walkthrough/walkthrough';
 import { type Credentials, isTrainer, ownerHashOf, requireDriver } from './access';
 import { labFor } from './lab-commands';
 

@@ -13,9 +13,9 @@ import { getPool } from '../../db/pool';
 import { dropGuard } from '../../db/your-guard';
 import { takesTraineeGuard } from '../labs/traits';
 import { OutageLog } from '../log/outage-log';
-import type { LabId } from '../model/lab-kinds';
-import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab-limits';
-import type { ForkRecord } from '../model/what-if';
+import type { ForkRecord } from '../model/history/what-if';
+import type { LabId } from '../model/lab/lab-kinds';
+import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab/lab-limits';
 import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
 import { getSupervisor } from '../supervisor/supervisor';
 

@@ -1,9 +1,9 @@
 import 'server-only';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LabId } from '../model/lab-kinds';
-import { type SoakResult, soakOk, soakTotals } from '../model/soak-report';
-import { isSoakId } from '../model/soak-reports';
+import type { LabId } from '../model/lab/lab-kinds';
+import { type SoakResult, soakOk, soakTotals } from '../model/soak/soak-report';
+import { isSoakId } from '../model/soak/soak-reports';
 
 /*
  * The soak reports `npm run soak` wrote in the app's data directory (<data>/soak/<id>/). A report is

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closeLab, findLab, listOpenLabsOpenedFrom } from '../../db/labs';
 import { closePool } from '../../db/pool';
-import type { SweepView } from '../model/sweep-view';
+import type { SweepView } from '../model/sweep/sweep-view';
 import { getSupervisor } from '../supervisor/supervisor';
 import { SWEEP_ADDRESS } from '../sweep/cell-labs';
 import { waitFor } from '../testing/wait';

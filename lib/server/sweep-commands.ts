@@ -1,9 +1,9 @@
 import 'server-only';
 import { z } from 'zod';
 import { listPrivateLabs } from '../../db/labs';
-import { FencingError } from '../model/errors';
-import { sweepInput } from '../model/sweep-grid';
-import { SWEEP_ID_PATTERN, type SweepView } from '../model/sweep-view';
+import { FencingError } from '../model/core/errors';
+import { sweepInput } from '../model/sweep/sweep-grid';
+import { SWEEP_ID_PATTERN, type SweepView } from '../model/sweep/sweep-view';
 import { latestSweepOf, startSweepRun, stopSweepRun, sweepRunOf, TRAINER_SWEEPER } from '../sweep/sweep-runs';
 import { type Credentials, isTrainer, ownerHashOf } from './access';
 import { validatedAction } from './validated-action';

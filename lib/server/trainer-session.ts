@@ -3,8 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cookies } from 'next/headers';
 import { createTrainerSession, isLiveTrainerSession, revokeTrainerSession } from '../../db/trainer-sessions';
-import type { ActionResult } from '../model/action-result';
-import { trainerKeyInput } from '../model/lab-inputs';
+import type { ActionResult } from '../model/core/action-result';
+import { trainerKeyInput } from '../model/lab/lab-inputs';
 import { isTrainerKey, TRAINER_COOKIE, trainerKey, trainerProofOf } from './access';
 
 /*

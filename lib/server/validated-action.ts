@@ -1,8 +1,8 @@
 import 'server-only';
 import type { z } from 'zod';
-import type { ActionResult } from '../model/action-result';
-import { isFencingError } from '../model/errors';
-import { issueInWords } from '../model/input-words';
+import type { ActionResult } from '../model/core/action-result';
+import { isFencingError } from '../model/core/errors';
+import { issueInWords } from '../model/core/input-words';
 
 // The result type is the model's, so that the client components that read it import no server code.
 export type { ActionResult };

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { readLabSnapshot } from '../../db/lab-snapshot';
 import { closePool } from '../../db/pool';
 import { readShownStep } from '../../db/shown-step';
-import { sharedLab } from '../model/lab-instance';
+import { sharedLab } from '../model/lab/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
 import { endListenSessions } from '../testing/end-listen-sessions';
 import { openLabFeed } from '../testing/sse-client';

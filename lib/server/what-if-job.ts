@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { listEvents } from '../../db/events';
 import { findLab, readLabFork } from '../../db/labs';
-import { labIdSchema } from '../model/lab-inputs';
+import { labIdSchema } from '../model/lab/lab-inputs';
 import { getSupervisor } from '../supervisor/supervisor';
 import { runWhatIf } from '../supervisor/what-if-run';
 import { inLabOrder } from './lab-queue';

@@ -1,10 +1,10 @@
 import 'server-only';
 import { listEventsUntilMoment } from '../../db/events';
 import { enqueueWhatIf } from '../../db/what-if-jobs';
-import { FencingError } from '../model/errors';
-import { type ForkRecord, forkStart, type WhatIf, whatIfInput } from '../model/what-if';
-import { forkKind, hasPauseStory } from '../model/what-if-settings';
-import { toWire } from '../model/wire';
+import { FencingError } from '../model/core/errors';
+import { toWire } from '../model/core/wire';
+import { type ForkRecord, forkStart, type WhatIf, whatIfInput } from '../model/history/what-if';
+import { forkKind, hasPauseStory } from '../model/history/what-if-settings';
 import { type Credentials, ownerHashOf } from './access';
 import { labFor } from './lab-commands';
 import { getPrivateLabs } from './private-labs';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { closePool } from '../../db/pool';
-import { MAX_WORKERS_PER_LAB } from '../model/lab-inputs';
-import { MAX_PRIVATE_LAB_WORKERS } from '../model/lab-limits';
+import { MAX_WORKERS_PER_LAB } from '../model/lab/lab-inputs';
+import { MAX_PRIVATE_LAB_WORKERS } from '../model/lab/lab-limits';
 import { getSupervisor } from '../supervisor/supervisor';
 import { newOwnerSecret, trainerKey, trainerProofOf } from './access';
 import * as commands from './lab-commands';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { CHAOS_LIMITS } from '../model/lab-input-limits';
+import { CHAOS_LIMITS } from '../model/lab/lab-input-limits';
 
 /** `npm run soak -- --minutes N [--seed S]`, checked with zod: a bad command line is told, not guessed. */
 

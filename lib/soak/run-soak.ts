@@ -3,13 +3,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runChaos } from '../chaos/run-chaos';
-import { describeTotals } from '../model/chaos-tally';
-import { parseHistoryFile, serializeHistory } from '../model/history-file';
-import { sharedLab } from '../model/lab-instance';
-import { isFencedKind, LABS, WORKER_LAB_IDS, type WorkerLabId } from '../model/lab-kinds';
-import { type SoakLabResult, type SoakResult, soakHtml, soakMarkdown } from '../model/soak-report';
-import { soakHistoryHref } from '../model/soak-reports';
-import { judgeLab, LAB_EXPECTATIONS } from '../model/soak-verdict';
+import { describeTotals } from '../model/chaos/chaos-tally';
+import { parseHistoryFile, serializeHistory } from '../model/history/history-file';
+import { sharedLab } from '../model/lab/lab-instance';
+import { isFencedKind, LABS, WORKER_LAB_IDS, type WorkerLabId } from '../model/lab/lab-kinds';
+import { type SoakLabResult, type SoakResult, soakHtml, soakMarkdown } from '../model/soak/soak-report';
+import { soakHistoryHref } from '../model/soak/soak-reports';
+import { judgeLab, LAB_EXPECTATIONS } from '../model/soak/soak-verdict';
 
 /** Workers per lab: the goal of issue 14 is stated for five. */
 const SOAK_WORKERS = 5;

@@ -6,7 +6,7 @@ import { bumpLabGeneration, endSessionsHoldingLab, limitResetLockWait } from '..
 import { clearLease } from '../../db/leases';
 import { withTransaction } from '../../db/pool';
 import { writesProtectedRows } from '../labs/traits';
-import type { LabInstance } from '../model/lab-instance';
+import type { LabInstance } from '../model/lab/lab-instance';
 
 export const INITIAL_ROW_VALUE = 'initial';
 const LOCK_TIMEOUT = '55P03';

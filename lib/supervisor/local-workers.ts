@@ -1,8 +1,8 @@
 import 'server-only';
-import { FencingError } from '../model/errors';
-import type { WorkerSettings } from '../model/lab-inputs';
-import type { LabInstance } from '../model/lab-instance';
-import { type WorkerCounts, workerBudgetRefusal } from '../model/lab-limits';
+import { FencingError } from '../model/core/errors';
+import type { WorkerSettings } from '../model/lab/lab-inputs';
+import type { LabInstance } from '../model/lab/lab-instance';
+import { type WorkerCounts, workerBudgetRefusal } from '../model/lab/lab-limits';
 import type { PacketProxy } from '../os/packet-proxy';
 import { localWorkerUrl } from './local-worker-url';
 import { WarmWorkers, warmWorkersFromEnv } from './warm-workers';
@@ -24,7 +24,7 @@ export class LocalWorkers {
    * The one way a worker process is started: the budget is counted and the process spawned in one
    * synchronous step (no await between them), so that concurrent starts in different labs cannot
    * both pass the same count. Private labs share only part of the budget: the rest is kept for the
-   * shared labs, so the trainer can always start a worker (lib/model/lab-limits.ts).
+   * shared labs, so the trainer can always start a worker (lib/model/lab/lab-limits.ts).
    */
   start(
     lab: LabInstance,

@@ -2,8 +2,8 @@ import 'server-only';
 import { appendEvent } from '../../db/events';
 import { getPool } from '../../db/pool';
 import { OutageLog } from '../log/outage-log';
-import { isFencingError } from '../model/errors';
-import type { NewEvent } from '../model/events';
+import { isFencingError } from '../model/core/errors';
+import type { NewEvent } from '../model/core/events';
 
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 5_000;

@@ -1,16 +1,16 @@
 import 'server-only';
 import { listEvents } from '../../db/events';
 import { stageGuardToken } from '../../db/your-guard';
-import type { LabEvent } from '../model/events';
-import type { LabInstance } from '../model/lab-instance';
-import type { StoryDriver } from '../model/story-engine';
-import { StoryStalled } from '../model/story-engine';
-import { toWire, type WireEvent } from '../model/wire';
+import type { LabEvent } from '../model/core/events';
+import { toWire, type WireEvent } from '../model/core/wire';
+import type { LabInstance } from '../model/lab/lab-instance';
+import type { StoryDriver } from '../model/story/story-engine';
+import { StoryStalled } from '../model/story/story-engine';
 import { getSupervisor } from './supervisor';
 import { STEP_TIMEOUT_MS, WaitStopped, waitForLabEvents } from './wait-for-event';
 
 /*
- * The story engine's driver on the server (lib/model/story-engine.ts): each action through the
+ * The story engine's driver on the server (lib/model/story/story-engine.ts): each action through the
  * supervisor that runs the lab's real worker processes, and each wait on the events the database
  * recorded (waitForLabEvent, every 25 ms), read as the story's facts. The scenarios of
  * `npm run scenario`, the timed pause (sweeps, what-if forks) and the guard attack run on it.

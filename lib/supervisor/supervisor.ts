@@ -11,12 +11,17 @@ import {
   markWorkerKilled,
   type WorkerStatusRecord,
 } from '../../db/worker-status';
-import { FencingError, isFencingError } from '../model/errors';
-import type { NewEvent } from '../model/events';
-import { MAX_WORKERS_PER_LAB, type PausePlan, type WorkerSettings, workerSettingsForLab } from '../model/lab-inputs';
-import { type LabInstance, labTitle } from '../model/lab-instance';
-import { DELAYED_WRITE_MARKER, hasPacketProxy } from '../model/lab-kinds';
-import type { WorkerCommand } from '../model/worker-commands';
+import { FencingError, isFencingError } from '../model/core/errors';
+import type { NewEvent } from '../model/core/events';
+import type { WorkerCommand } from '../model/core/worker-commands';
+import {
+  MAX_WORKERS_PER_LAB,
+  type PausePlan,
+  type WorkerSettings,
+  workerSettingsForLab,
+} from '../model/lab/lab-inputs';
+import { type LabInstance, labTitle } from '../model/lab/lab-instance';
+import { DELAYED_WRITE_MARKER, hasPacketProxy } from '../model/lab/lab-kinds';
 import type { PacketProxy } from '../os/packet-proxy';
 import { ExpirySweeper } from './expiry-sweeper';
 import { resetLabData } from './lab-reset';

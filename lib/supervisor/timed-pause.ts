@@ -1,22 +1,22 @@
 import 'server-only';
 import { listEvents } from '../../db/events';
-import type { WorkerSettings } from '../model/lab-inputs';
-import type { LabInstance } from '../model/lab-instance';
-import { runStory } from '../model/story-engine';
-import { timedPauseFacts, timedPauseSteps } from '../model/timed-pause-story';
-import { toWire, type WireEvent } from '../model/wire';
+import { toWire, type WireEvent } from '../model/core/wire';
+import type { WorkerSettings } from '../model/lab/lab-inputs';
+import type { LabInstance } from '../model/lab/lab-instance';
+import { runStory } from '../model/story/story-engine';
+import { timedPauseFacts, timedPauseSteps } from '../model/story/timed-pause-story';
 import { serverStoryDriver } from './story-driver';
 import { getSupervisor } from './supervisor';
 import { STEP_TIMEOUT_MS, WaitStopped } from './wait-for-event';
 
 /*
- * The pause story, timed (its steps: lib/model/timed-pause-story.ts, run by the one story engine): A takes the lease and writes; B starts and waits for the lease; A is armed
+ * The pause story, timed (its steps: lib/model/story/timed-pause-story.ts, run by the one story engine): A takes the lease and writes; B starts and waits for the lease; A is armed
  * to freeze in its critical window (after its lease check, before its write) for `pauseMs`, and
  * nothing else is done to either worker. Whether B takes over is up to the pause against the lease
  * TTL by the database's clock (and A's clock drift, which times A's renewals): unlike the story of
  * `npm run scenario -- pause` (lib/scenario/pause.ts), which holds A frozen until B has written.
  * The run ends once A has written after its freeze; what happened is read back from the events the
- * processes recorded (lib/model/sweep-cell.ts), not from what this function waited for. The one timed
+ * processes recorded (lib/model/sweep/sweep-cell.ts), not from what this function waited for. The one timed
  * pause story: a sweep's every run (lib/sweep/) and a what-if fork (lib/server/what-if.ts) run it.
  */
 

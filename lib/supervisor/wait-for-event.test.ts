@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { appendEvent } from '../../db/events';
 import { closePool, getPool } from '../../db/pool';
-import type { LabEvent } from '../model/events';
+import type { LabEvent } from '../model/core/events';
 import { WaitStopped, waitForLabEvent } from './wait-for-event';
 
 /*

@@ -1,8 +1,8 @@
 import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
-import type { LabEvent } from '../model/events';
-import type { LabInstance } from '../model/lab-instance';
+import type { LabEvent } from '../model/core/events';
+import type { LabInstance } from '../model/lab/lab-instance';
 
 /*
  * The one way a story waits for what its processes record: it reads the lab's events every 25 ms

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closePool } from '../../db/pool';
-import { sharedLab } from '../model/lab-instance';
+import { sharedLab } from '../model/lab/lab-instance';
 import { isAlive } from '../os/processes';
 import { waitFor } from '../testing/wait';
 import { waitForEvent } from '../testing/wait-for-event';

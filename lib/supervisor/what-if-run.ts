@@ -1,7 +1,7 @@
 import 'server-only';
-import type { LabInstance } from '../model/lab-instance';
-import { whatIfWorkers } from '../model/what-if';
-import type { WhatIfTimings } from '../model/what-if-settings';
+import { whatIfWorkers } from '../model/history/what-if';
+import type { WhatIfTimings } from '../model/history/what-if-settings';
+import type { LabInstance } from '../model/lab/lab-instance';
 import { runTimedPause } from './timed-pause';
 
 /*

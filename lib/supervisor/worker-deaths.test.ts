@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import { listEvents } from '../../db/events';
 import { closePool } from '../../db/pool';
 import { listWorkerStatus } from '../../db/worker-status';
-import { sharedLab } from '../model/lab-instance';
+import { sharedLab } from '../model/lab/lab-instance';
 import { waitForEvent } from '../testing/wait-for-event';
 import { LabSupervisor } from './supervisor';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, test } from 'node:test';
 import { closePool } from '../../db/pool';
-import { DELAYED_PACKET_SETTINGS } from '../model/delayed-packet-settings';
-import { isFencingError } from '../model/errors';
-import { sharedLab } from '../model/lab-instance';
+import { isFencingError } from '../model/core/errors';
+import { sharedLab } from '../model/lab/lab-instance';
+import { DELAYED_PACKET_SETTINGS } from '../model/walkthrough/delayed-packet-settings';
 import { getSupervisor } from './supervisor';
 
 /*

@@ -1,6 +1,6 @@
 import 'server-only';
-import type { LabInstance } from '../model/lab-instance';
-import { hasPacketProxy } from '../model/lab-kinds';
+import type { LabInstance } from '../model/lab/lab-instance';
+import { hasPacketProxy } from '../model/lab/lab-kinds';
 import { PacketProxy } from '../os/packet-proxy';
 import { localWorkerUrl } from './local-worker-url';
 

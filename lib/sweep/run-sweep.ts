@@ -1,11 +1,11 @@
 import 'server-only';
-import { classifyRun, type SweepRunResult } from '../model/sweep-cell';
-import { type SweepGrid, type SweepRun, sweepRuns, sweepWorkers } from '../model/sweep-grid';
+import { classifyRun, type SweepRunResult } from '../model/sweep/sweep-cell';
+import { type SweepGrid, type SweepRun, sweepRuns, sweepWorkers } from '../model/sweep/sweep-grid';
 import { runTimedPause } from '../supervisor/timed-pause';
 import { closeCellLab, openCellLab } from './cell-labs';
 
 /*
- * A sweep: every run of the grid (lib/model/sweep-grid.ts), each in a private lab of its own
+ * A sweep: every run of the grid (lib/model/sweep/sweep-grid.ts), each in a private lab of its own
  * (cell-labs.ts), `concurrency` at a time, each told as the timed pause story (timed-pause.ts) and
  * classified from its lab's events. A run that cannot be made (a limit reached, a worker that did
  * not start) is reported as unfinished with the reason, and the sweep goes on. When `signal` aborts

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { findSweep, recordSweepResult, sweepStopped } from '../../db/sweeps';
-import { sweepRuns } from '../model/sweep-grid';
+import { sweepRuns } from '../model/sweep/sweep-grid';
 import { runSweepRun } from './run-sweep';
 
 /*

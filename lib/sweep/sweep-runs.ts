@@ -10,10 +10,10 @@ import {
   stopSweepRow,
   sweepResults,
 } from '../../db/sweeps';
-import { FencingError } from '../model/errors';
-import type { SweepGrid } from '../model/sweep-grid';
-import { sweepRuns } from '../model/sweep-grid';
-import { type SweepView, sweepProgressText } from '../model/sweep-view';
+import { FencingError } from '../model/core/errors';
+import type { SweepGrid } from '../model/sweep/sweep-grid';
+import { sweepRuns } from '../model/sweep/sweep-grid';
+import { type SweepView, sweepProgressText } from '../model/sweep/sweep-view';
 
 /*
  * Sweeps started from the page, kept in the database (db/sweeps.ts): each run is a job that any app

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { findLab } from '../../db/labs';
 import { closePool } from '../../db/pool';
-import { describeRun } from '../model/sweep-cell';
-import { sweepRuns } from '../model/sweep-grid';
+import { describeRun } from '../model/sweep/sweep-cell';
+import { sweepRuns } from '../model/sweep/sweep-grid';
 import { getSupervisor } from '../supervisor/supervisor';
 import { runSweep, runSweepRun } from './run-sweep';
 

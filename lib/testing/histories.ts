@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { WireEvent } from '../model/wire';
+import type { WireEvent } from '../model/core/wire';
 
 /**
  * A history recorded from a real run of a lab's scenario (lib/testing/record-history.ts): the pause,

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import type { FinalRow } from '../model/checker';
-import type { EventKind } from '../model/events';
-import type { WireEvent } from '../model/wire';
+import type { FinalRow } from '../model/checker/checker';
+import type { EventKind } from '../model/core/events';
+import type { WireEvent } from '../model/core/wire';
 
 /*
- * Small random histories for lib/model/checker-properties.test.ts: half drawn event by event (anything
+ * Small random histories for lib/model/checker/checker-properties.test.ts: half drawn event by event (anything
  * may follow anything), half shaped like a lease service's (tokens that grow with grants, sometimes
  * granted again; writers using their latest token or an older one), dense in what the rules are about.
  * Tokens, actors, rows and values come from small sets so that collisions are common.

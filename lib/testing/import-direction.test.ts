@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
-import { allSourceFiles, SOURCE_ROOTS, withoutExtension } from './source-files';
+import { allSourceFiles, SOURCE_ROOTS, sourceFiles, withoutExtension } from './source-files';
 
 /*
  * The house has one direction: app/ → the request layer (lib/server/) → the process layer
@@ -45,7 +45,8 @@ const MAY_IMPORT: Record<Exclude<Layer, 'harness'>, Layer[]> = {
   request: ['request', 'process', 'db', 'model', 'labs', 'leaf'],
   // The UI reaches the server through server actions and the request layer, never db/ or a process.
   components: ['components', 'request', 'model', 'labs'],
-  app: ['app', 'components', 'request', 'process', 'db', 'model', 'labs', 'leaf'],
+  // Pages and route handlers reach the database only through the request layer (lib/server/).
+  app: ['app', 'components', 'request', 'process', 'model', 'labs', 'leaf'],
   entry: ['entry', 'process', 'db', 'model', 'labs', 'leaf'],
 };
 
@@ -58,16 +59,11 @@ const FORBIDDEN_PACKAGES: Partial<Record<Layer, RegExp>> = {
 };
 
 /*
- * Known leftovers, each owned by another piece of work of issue 11. An entry here that no longer
- * matches an import fails the test, so the list only shrinks.
+ * Known leftovers, each owned by another piece of work. An entry here that no longer matches an
+ * import fails the test, so the list only shrinks. (Empty since issue 25: the durability scenario's
+ * throwaway cluster moved from lib/testing/ to lib/launcher/.)
  */
-const LEFTOVERS: { from: string; to: string; why: string }[] = [
-  {
-    from: 'lib/scenario/durability',
-    to: 'lib/testing/test-cluster',
-    why: 'the durability scenario starts its own throwaway cluster; test-cluster.ts belongs in lib/launcher/ beside embedded-postgres.ts',
-  },
-];
+const LEFTOVERS: { from: string; to: string; why: string }[] = [];
 
 /*
  * Server actions are the one door from a client component to the server: Next.js reaches them only
@@ -92,8 +88,8 @@ function resolveImport(fromFile: string, specifier: string): string | undefined 
 
 type Edge = { from: string; to: string; specifier: string };
 
-async function allEdges(): Promise<Edge[]> {
-  const files = await allSourceFiles();
+async function allEdges(files?: string[]): Promise<Edge[]> {
+  files ??= await allSourceFiles();
   const edges: Edge[] = [];
   for (const file of files) {
     const from = withoutExtension(file);
@@ -136,7 +132,7 @@ test('imports run one way: app → request → process and db → model', async 
 });
 
 test('the direction check can fail: it names an import that runs backwards', () => {
-  assert.match(wrongWay({ from: 'lib/model/token', to: 'db/pool', specifier: '../../db/pool' }) ?? '', /model/);
+  assert.match(wrongWay({ from: 'lib/model/core/token', to: 'db/pool', specifier: '../../db/pool' }) ?? '', /model/);
   assert.match(wrongWay({ from: 'db/health', to: 'lib/server/access', specifier: 'x' }) ?? '', /db must not/);
   assert.match(
     wrongWay({ from: 'lib/supervisor/supervisor', to: 'lib/server/access', specifier: 'x' }) ?? '',
@@ -148,9 +144,24 @@ test('the direction check can fail: it names an import that runs backwards', () 
     /components/,
   );
   assert.match(wrongWay({ from: 'lib/server/access', to: 'app/actions', specifier: 'x' }) ?? '', /app/);
+  assert.match(
+    wrongWay({ from: 'app/page', to: 'db/leases', specifier: '@/db/leases' }) ?? '',
+    /app must not import db/,
+  );
   assert.match(wrongWay({ from: 'lib/jobs/x', to: 'lib/launcher/processes', specifier: 'x' }) ?? '', /entry/);
   assert.match(wrongWay({ from: 'lib/model/x', to: 'package:pg', specifier: 'pg' }) ?? '', /pg/);
-  assert.match(wrongWay({ from: 'lib/labs/x', to: 'lib/model/token', specifier: '../model/token' }) ?? '', /labs/);
+  // The harness (lib/testing, *.test.ts) may import product code; product code never imports the harness.
+  assert.match(
+    wrongWay({ from: 'lib/scenario/durability', to: 'lib/testing/test-cluster', specifier: 'x' }) ?? '',
+    /must not import tests or lib\/testing/,
+  );
+  assert.match(
+    wrongWay({ from: 'db/pool', to: 'db/pool.test', specifier: './pool.test' }) ?? '',
+    /must not import tests/,
+  );
+  assert.equal(wrongWay({ from: 'lib/testing/x', to: 'db/pool', specifier: 'x' }), undefined);
+  assert.equal(wrongWay({ from: 'db/pool.test', to: 'lib/testing/fixtures', specifier: 'x' }), undefined);
+  assert.match(wrongWay({ from: 'lib/labs/x', to: 'lib/model/core/token', specifier: '../model/token' }) ?? '', /labs/);
   assert.match(wrongWay({ from: 'lib/labs/x', to: 'package:react', specifier: 'react' }) ?? '', /react/);
   assert.equal(wrongWay({ from: 'components/lab/x', to: 'app/actions', specifier: '@/app/actions' }), undefined);
   assert.deepEqual(importsOf("import type { A } from './a';\nexport { b } from \"../b\";\nawait import('./c');"), [
@@ -158,4 +169,148 @@ test('the direction check can fail: it names an import that runs backwards', () 
     '../b',
     './c',
   ]);
+});
+
+/*
+ * lib/model's shared core (lib/model/core/: errors, events, the wire format, tokens, inputs…) is what
+ * every concept folder of lib/model builds on; it imports none of them, so that no concept needs another
+ * one just to speak the wire format. Its leftovers, like LEFTOVERS, can only shrink.
+ */
+const CORE_LEFTOVERS: { from: string; to: string; why: string }[] = [
+  {
+    from: 'lib/model/core/wire',
+    to: 'lib/model/poll/poll',
+    why: 'the lab snapshot on the wire carries the run’s polls (PollView, type only): the snapshot or the poll view wants a module of its own',
+  },
+];
+
+function coreReachesOut(edge: Edge): boolean {
+  return (
+    edge.from.startsWith('lib/model/core/') &&
+    layerOf(edge.from) !== 'harness' &&
+    edge.to.startsWith('lib/model/') &&
+    !edge.to.startsWith('lib/model/core/')
+  );
+}
+
+test('lib/model/core imports no concept folder of lib/model', async () => {
+  const edges = await allEdges();
+  const isLeftover = (edge: Edge) => CORE_LEFTOVERS.some((l) => l.from === edge.from && l.to === edge.to);
+  const out = edges
+    .filter((edge) => coreReachesOut(edge) && !isLeftover(edge))
+    .map((e) => `${e.from} imports ${e.specifier}`);
+  assert.deepEqual(out, [], `the core reaches into a concept folder:\n${out.join('\n')}`);
+  const stale = CORE_LEFTOVERS.filter((l) => !edges.some((edge) => edge.from === l.from && edge.to === l.to));
+  assert.deepEqual(stale, [], 'core leftovers that are gone: remove them from CORE_LEFTOVERS');
+  assert.ok(coreReachesOut({ from: 'lib/model/core/x', to: 'lib/model/timeline/timeline', specifier: 'x' }));
+  assert.ok(!coreReachesOut({ from: 'lib/model/core/x.test', to: 'lib/model/sweep/sweep-grid', specifier: 'x' }));
+});
+
+/*
+ * No circles: a module never reaches itself through its imports, type-only imports included. A
+ * type-only circle costs nothing at run time, but it still says two modules are one concept split in
+ * two (or that a shared piece wants a module of its own), and it lets the next import close a runtime
+ * circle unnoticed. Dynamic import() counts too. bench/ is looked at here as well.
+ */
+
+/** Every circle of the graph, one per strongly connected component (Tarjan's), as a path that closes. */
+function circles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, next);
+    low.set(node, next);
+    next++;
+    stack.push(node);
+    onStack.add(node);
+    for (const to of graph.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node) as number, low.get(to) as number));
+      } else if (onStack.has(to)) {
+        low.set(node, Math.min(low.get(node) as number, index.get(to) as number));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop() as string;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      const selfImport = (graph.get(node) ?? []).includes(node);
+      if (component.length > 1 || selfImport) components.push(component.sort());
+    }
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  // One circle in each component: the shortest way from its first member back to itself.
+  return components.map((component) => {
+    const inside = new Set(component);
+    const start = component[0] as string;
+    const cameFrom = new Map<string, string>();
+    const queue = [start];
+    while (queue.length) {
+      const node = queue.shift() as string;
+      for (const to of graph.get(node) ?? []) {
+        if (!inside.has(to) || cameFrom.has(to)) continue;
+        cameFrom.set(to, node);
+        if (to === start) {
+          const between: string[] = [];
+          for (let at = node; at !== start; at = cameFrom.get(at) as string) between.unshift(at);
+          return [start, ...between, start];
+        }
+        queue.push(to);
+      }
+    }
+    return [start, start];
+  });
+}
+
+/** The project's import graph: file → the project files it imports (without extensions). */
+function importGraph(files: string[], edges: Edge[]): Map<string, string[]> {
+  const known = new Set(files.map(withoutExtension));
+  const graph = new Map<string, string[]>([...known].map((file) => [file, []]));
+  for (const edge of edges) {
+    const to = known.has(edge.to) ? edge.to : known.has(`${edge.to}/index`) ? `${edge.to}/index` : undefined;
+    if (to && !graph.get(edge.from)?.includes(to)) graph.get(edge.from)?.push(to);
+  }
+  return graph;
+}
+
+test('no import circles in app, components, lib, db or bench', async () => {
+  const files = [...(await allSourceFiles()), ...(await sourceFiles('bench'))];
+  const found = circles(importGraph(files, await allEdges(files)));
+  assert.deepEqual(
+    found.map((circle) => circle.join(' → ')),
+    [],
+    `import circles (break each by moving the shared piece into a module of its own):\n${found.map((c) => c.join(' → ')).join('\n')}`,
+  );
+});
+
+test('the circle check can fail: it prints the circle it finds', () => {
+  const graph = new Map([
+    ['a', ['b']],
+    ['b', ['c', 'd']],
+    ['c', ['a']],
+    ['d', []],
+    ['e', ['e']],
+  ]);
+  assert.deepEqual(circles(graph), [
+    ['a', 'b', 'c', 'a'],
+    ['e', 'e'],
+  ]);
+  assert.deepEqual(
+    circles(
+      new Map([
+        ['a', ['b']],
+        ['b', []],
+      ]),
+    ),
+    [],
+  );
 });

@@ -146,23 +146,23 @@ export const MUTANTS: Mutant[] = [
     what: 'the checker flags token-went-back only when a write goes back by more than one token',
     replacements: [
       {
-        file: 'lib/model/checker.ts',
+        file: 'lib/model/checker/checker.ts',
         from: '      if (previous && write.token < previous.token) {\n',
         to: '      if (previous && write.token < previous.token - 1) {\n',
       },
     ],
-    tests: ['lib/model/checker-properties'],
+    tests: ['lib/model/checker/checker-properties'],
   },
   {
     name: 'incremental-checker-rechecks',
     what: "the incremental checker's append checks every event from the start again, not only the new ones",
     replacements: [
       {
-        file: 'lib/model/checker.ts',
+        file: 'lib/model/checker/checker.ts',
         from: '      for (let i = from; i < to; i++) check(events[i] as WireEvent);\n',
         to: '      for (let i = 0; i < to; i++) check(events[i] as WireEvent);\n',
       },
     ],
-    tests: ['lib/model/checker-properties'],
+    tests: ['lib/model/checker/checker-properties'],
   },
 ];

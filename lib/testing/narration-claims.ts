@@ -1,5 +1,5 @@
-import type { RowNow } from '../model/narration';
-import type { WireEvent } from '../model/wire';
+import type { WireEvent } from '../model/core/wire';
+import type { RowNow } from '../model/walkthrough/narration';
 
 /*
  * Reads back every token, value, holder, time and row a walkthrough sentence names, and checks each

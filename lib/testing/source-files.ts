@@ -24,7 +24,7 @@ export async function allSourceFiles(): Promise<string[]> {
   return (await Promise.all(SOURCE_ROOTS.map(sourceFiles))).flat();
 }
 
-/** `lib/model/token.ts` → `lib/model/token`: how imports name a file. */
+/** `lib/model/core/token.ts` → `lib/model/core/token`: how imports name a file. */
 export function withoutExtension(file: string): string {
   return file.replace(SOURCE, '');
 }

@@ -1,4 +1,4 @@
-import { fromWirePage, type WirePage } from '../model/wire-page';
+import { fromWirePage, type WirePage } from '../model/core/wire-page';
 
 /** A lab's live feed, read off an SSE response body the way EventSource reads it (tests, benchmarks). */
 
@@ -28,7 +28,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
           .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
       );
       if (fields.data === undefined) continue;
-      // A page of the history (`lab-events`, lib/model/wire-page.ts) is read as the events it holds, one by one.
+      // A page of the history (`lab-events`, lib/model/core/wire-page.ts) is read as the events it holds, one by one.
       if (fields.event === 'lab-events') {
         for (const event of fromWirePage(JSON.parse(fields.data) as WirePage)) {
           yield { event: 'lab-event', data: event, id: event.id };

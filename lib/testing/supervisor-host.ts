@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sharedLab } from '../model/lab-instance';
-import type { LabId } from '../model/lab-kinds';
+import { sharedLab } from '../model/lab/lab-instance';
+import type { LabId } from '../model/lab/lab-kinds';
 import { getSupervisor } from '../supervisor/supervisor';
 
 /*

@@ -1,5 +1,5 @@
 import { listEvents } from '../../db/events';
-import type { LabEvent } from '../model/events';
+import type { LabEvent } from '../model/core/events';
 import { type WaitOptions, waitFor } from './wait';
 
 /** The first event of `lab` that matches, once it has been recorded. */

@@ -1,5 +1,10 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_WORKER_SETTINGS, labIdSchema, type WorkerSettings, workerSettingsSchema } from '../model/lab-inputs';
+import {
+  DEFAULT_WORKER_SETTINGS,
+  labIdSchema,
+  type WorkerSettings,
+  workerSettingsSchema,
+} from '../model/lab/lab-inputs';
 
 /** The command line of `npm run worker`: parsed and checked with the same rules the UI's Start uses. */
 

@@ -15,7 +15,7 @@ import {
   takeWorkerCommands,
 } from '../../db/remote-workers';
 import { markWorkerCrashed } from '../../db/worker-status';
-import type { WorkerCommand } from '../model/worker-commands';
+import type { WorkerCommand } from '../model/core/worker-commands';
 import { wake, wakeToStop } from './freeze';
 import type { ListenerData, PauseTrigger, ToListener, ToMain } from './protocol';
 

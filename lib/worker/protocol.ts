@@ -1,6 +1,6 @@
-import type { LabInstance } from '../model/lab-instance';
-import type { LeaseClock } from '../model/worker-clock';
-import type { WorkerCommand } from '../model/worker-commands';
+import type { WorkerCommand } from '../model/core/worker-commands';
+import type { LabInstance } from '../model/lab/lab-instance';
+import type { LeaseClock } from '../model/lab/worker-clock';
 
 /*
  * Inside one worker process: what its main thread (the lease loop, main.ts) and its listener thread
@@ -14,7 +14,7 @@ export type WorkerConfig = {
   leaseTtlMs: number;
   renewEveryMs: number;
   writeEveryMs: number;
-  /** The drifting-clock labs only: how slow this worker's clock runs, in percent (lib/model/worker-clock.ts). */
+  /** The drifting-clock labs only: how slow this worker's clock runs, in percent (lib/model/lab/worker-clock.ts). */
   clockSlowPercent?: number | undefined;
   /** The drifting-clock labs only: whose clock it judges its lease by before a write (absent: its own). */
   leaseClock?: LeaseClock | undefined;

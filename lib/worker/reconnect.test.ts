@@ -6,7 +6,7 @@ import { migrate } from '../../db/migrate';
 import { closePool } from '../../db/pool';
 import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
 import { crashPostmaster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
-import { sharedLab } from '../model/lab-instance';
+import { sharedLab } from '../model/lab/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
 import { startTestCluster, type TestCluster } from '../testing/test-cluster';
 

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { closePool } from '../../db/pool';
-import type { LabEvent } from '../model/events';
+import type { LabEvent } from '../model/core/events';
 import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';

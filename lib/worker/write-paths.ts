@@ -12,10 +12,10 @@ import type { Session } from '../../db/pool';
 import type { WorkerIdentity } from '../../db/worker-identity';
 import { writeThroughYourGuard } from '../../db/your-guard';
 import { LABS } from '../labs/index';
-import { FencingError } from '../model/errors';
-import type { LabInstance } from '../model/lab-instance';
-import type { Token } from '../model/token';
-import type { WriteResult } from '../model/write-result';
+import { FencingError } from '../model/core/errors';
+import type { Token } from '../model/core/token';
+import type { WriteResult } from '../model/core/write-result';
+import type { LabInstance } from '../model/lab/lab-instance';
 
 export type WriteRequest = {
   lab: LabInstance;

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { WriteResult } from '../model/write-result';
+import type { WriteResult } from '../model/core/write-result';
 
 /**
  * A client timeout, as many database clients have one: the write's answer is awaited `retryAfterMs`

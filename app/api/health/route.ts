@@ -1,12 +1,11 @@
-import { checkDatabase } from '@/db/health';
-import { launcherIsRestartingDatabase } from '@/lib/server/launcher-state';
+import { databaseHealth } from '@/lib/server/health';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** 200 with `status: 'up'` once the database answers and the schema is in place; 503 `down` or `recovering` otherwise. */
 export async function GET() {
-  const health = await checkDatabase({ restarting: launcherIsRestartingDatabase });
+  const health = await databaseHealth();
   return Response.json(health, {
     status: health.status === 'up' ? 200 : 503,
     headers: { 'Cache-Control': 'no-store' },

@@ -4,12 +4,10 @@ import { LabDoors } from '@/components/lab/lab-doors';
 import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
 import { OwnMachineWorker } from '@/components/lab/own-machine-worker';
-import { readLabDoors } from '@/db/lab-doors';
-import { readLabFork } from '@/db/labs';
 import { takesTraineeGuard } from '@/lib/labs/traits';
-import { summaryTitle } from '@/lib/model/lab-instance';
-import { hasPacketProxy } from '@/lib/model/lab-kinds';
-import { labForPage } from '@/lib/server/lab-page-data';
+import { summaryTitle } from '@/lib/model/lab/lab-instance';
+import { hasPacketProxy } from '@/lib/model/lab/lab-kinds';
+import { doorsOfLab, forkOfLab, labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,9 +22,9 @@ export default async function LabPage({ params }: Props) {
   const access = await labForPage((await params).lab);
   const { lab } = access;
   // A what-if fork leads back to the lab it was forked from, beside it.
-  const fork = lab.visibility === 'private' ? await readLabFork(lab.id) : undefined;
+  const fork = await forkOfLab(lab);
   // A shared lab's doors: remote workers in or not, and whether nobody watching stopped it.
-  const doors = lab.visibility === 'shared' && !lab.closed ? await readLabDoors(lab.id) : undefined;
+  const doors = await doorsOfLab(lab);
   return (
     <LabPageShell
       access={access}

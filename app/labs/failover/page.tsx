@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { FailoverLabPanel } from '@/components/lab/failover/failover-lab-panel';
 import { LabPageShell } from '@/components/lab/lab-page-shell';
-import { FAILOVER_LAB } from '@/lib/model/failover-events';
+import { FAILOVER_LAB } from '@/lib/model/failover/failover-events';
 import { labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';

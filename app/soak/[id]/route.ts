@@ -1,4 +1,4 @@
-import { soakIdSchema } from '@/lib/model/soak-reports';
+import { soakIdSchema } from '@/lib/model/soak/soak-reports';
 import { readSoakHtml } from '@/lib/server/soak-reports';
 
 export const runtime = 'nodejs';

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { startChaosAction } from '@/app/actions';
-import { CHAOS_LIMITS } from '@/lib/model/lab-input-limits';
+import { CHAOS_LIMITS } from '@/lib/model/lab/lab-input-limits';
 import { useLabStore } from '../lab-store-provider';
 import { NumberField } from './number-field';
 import { controlButton } from './styles';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useId } from 'react';
-import type { LabSnapshot } from '@/lib/model/wire';
+import type { LabSnapshot } from '@/lib/model/core/wire';
 import { controlButton } from './styles';
 import type { useLabCommands } from './use-lab-commands';
 

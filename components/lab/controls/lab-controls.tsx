@@ -1,11 +1,11 @@
 'use client';
 
 import { useEffect, useId, useState } from 'react';
-import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab-input-limits';
-import { hasDriftingClock, hasPacketProxy } from '@/lib/model/lab-kinds';
-import { DRIFTING_CLOCK_SLOW_PERCENT } from '@/lib/model/walkthrough-drifting-clock';
-import type { LabSnapshot } from '@/lib/model/wire';
-import { type LeaseClock, MAX_CLOCK_SLOW_PERCENT } from '@/lib/model/worker-clock';
+import type { LabSnapshot } from '@/lib/model/core/wire';
+import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab/lab-input-limits';
+import { hasDriftingClock, hasPacketProxy } from '@/lib/model/lab/lab-kinds';
+import { type LeaseClock, MAX_CLOCK_SLOW_PERCENT } from '@/lib/model/lab/worker-clock';
+import { DRIFTING_CLOCK_SLOW_PERCENT } from '@/lib/model/walkthrough/walkthrough-drifting-clock';
 import { useLabStore } from '../lab-store-provider';
 import { ChaosPanel } from './chaos-panel';
 import { ConnectionControls } from './connection-controls';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useId } from 'react';
-import { LEASE_CLOCKS, type LeaseClock } from '@/lib/model/worker-clock';
+import { LEASE_CLOCKS, type LeaseClock } from '@/lib/model/lab/worker-clock';
 
 const WORDS: Record<LeaseClock, string> = {
   own: 'its own clock',

@@ -11,7 +11,7 @@ import {
   resumeWorkerAction,
   startWorkerAction,
 } from '@/app/actions';
-import type { ActionResult } from '@/lib/model/action-result';
+import type { ActionResult } from '@/lib/model/core/action-result';
 import { useLabStore } from '../lab-store-provider';
 
 export type StartSettings = { name: string; leaseTtlMs: number; renewEveryMs: number; writeEveryMs: number };

@@ -1,6 +1,6 @@
 'use client';
 
-import type { LabSnapshot } from '@/lib/model/wire';
+import type { LabSnapshot } from '@/lib/model/core/wire';
 import { useLabStore } from '../lab-store-provider';
 
 const PHASE_WORDS: Record<string, string> = {

@@ -2,10 +2,10 @@
 
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import type { ExportThemeChoice } from '@/lib/model/export-theme';
-import { isPrivateLabId } from '@/lib/model/lab-instance';
-import { LABS } from '@/lib/model/lab-kinds';
-import { type ExportKind, exportFileName, momentOffsetLabel } from '@/lib/model/replay-view';
+import { type ExportKind, exportFileName, momentOffsetLabel } from '@/lib/model/history/replay-view';
+import { isPrivateLabId } from '@/lib/model/lab/lab-instance';
+import { LABS } from '@/lib/model/lab/lab-kinds';
+import type { ExportThemeChoice } from '@/lib/model/timeline/export-theme';
 import { controlButton } from '../controls/styles';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
 import { useReplayBounds, useViewEvents } from '../replay/use-replay-view';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useId } from 'react';
-import { type ExportThemeChoice, exportThemeChoice } from '@/lib/model/export-theme';
+import { type ExportThemeChoice, exportThemeChoice } from '@/lib/model/timeline/export-theme';
 
 /** The one choice of an export's theme (as on screen, light or dark), for every export of a figure. */
 export function ExportThemeSelect({

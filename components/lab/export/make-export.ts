@@ -1,15 +1,15 @@
-import { checkHistory } from '@/lib/model/checker';
-import { checkerReport } from '@/lib/model/checker-report';
-import type { ExportThemeChoice } from '@/lib/model/export-theme';
-import { exportTheme } from '@/lib/model/export-theme';
-import { serializeHistory } from '@/lib/model/history-file';
-import type { LabId } from '@/lib/model/lab-kinds';
-import type { PollView } from '@/lib/model/poll';
-import { replayBounds } from '@/lib/model/replay';
-import { type ExportKind, exportEnd } from '@/lib/model/replay-view';
-import { buildTimeline } from '@/lib/model/timeline';
-import { timelineToSvg } from '@/lib/model/timeline-svg';
-import type { WireEvent } from '@/lib/model/wire';
+import { checkHistory } from '@/lib/model/checker/checker';
+import { checkerReport } from '@/lib/model/checker/checker-report';
+import type { WireEvent } from '@/lib/model/core/wire';
+import { serializeHistory } from '@/lib/model/history/history-file';
+import { replayBounds } from '@/lib/model/history/replay';
+import { type ExportKind, exportEnd } from '@/lib/model/history/replay-view';
+import type { LabId } from '@/lib/model/lab/lab-kinds';
+import type { PollView } from '@/lib/model/poll/poll';
+import type { ExportThemeChoice } from '@/lib/model/timeline/export-theme';
+import { exportTheme } from '@/lib/model/timeline/export-theme';
+import { buildTimeline } from '@/lib/model/timeline/timeline';
+import { timelineToSvg } from '@/lib/model/timeline/timeline-svg';
 import { downloadBlob, downloadText, svgToPng } from './download';
 
 /*

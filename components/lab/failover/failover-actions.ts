@@ -7,8 +7,8 @@ import {
   startFailoverPairAction,
   writeFailoverRowAction,
 } from '@/app/actions';
-import type { ActionResult } from '@/lib/model/action-result';
-import type { FailoverAction } from '@/lib/model/failover-walkthrough';
+import type { ActionResult } from '@/lib/model/core/action-result';
+import type { FailoverAction } from '@/lib/model/failover/failover-walkthrough';
 
 /** A walkthrough step's action, sent to the server (the trainer's controls, validated there). */
 export function runFailoverAction(action: FailoverAction): Promise<ActionResult<unknown>> {

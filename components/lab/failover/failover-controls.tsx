@@ -8,8 +8,8 @@ import {
   startFailoverPairAction,
   writeFailoverRowAction,
 } from '@/app/actions';
-import type { ActionResult } from '@/lib/model/action-result';
-import { FAILOVER_HOLDERS } from '@/lib/model/failover-inputs';
+import type { ActionResult } from '@/lib/model/core/action-result';
+import { FAILOVER_HOLDERS } from '@/lib/model/failover/failover-inputs';
 import { controlButton } from '../controls/styles';
 
 /** The failover lab's free play, for the trainer: every control, each reporting through `act`. */

@@ -1,9 +1,9 @@
 'use client';
 
 import { useState } from 'react';
-import type { ActionResult } from '@/lib/model/action-result';
-import { failoverWalkthrough } from '@/lib/model/failover-walkthrough';
-import type { LabSummary } from '@/lib/model/lab-instance';
+import type { ActionResult } from '@/lib/model/core/action-result';
+import { failoverWalkthrough } from '@/lib/model/failover/failover-walkthrough';
+import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { ExportPanel } from '../export/export-panel';
 import { LabStoreProvider } from '../lab-store-provider';
 import { ReplayBar } from '../replay/replay-bar';

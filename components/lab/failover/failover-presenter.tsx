@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import type { LabSummary } from '@/lib/model/lab-instance';
+import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { LabStoreProvider, useLabStoreApi } from '../lab-store-provider';
 import { PresenterStage } from '../presenter/presenter-stage';
 import type { WalkthroughStatus } from '../walkthrough/use-walkthrough';

@@ -1,8 +1,8 @@
 'use client';
 
 import Link from 'next/link';
-import type { ActionResult } from '@/lib/model/action-result';
-import type { FailoverAction } from '@/lib/model/failover-walkthrough';
+import type { ActionResult } from '@/lib/model/core/action-result';
+import type { FailoverAction } from '@/lib/model/failover/failover-walkthrough';
 import { controlButton } from '../controls/styles';
 import { runFailoverAction } from './failover-actions';
 import { useFailoverProgress } from './use-failover-progress';

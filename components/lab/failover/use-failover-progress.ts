@@ -1,8 +1,8 @@
 'use client';
 
 import { useMemo } from 'react';
-import { failoverStepsOf } from '@/lib/model/failover-events';
-import { failoverProgress, failoverStepWords, failoverWalkthrough } from '@/lib/model/failover-walkthrough';
+import { failoverStepsOf } from '@/lib/model/failover/failover-events';
+import { failoverProgress, failoverStepWords, failoverWalkthrough } from '@/lib/model/failover/failover-walkthrough';
 import { useLabStore } from '../lab-store-provider';
 
 /**

@@ -3,8 +3,8 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
-import type { LabSummary } from '@/lib/model/lab-instance';
-import { PRESENTER_METRICS } from '@/lib/model/timeline-layout';
+import type { LabSummary } from '@/lib/model/lab/lab-instance';
+import { PRESENTER_METRICS } from '@/lib/model/timeline/timeline-layout';
 import { ThemeToggle } from '../../theme-toggle';
 import { NoticeArea } from '../controls/notice-area';
 import { DriveStatus } from '../drive-status';

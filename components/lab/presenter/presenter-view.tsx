@@ -1,11 +1,11 @@
 'use client';
 
 import { useCallback, useMemo } from 'react';
-import type { LabSummary } from '@/lib/model/lab-instance';
-import type { LabId } from '@/lib/model/lab-kinds';
-import { factsFrom, walkthroughFor } from '@/lib/model/walkthrough';
-import { stepReachedBy } from '@/lib/model/walkthrough-progress';
-import type { WireEvent } from '@/lib/model/wire';
+import type { WireEvent } from '@/lib/model/core/wire';
+import type { LabSummary } from '@/lib/model/lab/lab-instance';
+import type { LabId } from '@/lib/model/lab/lab-kinds';
+import { factsFrom, walkthroughFor } from '@/lib/model/walkthrough/walkthrough';
+import { stepReachedBy } from '@/lib/model/walkthrough/walkthrough-progress';
 import { PresenterPoll, usePresenterPoll } from '../../poll/presenter-poll';
 import { useLabCommands } from '../controls/use-lab-commands';
 import { LabStoreProvider, useLabStoreApi } from '../lab-store-provider';

@@ -1,6 +1,6 @@
 'use client';
 
-import type { LabSnapshot } from '@/lib/model/wire';
+import type { LabSnapshot } from '@/lib/model/core/wire';
 import { useLabStore } from '../lab-store-provider';
 
 // Shorter than the controls' words: the strip is read across a room, one line per worker.

@@ -1,8 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import type { ReplayBounds } from '@/lib/model/replay';
-import { momentLink } from '@/lib/model/replay-view';
+import type { ReplayBounds } from '@/lib/model/history/replay';
+import { momentLink } from '@/lib/model/history/replay-view';
 import { controlButton } from '../controls/styles';
 
 /** Copies the permalink to the moment on screen; where the clipboard is refused, shows it to copy by hand. */

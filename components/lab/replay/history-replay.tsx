@@ -1,7 +1,7 @@
 'use client';
 
 import { type DragEvent, useId, useState } from 'react';
-import type { HistoryFile } from '@/lib/model/history-file';
+import type { HistoryFile } from '@/lib/model/history/history-file';
 import { ExportPanel } from '../export/export-panel';
 import { LabMainColumn } from '../lab-main-column';
 import { LabStoreProvider } from '../lab-store-provider';

@@ -1,8 +1,8 @@
 'use client';
 
 import { type KeyboardEvent, useId } from 'react';
-import type { ReplayBounds } from '@/lib/model/replay';
-import { momentLabel } from '@/lib/model/replay-view';
+import type { ReplayBounds } from '@/lib/model/history/replay';
+import { momentLabel } from '@/lib/model/history/replay-view';
 
 const ARROW_STEP_MS = 100;
 const SHIFT_ARROW_STEP_MS = 1_000;

@@ -1,5 +1,5 @@
-import { type HistoryFile, MAX_HISTORY_FILE_CHARS, parseHistoryFile } from '@/lib/model/history-file';
-import { isPrivateLabId, type LabSummary } from '@/lib/model/lab-instance';
+import { type HistoryFile, MAX_HISTORY_FILE_CHARS, parseHistoryFile } from '@/lib/model/history/history-file';
+import { isPrivateLabId, type LabSummary } from '@/lib/model/lab/lab-instance';
 
 /** A character takes at most 4 bytes in UTF-8: a larger file cannot be a history, and is not read at all. */
 const MAX_FILE_BYTES = MAX_HISTORY_FILE_CHARS * 4;

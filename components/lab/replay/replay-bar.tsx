@@ -1,7 +1,7 @@
 'use client';
 
-import { nextEventTime, previousEventTime, REPLAY_SPEEDS, type ReplaySpeed } from '@/lib/model/replay';
-import { momentOffsetLabel } from '@/lib/model/replay-view';
+import { nextEventTime, previousEventTime, REPLAY_SPEEDS, type ReplaySpeed } from '@/lib/model/history/replay';
+import { momentOffsetLabel } from '@/lib/model/history/replay-view';
 import { controlButton } from '../controls/styles';
 import { useLabStore } from '../lab-store-provider';
 import { CopyMomentLink } from './copy-moment-link';

@@ -1,4 +1,4 @@
-import type { PollView } from '@/lib/model/poll';
+import type { PollView } from '@/lib/model/poll/poll';
 import { PollResults } from '../../poll/poll-results';
 
 /**

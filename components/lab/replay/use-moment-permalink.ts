@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
-import { momentParam, parseMomentParam, type ReplayBounds } from '@/lib/model/replay';
+import { momentParam, parseMomentParam, type ReplayBounds } from '@/lib/model/history/replay';
 import { useLabStore } from '../lab-store-provider';
 
 /** How long the moment must rest before the address bar follows it: not on every step of a drag. */

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
-import { advance, type ReplayBounds } from '@/lib/model/replay';
+import { advance, type ReplayBounds } from '@/lib/model/history/replay';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
 
 /**

@@ -1,9 +1,9 @@
 'use client';
 
 import { useMemo, useRef } from 'react';
-import { type ReplayBounds, replayBounds } from '@/lib/model/replay';
-import { stableEventsUntil } from '@/lib/model/replay-view';
-import type { WireEvent } from '@/lib/model/wire';
+import type { WireEvent } from '@/lib/model/core/wire';
+import { type ReplayBounds, replayBounds } from '@/lib/model/history/replay';
+import { stableEventsUntil } from '@/lib/model/history/replay-view';
 import { useLabStore } from '../lab-store-provider';
 import { useDbNow } from '../use-db-now';
 

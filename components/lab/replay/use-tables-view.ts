@@ -1,8 +1,8 @@
 'use client';
 
 import { useMemo } from 'react';
-import { leaseAt, rowAt } from '@/lib/model/replay';
-import { momentOffsetLabel } from '@/lib/model/replay-view';
+import { leaseAt, rowAt } from '@/lib/model/history/replay';
+import { momentOffsetLabel } from '@/lib/model/history/replay-view';
 import { useLabStore } from '../lab-store-provider';
 import { useReplayBounds, useViewNow } from './use-replay-view';
 

@@ -10,7 +10,7 @@ import {
   WHAT_IF_LIMITS,
   whatIfDefaults,
   whatIfDefaultsInWords,
-} from '@/lib/model/what-if-settings';
+} from '@/lib/model/history/what-if-settings';
 import { NumberField } from '../controls/number-field';
 import { controlButton } from '../controls/styles';
 import { useLabStore } from '../lab-store-provider';

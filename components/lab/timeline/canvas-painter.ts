@@ -1,5 +1,5 @@
-import type { LaidOutMark, Paint, Shape, TimelineLayout } from '@/lib/model/timeline-layout';
-import { HATCHES, type Hatch, isHatch, type Palette } from '@/lib/model/timeline-svg-theme';
+import type { LaidOutMark, Paint, Shape, TimelineLayout } from '@/lib/model/timeline/timeline-layout';
+import { HATCHES, type Hatch, isHatch, type Palette } from '@/lib/model/timeline/timeline-svg-theme';
 
 /*
  * The screen's painter: draws the one layout's shapes on a canvas, as the SVG export draws them

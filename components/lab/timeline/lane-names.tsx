@@ -1,4 +1,4 @@
-import type { TimelineMetrics } from '@/lib/model/timeline-layout';
+import type { TimelineMetrics } from '@/lib/model/timeline/timeline-layout';
 
 /**
  * Lane names, as text beside the canvas: they do not move when the view pans or zooms, and a

@@ -1,6 +1,6 @@
 'use client';
 
-import type { MarkText } from '@/lib/model/timeline-layout';
+import type { MarkText } from '@/lib/model/timeline/timeline-layout';
 
 /** What the hovered, clicked or focused mark means, in words (announced politely to screen readers). */
 export function MarkDetails({

@@ -1,7 +1,7 @@
 'use client';
 
 import { type KeyboardEvent, memo, useLayoutEffect, useRef } from 'react';
-import { type MarkText, markLabel } from '@/lib/model/timeline-layout';
+import { type MarkText, markLabel } from '@/lib/model/timeline/timeline-layout';
 import type { Move } from './mark-neighbours';
 import { MOVE_KEYS } from './mark-order';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildTimeline, type Timeline } from '@/lib/model/timeline';
-import { describeTimeline, type MarkText } from '@/lib/model/timeline-layout';
-import type { WireEvent } from '@/lib/model/wire';
+import type { WireEvent } from '@/lib/model/core/wire';
+import { buildTimeline, type Timeline } from '@/lib/model/timeline/timeline';
+import { describeTimeline, type MarkText } from '@/lib/model/timeline/timeline-layout';
 import { recorded } from '@/lib/testing/histories';
 import { type Move, neighbour } from './mark-neighbours';
 

@@ -1,6 +1,6 @@
-import type { Timeline } from '@/lib/model/timeline';
-import { labMarkKey } from '@/lib/model/timeline-lab-words';
-import type { MarkText } from '@/lib/model/timeline-layout';
+import type { Timeline } from '@/lib/model/timeline/timeline';
+import { labMarkKey } from '@/lib/model/timeline/timeline-lab-words';
+import type { MarkText } from '@/lib/model/timeline/timeline-layout';
 import {
   beliefKey,
   describeBelief,
@@ -17,7 +17,7 @@ import {
   pauseKey,
   rowKey,
   writeKey,
-} from '@/lib/model/timeline-layout-words';
+} from '@/lib/model/timeline/timeline-layout-words';
 
 /*
  * The keyboard's moves over the whole timeline, found by binary search in the model's time-ordered

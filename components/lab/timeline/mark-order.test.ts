@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildTimeline } from '@/lib/model/timeline';
-import { describeTimeline, layoutTimeline, SCREEN_METRICS } from '@/lib/model/timeline-layout';
+import { buildTimeline } from '@/lib/model/timeline/timeline';
+import { describeTimeline, layoutTimeline, SCREEN_METRICS } from '@/lib/model/timeline/timeline-layout';
 import { recorded } from '@/lib/testing/histories';
 import { inListOrder, markPositions } from './mark-order';
 

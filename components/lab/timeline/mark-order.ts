@@ -1,5 +1,5 @@
-import type { Timeline } from '@/lib/model/timeline';
-import type { MarkText } from '@/lib/model/timeline-layout';
+import type { Timeline } from '@/lib/model/timeline/timeline';
+import type { MarkText } from '@/lib/model/timeline/timeline-layout';
 
 import type { Move } from './mark-neighbours';
 

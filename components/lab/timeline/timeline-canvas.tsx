@@ -1,9 +1,9 @@
 'use client';
 
 import { type MouseEvent, useEffect, useLayoutEffect, useRef } from 'react';
-import type { Timeline } from '@/lib/model/timeline';
-import { layoutTimeline, type TimelineLayout, type TimelineMetrics } from '@/lib/model/timeline-layout';
-import { PALETTES } from '@/lib/model/timeline-svg-theme';
+import type { Timeline } from '@/lib/model/timeline/timeline';
+import { layoutTimeline, type TimelineLayout, type TimelineMetrics } from '@/lib/model/timeline/timeline-layout';
+import { PALETTES } from '@/lib/model/timeline/timeline-svg-theme';
 import { markAt, paintLayout } from './canvas-painter';
 import { useDarkTheme } from './use-dark-theme';
 

@@ -2,8 +2,13 @@
 
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { runsOnFailoverPair } from '@/lib/labs/traits';
-import { framedWindow } from '@/lib/model/timeline-frame';
-import { layoutTimeline, type MarkText, SCREEN_METRICS, type TimelineMetrics } from '@/lib/model/timeline-layout';
+import { framedWindow } from '@/lib/model/timeline/timeline-frame';
+import {
+  layoutTimeline,
+  type MarkText,
+  SCREEN_METRICS,
+  type TimelineMetrics,
+} from '@/lib/model/timeline/timeline-layout';
 import { useLabStore } from '../lab-store-provider';
 import { useViewEvents, useViewNow } from '../replay/use-replay-view';
 import { useFlaggedEvents } from '../verdict-banner';

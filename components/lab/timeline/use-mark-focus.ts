@@ -1,8 +1,8 @@
 'use client';
 
 import { useCallback, useMemo, useRef, useState } from 'react';
-import type { Timeline } from '@/lib/model/timeline';
-import type { MarkText } from '@/lib/model/timeline-layout';
+import type { Timeline } from '@/lib/model/timeline/timeline';
+import type { MarkText } from '@/lib/model/timeline/timeline-layout';
 import { useLabStore } from '../lab-store-provider';
 import { type Move, neighbour } from './mark-neighbours';
 

@@ -1,8 +1,8 @@
 'use client';
 
 import { useMemo, useRef } from 'react';
-import { createTimelineBuilder, type Timeline, type TimelineBuilder } from '@/lib/model/timeline';
-import type { WireEvent } from '@/lib/model/wire';
+import type { WireEvent } from '@/lib/model/core/wire';
+import { createTimelineBuilder, type Timeline, type TimelineBuilder } from '@/lib/model/timeline/timeline';
 
 /**
  * The timeline of the events shown, at `now`: folded in as the log grows (only the new events),

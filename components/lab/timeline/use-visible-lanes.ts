@@ -1,7 +1,7 @@
 'use client';
 
 import { type RefObject, useEffect, useState } from 'react';
-import type { TimelineMetrics } from '@/lib/model/timeline-layout';
+import type { TimelineMetrics } from '@/lib/model/timeline/timeline-layout';
 
 const LANE_MARGIN = 2;
 

@@ -1,6 +1,6 @@
 'use client';
 
-import type { RowNow } from '@/lib/model/narration';
+import type { RowNow } from '@/lib/model/walkthrough/narration';
 import { useLabStore } from '../lab-store-provider';
 
 /**

@@ -1,12 +1,12 @@
 'use client';
 
 import { useEffect, useMemo } from 'react';
-import { stepFrame, stepMoments } from '@/lib/model/timeline-frame';
-import type { WireEvent } from '@/lib/model/wire';
+import type { WireEvent } from '@/lib/model/core/wire';
+import { stepFrame, stepMoments } from '@/lib/model/timeline/timeline-frame';
 import { useLabStore } from '../lab-store-provider';
 
 /**
- * Frames the timeline on the shown step's evidence (lib/model/timeline-frame.ts): when each step was
+ * Frames the timeline on the shown step's evidence (lib/model/timeline/timeline-frame.ts): when each step was
  * reached is read from the lab's events with `reachedBy` (how many steps a prefix of them completes,
  * a stable function), and the shown step's stretch is handed to the timeline. Moving to another
  * step (→, ←, a deep link) moves the view; a zoom or a pan in between lets go of it until then.

@@ -1,9 +1,9 @@
 'use client';
 
 import { useMemo } from 'react';
-import type { LabId } from '@/lib/model/lab-kinds';
-import { walkthroughFor } from '@/lib/model/walkthrough';
-import { walkthroughPosition } from '@/lib/model/walkthrough-progress';
+import type { LabId } from '@/lib/model/lab/lab-kinds';
+import { walkthroughFor } from '@/lib/model/walkthrough/walkthrough';
+import { walkthroughPosition } from '@/lib/model/walkthrough/walkthrough-progress';
 import { useLabStore } from '../lab-store-provider';
 
 /**

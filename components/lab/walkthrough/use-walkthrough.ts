@@ -1,10 +1,10 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LabId } from '@/lib/model/lab-kinds';
-import { runStoryStep, type StoryDriver, StoryStalled } from '@/lib/model/story-engine';
-import { type Facts, factsFrom, type Step, walkthroughSettings } from '@/lib/model/walkthrough';
-import { stepsToReach } from '@/lib/model/walkthrough-progress';
+import type { LabId } from '@/lib/model/lab/lab-kinds';
+import { runStoryStep, type StoryDriver, StoryStalled } from '@/lib/model/story/story-engine';
+import { type Facts, factsFrom, type Step, walkthroughSettings } from '@/lib/model/walkthrough/walkthrough';
+import { stepsToReach } from '@/lib/model/walkthrough/walkthrough-progress';
 import { useLabCommands } from '../controls/use-lab-commands';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
 import { useShownStepRecorder } from './use-shown-step-recorder';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo } from 'react';
-import type { LabId } from '@/lib/model/lab-kinds';
+import type { LabId } from '@/lib/model/lab/lab-kinds';
 import { useLabStore } from '../lab-store-provider';
 import { useLabRow } from './use-lab-row';
 import { useWalkthroughPosition } from './use-walkthrough-position';

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useEffect } from 'react';
-import { compareWith, type LabId } from '@/lib/model/lab-kinds';
+import { compareWith, type LabId } from '@/lib/model/lab/lab-kinds';
 import { PollAsker } from '../../poll/poll-asker';
 import { NoticeArea } from '../controls/notice-area';
 import { controlButton } from '../controls/styles';

@@ -1,6 +1,6 @@
-import type { RowNow } from '@/lib/model/narration';
-import type { Step } from '@/lib/model/walkthrough';
-import type { WalkthroughPosition } from '@/lib/model/walkthrough-progress';
+import type { RowNow } from '@/lib/model/walkthrough/narration';
+import type { Step } from '@/lib/model/walkthrough/walkthrough';
+import type { WalkthroughPosition } from '@/lib/model/walkthrough/walkthrough-progress';
 import type { useWalkthrough } from './use-walkthrough';
 
 type Walk = Pick<

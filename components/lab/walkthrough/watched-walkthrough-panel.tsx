@@ -1,6 +1,6 @@
 'use client';
 
-import type { LabId } from '@/lib/model/lab-kinds';
+import type { LabId } from '@/lib/model/lab/lab-kinds';
 import { useWatchedStep } from './use-watched-step';
 
 /**

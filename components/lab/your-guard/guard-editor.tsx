@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { lastGuardAction, submitGuardAction } from '@/app/actions';
-import type { GuardResult } from '@/lib/model/guard-inputs';
+import type { GuardResult } from '@/lib/model/guard/guard-inputs';
 import { useWaitAnnouncement, Verdict, Waiting } from './guard-verdict';
 import { useLastVerdicts } from './last-verdict';
 import { useGuardWait } from './use-guard-wait';

@@ -2,8 +2,8 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import type { GuardResult } from '@/lib/model/guard-inputs';
-import { type Said, waitAnnouncement, waitWords } from '@/lib/model/guard-wait';
+import type { GuardResult } from '@/lib/model/guard/guard-inputs';
+import { type Said, waitAnnouncement, waitWords } from '@/lib/model/guard/guard-wait';
 
 /*
  * What the editor shows of its attempt: while it waits, where it stands in the room's line (visible,
@@ -13,7 +13,7 @@ import { type Said, waitAnnouncement, waitWords } from '@/lib/model/guard-wait';
 
 /**
  * What the live region says while `result` waits: the words of its place when the place last changed
- * (lib/model/guard-wait.ts), not every second's estimate.
+ * (lib/model/guard/guard-wait.ts), not every second's estimate.
  */
 export function useWaitAnnouncement(result: GuardResult | undefined): string | undefined {
   const [said, setSaid] = useState<Said>();

@@ -1,7 +1,7 @@
 'use client';
 
 import { create } from 'zustand';
-import type { GuardStanding } from '@/lib/model/guard-inputs';
+import type { GuardStanding } from '@/lib/model/guard/guard-inputs';
 
 /*
  * How the your-guard lab's guard fared, as its editor last read it from the server (the attempts kept

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { guardAttemptAction } from '@/app/actions';
-import type { GuardResult } from '@/lib/model/guard-inputs';
+import type { GuardResult } from '@/lib/model/guard/guard-inputs';
 
 /*
  * While the editor's guard waits in the room's line or is attacked, the editor asks after it about

@@ -1,8 +1,8 @@
 import 'server-only';
 import { appendEvent, clearEvents, eventIdRange, listEvents } from '../../../db/events';
 import { getPool } from '../../../db/pool';
-import { FAILOVER_LAB, failoverEvent } from '../../model/failover-events';
-import type { FailoverStep } from '../../model/failover-steps';
+import { FAILOVER_LAB, failoverEvent } from '../../model/failover/failover-events';
+import type { FailoverStep } from '../../model/failover/failover-steps';
 
 /*
  * The failover lab's history: its steps as the events of the lab `failover`, in the app's own

@@ -1,8 +1,8 @@
 import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectFailoverServer, type FailoverSession, grantLease, readLease } from '../../../db/failover-cluster';
-import { FencingError } from '../../model/errors';
-import { FAILOVER_HOLDERS, type FailoverHolder } from '../../model/failover-inputs';
+import { FencingError } from '../../model/core/errors';
+import { FAILOVER_HOLDERS, type FailoverHolder } from '../../model/failover/failover-inputs';
 import { LOCK_RESOURCE } from './failover-story';
 import type { ReplicaPair } from './replica-pair';
 

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { listEvents } from '../../../db/events';
 import { closePool } from '../../../db/pool';
-import { checkHistory } from '../../model/checker';
-import { FAILOVER_LAB, failoverStepsOf } from '../../model/failover-events';
-import { failoverProgress, failoverWalkthrough } from '../../model/failover-walkthrough';
-import { toWire } from '../../model/wire';
+import { checkHistory } from '../../model/checker/checker';
+import { toWire } from '../../model/core/wire';
+import { FAILOVER_LAB, failoverStepsOf } from '../../model/failover/failover-events';
+import { failoverProgress, failoverWalkthrough } from '../../model/failover/failover-walkthrough';
 import { closeFailoverLab, getFailoverLab } from './failover-lab';
 import { processesOf } from './pg-server-process';
 

@@ -1,9 +1,9 @@
 import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { writeGuardedRow } from '../../../db/failover-cluster';
-import { FencingError } from '../../model/errors';
-import type { FailoverHolder } from '../../model/failover-inputs';
-import type { FailoverStep } from '../../model/failover-steps';
+import { FencingError } from '../../model/core/errors';
+import type { FailoverHolder } from '../../model/failover/failover-inputs';
+import type { FailoverStep } from '../../model/failover/failover-steps';
 import { clearFailoverHistory, failoverStoryOpen, recordFailoverStep } from './failover-history';
 import { FAILOVER_LEASE_TTL_MS, FailoverHolders } from './failover-holders';
 import { type FailoverLabView, SharedView } from './failover-lab-view';

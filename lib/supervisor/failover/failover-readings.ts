@@ -6,7 +6,7 @@ import {
   readProtectedRow,
   readTokenSequence,
 } from '../../../db/failover-cluster';
-import type { FailoverStep } from '../../model/failover-steps';
+import type { FailoverStep } from '../../model/failover/failover-steps';
 import { LOCK_RESOURCE } from './failover-story';
 import type { ReplicaPair } from './replica-pair';
 

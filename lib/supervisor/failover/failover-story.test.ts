@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { checkHistory } from '../../model/checker';
-import { failoverEvent } from '../../model/failover-events';
-import type { FailoverStep } from '../../model/failover-steps';
-import type { WireEvent } from '../../model/wire';
+import { checkHistory } from '../../model/checker/checker';
+import type { WireEvent } from '../../model/core/wire';
+import { failoverEvent } from '../../model/failover/failover-events';
+import type { FailoverStep } from '../../model/failover/failover-steps';
 import { runFailoverStory } from './failover-story';
 import { type ReplicationMode, startReplicaPair } from './replica-pair';
 

@@ -8,7 +8,7 @@ import {
   readTokenSequence,
   writeGuardedRow,
 } from '../../../db/failover-cluster';
-import type { FailoverStep } from '../../model/failover-steps';
+import type { FailoverStep } from '../../model/failover/failover-steps';
 import type { ReplicaPair } from './replica-pair';
 
 /*

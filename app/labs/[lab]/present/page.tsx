@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { PresenterView } from '@/components/lab/presenter/presenter-view';
-import { summaryTitle } from '@/lib/model/lab-instance';
-import { walkthroughFor } from '@/lib/model/walkthrough';
-import { deepLinkedStep } from '@/lib/model/walkthrough-deep-link';
+import { summaryTitle } from '@/lib/model/lab/lab-instance';
+import { walkthroughFor } from '@/lib/model/walkthrough/walkthrough';
+import { deepLinkedStep } from '@/lib/model/walkthrough/walkthrough-deep-link';
 import { labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';

@@ -3,9 +3,9 @@ import Link from 'next/link';
 import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
 import { PAUSE_FENCED } from '@/lib/labs/traits';
-import { summaryTitle } from '@/lib/model/lab-instance';
-import { walkthroughFor } from '@/lib/model/walkthrough';
-import { deepLinkedStep } from '@/lib/model/walkthrough-deep-link';
+import { summaryTitle } from '@/lib/model/lab/lab-instance';
+import { walkthroughFor } from '@/lib/model/walkthrough/walkthrough';
+import { deepLinkedStep } from '@/lib/model/walkthrough/walkthrough-deep-link';
 import { labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { FailoverPresenter } from '@/components/lab/failover/failover-presenter';
-import { FAILOVER_LAB } from '@/lib/model/failover-events';
+import { FAILOVER_LAB } from '@/lib/model/failover/failover-events';
 import { labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';

@@ -6,7 +6,7 @@ import { closeFeedPool } from '@/db/feed-pool';
 import { migrate } from '@/db/migrate';
 import { closePool, getPool } from '@/db/pool';
 import { crashPostmaster, startEmbeddedPostgres } from '@/lib/launcher/embedded-postgres';
-import { sharedLab } from '@/lib/model/lab-instance';
+import { sharedLab } from '@/lib/model/lab/lab-instance';
 import { resetLabData } from '@/lib/supervisor/lab-reset';
 import { openLabFeed } from '@/lib/testing/sse-client';
 import { startTestCluster, type TestCluster } from '@/lib/testing/test-cluster';

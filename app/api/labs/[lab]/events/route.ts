@@ -1,11 +1,9 @@
-import { getFeedPool } from '@/db/feed-pool';
-import { findLab } from '@/db/labs';
 import { feedOutageLog } from '@/lib/log/outage-log';
 import { canView, credentialsFromCookieHeader } from '@/lib/server/access';
 import { clientAddressOfRequest } from '@/lib/server/client-address';
 import { eventStream, RECONNECT_MS, retryLater } from '@/lib/server/event-stream';
 import { getFeedSlots } from '@/lib/server/feed-slots';
-import { startLabFeed } from '@/lib/server/lab-feed';
+import { findFeedLab, startLabFeed } from '@/lib/server/lab-feed';
 import { getPrivateLabs } from '@/lib/server/private-labs';
 
 export const runtime = 'nodejs';
@@ -42,9 +40,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
     return retryLater('busy', `${why}; retrying`, BUSY_RETRY_MS * (1 + Math.random() / 2));
   }
 
-  let found: Awaited<ReturnType<typeof findLab>>;
+  let found: Awaited<ReturnType<typeof findFeedLab>>;
   try {
-    found = await findLab(labId, getFeedPool());
+    found = await findFeedLab(labId);
   } catch (error) {
     slot.release();
     feedOutageLog().failed(error);

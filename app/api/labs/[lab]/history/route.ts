@@ -1,8 +1,7 @@
-import { getFeedPool } from '@/db/feed-pool';
-import { findLab } from '@/db/labs';
 import { canView, credentialsFromCookieHeader } from '@/lib/server/access';
 import { clientAddressOfRequest } from '@/lib/server/client-address';
 import { getFeedSlots } from '@/lib/server/feed-slots';
+import { findFeedLab } from '@/lib/server/lab-feed';
 import { labHistoryBody } from '@/lib/server/lab-history';
 
 export const runtime = 'nodejs';
@@ -21,9 +20,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
 
   const slot = getFeedSlots().take(clientAddressOfRequest(request));
   if ('refused' in slot) return Response.json({ error: 'too many feeds are open' }, { status: 429 });
-  let found: Awaited<ReturnType<typeof findLab>>;
+  let found: Awaited<ReturnType<typeof findFeedLab>>;
   try {
-    found = await findLab(labId, getFeedPool());
+    found = await findFeedLab(labId);
   } catch {
     slot.release();
     return Response.json({ error: 'the database is not reachable' }, { status: 503 });

@@ -1,4 +1,4 @@
-import { soakIdSchema, soakLabSchema } from '@/lib/model/soak-reports';
+import { soakIdSchema, soakLabSchema } from '@/lib/model/soak/soak-reports';
 import { readSoakHistory } from '@/lib/server/soak-reports';
 
 export const runtime = 'nodejs';

@@ -1,0 +1,297 @@
+import { NotRecordedYet, need } from '../walkthrough/narration';
+import type { FailoverHolder } from './failover-inputs';
+import type { FailoverStep } from './failover-steps';
+
+/*
+ * The failover lab's narrated walkthrough, for asynchronous and synchronous replication, and where
+ * a lab's history stands in it; each step's words read from what the lab recorded. Pure.
+ */
+
+export type FailoverAction =
+  | { kind: 'start'; mode: 'async' | 'sync' }
+  | { kind: 'grant'; holder: FailoverHolder }
+  | { kind: 'write'; holder: FailoverHolder }
+  | { kind: 'cut' }
+  | { kind: 'heal' }
+  | { kind: 'kill' }
+  | { kind: 'promote' };
+
+/**
+ * A step of the failover walkthrough: what it will do (`preview`, before it has run) and its words
+ * once it has, read from the steps the lab recorded (`narrate`): tokens, values, what each server
+ * held. Nothing is said of a step before its record is there.
+ */
+export type FailoverWalkthroughStep = {
+  title: string;
+  preview: string;
+  narrate: (story: FailoverStory) => string;
+  action?: FailoverAction;
+};
+
+/** The recorded story: the step each walkthrough step's action produced (by index, from 0), and the whole history. */
+export type FailoverStory = {
+  done: readonly (FailoverStep | undefined)[];
+  /** Where each done step is in the history (free play may have put other steps between them). */
+  at: readonly number[];
+  history: readonly FailoverStep[];
+};
+
+type Grant = Extract<FailoverStep, { kind: 'grant' }>;
+type Write = Extract<FailoverStep, { kind: 'write' }>;
+
+const served = (server: string) => (server === 'primary' ? 'the primary' : 'the promoted standby');
+const writeWords = (w: Write) =>
+  w.accepted
+    ? `"${w.value}" with token ${w.token}: ${served(w.server)} accepted it`
+    : `"${w.value}" with token ${w.token}: ${served(w.server)} rejected it as stale, its row holding token ${w.rowToken}`;
+
+export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthroughStep[] {
+  const sync = mode === 'sync';
+  // Each step's record, by the walkthrough's index; `need` ends the words when one is missing.
+  const at = <K extends FailoverStep['kind']>(story: FailoverStory, index: number, ...kinds: K[]) => {
+    const step = story.done[index];
+    if (!step || !kinds.includes(step.kind as K)) throw new NotRecordedYet();
+    return step as Extract<FailoverStep, { kind: K }>;
+  };
+  const grantOf = (story: FailoverStory, holder: string): Grant =>
+    need(story.history.find((s): s is Grant => s.kind === 'grant' && s.holder === holder));
+  const acceptedOf = (story: FailoverStory, holder: string): Write | undefined =>
+    story.history.find((s): s is Write => s.kind === 'write' && s.holder === holder && s.accepted);
+  /** Whether replication was cut when walkthrough step `index` happened (free play may cut or heal at any time). */
+  const cutWhen = (story: FailoverStory, index: number) => {
+    const last = story.history
+      .slice(0, story.at[index] ?? 0)
+      .findLast((s) => s.kind === 'replication_cut' || s.kind === 'replication_healed');
+    return last?.kind === 'replication_cut';
+  };
+  // The walkthrough's indexes: the synchronous story has one more step (the heal) after B's grant.
+  const I = { start: 0, grantA: 1, writeA: 2, cut: 3, grantB: 4, heal: 5, writeB: sync ? 6 : 5 } as const;
+  const after = I.writeB + 1;
+  const J = { kill: after, promote: after + 1, lateA: after + 2, grantC: after + 3 } as const;
+
+  const steps: FailoverWalkthroughStep[] = [
+    {
+      title: `Start a primary and a standby (${sync ? 'synchronous' : 'asynchronous'} replication)`,
+      preview: `Two real PostgreSQL servers start, the standby streaming from the primary (${sync ? 'synchronously' : 'asynchronously'}), through a proxy the lab can cut.`,
+      narrate: (story) => {
+        at(story, I.start, 'pair_started');
+        return sync
+          ? 'Two real PostgreSQL servers started. The primary names the standby in synchronous_standby_names: a COMMIT is acknowledged only once the standby has flushed it. The lease table, the token sequence and the protected row live on the primary; replication runs through a proxy the lab can cut.'
+          : 'Two real PostgreSQL servers started, the standby streaming from the primary asynchronously (PostgreSQL’s default): a COMMIT is acknowledged as soon as the primary has it. The lease table, the token sequence and the protected row live on the primary; replication runs through a proxy the lab can cut.';
+      },
+      action: { kind: 'start', mode },
+    },
+    {
+      title: 'A takes the lease',
+      preview:
+        'A asks the primary for the lease; its token comes from the sequence, in the same committed transaction.',
+      narrate: (story) => {
+        const grant = at(story, I.grantA, 'grant');
+        return `A was granted the lease with token ${grant.token} by ${served(grant.server)}: the token came from the sequence, in the same committed transaction as the grant.`;
+      },
+      action: { kind: 'grant', holder: 'A' },
+    },
+    {
+      title: 'A writes',
+      preview: 'A writes the protected row with its token, through the guard.',
+      narrate: (story) => {
+        const w = at(story, I.writeA, 'write');
+        return `A wrote ${writeWords(w)}.${cutWhen(story, I.writeA) ? ' Replication was cut: the standby did not receive it.' : ' Replication was running: the standby streams what the primary commits.'}`;
+      },
+      action: { kind: 'write', holder: 'A' },
+    },
+    {
+      title: 'Replication is cut',
+      preview: 'The proxy between the primary and the standby drops the connection and refuses new ones.',
+      narrate: (story) => {
+        const cut = at(story, I.cut, 'replication_cut');
+        const seq = cut.sequence
+          ? ` At the cut the primary had handed out tokens up to ${cut.sequence.primaryLastValue}.`
+          : '';
+        return `The proxy between the primary and the standby dropped the connection and refuses new ones. Nothing else changed: clients still reach the primary.${seq}`;
+      },
+      action: { kind: 'cut' },
+    },
+    {
+      title: 'A’s lease runs out; B takes it over',
+      preview: sync
+        ? 'B asks for the lease; its grant commits on the primary, whose COMMIT waits for the standby.'
+        : 'B asks the primary for the lease, which grants it a newer token.',
+      narrate: (story) => {
+        const step = at(story, I.grantB, 'grant', 'grant_waiting');
+        if (step.kind === 'grant_waiting')
+          return `B’s grant committed on the primary, but its COMMIT was not acknowledged: after ${step.waitedMs} ms it still waited for the standby, which cannot hear the primary. B was told nothing yet.`;
+        return `The primary granted B a newer token, ${step.token}, and acknowledged it at once.${cutWhen(story, I.grantB) ? ' The standby, cut off, did not receive it.' : ''}`;
+      },
+      action: { kind: 'grant', holder: 'B' },
+    },
+    ...(sync
+      ? [
+          {
+            title: 'Replication heals; B’s grant goes through',
+            preview: 'The proxy lets the standby reach the primary again.',
+            narrate: (story: FailoverStory) => {
+              at(story, I.heal, 'replication_healed');
+              const b = grantOf(story, 'B');
+              return `Replication healed. Once the standby had the grant, the primary acknowledged it: B holds token ${b.token}, and so does the standby.`;
+            },
+            action: { kind: 'heal' } as const,
+          },
+        ]
+      : []),
+    {
+      title: 'B writes',
+      preview: 'B writes the protected row with its newer token.',
+      narrate: (story) => {
+        const w = at(story, I.writeB, 'write');
+        if (sync) return `B wrote ${writeWords(w)}, acknowledged once the standby had it.`;
+        return `B wrote ${writeWords(w)}, acknowledged at once.${cutWhen(story, I.writeB) ? ' The standby, cut off, has neither B’s grant nor its write.' : ''}`;
+      },
+      action: { kind: 'write', holder: 'B' },
+    },
+    {
+      title: 'The primary dies',
+      preview: 'The primary’s postmaster is killed (SIGKILL), as a machine would die.',
+      narrate: (story) => {
+        const killed = at(story, J.kill, 'primary_killed');
+        const seq = killed.sequence
+          ? ` It had handed out tokens up to ${killed.sequence.primaryLastValue}; the standby’s copy of the sequence covers up to ${killed.sequence.standbyCeiling}.`
+          : '';
+        return `The primary’s postmaster was killed (SIGKILL), as a machine would die.${seq}`;
+      },
+      action: { kind: 'kill' },
+    },
+    {
+      title: 'The standby is promoted',
+      preview: 'The standby is promoted: what it holds is all the lab has now.',
+      narrate: (story) => {
+        const promoted = at(story, J.promote, 'standby_promoted');
+        const lease = promoted.lease ? `${promoted.lease.holder}’s (token ${promoted.lease.token})` : 'free';
+        const holds = `The promoted standby’s row holds "${promoted.row.value}" with token ${promoted.row.lastToken}; its lease is ${lease}.`;
+        const b = acceptedOf(story, 'B');
+        if (!b) return holds;
+        if (b.value === promoted.row.value) return `${holds} B’s acknowledged write is there.`;
+        const grantGone = promoted.lease?.holder !== 'B' ? ', and so is its grant' : '';
+        return `${holds} B’s acknowledged write ("${b.value}", token ${b.token}) is gone${grantGone}: the standby never received it.`;
+      },
+      action: { kind: 'promote' },
+    },
+    {
+      title: 'A, late, writes with its old token',
+      preview: 'A, which still believes it holds the lease, sends a write with its old token to the promoted standby.',
+      narrate: (story) => {
+        const w = at(story, J.lateA, 'write');
+        const sent = `A, late, wrote ${writeWords(w)}.`;
+        if (!w.accepted) return `${sent} The row’s token was newer than A’s.`;
+        const promoted = at(story, J.promote, 'standby_promoted');
+        const held =
+          promoted.row.lastToken === w.token ? 'A’s own token' : `token ${promoted.row.lastToken}, not newer than A’s`;
+        return `${sent} The promoted standby’s row held ${held}, so the guard (last_token <= token) let it through: fencing cannot refuse what the database forgot.`;
+      },
+      action: { kind: 'write', holder: 'A' },
+    },
+    {
+      title: 'C takes the lease',
+      preview: 'C asks the promoted standby for the lease.',
+      narrate: (story) => {
+        const c = at(story, J.grantC, 'grant');
+        const earlier = story.history.find(
+          (s): s is Grant => s.kind === 'grant' && s.holder !== 'C' && s.token === c.token,
+        );
+        const granted = `C was granted the lease with token ${c.token} by ${served(c.server)}.`;
+        if (earlier)
+          return `${granted} ${earlier.holder === 'others' ? 'Another client' : earlier.holder} had been granted token ${c.token} by the old primary: one token granted twice. The standby’s sequence goes on above the last sequence record it received, and PostgreSQL logs the sequence 32 values ahead; the old primary had crossed a new 32-value boundary after the cut.`;
+        return `${granted} No one was granted it before: the standby’s sequence goes on above the last sequence record it received, and PostgreSQL logs the sequence 32 values ahead, so a token comes back only when the old primary crossed a new 32-value boundary after the cut${sync ? ', which synchronous replication never lets happen' : ''}.`;
+      },
+      action: { kind: 'grant', holder: 'C' },
+    },
+    {
+      title: 'The verdict',
+      preview: 'What the checker found in this story.',
+      narrate: (story) => {
+        at(story, J.grantC, 'grant');
+        const promoted = at(story, J.promote, 'standby_promoted');
+        const late = at(story, J.lateA, 'write');
+        const b = acceptedOf(story, 'B');
+        const c = at(story, J.grantC, 'grant');
+        const lost = b !== undefined && b.value !== promoted.row.value;
+        const twice = story.history.some((s) => s.kind === 'grant' && s.holder !== 'C' && s.token === c.token);
+        const found = [
+          lost ? `B’s acknowledged write ("${b?.value}") lost` : undefined,
+          late.accepted ? `A’s stale write (token ${late.token}) accepted` : undefined,
+          twice ? `token ${c.token} granted twice` : undefined,
+        ].filter((x): x is string => x !== undefined);
+        if (found.length === 0)
+          return `Nothing acknowledged was lost, and A’s late write was rejected: a durable token sequence needs its commits on the standby before they are acknowledged.`;
+        return `What went wrong: ${found.join('; ')}. The token sequence was not durable: the primary acknowledged what the standby never had.`;
+      },
+    },
+  ];
+  return steps;
+}
+
+/** The steps' records, by walkthrough index, as far as the history has done them in order. */
+export function failoverStory(walkthrough: FailoverWalkthroughStep[], history: readonly FailoverStep[]): FailoverStory {
+  const done: (FailoverStep | undefined)[] = [];
+  const at: number[] = [];
+  if (history.at(-1)?.kind === 'pair_stopped') return { done, at, history };
+  let from = 0;
+  for (const step of walkthrough) {
+    if (!step.action) break;
+    const action = step.action;
+    const found = history.findIndex((entry, index) => index >= from && produces(action, entry));
+    if (found < 0) break;
+    done.push(history[found]);
+    at.push(found);
+    from = found + 1;
+  }
+  return { done, at, history };
+}
+
+/** A step's words: its narration once the lab has done it (the verdict once every action has run), else what it will do. */
+export function failoverStepWords(
+  walkthrough: FailoverWalkthroughStep[],
+  history: readonly FailoverStep[],
+  index: number,
+): { done: boolean; text: string } {
+  const step = walkthrough[index];
+  if (!step) return { done: false, text: '' };
+  const story = failoverStory(walkthrough, history);
+  const done = step.action ? index < story.done.length : story.done.length === index;
+  if (!done) return { done, text: step.preview };
+  try {
+    return { done, text: step.narrate(story) };
+  } catch (error) {
+    if (error instanceof NotRecordedYet) return { done: false, text: step.preview };
+    throw error;
+  }
+}
+
+/** Whether a recorded step is what a walkthrough action produces. */
+function produces(action: FailoverAction, step: FailoverStep): boolean {
+  switch (action.kind) {
+    case 'start':
+      return step.kind === 'pair_started' && step.mode === action.mode;
+    case 'grant':
+      return (step.kind === 'grant' || step.kind === 'grant_waiting') && step.holder === action.holder;
+    case 'write':
+      return step.kind === 'write' && step.holder === action.holder;
+    case 'cut':
+      return step.kind === 'replication_cut';
+    case 'heal':
+      return step.kind === 'replication_healed';
+    case 'kill':
+      return step.kind === 'primary_killed';
+    case 'promote':
+      return step.kind === 'standby_promoted';
+  }
+}
+
+/**
+ * How many of the walkthrough's steps the history has done, in order (0: none). The history's other
+ * steps (a grant recorded after its wait, the pair stopped) are passed over; a stopped pair's story is
+ * over (its history stays to be read): the walkthrough starts again.
+ */
+export function failoverProgress(walkthrough: FailoverWalkthroughStep[], history: readonly FailoverStep[]): number {
+  return failoverStory(walkthrough, history).done.length;
+}

@@ -1,0 +1,46 @@
+import type { Facts, Step } from '../walkthrough/walkthrough';
+
+/*
+ * The question the trainer is offered before a walkthrough step runs, from the story so far: the
+ * tokens the database really gave are in it once they are recorded. Keyed by the step's id, which
+ * the stories share (walkthrough-pause.ts, -drifting-clock.ts, -delayed-packet.ts).
+ */
+
+export type SuggestedPoll = { question: string; choices: string[] };
+
+const YES_NO = ['Yes', 'No'];
+
+/** The question to ask before `step` runs, or undefined when the step has none (the trainer types one). */
+export function suggestedPoll(step: Pick<Step, 'id'>, facts: Facts): SuggestedPoll | undefined {
+  const tokenA = facts.firstWriteA?.token ?? facts.tokenA;
+  const tokenB = facts.writeB?.token ?? facts.tokenB;
+  const aOld = tokenA === undefined ? '' : `, with its old token ${tokenA},`;
+  const overB = tokenB === undefined ? '' : ` over B's token ${tokenB}`;
+  switch (step.id) {
+    case 'a-writes':
+      return { question: "Will A's first write be accepted?", choices: YES_NO };
+    case 'both-start':
+      return { question: 'Will B write while A holds the lease?', choices: YES_NO };
+    case 'a-freezes':
+      return { question: 'While A is frozen, will it renew its lease?', choices: YES_NO };
+    case 'write-held':
+      return { question: "While the network holds A's write, will A's lease run out?", choices: YES_NO };
+    case 'a-expires':
+      return { question: 'When its lease runs out, will A know?', choices: YES_NO };
+    case 'b-takes-over':
+      return {
+        question: `Will B's token be newer than A's${tokenA === undefined ? '' : ` (${tokenA})`}?`,
+        choices: YES_NO,
+      };
+    case 'a-wakes':
+      return { question: `Will A's late write${aOld} be accepted${overB}?`, choices: YES_NO };
+    case 'held-write-arrives':
+      return { question: `Will A's held write${aOld} be accepted when it arrives${overB}?`, choices: YES_NO };
+    case 'a-writes-late':
+      return { question: `A's clock says its lease still runs: will its write${aOld} be accepted?`, choices: YES_NO };
+    case 'the-row':
+      return { question: 'Whose value will the row hold in the end?', choices: ["A's", "B's"] };
+    default:
+      return undefined;
+  }
+}

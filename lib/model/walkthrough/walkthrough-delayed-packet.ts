@@ -1,0 +1,156 @@
+import { LABS, type LabId } from '../../labs/index';
+import { isFencedKind } from '../../labs/traits';
+import type { WireEvent } from '../core/wire';
+import { DELAYED_PACKET_SETTINGS } from './delayed-packet-settings';
+import {
+  detailTime,
+  heldWords,
+  isOutcome,
+  need,
+  outcomeWords,
+  rowAtTheEnd,
+  rowBefore,
+  t,
+  time,
+  value,
+  write,
+} from './narration';
+import type { Facts, Step } from './walkthrough-types';
+
+/*
+ * "A delayed packet", the walkthrough of the two delayed-packet labs (fenced and unfenced), as data.
+ * Nothing freezes: A's next write is held on the wire by the proxy between A and PostgreSQL, A waits
+ * for its answer and so renews no more, its lease runs out, B takes over and writes, and the proxy
+ * releases the held bytes: PostgreSQL receives A's write late, with A's old token.
+ */
+
+const REAL =
+  'What is real here: the held bytes are really held, on a real TCP socket, by a proxy this server runs between A and PostgreSQL; nothing is frozen and no result is made up; PostgreSQL really receives them late and runs them.';
+
+/** What happened so far in the delayed packet's story, read from the events of this run. */
+export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
+  const find = (match: (e: WireEvent) => boolean, after = 0) => events.find((e) => e.id > after && match(e));
+  const grantA = find((e) => e.actor === 'A' && e.kind === 'lease_acquired');
+  const facts: Facts = {};
+  const set = <K extends keyof Facts>(key: K, fact: Facts[K] | undefined) => {
+    if (fact !== undefined) facts[key] = fact;
+  };
+  set('grantA', grantA);
+  set('tokenA', grantA?.token);
+  set(
+    'firstWriteA',
+    find((e) => e.actor === 'A' && e.kind === 'write_accepted'),
+  );
+  // A's lease runs out only because its next write is held: A waits for the answer and renews no more.
+  const expiryA = grantA && find((e) => e.kind === 'lease_expired' && e.token === grantA.token, grantA.id);
+  set('expiryA', expiryA);
+  if (expiryA) {
+    // The write the proxy holds: A's last one sent before its lease ran out.
+    set('sentLateA', events.filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < expiryA.id).at(-1));
+  }
+  const grantB = expiryA && find((e) => e.actor === 'B' && e.kind === 'lease_acquired', expiryA.id);
+  set(
+    'startB',
+    find((e) => e.actor === 'B' && (e.kind === 'worker_started' || e.kind === 'worker_restarted')),
+  );
+  set('tokenB', grantB?.token);
+  const writeB = grantB && find((e) => e.actor === 'B' && isOutcome(e), grantB.id);
+  set('writeB', writeB);
+  set('lateWriteA', writeB && find((e) => e.actor === 'A' && isOutcome(e), writeB.id));
+  return facts;
+}
+
+export function delayedPacketSteps(lab: LabId): Step[] {
+  const definition = LABS[lab];
+  const fenced = isFencedKind(lab);
+  const a = DELAYED_PACKET_SETTINGS.A;
+  const history = (f: Facts) => f.writes ?? [];
+  const when = (f: Facts) => {
+    const late = need(f.lateWriteA);
+    const held = late.at - need(f.sentLateA).at;
+    const afterExpiry = late.at - Date.parse(String(need(need(f.expiryA).detail.expiresAt)));
+    return `PostgreSQL received A's write ${held} ms after A sent it, ${afterExpiry} ms after A's lease ran out by the database's clock`;
+  };
+  return [
+    {
+      id: 'setup',
+      title: `${definition.title}: two workers, one row`,
+      action: { kind: 'reset' },
+      waitingFor: 'the lab to be reset',
+      preview: 'The lab is reset: its workers stop and its history is cleared.',
+      done: () => true,
+      narrate: () =>
+        `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}; every grant of the lease carries a token from the database sequence write_epoch. Each worker reaches PostgreSQL through a proxy of this server, which can hold a connection's bytes. Nothing will freeze in this lab: the network will delay one write. ${fenced ? 'Every write presents its token, and one statement, UPDATE … WHERE last_token <= token, refuses a write whose token is older than the row’s last_token (a stale write).' : 'The write is a plain UPDATE with no token check.'} ${REAL} The lab has been reset.`,
+    },
+    {
+      id: 'a-writes',
+      title: 'A takes the lease and writes',
+      action: { kind: 'start', worker: 'A' },
+      waitingFor: "A's first write",
+      preview: 'Worker A starts, takes the lease and writes through its proxy.',
+      done: (f) => f.firstWriteA !== undefined,
+      narrate: (f) => {
+        const first = need(f.firstWriteA);
+        return `A took the lease for ${a.leaseTtlMs / 1000} s by the database's clock, with token ${t(f.tokenA)}, and wrote ${write(first)}: ${outcomeWords(first)}. It renews its lease every ${a.renewEveryMs / 1000} s and writes every ${a.writeEveryMs / 1000} s; its bytes pass through the proxy untouched.`;
+      },
+    },
+    {
+      id: 'write-held',
+      title: "The network holds A's write; A's lease runs out",
+      action: { kind: 'hold', worker: 'A' },
+      waitingFor: "A's next write to be held, and A's lease to run out",
+      preview:
+        "The proxy holds A's connection from its next write on. A sends the write and waits for its answer; it cannot renew, and its lease runs out by the database's clock.",
+      done: (f) => f.expiryA !== undefined,
+      narrate: (f) =>
+        `A sent ${write(f.sentLateA)} at ${time(need(f.sentLateA).at)}, while its lease still ran. The proxy held those bytes: PostgreSQL had not seen them. A was not frozen: it waited for the answer, so it renewed no more, and by the database's clock its lease ran out at ${detailTime(f.expiryA, 'expiresAt')}. A's heartbeat, on another connection, went on.`,
+    },
+    {
+      id: 'b-takes-over',
+      title: 'B takes over and writes',
+      action: { kind: 'start', worker: 'B' },
+      waitingFor: "B's lease and B's write",
+      preview: "B starts, takes the expired lease with a newer token and writes, while A's write is still held.",
+      done: (f) => f.writeB !== undefined,
+      narrate: (f) => {
+        const b = need(f.writeB);
+        const went =
+          b.kind === 'write_accepted'
+            ? ` The row went from ${heldWords(rowBefore(history(f), b))} to ${value(b)} (token ${t(b.token)}).`
+            : '';
+        return `B took the lease with a newer token, ${t(f.tokenB)}, from the database sequence write_epoch, and wrote ${write(b)}: ${outcomeWords(b)}.${went} A's write was still on the wire.`;
+      },
+    },
+    {
+      id: 'held-write-arrives',
+      title: 'The held write arrives',
+      action: { kind: 'release', worker: 'A' },
+      waitingFor: "A's held write to reach PostgreSQL",
+      preview: "The proxy releases A's connection: PostgreSQL receives A's write, late, with A's old token.",
+      done: (f) => f.lateWriteA !== undefined,
+      narrate: (f) => {
+        const late = need(f.lateWriteA);
+        const got = `${when(f)}: ${value(late)} with token ${t(late.token)}, ${outcomeWords(late)}.`;
+        if (late.kind === 'write_rejected')
+          return `${got} The row's token refused it in the same statement as the write: when it arrives does not matter. A learned from the refusal that it had lost the lease.`;
+        const before = rowBefore(history(f), late);
+        const lost = before?.actor === 'B' ? ": B's newer value was overwritten, a lost update" : '';
+        return `${got} The row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})${lost}. The lease was A's when it sent the write, and no longer when the write arrived.`;
+      },
+    },
+    {
+      id: 'the-row',
+      title: 'What the row holds now, and a retry',
+      action: { kind: 'none' },
+      waitingFor: "A's held write and the row",
+      preview: "What the row holds after A's delayed write.",
+      done: () => true,
+      narrate: (f, row) => {
+        const end = rowAtTheEnd(history(f), f.lateWriteA, f.writeB, row);
+        return fenced
+          ? `${end} A lease cannot say when a write arrives, only when it was sent; the token travels with the write, and the row judges it on arrival. A client that timed out and retried the same write with the same token ${t(f.lateWriteA?.token)} would be refused the same way: the retry carries the old token too, and so does the held write when it lands after it. (Free play runs it: a client timeout in the Start form.) Compare the same delay without fencing.`
+          : `${end} A client timeout and a retry with the same token make it worse: the retry, on a new connection, lands as soon as it is sent, and the original still arrives when the network lets it go, so the same write can be applied twice, each time over whatever was written since. With fencing (the fenced delayed-packet lab) both the held write and any retry with token ${t(f.lateWriteA?.token)} are refused. (Free play runs it: a client timeout in the Start form.)`;
+      },
+    },
+  ];
+}

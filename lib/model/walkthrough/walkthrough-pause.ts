@@ -1,0 +1,130 @@
+import { LABS, type LabId } from '../../labs/index';
+import { PAUSE_FENCED } from '../../labs/traits';
+import { detailTime, heldWords, need, outcomeWords, rowAtTheEnd, rowBefore, t, value, write } from './narration';
+import { pauseWords } from './walkthrough-pause-words';
+import type { Facts, Step } from './walkthrough-types';
+
+/*
+ * The guided walkthrough "The pause", as data: what each step does to the real lab, which event
+ * tells that it happened, and what to say about it, read from the events the database recorded and
+ * the row as it is now. Pure: the page runs the actions and feeds the events back in.
+ */
+
+export const WALKTHROUGH_SETTINGS = {
+  A: { name: 'A', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 },
+  // B writes once, then every 30 s, renewing in between: the last step reads the row as it is then.
+  B: { name: 'B', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 30_000 },
+} as const;
+
+export function pauseSteps(lab: LabId): Step[] {
+  const definition = LABS[lab];
+  const words = pauseWords(lab, definition.summary);
+  const fenced = lab === PAUSE_FENCED;
+  const a = WALKTHROUGH_SETTINGS.A;
+  const writes = (f: Facts) => f.writes ?? [];
+  return [
+    {
+      id: 'setup',
+      title: fenced ? 'Two workers, one row' : `${definition.title}: two workers, one row`,
+      action: { kind: 'reset' },
+      waitingFor: 'the lab to be reset',
+      preview: 'The lab is reset: its workers stop and its history is cleared.',
+      done: () => true,
+      narrate: () =>
+        `${fenced ? '' : 'The fenced lab’s story, with one mistake. '}Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}. ${words.setup} The lab has been reset${fenced ? ': no workers, no history' : ''}.`,
+    },
+    {
+      id: 'a-writes',
+      title: 'A takes the lease and writes',
+      action: { kind: 'start', worker: 'A' },
+      waitingFor: "A's first accepted write",
+      preview: 'Worker A starts, takes the lease with a token from the database, and writes.',
+      done: (f) => f.firstWriteA !== undefined,
+      narrate: (f) => {
+        const first = need(f.firstWriteA);
+        const took =
+          first.token === f.tokenA
+            ? `A, a real process, took the lease with token ${t(f.tokenA)} and wrote ${value(first)} with it`
+            : `A, a real process, took the lease, granted with token ${t(f.tokenA)}; its own counter numbered the grant ${t(first.token)}, and it wrote ${write(first)}`;
+        return `${took}: ${outcomeWords(first)}. It renews its lease every ${a.renewEveryMs / 1000} s and writes again every ${a.writeEveryMs / 1000} s.`;
+      },
+    },
+    {
+      id: 'a-freezes',
+      title: 'A freezes',
+      action: { kind: 'freeze-before-write', worker: 'A' },
+      waitingFor: 'A to freeze before its next write',
+      preview: 'A checks its lease and freezes right after, before its next write reaches the database.',
+      done: (f) => f.pauseA !== undefined,
+      narrate: (f) =>
+        `A checked its lease ("${String(need(need(f.pauseA).detail.belief))}") and froze right after, before its next write reached the database, as a stop-the-world garbage-collection pause would freeze it. While frozen, its process runs nothing: no timers, no renewals.`,
+    },
+    {
+      id: 'a-expires',
+      title: "A's lease expires",
+      action: { kind: 'none' },
+      waitingFor: "A's lease to run out by the database's clock",
+      preview: "While A is frozen, its lease runs out by the database's clock.",
+      done: (f) => f.expiryA !== undefined,
+      narrate: (f) =>
+        `By the database's clock, A's lease ran out at ${detailTime(f.expiryA, 'expiresAt')}. A did not know: it was frozen, and still believed it held the lease, its writes carrying token ${t(f.firstWriteA?.token)} (the hatched band).`,
+    },
+    {
+      id: 'b-takes-over',
+      title: 'B takes over',
+      action: { kind: 'start', worker: 'B' },
+      waitingFor: "B's lease and B's write",
+      preview: 'Worker B starts, takes the lease with a newer token, and writes.',
+      done: (f) => f.writeB !== undefined,
+      narrate: (f) => {
+        const b = need(f.writeB);
+        const took =
+          f.tokenB === f.tokenA
+            ? `B took over A's expired lease, and the lease service handed it A's token ${t(f.tokenA)} instead of minting a new one.`
+            : `B took the lease with a newer token, ${t(f.tokenB)}, from ${words.source}.`;
+        const counter =
+          b.token === f.tokenB ? '' : ` Its own counter, new in this process, numbered the grant ${t(b.token)}.`;
+        const wrote = `B wrote ${write(b)}: ${outcomeWords(b)}.`;
+        const after =
+          b.kind === 'write_accepted'
+            ? ` The row went from ${heldWords(rowBefore(writes(f), b))} to ${value(b)} (token ${t(b.token)}).`
+            : ` B was the rightful holder, with the newer token, and it was turned away${definition.traits.fencing === 'text-compare' ? `: compared as text, "${t(b.token)}" sorts before "${t(b.storedToken)}"` : ''}.`;
+        return `${took}${counter} ${wrote}${after}`;
+      },
+    },
+    {
+      id: 'a-wakes',
+      title: 'A wakes up',
+      action: { kind: 'resume', worker: 'A' },
+      waitingFor: "A's late write",
+      preview: 'A wakes up and sends its late write with its old token.',
+      done: (f) => f.lateWriteA !== undefined,
+      narrate: (f) => {
+        const late = need(f.lateWriteA);
+        const before = rowBefore(writes(f), late);
+        const sent = `A woke up and sent its write ${value(late)} with its old token ${t(late.token)}: ${outcomeWords(late)}.`;
+        if (late.kind === 'write_rejected')
+          return `${sent} The database compared the two tokens in the same UPDATE as the write and changed nothing; A learned from the refusal that it had lost the lease.`;
+        const went = ` The row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})`;
+        const lost =
+          before?.actor === 'B'
+            ? `: B's newer value was overwritten, a lost update.`
+            : `: it never held B's value, which was refused.`;
+        return `${sent} ${words.lateAccepted(late, before)}${went}${lost}`;
+      },
+    },
+    {
+      id: 'the-row',
+      title: fenced ? 'The newer value is intact' : 'What the row holds now',
+      action: { kind: 'none' },
+      waitingFor: "A's late write and the row",
+      preview: "What the row holds after A's late write.",
+      done: () => true,
+      narrate: (f, row) => {
+        const late = need(f.lateWriteA);
+        // Short enough for the projector at 1280×720 (e2e/presenter-legibility.spec.ts).
+        return `${rowAtTheEnd(writes(f), late, f.writeB, row)} ${words.lesson}`;
+      },
+    },
+  ];
+}

@@ -1,0 +1,63 @@
+import type { WireEvent } from '../core/wire';
+import { hasDriftingClock, hasPacketProxy, type LabId } from '../lab/lab-kinds';
+import { type Facts, factsFrom, type Step } from './walkthrough';
+
+/** The walkthrough's two workers: a lab where any other worker ran is not telling its story. */
+const WALKTHROUGH_WORKERS: ReadonlySet<string> = new Set(['A', 'B']);
+
+/**
+ * Where a lab is in the walkthrough, judged only by its history since its last reset (the events a
+ * page holds): a reloaded page, the trainer's or a watcher's, comes back here, and nothing is run
+ * to find out. `off-script` is a lab doing something else (free play): the walkthrough can only
+ * begin it again, from its first step, the reset.
+ */
+export type WalkthroughPosition =
+  | { kind: 'at'; step: number; facts: Facts }
+  | { kind: 'off-script'; why: string; facts: Facts };
+
+export function walkthroughPosition(
+  steps: readonly Step[],
+  events: readonly WireEvent[],
+  lab?: LabId,
+): WalkthroughPosition {
+  const facts = factsFrom(events, lab);
+  const started = events.filter((e) => e.kind === 'worker_started' || e.kind === 'worker_restarted');
+  const stranger = started.find((e) => !WALKTHROUGH_WORKERS.has(e.actor));
+  if (stranger) return { kind: 'off-script', why: `${stranger.actor} is not one of the walkthrough's workers`, facts };
+  // B joins the story only once A is frozen in its critical window; in the drifting clock's, once A
+  // holds the lease (nothing freezes there).
+  // In the delayed packet's, once A's lease has run out while its write was held.
+  const [joinsAfter, why] =
+    lab !== undefined && hasDriftingClock(lab)
+      ? [facts.grantA, 'B started before A held the lease']
+      : lab !== undefined && hasPacketProxy(lab)
+        ? [facts.expiryA, "B started before A's lease ran out"]
+        : [facts.pauseA, 'B started before A froze'];
+  const earlyB = started.find((e) => e.actor === 'B' && (joinsAfter === undefined || e.id < joinsAfter.id));
+  if (earlyB) return { kind: 'off-script', why, facts };
+  return { kind: 'at', step: stepReachedBy(steps, facts), facts };
+}
+
+/**
+ * How far the walkthrough has got, judged only by what happened: the last step of the unbroken run
+ * of completed steps from the first. It may be ahead of the step the trainer shows (a lease runs out
+ * by itself): a watcher's page shows the trainer's, as the lab records it, and tells it only once
+ * this has reached it. The first step (the reset) counts as done as soon as there is a lab to look at.
+ */
+export function stepReachedBy(steps: readonly Step[], facts: Facts): number {
+  let reached = 0;
+  for (let i = 1; i < steps.length; i++) {
+    if (!steps[i]?.done(facts)) break;
+    reached = i;
+  }
+  return reached;
+}
+
+/**
+ * The steps a deep link to step `target` (from 0) has to run, in order, from where the lab is:
+ * none when the lab is there already or past it; from the reset when the lab is off script.
+ */
+export function stepsToReach(position: WalkthroughPosition, target: number): number[] {
+  const from = position.kind === 'at' ? position.step + 1 : 0;
+  return Array.from({ length: Math.max(0, target - from + 1) }, (_, i) => from + i);
+}
