@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { failAbandonedGuardAttempts, GUARD_ATTACK_TASK, SERVER_STALE_MS } from '../../db/guard-queue';
 import { beatJobServer, leaveJobServers } from '../../db/job-servers';
 import { newPool } from '../../db/pool';
+import { singleton } from '../os/process-singletons';
 import { limitFromEnv } from './feed-slots';
 import { runGuardAttackJob } from './guard-attack-job';
 
@@ -14,7 +15,7 @@ import { runGuardAttackJob } from './guard-attack-job';
  * This app server's share of the room's job queue (issue 24): graphile-worker runs guard attacks from
  * the queue in the lab's database, `FENCING_LAB_MAX_GUARD_ATTACKS` at a time (2 on a 2-CPU box), and
  * a beat every 500 ms says this server lives and unlocks the jobs of a peer that stopped beating
- * (db/job-servers.ts). One owner per server process (kept on globalThis: Next loads modules more than
+ * (db/job-servers.ts). One owner per server process (lib/os/process-singletons.ts: Next loads modules more than
  * once); it starts with the server (instrumentation.ts) and keeps trying while the database is away: the
  * library reconnects its pool, the beat retries every beat. A Next server that stops does not close it
  * (Next ends the process on SIGTERM): its row goes stale, and a peer, or its own next start, unlocks
@@ -141,12 +142,13 @@ export class JobRunner {
   }
 }
 
-type GlobalWithRunner = typeof globalThis & { __fencingLabJobRunner?: JobRunner };
-
 /** This server's one job runner, started on first call. */
 export function getJobRunner(): JobRunner {
-  const holder = globalThis as GlobalWithRunner;
-  holder.__fencingLabJobRunner ??= new JobRunner();
-  void holder.__fencingLabJobRunner.start();
-  return holder.__fencingLabJobRunner;
+  const runner = singleton(
+    'server.job-runner',
+    () => new JobRunner(),
+    (made) => made.close(),
+  );
+  void runner.start();
+  return runner;
 }

@@ -4,10 +4,11 @@ import { FencingError } from '../model/errors';
 import type { SweepGrid } from '../model/sweep-grid';
 import { sweepRuns } from '../model/sweep-grid';
 import { type SweepView, sweepProgressText } from '../model/sweep-view';
+import { singleton } from '../os/process-singletons';
 import { runSweep } from './run-sweep';
 
 /*
- * Sweeps started from the page, kept on globalThis like the chaos runs (a sweep's progress is this
+ * Sweeps started from the page, one list per process like the chaos runs (a sweep's progress is this
  * server's to report; each run's outcome is read from its lab's events in PostgreSQL). One sweep
  * runs at a time on a server: its runs are real worker processes on a machine the room shares.
  * Each is seen only by whoever started it (the trainer, or one browser's owner secret), and by the
@@ -22,13 +23,7 @@ export const MAX_RUNNING_SWEEPS = 1;
 export const TRAINER_SWEEPER = 'trainer';
 
 type Entry = { view: SweepView; startedBy: string; stop: AbortController };
-type GlobalWithSweeps = typeof globalThis & { __fencingLabSweeps?: Map<string, Entry> };
-
-function sweeps(): Map<string, Entry> {
-  const holder = globalThis as GlobalWithSweeps;
-  holder.__fencingLabSweeps ??= new Map();
-  return holder.__fencingLabSweeps;
-}
+const sweeps = () => singleton('sweep.runs', () => new Map<string, Entry>());
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const newSweepId = () => `s-${[...randomBytes(10)].map((b) => ALPHABET[b % ALPHABET.length]).join('')}`;
