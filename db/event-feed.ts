@@ -1,5 +1,6 @@
 import 'server-only';
 import type pg from 'pg';
+import { singleton } from '../lib/os/process-singletons';
 import {
   DroppedNotesLog,
   EVENTS_CHANNEL,
@@ -19,7 +20,7 @@ export type { EventNote };
 type Subscriber = { onNote: (note: EventNote) => void; onClose: () => void };
 
 /**
- * One LISTEN connection for the whole server process (kept on globalThis), fanned out to every
+ * One LISTEN connection for the whole server process (lib/os/process-singletons.ts), fanned out to every
  * open event stream. When the connection dies every stream is closed, so that browsers reconnect
  * (with Last-Event-ID) to a fresh one instead of waiting on a dead feed.
  */
@@ -90,10 +91,4 @@ class EventFeed {
   }
 }
 
-type GlobalWithFeed = typeof globalThis & { __fencingLabEventFeed?: EventFeed };
-
-export function getEventFeed(): EventFeed {
-  const holder = globalThis as GlobalWithFeed;
-  holder.__fencingLabEventFeed ??= new EventFeed();
-  return holder.__fencingLabEventFeed;
-}
+export const getEventFeed = (): EventFeed => singleton('db.event-feed', () => new EventFeed());

@@ -1,5 +1,6 @@
 import 'server-only';
 import { OutageLog } from '../lib/log/outage-log';
+import { singleton } from '../lib/os/process-singletons';
 import { getPool } from './pool';
 
 /**
@@ -13,10 +14,7 @@ export type DatabaseHealth =
 const STARTING_UP = '57P03';
 const UNDEFINED_TABLE = '42P01';
 
-type GlobalWithHealthLog = typeof globalThis & { __fencingLabHealthLog?: OutageLog };
-const holder = globalThis as GlobalWithHealthLog;
-holder.__fencingLabHealthLog ??= new OutageLog('health', 'the database check');
-const healthLog = holder.__fencingLabHealthLog;
+const healthLog = singleton('db.health-log', () => new OutageLog('health', 'the database check'));
 
 /**
  * `restarting` says whether whoever runs the database is restarting it right now (the launcher

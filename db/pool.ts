@@ -1,10 +1,8 @@
 import 'server-only';
 import pg from 'pg';
 import { FencingError, isFencingError } from '../lib/model/core/errors';
+import { closeSingleton, singleton } from '../lib/os/process-singletons';
 import { appRoleName, databaseNameOf } from './role-names';
-
-type GlobalWithPool = typeof globalThis & { __fencingLabPool?: pg.Pool };
-const globalWithPool = globalThis as GlobalWithPool;
 
 export const POOL_MAX_CLIENTS = 10;
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -63,22 +61,22 @@ export function newPool(options: {
   return pool;
 }
 
-/** The process-wide pool. Kept on globalThis because Next loads modules more than once per process. */
+const POOL = 'db.pool';
+
+/** The process-wide pool (lib/os/process-singletons.ts: Next loads modules more than once per process). */
 export function getPool(): pg.Pool {
-  if (!globalWithPool.__fencingLabPool) {
-    globalWithPool.__fencingLabPool = newPool({
-      max: POOL_MAX_CLIENTS,
-      onIdleError: (error) => console.error('[db] idle client error:', error.message),
-    });
-  }
-  return globalWithPool.__fencingLabPool;
+  return singleton(
+    POOL,
+    () =>
+      newPool({
+        max: POOL_MAX_CLIENTS,
+        onIdleError: (error) => console.error('[db] idle client error:', error.message),
+      }),
+    (pool) => pool.end(),
+  );
 }
 
-export async function closePool(): Promise<void> {
-  const pool = globalWithPool.__fencingLabPool;
-  globalWithPool.__fencingLabPool = undefined;
-  await pool?.end();
-}
+export const closePool = (): Promise<void> => closeSingleton(POOL);
 
 /** Anything that can run a query: the pool, or a client inside a transaction. */
 export type Queryable = Pick<pg.Pool | pg.PoolClient | pg.Client, 'query'>;

@@ -4,17 +4,12 @@ import { FencingError, isFencingError } from '../model/core/errors';
 import type { ChaosRunView } from '../model/core/wire';
 import { MAX_WORKERS_PER_SERVER } from '../model/lab/lab-inputs';
 import type { LabInstance } from '../model/lab/lab-instance';
+import { singleton } from '../os/process-singletons';
 import { getSupervisor } from '../supervisor/supervisor';
 import { runChaos } from './run-chaos';
 
-/** Chaos runs started from the UI, one per lab at a time, kept on globalThis like the supervisor. */
-type GlobalWithChaos = typeof globalThis & { __fencingLabChaos?: Map<string, ChaosRunView> };
-
-function runs(): Map<string, ChaosRunView> {
-  const holder = globalThis as GlobalWithChaos;
-  holder.__fencingLabChaos ??= new Map();
-  return holder.__fencingLabChaos;
-}
+/** Chaos runs started from the UI, one per lab at a time, one list per process like the supervisor. */
+const runs = () => singleton('chaos.runs', () => new Map<string, ChaosRunView>());
 
 export function chaosRunOf(labId: string): ChaosRunView | undefined {
   return runs().get(labId);

@@ -1,13 +1,14 @@
 import 'server-only';
 import { deleteExpiredLabHistories } from '../../db/labs';
 import { deleteDeadTrainerSessions } from '../../db/trainer-sessions';
+import { singleton } from '../os/process-singletons';
 
 /*
  * The retention sweep: a closed private lab's history (events, remote workers, a broken lab's row,
  * a your-guard lab's attempts, and its guard's schema and role if closing left them) is deleted FENCING_LAB_RETENTION_HOURS (24) after it closed. Protected rows and the token
  * sequence are never touched (db/labs.ts deleteExpiredLabHistories). Dead trainer sessions go too.
  * Started once per server
- * process (instrumentation.ts); one timer on globalThis, closable.
+ * process (instrumentation.ts); one timer per process (lib/os/process-singletons.ts), closable.
  */
 
 const DEFAULT_RETENTION_HOURS = 24;
@@ -31,12 +32,16 @@ async function sweepClosedLabHistories(): Promise<string[]> {
 }
 
 type RetentionTimer = { timer: NodeJS.Timeout; first: NodeJS.Timeout };
-type GlobalWithRetention = typeof globalThis & { __fencingLabRetention?: RetentionTimer };
 
 /** Sweeps every 10 minutes from now on (the first time shortly after start). Idempotent. */
 export function startRetentionSweep(): void {
-  const holder = globalThis as GlobalWithRetention;
-  if (holder.__fencingLabRetention) return;
+  singleton('jobs.retention', startTimers, ({ timer, first }) => {
+    clearTimeout(first);
+    clearInterval(timer);
+  });
+}
+
+function startTimers(): RetentionTimer {
   let running = false;
   const sweep = () => {
     if (running) return;
@@ -52,5 +57,5 @@ export function startRetentionSweep(): void {
   const timer = setInterval(sweep, SWEEP_EVERY_MS);
   first.unref();
   timer.unref();
-  holder.__fencingLabRetention = { timer, first };
+  return { timer, first };
 }

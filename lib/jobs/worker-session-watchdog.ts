@@ -1,6 +1,7 @@
 import 'server-only';
 import { endOverdueWorkerSessions, type WorkerSessionBudget } from '../../db/worker-sessions';
 import { OutageLog } from '../log/outage-log';
+import { closeSingleton, singleton } from '../os/process-singletons';
 
 /*
  * Anyone holding the worker line may open a session and SET statement_timeout = 0 (the role's own
@@ -8,17 +9,19 @@ import { OutageLog } from '../log/outage-log';
  * over its budget once a second, with the owner's rights. A session idle in a transaction (holding
  * a lab's events lock) lasts at most about 3 s, a runaway statement about 4 s. Workers the app
  * starts never open a transaction and their statements take milliseconds. Started once per server
- * process (instrumentation.ts); one timer on globalThis, closable.
+ * process (instrumentation.ts); one timer per process (lib/os/process-singletons.ts), closable.
  */
 
 export const WORKER_SESSION_BUDGET: WorkerSessionBudget = { statementMs: 3_000, idleInTransactionMs: 2_000 };
 const WATCH_EVERY_MS = 1_000;
 
-type GlobalWithWatchdog = typeof globalThis & { __fencingLabWorkerWatchdog?: NodeJS.Timeout };
+const WATCHDOG = 'jobs.worker-session-watchdog';
 
 export function startWorkerSessionWatchdog(): void {
-  const holder = globalThis as GlobalWithWatchdog;
-  if (holder.__fencingLabWorkerWatchdog) return;
+  singleton(WATCHDOG, watch, clearInterval);
+}
+
+function watch(): NodeJS.Timeout {
   const outage = new OutageLog('watchdog', "the worker sessions' watchdog");
   let running = false;
   const timer = setInterval(() => {
@@ -37,11 +40,9 @@ export function startWorkerSessionWatchdog(): void {
       });
   }, WATCH_EVERY_MS);
   timer.unref();
-  holder.__fencingLabWorkerWatchdog = timer;
+  return timer;
 }
 
 export function stopWorkerSessionWatchdog(): void {
-  const holder = globalThis as GlobalWithWatchdog;
-  if (holder.__fencingLabWorkerWatchdog) clearInterval(holder.__fencingLabWorkerWatchdog);
-  holder.__fencingLabWorkerWatchdog = undefined;
+  void closeSingleton(WATCHDOG);
 }

@@ -57,3 +57,21 @@ async function filesIn(dir: string): Promise<string[]> {
   );
   return nested.flat();
 }
+
+/**
+ * The project's own files (outside node_modules/ and .next/) that the build's traces (.next/**\/*.nft.json, what
+ * Next would ship as the server) list, relative to the root. A path Turbopack cannot scope to a folder makes it
+ * warn "Dynamic filesystem access causes tracing of the whole project" and list every file of the repository.
+ */
+export async function tracedProjectFiles(root: string): Promise<string[]> {
+  const traces = (await filesIn(path.join(root, '.next'))).filter((file) => file.endsWith('.nft.json'));
+  const found = new Set<string>();
+  for (const trace of traces) {
+    const { files } = JSON.parse(await readFile(trace, 'utf8')) as { files: string[] };
+    for (const file of files) {
+      const relative = path.relative(root, path.resolve(path.dirname(trace), file));
+      if (!/^(node_modules|\.next)[\\/]/.test(relative)) found.add(relative.split(path.sep).join('/'));
+    }
+  }
+  return [...found].sort();
+}

@@ -1,7 +1,8 @@
 import 'server-only';
+import { singleton } from '../os/process-singletons';
 
 /*
- * A leaf (console only, nothing of the project): the database checks in db/, the sweeps in
+ * A leaf (the console, and lib/os/ for its one feed log): the database checks in db/, the sweeps in
  * lib/supervisor/ and lib/jobs/ and the feeds in lib/server/ all log their outages through it.
  */
 
@@ -39,11 +40,5 @@ export class OutageLog {
   }
 }
 
-type GlobalWithOutages = typeof globalThis & { __fencingLabFeedOutage?: OutageLog };
-
-/** The live feeds' one outage log (kept on globalThis: Next loads modules more than once). */
-export function feedOutageLog(): OutageLog {
-  const holder = globalThis as GlobalWithOutages;
-  holder.__fencingLabFeedOutage ??= new OutageLog('sse', 'the live feed');
-  return holder.__fencingLabFeedOutage;
-}
+/** The live feeds' one outage log (lib/os/process-singletons.ts: Next loads modules more than once). */
+export const feedOutageLog = (): OutageLog => singleton('log.feed-outage', () => new OutageLog('sse', 'the live feed'));

@@ -2,6 +2,7 @@ import 'server-only';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { LabRecord } from '../../db/labs';
 import { FencingError } from '../model/core/errors';
+import { singleton } from '../os/process-singletons';
 
 /*
  * Who may drive what. Every browser may watch the shared labs; only the trainer drives them,
@@ -22,18 +23,15 @@ export const COOKIE_MAX_AGE_S = 60 * 60 * 24 * 30;
  */
 export type Credentials = { trainerProof?: string; ownerSecret?: string };
 
-type GlobalWithKey = typeof globalThis & { __fencingLabTrainerKey?: string };
-
 /** The trainer key: FENCING_LAB_TRAINER_KEY (the launcher sets it, printing it), or one made up now. */
 export function trainerKey(): string {
   const fromEnv = process.env.FENCING_LAB_TRAINER_KEY?.trim();
   if (fromEnv) return fromEnv;
-  const holder = globalThis as GlobalWithKey;
-  if (!holder.__fencingLabTrainerKey) {
-    holder.__fencingLabTrainerKey = newTrainerKey();
-    console.log(`[fencing-lab] trainer key: ${holder.__fencingLabTrainerKey}`);
-  }
-  return holder.__fencingLabTrainerKey;
+  return singleton('server.trainer-key', () => {
+    const key = newTrainerKey();
+    console.log(`[fencing-lab] trainer key: ${key}`);
+    return key;
+  });
 }
 
 function newTrainerKey(): string {

@@ -1,11 +1,11 @@
 import 'server-only';
-import path from 'node:path';
 import type { z } from 'zod';
 import { FencingError } from '../model/core/errors';
 import { FAILOVER_LAB } from '../model/failover/failover-events';
 import { failoverHolderInput, noFailoverInput, startFailoverPairInput } from '../model/failover/failover-inputs';
 import { getFailoverLab } from '../supervisor/failover/failover-lab';
 import { type Credentials, isTrainer } from './access';
+import { dataSubdir } from './data-dir';
 import { type ActionResult, validatedAction } from './validated-action';
 
 /*
@@ -14,12 +14,8 @@ import { type ActionResult, validatedAction } from './validated-action';
  * Every input is validated (zod); none names a process, a port or a path.
  */
 
-/** Where the pairs' data directories live: under the app's data directory, as the embedded database's. */
-function pairsDir(): string {
-  return path.join(path.resolve(process.env.FENCING_LAB_DATA_DIR || path.join(process.cwd(), '.data')), FAILOVER_LAB);
-}
-
-export const failoverLab = () => getFailoverLab(pairsDir());
+/** The pairs' data directories live under the app's data directory, as the embedded database's. */
+export const failoverLab = () => getFailoverLab(dataSubdir(FAILOVER_LAB));
 
 function trainerCommand<S extends z.ZodType, T>(schema: S, command: (input: z.output<S>) => Promise<T>) {
   return (raw: unknown, credentials: Credentials): Promise<ActionResult<T>> =>

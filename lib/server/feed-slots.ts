@@ -1,4 +1,5 @@
 import 'server-only';
+import { singleton } from '../os/process-singletons';
 
 /*
  * How many live feeds this server keeps open: at most a few per client address and a bound in
@@ -59,11 +60,5 @@ class FeedSlots {
   }
 }
 
-type GlobalWithSlots = typeof globalThis & { __fencingLabFeedSlots?: FeedSlots };
-
-/** The server's one count of open feeds (kept on globalThis: Next loads modules more than once). */
-export function getFeedSlots(): FeedSlots {
-  const holder = globalThis as GlobalWithSlots;
-  holder.__fencingLabFeedSlots ??= new FeedSlots();
-  return holder.__fencingLabFeedSlots;
-}
+/** The server's one count of open feeds (lib/os/process-singletons.ts: Next loads modules more than once). */
+export const getFeedSlots = (): FeedSlots => singleton('server.feed-slots', () => new FeedSlots());

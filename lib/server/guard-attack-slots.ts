@@ -1,5 +1,6 @@
 import 'server-only';
 import { FencingError } from '../model/core/errors';
+import { singleton } from '../os/process-singletons';
 import { limitFromEnv } from './feed-slots';
 
 /*
@@ -99,19 +100,19 @@ export class GuardAttackSlots {
   }
 }
 
-type GlobalWithSlots = typeof globalThis & { __fencingLabGuardAttackSlots?: GuardAttackSlots };
-
-/** The server's one count of running attacks (kept on globalThis: Next loads modules more than once). */
+/** The server's one count of running attacks (lib/os/process-singletons.ts: Next loads modules more than once). */
 export function getGuardAttackSlots(): GuardAttackSlots {
-  const holder = globalThis as GlobalWithSlots;
-  holder.__fencingLabGuardAttackSlots ??= new GuardAttackSlots(() => {
-    return {
-      perOwnerPerMinute: limitFromEnv('FENCING_LAB_GUARD_ATTACKS_PER_MINUTE', DEFAULT_PER_OWNER_PER_MINUTE),
-      refusalsPerOwnerPerMinute: limitFromEnv(
-        'FENCING_LAB_GUARD_REFUSALS_PER_MINUTE',
-        DEFAULT_REFUSALS_PER_OWNER_PER_MINUTE,
-      ),
-    };
-  });
-  return holder.__fencingLabGuardAttackSlots;
+  return singleton(
+    'server.guard-attack-slots',
+    () =>
+      new GuardAttackSlots(() => {
+        return {
+          perOwnerPerMinute: limitFromEnv('FENCING_LAB_GUARD_ATTACKS_PER_MINUTE', DEFAULT_PER_OWNER_PER_MINUTE),
+          refusalsPerOwnerPerMinute: limitFromEnv(
+            'FENCING_LAB_GUARD_REFUSALS_PER_MINUTE',
+            DEFAULT_REFUSALS_PER_OWNER_PER_MINUTE,
+          ),
+        };
+      }),
+  );
 }

@@ -5,6 +5,7 @@ import { OutageLog } from '../log/outage-log';
 import type { WorkerSettings } from '../model/lab/lab-inputs';
 import type { LabInstance } from '../model/lab/lab-instance';
 import { isLabId } from '../model/lab/lab-kinds';
+import { singleton } from '../os/process-singletons';
 import { getSupervisor } from '../supervisor/supervisor';
 import { getPrivateLabs } from './private-labs';
 
@@ -75,12 +76,12 @@ export async function startAgainAfterIdleStop(
   return started;
 }
 
-type GlobalWithIdleWatch = typeof globalThis & { __fencingLabSharedIdleWatch?: NodeJS.Timeout };
-
 /** Watches every WATCH_EVERY_MS, once per server process (instrumentation.ts). Idempotent. */
 export function startSharedLabIdleWatch(): void {
-  const holder = globalThis as GlobalWithIdleWatch;
-  if (holder.__fencingLabSharedIdleWatch) return;
+  singleton('server.shared-lab-idle-watch', watchSharedLabs, clearInterval);
+}
+
+function watchSharedLabs(): NodeJS.Timeout {
   const outage = new OutageLog('labs', "the shared labs' idle watch");
   let running = false;
   const timer = setInterval(() => {
@@ -99,5 +100,5 @@ export function startSharedLabIdleWatch(): void {
       });
   }, WATCH_EVERY_MS);
   timer.unref();
-  holder.__fencingLabSharedIdleWatch = timer;
+  return timer;
 }

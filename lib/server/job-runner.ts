@@ -9,6 +9,7 @@ import { beatJobServer, leaveJobServers } from '../../db/job-servers';
 import { newPool } from '../../db/pool';
 import { finishSweepsWithoutJobs, SWEEP_RUN_TASK } from '../../db/sweeps';
 import { WHAT_IF_TASK } from '../../db/what-if-jobs';
+import { singleton } from '../os/process-singletons';
 import { runSweepRunJob } from '../sweep/sweep-run-job';
 import { limitFromEnv } from './feed-slots';
 import { runGuardAttackJob } from './guard-attack-job';
@@ -19,7 +20,7 @@ import { runWhatIfJob } from './what-if-job';
  * what-if forks' runs and sweeps' runs from the queue in the lab's database, `FENCING_LAB_MAX_GUARD_ATTACKS` at a time
  * (2 on a 2-CPU box), and
  * a beat every 500 ms says this server lives and unlocks the jobs of a peer that stopped beating
- * (db/job-servers.ts). One owner per server process (kept on globalThis: Next loads modules more than
+ * (db/job-servers.ts). One owner per server process (lib/os/process-singletons.ts: Next loads modules more than
  * once); it starts with the server (instrumentation.ts) and keeps trying while the database is away: the
  * library reconnects its pool, the beat retries every beat. A Next server that stops does not close it
  * (Next ends the process on SIGTERM): its row goes stale, and a peer, or its own next start, unlocks
@@ -151,12 +152,13 @@ export class JobRunner {
   }
 }
 
-type GlobalWithRunner = typeof globalThis & { __fencingLabJobRunner?: JobRunner };
-
 /** This server's one job runner, started on first call. */
 export function getJobRunner(): JobRunner {
-  const holder = globalThis as GlobalWithRunner;
-  holder.__fencingLabJobRunner ??= new JobRunner();
-  void holder.__fencingLabJobRunner.start();
-  return holder.__fencingLabJobRunner;
+  const runner = singleton(
+    'server.job-runner',
+    () => new JobRunner(),
+    (made) => made.close(),
+  );
+  void runner.start();
+  return runner;
 }

@@ -10,6 +10,7 @@ import { toWire } from '@/lib/model/core/wire';
 import type { LabInstance } from '@/lib/model/lab/lab-instance';
 import { getSupervisor } from '@/lib/supervisor/supervisor';
 import { feedOutageLog } from '../log/outage-log';
+import { singleton } from '../os/process-singletons';
 import type { SseMessage } from './event-stream';
 
 const SNAPSHOT_EVERY_MS = 1_000;
@@ -177,7 +178,7 @@ class LabChannel {
   }
 }
 
-/** The per-lab channels of this server process, kept on globalThis (Next loads modules more than once). */
+/** The per-lab channels of this server process, one hub per process (lib/os/process-singletons.ts). */
 class LabHub {
   private readonly channels = new Map<string, LabChannel>();
 
@@ -235,10 +236,4 @@ export async function labSnapshotMessage(lab: LabInstance, db: Queryable): Promi
   };
 }
 
-type GlobalWithHub = typeof globalThis & { __fencingLabHub?: LabHub };
-
-export function getLabHub(): LabHub {
-  const holder = globalThis as GlobalWithHub;
-  holder.__fencingLabHub ??= new LabHub();
-  return holder.__fencingLabHub;
-}
+export const getLabHub = (): LabHub => singleton('server.lab-hub', () => new LabHub());

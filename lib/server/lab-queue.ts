@@ -1,6 +1,5 @@
 import 'server-only';
-
-type GlobalWithQueues = typeof globalThis & { __fencingLabQueues?: Map<string, Promise<unknown>> };
+import { singleton } from '../os/process-singletons';
 
 /**
  * The one per-lab queue of this server: a lab's commands run one at a time in the order they
@@ -9,9 +8,7 @@ type GlobalWithQueues = typeof globalThis & { __fencingLabQueues?: Map<string, P
  * in it: those meet here only in the database, where each worker takes its commands in order.
  */
 export function inLabOrder<T>(labId: string, run: () => Promise<T>): Promise<T> {
-  const holder = globalThis as GlobalWithQueues;
-  holder.__fencingLabQueues ??= new Map();
-  const queues = holder.__fencingLabQueues;
+  const queues = singleton('server.lab-queues', () => new Map<string, Promise<unknown>>());
   const next = (queues.get(labId) ?? Promise.resolve()).then(run, run);
   const settled = next.then(
     () => undefined,

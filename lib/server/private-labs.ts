@@ -16,6 +16,7 @@ import { OutageLog } from '../log/outage-log';
 import type { ForkRecord } from '../model/history/what-if';
 import type { LabId } from '../model/lab/lab-kinds';
 import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab/lab-limits';
+import { singleton } from '../os/process-singletons';
 import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
 import { getSupervisor } from '../supervisor/supervisor';
 
@@ -42,7 +43,7 @@ const USE_RECORD_MS = 30_000;
  * balancer is never closed as idle here. This server remembers only how many of its feeds watch each
  * lab, and when it last recorded each lab's use (to write at most once per USE_RECORD_MS). A lab not
  * used through any server for idleLimitMs() is closed: its workers stopped, its history kept for
- * replay. One instance per process, on globalThis.
+ * replay. One instance per process (lib/os/process-singletons.ts).
  */
 export class PrivateLabs {
   /** When this server last recorded each lab's use in the database (its own clock, for the throttle only). */
@@ -211,10 +212,4 @@ async function dropGuardOf(lab: LabRecord): Promise<void> {
   if (takesTraineeGuard(lab.kind)) await dropGuard(lab.id);
 }
 
-type GlobalWithPrivateLabs = typeof globalThis & { __fencingLabPrivateLabs?: PrivateLabs };
-
-export function getPrivateLabs(): PrivateLabs {
-  const holder = globalThis as GlobalWithPrivateLabs;
-  holder.__fencingLabPrivateLabs ??= new PrivateLabs();
-  return holder.__fencingLabPrivateLabs;
-}
+export const getPrivateLabs = (): PrivateLabs => singleton('server.private-labs', () => new PrivateLabs());

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { LabId } from '../model/lab/lab-kinds';
 import { type SoakResult, soakOk, soakTotals } from '../model/soak/soak-report';
 import { isSoakId } from '../model/soak/soak-reports';
+import { dataSubdir } from './data-dir';
 
 /*
  * The soak reports `npm run soak` wrote in the app's data directory (<data>/soak/<id>/). A report is
@@ -11,13 +12,8 @@ import { isSoakId } from '../model/soak/soak-reports';
  * history by a lab id from the closed list: nothing a client sends is used as a path.
  */
 
-/**
- * The launcher's data directory (lib/launcher/paths.ts, which this layer may not import): the same
- * setting, and the same default, since the app server runs in the project's root.
- */
-function soakRoot(): string {
-  return path.join(path.resolve(process.env.FENCING_LAB_DATA_DIR || path.join(process.cwd(), '.data')), 'soak');
-}
+/** `npm run soak` writes under the launcher's data directory. */
+const soakRoot = () => dataSubdir('soak');
 
 export type SoakReportSummary = {
   id: string;

@@ -5,6 +5,7 @@ import { cookies } from 'next/headers';
 import { createTrainerSession, isLiveTrainerSession, revokeTrainerSession } from '../../db/trainer-sessions';
 import type { ActionResult } from '../model/core/action-result';
 import { trainerKeyInput } from '../model/lab/lab-inputs';
+import { singleton } from '../os/process-singletons';
 import { isTrainerKey, TRAINER_COOKIE, trainerKey, trainerProofOf } from './access';
 
 /*
@@ -19,17 +20,15 @@ const TRAINER_SESSION_HOURS = 12;
 const TRAINER_SESSION_MS = TRAINER_SESSION_HOURS * 3_600_000;
 const WRONG_KEY_DELAY_MS = 400;
 
-type GlobalWithWrongKeys = typeof globalThis & { __fencingLabWrongKeys?: Promise<void> };
-
 /**
  * A wrong key is answered after WRONG_KEY_DELAY_MS, and wrong keys are answered one at a time,
  * server-wide: guesses sent in parallel gain nothing (at most a few a second in all), while the
  * right key, checked first, never waits behind them.
  */
 function answerWrongKey(): Promise<void> {
-  const holder = globalThis as GlobalWithWrongKeys;
-  const turn = (holder.__fencingLabWrongKeys ?? Promise.resolve()).then(() => sleep(WRONG_KEY_DELAY_MS));
-  holder.__fencingLabWrongKeys = turn;
+  const queue = singleton('server.wrong-keys', () => ({ last: Promise.resolve() }));
+  const turn = queue.last.then(() => sleep(WRONG_KEY_DELAY_MS));
+  queue.last = turn;
   return turn;
 }
 

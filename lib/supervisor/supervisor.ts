@@ -23,6 +23,7 @@ import {
 import { type LabInstance, labTitle } from '../model/lab/lab-instance';
 import { DELAYED_WRITE_MARKER, hasPacketProxy } from '../model/lab/lab-kinds';
 import type { PacketProxy } from '../os/packet-proxy';
+import { singleton } from '../os/process-singletons';
 import { ExpirySweeper } from './expiry-sweeper';
 import { resetLabData } from './lab-reset';
 import { LocalWorkers } from './local-workers';
@@ -77,7 +78,7 @@ function view(worker: WorkerStatusRecord): WorkerView {
  * database (worker_commands), so any server drives any worker. The only thing done to a process
  * directly is SIGKILL, and only by the server that started it (LocalWorkers): a crash asked of a
  * worker another server runs, or one started by hand, travels as a command, and the worker's own
- * listener SIGKILLs its process. One instance per process, kept on globalThis (see getSupervisor).
+ * listener SIGKILLs its process. One instance per process (see getSupervisor).
  * Callers serialise a lab's commands (lib/server/lab-queue.ts).
  */
 export class LabSupervisor {
@@ -500,17 +501,20 @@ export class LabSupervisor {
   }
 }
 
-type GlobalWithSupervisor = typeof globalThis & { __fencingLabSupervisor?: LabSupervisor };
-
-/** The process's one supervisor. Its children are ended when this process exits, however it exits. */
+/**
+ * The process's one supervisor (lib/os/process-singletons.ts). Its children are ended when this process exits,
+ * however it exits; closeAll ends them in order (shutdown).
+ */
 export function getSupervisor(): LabSupervisor {
-  const holder = globalThis as GlobalWithSupervisor;
-  if (!holder.__fencingLabSupervisor) {
-    const supervisor = new LabSupervisor();
-    holder.__fencingLabSupervisor = supervisor;
-    // Workers also end by themselves when this process dies (their lifeline reads end of file);
-    // this only makes it immediate on an orderly exit.
-    process.once('exit', () => supervisor.killAllNow());
-  }
-  return holder.__fencingLabSupervisor;
+  return singleton(
+    'supervisor',
+    () => {
+      const supervisor = new LabSupervisor();
+      // Workers also end by themselves when this process dies (their lifeline reads end of file);
+      // this only makes it immediate on an orderly exit.
+      process.once('exit', () => supervisor.killAllNow());
+      return supervisor;
+    },
+    (supervisor) => supervisor.shutdown(),
+  );
 }

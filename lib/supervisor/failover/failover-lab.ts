@@ -4,6 +4,7 @@ import { writeGuardedRow } from '../../../db/failover-cluster';
 import { FencingError } from '../../model/core/errors';
 import type { FailoverHolder } from '../../model/failover/failover-inputs';
 import type { FailoverStep } from '../../model/failover/failover-steps';
+import { existingSingleton, singleton } from '../../os/process-singletons';
 import { clearFailoverHistory, failoverStoryOpen, recordFailoverStep } from './failover-history';
 import { FAILOVER_LEASE_TTL_MS, FailoverHolders } from './failover-holders';
 import { type FailoverLabView, SharedView } from './failover-lab-view';
@@ -205,17 +206,18 @@ class FailoverLab {
   }
 }
 
-const KEY = Symbol.for('fencing-lab.failover-lab');
-type WithLab = typeof globalThis & { [KEY]?: FailoverLab };
+const FAILOVER_LAB_SINGLETON = 'failover-lab';
 
-/** The server's failover lab (on globalThis: Next loads modules more than once per process). */
+/** The server's failover lab (lib/os/process-singletons.ts: Next loads modules more than once per process). */
 export function getFailoverLab(parentDir: string): FailoverLab {
-  const scope = globalThis as WithLab;
-  scope[KEY] ??= new FailoverLab(parentDir);
-  return scope[KEY];
+  return singleton(
+    FAILOVER_LAB_SINGLETON,
+    () => new FailoverLab(parentDir),
+    (lab) => lab.close(),
+  );
 }
 
-/** Stops the pair, if any (server shutdown). */
+/** Stops the pair, if any (server shutdown); the lab stays, to start a pair again. */
 export async function closeFailoverLab(): Promise<void> {
-  await (globalThis as WithLab)[KEY]?.close();
+  await existingSingleton<FailoverLab>(FAILOVER_LAB_SINGLETON)?.close();
 }
