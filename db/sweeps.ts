@@ -152,6 +152,16 @@ export async function sweepResults(id: string, db: Queryable = getPool()): Promi
   return rows.map((row) => row.result);
 }
 
+/** How many of a sweep's runs a server has taken and not finished (their jobs are locked now). */
+export async function sweepRunsUnderWay(id: string, db: Queryable = getPool()): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM graphile_worker._private_jobs
+      WHERE key LIKE 'sweep_run:' || $1 || ':%' AND locked_at IS NOT NULL`,
+    [id],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** A run's result, written once: false when a run of that index already wrote one. */
 export async function recordSweepResult(
   sweep: string,

@@ -75,13 +75,15 @@ test('a sweep stopped from the keyboard: no new run starts, the run under way re
   test.setTimeout(SWEEP_TIMEOUT + 60_000);
   const sweep = new SweepPage(page);
   await sweep.goto();
-  // Four long runs, one at a time: the sweep would hold the server's one sweep slot for a minute.
+  // Four long runs, one at a time: the sweep would hold the room's one sweep slot for a minute.
   await sweep.pauses.fill('5000');
   await sweep.ttls.fill('2000, 3000');
   await sweep.drifts.fill('0');
   await sweep.runsAtOnce.fill('1');
   await sweep.start.click();
   await expect(sweep.progress).toHaveAttribute('aria-valuemax', '4');
+  // A server has taken the first run from the room's queue: it is under way when the stop comes.
+  await expect(sweep.status).toContainText('0 of 4 runs done, 1 under way', { timeout: SWEEP_TIMEOUT });
 
   await sweep.stop.focus();
   await page.keyboard.press('Enter');

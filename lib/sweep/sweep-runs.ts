@@ -9,6 +9,7 @@ import {
   type SweepRow,
   stopSweepRow,
   sweepResults,
+  sweepRunsUnderWay,
 } from '../../db/sweeps';
 import { FencingError } from '../model/core/errors';
 import type { SweepGrid } from '../model/sweep/sweep-grid';
@@ -33,16 +34,18 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const newSweepId = () => `s-${[...randomBytes(10)].map((b) => ALPHABET[b % ALPHABET.length]).join('')}`;
 
 async function viewOf(row: SweepRow): Promise<SweepView> {
-  const results = await sweepResults(row.id);
+  const running = row.finishedAt === undefined;
+  const [results, underWay] = await Promise.all([sweepResults(row.id), running ? sweepRunsUnderWay(row.id) : 0]);
   return {
     id: row.id,
     grid: row.grid,
     concurrency: row.concurrency,
     total: row.total,
     done: results.length,
-    running: row.finishedAt === undefined,
+    running,
     ...(row.stopped ? { stopped: true } : {}),
     results,
+    ...(underWay ? { underWay } : {}),
     startedAt: row.startedAt,
     ...(row.finishedAt !== undefined ? { finishedAt: row.finishedAt } : {}),
     ...(row.failure ? { failure: row.failure } : {}),

@@ -223,5 +223,9 @@ describe('the heat map', () => {
       'Stopping: 3 of 8 runs done, the runs under way end now',
     );
     assert.equal(sweepProgressText({ ...view, running: false }), 'Stopped after 3 of 8 runs');
+    assert.equal(
+      sweepProgressText({ ...view, stopped: false, running: true, underWay: 2 }),
+      '3 of 8 runs done, 2 under way',
+    );
   });
 });
