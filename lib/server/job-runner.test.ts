@@ -41,7 +41,7 @@ async function startHost(slots = 1): Promise<Host> {
   return host;
 }
 
-after(async () => {
+async function stopHosts(): Promise<void> {
   for (const { child } of hosts) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   await Promise.all(
     hosts.map(
@@ -51,6 +51,10 @@ after(async () => {
         ),
     ),
   );
+}
+
+after(async () => {
+  await stopHosts();
   for (const lab of labs) await closeLab(lab.id);
   await closePool();
 });
@@ -180,6 +184,8 @@ test('12 guards submitted at once to two servers: each verdict is the one its st
 });
 
 test("kill -9 of the server running a sweep's run: the other server runs it again, and each run has one result", async () => {
+  // Only these two servers: the earlier tests' are stopped first.
+  await stopHosts();
   const [one, two] = await Promise.all([startHost(1), startHost(1)]);
   const id = `s-${randomBytes(5).toString('hex')}`;
   const grid = { pausesMs: [300], ttlsMs: [2_000], driftsPercent: [0] };
