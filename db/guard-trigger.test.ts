@@ -85,7 +85,7 @@ test('a new row is born at the highest token issued, whatever the INSERT says: o
 });
 
 test('documented limit of <=: a direct UPDATE that keeps the current token can still change the value', async () => {
-  // What the README says: the database cannot tell the current holder from anyone else who
+  // What docs/how-it-works.md says: the database cannot tell the current holder from anyone else who
   // presents the current token. Only the guard, fed by the lease, knows who that should be.
   const { row, newer } = await rowWithTwoTokens();
   await psql.query('UPDATE protected_rows SET value = $1 WHERE id = $2', ['psql edit', row.id]);

@@ -2,7 +2,7 @@ import type { FinalRow, Rule } from '../model/checker/checker';
 import type { WireEvent } from '../model/core/wire';
 
 /*
- * A brute-force oracle for the history checker (lib/model/checker/checker.ts): each rule as the README words
+ * A brute-force oracle for the history checker (lib/model/checker/checker.ts): each rule as docs/checker.md words
  * it, checked by looking back over every earlier event, with no index, no fence and nothing folded
  * in. Quadratic, so only for the small random histories of checker-oracle.test.ts. It answers which
  * rules a history breaks, not the messages.

@@ -10,7 +10,7 @@ export type Replacement = { file: string; from: string; to: string };
 
 export type Mutant = {
   name: string;
-  /** What the planted bug does, in a sentence (printed, and listed in the README). */
+  /** What the planted bug does, in a sentence (printed, and listed in docs/testing.md). */
   what: string;
   replacements: Replacement[];
   tests: string[];
