@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 
-export const FUNCTIONS_DIR = fileURLToPath(new URL('./functions', import.meta.url));
+export const FUNCTIONS_DIR = fileURLToPath(new URL('./functions/', import.meta.url));
 const FUNCTION_FILE = /^[a-z][a-z0-9_]*\.sql$/;
 /** The first line of every file: who may EXECUTE the function besides its owner. */
 const EXECUTE_LINE = /^-- execute: (owner|app|worker)\n/;

@@ -12,7 +12,7 @@ import { newClient } from './pool';
  * tables and data. Read from the migrated test database's own catalogue.
  */
 
-const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
+const MIGRATIONS = fileURLToPath(new URL('./migrations/', import.meta.url));
 /** The last migration that shipped while functions were still re-created by migrations. */
 const LAST_WITH_FUNCTIONS = '0037';
 

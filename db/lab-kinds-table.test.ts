@@ -13,7 +13,7 @@ import { newClient } from './pool';
  * ask; no CHECK on labs.kind to rebuild for a new kind.
  */
 
-const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
+const MIGRATIONS = fileURLToPath(new URL('./migrations/', import.meta.url));
 let client: pg.Client;
 before(async () => {
   client = newClient();

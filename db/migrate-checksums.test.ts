@@ -13,7 +13,7 @@ import { migrate, migrationChecksum } from './migrate';
  * files has changed since. On a cluster of its own, with a copy of db/migrations that the tests edit.
  */
 
-const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
+const MIGRATIONS = fileURLToPath(new URL('./migrations/', import.meta.url));
 const EDITED = '0004_labs.sql';
 
 let cluster: TestCluster;

@@ -8,7 +8,7 @@ import { applyFunctions } from './apply-functions';
 import { installJobQueue } from './job-queue-schema';
 import { databaseUrl, newClient } from './pool';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const MIGRATION_FILE = /^\d{4}_[a-z0-9_]+\.sql$/;
 
 export type MigrateOptions = {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
  * prefix or quotes, across line breaks.
  */
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SOURCE = /\.(ts|tsx|js|mjs|cjs|sql)$/;
 const SKIP_DIRS = new Set(['node_modules', '.next', '.git', '.data', 'test-results', 'playwright-report']);
 const ALLOWED = new Map([

@@ -17,7 +17,7 @@ import { MUTANTS, type Mutant } from './mutations';
  * (to see what one suite catches alone).
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const argsSchema = z.object({
   baseline: z.boolean(),
