@@ -3,6 +3,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { migrate } from '../../db/migrate';
 import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
+import { PROJECT_ROOT } from '../launcher/paths';
+import { startWorkersFromBundle } from '../os/worker-bundle';
 import { startTestCluster } from './test-cluster';
 
 /*
@@ -69,4 +71,6 @@ async function main(): Promise<number> {
   }
 }
 
+// The workers this command's supervisors start load a bundle, not the TypeScript (lib/os/worker-bundle.ts).
+await startWorkersFromBundle(PROJECT_ROOT);
 process.exitCode = await main();
