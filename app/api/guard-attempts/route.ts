@@ -17,6 +17,7 @@ const BUSY_RETRY_MS = 10_000;
 export async function GET(request: Request) {
   const slot = getFeedSlots().take(clientAddressOfRequest(request));
   if ('refused' in slot) return retryLater('busy', 'too many live feeds are open; retrying', BUSY_RETRY_MS);
+  // The database is away: answered just below as a feed that says so and retries.
   const credentials = await readCredentials().catch(() => undefined);
   if (!credentials) {
     slot.release();
@@ -30,6 +31,7 @@ export async function GET(request: Request) {
         slot.release();
       };
     } catch {
+      // The wall could not start (the database went): the stream ends and EventSource retries by itself.
       slot.release();
       close();
       return () => undefined;
