@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FencingError, type FencingErrorCode } from '../model/core/errors';
+import { readDoc, tableRows } from '../testing/docs-check';
 import { answeringErrors, errorInWords, errorResponse, HTTP_STATUS, INTERNAL_ERROR, noSuchLab } from './error-answers';
 
 /*
@@ -90,4 +91,13 @@ test('a wrapped route handler answers what it throws, and passes its own answer 
   const missing = await handler('secret');
   assert.equal(missing.status, 404);
   assert.deepEqual(await missing.json(), { error: { code: 'not_found', message: 'no lab "secret"' } });
+});
+
+test("docs/how-it-works.md's table of codes is HTTP_STATUS, row for row", () => {
+  const rows = tableRows(readDoc('docs/how-it-works.md')).flatMap(({ cells }) => {
+    const code = /^`([a-z_]+)`$/.exec(cells[0] ?? '')?.[1];
+    return code && /^\d{3}$/.test(cells[1] ?? '') ? [[code, Number(cells[1])] as const] : [];
+  });
+  assert.deepEqual(Object.fromEntries(rows), HTTP_STATUS);
+  assert.equal(rows.length, Object.keys(HTTP_STATUS).length, 'each code once');
 });
