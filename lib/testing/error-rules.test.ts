@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { allSourceFiles } from './source-files';
+import { allSourceFiles, sourceFiles } from './source-files';
 
 /*
  * Two house rules about errors in product code (the harness, tests and lib/testing, is left out):
@@ -9,6 +9,8 @@ import { allSourceFiles } from './source-files';
  *    place: lib/server/error-answers.ts). A plain `throw new Error(` is for what only a programming
  *    mistake, a broken install or a bad setting at start can reach; the files allowed one are listed
  *    below with how many and why, and the list can only shrink.
+ *    A route handler (a route.ts under app/) is wrapped in answeringErrors: what it throws is
+ *    answered there, and it builds no error body itself.
  * 2. A catch that swallows the error (`catch {`, `catch (_…) {` or `.catch(() => …)` with no throw
  *    in it) says why in a comment: on the catch line or the first line inside (for a `.catch(`, also
  *    a comment line just above it, where a chain's comment sits). A catch that names the error and
@@ -121,6 +123,21 @@ test('a plain `throw new Error(` only where PLAIN_THROWS allows it, no more and 
     (entry) => `${entry.file}: ${found.get(entry.file) ?? 0} (listed ${entry.count})`,
   );
   assert.deepEqual(fewer, [], 'fewer plain throws than PLAIN_THROWS lists: bring the count down (or remove the entry)');
+});
+
+test('every route handler is answered by lib/server/error-answers.ts and builds no error body itself', async () => {
+  const routes = (await sourceFiles('app')).filter((file) => /(^|\/)route\.ts$/.test(file));
+  assert.ok(routes.length >= 7, `found the route handlers: ${routes.join(', ')}`);
+  const astray: string[] = [];
+  for (const file of routes) {
+    const source = await readFile(file, 'utf8');
+    const verbs = [...source.matchAll(/export (?:async function|const) (GET|POST|PUT|PATCH|DELETE)\b(.*)/g)];
+    for (const [, verb, rest] of verbs) {
+      if (!rest?.startsWith(' = answeringErrors(')) astray.push(`${file}: ${verb} is not wrapped in answeringErrors`);
+    }
+    if (/\{\s*error\s*[:,}]/.test(source)) astray.push(`${file}: builds an error body (throw a FencingError instead)`);
+  }
+  assert.deepEqual(astray, []);
 });
 
 /** The text from the bracket at `open` to its match (brackets in strings and comments are counted too: rare enough). */
