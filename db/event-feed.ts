@@ -71,6 +71,7 @@ class EventFeed {
         await client.query(`LISTEN ${GUARD_ATTEMPTS_CHANNEL}`);
       } catch (error) {
         this.connecting = undefined;
+        // The connection that failed has nothing to end; the first error is rethrown.
         await client.end().catch(() => undefined);
         throw error;
       }
@@ -87,6 +88,7 @@ class EventFeed {
     const subscribers = [...this.subscribers];
     this.subscribers.clear();
     for (const subscriber of subscribers) subscriber.onClose();
+    // The connection is closing because it failed: nothing to end cleanly.
     void client.end().catch(() => undefined);
   }
 }

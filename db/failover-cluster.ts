@@ -71,6 +71,7 @@ export async function grantLease(
       ? { resource: request.resource, holder: request.holder, token: row.token, expiresAt: row.expires_at }
       : undefined;
   } catch (error) {
+    // A failed ROLLBACK leaves nothing to undo; the first error is rethrown.
     await session.query('ROLLBACK').catch(() => undefined);
     throw error;
   }

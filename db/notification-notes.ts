@@ -45,6 +45,7 @@ function parsed<T>(schema: z.ZodType<T>, payload: string | undefined): T | undef
   try {
     json = JSON.parse(payload);
   } catch {
+    // Not JSON: no note in it, as for a payload that does not match the schema.
     return undefined;
   }
   const result = schema.safeParse(json);

@@ -97,6 +97,7 @@ export async function withTransaction<T>(fn: (client: Session) => Promise<T>, se
     await client.query('COMMIT');
     return result;
   } catch (error) {
+    // A failed ROLLBACK leaves nothing to undo (the client is dropped); the first error is rethrown.
     await client.query('ROLLBACK').catch(() => undefined);
     throw toFencingError(error);
   } finally {

@@ -52,6 +52,7 @@ export async function ensureWorkerPassword(ownerUrl: string): Promise<string> {
     await client.query('COMMIT');
     return password;
   } catch (error) {
+    // A failed ROLLBACK leaves nothing to undo; the first error is rethrown.
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
@@ -84,6 +85,7 @@ export async function ensureLocalWorkerPassword(ownerUrl: string): Promise<strin
     await client.query('COMMIT');
     return password;
   } catch (error) {
+    // A failed ROLLBACK leaves nothing to undo; the first error is rethrown.
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {

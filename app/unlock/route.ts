@@ -1,3 +1,4 @@
+import { answeringErrors } from '@/lib/server/error-answers';
 import { unlockTrainer } from '@/lib/server/trainer-session';
 
 export const runtime = 'nodejs';
@@ -8,10 +9,10 @@ export const dynamic = 'force-dynamic';
  * (lib/server/trainer-session.ts): a right key opens a trainer session and leaves its cookie, and
  * the key leaves the address bar; a wrong one says so on the home page.
  */
-export async function GET(request: Request) {
+export const GET = answeringErrors('unlock', async (request: Request): Promise<Response> => {
   const result = await unlockTrainer({ key: new URL(request.url).searchParams.get('key') ?? '' });
   return new Response(null, {
     status: 303,
     headers: { Location: result.ok ? '/' : '/?unlock=failed', 'Cache-Control': 'no-store' },
   });
-}
+});

@@ -17,6 +17,7 @@ export function ClosePrivateLab({ lab }: { lab: string }) {
         className="rounded-md border border-slate-300 px-3 py-1.5 font-semibold hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-900"
         onClick={async () => {
           setBusy(true);
+          // The server could not be reached: `undefined` is said so below.
           const result = await closePrivateLabAction({ lab }).catch(() => undefined);
           setBusy(false);
           if (result?.ok) router.refresh();

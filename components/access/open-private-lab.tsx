@@ -26,6 +26,7 @@ export function OpenPrivateLab({
       onSubmit={async (event) => {
         event.preventDefault();
         setBusy(true);
+        // The server could not be reached: `undefined` is said so below.
         const result = await openPrivateLabAction({ kind }).catch(() => undefined);
         if (result?.ok) {
           router.push(`/labs/${result.data.id}${walkthrough ? '/walkthrough' : ''}`);

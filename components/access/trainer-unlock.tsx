@@ -21,6 +21,7 @@ export function TrainerUnlock() {
       onSubmit={async (event) => {
         event.preventDefault();
         setBusy(true);
+        // The server could not be reached: `undefined` is said so below.
         const result = await unlockTrainerAction({ key }).catch(() => undefined);
         setBusy(false);
         if (result?.ok) {
@@ -64,6 +65,7 @@ export function TrainerLock() {
       type="button"
       className="text-sm font-semibold underline"
       onClick={async () => {
+        // The server could not be reached: the refresh shows the session as it still is.
         await lockTrainerAction().catch(() => undefined);
         router.refresh();
       }}

@@ -66,6 +66,7 @@ export async function downloadHistory(
       if (from < value.length) parts.push(value.slice(from));
     }
   } catch {
+    // Broken off, unreadable or aborted: false, and the page reads the history from the live feed.
     return false;
   } finally {
     clearTimeout(silence);

@@ -26,6 +26,7 @@ export function LabDoors({ labId, canDrive, remoteWorkersOpen, idleStop }: Props
   useEffect(() => setOpen(remoteWorkersOpen), [remoteWorkersOpen]);
   const run = async (action: () => Promise<{ ok: boolean; error?: { message: string } } | undefined>) => {
     setBusy(true);
+    // The server could not be reached: `undefined` is said so below.
     const result = await action().catch(() => undefined);
     setBusy(false);
     if (result?.ok) {

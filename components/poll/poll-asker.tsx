@@ -49,6 +49,7 @@ export function PollAsker({
       if (!result.ok) setError(result.error.message);
       return result.ok;
     } catch {
+      // The action threw only if the server could not be reached: its refusals come back as results.
       setError('the server could not be reached');
       return false;
     } finally {

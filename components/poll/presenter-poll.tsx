@@ -63,6 +63,7 @@ export function usePresenterPoll({ steps, shown, facts, ready }: Asked) {
         else setAsked(result.data.poll);
       }
     } catch {
+      // The action threw only if the server could not be reached: its refusals come back as results.
       notify('error', 'The server could not be reached');
     } finally {
       setBusy(false);

@@ -30,6 +30,7 @@ export function RoomPoll() {
         const mine = result.data.find((a) => a.poll === pollId);
         setOwn(mine);
       })
+      // Our earlier answer could not be read: the poll shows none, and answering still works.
       .catch(() => undefined);
     return () => {
       current = false;
@@ -47,6 +48,7 @@ export function RoomPoll() {
       if (result.ok) setOwn(result.data);
       else setError(result.error.message);
     } catch {
+      // The action threw only if the server could not be reached: its refusals come back as results.
       setError('the server could not be reached');
     } finally {
       setBusy(false);

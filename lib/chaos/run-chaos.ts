@@ -89,6 +89,7 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
 
   const started = Date.now();
   const progress = async (): Promise<ChaosProgress> => ({
+    // The database away for a moment: the progress counts no events this time, the next reading catches up.
     ...tallyChaos((await listEvents({ lab: lab.id }).catch(() => [])).map(toWire), Date.now() - started),
     ...actions.counts,
   });

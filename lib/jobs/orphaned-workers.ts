@@ -52,7 +52,7 @@ const RETRY_MS = 2_000;
 /** Once per server start (instrumentation.ts), as soon as the database answers. */
 export function recordOrphanedWorkersOnceUp(): void {
   const attempt = () => {
-    recordOrphanedWorkers().catch(() => setTimeout(attempt, RETRY_MS).unref());
+    recordOrphanedWorkers().catch(() => setTimeout(attempt, RETRY_MS).unref()); // not up yet: try again
   };
   attempt();
 }

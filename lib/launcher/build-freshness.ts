@@ -28,6 +28,7 @@ export async function sourceFingerprint(root: string): Promise<string> {
   ];
   const lines = await Promise.all(
     files.map(async (file) => {
+      // A file gone since the listing: fingerprinted as absent.
       const s = await stat(file).catch(() => undefined);
       return `${path.relative(root, file)}\t${s ? `${s.size}\t${s.mtimeMs}` : 'absent'}`;
     }),
@@ -37,8 +38,9 @@ export async function sourceFingerprint(root: string): Promise<string> {
 
 /** True when there is no production build, or it was not made from the sources as they are now. */
 export async function buildIsStale(root: string, fingerprint: string): Promise<boolean> {
+  // No build, or no stamp of what it was made from: stale, build again.
   if ((await stat(path.join(root, '.next', 'BUILD_ID')).catch(() => undefined)) === undefined) return true;
-  const made = await readFile(path.join(root, STAMP), 'utf8').catch(() => undefined);
+  const made = await readFile(path.join(root, STAMP), 'utf8').catch(() => undefined); // no stamp: stale
   return made?.trim() !== fingerprint;
 }
 
@@ -48,6 +50,7 @@ export async function recordBuild(root: string, fingerprint: string): Promise<vo
 }
 
 async function filesIn(dir: string): Promise<string[]> {
+  // A folder that is not there holds no sources.
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const nested = await Promise.all(
     entries.map((entry) => {

@@ -23,7 +23,7 @@ export function watchDatabase(
     writeFileAtomically(
       options.stateFile,
       JSON.stringify({ state, since: new Date().toISOString() } satisfies DatabaseState),
-    ).catch(() => undefined);
+    ).catch(() => undefined); // the state file is a hint for the app; the watchdog goes on without it
 
   const loop = (async () => {
     await publish('up');
@@ -40,6 +40,7 @@ export function watchDatabase(
       await publish('restarting');
       let lastReason = '';
       for (;;) {
+        // Woken early (stop or a nudge): the loop checks why.
         await sleep(restartDelayMs(attempt++), undefined, { signal: wake.signal }).catch(() => undefined);
         if (stopped) return;
         try {
@@ -65,6 +66,7 @@ export function watchDatabase(
     async stop() {
       stopped = true;
       wake.abort();
+      // Stopping: the loop's last failure was said when it happened.
       await loop.catch(() => undefined);
     },
   };

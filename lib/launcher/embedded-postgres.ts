@@ -95,6 +95,7 @@ export async function startEmbeddedPostgres(options: {
   const server = { dataDir, password, logFile, ownerFile, remote: options.remoteWorkers };
   if (shared && !options.takeOver) {
     // Only for the record: a server still starting up or recovering is shared all the same.
+    // The listen addresses are for the record only: a server still starting is shared all the same.
     const listenAddresses = await runningListenAddresses(shared.port, password).catch(() => 'unknown');
     return { ...clusterOf(server, { ...shared, listenAddresses }), owned: false, stop: async () => undefined };
   }
@@ -308,6 +309,7 @@ async function readOwner(ownerFile: string): Promise<OwnerRecord | undefined> {
   try {
     return JSON.parse(await readFile(ownerFile, 'utf8')) as OwnerRecord;
   } catch {
+    // No owner file, or a torn one: nobody owns the cluster.
     return undefined;
   }
 }
@@ -393,6 +395,7 @@ async function readOrCreatePassword(file: string): Promise<string> {
   try {
     return (await readFile(file, 'utf8')).trim();
   } catch {
+    // No password file yet: this is the first start, make one.
     const password = randomBytes(18).toString('base64url');
     await writeFile(file, password, { mode: 0o600 });
     return password;
@@ -416,6 +419,8 @@ async function waitUntilReady(args: { port: number; password: string; hasExited:
       await client.end();
       return;
     } catch {
+      // Not accepting connections yet: try again until the deadline.
+      // The connection that failed has nothing to end.
       await client.end().catch(() => undefined);
       await sleep(100);
     }
@@ -443,6 +448,7 @@ async function fileSize(file: string): Promise<number> {
 
 /** What Postgres wrote to its log since `offset`, last lines only. */
 async function tailFrom(file: string, offset: number, lines = 15): Promise<string> {
+  // No log yet: nothing to show.
   const text = (await readFile(file).catch(() => Buffer.alloc(0))).subarray(offset).toString('utf8');
   return text.trimEnd().split('\n').slice(-lines).join('\n');
 }

@@ -177,6 +177,7 @@ async function superviseNext(args: string[], env: NodeJS.ProcessEnv, site: Site)
     if (Date.now() - startedAt >= RESTART_STABLE_MS) attempt = 0;
     const delayMs = restartDelayMs(attempt++);
     say(`the Next server exited unexpectedly (${how}): starting it again in ${delayMs / 1000} s`);
+    // Cut short by shutting down: the loop ends below.
     await sleep(delayMs, undefined, { signal: shuttingDown.signal }).catch(() => undefined);
   }
 }
@@ -192,6 +193,7 @@ async function endStragglers(groupId: number | undefined): Promise<void> {
     try {
       process.kill(-groupId, signal);
     } catch {
+      // No process left in the group: nothing to signal.
       return; // nobody left in the group
     }
   }
@@ -266,6 +268,7 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
   await stopChild();
   // Start-up checks `stopping` after every step: let it get there, so that a Postgres it was still
   // starting is known (and stopped below) and no Next is spawned after this point.
+  // Its failure was said where it happened; stopping goes on either way.
   await startup.catch(() => undefined);
   await stopChild();
   await databaseWatch?.stop();

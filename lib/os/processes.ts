@@ -21,6 +21,7 @@ export function commandLine(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
   } catch {
+    // The process is gone (or never was): no command line.
     return '';
   }
 }
@@ -38,6 +39,7 @@ function isZombie(pid: number): boolean {
   try {
     return /^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
   } catch {
+    // The process is gone: not a zombie.
     return false;
   }
 }
@@ -91,6 +93,7 @@ function send(target: number, signal: NodeJS.Signals | 0): boolean {
     process.kill(target, signal);
     return true;
   } catch {
+    // No such process, or not ours to signal: false says so.
     return false;
   }
 }
@@ -134,6 +137,7 @@ function startTime(pid: number): string | undefined {
     // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
+    // The process is gone: no start time.
     return undefined;
   }
 }
@@ -142,6 +146,7 @@ function bootId(): string {
   try {
     return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
   } catch {
+    // No /proc (not Linux): no boot id to tell boots apart.
     return '';
   }
 }

@@ -64,11 +64,13 @@ export async function runDurabilityScenario(cycles: number, print: StoryPrinter)
         (async () => {
           while (running) await burnTokenInRollback(roller);
         })(),
+        // A load loop ends with an error when its session is cut: that is the crash under test.
       ].map((loop) => loop.catch(() => undefined));
       await sleep(LOAD_MS.min + Math.random() * (LOAD_MS.max - LOAD_MS.min));
       await crashPostmaster(current);
       running = false;
       await Promise.all(loops);
+      // Sessions the crash already ended have nothing to end.
       await Promise.all(sessions.map((s) => s.end().catch(() => undefined)));
 
       const restarted = await startEmbeddedPostgres({ dataDir: cluster.dataDir });

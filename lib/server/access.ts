@@ -117,6 +117,7 @@ export function credentialsFromCookieHeader(header: string | null): Credentials 
     try {
       value = decodeURIComponent(part.slice(eq + 1).trim());
     } catch {
+      // A value that is not URI-encoded is no owner secret of ours: skip it.
       continue;
     }
     credentials.ownerSecret = value;

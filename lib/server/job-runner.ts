@@ -96,6 +96,7 @@ export class JobRunner {
         },
       });
     } catch (error) {
+      // The pool that failed to start may have nothing to end; the first error is rethrown.
       await pool.end().catch(() => undefined);
       throw error;
     }
@@ -143,10 +144,14 @@ export class JobRunner {
     this.closed = true;
     if (this.beat) clearTimeout(this.beat);
     await this.beating;
+    // Stopping: a start that failed was logged where it failed.
     await this.starting?.catch(() => undefined);
+    // Stopping: what fails now fails with the server going away.
     await this.runner?.stop().catch(() => undefined);
     if (this.pool) {
+      // The database away: the other servers see this one's heartbeat stop and take its jobs.
       await leaveJobServers(this.server, this.pool).catch(() => undefined);
+      // Stopping: a pool that cannot end cleanly ends with the process.
       await this.pool.end().catch(() => undefined);
     }
   }

@@ -13,6 +13,7 @@ export async function launcherIsRestartingDatabase(): Promise<boolean> {
     const { state } = JSON.parse(await readFile(file, 'utf8')) as { state?: unknown };
     return state === 'restarting';
   } catch {
+    // No state file, or one being rewritten: the launcher is not restarting the database.
     return false;
   }
 }

@@ -26,6 +26,7 @@ export type SoakReportSummary = {
 };
 
 export async function listSoakReports(): Promise<SoakReportSummary[]> {
+  // No soak run yet: no reports.
   const ids = (await readdir(soakRoot()).catch(() => [] as string[])).filter(isSoakId).sort().reverse();
   const found = await Promise.all(
     ids.map(async (id) => {
@@ -51,6 +52,7 @@ async function readSoak(id: string): Promise<SoakResult | undefined> {
   try {
     return text === undefined ? undefined : (JSON.parse(text) as SoakResult);
   } catch {
+    // A report being written or torn: left out of the list.
     return undefined;
   }
 }
@@ -67,5 +69,6 @@ export async function readSoakHistory(id: string, lab: LabId): Promise<string | 
 
 async function readReportFile(id: string, name: string): Promise<string | undefined> {
   if (!isSoakId(id)) return undefined;
+  // No such report or file: the route answers not_found.
   return readFile(path.join(soakRoot(), id, name), 'utf8').catch(() => undefined);
 }

@@ -1,15 +1,16 @@
 import 'server-only';
 import type { z } from 'zod';
 import type { ActionResult } from '../model/core/action-result';
-import { isFencingError } from '../model/core/errors';
 import { issueInWords } from '../model/core/input-words';
+import { errorInWords } from './error-answers';
 
 // The result type is the model's, so that the client components that read it import no server code.
 export type { ActionResult };
 
 /**
  * Wraps a server action: the input is parsed with zod first (anything the client sends is
- * untrusted), and errors become a typed result. Database details are logged, not returned.
+ * untrusted), and errors become a typed result (error-answers.ts): a FencingError's code and words;
+ * anything else is logged and answered 'internal'.
  */
 export function validatedAction<S extends z.ZodType, T>(
   schema: S,
@@ -23,17 +24,7 @@ export function validatedAction<S extends z.ZodType, T>(
     try {
       return { ok: true, data: await action(parsed.data) };
     } catch (error) {
-      if (isFencingError(error)) return { ok: false, error: { code: error.code, message: error.message } };
-      console.error('[action] failed:', error);
-      // Only a fault of the server's own lands here (a person's mistake is a FencingError): say so
-      // without pointing the person at a log they cannot read.
-      return {
-        ok: false,
-        error: {
-          code: 'internal',
-          message: 'the server failed to do this; try again, or tell the trainer if it keeps failing',
-        },
-      };
+      return { ok: false, error: errorInWords(error, 'action') };
     }
   };
 }

@@ -58,6 +58,7 @@ export async function startWhatIf(w: WhatIf, caller: WhatIfCaller): Promise<Fork
     // A fork that cannot run is not left open, counted against its owner's labs.
     await getPrivateLabs()
       .close(lab, 'its run could not be queued')
+      // The fork's lab closes later by itself when idle; the error that matters is rethrown.
       .catch(() => undefined);
     throw error;
   }

@@ -263,7 +263,9 @@ export class LabSupervisor {
     for (const p of processes) p.endExpected = true;
     await Promise.all(
       processes.map(async (p) => {
+        // The database away at shutdown: the worker is signalled below all the same.
         const row = await findWorkerStatus({ lab: p.lab.id, ref: p.name }).catch(() => undefined);
+        // The worker may be gone already; a stop command is only the polite way.
         if (row?.live && row.origin?.workerPid === p.pid) await this.command(row, 'stop').catch(() => undefined);
       }),
     );
@@ -300,7 +302,7 @@ export class LabSupervisor {
       p.joinedAs ??
       (await findWorkerStatus({ lab: p.lab.id, ref: p.name })
         .then((row) => (row?.origin?.workerPid === p.pid ? row : undefined))
-        .catch(() => undefined));
+        .catch(() => undefined)); // the database away: treated as no status row
     if (!worker) return;
     try {
       if (!(await historySaysRunning({ lab: p.lab.id, name: worker.name }))) return;

@@ -112,6 +112,7 @@ export class LeaseClient {
     const token = this.belief?.leaseToken;
     this.belief = undefined;
     await this.setPhase('reconnecting');
+    // The session is the one that failed: nothing to end cleanly.
     await this.session.end().catch(() => undefined);
     for (let delayMs = RECONNECT_FIRST_MS; ; delayMs = Math.min(delayMs * 2, RECONNECT_MAX_MS)) {
       await this.nap(delayMs);
@@ -125,6 +126,7 @@ export class LeaseClient {
         return;
       } catch (error) {
         if (!isFencingError(toFencingError(error), 'db_unavailable')) throw error;
+        // The session is the one that failed: nothing to end cleanly.
         await this.session.end().catch(() => undefined);
       }
     }
@@ -261,6 +263,7 @@ export class LeaseClient {
   private async retryOnNewConnection(value: string, token: Token): Promise<WriteResult> {
     const stuck = this.session;
     this.session = await this.connect();
+    // The stuck session is left behind on purpose: how it ends is not this write's business.
     void stuck.end().catch(() => undefined);
     await this.event('write_sent', {
       token,
@@ -343,6 +346,7 @@ export class LeaseClient {
     if (ms <= 0 || this.pauseRequested) return;
     const controller = new AbortController();
     this.wake = () => controller.abort();
+    // Woken early on purpose (a command came): the loop goes on.
     await sleep(this.clock.realMsFor(ms), undefined, { signal: controller.signal }).catch(() => undefined);
     this.wake = undefined;
   }

@@ -129,6 +129,7 @@ async function obey(command: { command: WorkerCommand; seconds?: number }, db: p
 
 async function stop(reason: string, db: pg.Client): Promise<void> {
   stopping = true;
+  // The database may be what went: the server sees the heartbeat stop.
   await markRemoteWorkerStopped(me, db).catch(() => undefined);
   say(reason);
   // A frozen main thread wakes to exit; a running one gets the message.
@@ -159,6 +160,7 @@ function connection(): Promise<pg.Client> {
       client = fresh;
       return fresh;
     } catch (error) {
+      // The connection that failed has nothing to end; the first error is rethrown.
       await fresh.end().catch(() => undefined);
       throw error;
     } finally {
@@ -213,6 +215,7 @@ function beat(): Promise<void> {
       if (reason && !stopping) await stop(`stopped: ${reason}`, db);
     } while (beatAgain);
   })()
+    // A beat that fails is the next beat's to retry; the row goes stale if the database stays away.
     .catch(() => undefined)
     .finally(() => {
       beating = undefined;

@@ -63,6 +63,7 @@ async function main(): Promise<number> {
     try {
       await session.connect();
     } catch (error) {
+      // The connection that failed has nothing to end; the first error is rethrown.
       await session.end().catch(() => undefined);
       throw error;
     }
@@ -113,22 +114,26 @@ async function main(): Promise<number> {
   const { generation, lab } = joined;
   const { resource } = lab;
   if (settings.leaseClock !== undefined && !hasDriftingClock(lab.kind)) {
+    // Best effort: the refusal below is what the caller reads; a row left live goes stale without beats.
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(
       `--lease-clock: only the drifting-clock labs have a lease clock setting (${lab.id} is ${lab.kind})`,
     );
   }
   if (settings.retryAfterMs !== undefined && !hasPacketProxy(lab.kind)) {
+    // Best effort: the refusal below is what the caller reads; a row left live goes stale without beats.
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(`--retry-after-ms: only the delayed-packet labs retry a write (${lab.id} is ${lab.kind})`);
   }
   if (settings.writeValue !== undefined && !takesTraineeGuard(lab.kind)) {
+    // Best effort: the refusal below is what the caller reads; a row left live goes stale without beats.
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(
       `--write-value: only the your-guard lab's workers write a value of their choosing (${lab.id} is ${lab.kind})`,
     );
   }
   if (!local && hasPacketProxy(lab.kind)) {
+    // Best effort: the refusal below is what the caller reads; a row left live goes stale without beats.
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(
       `the ${lab.id} lab runs only workers its app server starts: their connection to PostgreSQL passes through that server's proxy, which holds their writes (start one from the lab's page)`,
@@ -174,9 +179,10 @@ async function main(): Promise<number> {
           db,
           { lab: lab.id, actor: name, kind: 'worker_stopped', resource, detail: { ...detail, reason } },
           { as: me },
-        ).catch(() => undefined);
+        ).catch(() => undefined); // the database may be away: the lane ends when the heartbeat stops
         await markRemoteWorkerStopped(me, db);
       } finally {
+        // The database may be away: the connection ends with the process.
         await db.end().catch(() => undefined);
       }
     };

@@ -64,4 +64,8 @@ test('anything but a checked id finds nothing', async () => {
   ] as const) {
     assert.equal((await history(id, lab)).status, 404, `${id} ${lab}`);
   }
+  // Answered in one place (lib/server/error-answers.ts): a code and words, nothing of the path.
+  assert.deepEqual(await (await report('../secret.txt')).json(), {
+    error: { code: 'not_found', message: 'no such soak report' },
+  });
 });

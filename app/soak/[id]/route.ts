@@ -1,22 +1,25 @@
+import { FencingError } from '@/lib/model/core/errors';
 import { soakIdSchema } from '@/lib/model/soak/soak-reports';
+import { answeringErrors } from '@/lib/server/error-answers';
 import { readSoakHtml } from '@/lib/server/soak-reports';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** A soak report's page, as `npm run soak` wrote it, found by its id (checked), never by a path. */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  const id = soakIdSchema.safeParse((await params).id);
-  const html = id.success ? await readSoakHtml(id.data) : undefined;
-  if (html === undefined) return new Response('no such soak report', { status: 404, headers: plain });
-  return new Response(html, {
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-      // The page is ours, written by the soak with every value escaped: no script runs in it.
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-    },
-  });
-}
-
-const plain = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' };
+export const GET = answeringErrors(
+  'soak report',
+  async (_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
+    const id = soakIdSchema.safeParse((await params).id);
+    const html = id.success ? await readSoakHtml(id.data) : undefined;
+    if (html === undefined) throw new FencingError('not_found', 'no such soak report');
+    return new Response(html, {
+      headers: {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        // The page is ours, written by the soak with every value escaped: no script runs in it.
+        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+      },
+    });
+  },
+);

@@ -17,6 +17,7 @@ export function ChaosPanel() {
   const [seconds, setSeconds] = useState<number>(CHAOS_LIMITS.seconds.default);
 
   const start = async () => {
+    // The server could not be reached: `undefined` is said so below.
     const result = await startChaosAction({ lab, seed, workers, seconds }).catch(() => undefined);
     if (!result) return notify('error', 'Chaos: the server could not be reached');
     if (!result.ok) return notify('error', `Chaos: ${result.error.message}`);

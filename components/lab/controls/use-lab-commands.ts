@@ -42,6 +42,7 @@ export function useLabCommands() {
         notify('error', `${label}: ${result.error.message}`);
         return undefined;
       } catch {
+        // The action threw only if the server could not be reached: its refusals come back as results.
         notify('error', `${label}: the server could not be reached`);
         return undefined;
       } finally {

@@ -187,10 +187,12 @@ function useFullscreen() {
     document.addEventListener('fullscreenchange', update);
     return () => document.removeEventListener('fullscreenchange', update);
   }, []);
-  // Browsers may refuse (no user gesture, an iframe): the page then simply stays as it is.
   const toggle = useCallback(() => {
-    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
-    else void document.documentElement.requestFullscreen?.().catch(() => undefined);
+    const change = document.fullscreenElement
+      ? document.exitFullscreen()
+      : document.documentElement.requestFullscreen?.();
+    // Browsers may refuse (no user gesture, an iframe): the page then simply stays as it is.
+    void change?.catch(() => undefined);
   }, []);
   return { on, toggle };
 }

@@ -14,6 +14,7 @@ export function CopyMomentLink({ lab, bounds, moment }: { lab: string; bounds: R
       await navigator.clipboard.writeText(link);
       setResult({ copied: true, link });
     } catch {
+      // The clipboard refused (no permission, no secure page): the link is shown to copy by hand.
       setResult({ copied: false, link });
     }
   };

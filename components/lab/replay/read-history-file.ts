@@ -13,6 +13,7 @@ export async function readHistoryFile(file: File): Promise<ReadHistory> {
   try {
     text = await file.text();
   } catch {
+    // The browser could not read the file: said in words, the reason is the browser's.
     return { ok: false, error: `${file.name} could not be read.` };
   }
   const parsed = parseHistoryFile(text);

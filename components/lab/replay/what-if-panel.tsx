@@ -48,6 +48,7 @@ export function WhatIfPanel({ moment }: { moment: number }) {
         window.location.assign(`/compare?a=${encodeURIComponent(lab)}&b=${encodeURIComponent(result.data.id)}`);
       else setError(result.error.message);
     } catch {
+      // The action threw only if the server could not be reached: its refusals come back as results.
       setError('the server could not be reached');
     } finally {
       setBusy(false);

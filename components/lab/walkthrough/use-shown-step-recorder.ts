@@ -26,6 +26,7 @@ export function useShownStepRecorder() {
           const result = await recordWalkthroughStepAction({ lab, step });
           if (!result.ok) notify('error', `${failed}: ${result.error.message}`);
         } catch {
+          // The action threw only if the server could not be reached: its refusals come back as results.
           notify('error', `${failed}: the server could not be reached`);
         }
       });

@@ -52,6 +52,7 @@ export function GuardEditor({ labId }: { labId: string }) {
         setStatement(last.statement);
         setResult(last.result);
       })
+      // The last guard could not be read: the editor opens empty, as for a first guard.
       .catch(() => undefined)
       .finally(() => current && setLoaded(true));
     return () => {
@@ -67,6 +68,7 @@ export function GuardEditor({ labId }: { labId: string }) {
         event.preventDefault();
         setBusy(true);
         setError(undefined);
+        // The server could not be reached: `undefined` is said so below.
         const answer = await submitGuardAction({ lab: labId, name, statement }).catch(() => undefined);
         setBusy(false);
         if (answer?.ok) show(answer.data);

@@ -39,6 +39,7 @@ export function useGuardWait(
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ask = async () => {
+      // The server could not be reached: `undefined` is asked again below, like an internal fault.
       const answer = await guardAttemptAction({ lab: labId, attempt: result.attemptId }).catch(() => undefined);
       if (stopped) return;
       // A fault of the server's own (its database away) passes like a lost connection: ask again.

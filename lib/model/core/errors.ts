@@ -1,6 +1,11 @@
-/** What went wrong, as a caller can branch on it. Messages are safe to show to a user. */
+/**
+ * What went wrong, as a caller can branch on it. Messages are safe to show to a user. Each code has
+ * its HTTP status in lib/server/error-answers.ts (a new code without one fails the type check).
+ */
 export type FencingErrorCode =
   | 'invalid_input'
+  /** Nothing by that name: a lab, a soak report. Someone else's private lab is answered exactly like a missing one. */
+  | 'not_found'
   | 'unknown_row'
   | 'token_not_issued'
   | 'stale_token_refused'

@@ -110,6 +110,7 @@ export function hostRefusal(
     try {
       originHost = new URL(request.origin).host;
     } catch {
+      // An Origin that is not a URL matches no host: refused below.
       originHost = undefined;
     }
     if (!originHost || !isOwn(originHost, own)) {

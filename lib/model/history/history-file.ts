@@ -184,6 +184,7 @@ export function parseHistoryFile(input: string): ParsedHistory {
   try {
     raw = JSON.parse(input);
   } catch {
+    // The parser's words name a position in text nobody sees: say what is wrong instead.
     return { ok: false, error: 'the file is not JSON' };
   }
   // The envelope first, in plain words: someone opening the wrong file should be told so, not

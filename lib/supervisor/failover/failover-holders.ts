@@ -46,6 +46,7 @@ export class FailoverHolders {
     const state = this.holders[holder];
     const url = pair.writerUrl();
     if (state.session && state.sessionUrl === url) return state.session;
+    // A session on the old writer may be dead already: nothing to end.
     await state.session?.end().catch(() => undefined);
     state.session = await connectFailoverServer(url);
     state.sessionUrl = url;
@@ -92,6 +93,7 @@ export class FailoverHolders {
 
   /** Ends every session and forgets the tokens. */
   async close(): Promise<void> {
+    // A session may be dead already (its server killed): nothing to end.
     for (const holder of Object.values(this.holders)) await holder.session?.end().catch(() => undefined);
     this.holders = { A: {}, B: {}, C: {} };
   }

@@ -41,6 +41,7 @@ export class SharedView {
     if (this.last && Date.now() - this.last.at < VIEW_FRESH_MS) return this.last.view;
     const view = readView(this.source());
     this.last = { at: Date.now(), view };
+    // The caller gets the rejection from `view`; here it only drops the cached view.
     view.catch(() => this.invalidate());
     return view;
   }

@@ -50,6 +50,7 @@ class FailoverLab {
   /** One control at a time, in arrival order. */
   private serially<T>(work: () => Promise<T>): Promise<T> {
     const next = this.queue.then(work, work);
+    // The next job runs after this one whatever became of it; the caller gets its error from `next`.
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -136,6 +137,7 @@ class FailoverLab {
       const { pending } = await this.holders.startGrant(holder, pair, (grant) =>
         this.record(grantStep(holder, grant, server)),
       );
+      // Awaited in the race below: this only keeps a late rejection from going unhandled.
       pending.catch(() => undefined);
       const answer = await Promise.race([
         pending.then((grant) => ({ waiting: false as const, token: grant.token })),

@@ -21,6 +21,7 @@ async function onServer<T>(url: string, read: (session: FailoverSession) => Prom
   try {
     return await read(session);
   } finally {
+    // A session on a killed server has nothing to end.
     await session.end().catch(() => undefined);
   }
 }

@@ -44,14 +44,17 @@ export async function serverView(url: string, role: ServerView['role'], running:
       sequence: await readTokenSequence(session),
     };
   } catch {
+    // The server is down or starting: its view says only its role and whether it runs.
     return { role, running };
   } finally {
+    // A session on a killed server has nothing to end.
     await session?.end().catch(() => undefined);
   }
 }
 
 /** Pair directories a killed server left behind (its keepers ended the servers, not the files). */
 export async function removeLeftoverDirs(parentDir: string): Promise<void> {
+  // No parent folder: nothing left behind.
   const entries = await readdir(parentDir).catch(() => [] as string[]);
   for (const entry of entries.filter((name) => name.startsWith('fencing-lab-failover-'))) {
     const dir = path.join(parentDir, entry);

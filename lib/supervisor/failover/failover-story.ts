@@ -103,6 +103,7 @@ export async function runFailoverStory(
     const grantC = await grantOrFail(promoted, 'C');
     await record(grantStep('C', grantC, 'promoted standby'));
   } finally {
+    // A session on a killed server has nothing to end.
     for (const session of sessions) await session.end().catch(() => undefined);
   }
 }

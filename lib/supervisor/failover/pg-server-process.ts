@@ -140,6 +140,7 @@ export async function startPgServer(options: {
     await waitUntilReady(options.port, options.password, running);
   } catch (error) {
     await server.stop();
+    // No log yet: the error is thrown without one.
     const log = await readFile(options.logFile, 'utf8').catch(() => '');
     throw new Error(`${(error as Error).message}\n${log.slice(-2000)}`);
   }
@@ -150,6 +151,7 @@ function isZombie(pid: number): boolean {
   try {
     return /^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
   } catch {
+    // The process is gone: not a zombie.
     return false;
   }
 }
@@ -165,6 +167,8 @@ async function waitUntilReady(port: number, password: string, running: () => boo
       await client.end();
       return;
     } catch {
+      // Not accepting connections yet: try again until the deadline.
+      // The connection that failed has nothing to end.
       await client.end().catch(() => undefined);
       await sleep(100);
     }
@@ -189,7 +193,9 @@ export async function processesOf(dataDir: string): Promise<number[]> {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     if (pid === process.pid || isZombie(pid)) continue;
+    // A process that ended meanwhile (or not ours to read) is not one of the cluster's.
     const cmdline = (await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ');
+    // Likewise: a process that ended meanwhile has no working folder.
     const cwd = (await readlink(`/proc/${entry}/cwd`).catch(() => '')).replace(/ \(deleted\)$/, '');
     if (cmdline.includes(dataDir) || cwd === real || cwd === dataDir) found.push(pid);
   }

@@ -76,6 +76,7 @@ export async function startReplicaPair(options: { mode: ReplicationMode; parentD
   const password = randomBytes(18).toString('base64url');
   const started: { close(): Promise<void> }[] = [];
   const removeAll = async () => {
+    // Tearing down after a failure: each piece is closed whatever became of the others.
     for (const thing of started.reverse()) await thing.close().catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   };

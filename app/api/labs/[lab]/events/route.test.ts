@@ -103,6 +103,14 @@ test('when the LISTEN connection dies, the stream closes so that the browser rec
 
 test('an unknown lab is a 404 and a malformed Last-Event-ID a 400', async () => {
   assert.equal((await open('prod').response).status, 404);
+  const missing = await GET(new Request('http://lab.test/api/labs/prod/events'), {
+    params: Promise.resolve({ lab: 'prod' }),
+  });
+  assert.deepEqual(await missing.json(), { error: { code: 'not_found', message: 'no lab "prod"' } });
   const bad = new Request(`http://lab.test/api/labs/${LAB}/events`, { headers: { 'last-event-id': 'abc' } });
-  assert.equal((await GET(bad, { params: Promise.resolve({ lab: LAB }) })).status, 400);
+  const refused = await GET(bad, { params: Promise.resolve({ lab: LAB }) });
+  assert.equal(refused.status, 400);
+  assert.deepEqual(await refused.json(), {
+    error: { code: 'invalid_input', message: 'Last-Event-ID must be a whole number' },
+  });
 });

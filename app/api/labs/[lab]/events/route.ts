@@ -1,6 +1,8 @@
 import { feedOutageLog } from '@/lib/log/outage-log';
+import { FencingError } from '@/lib/model/core/errors';
 import { canView, credentialsFromCookieHeader } from '@/lib/server/access';
 import { clientAddressOfRequest } from '@/lib/server/client-address';
+import { answeringErrors, noSuchLab } from '@/lib/server/error-answers';
 import { eventStream, RECONNECT_MS, retryLater } from '@/lib/server/event-stream';
 import { getFeedSlots } from '@/lib/server/feed-slots';
 import { findFeedLab, startLabFeed } from '@/lib/server/lab-feed';
@@ -23,13 +25,15 @@ const UNAVAILABLE_RETRY_MS = { min: RECONNECT_MS, spread: 2_000 };
  *
  * Whatever it cannot serve yet (the database is away, too many feeds open) it answers with a 200
  * stream that says why and ends, which a browser's EventSource retries by itself: after a 5xx it
- * would give up for good. Only what will never change is final: a lab that does not exist (404)
- * and a malformed Last-Event-ID (400).
+ * would give up for good. Only what will never change is final, answered by
+ * lib/server/error-answers.ts: a lab that does not exist (404) and a malformed Last-Event-ID (400).
  */
-export async function GET(request: Request, { params }: { params: Promise<{ lab: string }> }) {
+export const GET = answeringErrors('feed', feed);
+
+async function feed(request: Request, { params }: { params: Promise<{ lab: string }> }): Promise<Response> {
   const { lab: labId } = await params;
   const after = parseAfter(request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('after'));
-  if (after === undefined) return Response.json({ error: 'Last-Event-ID must be a whole number' }, { status: 400 });
+  if (after === undefined) throw new FencingError('invalid_input', 'Last-Event-ID must be a whole number');
 
   const slot = getFeedSlots().take(clientAddressOfRequest(request));
   if ('refused' in slot) {
@@ -52,10 +56,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ lab:
       UNAVAILABLE_RETRY_MS.min + Math.random() * UNAVAILABLE_RETRY_MS.spread,
     );
   }
-  // Someone else's private lab is reported exactly like a lab that does not exist.
+  // Someone else's private lab is answered exactly like a lab that does not exist.
   if (!found || !canView(found, credentialsFromCookieHeader(request.headers.get('cookie')))) {
     slot.release();
-    return Response.json({ error: `no lab ${JSON.stringify(labId)}` }, { status: 404 });
+    throw noSuchLab(labId);
   }
   const lab = found;
 

@@ -66,9 +66,15 @@ test('a history longer than a page comes whole, in order, in several pages', asy
 });
 
 test("a malformed ?after= is refused; someone else's private lab is answered like a lab that does not exist", async () => {
-  assert.equal((await get(LAB, '?after=-1')).status, 400);
+  const malformed = await get(LAB, '?after=-1');
+  assert.equal(malformed.status, 400);
+  assert.deepEqual(await malformed.json(), {
+    error: { code: 'invalid_input', message: 'after must be a whole number' },
+  });
   assert.equal((await get(LAB, '?after=1e3')).status, 400);
-  assert.equal((await get('no-such-lab')).status, 404);
+  const missing = await get('no-such-lab');
+  assert.equal(missing.status, 404);
+  assert.deepEqual(await missing.json(), { error: { code: 'not_found', message: 'no lab "no-such-lab"' } });
 
   const secret = randomBytes(16).toString('hex');
   const lab = await createPrivateLab({
@@ -81,7 +87,12 @@ test("a malformed ?after= is refused; someone else's private lab is answered lik
   });
   try {
     await appendEvent(getPool(), { lab: lab.id, actor: 'T', kind: 'write_sent', detail: { value: 'mine' } });
-    assert.equal((await get(lab.id)).status, 404);
+    const theirs = await get(lab.id);
+    assert.equal(theirs.status, 404);
+    // The same words as a lab that does not exist: nothing says the lab is there.
+    assert.deepEqual(await theirs.json(), {
+      error: { code: 'not_found', message: `no lab ${JSON.stringify(lab.id)}` },
+    });
     assert.equal((await get(lab.id, '', `${OWNER_COOKIE}=${randomBytes(16).toString('hex')}`)).status, 404);
     const mine = await get(lab.id, '', `${OWNER_COOKIE}=${secret}`);
     assert.equal(mine.status, 200);
