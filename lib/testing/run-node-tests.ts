@@ -19,8 +19,8 @@ import { splitTests } from './test-groups';
  *
  * With DATABASE_URL set, the database files run in one lane on that database. Each file's output is
  * printed whole when it ends; at the end, the time of each group and the slowest files. The time each
- * file took is kept in node_modules/.cache (never committed), so that the next run starts the slowest
- * files first; a clean clone starts them in path order.
+ * file took in a whole run is kept in node_modules/.cache (never committed), so that the next run starts
+ * the slowest files first; a clean clone starts them in path order.
  */
 
 const TEST_ROOTS = ['lib', 'db', 'app', 'components'];
@@ -210,7 +210,8 @@ async function main(): Promise<number> {
     pureGroup(pure, fileRuns),
     ...(queue.length ? Array.from({ length: lanes }, (_, i) => databaseLane(i + 1, queue, fileRuns)) : []),
   ]);
-  await keepSeconds(fileRuns, previous);
+  // Only a whole run says how long each file takes (a filtered run may be a planted bug failing early).
+  if (!filter.length) await keepSeconds(fileRuns, previous);
   report(groups, fileRuns, (performance.now() - started) / 1000, queue.length);
   return groups.every((g) => g.failed === 0) && queue.length === 0 && !stopping ? 0 : 1;
 }
