@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 /*
- * `npm test`: every suite. First the quick checks, side by side: lint, the type check, and the
+ * `npm test`: every suite. First the quick checks, side by side: lint and the type check; then the
  * production build (made once here, because the suites after it start the app at the same time, and
  * two builds into one .next would break each other: lib/testing/build-if-stale.ts). If all pass, the
  * long suites run in lanes side by side, each lane its suites in order, stopping at its first failure;
@@ -12,13 +13,43 @@ import { createInterface } from 'node:readline';
  * it started, so that a slow suite is seen (and the CI's time explained). Exits 1 if any suite failed.
  */
 
-type Suite = { name: string; args: string[] };
+type Suite = { name: string; args: string[]; env?: Record<string, string> };
 
 const QUICK: Suite[] = [
   { name: 'lint', args: ['run', 'lint'] },
   { name: 'typecheck', args: ['run', 'typecheck'] },
-  { name: 'build', args: ['exec', '--', 'node', '--import', 'tsx', 'lib/testing/build-if-stale.ts'] },
 ];
+/** After the type check, which reads the route types a build writes (.next/types) and fails while they are rewritten. */
+const BUILD: Suite = {
+  name: 'build',
+  args: ['exec', '--', 'node', '--import', 'tsx', 'lib/testing/build-if-stale.ts'],
+};
+
+/*
+ * The e2e spec files in halves, each half a Playwright run with an app (`npm start`), a port and an
+ * embedded PostgreSQL of its own (E2E_PORT, E2E_DATA_DIR: playwright.config.ts), so that a spec in one
+ * half never meets the other half's shared labs. Files are dealt in turn (path order), so a new spec
+ * lands in a half by the rule. The ports are E2E_PORT (3210 unless set) and 10 above it per half
+ * (feed-heals.spec.ts also takes the port after each).
+ */
+const E2E_HALVES = 2;
+const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 3210);
+
+function e2eHalves(): Suite[] {
+  const specs = readdirSync('e2e')
+    .filter((f) => f.endsWith('.spec.ts'))
+    .sort()
+    .map((f) => `e2e/${f}`);
+  return Array.from({ length: E2E_HALVES }, (_, i) => ({
+    name: `e2e ${i + 1}/${E2E_HALVES}`,
+    args: ['run', 'test:e2e', '--', ...specs.filter((_, n) => n % E2E_HALVES === i)],
+    env: {
+      E2E_PORT: String(E2E_BASE_PORT + 10 * i),
+      E2E_DATA_DIR: i === 0 ? '.data/e2e' : `.data/e2e-${i + 1}`,
+      E2E_OUTPUT_DIR: `test-results/e2e-${i + 1}`,
+    },
+  }));
+}
 
 /** Lanes that run side by side; the suites of a lane run one after another. */
 const LANES: Suite[][] = [
@@ -26,7 +57,7 @@ const LANES: Suite[][] = [
     { name: 'node', args: ['run', 'test:node'] },
     { name: 'mutations', args: ['run', 'test:mutations', '--', '--no-baseline'] },
   ],
-  [{ name: 'e2e', args: ['run', 'test:e2e'] }],
+  ...e2eHalves().map((half) => [half]),
   [
     { name: 'bench', args: ['run', 'test:bench'] },
     { name: 'soak', args: ['run', 'test:soak'] },
@@ -47,7 +78,7 @@ function prefixLines(stream: NodeJS.ReadableStream, prefix: string, out: NodeJS.
 
 function run(suite: Suite, width: number): Promise<Ran> {
   const startedAt = since();
-  const child = spawn('npm', suite.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', suite.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...suite.env } });
   running.add(child);
   const prefix = `[${suite.name}]`.padEnd(width + 3);
   prefixLines(child.stdout, prefix, process.stdout);
@@ -81,12 +112,14 @@ function report(ran: readonly Ran[], totalSeconds: number): void {
 }
 
 async function main(): Promise<number> {
-  const all = [...QUICK, ...LANES.flat()];
+  const all = [...QUICK, BUILD, ...LANES.flat()];
   const width = Math.max(...all.map((s) => s.name.length));
   const ran: Ran[] = [];
   const quick = await Promise.all(QUICK.map((suite) => run(suite, width)));
   ran.push(...quick);
-  if (quick.every((r) => r.code === 0)) await Promise.all(LANES.map((lane) => runLane(lane, width, ran)));
+  if (quick.every((r) => r.code === 0) && (await runLane([BUILD], width, ran))) {
+    await Promise.all(LANES.map((lane) => runLane(lane, width, ran)));
+  }
   report(ran, since());
   return ran.every((r) => r.code === 0) && ran.length === all.length ? 0 : 1;
 }
