@@ -21,7 +21,7 @@ test('a model test is pure; a test that reaches pg or a process through the proj
   assert.deepEqual(database, ['db/labs.test.ts', 'lib/supervisor/supervisor.test.ts']);
 });
 
-test('the rule follows imports two files deep, through an import circle, and sees the database's URL read', async () => {
+test('the rule follows imports two files deep, through an import circle, and sees the database address read from the environment', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-test-groups-'));
   try {
     const files: Record<string, string> = {

