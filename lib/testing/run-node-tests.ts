@@ -11,7 +11,8 @@ import { splitTests } from './test-groups';
  * by Node's own test runner, in groups that run side by side:
  *
  * - pure: the files that need neither a database nor a process (the rule: lib/testing/test-groups.ts),
- *   run at once, several at a time, without DATABASE_URL and without waiting for a PostgreSQL;
+ *   run at once, one at a time (many are property tests that use a whole CPU, and the database lanes'
+ *   timing tests fail when starved), without DATABASE_URL and without waiting for a PostgreSQL;
  * - database lanes (FENCING_LAB_TEST_LANES, default 2): each lane starts its own embedded PostgreSQL
  *   (its own data directory and port, so its own labs, the shared labs included) and runs the other
  *   files one at a time, taking the next file from one queue when its last one ends. One file at a
@@ -96,7 +97,7 @@ function withoutDatabase(): NodeJS.ProcessEnv {
 
 async function pureGroup(files: string[], fileRuns: FileRun[]): Promise<GroupRun> {
   if (files.length === 0) return { name: 'pure', seconds: 0, files: 0, failed: 0 };
-  const run = await runNodeTest(files, ['--test-concurrency=2'], withoutDatabase(), `pure: ${files.length} files`);
+  const run = await runNodeTest(files, ['--test-concurrency=1'], withoutDatabase(), `pure: ${files.length} files`);
   const counts = countsOf(run.output);
   fileRuns.push({ file: `(${files.length} pure files)`, group: 'pure', seconds: run.seconds, code: run.code, counts });
   return { name: 'pure', seconds: run.seconds, files: files.length, failed: run.code === 0 ? 0 : 1 };
@@ -202,7 +203,7 @@ async function main(): Promise<number> {
     ? 1
     : Math.max(1, Math.min(Number.isInteger(wanted) ? wanted : 2, queue.length));
   console.log(
-    `test:node: ${pure.length} files without a database (2 at a time), ${database.length} with one (${lanes} lane${lanes === 1 ? '' : 's'}, one file at a time each)`,
+    `test:node: ${pure.length} files without a database (one at a time, beside the lanes), ${database.length} with one (${lanes} lane${lanes === 1 ? '' : 's'}, one file at a time each)`,
   );
 
   const fileRuns: FileRun[] = [];
