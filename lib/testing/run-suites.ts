@@ -144,11 +144,16 @@ async function main(): Promise<number> {
   return ran.every((r) => r.code === 0) && ran.length === all.length ? 0 : 1;
 }
 
+/*
+ * Ctrl-C or a SIGTERM: SIGINT to each suite's whole group, as a terminal's Ctrl-C would send it. Playwright
+ * then stops its `npm start` (with SIGTERM it died and left the app and its PostgreSQL running, and the next
+ * e2e run found its port taken).
+ */
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     for (const child of running) {
       try {
-        if (child.pid) process.kill(-child.pid, signal);
+        if (child.pid) process.kill(-child.pid, 'SIGINT');
       } catch {
         // its group has just ended
       }
