@@ -4,6 +4,8 @@ import path from 'node:path';
 import { migrate } from '../db/migrate';
 import { closePool } from '../db/pool';
 import { ensureLocalWorkerPassword, ensureWorkerPassword, workerUrlFrom } from '../db/roles';
+import { PROJECT_ROOT } from '../lib/launcher/paths';
+import { startWorkersFromBundle } from '../lib/os/worker-bundle';
 import { getSupervisor } from '../lib/supervisor/supervisor';
 import { type AppProcess, startAppProcess } from '../lib/testing/app-process';
 import { startTestCluster } from '../lib/testing/test-cluster';
@@ -197,4 +199,6 @@ async function main(argv: string[]): Promise<number> {
   return EXIT.ok;
 }
 
+// The workers this command's supervisors start load a bundle, not the TypeScript (lib/os/worker-bundle.ts).
+await startWorkersFromBundle(PROJECT_ROOT);
 process.exitCode = await main(process.argv.slice(2));

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { migrate } from '../../db/migrate';
 import { ensureLocalWorkerPassword, ensureWorkerPassword, workerRoleName, workerUrlFrom } from '../../db/roles';
 import { identify, isSameProcess, type ProcessIdentity, terminate } from '../os/processes';
+import { startWorkersFromBundle } from '../os/worker-bundle';
 import { writeFileAtomically } from './atomic-file';
 import { buildIsStale, recordBuild, sourceFingerprint } from './build-freshness';
 import { watchDatabase } from './database-watchdog';
@@ -58,6 +59,8 @@ const shuttingDown = new AbortController();
 async function main(mode: Mode): Promise<void> {
   const port = parsePort(process.env.PORT);
   chosenTrainerKey(); // a key too short to hold off guessing stops the start here, before anything runs
+  // `npm start`: the workers its server starts load a bundle, not the TypeScript (dev keeps tsx, for edits).
+  if (mode === 'start') await startWorkersFromBundle(ROOT, say);
   await mkdir(DATA_DIR, { recursive: true });
   // Loopback unless asked otherwise: the lab starts processes on behalf of whoever can reach it.
   const host = process.env.HOST || '127.0.0.1';

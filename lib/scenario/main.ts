@@ -5,7 +5,7 @@ import { closePool, toFencingError } from '../../db/pool';
 import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
 import { hasPacketProxy, PAUSE_FENCED } from '../labs/traits';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
-import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
+import { dataDir, EMBEDDED_PG_PREFERRED_PORT, PROJECT_ROOT } from '../launcher/paths';
 import { isFencingError } from '../model/core/errors';
 import { FAILOVER_LAB } from '../model/failover/failover-events';
 import { CHAOS_LIMITS } from '../model/lab/lab-inputs';
@@ -14,6 +14,7 @@ import { hasDriftingClock, isWorkerLabId, type LabId, WORKER_LAB_IDS } from '../
 import { isLeaseClock, LEASE_CLOCKS, type LeaseClock } from '../model/lab/worker-clock';
 import { parseNumberList, type SweepGrid, sweepInput } from '../model/sweep/sweep-grid';
 import { DEFAULT_SWEEP, SWEEP_LIMITS } from '../model/sweep/sweep-limits';
+import { startWorkersFromBundle } from '../os/worker-bundle';
 import { getSupervisor } from '../supervisor/supervisor';
 import { closeOpenCellLabs } from '../sweep/cell-labs';
 import { runChaosScenario } from './chaos';
@@ -302,4 +303,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+// The workers this command's supervisors start load a bundle, not the TypeScript (lib/os/worker-bundle.ts).
+await startWorkersFromBundle(PROJECT_ROOT);
 process.exitCode = await main(process.argv.slice(2));

@@ -5,9 +5,10 @@ import { migrate } from '../../db/migrate';
 import { closePool } from '../../db/pool';
 import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
-import { dataDir } from '../launcher/paths';
+import { dataDir, PROJECT_ROOT } from '../launcher/paths';
 import { soakOk, soakTotals } from '../model/soak/soak-report';
 import { soakReportHref, soakReportId } from '../model/soak/soak-reports';
+import { startWorkersFromBundle } from '../os/worker-bundle';
 import { getSupervisor } from '../supervisor/supervisor';
 import { parseSoakArgs, SOAK_USAGE, UsageError } from './args';
 import { runSoak } from './run-soak';
@@ -95,4 +96,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+// The workers this command's supervisors start load a bundle, not the TypeScript (lib/os/worker-bundle.ts).
+await startWorkersFromBundle(PROJECT_ROOT);
 process.exitCode = await main(process.argv.slice(2));

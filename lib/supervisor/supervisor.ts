@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { appendEvent } from '../../db/events';
 import { findLab, labJoinKey } from '../../db/labs';
 import { getPool, toFencingError } from '../../db/pool';
-import { enqueueWorkerCommand, hasPendingCommand } from '../../db/remote-workers';
+import { enqueueWorkerCommand, hasPendingCommand, REMOTE_HEARTBEAT_FRESH_MS } from '../../db/remote-workers';
 import {
   findWorkerStatus,
   historySaysRunning,
@@ -37,6 +37,8 @@ const STOP_TIMEOUT_MS = 5_000;
 /** How long a new worker process has to join its lab. */
 const JOIN_TIMEOUT_MS = 30_000;
 const POLL_MS = 50;
+/** How often a worker whose heartbeat is late is looked at again before it is called not running. */
+const LATE_BEAT_POLL_MS = 250;
 /** A stopped worker on another machine may still have a statement in flight: it lands before the reset. */
 const STOP_SETTLE_MS = 300;
 /** The expiry sweep runs while live workers were seen this recently in a lab someone watches. */
@@ -450,10 +452,19 @@ export class LabSupervisor {
     if (!worker) {
       throw new FencingError('invalid_input', `no worker ${JSON.stringify(ref)} in the ${labTitle(lab)} lab`);
     }
-    if (alive && !worker.live) {
-      throw new FencingError('invalid_input', `${worker.name} is not running (restart it first)`);
+    if (!alive || worker.live) return worker;
+    // A process of this server that still runs is running, whatever its row says: on a starved machine its
+    // heartbeat can be late (its row then reads "not live"), and the command waits in its queue for it.
+    if (this.local.owned(lab, worker)) return worker;
+    // Another server's worker, or a remote one: a beat late by less than the row's window is waited for.
+    const deadline = Date.now() + REMOTE_HEARTBEAT_FRESH_MS;
+    while (Date.now() < deadline && !['stopped', 'crashed'].includes(worker.phase)) {
+      await sleep(LATE_BEAT_POLL_MS);
+      const again = await findWorkerStatus({ lab: lab.id, ref });
+      if (!again) break;
+      if (again.live) return again;
     }
-    return worker;
+    throw new FencingError('invalid_input', `${worker.name} is not running (restart it first)`);
   }
 
   private async command(worker: WorkerStatusRecord, command: WorkerCommand, seconds?: number): Promise<void> {

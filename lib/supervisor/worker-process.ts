@@ -1,11 +1,13 @@
 import 'server-only';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkerStatusRecord } from '../../db/worker-status';
 import type { WorkerSettings } from '../model/lab/lab-inputs';
 import type { LabInstance } from '../model/lab/lab-instance';
 import type { PacketProxy } from '../os/packet-proxy';
 import { type ProcessRun, processRunOf } from '../os/processes';
+import { WORKER_BUNDLE_ENV } from '../os/worker-bundle-env';
 import { LIFELINE_FD, startedByEnv } from '../worker/local-start';
 import { WARM_ENV, warmAssignmentLine } from '../worker/warm-start';
 
@@ -131,12 +133,22 @@ export class WorkerProcess {
  * channel: commands travel through the database.
  */
 export function spawnWorkerProgram(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const entry = path.join(projectRoot(), 'lib', 'worker', 'main.ts');
-  return spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', entry, ...args], {
+  return spawn(process.execPath, ['--conditions=react-server', ...workerEntry(), ...args], {
     cwd: projectRoot(),
     env,
     stdio: [env[WARM_ENV] === '1' ? 'pipe' : 'ignore', 'inherit', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * The worker program's entry: the bundle that the command which started this server or test made
+ * (lib/os/worker-bundle.ts), when it is there; otherwise the TypeScript, through tsx.
+ */
+function workerEntry(): string[] {
+  const bundle = process.env[WORKER_BUNDLE_ENV];
+  const main = bundle ? path.join(bundle, 'main.mjs') : undefined;
+  if (main && existsSync(main)) return [main];
+  return ['--import', 'tsx', path.join(projectRoot(), 'lib', 'worker', 'main.ts')];
 }
 
 /** A warm worker process: loaded, waiting for its assignment. */

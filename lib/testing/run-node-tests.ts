@@ -3,6 +3,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { migrate } from '../../db/migrate';
 import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
+import { PROJECT_ROOT } from '../launcher/paths';
+import { startWorkersFromBundle } from '../os/worker-bundle';
 import { startTestCluster, type TestCluster } from './test-cluster';
 import { splitTests } from './test-groups';
 
@@ -224,4 +226,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+// The workers the tests' supervisors start load a bundle, not the TypeScript (lib/os/worker-bundle.ts).
+await startWorkersFromBundle(PROJECT_ROOT);
 process.exitCode = await main();
