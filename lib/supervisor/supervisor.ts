@@ -24,7 +24,7 @@ import { type LabInstance, labTitle } from '../model/lab/lab-instance';
 import { DELAYED_WRITE_MARKER, hasPacketProxy } from '../model/lab/lab-kinds';
 import type { PacketProxy } from '../os/packet-proxy';
 import { singleton } from '../os/process-singletons';
-import { ExpirySweeper } from './expiry-sweeper';
+import { ExpiryRecorder } from './expiry-recorder';
 import { resetLabData } from './lab-reset';
 import { LocalWorkers } from './local-workers';
 import { PendingRecords } from './pending-records';
@@ -41,8 +41,8 @@ const POLL_MS = 50;
 const LATE_BEAT_POLL_MS = 250;
 /** A stopped worker on another machine may still have a statement in flight: it lands before the reset. */
 const STOP_SETTLE_MS = 300;
-/** The expiry sweep runs while live workers were seen this recently in a lab someone watches. */
-const LIVE_SWEEP_GRACE_MS = 5_000;
+/** The expiry recorder runs while live workers were seen this recently in a lab someone watches. */
+const LIVE_RECORDING_GRACE_MS = 5_000;
 
 /** What the UI and the server actions may know of a worker: read from its status row, no process id. */
 export type WorkerView = {
@@ -91,8 +91,8 @@ export class LabSupervisor {
   private readonly pendingRecords = new PendingRecords();
   private liveSeenAt = 0;
   /** A frozen holder cannot say its lease ran out: the server records expiries while workers live. */
-  private readonly sweeper = new ExpirySweeper(
-    () => this.local.processIds().length > 0 || Date.now() - this.liveSeenAt < LIVE_SWEEP_GRACE_MS,
+  private readonly expiryRecorder = new ExpiryRecorder(
+    () => this.local.processIds().length > 0 || Date.now() - this.liveSeenAt < LIVE_RECORDING_GRACE_MS,
   );
 
   /** The lab's workers as their status rows say. */
@@ -100,7 +100,7 @@ export class LabSupervisor {
     const found = await listWorkerStatus(lab.id);
     if (found.some((worker) => worker.live)) {
       this.liveSeenAt = Date.now();
-      this.sweeper.ensureRunning();
+      this.expiryRecorder.ensureRunning();
     }
     return found.map(view);
   }
@@ -272,7 +272,7 @@ export class LabSupervisor {
     await Promise.all(
       processes.map((p) => this.recordEndIfRunning(p, 'worker_stopped', { reason: 'its app server was stopped' })),
     );
-    this.sweeper.stop();
+    this.expiryRecorder.stop();
   }
 
   /**
@@ -390,7 +390,7 @@ export class LabSupervisor {
 
   /** Resolves with the new process's worker once it has joined its lab; its own words if it could not. */
   private async joined(spawned: WorkerProcess): Promise<WorkerView> {
-    this.sweeper.ensureRunning();
+    this.expiryRecorder.ensureRunning();
     const deadline = Date.now() + JOIN_TIMEOUT_MS;
     for (;;) {
       if (!spawned.alive) throw new FencingError('invalid_input', spawned.failure());
