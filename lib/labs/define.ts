@@ -26,7 +26,7 @@ export type TokenSource = 'sequence' | 'worker-counter' | 'kept-on-takeover';
 export type LeaseClock = 'database' | 'worker-may-drift';
 
 /** How a worker's statements reach PostgreSQL. */
-export type Transport = 'direct' | 'packet-proxy';
+export type Transport = 'direct' | 'packet-relay';
 
 /** Who runs the lab's holders. */
 export type Runner =

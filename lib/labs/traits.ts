@@ -27,9 +27,9 @@ export function hasDriftingClock(kind: LabId): kind is KindWith<{ clock: 'worker
   return LABS[kind].traits.clock === 'worker-may-drift';
 }
 
-/** The labs whose workers reach PostgreSQL through a proxy their app server owns, which can hold a write. */
-export function hasPacketProxy(kind: LabId): kind is KindWith<{ transport: 'packet-proxy' }> {
-  return LABS[kind].traits.transport === 'packet-proxy';
+/** The labs whose workers reach PostgreSQL through a packet relay their app server owns (lib/os/packet-relay.ts), which can hold a write. */
+export function hasPacketRelay(kind: LabId): kind is KindWith<{ transport: 'packet-relay' }> {
+  return LABS[kind].traits.transport === 'packet-relay';
 }
 
 /** The labs whose story is the pause (not the drifting clock's, the delayed packet's or the failover's). */

@@ -45,8 +45,8 @@ export async function writeForLab(request: WriteRequest, session: Session): Prom
     await criticalWindow();
     return writeThroughYourGuard({ as, rowId, value, token }, session);
   }
-  if (kind.traits.transport === 'packet-proxy') {
-    // Sent through the lab's proxy, which may hold it on the wire (lib/os/packet-proxy.ts); fenced or not by lab.
+  if (kind.traits.transport === 'packet-relay') {
+    // Sent through the worker's packet relay, which may hold it on the wire (lib/os/packet-relay.ts); fenced or not by lab.
     await criticalWindow();
     return writeDelayedPacket({ as, rowId, value, token, attempt: 'first' }, session);
   }

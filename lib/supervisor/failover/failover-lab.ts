@@ -103,7 +103,7 @@ class FailoverLab {
   cut() {
     return this.serially(async () => {
       const pair = this.requireWriter();
-      if (pair.proxy.isCut()) throw new FencingError('invalid_input', 'replication is already cut');
+      if (pair.link.isCut()) throw new FencingError('invalid_input', 'replication is already cut');
       const sequence = pair.promoted() ? undefined : await sequenceAtCut(pair);
       pair.cutReplication();
       await this.record({ kind: 'replication_cut', ...(sequence ? { sequence } : {}) });
@@ -114,7 +114,7 @@ class FailoverLab {
   heal() {
     return this.serially(async () => {
       const pair = this.requirePair();
-      if (!pair.proxy.isCut()) throw new FencingError('invalid_input', 'replication is not cut');
+      if (!pair.link.isCut()) throw new FencingError('invalid_input', 'replication is not cut');
       pair.healReplication();
       await this.record({ kind: 'replication_healed' });
       // A grant that waited on the cut wire goes through once the standby has it: answer after that.
