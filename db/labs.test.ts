@@ -7,7 +7,7 @@ import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER } from '../lib/model/lab/l
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { MAX_FORKS_PER_BROWSER } from '../lib/model/lab/lab-limits';
 import { listEvents } from './events';
-import { fencedWrite, readProtectedRow } from './guard';
+import { fencedWrite, readProtectedRow } from './fenced-write';
 import { closeLab, createPrivateLab, deleteExpiredLabHistories, findLab, type LabRecord } from './labs';
 import { acquireLease, readLease } from './leases';
 import { closePool, getPool } from './pool';

@@ -12,7 +12,7 @@ import {
 } from '../lib/model/lab/lab-instance';
 import { isLabId, type LabId } from '../lib/model/lab/lab-kinds';
 import { forkRefusal, type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab/lab-limits';
-import { createProtectedRow } from './guard';
+import { createProtectedRow } from './fenced-write';
 import { bumpLabGeneration } from './lab-generation';
 import { getPool, type Queryable, withTransaction } from './pool';
 

@@ -10,7 +10,7 @@ export const delayedPacket = defineLab({
   rowId: 10,
   resource: 'lab/delayed-packet',
   traits: {
-    fencing: 'token-guard',
+    fencing: 'fenced-write',
     tokenSource: 'sequence',
     textEpoch: false,
     ownGrantOnly: false,

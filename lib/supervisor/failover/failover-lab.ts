@@ -1,6 +1,6 @@
 import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { writeGuardedRow } from '../../../db/failover-cluster';
+import { writeFencedRow } from '../../../db/failover-cluster';
 import { FencingError } from '../../model/core/errors';
 import type { FailoverHolder } from '../../model/failover/failover-inputs';
 import type { FailoverStep } from '../../model/failover/failover-steps';
@@ -157,7 +157,7 @@ class FailoverLab {
       if (!token) throw new FencingError('invalid_input', `${holder} holds no token yet: grant it the lock first`);
       const session = await this.holders.sessionOf(holder, pair);
       const value = `${holder}-${Date.now() % 100_000}`;
-      const result = await writeGuardedRow(session, { value, token });
+      const result = await writeFencedRow(session, { value, token });
       const server = serverOf(pair);
       await this.record(
         result.accepted
