@@ -1,8 +1,8 @@
 /** Runs once when the Next server starts: the server-wide background jobs. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { startRetentionSweep } = await import('./lib/jobs/retention');
-  startRetentionSweep();
+  const { startHistoryPruner } = await import('./lib/jobs/history-pruner');
+  startHistoryPruner();
   // Worker sessions over their time budget (a runaway query, a transaction left open) are ended.
   const { startWorkerSessionWatchdog } = await import('./lib/jobs/worker-session-watchdog');
   startWorkerSessionWatchdog();

@@ -5,15 +5,20 @@ import { defineConfig, devices } from '@playwright/test';
  * End-to-end tests in real Chromium against `npm start` (the production build, real Postgres).
  * Chromium comes from the system (Debian's package); Playwright cannot download browsers here.
  * Without DATABASE_URL the app runs its embedded Postgres in .data/e2e, apart from a developer's .data.
+ * E2E_PORT and E2E_DATA_DIR choose another port and directory, so that two runs (npm test runs the
+ * spec files in two halves side by side: lib/testing/run-suites.ts) each have an app, a database and
+ * so shared labs of their own; feed-heals.spec.ts also takes the port after E2E_PORT. E2E_OUTPUT_DIR:
+ * where the run keeps traces (Playwright empties it when it starts).
  */
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
-export const E2E_DATA_DIR = path.resolve('.data/e2e');
+export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.data/e2e');
 /** The trainer key of the app under test: the `page` fixture enters it (e2e/fixtures.ts). */
 export const E2E_TRAINER_KEY = process.env.FENCING_LAB_TRAINER_KEY ?? 'e2e-trainer-key';
 
 export default defineConfig({
   testDir: './e2e',
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,

@@ -3,9 +3,10 @@ import { hostRefusal } from './lib/model/core/hosts';
 import { ownHosts } from './lib/server/own-hosts';
 
 /*
- * The server's one door (Next 16 runs proxy.ts before every page, route handler, the SSE feed and
- * every server action): a request must name one of our own hosts, and come from one of our own
- * origins when it says where it comes from. Anything else is refused in plain words, before any
+ * The request hook, the server's one door (Next 16's name for middleware, in a file Next names
+ * proxy.ts: it runs before every page, route handler, the SSE feed and every server action): a
+ * request must name one of our own hosts, and come from one of our own origins when it says where
+ * it comes from. Anything else is refused in plain words, before any
  * of the app runs: a page on another site cannot drive or read this server through DNS rebinding.
  */
 export function proxy(request: NextRequest): NextResponse {

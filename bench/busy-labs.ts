@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { fencedWrite } from '../db/guard';
+import { fencedWrite } from '../db/fenced-write';
 import { readLabGeneration } from '../db/lab-generation';
 import { createPrivateLab } from '../db/labs';
 import { acquireLease, releaseLease, renewLease } from '../db/leases';
@@ -12,7 +12,7 @@ import { type Figure, percentile } from './stats';
 /*
  * Lease operations per second with many busy labs at once: each lab has one holder of its own, on
  * a connection of its own, that acquires its lab's lease, then renews it and writes through the
- * guard (each operation commits with its event), and gives the lease up and takes it again every
+ * fenced write (each operation commits with its event), and gives the lease up and takes it again every
  * CYCLE_OPS operations. Labs share nothing but the database: what one lab waits on, the others
  * should not. Each holder sends what a worker sends: the generation of the lab it joined, checked
  * in every statement (db/lab-generation.ts). Rounds are timed; the figure is the total over every lab.

@@ -8,7 +8,7 @@ import type { Figure } from './stats';
 
 /*
  * Aimed chaos (issue 14): how many stale writes a seeded run makes in the fenced lab with five real
- * workers, per minute, and how many the guard let through. Goal: at least 100 a minute on a 2-CPU
+ * workers, per minute, and how many the fenced write let through. Goal: at least 100 a minute on a 2-CPU
  * machine, every one rejected. No database crash here (the soak has them: npm run soak).
  */
 

@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
       process.env.FENCING_LAB_LOCAL_WORKER_PASSWORD = await ensureLocalWorkerPassword(cluster.url);
       if (selected.has('throughput')) {
         console.log('throughput: fenced vs plain UPDATE…');
-        await run('throughput', 'Guard cost: fenced UPDATE throughput ÷ plain UPDATE throughput', () =>
+        await run('throughput', 'Fenced-write cost: fenced UPDATE throughput ÷ plain UPDATE throughput', () =>
           benchThroughput(cluster.url, sizes.throughput),
         );
       }

@@ -3,7 +3,7 @@ import type { BenchSizes } from './sizes';
 import type { Figure } from './stats';
 
 /*
- * What the guard costs: the fenced UPDATE (the seed's statement, `AND last_token <= $2`) against
+ * What the fenced write costs: the fenced UPDATE (the seed's statement, `AND last_token <= $2`) against
  * the same UPDATE without the predicate, on one PostgreSQL, with 1, 4 and 8 clients, on one hot
  * row and on many rows. Rounds alternate the two so that a noisy machine affects both alike.
  */

@@ -8,7 +8,7 @@ import { identityParams, type WorkerIdentity } from './worker-identity';
 
 /*
  * THE DELIBERATELY BROKEN WRITE PATHS, one per classic mistake. They write `unguarded_rows` only
- * (never protected_rows: db/only-guard-writes.test.ts enforces it), and only the broken labs call
+ * (never protected_rows: db/fenced-write-only-writer.test.ts enforces it), and only the broken labs call
  * them. Do not copy any of this: each function is wrong on purpose, in the way its name says.
  */
 
@@ -77,8 +77,8 @@ export async function writeFencedUnguarded(write: BrokenWrite, session: Session)
   return brokenWrite(write, session, 'fenced');
 }
 
-/** Mistake: a second code path (here, catching up on an overdue write) that skips the guard. */
-export async function writeBypassingGuard(write: BrokenWrite, session: Session): Promise<WriteResult> {
+/** Mistake: a second code path (here, catching up on an overdue write) that skips the fenced write. */
+export async function writeBypassingFence(write: BrokenWrite, session: Session): Promise<WriteResult> {
   await write.criticalWindow();
   return brokenWrite(write, session, 'plain');
 }

@@ -9,14 +9,14 @@ import { toWire } from '../lib/model/core/wire';
 import { HOLDERS, type Holder, type Step, stepArb } from '../lib/testing/core-schedule';
 import { freshRow } from '../lib/testing/fixtures';
 import { listEvents } from './events';
-import { fencedWrite, type ProtectedRow, readProtectedRow } from './guard';
+import { fencedWrite, type ProtectedRow, readProtectedRow } from './fenced-write';
 import { acquireLease, type Lease, readLease, releaseLease, renewLease } from './leases';
 import { closePool, newClient } from './pool';
 
 /*
  * Property tests of the fencing core on the real PostgreSQL: fast-check draws schedules of grants,
  * renewals, releases, writes (with the holder's token or an older one of its own, some frozen
- * mid-transaction), writes that bypass the guard, time passing (leases of 100–250 ms expire by the
+ * mid-transaction), writes that bypass the fenced write, time passing (leases of 100–250 ms expire by the
  * database's clock, nothing is faked), grants and renewals made late in a transaction that began
  * while the lease still ran, and holders crashing mid-transaction (their session ended by the server).
  * Each schedule runs on a row, a resource and a lab of its own; after every step the database must

@@ -8,7 +8,7 @@ import { identityParams, type WorkerIdentity } from './worker-identity';
  * The delayed-packet labs' write (db/functions/fl_delayed_packet_write.sql): fenced (fl_may_write's
  * `last_token <= token`, in the write's own statement) in `delayed-packet`, with no check in
  * `delayed-packet-unfenced`, as lab_kind_writes says. Its text
- * names worker_delayed_packet_write, which is what the lab's proxy holds at (DELAYED_WRITE_MARKER).
+ * names worker_delayed_packet_write, which is what the lab's packet relay holds at (DELAYED_WRITE_MARKER).
  * `attempt` says whether it is the first send or the client's retry after a timeout.
  */
 export async function writeDelayedPacket(

@@ -77,13 +77,13 @@ export async function grantLease(
   }
 }
 
-export type GuardedWriteResult = { accepted: true } | { accepted: false; rowToken: string };
+export type FencedRowWriteResult = { accepted: true } | { accepted: false; rowToken: string };
 
 /** The fenced write: accepted only if the row's token is not newer than `token`, in one statement. */
-export async function writeGuardedRow(
+export async function writeFencedRow(
   session: FailoverSession,
   write: { value: string; token: string },
-): Promise<GuardedWriteResult> {
+): Promise<FencedRowWriteResult> {
   const { rowCount } = await session.query(
     'UPDATE fo_rows SET value = $1, last_token = $2 WHERE id = 1 AND last_token <= $2',
     [write.value, write.token],

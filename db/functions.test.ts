@@ -67,13 +67,13 @@ test('migrations after the functions moved out define none', async () => {
 /** A writer's token compared with a row's: `x <= p_token`, `last_token > x`, any order or operator. */
 const TOKEN_COMPARISON = /[<>]=?\s*(p_token|[\w.]*last_token\w*)\b|\b(p_token|[\w.]*last_token\w*)(::\w+)?\s*[<>]=?/g;
 /**
- * The trigger under the guard is a second layer of its own on purpose (a direct UPDATE that lowers
+ * The trigger under the fenced write is a second layer of its own on purpose (a direct UPDATE that lowers
  * last_token, or invents one): were it to call fl_may_write, one bug would break both layers.
  */
 const SECOND_LAYER = 'protected_rows_enforce_token.sql';
 const withoutComments = (sql: string) => sql.replace(/--.*$/gm, '');
 
-test('the fenced predicate is written once, in fl_may_write, which every guarded write calls', async () => {
+test('the fenced predicate is written once, in fl_may_write, which every fenced write calls', async () => {
   const found: string[] = [];
   for (const f of await readFunctionFiles()) {
     if (f.file === SECOND_LAYER) continue;

@@ -8,7 +8,7 @@ import { INITIAL_ROW_VALUE, resetLabData } from '../lib/supervisor/lab-reset';
 import { waitFor } from '../lib/testing/wait';
 import { writeWithoutFencing } from './broken-labs';
 import { appendEvent, listEvents } from './events';
-import { fencedWrite, readProtectedRow } from './guard';
+import { fencedWrite, readProtectedRow } from './fenced-write';
 import { RESET_LOCK_WAIT_MS, readLabGeneration } from './lab-generation';
 import { closeLab, createPrivateLab, type LabRecord } from './labs';
 import { acquireLease, readLease, releaseLease, renewLease } from './leases';
@@ -59,7 +59,7 @@ async function snapshot(lab: LabRecord) {
 }
 
 describe('a worker from before a reset is refused by the database', () => {
-  test('a stale generation: acquire, renew, release, the guarded write and an event are each refused', async () => {
+  test('a stale generation: acquire, renew, release, the fenced write and an event are each refused', async () => {
     const lab = await openLab();
     const joined = await readLabGeneration(lab.id);
     const as = { resource: lab.resource, holder: 'Old', ttlMs: TTL_MS, lab: lab.id, generation: joined };
@@ -96,11 +96,11 @@ describe('a worker from before a reset is refused by the database', () => {
     assert.equal((await acquireLease(now)).outcome, 'granted');
   });
 
-  test("a stale write that the guard would let through (its token beats the row's) is refused too", async () => {
+  test("a stale write that the fenced write would let through (its token beats the row's) is refused too", async () => {
     const lab = await openLab();
     const joined = await readLabGeneration(lab.id);
     await resetLabData(lab);
-    // A token minted after the reset: the guard alone would accept it, the generation does not.
+    // A token minted after the reset: the fenced write alone would accept it, the generation does not.
     const fresh = await acquireLease({ lab: lab.id, resource: `${lab.resource}-other`, holder: 'X', ttlMs: TTL_MS });
     assert.equal(fresh.outcome, 'granted');
     if (fresh.outcome !== 'granted') return;

@@ -12,7 +12,7 @@ import { getPool, type Queryable } from './pool';
 /**
  * SQL to AND into a statement's WHERE clause: the lab (parameter `labParam`) is still on the
  * generation in parameter `generationParam`, or raises FL007 (`lab_reset`). A null generation is
- * the server's own statement (the supervisor, the sweep, a reset, tests), which no reset makes stale.
+ * the server's own statement (the supervisor, the expiry recorder, a reset, tests), which no reset makes stale.
  */
 export function generationCheck(labParam: number, generationParam: number): string {
   return `($${generationParam}::bigint IS NULL OR lab_generation_current($${labParam}::text, $${generationParam}::bigint))`;

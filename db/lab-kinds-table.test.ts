@@ -51,7 +51,7 @@ function rowOf(id: LabId): KindRow {
 
 /** The policies fl_may_write applies to a supervised kind's writes (lab_kind_writes), by its fencing trait. */
 const WRITE_POLICIES: Record<FencingPolicy, string[]> = {
-  'token-guard': ['fenced'],
+  'fenced-write': ['fenced'],
   none: ['none'],
   'app-check': ['none', 'refused'],
   'text-compare': ['text'],

@@ -7,14 +7,14 @@ import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER } from '../lib/model/lab/l
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { MAX_FORKS_PER_BROWSER } from '../lib/model/lab/lab-limits';
 import { listEvents } from './events';
-import { fencedWrite, readProtectedRow } from './guard';
+import { fencedWrite, readProtectedRow } from './fenced-write';
 import { closeLab, createPrivateLab, deleteExpiredLabHistories, findLab, type LabRecord } from './labs';
 import { acquireLease, readLease } from './leases';
 import { closePool, getPool } from './pool';
 
 /*
  * The private-lab limits as the database enforces them (counted and inserted under one lock), a
- * closed lab's lease released, and the retention sweep: old closed labs' histories go, protected
+ * closed lab's lease released, and the history pruner: old closed labs' histories go, protected
  * rows and the token sequence never do.
  */
 
@@ -148,7 +148,7 @@ test('a closed lab holds no lease row', async () => {
   assert.ok((await listEvents({ lab: lab.id })).length > 0);
 });
 
-test('the retention sweep deletes an old closed private lab history, never a protected row nor a token', async () => {
+test('the history pruner deletes an old closed private lab history, never a protected row nor a token', async () => {
   const fenced = await open({ kind: 'fenced' });
   const broken = await open({ kind: 'no-fencing' });
   const recent = await open({ kind: 'no-fencing' });
@@ -182,7 +182,7 @@ test('the retention sweep deletes an old closed private lab history, never a pro
   const stale = await fencedWrite({ rowId: fenced.rowId, token: token - 1, value: 'old', lab: fenced.id, actor: 'A' });
   assert.notEqual(stale.outcome, 'accepted');
   assert.ok((await lastEpoch()) >= epochBefore, 'the token sequence never goes back');
-  // The recent one is kept; a second sweep finds nothing more.
+  // The recent one is kept; a second pass finds nothing more.
   assert.ok((await listEvents({ lab: recent.id })).length > 0);
   assert.deepEqual(await deleteExpiredLabHistories({ retentionMs: 24 * HOUR_MS }), []);
 });

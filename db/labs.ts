@@ -12,14 +12,14 @@ import {
 } from '../lib/model/lab/lab-instance';
 import { isLabId, type LabId } from '../lib/model/lab/lab-kinds';
 import { forkRefusal, type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab/lab-limits';
-import { createProtectedRow } from './guard';
+import { createProtectedRow } from './fenced-write';
 import { bumpLabGeneration } from './lab-generation';
 import { getPool, type Queryable, withTransaction } from './pool';
 
 /*
  * The lab registry: which labs exist, of which kind, on which row and lease, and who owns the
  * private ones (by a hash of the owner's secret, never the secret). A closed lab holds no lease and
- * keeps its history for replay until the retention sweep deletes that history
+ * keeps its history for replay until the history pruner deletes that history
  * (deleteExpiredLabHistories). Lab records are never deleted, and a fenced lab's protected row
  * stays for good (protected rows are never deleted).
  */
@@ -187,7 +187,7 @@ export async function listOpenLabsOpenedFrom(address: string, db: Queryable = ge
 }
 
 /**
- * Records that these open labs were used just now (database clock), for the idle sweeps of every
+ * Records that these open labs were used just now (database clock), for the idle checks of every
  * app server on the database (claimIdleLabs; a shared lab's idle watch, db/lab-doors.ts).
  */
 export async function recordLabUse(ids: readonly string[], db: Queryable = getPool()): Promise<void> {
@@ -200,10 +200,10 @@ export async function recordLabUse(ids: readonly string[], db: Queryable = getPo
 }
 
 /**
- * The idle sweep's choice: marks closed, in one statement, the open private labs not used (through
+ * The idle check's choice: marks closed, in one statement, the open private labs not used (through
  * any app server) for `idleMs` by the database's clock, except `keepOpen` (labs the caller has live
- * viewers on), and returns them. Rows another sweep (or a use) holds are skipped, and a lab is
- * returned only to the sweep that closed it, so two servers sweeping at once never both close it.
+ * viewers on), and returns them. Rows another check (or a use) holds are skipped, and a lab is
+ * returned only to the check that closed it, so two servers checking at once never both close it.
  * The caller then stops its workers and ends it for good with finishIdleClose.
  */
 export async function claimIdleLabs(
@@ -240,7 +240,7 @@ export async function finishIdleClose(id: string): Promise<void> {
 
 /**
  * Marks a private lab closed and releases its lease, in one transaction: it keeps its history (until
- * the retention sweep) and its row, and takes no more commands.
+ * the history pruner) and its row, and takes no more commands.
  */
 export async function closeLab(id: string): Promise<void> {
   await withTransaction(async (client) => {
@@ -264,7 +264,7 @@ export async function closeLab(id: string): Promise<void> {
 }
 
 /**
- * The retention sweep: for each private lab closed more than `retentionMs` ago (by the database's
+ * The history pruner's statement: for each private lab closed more than `retentionMs` ago (by the database's
  * clock), deletes its history: its events, its remote workers and their commands, a lease a late
  * remote worker may have taken since, and a broken lab's unguarded row. A fenced lab's protected
  * row is never touched (protected rows are never deleted, see 0005), nor the token sequence; the lab's

@@ -219,7 +219,7 @@ export async function readLease(resource: string, db: Queryable = getPool()): Pr
 /**
  * Records the expiry of every lease that has run out by the database's clock and is not recorded
  * yet (once per lease: the next taker may have recorded it already). Returns how many it recorded.
- * A lease a holder is renewing right now is left to the next sweep (0022 fl_record_expired_leases):
+ * A lease a holder is renewing right now is left to the expiry recorder's next pass (0022 fl_record_expired_leases):
  * its end is the renewal's once that commits.
  */
 export async function recordExpiredLeases(db: Queryable = getPool()): Promise<number> {

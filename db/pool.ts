@@ -126,7 +126,7 @@ export function toFencingError(error: unknown): unknown {
   const message = error instanceof Error ? error.message : '';
   // Raised by lab_generation_current (0008_lab_generations.sql): a worker from before a reset.
   if (code === 'FL007') return new FencingError('lab_reset', message, { cause: error });
-  // Raised by the worker's functions (0016_worker_functions.sql) and the guard (0015).
+  // Raised by the worker's functions (0016_worker_functions.sql) and the fenced write (0015).
   if (code === 'FL008') return new FencingError('worker_not_joined', message, { cause: error });
   if (code === 'FL009') return new FencingError('token_not_granted', message, { cause: error });
   if (code === 'FL003') {

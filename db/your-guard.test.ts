@@ -250,7 +250,7 @@ describe("the your-guard lab's role, tried from inside", () => {
     await installGuard(mine.id, GUARD);
   });
 
-  test('the retention sweep drops the schema and role of a lab closed without its drop', async () => {
+  test('the history pruner drops the schema and role of a lab closed without its drop', async () => {
     const lab = await open();
     await installGuard(lab.id, GUARD);
     const name = (await owner.query<{ r: string }>('SELECT fl_guard_role($1) AS r', [lab.id])).rows[0]?.r;

@@ -85,7 +85,7 @@ test('the embedded database killed with kill -9: both pages draw new writes agai
   await freezeWorkers(open.trainer, ['A', 'B']);
   await expectMarksMatchDatabase(open, current.databaseUrl);
   expect(current.output()).toMatch(/PostgreSQL \d+ exited unexpectedly/);
-  expect(current.output().match(/expiry sweep failed/g)?.length ?? 0).toBeLessThanOrEqual(1);
+  expect(current.output().match(/expiry recording failed/g)?.length ?? 0).toBeLessThanOrEqual(1);
 });
 
 test('DATABASE_URL: the server it names is killed and started again, both pages draw new writes again', async ({

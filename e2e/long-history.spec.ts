@@ -10,7 +10,7 @@ import { expect, test } from './fixtures';
  * a page at a time as the browser reads it, so that its memory grows by an amount that does not
  * follow the history's size. The server's resident memory is sampled from /proc. Twice: the page
  * reads the history in one download (app/api/labs/[lab]/history) and then follows the live feed;
- * when that download fails (here the browser's request is aborted, as a proxy that drops it
+ * when that download fails (here the browser's request is aborted, as a reverse proxy that drops it
  * would), the live feed reads the whole history itself.
  */
 

@@ -74,7 +74,7 @@ test('a reload with every worker frozen: the rebuilt timeline is the same, mark 
     timeout: WORKER_STEP_TIMEOUT,
   });
   // The timeline has settled once two reads a moment apart agree (the expiry is recorded within a
-  // sweep of 50 ms, and is delivered with the next snapshot).
+  // pass of the expiry recorder, every 50 ms, and is delivered with the next snapshot).
   let before: string[] = [];
   await expect
     .poll(

@@ -13,7 +13,7 @@
 --     always commits later, so once a reader has seen id N of a lab, no event of that lab with an
 --     id below N can still commit.
 --   * ids of different labs interleave and may commit out of id order: no reader mixes labs.
---   * a transaction inserting into several labs (the expiry sweep) takes their locks in one order
+--   * a transaction inserting into several labs (the expiry recorder's pass) takes their locks in one order
 --     (it inserts ordered by the lock's key, see recordExpiredLeases in db/leases.ts), so two of
 --     them never deadlock.
 -- clearEvents (db/events.ts) takes the same per-lab lock, so a reset's boundary (`upTo`) still

@@ -1,6 +1,6 @@
 -- execute: app
 -- The delayed-packet labs' write and its outcome's event, in one statement. The fenced lab's check is
--- the guard's own rule (fl_may_write's 'fenced', atomic with the write); the unfenced lab has none.
+-- the fenced write's own rule (fl_may_write's 'fenced', atomic with the write); the unfenced lab has none.
 -- 'sentAt' is when the worker sent it, by its own word; 'receivedAt' when PostgreSQL ran it.
 CREATE OR REPLACE FUNCTION fl_delayed_packet_write(p_lab text, p_row_id integer, p_value text, p_token bigint, p_actor text,
                                         p_generation bigint, p_attempt text)

@@ -1,5 +1,5 @@
 -- execute: app
--- THE guard: the seed's statement (its predicate is fl_may_write's 'fenced'), the check and the write in one atomic statement (under
+-- THE fenced write: the seed's statement (its predicate is fl_may_write's 'fenced'), the check and the write in one atomic statement (under
 -- READ COMMITTED a write that waits on a newer writer's row lock re-checks its WHERE after that
 -- commit). The row of a lab is written only with a token granted for that lab's resource. The
 -- outcome is recorded in the same transaction. 'unknown_row' when there is no such row.

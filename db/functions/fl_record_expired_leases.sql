@@ -1,11 +1,11 @@
 -- execute: app
 -- Records the expiry of every lease that has run out by the database's clock and is not recorded
 -- yet. Returns how many it recorded. The app role may not lock leases itself (it may not update
--- them): this function, the owner's, does it for the server's sweep.
+-- them): this function, the owner's, does it for the server's expiry recorder.
 --
 -- Lab by lab: a lab whose events lock another session holds (a worker idle in a transaction after
 -- recording an event, in its own private lab) is skipped this round, not waited for, so no lab delays
--- another's expiry; the next sweep (50 ms on) tries it again, and the watchdog ends such a session.
+-- another's expiry; the recorder's next pass (50 ms on) tries it again, and the watchdog ends such a session.
 CREATE OR REPLACE FUNCTION fl_record_expired_leases() RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE

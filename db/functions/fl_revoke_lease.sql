@@ -5,7 +5,7 @@
 -- refused (fl_renew_lease refuses an expired lease), while another worker takes the lease with a
 -- newer token. Its writes in between are stale, and a fenced row must refuse every one of them.
 -- The app role may not update leases itself: this function, the owner's, does it for a chaos run,
--- and records the early end as the sweep records an expiry (once per lease and end).
+-- and records the early end as the expiry recorder records an expiry (once per lease and end).
 CREATE OR REPLACE FUNCTION fl_revoke_lease(p_resource text)
 RETURNS TABLE (holder text, token bigint)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$

@@ -1,5 +1,5 @@
 -- execute: owner
--- The resource enforces fencing itself, whoever writes: the guard module's UPDATE already filters
+-- The resource enforces fencing itself, whoever writes: the fenced write's UPDATE already filters
 -- stale tokens in its WHERE clause, so this trigger only ever fires for writes that bypass it
 -- (psql, a forgotten code path). Policy: a write may keep the current token (<=) but never present
 -- an older one, and never a token the sequence has not handed out yet (which would lock the row

@@ -64,7 +64,7 @@ export class ChaosActions {
           .then(() => supervisor.releaseConnection(lab, worker))
           .then(
             () => undefined,
-            () => undefined, // crashed or stopped meanwhile: its proxy went with it
+            () => undefined, // crashed or stopped meanwhile: its packet relay went with it
           )
           .finally(() => this.releases.delete(release));
         this.releases.add(release);

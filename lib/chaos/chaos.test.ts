@@ -7,7 +7,7 @@ import { getSupervisor } from '../supervisor/supervisor';
 import { CHAOS_WORKER, runChaos } from './run-chaos';
 
 /*
- * A short seeded chaos run with real workers, aimed at the critical window: with the guard on it
+ * A short seeded chaos run with real workers, aimed at the critical window: with the fenced write on it
  * makes many stale write attempts and the checker finds nothing (every one rejected); the same seed
  * with fencing off lets stale writes through, and the checker finds the damage and names it.
  */
@@ -38,7 +38,7 @@ test('the seed really freezes the lease holder past its lease in its critical wi
   assert.ok(strike.at + strike.ms < (SECONDS - 3) * 1_000, 'it wakes with time to spare');
 });
 
-test('guard on: 0 violations, and the row ends as the last accepted write left it', async () => {
+test('fenced write on: 0 violations, and the row ends as the last accepted write left it', async () => {
   const report = await runChaos({ lab: sharedLab('fenced'), seed: SEED, workers: WORKERS, seconds: SECONDS });
   const t = report.totals;
   assert.deepEqual(report.verdict.violations, []);

@@ -8,7 +8,7 @@ import { type ChaosCounts, tallyChaos } from '../model/chaos/chaos-tally';
 import { checkHistory, type Verdict } from '../model/checker/checker';
 import { toWire, type WireEvent } from '../model/core/wire';
 import type { LabInstance } from '../model/lab/lab-instance';
-import { hasPacketProxy } from '../model/lab/lab-kinds';
+import { hasPacketRelay } from '../model/lab/lab-kinds';
 import { getSupervisor } from '../supervisor/supervisor';
 import { ChaosActions } from './chaos-actions';
 
@@ -56,7 +56,7 @@ export type ChaosRequest = {
 /**
  * A seeded chaos run with real workers, aimed at the critical window (lib/model/chaos/chaos-plan.ts):
  * freezes of the holder in its window past its lease, forced takeovers, held connections where the
- * lab has a proxy, short freezes, crashes and restarts, optionally database crashes; then the
+ * lab has a packet relay, short freezes, crashes and restarts, optionally database crashes; then the
  * checker's verdict on everything the lab recorded, the row as it ended, and the counts
  * (lib/model/chaos/chaos-tally.ts: stale attempts above all).
  */
@@ -70,7 +70,7 @@ export async function runChaos(request: ChaosRequest): Promise<ChaosReport> {
     seconds,
     leaseTtlMs: CHAOS_WORKER.leaseTtlMs,
     dbCrash: !!request.crashDatabase,
-    heldConnections: hasPacketProxy(lab.kind),
+    heldConnections: hasPacketRelay(lab.kind),
   });
   const skipped: ChaosReport['skipped'] = [];
   const actions = new ChaosActions(lab, CHAOS_WORKER.leaseTtlMs, request.crashDatabase);

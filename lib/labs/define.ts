@@ -7,7 +7,7 @@
 /** How a write is decided against a stale token. */
 export type FencingPolicy =
   /** UPDATE … WHERE last_token <= token, in the write's own statement. */
-  | 'token-guard'
+  | 'fenced-write'
   /** A plain UPDATE: only the lease stands between two writers. */
   | 'none'
   /** The app reads last_token and compares, then writes unconditionally. */
@@ -26,7 +26,7 @@ export type TokenSource = 'sequence' | 'worker-counter' | 'kept-on-takeover';
 export type LeaseClock = 'database' | 'worker-may-drift';
 
 /** How a worker's statements reach PostgreSQL. */
-export type Transport = 'direct' | 'packet-proxy';
+export type Transport = 'direct' | 'packet-relay';
 
 /** Who runs the lab's holders. */
 export type Runner =
@@ -74,7 +74,7 @@ export type LabDefinition = {
   summary: string;
   /** How it breaks (empty for a fenced lab). */
   failure: string;
-  /** The row the lab's workers write: protected_rows for the guard's lab, unguarded_rows otherwise. */
+  /** The row the lab's workers write: protected_rows for the fenced lab, unguarded_rows otherwise. */
   table: 'protected_rows' | 'unguarded_rows';
   rowId: number;
   resource: string;

@@ -15,7 +15,7 @@ export const delayedPacketUnfenced = defineLab({
     textEpoch: false,
     ownGrantOnly: false,
     clock: 'database',
-    transport: 'packet-proxy',
+    transport: 'packet-relay',
     runner: 'supervised-workers',
     visibility: 'shared-and-private',
     story: 'held-packet',

@@ -10,7 +10,7 @@ export const driftingClockFenced = defineLab({
   rowId: 12,
   resource: 'lab/drifting-clock-fenced',
   traits: {
-    fencing: 'token-guard',
+    fencing: 'fenced-write',
     tokenSource: 'sequence',
     textEpoch: false,
     ownGrantOnly: true,

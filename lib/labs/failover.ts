@@ -14,7 +14,7 @@ export const failover = defineLab({
   resource: 'lab/failover',
   traits: {
     // The pair's write is fenced; its sequence is what a promotion can take back.
-    fencing: 'token-guard',
+    fencing: 'fenced-write',
     tokenSource: 'sequence',
     textEpoch: false,
     ownGrantOnly: false,

@@ -9,7 +9,7 @@ export const fenced = defineLab({
   rowId: 1,
   resource: 'lab/fenced',
   traits: {
-    fencing: 'token-guard',
+    fencing: 'fenced-write',
     tokenSource: 'sequence',
     textEpoch: false,
     ownGrantOnly: false,

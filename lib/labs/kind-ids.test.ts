@@ -80,5 +80,5 @@ test('the scan finds an id in code and in SQL, and not in a comment or a trait',
   assert.deepEqual(kindIdsIn(sql), ['bypass']);
   assert.deepEqual(kindIdsIn("const t = 'the drifting clock';"), []);
   assert.deepEqual(kindIdsIn("// the 'fenced' lab\n/* 'failover' */ const p = <p>B's 'value'</p>;"), []);
-  assert.deepEqual(kindIdsIn("if (LABS[kind].traits.transport === 'packet-proxy') hold();"), []);
+  assert.deepEqual(kindIdsIn("if (LABS[kind].traits.transport === 'packet-relay') hold();"), []);
 });

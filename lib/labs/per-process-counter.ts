@@ -9,7 +9,7 @@ export const perProcessCounter = defineLab({
   rowId: 4,
   resource: 'lab/per-process-counter',
   traits: {
-    fencing: 'token-guard',
+    fencing: 'fenced-write',
     tokenSource: 'worker-counter',
     textEpoch: false,
     ownGrantOnly: false,

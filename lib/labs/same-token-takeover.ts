@@ -10,7 +10,7 @@ export const sameTokenTakeover = defineLab({
   rowId: 6,
   resource: 'lab/same-token-takeover',
   traits: {
-    fencing: 'token-guard',
+    fencing: 'fenced-write',
     tokenSource: 'kept-on-takeover',
     textEpoch: false,
     ownGrantOnly: true,

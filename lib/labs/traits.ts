@@ -15,9 +15,9 @@ export function kindWhere(test: (traits: LabTraits) => boolean): LabId {
   return kind;
 }
 
-/** The pause story's lab whose writes present a token from the sequence to the guard: the fenced lab. */
+/** The pause story's lab whose writes present a token from the sequence to the fenced write: the fenced lab. */
 export const PAUSE_FENCED = kindWhere(
-  (t) => t.story === 'pause' && t.fencing === 'token-guard' && t.tokenSource === 'sequence',
+  (t) => t.story === 'pause' && t.fencing === 'fenced-write' && t.tokenSource === 'sequence',
 );
 /** The pause story's lab whose writes check nothing. */
 export const PAUSE_UNFENCED = kindWhere((t) => t.story === 'pause' && t.fencing === 'none');
@@ -27,9 +27,9 @@ export function hasDriftingClock(kind: LabId): kind is KindWith<{ clock: 'worker
   return LABS[kind].traits.clock === 'worker-may-drift';
 }
 
-/** The labs whose workers reach PostgreSQL through a proxy their app server owns, which can hold a write. */
-export function hasPacketProxy(kind: LabId): kind is KindWith<{ transport: 'packet-proxy' }> {
-  return LABS[kind].traits.transport === 'packet-proxy';
+/** The labs whose workers reach PostgreSQL through a packet relay their app server owns (lib/os/packet-relay.ts), which can hold a write. */
+export function hasPacketRelay(kind: LabId): kind is KindWith<{ transport: 'packet-relay' }> {
+  return LABS[kind].traits.transport === 'packet-relay';
 }
 
 /** The labs whose story is the pause (not the drifting clock's, the delayed packet's or the failover's). */
@@ -42,7 +42,7 @@ export function isFencedKind(kind: LabId): boolean {
   return LABS[kind].checker.verdict === 'holds';
 }
 
-/** The lab whose writes go through the guard's own table, protected_rows (db/guard.ts). */
+/** The lab whose writes go through the fenced write's own table, protected_rows (db/fenced-write.ts). */
 export function writesProtectedRows(kind: LabId): boolean {
   return LABS[kind].table === 'protected_rows';
 }

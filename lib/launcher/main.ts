@@ -96,7 +96,7 @@ async function main(mode: Mode): Promise<void> {
     ...process.env,
     DATABASE_URL: databaseUrl,
     PORT: String(port),
-    // With PORT, what the server's Host check (proxy.ts) counts as its own names.
+    // With PORT, what the server's Host check (the request hook, proxy.ts) counts as its own names.
     HOST: host,
     NEXT_TELEMETRY_DISABLED: '1',
     FENCING_LAB_TRAINER_KEY: trainerKey,

@@ -2,12 +2,12 @@ import 'server-only';
 import { singleton } from '../os/process-singletons';
 
 /*
- * A leaf (the console, and lib/os/ for its one feed log): the database checks in db/, the sweeps in
- * lib/supervisor/ and lib/jobs/ and the feeds in lib/server/ all log their outages through it.
+ * A leaf (the console, and lib/os/ for its one feed log): the database checks in db/, the expiry recorder in
+ * lib/supervisor/, the idle check and the feeds in lib/server/ all log their outages through it.
  */
 
 /**
- * For a task that retries by itself (a sweep, a probe, the live feeds): one line when it starts
+ * For a task that retries by itself (the expiry recorder, the idle check, a probe, the live feeds): one line when it starts
  * failing and one when it works again, instead of a line per attempt while the database is away.
  */
 export class OutageLog {

@@ -3,8 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /*
  * Operating-system process helpers: liveness, a process's identity beyond its PID, ordered
- * termination. A leaf (it imports nothing of the project), so the launcher, the supervisor's
- * orphan sweep and the test harness all use it without importing one another.
+ * termination. A leaf (it imports nothing of the project), so the launcher, the end of orphaned
+ * workers (lib/jobs/orphaned-workers.ts) and the test harness all use it without importing one another.
  */
 
 export function isAlive(pid: number): boolean {

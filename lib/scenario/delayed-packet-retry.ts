@@ -18,7 +18,7 @@ import { recordedEvent, type ScenarioOutcome, type StoryLine, type StoryPrinter 
  * The delayed packet with a client timeout and a retry (`npm run scenario -- delayed-packet --retry`):
  * A's write is held on the wire; B takes over as soon as A's lease runs out, and writes; A's client,
  * unanswered for RETRY_AFTER_MS, gives up on that connection and sends the same write with the same
- * token on a new one; then the proxy releases the first. Fenced: both attempts rejected. Unfenced: the
+ * token on a new one; then the packet relay releases the first. Fenced: both attempts rejected. Unfenced: the
  * retry lands over B's value, and the original lands again after it: one write applied twice.
  */
 

@@ -12,9 +12,9 @@ import { recordedEvent, type ScenarioOutcome, type StoryLine, type StoryPrinter 
 
 /*
  * The delayed packet with real worker processes (the labs `delayed-packet`, fenced, and
- * `delayed-packet-unfenced`): nothing freezes. A takes the lease and writes through its proxy; the
- * proxy is told to hold A's connection, and A's next write stays on the wire, really unsent; A's
- * lease runs out by the database's clock; B takes over and writes; the proxy releases, and
+ * `delayed-packet-unfenced`): nothing freezes. A takes the lease and writes through its packet relay;
+ * the relay is told to hold A's connection, and A's next write stays on the wire, really unsent; A's
+ * lease runs out by the database's clock; B takes over and writes; the relay releases, and
  * PostgreSQL receives A's write late, with A's old token. Fenced: rejected. Unfenced: a lost update.
  */
 

@@ -237,7 +237,7 @@ describe("the drifting clock's worker judging its lease by the database's clock"
   });
 });
 
-describe('a delayed packet, with real processes and a real proxy', () => {
+describe('a delayed packet, with real processes and a real packet relay', () => {
   for (const lab of ['delayed-packet', 'delayed-packet-unfenced'] as const) {
     test(`${lab}: nothing freezes; A's write, held on the wire past its lease, arrives after B's`, async () => {
       const outcome = await runDelayedPacketScenario(sharedLab(lab), () => undefined);

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { migrate } from '../../db/migrate';
 import { closePool, toFencingError } from '../../db/pool';
 import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
-import { hasPacketProxy, PAUSE_FENCED } from '../labs/traits';
+import { hasPacketRelay, PAUSE_FENCED } from '../labs/traits';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT, PROJECT_ROOT } from '../launcher/paths';
 import { isFencingError } from '../model/core/errors';
@@ -219,7 +219,7 @@ async function main(argv: string[]): Promise<number> {
       return outcome.safe ? EXIT.safe : EXIT.unsafe;
     }
     const lab = PAUSE_SCENARIOS.get(name);
-    if (lab !== undefined && hasPacketProxy(lab)) {
+    if (lab !== undefined && hasPacketRelay(lab)) {
       const story = options.retry ? runDelayedPacketRetryScenario : runDelayedPacketScenario;
       return (await story(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     }

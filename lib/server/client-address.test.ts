@@ -30,7 +30,7 @@ test('the preload stamps the socket peer over any client-supplied header', async
   assert.equal(seen.xff, '198.51.100.7', 'X-Forwarded-For is left as the client sent it (so never trusted)');
 });
 
-test('behind a trusted proxy the client is the hop that proxy appended, never an earlier claim', async (t) => {
+test('behind a trusted reverse proxy the client is the hop that reverse proxy appended, never an earlier claim', async (t) => {
   const child = spawn(process.execPath, ['--require', PRELOAD, '-e', SERVER], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, FENCING_LAB_TRUSTED_PROXIES: '10.9.9.9, 127.0.0.1' },
@@ -40,7 +40,7 @@ test('behind a trusted proxy the client is the hop that proxy appended, never an
     child.stdout.once('data', (data) => resolve(String(data).trim())),
   );
   const res = await fetch(`http://127.0.0.1:${port}/`, {
-    // What a proxy sends on: the client's own claim first, then the address it saw.
+    // What a reverse proxy sends on: the client's own claim first, then the address it saw.
     headers: { 'x-forwarded-for': '203.0.113.9, 198.51.100.7' },
   });
   const seen = (await res.json()) as { peer: string };

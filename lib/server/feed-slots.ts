@@ -5,7 +5,7 @@ import { singleton } from '../os/process-singletons';
  * How many live feeds this server keeps open: at most a few per client address and a bound in
  * total, so that one script opening feeds in a loop cannot take every slot (or the server's memory)
  * from the room. A refused feed is told to come back later (the route answers retryLater), and its
- * page says so. The bounds can be raised for a large room behind one address (a NAT, a proxy).
+ * page says so. The bounds can be raised for a large room behind one address (a NAT, a reverse proxy).
  */
 
 const DEFAULT_MAX_FEEDS_PER_ADDRESS = 24;

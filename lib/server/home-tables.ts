@@ -1,5 +1,5 @@
 import 'server-only';
-import { listSharedProtectedRows } from '../../db/guard';
+import { listSharedProtectedRows } from '../../db/fenced-write';
 import { listSharedLeases } from '../../db/leases';
 import type { LeaseView, RowView } from '../model/core/table-views';
 

@@ -198,7 +198,7 @@ test('a lab watched through this server stays open, and its use is recorded for 
     assert.ok(!(await getPrivateLabs().closeIdle()).includes(lab), 'a live viewer keeps it open');
     // Another server on the database, with no viewer of it, sees the lab in use too.
     const otherServer = new PrivateLabs();
-    assert.ok(!(await otherServer.closeIdle()).includes(lab), "the other server's sweep keeps it open");
+    assert.ok(!(await otherServer.closeIdle()).includes(lab), "the other server's idle check keeps it open");
     assert.equal((await findLab(lab))?.closedAt, undefined);
   } finally {
     unwatch();
@@ -206,14 +206,14 @@ test('a lab watched through this server stays open, and its use is recorded for 
   await commands.closePrivateLab({ lab }, BOB);
 });
 
-test('two sweeps at once close an idle lab once, with one lab_closed event', async () => {
+test('two idle checks at once close an idle lab once, with one lab_closed event', async () => {
   const labs = [await openLab(BOB, 'no-fencing'), await openLab(BOB, 'fenced')];
   assert.ok((await commands.startWorker({ lab: labs[1] as string, settings: { name: 'A', ...FAST } }, BOB)).ok);
   await waitForAccepted(labs[1] as string, 'A');
   await leaveIdle(...labs);
-  const sweeps = await Promise.all([getPrivateLabs().closeIdle(), getPrivateLabs().closeIdle()]);
+  const checks = await Promise.all([getPrivateLabs().closeIdle(), getPrivateLabs().closeIdle()]);
   for (const lab of labs) {
-    assert.equal(sweeps.flat().filter((id) => id === lab).length, 1, `${lab} closed by one sweep only`);
+    assert.equal(checks.flat().filter((id) => id === lab).length, 1, `${lab} closed by one check only`);
     assert.equal((await closedEvents(lab)).length, 1, `one lab_closed event in ${lab}`);
     assert.ok((await findLab(lab))?.closedAt);
   }

@@ -68,7 +68,7 @@ export const crashWorker = driverCommand(workerActionInput, (lab, { worker }) =>
 export const restartWorker = driverCommand(workerActionInput, (lab, { worker }) =>
   getSupervisor().restart(lab, worker),
 );
-// The delayed-packet labs: the worker's proxy, named by the worker (never a port or a process id).
+// The delayed-packet labs: the worker's packet relay, named by the worker (never a port or a process id).
 export const holdConnection = driverCommand(workerActionInput, (lab, { worker }) =>
   getSupervisor().holdConnection(lab, worker),
 );

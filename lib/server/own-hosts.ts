@@ -6,7 +6,7 @@ import { closeSingleton, singleton } from '../os/process-singletons';
  * This server's own host names, from what the launcher passes (PORT, HOST, FENCING_LAB_ALLOWED_HOSTS)
  * and, when it listens on every address (HOST=0.0.0.0), this machine's addresses and name, so that
  * a room reaching it by its LAN address is let in with no setting.
- * No 'server-only' import: proxy.ts (the server's one door, Node runtime) imports it too.
+ * No 'server-only' import: the request hook, proxy.ts (the server's one door, Node runtime) imports it too.
  */
 
 const OWN_HOSTS = 'server.own-hosts';

@@ -8,9 +8,10 @@
  * (`req.headers['x-forwarded-for'] ??= socket.remoteAddress`), so a client that sends its own
  * X-Forwarded-For chooses the address the app sees. The socket's peer is the one thing a client
  * cannot choose. Behind a reverse proxy listed in FENCING_LAB_TRUSTED_PROXIES (its addresses,
- * comma-separated), the peer is that proxy, and the client is the last X-Forwarded-For hop, the one
- * the proxy appended itself; hops before it are the client's own claims and are never read.
- * Route handlers, server actions and proxy.ts run in this same process and read the header through
+ * comma-separated), the peer is that reverse proxy, and the client is the last X-Forwarded-For
+ * hop, the one the reverse proxy appended itself; hops before it are the client's own claims and
+ * are never read.
+ * Route handlers, server actions and the request hook (proxy.ts) run in this same process and read the header through
  * lib/server/client-address.ts, which trusts it only when this file has run (the marker below).
  */
 const http = require('node:http');

@@ -50,8 +50,8 @@ export class PrivateLabs {
   private readonly recordedAt = new Map<string, number>();
   private readonly viewers = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
-  private sweeping = false;
-  private readonly sweepOutage = new OutageLog('labs', 'idle sweep');
+  private checking = false;
+  private readonly idleCheckOutage = new OutageLog('labs', 'idle check');
   private readonly useOutage = new OutageLog('labs', "recording a lab's use");
 
   /**
@@ -75,7 +75,7 @@ export class PrivateLabs {
     });
     // Inserted as used just now (db/labs.ts).
     this.recordedAt.set(lab.id, Date.now());
-    this.ensureSweeping();
+    this.ensureIdleChecks();
     return lab;
   }
 
@@ -95,7 +95,7 @@ export class PrivateLabs {
 
   /** The lab was used just now (an open lab only: a closed one is history, and costs nothing). */
   touch(labId: string): void {
-    this.ensureSweeping();
+    this.ensureIdleChecks();
     void this.recordUse([labId]).then(
       () => this.useOutage.succeeded(),
       (error: unknown) => this.useOutage.failed(error),
@@ -104,7 +104,7 @@ export class PrivateLabs {
 
   /**
    * Records the labs' use in the database, except (when throttled) those this server recorded in the
-   * last USE_RECORD_MS. A write that fails is tried again at the next use or sweep.
+   * last USE_RECORD_MS. A write that fails is tried again at the next use or idle check.
    */
   private async recordUse(labIds: readonly string[], throttled = true): Promise<void> {
     const now = Date.now();
@@ -147,18 +147,18 @@ export class PrivateLabs {
   }
 
   /**
-   * One sweep: records the use of the labs this server has live viewers on (a lab watched through
+   * One idle check: records the use of the labs this server has live viewers on (a lab watched through
    * any server stays open), then closes every private lab nobody used through any server for the
    * idle limit, judged on the database's clock. A lab is chosen and marked closed in one statement,
-   * so when two servers sweep at once only one closes it, stops its workers and records it.
-   * Returns the ids this sweep closed.
+   * so when two servers check at once only one closes it, stops its workers and records it.
+   * Returns the ids this check closed.
    */
   async closeIdle(): Promise<string[]> {
     const watched = [...this.viewers.keys()];
     // The throttle needs only the last USE_RECORD_MS: older entries (labs closed elsewhere) go.
     const now = Date.now();
     for (const [id, at] of this.recordedAt) if (now - at >= USE_RECORD_MS) this.recordedAt.delete(id);
-    // Every sweep, unthrottled: a lab watched here must look used to every other server's sweep.
+    // Every check, unthrottled: a lab watched here must look used to every other server's check.
     await this.recordUse(watched, false);
     const limit = idleLimitMs();
     const claimed = await claimIdleLabs({ idleMs: limit, keepOpen: watched });
@@ -188,19 +188,19 @@ export class PrivateLabs {
     this.viewers.delete(labId);
   }
 
-  /** Once this server has handled a private lab, it sweeps them all, every IDLE_CHECK_MS (one query when none is idle). */
-  private ensureSweeping(): void {
+  /** Once this server has handled a private lab, it checks them all, every IDLE_CHECK_MS (one query when none is idle). */
+  private ensureIdleChecks(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
-      if (this.sweeping) return;
-      this.sweeping = true;
+      if (this.checking) return;
+      this.checking = true;
       this.closeIdle()
         .then(
-          () => this.sweepOutage.succeeded(),
-          (error: unknown) => this.sweepOutage.failed(error),
+          () => this.idleCheckOutage.succeeded(),
+          (error: unknown) => this.idleCheckOutage.failed(error),
         )
         .finally(() => {
-          this.sweeping = false;
+          this.checking = false;
         });
     }, IDLE_CHECK_MS);
     this.timer.unref();

@@ -70,7 +70,7 @@ describe('a what-if fork', () => {
     };
     await runWhatIf(original, story);
     // The original ends: its workers are stopped, and its last lease (B's) runs out by the database's
-    // clock, recorded by the server's own expiry sweep. Only then is its history complete.
+    // clock, recorded by the server's own expiry recorder. Only then is its history complete.
     await waitFor(async () => {
       await recordExpiredLeases();
       return (await listEvents({ lab: original.id })).some((e) => e.actor === 'B' && e.kind === 'lease_expired');

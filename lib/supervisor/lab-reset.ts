@@ -1,7 +1,7 @@
 import 'server-only';
 import { resetUnguardedRow } from '../../db/broken-labs';
 import { clearEvents } from '../../db/events';
-import { resetProtectedRow } from '../../db/guard';
+import { resetProtectedRow } from '../../db/fenced-write';
 import { bumpLabGeneration, endSessionsHoldingLab, limitResetLockWait } from '../../db/lab-generation';
 import { clearLease } from '../../db/leases';
 import { withTransaction } from '../../db/pool';
@@ -17,7 +17,7 @@ const RESET_ATTEMPTS = 3;
  * joined before it is refused by the database from then on, reachable or not: db/lab-generation.ts),
  * no lease, its row at the initial value (or `rowValue`: a what-if fork's row at its moment), no history. It all commits together or not at all: a reset
  * that fails half-way leaves the lab as it was. The fenced lab's row is reset under a freshly minted
- * token (db/guard.ts), so tokens never go back. The generation comes first: it waits for the worker
+ * token (db/fenced-write.ts), so tokens never go back. The generation comes first: it waits for the worker
  * statements in flight and holds off new ones, so nothing of the old run lands after the reset.
  * Its own workers are stopped first (the supervisor does), so that they stop cleanly. A worker
  * transaction that does not finish (its process frozen by the operating system in the middle of it)

@@ -3,7 +3,7 @@ import { FencingError } from '../model/core/errors';
 import type { WorkerSettings } from '../model/lab/lab-inputs';
 import type { LabInstance } from '../model/lab/lab-instance';
 import { type WorkerCounts, workerBudgetRefusal } from '../model/lab/lab-limits';
-import type { PacketProxy } from '../os/packet-proxy';
+import type { PacketRelay } from '../os/packet-relay';
 import { localWorkerUrl } from './local-worker-url';
 import { WarmWorkers, warmWorkersFromEnv } from './warm-workers';
 import { WorkerProcess } from './worker-process';
@@ -29,14 +29,14 @@ export class LocalWorkers {
   start(
     lab: LabInstance,
     settings: WorkerSettings,
-    how: { restart: boolean; joinKey?: string; proxy?: { proxy: PacketProxy; url: string } },
+    how: { restart: boolean; joinKey?: string; relay?: { relay: PacketRelay; url: string } },
   ): WorkerProcess {
     const refusal = workerBudgetRefusal(this.countByVisibility(), lab.visibility);
     if (refusal) throw new FencingError(refusal.code, refusal.message);
-    const { proxy, ...rest } = how;
-    const spawned = new WorkerProcess(lab, settings, proxy?.url ?? localWorkerUrl(), {
+    const { relay, ...rest } = how;
+    const spawned = new WorkerProcess(lab, settings, relay?.url ?? localWorkerUrl(), {
       ...rest,
-      ...(proxy ? { proxy: proxy.proxy } : {}),
+      ...(relay ? { relay: relay.relay } : {}),
       warm: this.warm.take(),
     });
     this.running.add(spawned);

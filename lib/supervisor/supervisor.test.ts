@@ -49,7 +49,7 @@ async function workers() {
 }
 
 describe('controls, through the server actions', () => {
-  test('start: a real process acquires the lease and writes through the guard', async () => {
+  test('start: a real process acquires the lease and writes through the fenced write', async () => {
     const started = await startWorkerAction({ lab: LAB, settings: { name: 'A', ...FAST } });
     assert.ok(started.ok, JSON.stringify(started));
     assert.equal(started.data.id, 'w1');

@@ -21,15 +21,15 @@ import {
   workerSettingsForLab,
 } from '../model/lab/lab-inputs';
 import { type LabInstance, labTitle } from '../model/lab/lab-instance';
-import { DELAYED_WRITE_MARKER, hasPacketProxy } from '../model/lab/lab-kinds';
-import type { PacketProxy } from '../os/packet-proxy';
+import { DELAYED_WRITE_MARKER, hasPacketRelay } from '../model/lab/lab-kinds';
+import type { PacketRelay } from '../os/packet-relay';
 import { singleton } from '../os/process-singletons';
-import { ExpirySweeper } from './expiry-sweeper';
+import { ExpiryRecorder } from './expiry-recorder';
 import { resetLabData } from './lab-reset';
 import { LocalWorkers } from './local-workers';
 import { PendingRecords } from './pending-records';
+import { openWorkerPacketRelay } from './worker-packet-relay';
 import type { WorkerProcess } from './worker-process';
-import { openWorkerProxy } from './worker-proxy';
 
 /** How long a command waits for the worker's status row to say it was done. */
 const ACK_TIMEOUT_MS = 3_000;
@@ -41,8 +41,8 @@ const POLL_MS = 50;
 const LATE_BEAT_POLL_MS = 250;
 /** A stopped worker on another machine may still have a statement in flight: it lands before the reset. */
 const STOP_SETTLE_MS = 300;
-/** The expiry sweep runs while live workers were seen this recently in a lab someone watches. */
-const LIVE_SWEEP_GRACE_MS = 5_000;
+/** The expiry recorder runs while live workers were seen this recently in a lab someone watches. */
+const LIVE_RECORDING_GRACE_MS = 5_000;
 
 /** What the UI and the server actions may know of a worker: read from its status row, no process id. */
 export type WorkerView = {
@@ -91,8 +91,8 @@ export class LabSupervisor {
   private readonly pendingRecords = new PendingRecords();
   private liveSeenAt = 0;
   /** A frozen holder cannot say its lease ran out: the server records expiries while workers live. */
-  private readonly sweeper = new ExpirySweeper(
-    () => this.local.processIds().length > 0 || Date.now() - this.liveSeenAt < LIVE_SWEEP_GRACE_MS,
+  private readonly expiryRecorder = new ExpiryRecorder(
+    () => this.local.processIds().length > 0 || Date.now() - this.liveSeenAt < LIVE_RECORDING_GRACE_MS,
   );
 
   /** The lab's workers as their status rows say. */
@@ -100,7 +100,7 @@ export class LabSupervisor {
     const found = await listWorkerStatus(lab.id);
     if (found.some((worker) => worker.live)) {
       this.liveSeenAt = Date.now();
-      this.sweeper.ensureRunning();
+      this.expiryRecorder.ensureRunning();
     }
     return found.map(view);
   }
@@ -203,9 +203,9 @@ export class LabSupervisor {
    * (the statement really stays unsent) until released. Only a worker this server started has one.
    */
   async holdConnection(lab: LabInstance, ref: string): Promise<{ worker: WorkerView; message: string }> {
-    const { worker, proxy } = await this.proxyOf(lab, ref);
-    if (proxy.holding) throw new FencingError('invalid_input', `${worker.name}'s connection is already held`);
-    proxy.holdNext(DELAYED_WRITE_MARKER);
+    const { worker, relay } = await this.relayOf(lab, ref);
+    if (relay.holding) throw new FencingError('invalid_input', `${worker.name}'s connection is already held`);
+    relay.holdNext(DELAYED_WRITE_MARKER);
     return {
       worker: view(worker),
       message: `the proxy holds ${worker.name}'s next write, and everything after it on that connection, until released`,
@@ -214,9 +214,9 @@ export class LabSupervisor {
 
   /** Sends the held bytes on: PostgreSQL receives the write now, late, and runs it. */
   async releaseConnection(lab: LabInstance, ref: string): Promise<{ worker: WorkerView; message: string }> {
-    const { worker, proxy } = await this.proxyOf(lab, ref);
-    if (!proxy.holding) throw new FencingError('invalid_input', `${worker.name}'s connection is not held`);
-    const bytes = proxy.release();
+    const { worker, relay } = await this.relayOf(lab, ref);
+    if (!relay.holding) throw new FencingError('invalid_input', `${worker.name}'s connection is not held`);
+    const bytes = relay.release();
     return {
       worker: view(worker),
       message:
@@ -274,7 +274,7 @@ export class LabSupervisor {
     await Promise.all(
       processes.map((p) => this.recordEndIfRunning(p, 'worker_stopped', { reason: 'its app server was stopped' })),
     );
-    this.sweeper.stop();
+    this.expiryRecorder.stop();
   }
 
   /**
@@ -392,7 +392,7 @@ export class LabSupervisor {
 
   /** Resolves with the new process's worker once it has joined its lab; its own words if it could not. */
   private async joined(spawned: WorkerProcess): Promise<WorkerView> {
-    this.sweeper.ensureRunning();
+    this.expiryRecorder.ensureRunning();
     const deadline = Date.now() + JOIN_TIMEOUT_MS;
     for (;;) {
       if (!spawned.alive) throw new FencingError('invalid_input', spawned.failure());
@@ -415,32 +415,32 @@ export class LabSupervisor {
     settings: WorkerSettings,
     how: { restart: boolean; joinKey?: string },
   ): Promise<WorkerProcess> {
-    const proxy = await openWorkerProxy(lab);
+    const relay = await openWorkerPacketRelay(lab);
     try {
-      const spawned = this.local.start(lab, settings, { ...how, ...(proxy ? { proxy } : {}) });
+      const spawned = this.local.start(lab, settings, { ...how, ...(relay ? { relay } : {}) });
       void spawned.exited.then(() =>
         this.onExit(spawned).catch((error: unknown) => console.error('[supervisor] a worker ended unseen:', error)),
       );
       return spawned;
     } catch (error) {
-      await proxy?.proxy.close();
+      await relay?.relay.close();
       throw error;
     }
   }
 
-  private async proxyOf(lab: LabInstance, ref: string): Promise<{ worker: WorkerStatusRecord; proxy: PacketProxy }> {
-    if (!hasPacketProxy(lab.kind)) {
+  private async relayOf(lab: LabInstance, ref: string): Promise<{ worker: WorkerStatusRecord; relay: PacketRelay }> {
+    if (!hasPacketRelay(lab.kind)) {
       throw new FencingError('invalid_input', 'only the delayed-packet labs hold a connection');
     }
     const worker = await this.find(lab, ref, { alive: true });
-    const proxy = this.local.owned(lab, worker)?.proxy;
-    if (!proxy || proxy.isClosed) {
+    const relay = this.local.owned(lab, worker)?.relay;
+    if (!relay || relay.isClosed) {
       throw new FencingError(
         'invalid_input',
         `${worker.name} does not connect through this server's proxy: only a worker this server started can be held`,
       );
     }
-    return { worker, proxy };
+    return { worker, relay };
   }
 
   private async refuseIfClosed(lab: LabInstance): Promise<void> {

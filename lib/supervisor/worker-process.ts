@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { WorkerStatusRecord } from '../../db/worker-status';
 import type { WorkerSettings } from '../model/lab/lab-inputs';
 import type { LabInstance } from '../model/lab/lab-instance';
-import type { PacketProxy } from '../os/packet-proxy';
+import type { PacketRelay } from '../os/packet-relay';
 import { type ProcessRun, processRunOf } from '../os/processes';
 import { WORKER_BUNDLE_ENV } from '../os/worker-bundle-env';
 import { LIFELINE_FD, startedByEnv } from '../worker/local-start';
@@ -45,8 +45,8 @@ export class WorkerProcess {
   readonly exited: Promise<void>;
   /** Its status row when it joined: what the server knows of it while the database is away. */
   joinedAs: WorkerStatusRecord | undefined;
-  /** The delayed-packet labs: the proxy its connections pass through, closed when the process ends. */
-  readonly proxy: PacketProxy | undefined;
+  /** The delayed-packet labs: the packet relay its connections pass through, closed when the process ends. */
+  readonly relay: PacketRelay | undefined;
   private stderrTail = '';
 
   constructor(
@@ -56,12 +56,12 @@ export class WorkerProcess {
     {
       restart,
       joinKey,
-      proxy,
+      relay,
       warm,
-    }: { restart: boolean; joinKey?: string; proxy?: PacketProxy; warm?: ChildProcess | undefined },
+    }: { restart: boolean; joinKey?: string; relay?: PacketRelay; warm?: ChildProcess | undefined },
   ) {
     this.lab = lab;
-    this.proxy = proxy;
+    this.relay = relay;
     this.name = settings.name;
     const server = thisServerRun();
     if (!server) throw new Error('cannot tell this server process apart (no /proc entry for it)');
@@ -99,8 +99,8 @@ export class WorkerProcess {
       this.child.once('exit', (code, signal) => {
         this.exitCode = code ?? (signal ? -1 : null);
         this.exitSignal = signal;
-        // Its network goes with it: no proxy outlives its worker (nor holds bytes for nobody).
-        void this.proxy?.close();
+        // Its network goes with it: no packet relay outlives its worker (nor holds bytes for nobody).
+        void this.relay?.close();
         resolve();
       });
     });

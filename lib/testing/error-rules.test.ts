@@ -68,7 +68,7 @@ const PLAIN_THROWS: { file: string; count: number; why: string }[] = [
     count: 1,
     why: 'the standby did not catch up: the failover run reports it',
   },
-  { file: 'lib/supervisor/failover/replication-proxy.ts', count: 1, why: 'a listening server has a port' },
+  { file: 'lib/supervisor/failover/replication-link.ts', count: 1, why: 'a listening server has a port' },
   { file: 'lib/supervisor/local-worker-url.ts', count: 2, why: 'the worker password is set at start' },
   { file: 'lib/supervisor/warm-workers.ts', count: 1, why: 'FENCING_LAB_WARM_WORKERS refused at start' },
   {
@@ -79,7 +79,7 @@ const PLAIN_THROWS: { file: string; count: number; why: string }[] = [
   { file: 'lib/supervisor/wait-for-event.ts', count: 1, why: 'a story step that timed out: the run reports it' },
   { file: 'lib/supervisor/what-if-run.ts', count: 1, why: 'the what-if job records the failure as the job’s' },
   { file: 'lib/server/feed-slots.ts', count: 1, why: 'a feed limit setting refused at start' },
-  { file: 'lib/os/packet-proxy.ts', count: 1, why: 'a listening server has a port' },
+  { file: 'lib/os/packet-relay.ts', count: 1, why: 'a listening server has a port' },
   // Invariants: only a mistake in the code (or a database changed by hand) reaches them.
   { file: 'lib/model/lab/lab-instance.ts', count: 1, why: 'a private lab id is made from 10 random bytes' },
   { file: 'lib/labs/traits.ts', count: 1, why: 'every lab kind has exactly one set of traits' },

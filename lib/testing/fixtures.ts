@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { msUntil } from '../../db/database-clock';
-import { createProtectedRow, type ProtectedRow } from '../../db/guard';
+import { createProtectedRow, type ProtectedRow } from '../../db/fenced-write';
 import { acquireLease, type Lease } from '../../db/leases';
 import type { Session } from '../../db/pool';
 

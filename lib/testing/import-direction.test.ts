@@ -138,7 +138,7 @@ test('the direction check can fail: it names an import that runs backwards', () 
     wrongWay({ from: 'lib/supervisor/supervisor', to: 'lib/server/access', specifier: 'x' }) ?? '',
     /process/,
   );
-  assert.match(wrongWay({ from: 'components/lab/x', to: 'db/guard', specifier: 'x' }) ?? '', /components/);
+  assert.match(wrongWay({ from: 'components/lab/x', to: 'db/fenced-write', specifier: 'x' }) ?? '', /components/);
   assert.match(
     wrongWay({ from: 'components/lab/x', to: 'lib/supervisor/supervisor', specifier: 'x' }) ?? '',
     /components/,

@@ -18,23 +18,23 @@ export type Mutant = {
 
 // The functions as the database runs them (db/functions): a bug planted in an old migration would be
 // replaced by the function's file at every migrate.
-const GUARD_SQL = 'db/functions/fl_fenced_write.sql';
+const FENCED_WRITE_SQL = 'db/functions/fl_fenced_write.sql';
 const ACQUIRE_SQL = 'db/functions/fl_acquire_lease.sql';
 const RENEW_SQL = 'db/functions/fl_renew_lease.sql';
 const TRIGGER_SQL = 'db/functions/protected_rows_enforce_token.sql';
-const GUARD_PREDICATE = "   WHERE p.id = p_row_id AND fl_may_write('fenced', p.last_token, p_token)\n";
+const FENCED_WRITE_PREDICATE = "   WHERE p.id = p_row_id AND fl_may_write('fenced', p.last_token, p_token)\n";
 const FENCED_POLICY = "    WHEN 'fenced' THEN p_stored <= p_token\n";
 const STALE_CHECK = '  IF NEW.last_token < OLD.last_token THEN\n';
 
 export const MUTANTS: Mutant[] = [
   {
-    name: 'guard-predicate-dropped',
-    what: "the guard's UPDATE (fl_fenced_write) loses `AND fl_may_write('fenced', …)`: only the trigger stands between a stale token and the row",
-    replacements: [{ file: GUARD_SQL, from: GUARD_PREDICATE, to: '   WHERE p.id = p_row_id\n' }],
-    tests: ['db/guard.test', 'db/core-properties'],
+    name: 'fenced-write-predicate-dropped',
+    what: "the fenced write's UPDATE (fl_fenced_write) loses `AND fl_may_write('fenced', …)`: only the trigger stands between a stale token and the row",
+    replacements: [{ file: FENCED_WRITE_SQL, from: FENCED_WRITE_PREDICATE, to: '   WHERE p.id = p_row_id\n' }],
+    tests: ['db/fenced-write.test', 'db/core-properties'],
   },
   {
-    name: 'guard-lt',
+    name: 'fenced-write-lt',
     what: "the fenced predicate (fl_may_write) `p_stored <= p_token` becomes `<`: a holder's second write, or a retry, under its current token is rejected as stale",
     replacements: [
       {
@@ -43,17 +43,17 @@ export const MUTANTS: Mutant[] = [
         to: "    WHEN 'fenced' THEN p_stored < p_token\n",
       },
     ],
-    tests: ['db/guard.test', 'db/core-properties'],
+    tests: ['db/fenced-write.test', 'db/core-properties'],
   },
   {
     name: 'trigger-stale-check-disabled',
-    what: 'the trigger on protected_rows (protected_rows_enforce_token) no longer refuses an UPDATE that lowers last_token: a write that bypasses the guard can go back',
+    what: 'the trigger on protected_rows (protected_rows_enforce_token) no longer refuses an UPDATE that lowers last_token: a write that bypasses the fenced write can go back',
     replacements: [{ file: TRIGGER_SQL, from: STALE_CHECK, to: '  IF false THEN\n' }],
-    tests: ['db/guard-trigger', 'db/core-properties'],
+    tests: ['db/fenced-write-trigger', 'db/core-properties'],
   },
   {
     name: 'trigger-lt-becomes-le',
-    what: "the trigger's `NEW.last_token < OLD.last_token` becomes `<=`: the trigger refuses the current token again, the `<=` policy broken underneath the guard",
+    what: "the trigger's `NEW.last_token < OLD.last_token` becomes `<=`: the trigger refuses the current token again, the `<=` policy broken underneath the fenced write",
     replacements: [
       {
         file: TRIGGER_SQL,
@@ -61,7 +61,7 @@ export const MUTANTS: Mutant[] = [
         to: '  IF NEW.last_token <= OLD.last_token THEN\n',
       },
     ],
-    tests: ['db/guard.test', 'db/core-properties'],
+    tests: ['db/fenced-write.test', 'db/core-properties'],
   },
   {
     name: 'takeover-keeps-token',

@@ -1,19 +1,34 @@
 import { spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { migrate } from '../../db/migrate';
 import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
 import { PROJECT_ROOT } from '../launcher/paths';
 import { startWorkersFromBundle } from '../os/worker-bundle';
-import { startTestCluster } from './test-cluster';
+import { startTestCluster, type TestCluster } from './test-cluster';
+import { splitTests } from './test-groups';
 
 /*
- * `npm run test:node`: every *.test.ts under lib/, db/, app/ and components/, run by Node's own test
- * runner against a real PostgreSQL: DATABASE_URL when set, otherwise a fresh embedded cluster that
- * is removed afterwards.
+ * `npm run test:node [-- <file-substring>…]`: every *.test.ts under lib/, db/, app/ and components/, run
+ * by Node's own test runner, in groups that run side by side:
+ *
+ * - pure: the files that need neither a database nor a process (the rule: lib/testing/test-groups.ts),
+ *   run at once, one at a time (many are property tests that use a whole CPU, and the database lanes'
+ *   timing tests fail when starved), without DATABASE_URL and without waiting for a PostgreSQL;
+ * - database lanes (FENCING_LAB_TEST_LANES, default 2): each lane starts its own embedded PostgreSQL
+ *   (its own data directory and port, so its own labs, the shared labs included) and runs the other
+ *   files one at a time, taking the next file from one queue when its last one ends. One file at a
+ *   time per database, because files drive the same shared labs' real worker processes.
+ *
+ * With DATABASE_URL set, the database files run in one lane on that database. Each file's output is
+ * printed whole when it ends; at the end, the time of each group and the slowest files. The time each
+ * file took in a whole run is kept in node_modules/.cache (never committed), so that the next run starts
+ * the slowest files first; a clean clone starts them in path order.
  */
 
 const TEST_ROOTS = ['lib', 'db', 'app', 'components'];
+const TIMES_FILE = path.resolve('node_modules/.cache/fencing-lab/node-test-seconds.json');
+const NODE_ARGS = ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec'];
 
 async function findTests(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -27,50 +42,190 @@ async function findTests(dir: string): Promise<string[]> {
   return found.flat().sort();
 }
 
-async function main(): Promise<number> {
-  const files = (await Promise.all(TEST_ROOTS.map(findTests))).flat();
-  const filter = process.argv.slice(2);
-  const selected = filter.length ? files.filter((file) => filter.some((f) => file.includes(f))) : files;
+type Counts = { tests: number; pass: number; fail: number };
+type FileRun = { file: string; group: string; seconds: number; code: number; counts: Counts };
+type GroupRun = { name: string; seconds: number; files: number; failed: number; note?: string };
 
-  const cluster = process.env.DATABASE_URL ? undefined : await startTestCluster('tests');
-  const url = process.env.DATABASE_URL ?? (cluster?.url as string);
-  console.log(cluster ? `tests use an embedded PostgreSQL on port ${cluster.port}` : 'tests use DATABASE_URL');
+const running = new Set<ReturnType<typeof spawn>>();
+let stopping = false;
+
+/** The spec reporter's closing lines (`ℹ tests 12`, `ℹ pass 12`, `ℹ fail 0`), summed over a run. */
+function countsOf(output: string): Counts {
+  const count = (word: string) => Number(output.match(new RegExp(`^ℹ ${word} (\\d+)$`, 'm'))?.[1] ?? 0);
+  return { tests: count('tests'), pass: count('pass'), fail: count('fail') };
+}
+
+/** Runs `node --test` on some files, its output gathered and printed whole at the end under a header. */
+function runNodeTest(
+  files: string[],
+  extraArgs: string[],
+  env: NodeJS.ProcessEnv,
+  header: string,
+): Promise<{ seconds: number; code: number; output: string }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...NODE_ARGS, ...extraArgs, ...files], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
+  running.add(child);
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      const seconds = (performance.now() - started) / 1000;
+      const result = code ?? (signal ? 1 : 0);
+      process.stdout.write(
+        `\n── ${header} · ${seconds.toFixed(1)} s · ${result === 0 ? 'passed' : 'FAILED'}\n${output.trimEnd()}\n`,
+      );
+      resolve({ seconds, code: result, output });
+    });
+  });
+}
+
+/** The environment without a database: a pure file that reaches for one fails instead of sharing a lane's. */
+function withoutDatabase(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.FENCING_LAB_WORKER_PASSWORD;
+  delete env.FENCING_LAB_LOCAL_WORKER_PASSWORD;
+  return env;
+}
+
+async function pureGroup(files: string[], fileRuns: FileRun[]): Promise<GroupRun> {
+  if (files.length === 0) return { name: 'pure', seconds: 0, files: 0, failed: 0 };
+  const run = await runNodeTest(files, ['--test-concurrency=1'], withoutDatabase(), `pure: ${files.length} files`);
+  const counts = countsOf(run.output);
+  fileRuns.push({ file: `(${files.length} pure files)`, group: 'pure', seconds: run.seconds, code: run.code, counts });
+  return { name: 'pure', seconds: run.seconds, files: files.length, failed: run.code === 0 ? 0 : 1 };
+}
+
+/** A database of the lane's own: DATABASE_URL if given (one lane), else a fresh embedded cluster. */
+async function laneDatabase(lane: number): Promise<{ url: string; cluster?: TestCluster }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL };
+  const cluster = await startTestCluster(`tests-${lane}`);
+  return { url: cluster.url, cluster };
+}
+
+async function databaseLane(lane: number, queue: string[], fileRuns: FileRun[]): Promise<GroupRun> {
+  const started = performance.now();
+  const name = `database lane ${lane}`;
+  let db: { url: string; cluster?: TestCluster } | undefined;
+  let files = 0;
+  let failed = 0;
   try {
-    await migrate(url);
+    db = await laneDatabase(lane);
+    const setup = (performance.now() - started) / 1000;
+    await migrate(db.url);
     // Workers connect as the worker role: it needs its password before any worker starts.
-    const workerPassword = await ensureWorkerPassword(url);
-    const localPassword = await ensureLocalWorkerPassword(url);
-    const child = spawn(
-      process.execPath,
-      // One file at a time: several drive the same labs' real worker processes.
-      [
-        '--conditions=react-server',
-        '--import',
-        'tsx',
-        '--test',
-        '--test-concurrency=1',
-        '--test-reporter=spec',
-        ...selected,
-      ],
-      {
-        stdio: 'inherit',
-        env: {
-          ...process.env,
-          DATABASE_URL: url,
-          FENCING_LAB_WORKER_PASSWORD: workerPassword,
-          FENCING_LAB_LOCAL_WORKER_PASSWORD: localPassword,
-        },
-      },
+    const env = {
+      ...process.env,
+      DATABASE_URL: db.url,
+      FENCING_LAB_WORKER_PASSWORD: await ensureWorkerPassword(db.url),
+      FENCING_LAB_LOCAL_WORKER_PASSWORD: await ensureLocalWorkerPassword(db.url),
+    };
+    const where = db.cluster ? `an embedded PostgreSQL on port ${db.cluster.port}` : 'DATABASE_URL';
+    console.log(
+      `${name} uses ${where} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s, cluster ${setup.toFixed(1)} s)`,
     );
-    const stop = () => child.kill('SIGTERM');
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+    for (let file = queue.shift(); file !== undefined && !stopping; file = queue.shift()) {
+      const run = await runNodeTest([file], [], env, `${name}: ${file}`);
+      files += 1;
+      if (run.code !== 0) failed += 1;
+      fileRuns.push({ file, group: name, seconds: run.seconds, code: run.code, counts: countsOf(run.output) });
+    }
+  } catch (error) {
+    console.error(`${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    failed += 1;
   } finally {
-    await cluster?.dispose();
+    await db?.cluster?.dispose();
+  }
+  return { name, seconds: (performance.now() - started) / 1000, files, failed };
+}
+
+async function knownSeconds(): Promise<Record<string, number>> {
+  try {
+    return JSON.parse(await readFile(TIMES_FILE, 'utf8'));
+  } catch {
+    return {};
   }
 }
 
-// The workers this command's supervisors start load a bundle, not the TypeScript (lib/os/worker-bundle.ts).
+async function keepSeconds(fileRuns: readonly FileRun[], previous: Record<string, number>): Promise<void> {
+  const times = { ...previous };
+  for (const run of fileRuns) if (run.group !== 'pure') times[run.file] = Math.round(run.seconds * 10) / 10;
+  await mkdir(path.dirname(TIMES_FILE), { recursive: true });
+  await writeFile(TIMES_FILE, `${JSON.stringify(times, null, 1)}\n`).catch(() => undefined);
+}
+
+function report(groups: readonly GroupRun[], fileRuns: readonly FileRun[], totalSeconds: number, left: number): void {
+  const sum = fileRuns.reduce(
+    (acc, r) => ({ tests: acc.tests + r.counts.tests, pass: acc.pass + r.counts.pass, fail: acc.fail + r.counts.fail }),
+    { tests: 0, pass: 0, fail: 0 },
+  );
+  console.log('\ntest:node: time per group');
+  const width = Math.max(...groups.map((g) => g.name.length), 'total'.length);
+  for (const g of groups) {
+    console.log(
+      `  ${g.name.padEnd(width)}  ${g.seconds.toFixed(0).padStart(5)} s  ${String(g.files).padStart(3)} files  ${g.failed === 0 ? 'passed' : 'FAILED'}`,
+    );
+  }
+  console.log(`  ${'total'.padEnd(width)}  ${totalSeconds.toFixed(0).padStart(5)} s`);
+  const slowest = fileRuns
+    .filter((r) => r.group !== 'pure')
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 8);
+  if (slowest.length) {
+    console.log('  slowest files:');
+    for (const r of slowest) console.log(`    ${r.seconds.toFixed(0).padStart(5)} s  ${r.file}`);
+  }
+  console.log(`  tests ${sum.tests}, passed ${sum.pass}, failed ${sum.fail}`);
+  const failedFiles = fileRuns.filter((r) => r.code !== 0);
+  if (failedFiles.length) console.log(`  FAILED: ${failedFiles.map((r) => r.file).join(', ')}`);
+  if (left) console.log(`  ${left} files not run (a lane stopped)`);
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const files = (await Promise.all(TEST_ROOTS.map(findTests))).flat();
+  const filter = process.argv.slice(2);
+  const selected = filter.length ? files.filter((file) => filter.some((f) => file.includes(f))) : files;
+  const { pure, database } = await splitTests(selected);
+
+  const previous = await knownSeconds();
+  // Slowest first (when a past run on this checkout says which), so that no lane is left with a long file at the end.
+  const queue = [...database].sort((a, b) => (previous[b] ?? 0) - (previous[a] ?? 0));
+  const wanted = Number(process.env.FENCING_LAB_TEST_LANES ?? 2);
+  const lanes = process.env.DATABASE_URL
+    ? 1
+    : Math.max(1, Math.min(Number.isInteger(wanted) ? wanted : 2, queue.length));
+  console.log(
+    `test:node: ${pure.length} files without a database (one at a time, beside the lanes), ${database.length} with one (${lanes} lane${lanes === 1 ? '' : 's'}, one file at a time each)`,
+  );
+
+  const fileRuns: FileRun[] = [];
+  const groups = await Promise.all([
+    pureGroup(pure, fileRuns),
+    ...(queue.length ? Array.from({ length: lanes }, (_, i) => databaseLane(i + 1, queue, fileRuns)) : []),
+  ]);
+  // Only a whole run says how long each file takes (a filtered run may be a planted bug failing early).
+  if (!filter.length) await keepSeconds(fileRuns, previous);
+  report(groups, fileRuns, (performance.now() - started) / 1000, queue.length);
+  return groups.every((g) => g.failed === 0) && queue.length === 0 && !stopping ? 0 : 1;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    stopping = true;
+    for (const child of running) child.kill('SIGTERM');
+  });
+}
+
+// The workers the tests' supervisors start load a bundle, not the TypeScript (lib/os/worker-bundle.ts).
 await startWorkersFromBundle(PROJECT_ROOT);
 process.exitCode = await main();

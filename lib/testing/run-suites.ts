@@ -1,68 +1,166 @@
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 
 /*
- * `npm test`: every suite, in the order a failure is cheapest to find (lint and types first, the
- * long real-process suites last), stopping at the first that fails, as `a && b && …` did, and then
- * printing how long each suite took, so that a slow suite is seen (and the CI's time explained).
- * Lint and the type check run side by side: they share nothing and each wants one CPU.
+ * `npm test`: every suite. First the quick checks, side by side: lint and the type check; then the
+ * production build (made once here, because the suites after it start the app at the same time, and
+ * two builds into one .next would break each other: lib/testing/build-if-stale.ts). If all pass, the
+ * long suites run in lanes side by side, each lane its suites in order, stopping at its first failure;
+ * the lanes share nothing (each suite starts its own PostgreSQL in its own directory, on its own port,
+ * so its own labs). Most of their time is waiting on real timers, leases and pauses, not the CPU.
+ * Every line a suite prints is prefixed with its name. At the end: how long each suite took, and when
+ * it started, so that a slow suite is seen (and the CI's time explained). Exits 1 if any suite failed.
  */
 
-type Suite = { name: string; args: string[] };
+type Suite = { name: string; args: string[]; env?: Record<string, string> };
 
-const STAGES: Suite[][] = [
-  [
-    { name: 'lint', args: ['run', 'lint'] },
-    { name: 'typecheck', args: ['run', 'typecheck'] },
-  ],
-  [{ name: 'node', args: ['run', 'test:node'] }],
-  [{ name: 'mutations', args: ['run', 'test:mutations', '--', '--no-baseline'] }],
-  [{ name: 'e2e', args: ['run', 'test:e2e'] }],
-  [{ name: 'bench', args: ['run', 'test:bench'] }],
-  [{ name: 'soak', args: ['run', 'test:soak'] }],
+const QUICK: Suite[] = [
+  { name: 'lint', args: ['run', 'lint'] },
+  { name: 'typecheck', args: ['run', 'typecheck'] },
 ];
+/** After the type check, which reads the route types a build writes (.next/types) and fails while they are rewritten. */
+const BUILD: Suite = {
+  name: 'build',
+  args: ['exec', '--', 'node', '--import', 'tsx', 'lib/testing/build-if-stale.ts'],
+};
 
-type Ran = { name: string; seconds: number; code: number };
+/*
+ * FENCING_LAB_E2E_HALVES=2: the e2e spec files in halves, each half a Playwright run with an app (`npm start`), a port and an
+ * embedded PostgreSQL of its own (E2E_PORT, E2E_DATA_DIR: playwright.config.ts), so that a spec in one
+ * half never meets the other half's shared labs. Files are dealt in turn (path order), so a new spec
+ * lands in a half by the rule. The ports are E2E_PORT (3210 unless set) and 10 above it per half
+ * (feed-heals.spec.ts also takes the port after each).
+ */
+const E2E_HALVES = Math.max(1, Number(process.env.FENCING_LAB_E2E_HALVES ?? 1) || 1);
+const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 3210);
+
+function e2eHalves(): Suite[] {
+  const specs = readdirSync('e2e')
+    .filter((f) => f.endsWith('.spec.ts'))
+    .sort()
+    .map((f) => `e2e/${f}`);
+  return Array.from({ length: E2E_HALVES }, (_, i) => ({
+    name: E2E_HALVES === 1 ? 'e2e' : `e2e ${i + 1}/${E2E_HALVES}`,
+    args:
+      E2E_HALVES === 1
+        ? ['run', 'test:e2e']
+        : ['run', 'test:e2e', '--', ...specs.filter((_, n) => n % E2E_HALVES === i)],
+    env: {
+      E2E_PORT: String(E2E_BASE_PORT + 10 * i),
+      E2E_DATA_DIR: i === 0 ? '.data/e2e' : `.data/e2e-${i + 1}`,
+      E2E_OUTPUT_DIR: `test-results/e2e-${i + 1}`,
+    },
+  }));
+}
+
+/**
+ * Lanes that run side by side; the suites of a lane run one after another. Two, because this is a
+ * 2-CPU machine and the suites' timing tests (leases, pauses, the bench's bounds) fail when starved:
+ * with four lanes (the e2e files in halves, bench and soak in a lane of their own) the load average
+ * reached 35 and every suite failed on timeouts. The e2e suite, the longest, runs alone beside all the
+ * others; bench and soak come last, so that their figures are measured beside e2e only.
+ */
+const SIDE_BY_SIDE: Suite[][] = [
+  [
+    // One database lane (and the pure files beside it), since e2e runs beside this lane: two lanes
+    // and e2e would want about 2 CPUs of this machine's 2 (measured: a database lane uses about 0.7
+    // of a CPU, e2e about 0.5).
+    { name: 'node', args: ['run', 'test:node'], env: { FENCING_LAB_TEST_LANES: '1' } },
+    { name: 'mutations', args: ['run', 'test:mutations', '--', '--no-baseline'] },
+    { name: 'bench', args: ['run', 'test:bench'] },
+    { name: 'soak', args: ['run', 'test:soak'] },
+  ],
+  ...e2eHalves().map((half) => [half]),
+];
+/**
+ * FENCING_LAB_TEST_SERIAL=1: every suite one after another, in the order of old (node, mutations, e2e,
+ * bench, soak), for a machine that others load so much that the lanes starve each other's timing tests.
+ */
+const LANES: Suite[][] =
+  process.env.FENCING_LAB_TEST_SERIAL === '1'
+    ? [[...(SIDE_BY_SIDE[0] ?? []).slice(0, 2), ...SIDE_BY_SIDE.slice(1).flat(), ...(SIDE_BY_SIDE[0] ?? []).slice(2)]]
+    : SIDE_BY_SIDE;
+
+type Ran = { name: string; startedAt: number; seconds: number; code: number };
 
 const running = new Set<ReturnType<typeof spawn>>();
+const t0 = performance.now();
+const since = () => (performance.now() - t0) / 1000;
 
-function run(suite: Suite): Promise<Ran> {
-  const started = performance.now();
-  const child = spawn('npm', suite.args, { stdio: 'inherit' });
+function prefixLines(stream: NodeJS.ReadableStream, prefix: string, out: NodeJS.WriteStream): void {
+  createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
+    out.write(`${prefix}${line}\n`);
+  });
+}
+
+function run(suite: Suite, width: number): Promise<Ran> {
+  const startedAt = since();
+  // A process group of its own, so that a signal reaches everything the suite started (npm does not pass it on).
+  const child = spawn('npm', suite.args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...suite.env },
+    detached: true,
+  });
   running.add(child);
+  const prefix = `[${suite.name}]`.padEnd(width + 3);
+  prefixLines(child.stdout, prefix, process.stdout);
+  prefixLines(child.stderr, prefix, process.stderr);
   return new Promise((resolve) => {
-    child.on('exit', (code, signal) => {
+    child.on('close', (code, signal) => {
       running.delete(child);
-      resolve({ name: suite.name, seconds: (performance.now() - started) / 1000, code: code ?? (signal ? 1 : 0) });
+      resolve({ name: suite.name, startedAt, seconds: since() - startedAt, code: code ?? (signal ? 1 : 0) });
     });
   });
 }
 
+async function runLane(lane: readonly Suite[], width: number, ran: Ran[]): Promise<boolean> {
+  for (const suite of lane) {
+    const result = await run(suite, width);
+    ran.push(result);
+    if (result.code !== 0) return false;
+  }
+  return true;
+}
+
 function report(ran: readonly Ran[], totalSeconds: number): void {
   const width = Math.max(...ran.map((r) => r.name.length), 'total'.length);
-  console.log('\nnpm test: time per suite');
+  console.log('\nnpm test: time per suite (started at, took)');
   for (const r of ran) {
     console.log(
-      `  ${r.name.padEnd(width)}  ${r.seconds.toFixed(0).padStart(5)} s  ${r.code === 0 ? 'passed' : 'FAILED'}`,
+      `  ${r.name.padEnd(width)}  at ${r.startedAt.toFixed(0).padStart(5)} s  ${r.seconds.toFixed(0).padStart(5)} s  ${r.code === 0 ? 'passed' : 'FAILED'}`,
     );
   }
-  console.log(`  ${'total'.padEnd(width)}  ${totalSeconds.toFixed(0).padStart(5)} s`);
+  console.log(`  ${'total'.padEnd(width)}  ${''.padStart(10)}  ${totalSeconds.toFixed(0).padStart(5)} s`);
 }
 
 async function main(): Promise<number> {
-  const started = performance.now();
+  const all = [...QUICK, BUILD, ...LANES.flat()];
+  const width = Math.max(...all.map((s) => s.name.length));
   const ran: Ran[] = [];
-  for (const stage of STAGES) {
-    const results = await Promise.all(stage.map(run));
-    ran.push(...results);
-    if (results.some((r) => r.code !== 0)) break;
+  const quick = await Promise.all(QUICK.map((suite) => run(suite, width)));
+  ran.push(...quick);
+  if (quick.every((r) => r.code === 0) && (await runLane([BUILD], width, ran))) {
+    await Promise.all(LANES.map((lane) => runLane(lane, width, ran)));
   }
-  report(ran, (performance.now() - started) / 1000);
-  return ran.every((r) => r.code === 0) && ran.length === STAGES.flat().length ? 0 : 1;
+  report(ran, since());
+  return ran.every((r) => r.code === 0) && ran.length === all.length ? 0 : 1;
 }
 
+/*
+ * Ctrl-C or a SIGTERM: SIGINT to each suite's whole group, as a terminal's Ctrl-C would send it. Playwright
+ * then stops its `npm start` (with SIGTERM it died and left the app and its PostgreSQL running, and the next
+ * e2e run found its port taken).
+ */
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    for (const child of running) child.kill(signal);
+    for (const child of running) {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGINT');
+      } catch {
+        // its group has just ended
+      }
+    }
   });
 }
 

@@ -10,7 +10,7 @@ import { recordWorkerOrigin } from '../../db/worker-status';
 import { takesTraineeGuard } from '../labs/traits';
 import { isFencingError } from '../model/core/errors';
 import { labTitle } from '../model/lab/lab-instance';
-import { hasDriftingClock, hasPacketProxy } from '../model/lab/lab-kinds';
+import { hasDriftingClock, hasPacketRelay } from '../model/lab/lab-kinds';
 import { parseWorkerArgs, UsageError, WORKER_USAGE, type WorkerArgs } from './args';
 import { freezeOnSharedMemory, markFrozen, newFreezeState } from './freeze';
 import { LeaseClient, type WorkerReport } from './lease-client';
@@ -120,7 +120,7 @@ async function main(): Promise<number> {
       `--lease-clock: only the drifting-clock labs have a lease clock setting (${lab.id} is ${lab.kind})`,
     );
   }
-  if (settings.retryAfterMs !== undefined && !hasPacketProxy(lab.kind)) {
+  if (settings.retryAfterMs !== undefined && !hasPacketRelay(lab.kind)) {
     // Best effort: the refusal below is what the caller reads; a row left live goes stale without beats.
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(`--retry-after-ms: only the delayed-packet labs retry a write (${lab.id} is ${lab.kind})`);
@@ -132,7 +132,7 @@ async function main(): Promise<number> {
       `--write-value: only the your-guard lab's workers write a value of their choosing (${lab.id} is ${lab.kind})`,
     );
   }
-  if (!local && hasPacketProxy(lab.kind)) {
+  if (!local && hasPacketRelay(lab.kind)) {
     // Best effort: the refusal below is what the caller reads; a row left live goes stale without beats.
     await markRemoteWorkerStopped(me, session).catch(() => undefined);
     throw new Refused(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
-import { readProtectedRow } from '../../db/guard';
+import { readProtectedRow } from '../../db/fenced-write';
 import { readLease } from '../../db/leases';
 import { closePool } from '../../db/pool';
 import type { LabEvent } from '../model/core/events';

@@ -137,7 +137,7 @@ describe('bad usage: a clear message and exit code 2', () => {
     assert.equal(await listed('Drifter'), undefined, 'no lane is left for it');
   });
 
-  test('a worker started by hand in a delayed-packet lab: refused, since its connection would not pass the proxy', async () => {
+  test('a worker started by hand in a delayed-packet lab: refused, since its connection would not pass the packet relay', async () => {
     const lab = 'delayed-packet-unfenced';
     const before = (await listEvents({ lab })).at(-1)?.id ?? 0;
     // Even opened to remote workers by its trainer.

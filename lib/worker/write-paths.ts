@@ -1,13 +1,13 @@
 import 'server-only';
 import {
-  writeBypassingGuard,
+  writeBypassingFence,
   writeFencedUnguarded,
   writeReadCheckWrite,
   writeTokenAsText,
   writeWithoutFencing,
 } from '../../db/broken-labs';
 import { writeDelayedPacket } from '../../db/delayed-packet-write';
-import { fencedWrite } from '../../db/guard';
+import { fencedWrite } from '../../db/fenced-write';
 import type { Session } from '../../db/pool';
 import type { WorkerIdentity } from '../../db/worker-identity';
 import { writeThroughYourGuard } from '../../db/your-guard';
@@ -31,7 +31,7 @@ export type WriteRequest = {
   as: WorkerIdentity;
 };
 
-/** How each lab writes, as its traits say. The fenced lab goes through the guard and nothing else. */
+/** How each lab writes, as its traits say. The fenced lab goes through the fenced write (db/fenced-write.ts) and nothing else. */
 export async function writeForLab(request: WriteRequest, session: Session): Promise<WriteResult> {
   const { value, token, actor, criticalWindow, generation, as } = request;
   const { id: lab, rowId } = request.lab;
@@ -45,8 +45,8 @@ export async function writeForLab(request: WriteRequest, session: Session): Prom
     await criticalWindow();
     return writeThroughYourGuard({ as, rowId, value, token }, session);
   }
-  if (kind.traits.transport === 'packet-proxy') {
-    // Sent through the lab's proxy, which may hold it on the wire (lib/os/packet-proxy.ts); fenced or not by lab.
+  if (kind.traits.transport === 'packet-relay') {
+    // Sent through the worker's packet relay, which may hold it on the wire (lib/os/packet-relay.ts); fenced or not by lab.
     await criticalWindow();
     return writeDelayedPacket({ as, rowId, value, token, attempt: 'first' }, session);
   }
@@ -62,14 +62,14 @@ export async function writeForLab(request: WriteRequest, session: Session): Prom
       return writeReadCheckWrite(write, session);
     case 'text-compare':
       return writeTokenAsText(write, session);
-    case 'token-guard':
+    case 'fenced-write':
       // The right statement: where such a lab breaks, its mistake is elsewhere (its tokens), or it holds.
       return writeFencedUnguarded(write, session);
     case 'catch-up-bypass': {
       // The path is chosen after the critical window: a worker that froze there wakes up overdue.
       await criticalWindow();
       const late = { ...write, criticalWindow: async () => undefined };
-      return request.isOverdue() ? writeBypassingGuard(late, session) : writeFencedUnguarded(late, session);
+      return request.isOverdue() ? writeBypassingFence(late, session) : writeFencedUnguarded(late, session);
     }
   }
 }

@@ -6,7 +6,7 @@ import { LabView } from '@/components/lab/lab-view';
 import { OwnMachineWorker } from '@/components/lab/own-machine-worker';
 import { takesTraineeGuard } from '@/lib/labs/traits';
 import { summaryTitle } from '@/lib/model/lab/lab-instance';
-import { hasPacketProxy } from '@/lib/model/lab/lab-kinds';
+import { hasPacketRelay } from '@/lib/model/lab/lab-kinds';
 import { doorsOfLab, forkOfLab, labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';
@@ -68,8 +68,8 @@ export default async function LabPage({ params }: Props) {
         />
       ) : null}
       <LabView lab={lab} canDrive={access.canDrive} />
-      {/* A delayed-packet lab's workers run behind this server's proxy: one started by hand is refused. */}
-      {access.joinKey && !hasPacketProxy(lab.kind) ? (
+      {/* A delayed-packet lab's workers run behind this server's packet relay: one started by hand is refused. */}
+      {access.joinKey && !hasPacketRelay(lab.kind) ? (
         <OwnMachineWorker labId={lab.id} joinKey={access.joinKey} />
       ) : null}
     </LabPageShell>

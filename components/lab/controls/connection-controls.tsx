@@ -6,8 +6,8 @@ import { controlButton } from './styles';
 import type { useLabCommands } from './use-lab-commands';
 
 /**
- * The delayed-packet labs' own controls: the selected worker's proxy holds its next write on the
- * wire, or sends what it holds on. The server names the proxy by the worker; nothing here names a
+ * The delayed-packet labs' own controls: the selected worker's packet relay holds its next write on
+ * the wire, or sends what it holds on. The server names the relay by the worker; nothing here names a
  * port or a process.
  */
 export function ConnectionControls({

@@ -3,7 +3,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { LabSnapshot } from '@/lib/model/core/wire';
 import { DEFAULT_WORKER_SETTINGS, MAX_PAUSE_SECONDS, MAX_WORKERS_PER_LAB } from '@/lib/model/lab/lab-input-limits';
-import { hasDriftingClock, hasPacketProxy } from '@/lib/model/lab/lab-kinds';
+import { hasDriftingClock, hasPacketRelay } from '@/lib/model/lab/lab-kinds';
 import { type LeaseClock, MAX_CLOCK_SLOW_PERCENT } from '@/lib/model/lab/worker-clock';
 import { DRIFTING_CLOCK_SLOW_PERCENT } from '@/lib/model/walkthrough/walkthrough-drifting-clock';
 import { useLabStore } from '../lab-store-provider';
@@ -32,7 +32,7 @@ export function LabControls() {
   // The drifting-clock labs' one control of their own: how slow the next worker's clock runs.
   const drifting = useLabStore((s) => hasDriftingClock(s.kind));
   // The delayed-packet labs' own: hold and release the selected worker's connection.
-  const proxied = useLabStore((s) => hasPacketProxy(s.kind));
+  const relayed = useLabStore((s) => hasPacketRelay(s.kind));
   // And the client timeout of the next worker there: 0 waits for the answer, however late.
   const [retrySeconds, setRetrySeconds] = useState(0);
   const retryNoteId = useId();
@@ -59,7 +59,7 @@ export function LabControls() {
       renewEveryMs: Math.round((ttlSeconds * 1000) / 3),
       writeEveryMs: DEFAULT_WORKER_SETTINGS.writeEveryMs,
       ...(drifting ? { clockSlowPercent, ...(leaseClock === 'own' ? {} : { leaseClock }) } : {}),
-      ...(proxied && retrySeconds > 0 ? { retryAfterMs: Math.round(retrySeconds * 1000) } : {}),
+      ...(relayed && retrySeconds > 0 ? { retryAfterMs: Math.round(retrySeconds * 1000) } : {}),
     });
   const target = selectedWorker?.id;
   const actions = {
@@ -108,7 +108,7 @@ export function LabControls() {
           />
         ) : null}
         {drifting ? <LeaseClockField value={leaseClock} onChange={setLeaseClock} describedBy={driftNoteId} /> : null}
-        {proxied ? (
+        {relayed ? (
           <NumberField
             label="Client timeout, then retry (s)"
             value={retrySeconds}
@@ -134,7 +134,7 @@ export function LabControls() {
           holds the lease after the database says it ran out; asking the database before each write, it does not.
         </p>
       ) : null}
-      {proxied ? (
+      {relayed ? (
         <p id={retryNoteId} className="text-sm text-slate-700 dark:text-slate-300">
           Client timeout: 0 waits for an answer, however late. Otherwise, a write unanswered for that long is sent again
           with the same token on a new connection, the lease not checked again; the first one may still arrive.
@@ -184,7 +184,7 @@ export function LabControls() {
           Reset lab <kbd className="ml-1 text-xs opacity-70">X</kbd>
         </button>
       </fieldset>
-      {proxied ? <ConnectionControls commands={commands} worker={selectedWorker} /> : null}
+      {relayed ? <ConnectionControls commands={commands} worker={selectedWorker} /> : null}
       <NoticeArea />
       <ChaosPanel />
       <ShortcutsHelp />

@@ -48,9 +48,9 @@ test('aimed at the window: the holder is struck in its critical window past its 
   assert.ok(strikes.length >= 28_000 / (options.leaseTtlMs * 0.6), `${strikes.length} strikes at the holder`);
   const takeovers = plan.filter((a) => a.kind === 'takeover');
   assert.ok(takeovers.length >= 28_000 / (options.leaseTtlMs * 0.7), `${takeovers.length} takeovers`);
-  assert.equal(plan.filter((a) => a.kind === 'hold').length, 0, 'no held connection where the lab has no proxy');
-  const proxied = planChaos({ ...options, heldConnections: true });
-  const holds = proxied.filter((a) => a.kind === 'hold');
+  assert.equal(plan.filter((a) => a.kind === 'hold').length, 0, 'no held connection where the lab has no packet relay');
+  const relayed = planChaos({ ...options, heldConnections: true });
+  const holds = relayed.filter((a) => a.kind === 'hold');
   assert.ok(holds.length > 0 && holds.every((h) => h.kind === 'hold' && h.ms > options.leaseTtlMs));
   assert.deepEqual(
     [...new Set(planChaos({ ...options, dbCrash: true }).map(trackOf))].sort(),

@@ -31,7 +31,7 @@ export type ChaosOptions = {
   seconds: number;
   leaseTtlMs: number;
   dbCrash: boolean;
-  /** The lab's workers reach PostgreSQL through a proxy that can hold a write (the delayed-packet labs). */
+  /** The lab's workers reach PostgreSQL through a packet relay that can hold a write (the delayed-packet labs). */
   heldConnections?: boolean;
 };
 

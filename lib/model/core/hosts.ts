@@ -2,7 +2,7 @@
  * Only our own hosts: which `Host` (and `Origin`) a request may name. A page on another site that
  * reaches this server through DNS rebinding sends its own name in `Host` (and `Origin`), never one
  * of ours, so refusing unknown names closes that door. Pure: the server gathers its names
- * (lib/server/own-hosts.ts), proxy.ts asks here.
+ * (lib/server/own-hosts.ts), the request hook (proxy.ts) asks here.
  */
 
 /** The names a server answers to, as lower-case `name:port` (or a bare `name` when no port is needed). */

@@ -12,7 +12,7 @@ import {
   MAX_WORKERS_PER_SERVER,
 } from './lab-input-limits';
 import { PRIVATE_LAB_ID_PATTERN } from './lab-instance';
-import { hasDriftingClock, hasPacketProxy, type LabId, PRIVATE_LAB_KINDS, WORKER_LAB_IDS } from './lab-kinds';
+import { hasDriftingClock, hasPacketRelay, type LabId, PRIVATE_LAB_KINDS, WORKER_LAB_IDS } from './lab-kinds';
 import { LEASE_CLOCKS, MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
 
 /** What a client may ask of the lab supervisor, and the limits, as zod schemas (no pg, no process). */
@@ -130,7 +130,7 @@ export function workerSettingsForLab(kind: LabId, raw: unknown): WorkerSettings 
   if (settings.writeValue !== undefined && !takesTraineeGuard(kind)) {
     throw new FencingError('invalid_input', 'only the your-guard lab has a write value setting');
   }
-  if (settings.retryAfterMs !== undefined && !hasPacketProxy(kind)) {
+  if (settings.retryAfterMs !== undefined && !hasPacketRelay(kind)) {
     throw new FencingError('invalid_input', 'only the delayed-packet labs have a client timeout and retry setting');
   }
   return settings;

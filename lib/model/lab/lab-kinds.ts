@@ -6,7 +6,7 @@ export { isLabId, LAB_IDS, LABS, type LabDefinition, type LabId } from '../../la
 export {
   compareWith,
   hasDriftingClock,
-  hasPacketProxy,
+  hasPacketRelay,
   isFencedKind,
   isSharedLabId,
   isWorkerLabId,
@@ -16,5 +16,5 @@ export {
   type WorkerLabId,
 } from '../../labs/traits';
 
-/** The statement text the proxy holds at: the delayed-packet labs' write (0023_delayed_packet_labs.sql). */
+/** The statement text the packet relay holds at: the delayed-packet labs' write (0023_delayed_packet_labs.sql). */
 export const DELAYED_WRITE_MARKER = 'worker_delayed_packet_write';

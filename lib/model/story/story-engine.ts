@@ -19,7 +19,7 @@ export type StoryAction<F> =
   /** Frozen in its critical window: until resumed, or for `ms` when given (the timed pause). */
   | { kind: 'freeze-before-write'; worker: string; ms?: number }
   | { kind: 'resume'; worker: string }
-  /** The delayed-packet labs: the proxy holds the worker's connection from its next write on, then releases it. */
+  /** The delayed-packet labs: the packet relay holds the worker's connection from its next write on, then releases it. */
   | { kind: 'hold'; worker: string }
   | { kind: 'release'; worker: string }
   /** The your-guard lab: the token its next grant hands out (a stale writer's, from the guard's constants). */

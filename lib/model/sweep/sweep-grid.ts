@@ -97,7 +97,7 @@ export function labKindFor(fencing: Fencing, driftPercent: number): WorkerLabId 
   const fenced = fencing === 'fenced';
   if (driftPercent > 0) {
     return kindWhere(
-      (t) => t.clock === 'worker-may-drift' && t.fencing === (fenced ? 'token-guard' : 'none'),
+      (t) => t.clock === 'worker-may-drift' && t.fencing === (fenced ? 'fenced-write' : 'none'),
     ) as WorkerLabId;
   }
   return (fenced ? PAUSE_FENCED : PAUSE_UNFENCED) as WorkerLabId;

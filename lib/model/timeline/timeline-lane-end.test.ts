@@ -89,7 +89,7 @@ describe('a lane ends where its worker ends', () => {
   test("the lab's close ends every lane still going, and draws no lane of its own", () => {
     const events = [
       ...story,
-      // The server's expiry sweep: B's lease ran out while B, frozen by the operating system, said nothing.
+      // The server's expiry recorder: B's lease ran out while B, frozen by the operating system, said nothing.
       ev(7, 2.3, 'B', 'lease_expired', { token: 6, detail: expires(2.2) }),
       ev(8, 3, 'server', 'lab_closed', { detail: { reason: 'idle for 30 minutes' } }),
     ];

@@ -1,6 +1,6 @@
 /**
  * The delayed packet's story, for the scenario and the walkthrough (pure): A writes often on a short
- * lease, so that the write the proxy holds comes soon after the hold, and its lease (renewed every
+ * lease, so that the write the packet relay holds comes soon after the hold, and its lease (renewed every
  * second while nothing is held) runs out within 2 s of it; B writes once on taking over, then renews
  * quietly, so the table shows who wrote last.
  */

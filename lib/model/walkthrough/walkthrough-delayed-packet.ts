@@ -19,8 +19,8 @@ import type { Facts, Step } from './walkthrough-types';
 
 /*
  * "A delayed packet", the walkthrough of the two delayed-packet labs (fenced and unfenced), as data.
- * Nothing freezes: A's next write is held on the wire by the proxy between A and PostgreSQL, A waits
- * for its answer and so renews no more, its lease runs out, B takes over and writes, and the proxy
+ * Nothing freezes: A's next write is held on the wire by the packet relay between A and PostgreSQL, A waits
+ * for its answer and so renews no more, its lease runs out, B takes over and writes, and the relay
  * releases the held bytes: PostgreSQL receives A's write late, with A's old token.
  */
 
@@ -45,7 +45,7 @@ export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
   const expiryA = grantA && find((e) => e.kind === 'lease_expired' && e.token === grantA.token, grantA.id);
   set('expiryA', expiryA);
   if (expiryA) {
-    // The write the proxy holds: A's last one sent before its lease ran out.
+    // The write the packet relay holds: A's last one sent before its lease ran out.
     set('sentLateA', events.filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < expiryA.id).at(-1));
   }
   const grantB = expiryA && find((e) => e.actor === 'B' && e.kind === 'lease_acquired', expiryA.id);

@@ -32,7 +32,7 @@ const sameNumber = (late: WireEvent, before: WireEvent | undefined) =>
  * wrong, otherwise what its write checks.
  */
 const WORDS: Partial<Record<FencingPolicy | TokenSource, PauseWords>> = {
-  'token-guard': {
+  'fenced-write': {
     source: SEQUENCE,
     setup: `Every grant of the lease carries a token, a number from ${SEQUENCE} that only goes up; ${FENCED_WRITE}.`,
     lateAccepted: noCheck,

@@ -1,5 +1,5 @@
 import type { WireEvent } from '../core/wire';
-import { hasDriftingClock, hasPacketProxy, type LabId } from '../lab/lab-kinds';
+import { hasDriftingClock, hasPacketRelay, type LabId } from '../lab/lab-kinds';
 import { type Facts, factsFrom, type Step } from './walkthrough';
 
 /** The walkthrough's two workers: a lab where any other worker ran is not telling its story. */
@@ -30,7 +30,7 @@ export function walkthroughPosition(
   const [joinsAfter, why] =
     lab !== undefined && hasDriftingClock(lab)
       ? [facts.grantA, 'B started before A held the lease']
-      : lab !== undefined && hasPacketProxy(lab)
+      : lab !== undefined && hasPacketRelay(lab)
         ? [facts.expiryA, "B started before A's lease ran out"]
         : [facts.pauseA, 'B started before A froze'];
   const earlyB = started.find((e) => e.actor === 'B' && (joinsAfter === undefined || e.id < joinsAfter.id));

@@ -1,6 +1,6 @@
 import type { WireEvent } from '../core/wire';
 import type { WorkerSettings } from '../lab/lab-inputs';
-import { hasDriftingClock, hasPacketProxy, type LabId } from '../lab/lab-kinds';
+import { hasDriftingClock, hasPacketRelay, type LabId } from '../lab/lab-kinds';
 import { DELAYED_PACKET_SETTINGS } from './delayed-packet-settings';
 import { isOutcome, NotRecordedYet } from './narration';
 import { delayedPacketFacts, delayedPacketSteps } from './walkthrough-delayed-packet';
@@ -20,7 +20,7 @@ export { WALKTHROUGH_SETTINGS };
 
 /** The two workers' settings in a lab's walkthrough: the pause story's, or the drifting clock's. */
 export function walkthroughSettings(lab: LabId): Record<'A' | 'B', WorkerSettings> {
-  if (hasPacketProxy(lab)) return DELAYED_PACKET_SETTINGS;
+  if (hasPacketRelay(lab)) return DELAYED_PACKET_SETTINGS;
   return hasDriftingClock(lab) ? DRIFTING_CLOCK_SETTINGS : WALKTHROUGH_SETTINGS;
 }
 
@@ -30,7 +30,7 @@ export function walkthroughSettings(lab: LabId): Record<'A' | 'B', WorkerSetting
  */
 export function factsFrom(events: readonly WireEvent[], lab?: LabId): Facts {
   const facts =
-    lab !== undefined && hasPacketProxy(lab)
+    lab !== undefined && hasPacketRelay(lab)
       ? delayedPacketFacts(events)
       : lab !== undefined && hasDriftingClock(lab)
         ? driftingClockFacts(events)
@@ -74,7 +74,7 @@ function pauseFacts(events: readonly WireEvent[]): Facts {
 export function walkthroughFor(lab: LabId): Step[] {
   const steps = hasDriftingClock(lab)
     ? driftingClockSteps(lab)
-    : hasPacketProxy(lab)
+    : hasPacketRelay(lab)
       ? delayedPacketSteps(lab)
       : pauseSteps(lab);
   return steps.map((step) => ({

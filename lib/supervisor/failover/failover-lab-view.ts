@@ -57,7 +57,7 @@ async function readView({ pair, primaryKilled, holders }: ViewSource): Promise<F
   }
   return {
     ...(pair ? { mode: pair.mode } : {}),
-    replicationCut: pair?.proxy.isCut() ?? false,
+    replicationCut: pair?.link.isCut() ?? false,
     promoted: pair?.promoted() ?? false,
     primaryKilled,
     holders,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { writeGuardedRow } from '../../../db/failover-cluster';
+import { writeFencedRow } from '../../../db/failover-cluster';
 import { FencingError } from '../../model/core/errors';
 import type { FailoverHolder } from '../../model/failover/failover-inputs';
 import type { FailoverStep } from '../../model/failover/failover-steps';
@@ -104,7 +104,7 @@ class FailoverLab {
   cut() {
     return this.serially(async () => {
       const pair = this.requireWriter();
-      if (pair.proxy.isCut()) throw new FencingError('invalid_input', 'replication is already cut');
+      if (pair.link.isCut()) throw new FencingError('invalid_input', 'replication is already cut');
       const sequence = pair.promoted() ? undefined : await sequenceAtCut(pair);
       pair.cutReplication();
       await this.record({ kind: 'replication_cut', ...(sequence ? { sequence } : {}) });
@@ -115,7 +115,7 @@ class FailoverLab {
   heal() {
     return this.serially(async () => {
       const pair = this.requirePair();
-      if (!pair.proxy.isCut()) throw new FencingError('invalid_input', 'replication is not cut');
+      if (!pair.link.isCut()) throw new FencingError('invalid_input', 'replication is not cut');
       pair.healReplication();
       await this.record({ kind: 'replication_healed' });
       // A grant that waited on the cut wire goes through once the standby has it: answer after that.
@@ -159,7 +159,7 @@ class FailoverLab {
       if (!token) throw new FencingError('invalid_input', `${holder} holds no token yet: grant it the lock first`);
       const session = await this.holders.sessionOf(holder, pair);
       const value = `${holder}-${Date.now() % 100_000}`;
-      const result = await writeGuardedRow(session, { value, token });
+      const result = await writeFencedRow(session, { value, token });
       const server = serverOf(pair);
       await this.record(
         result.accepted

@@ -10,7 +10,7 @@ import { type ReplicationMode, startReplicaPair } from './replica-pair';
 
 /*
  * The failover story on a real primary and a real streaming standby (PostgreSQL 18 from the
- * embedded binaries), replication through the lab's proxy, a real SIGKILL and a real promotion.
+ * embedded binaries), replication through the lab's replication link, a real SIGKILL and a real promotion.
  */
 
 async function runStory(mode: ReplicationMode, grantsPastCut = 0) {

@@ -6,7 +6,7 @@ import {
   readLease,
   readProtectedRow,
   readTokenSequence,
-  writeGuardedRow,
+  writeFencedRow,
 } from '../../../db/failover-cluster';
 import type { FailoverStep } from '../../model/failover/failover-steps';
 import type { ReplicaPair } from './replica-pair';
@@ -39,7 +39,7 @@ export async function runFailoverStory(
   try {
     const grantA = await grantOrFail(a, 'A');
     await record(grantStep('A', grantA, 'primary'));
-    const writeA = await writeGuardedRow(a, { value: 'A-1', token: grantA.token });
+    const writeA = await writeFencedRow(a, { value: 'A-1', token: grantA.token });
     await record(writeStep('A', grantA.token, 'A-1', 'primary', writeA));
     await pair.waitForStandby();
 
@@ -66,7 +66,7 @@ export async function runFailoverStory(
     }
     const grantB = await pending;
     await record(grantStep('B', grantB, 'primary'));
-    const writeB = await writeGuardedRow(b, { value: 'B-1', token: grantB.token });
+    const writeB = await writeFencedRow(b, { value: 'B-1', token: grantB.token });
     await record(writeStep('B', grantB.token, 'B-1', 'primary', writeB));
 
     for (let i = 1; i <= (options.grantsPastCut ?? 0); i++) {
@@ -95,7 +95,7 @@ export async function runFailoverStory(
       lease: lease && { resource: lease.resource, holder: lease.holder, token: lease.token },
     });
 
-    const lateA = await writeGuardedRow(promoted, { value: 'A-2', token: grantA.token });
+    const lateA = await writeFencedRow(promoted, { value: 'A-2', token: grantA.token });
     await record(writeStep('A', grantA.token, 'A-2', 'promoted standby', lateA));
 
     const leaseNow = await readLease(promoted, LOCK_RESOURCE);
@@ -137,7 +137,7 @@ function writeStep(
   token: string,
   value: string,
   server: 'primary' | 'promoted standby',
-  result: Awaited<ReturnType<typeof writeGuardedRow>>,
+  result: Awaited<ReturnType<typeof writeFencedRow>>,
 ): FailoverStep {
   return result.accepted
     ? { kind: 'write', holder, token, value, server, accepted: true }

@@ -19,11 +19,11 @@ import {
   runAsPostgres,
   startPgServer,
 } from './pg-server-process';
-import { type ReplicationProxy, startReplicationProxy } from './replication-proxy';
+import { type ReplicationLink, startReplicationLink } from './replication-link';
 
 /*
  * A primary and a streaming standby of the failover lab's own, with the replication running through
- * a proxy the lab controls. The embedded binaries include no pg_basebackup, so the standby is a copy
+ * a replication link the lab controls (replication-link.ts). The embedded binaries include no pg_basebackup, so the standby is a copy
  * of the primary's data directory taken right after initdb, before either ever ran: both start from
  * the same checkpoint, and the standby streams everything after it (the primary keeps its WAL for
  * that, wal_keep_size). Both data directories live in one directory of the pair's, removed by stop().
@@ -42,7 +42,7 @@ export type ReplicaPair = {
   dir: string;
   primary: PgServerProcess;
   standby: PgServerProcess;
-  proxy: ReplicationProxy;
+  link: ReplicationLink;
   primaryUrl: string;
   standbyUrl: string;
   /** Whether the standby was promoted (the writer is then the standby). */
@@ -58,7 +58,7 @@ export type ReplicaPair = {
   waitForStandby(timeoutMs?: number): Promise<void>;
   /** Every live process of either server (the postmasters, their backends, the keepers). */
   processes(): Promise<number[]>;
-  /** Stops both servers and the proxy, and removes the data directories. Idempotent. */
+  /** Stops both servers and the replication link, and removes the data directories. Idempotent. */
   stop(): Promise<void>;
 };
 
@@ -116,10 +116,10 @@ export async function startReplicaPair(options: { mode: ReplicationMode; parentD
       },
     });
     started.push({ close: () => primary.stop() });
-    const proxy = await startReplicationProxy({ port: primaryPort });
-    started.push({ close: () => proxy.close() });
+    const link = await startReplicationLink({ port: primaryPort });
+    started.push({ close: () => link.close() });
 
-    const conninfo = `host=127.0.0.1 port=${proxy.port} user=postgres password=${password} application_name=${STANDBY_NAME}`;
+    const conninfo = `host=127.0.0.1 port=${link.port} user=postgres password=${password} application_name=${STANDBY_NAME}`;
     await writeFile(path.join(standbyDir, 'standby.signal'), '');
     await writeFile(path.join(standbyDir, 'postgresql.auto.conf'), `primary_conninfo = '${conninfo}'\n`, {
       mode: 0o600,
@@ -146,13 +146,13 @@ export async function startReplicaPair(options: { mode: ReplicationMode; parentD
       dir,
       primary,
       standby,
-      proxy,
+      link,
       primaryUrl: urlOf(primary.port),
       standbyUrl: urlOf(standby.port),
       promoted: () => promoted,
       writerUrl: () => (promoted ? urlOf(standby.port) : urlOf(primary.port)),
-      cutReplication: () => proxy.cut(),
-      healReplication: () => proxy.heal(),
+      cutReplication: () => link.cut(),
+      healReplication: () => link.heal(),
       killPrimary: () => primary.kill(),
       promoteStandby: async () => {
         const session = await connectFailoverServer(urlOf(standby.port));

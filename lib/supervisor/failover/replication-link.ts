@@ -1,13 +1,13 @@
 import net from 'node:net';
 
 /*
- * The wire between the primary and its standby: the standby's primary_conninfo names this proxy,
- * which forwards to the primary. cut() drops every connection through it and refuses new ones
+ * The replication link, the wire between the primary and its standby: a TCP relay that the
+ * standby's primary_conninfo names, which forwards to the primary. cut() drops every connection through it and refuses new ones
  * (the standby retries on its own); heal() lets them through again. Nothing else is faked: the
  * standby really stops receiving WAL, and the primary really stops hearing from it.
  */
 
-export type ReplicationProxy = {
+export type ReplicationLink = {
   port: number;
   isCut(): boolean;
   cut(): void;
@@ -15,7 +15,7 @@ export type ReplicationProxy = {
   close(): Promise<void>;
 };
 
-export async function startReplicationProxy(target: { port: number; host?: string }): Promise<ReplicationProxy> {
+export async function startReplicationLink(target: { port: number; host?: string }): Promise<ReplicationLink> {
   const host = target.host ?? '127.0.0.1';
   const open = new Set<net.Socket>();
   let cut = false;
@@ -42,7 +42,7 @@ export async function startReplicationProxy(target: { port: number; host?: strin
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const address = server.address();
-  if (typeof address !== 'object' || !address) throw new Error('the replication proxy has no port');
+  if (typeof address !== 'object' || !address) throw new Error('the replication link has no port');
   return {
     port: address.port,
     isCut: () => cut,

@@ -9,9 +9,9 @@ import { closePool, getPool, newClient } from './pool';
 after(closePool);
 
 /*
- * The expiry sweep (recordExpiredLeases, as the app role) against a renewal in flight: a renewal
+ * The expiry recorder's pass (recordExpiredLeases, as the app role) against a renewal in flight: a renewal
  * that checked `expires_at > clock_timestamp()` just before its lease's end X but commits after X.
- * The sweep that runs between must not record an expiry at X: the lease never ran out there. Each
+ * The pass that runs between must not record an expiry at X: the lease never ran out there. Each
  * lease's expiry is recorded once, at its real end.
  */
 
@@ -23,9 +23,9 @@ async function expiriesOf(lab: string): Promise<Array<{ token: string; expiresAt
   return rows.map((r) => ({ token: r.token, expiresAt: r.expires_at }));
 }
 
-test('a renewal committed after the old end, with a sweep between: one expiry, at the renewed end', async () => {
-  const resource = freshResource('sweep-race');
-  const lab = `sweep-race-${resource}`;
+test('a renewal committed after the old end, with an expiry pass between: one expiry, at the renewed end', async () => {
+  const resource = freshResource('expiry-race');
+  const lab = `expiry-race-${resource}`;
   const granted = await acquireLease({ lab, resource, holder: 'A', ttlMs: 1_000 });
   assert.equal(granted.outcome, 'granted');
   const lease = (granted as { lease: Lease }).lease;
@@ -38,13 +38,13 @@ test('a renewal committed after the old end, with a sweep between: one expiry, a
     await renewer.query('BEGIN');
     const renewed = await renewLease({ lab, resource, holder: 'A', token: lease.token, ttlMs: 1_500 }, renewer);
     assert.equal(renewed.outcome, 'renewed', 'renewed before its end');
-    // …and commits after it, with a sweep between.
+    // …and commits after it, with an expiry pass between.
     await waitForExpiry(lease);
     await sleep(50);
-    const sweep = recordExpiredLeases();
+    const pass = recordExpiredLeases();
     await sleep(100);
     await renewer.query('COMMIT');
-    await sweep;
+    await pass;
     assert.deepEqual(await expiriesOf(lab), [], 'the lease did not run out at its old end');
 
     const current = (renewed as { lease: Lease }).lease;

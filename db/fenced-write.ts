@@ -7,8 +7,8 @@ import { getPool, type Queryable, type Session, toFencingError } from './pool';
 import { identityParams, type WorkerIdentity } from './worker-identity';
 
 /*
- * THE guard: the only module that writes `protected_rows` (db/only-guard-writes.test.ts fails if
- * any other source file does), through the database's guard functions (0015): neither the app role
+ * THE fenced write: the only module that writes `protected_rows` (db/fenced-write-only-writer.test.ts fails if
+ * any other source file does), through the database's fenced-write functions (0015): neither the app role
  * nor the worker role may write the table itself. Policy `<=`: a holder may write several times under its token,
  * and an identical retry is accepted again, but an older token never gets through. The database
  * enforces the same rule for writes that bypass this module (0003_protected_rows_guard.sql).
@@ -43,7 +43,7 @@ export type FencedWriteInput = {
  * Writes `value` to a protected row if `token` is not older than the row's `last_token` and, for a
  * lab's row, was granted for that lab's lease. Returns `accepted` or `stale`; throws `unknown_row`,
  * `invalid_input`, `token_not_issued` or `token_not_granted`. The decision is the seed's statement
- * with `<=` (db/functions/fl_may_write.sql), one atomic UPDATE in the database's guard function
+ * with `<=` (db/functions/fl_may_write.sql), one atomic UPDATE in the database's fenced-write function
  * (db/functions/fl_fenced_write.sql); the outcome is recorded as an event in the same transaction.
  */
 export async function fencedWrite(input: FencedWriteInput, session?: Session): Promise<WriteResult> {

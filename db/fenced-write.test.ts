@@ -3,7 +3,7 @@ import { after, describe, test } from 'node:test';
 import { isFencingError } from '../lib/model/core/errors';
 import { freshResource, freshRow, grant, TEST_LAB, waitForExpiry } from '../lib/testing/fixtures';
 import { listEvents } from './events';
-import { fencedWrite, readProtectedRow } from './guard';
+import { fencedWrite, readProtectedRow } from './fenced-write';
 import { closePool } from './pool';
 
 after(closePool);

@@ -8,9 +8,9 @@ import { DELAYED_PACKET_SETTINGS } from '../model/walkthrough/delayed-packet-set
 import { getSupervisor } from './supervisor';
 
 /*
- * The delayed-packet labs' proxies belong to this server's supervisor, one per worker process it
+ * The delayed-packet labs' packet relays belong to this server's supervisor, one per worker process it
  * starts: a reset (and so a close, or a shutdown, which end the processes too) closes them, and no
- * port stays open. The controls name a worker, and refuse every lab without a proxy.
+ * port stays open. The controls name a worker, and refuse every lab without a packet relay.
  */
 
 after(async () => {
@@ -27,24 +27,24 @@ const refused = (port: number) =>
     socket.on('error', () => resolve(true));
   });
 
-test("a delayed-packet worker's proxy lives with its process: a reset closes it and frees its port", async () => {
+test("a delayed-packet worker's packet relay lives with its process: a reset closes it and frees its port", async () => {
   const lab = sharedLab('delayed-packet');
   const supervisor = getSupervisor();
   await supervisor.resetLab(lab);
   await supervisor.startWorker(lab, DELAYED_PACKET_SETTINGS.A);
-  const proxy = supervisor.local.named(lab, 'A')?.proxy;
-  assert.ok(proxy, 'the worker runs behind a proxy');
-  const port = proxy.port;
-  assert.equal(await refused(port), false, 'the proxy listens while the worker runs');
+  const relay = supervisor.local.named(lab, 'A')?.relay;
+  assert.ok(relay, 'the worker runs behind a packet relay');
+  const port = relay.port;
+  assert.equal(await refused(port), false, 'the relay listens while the worker runs');
   const held = await supervisor.holdConnection(lab, 'A');
   assert.match(held.message, /the proxy holds A's next write/);
   await assert.rejects(supervisor.holdConnection(lab, 'A'), /already held/);
   await supervisor.resetLab(lab);
-  assert.equal(proxy.isClosed, true, 'closed with its worker');
+  assert.equal(relay.isClosed, true, 'closed with its worker');
   assert.equal(await refused(port), true, 'nothing listens on its port any more');
 });
 
-test('hold and release are refused in a lab without a proxy, and for a worker that is not there', async () => {
+test('hold and release are refused in a lab without a packet relay, and for a worker that is not there', async () => {
   await assert.rejects(
     getSupervisor().startWorker(sharedLab('no-fencing'), { ...DELAYED_PACKET_SETTINGS.A, retryAfterMs: 4_000 }),
     (error: unknown) =>

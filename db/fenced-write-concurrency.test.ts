@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Token } from '../lib/model/core/token';
 import { freshResource, freshRow, grant } from '../lib/testing/fixtures';
 import { listEvents } from './events';
-import { fencedWrite, readProtectedRow } from './guard';
+import { fencedWrite, readProtectedRow } from './fenced-write';
 import { closePool, newClient } from './pool';
 
 after(closePool);

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type pg from 'pg';
 import { freshResource, freshRow, grant, TEST_LAB, waitForExpiry } from '../lib/testing/fixtures';
-import { fencedWrite, readProtectedRow } from './guard';
+import { fencedWrite, readProtectedRow } from './fenced-write';
 import { closePool, newClient } from './pool';
 
 /*
- * These tests deliberately write protected_rows WITHOUT the guard, as someone in psql would, to
- * prove the database itself refuses what the guard would refuse. This file is the one exception
- * in db/only-guard-writes.test.ts.
+ * These tests deliberately write protected_rows WITHOUT the fenced write, as someone in psql would, to
+ * prove the database itself refuses what the fenced write would refuse. This file is the one exception
+ * in db/fenced-write-only-writer.test.ts.
  */
 
 let psql: pg.Client;
@@ -86,7 +86,7 @@ test('a new row is born at the highest token issued, whatever the INSERT says: o
 
 test('documented limit of <=: a direct UPDATE that keeps the current token can still change the value', async () => {
   // What docs/how-it-works.md says: the database cannot tell the current holder from anyone else who
-  // presents the current token. Only the guard, fed by the lease, knows who that should be.
+  // presents the current token. Only the fenced write, fed by the lease, knows who that should be.
   const { row, newer } = await rowWithTwoTokens();
   await psql.query('UPDATE protected_rows SET value = $1 WHERE id = $2', ['psql edit', row.id]);
   const stored = await readProtectedRow(row.id);

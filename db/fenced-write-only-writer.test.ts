@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 /*
- * One write path: no source file but the guard may write protected_rows. Any statement that
+ * One write path: no source file but the fenced write may write protected_rows. Any statement that
  * inserts, updates, deletes, truncates, merges or copies into it counts, with or without a schema
  * prefix or quotes, across line breaks.
  */
@@ -14,18 +14,27 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SOURCE = /\.(ts|tsx|js|mjs|cjs|sql)$/;
 const SKIP_DIRS = new Set(['node_modules', '.next', '.git', '.data', 'test-results', 'playwright-report']);
 const ALLOWED = new Map([
-  ['db/guard.ts', 'the guard itself'],
-  ['db/guard-trigger.test.ts', 'bypasses the guard on purpose, to prove the database refuses stale tokens'],
-  ['db/core-properties.test.ts', 'random schedules bypass the guard too, to check the trigger refuses stale tokens'],
-  ['db/only-guard-writes.test.ts', 'this test, which names the statements it looks for'],
+  ['db/fenced-write.ts', 'the fenced write itself'],
+  [
+    'db/fenced-write-trigger.test.ts',
+    'bypasses the fenced write on purpose, to prove the database refuses stale tokens',
+  ],
+  [
+    'db/core-properties.test.ts',
+    'random schedules bypass the fenced write too, to check the trigger refuses stale tokens',
+  ],
+  ['db/fenced-write-only-writer.test.ts', 'this test, which names the statements it looks for'],
   ['db/worker-role.test.ts', 'tries writes as the worker and app roles, to prove the database refuses them'],
   [
     'db/migrations/0015_lease_and_write_functions.sql',
-    "the guard's own functions as first written (db/functions now has them as they run)",
+    "the fenced write's own functions as first written (db/functions now has them as they run)",
   ],
-  ['db/functions/fl_fenced_write.sql', "the guard's fenced write, the only way the app and worker roles write it"],
-  ['db/functions/fl_reset_protected_row.sql', "a lab's reset, through the guard's functions"],
-  ['db/functions/fl_create_protected_row.sql', "a new row, through the guard's functions"],
+  [
+    'db/functions/fl_fenced_write.sql',
+    'the fenced write in the database, the only way the app and worker roles write it',
+  ],
+  ['db/functions/fl_reset_protected_row.sql', "a lab's reset, through the fenced write's functions"],
+  ['db/functions/fl_create_protected_row.sql', "a new row, through the fenced write's functions"],
   [
     'db/migrations/0013_shared_lab_rows.sql',
     'the schema seeding the shared fenced lab its row, once (an insert, whose token the insert trigger sets)',
@@ -71,7 +80,7 @@ test('the detector recognises every way of writing the table', () => {
   }
 });
 
-test('no source file but the guard writes protected_rows', async () => {
+test('no source file but the fenced write writes protected_rows', async () => {
   const offenders: string[] = [];
   for (const file of await sourceFiles(ROOT)) {
     const relative = path.relative(ROOT, file).split(path.sep).join('/');
@@ -80,13 +89,13 @@ test('no source file but the guard writes protected_rows', async () => {
     const match = WRITE.exec(text);
     if (match) offenders.push(`${relative}: ${match[0].replace(/\s+/g, ' ')}`);
   }
-  assert.deepEqual(offenders, [], 'writes to protected_rows must go through db/guard.ts');
+  assert.deepEqual(offenders, [], 'writes to protected_rows must go through db/fenced-write.ts');
 });
 
-test('the guard really is where the writes are: its functions in the database, called from db/guard.ts', async () => {
+test('the fenced write really is where the writes are: its functions in the database, called from db/fenced-write.ts', async () => {
   assert.match(await readFile(path.join(ROOT, 'db/functions/fl_fenced_write.sql'), 'utf8'), WRITE);
-  const guard = await readFile(path.join(ROOT, 'db/guard.ts'), 'utf8');
+  const module = await readFile(path.join(ROOT, 'db/fenced-write.ts'), 'utf8');
   for (const fn of ['fl_fenced_write', 'worker_fenced_write', 'fl_reset_protected_row', 'fl_create_protected_row']) {
-    assert.match(guard, new RegExp(`\\b${fn}\\(`), fn);
+    assert.match(module, new RegExp(`\\b${fn}\\(`), fn);
   }
 });

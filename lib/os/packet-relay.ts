@@ -1,8 +1,8 @@
 import net from 'node:net';
 
 /*
- * A TCP proxy between one worker and PostgreSQL that can hold a connection's bytes: the delayed
- * packet labs' network. It forwards every byte both ways, until it is told to hold: from then on,
+ * The packet relay: a TCP relay between one worker and PostgreSQL that can hold a connection's
+ * bytes, the delayed-packet labs' network. It forwards every byte both ways, until it is told to hold: from then on,
  * the next client message whose bytes contain a marker (the write statement's text) and every byte
  * after it on that connection stay here, really unsent, while the worker's other connections (its
  * heartbeat, its commands) flow on. A release sends them on, in order, and forwards again; the
@@ -33,7 +33,7 @@ type Pipe = {
   clientEnded: boolean;
 };
 
-export class PacketProxy {
+export class PacketRelay {
   private readonly server: net.Server;
   private readonly pipes = new Set<Pipe>();
   private nextId = 1;
@@ -46,21 +46,21 @@ export class PacketProxy {
   }
 
   /** Listens on 127.0.0.1, on a port the system picks, and relays to `target`. */
-  static async open(target: { host: string; port: number }): Promise<PacketProxy> {
-    const proxy = new PacketProxy(target);
+  static async open(target: { host: string; port: number }): Promise<PacketRelay> {
+    const relay = new PacketRelay(target);
     await new Promise<void>((resolve, reject) => {
-      proxy.server.once('error', reject);
-      proxy.server.listen(0, '127.0.0.1', () => {
-        proxy.server.off('error', reject);
+      relay.server.once('error', reject);
+      relay.server.listen(0, '127.0.0.1', () => {
+        relay.server.off('error', reject);
         resolve();
       });
     });
-    return proxy;
+    return relay;
   }
 
   get port(): number {
     const address = this.server.address();
-    if (!address || typeof address === 'string') throw new Error('the packet proxy is not listening');
+    if (!address || typeof address === 'string') throw new Error('the packet relay is not listening');
     return address.port;
   }
 
