@@ -5,7 +5,9 @@ import { getPool, type Queryable } from './pool';
 
 /*
  * Every guard a trainee submitted (0034_guard_attempts.sql): for the trainee's own list, the class
- * wall, and the counterexample a link opens on /replay.
+ * wall, and the counterexample a link opens on /replay. Each keeps the client address it came from,
+ * for the room's count of guards a minute (0045) only: it is not among ATTEMPT_COLUMNS, so nothing
+ * read through here shows it.
  */
 
 export type { GuardOutcome } from '../lib/model/guard/guard-inputs';
