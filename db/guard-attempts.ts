@@ -1,10 +1,13 @@
 import 'server-only';
-import type { HistoryFile } from '../lib/model/history/history-file';
+import { FencingError } from '../lib/model/core/errors';
+import { type GuardShare, type GuardShareKind, guardShareWords } from '../lib/model/guard/guard-share';
 import { getPool, type Queryable } from './pool';
 
 /*
  * Every guard a trainee submitted (0034_guard_attempts.sql): for the trainee's own list, the class
- * wall, and the counterexample a link opens on /replay.
+ * wall, and the counterexample a link opens on /replay. Each keeps the client address it came from,
+ * for the room's count of guards a minute (0045) only: it is not among ATTEMPT_COLUMNS, so nothing
+ * read through here shows it.
  */
 
 export type { GuardOutcome } from '../lib/model/guard/guard-inputs';
@@ -58,39 +61,75 @@ export function reshapeAttempt(row: AttemptRow): GuardAttempt {
   };
 }
 
-export async function recordGuardAttempt(
-  input: Omit<GuardAttempt, 'id' | 'createdAt' | 'hasCounterexample' | 'detail'> & { history?: HistoryFile },
-  db: Queryable = getPool(),
-): Promise<GuardAttempt> {
-  const { rows } = await db.query<AttemptRow>(
-    `INSERT INTO guard_attempts (lab, owner_hash, name, statement, outcome, rule, verdict, history)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${ATTEMPT_COLUMNS}`,
-    [
-      input.lab,
-      input.ownerHash,
-      input.name,
-      input.statement.slice(0, 2000),
-      input.outcome,
-      input.rule ?? null,
-      input.verdict.slice(0, 2000),
-      input.history ? JSON.stringify(input.history) : null,
-    ],
+/** Who sent an attempt: the client's address (stored for the count, never shown) and the share it counts against. */
+export type SentBy = { address: string; share: GuardShare };
+
+/** An address longer than this (a forged X-Forwarded-For hop) is counted by its first characters. */
+const ADDRESS_CHARS = 100;
+
+/**
+ * The condition an attempt's INSERT … SELECT takes its share with (fl_take_guard_share, 0045): the
+ * owner's hash is parameter `$owner`, and sentByParams' five (the address and the kind, which the
+ * insert stores too, then the bounds) are parameters from `$first`.
+ */
+export const takeShare = (owner: number, first: number) =>
+  `fl_take_guard_share($${owner}, ${[0, 1, 2, 3, 4].map((i) => `$${first + i}`).join(', ')})`;
+
+/** The address (cut as the column is), the kind, the bounds: the parameters takeShare names from `$first`. */
+export function sentByParams(sentBy: SentBy, kind: GuardShareKind): unknown[] {
+  return [
+    sentBy.address.slice(0, ADDRESS_CHARS),
+    kind,
+    sentBy.share.perOwner,
+    sentBy.share.perAddress,
+    sentBy.share.windowMs,
+  ];
+}
+
+/** A share used (FLG01) as the refusal the editor shows, with when to come back; any other error as it was. */
+export function shareUsedInWords(error: unknown, kind: GuardShareKind): unknown {
+  const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
+  if (code !== 'FLG01' || typeof detail !== 'string') return error;
+  const used = JSON.parse(detail) as { by: 'owner' | 'address'; limit: number; wait_s: number };
+  return new FencingError(
+    'rate_limited',
+    guardShareWords({ kind, by: used.by, limit: Number(used.limit), waitSeconds: Number(used.wait_s) }),
+    { cause: error },
   );
-  return reshapeAttempt(rows[0] as AttemptRow);
 }
 
 /**
  * A refused statement, kept once: when this owner's latest refusal in the lab is the same statement,
  * that attempt is the answer and nothing is stored (a trainee pressing Submit on the same typo, or a
- * script doing it 300 times, adds nothing to the wall or the table).
+ * script doing it 300 times, adds nothing to the wall or the table, nor to the count). A new one is
+ * stored only within the owner's and the address's share of refusals this minute, counted by the
+ * database for the whole room: past it, a FencingError says when to come back, and nothing is stored.
  */
 export async function recordRefusedGuard(
-  input: Pick<GuardAttempt, 'lab' | 'ownerHash' | 'name' | 'statement' | 'verdict'>,
+  input: Pick<GuardAttempt, 'lab' | 'ownerHash' | 'name' | 'statement' | 'verdict'> & { sentBy: SentBy },
   db: Queryable = getPool(),
 ): Promise<GuardAttempt> {
+  const statement = input.statement.slice(0, 2000);
   const latest = await latestGuardAttempt(input, db);
-  if (latest?.outcome === 'refused' && latest.statement === input.statement.slice(0, 2000)) return latest;
-  return recordGuardAttempt({ ...input, outcome: 'refused' }, db);
+  if (latest?.outcome === 'refused' && latest.statement === statement) return latest;
+  try {
+    const { rows } = await db.query<AttemptRow>(
+      `INSERT INTO guard_attempts (lab, owner_hash, name, statement, outcome, verdict, address, counted_as)
+       SELECT $1, $2, $3, $4, 'refused', $5, $6, $7 WHERE ${takeShare(2, 6)}
+       RETURNING ${ATTEMPT_COLUMNS}`,
+      [
+        input.lab,
+        input.ownerHash,
+        input.name,
+        statement,
+        input.verdict.slice(0, 2000),
+        ...sentByParams(input.sentBy, 'refusal'),
+      ],
+    );
+    return reshapeAttempt(rows[0] as AttemptRow);
+  } catch (error) {
+    throw shareUsedInWords(error, 'refusal');
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, test } from 'node:test';
+import { guardShare } from '../lib/model/guard/guard-share';
 import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
 import { findGuardAttempt } from './guard-attempts';
 import {
@@ -39,8 +40,10 @@ async function labOf(owner = randomBytes(32).toString('hex')): Promise<{ lab: La
   return { lab, ownerHash: owner };
 }
 
+/** Within a share no test here reaches (db/guard-shares.test.ts counts them). */
+const sentBy = { address: '192.0.2.24', share: guardShare(100) };
 const enqueue = async (owner: { lab: LabRecord; ownerHash: string }, name = 'Ada') =>
-  enqueueGuardAttack({ lab: owner.lab.id, ownerHash: owner.ownerHash, name, statement: SET });
+  enqueueGuardAttack({ lab: owner.lab.id, ownerHash: owner.ownerHash, name, statement: SET, sentBy });
 
 /** Nothing else in line: every test starts from an empty line of its own. */
 async function clearLine(): Promise<void> {

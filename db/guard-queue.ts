@@ -2,7 +2,16 @@ import 'server-only';
 import { FencingError } from '../lib/model/core/errors';
 import type { QueueFacts } from '../lib/model/guard/guard-queue';
 import type { HistoryFile } from '../lib/model/history/history-file';
-import { ATTEMPT_COLUMNS, type AttemptRow, type GuardAttempt, reshapeAttempt } from './guard-attempts';
+import {
+  ATTEMPT_COLUMNS,
+  type AttemptRow,
+  type GuardAttempt,
+  reshapeAttempt,
+  type SentBy,
+  sentByParams,
+  shareUsedInWords,
+  takeShare,
+} from './guard-attempts';
 import { getPool, type Queryable } from './pool';
 
 /*
@@ -26,18 +35,22 @@ const TYPICAL_OF = 20;
 export const SERVER_STALE_MS = 8_000;
 
 /**
- * Puts a guard in line: its attempt and its job, committed together. A trainee with a guard already
- * in line (any lab, any server) is refused by the database's one-queued-per-owner index.
+ * Puts a guard in line: its attempt and its job, committed together, within the owner's and the
+ * address's share of attacks this minute, counted by the database for the whole room (0045,
+ * fl_take_guard_share): past it, a FencingError says when to come back, and nothing is stored. A
+ * trainee with a guard already in line (any lab, any server) is refused by the database's
+ * one-queued-per-owner index.
  */
 export async function enqueueGuardAttack(
-  input: Pick<GuardAttempt, 'lab' | 'ownerHash' | 'name' | 'statement'>,
+  input: Pick<GuardAttempt, 'lab' | 'ownerHash' | 'name' | 'statement'> & { sentBy: SentBy },
   db: Queryable = getPool(),
 ): Promise<GuardAttempt> {
   try {
     const { rows } = await db.query<AttemptRow>(
       `WITH attempt AS (
-         INSERT INTO guard_attempts (lab, owner_hash, name, statement, outcome, verdict)
-         VALUES ($1, $2, $3, $4, 'queued', 'in line') RETURNING *
+         INSERT INTO guard_attempts (lab, owner_hash, name, statement, outcome, verdict, address, counted_as)
+         SELECT $1, $2, $3, $4, 'queued', 'in line', $7, $8 WHERE ${takeShare(2, 7)}
+         RETURNING *
        ), job AS (
          SELECT graphile_worker.add_job($5, json_build_object('attempt', attempt.id), max_attempts => $6,
                                         job_key => 'guard_attempt:' || attempt.id) AS job
@@ -51,6 +64,7 @@ export async function enqueueGuardAttack(
         input.statement.slice(0, 2000),
         GUARD_ATTACK_TASK,
         GUARD_ATTACK_MAX_RUNS,
+        ...sentByParams(input.sentBy, 'attack'),
       ],
     );
     return reshapeAttempt(rows[0] as AttemptRow);
@@ -61,7 +75,7 @@ export async function enqueueGuardAttack(
         'your guard is already in line: wait for its verdict (your statement is kept)',
       );
     }
-    throw error;
+    throw shareUsedInWords(error, 'attack');
   }
 }
 

@@ -54,6 +54,7 @@ const APP_FUNCTIONS = [
   'fl_reset_unguarded_row(p_lab text, p_value text)',
   'fl_revoke_lease(p_resource text)',
   'fl_stage_guard_token(p_lab text, p_next bigint)',
+  'fl_take_guard_share(p_owner_hash text, p_address text, p_counted_as text, p_per_owner integer, p_per_address integer, p_window_ms integer)',
   'fl_your_guard_write(p_lab text, p_value text, p_token bigint, p_actor text, p_generation bigint)',
   // The job queue's (db/job-queue-schema.ts): the app servers run guard attacks from it.
   'graphile_worker.add_job(identifier text, payload json, queue_name text, run_at timestamp with time zone, max_attempts integer, job_key text, priority integer, flags text[], job_key_mode text)',

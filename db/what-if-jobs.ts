@@ -1,4 +1,6 @@
 import 'server-only';
+import type { ForkWait } from '../lib/model/history/fork-wait';
+import { SERVER_STALE_MS } from './guard-queue';
 import { getPool, type Queryable } from './pool';
 
 /*
@@ -30,4 +32,24 @@ export async function whatIfPending(lab: string, db: Queryable = getPool()): Pro
     [lab],
   );
   return rows[0]?.pending ?? false;
+}
+
+/**
+ * A fork's run while it waits for a server (its job neither taken nor spent): how many waiting jobs a
+ * server takes before it (graphile-worker's order: priority, then run_at) and whether any server beats.
+ * Undefined once a server has taken it, or when it is done or spent: the page says nothing then.
+ */
+export async function whatIfWait(lab: string, db: Queryable = getPool()): Promise<ForkWait | undefined> {
+  const { rows } = await db.query<{ ahead: number; slots: number }>(
+    `SELECT (SELECT count(*) FROM graphile_worker._private_jobs j
+              WHERE j.locked_at IS NULL AND j.attempts < j.max_attempts AND j.run_at <= clock_timestamp()
+                AND (j.priority, j.run_at, j.id) < (mine.priority, mine.run_at, mine.id))::int AS ahead,
+            (SELECT coalesce(sum(slots), 0) FROM job_servers
+              WHERE beat_at > clock_timestamp() - make_interval(secs => $2::float8 / 1000))::int AS slots
+       FROM graphile_worker._private_jobs mine
+      WHERE mine.key = 'what_if:' || $1::text AND mine.locked_at IS NULL AND mine.attempts < mine.max_attempts`,
+    [lab, SERVER_STALE_MS],
+  );
+  const row = rows[0];
+  return row ? { ahead: row.ahead, serversUp: row.slots > 0 } : undefined;
 }

@@ -3,6 +3,7 @@ import { after, test } from 'node:test';
 import { claimGuardAttempt, enqueueGuardAttack, finishGuardAttempt } from '@/db/guard-queue';
 import { closePool, getPool } from '@/db/pool';
 import { type WallAttempt, wallWords } from '@/lib/model/guard/class-wall';
+import { guardShare } from '@/lib/model/guard/guard-share';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { waitFor } from '@/lib/testing/wait';
 import { newOwnerSecret, ownerHashOf, trainerKey, trainerProofOf } from './access';
@@ -50,7 +51,13 @@ test('the wall shows each queued attempt in line or being attacked, and sends it
   const attempts = [];
   for (const [i, secret] of owners.entries()) {
     attempts.push(
-      await enqueueGuardAttack({ lab: LAB, ownerHash: ownerHashOf(secret), name: `Q${i}`, statement: STATEMENT }),
+      await enqueueGuardAttack({
+        lab: LAB,
+        ownerHash: ownerHashOf(secret),
+        name: `Q${i}`,
+        statement: STATEMENT,
+        sentBy: { address: '192.0.2.25', share: guardShare(100) },
+      }),
     );
   }
   const [first, second, third] = attempts.map((attempt) => attempt.id) as [number, number, number];

@@ -12,7 +12,7 @@ import {
 } from '../model/guard/guard-inputs';
 import { queuePlace, queueWords } from '../model/guard/guard-queue';
 import { type Credentials, requireDriver } from './access';
-import { getGuardAttackSlots } from './guard-attack-slots';
+import { guardShares } from './guard-attack-slots';
 import { parseGuard } from './guard-parser';
 import { labFor } from './lab-commands';
 import { inLabOrder } from './lab-queue';
@@ -35,14 +35,13 @@ export const submitGuard = (raw: unknown, credentials: Credentials, address = 'u
       return lab;
     };
     // Who may submit here is settled before anything reads the statement.
-    const ownerHash = (await yourGuardLab()).ownerHash as string;
-    // Submissions are counted per owner and per address (lib/server/guard-attack-slots.ts) before
-    // anything is stored; a refused one costs no worker, but is stored for the wall: counted too. How
-    // many attacks run at once is the job queue's business (lib/server/job-runner.ts).
+    await yourGuardLab();
+    // Submissions are counted per owner and per address by the database, for the whole room, in the
+    // statement that stores them (lib/server/guard-attack-slots.ts); a refused one costs no worker, but
+    // is stored for the wall: counted too. How many attacks run at once is the job queue's business
+    // (lib/server/job-runner.ts).
     const parsed = await parseGuard(text);
-    const slots = getGuardAttackSlots();
-    if (parsed.ok) slots.take(ownerHash, address);
-    else slots.takeRefusal(ownerHash, address);
+    const shares = guardShares();
     return inLabOrder(id, async (): Promise<GuardResult> => {
       const lab = await yourGuardLab();
       getPrivateLabs().touch(lab.id);
@@ -50,12 +49,21 @@ export const submitGuard = (raw: unknown, credentials: Credentials, address = 'u
       if (!parsed.ok) {
         // The same statement refused again is the same attempt: kept once.
         return resultOf(
-          await recordRefusedGuard({ ...owner, statement: text, verdict: `refused before it ran: ${parsed.reason}` }),
+          await recordRefusedGuard({
+            ...owner,
+            statement: text,
+            verdict: `refused before it ran: ${parsed.reason}`,
+            sentBy: { address, share: shares.refusals },
+          }),
         );
       }
       // The guard is installed by the job that attacks it: the guard attacked is always the one in line.
       // Every app server's runner takes it (instrumentation.ts starts this server's).
-      const attempt = await enqueueGuardAttack({ ...owner, statement: parsed.statement });
+      const attempt = await enqueueGuardAttack({
+        ...owner,
+        statement: parsed.statement,
+        sentBy: { address, share: shares.attacks },
+      });
       return resultWithPlace(attempt);
     });
   })(raw);

@@ -7,6 +7,7 @@ import { enqueueGuardAttack } from '../../db/guard-queue';
 import { closeLab, createPrivateLab, type LabRecord } from '../../db/labs';
 import { closePool, getPool } from '../../db/pool';
 import { findSweep, finishSweepsWithoutJobs, insertSweep, sweepResults } from '../../db/sweeps';
+import { guardShare } from '../model/guard/guard-share';
 import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
 import { asAlone, GUARD_CLASSES, type GuardClass } from '../testing/guard-classes';
 import { waitFor } from '../testing/wait';
@@ -20,6 +21,8 @@ import { waitFor } from '../testing/wait';
 type Host = { child: ChildProcess; server: string };
 const hosts: Host[] = [];
 const labs: LabRecord[] = [];
+/** Within a share no test here reaches (db/guard-shares.test.ts counts them). */
+const sentBy = { address: '192.0.2.26', share: guardShare(100) };
 
 async function startHost(slots = 1): Promise<Host> {
   const child = spawn(
@@ -83,6 +86,7 @@ test('kill -9 of the server attacking a guard: the other server attacks it again
     ownerHash,
     name: 'Ada',
     statement: `${SET} AND last_token <= $2`,
+    sentBy,
   });
   const claimed = await waitFor(
     async () => {
@@ -153,7 +157,13 @@ test('12 guards submitted at once to two servers: each verdict is the one its st
     Array.from({ length: 12 }, async (_, i) => {
       const solo = GUARD_CLASSES[i % GUARD_CLASSES.length] as GuardClass;
       const { lab, ownerHash } = await yourGuardLab();
-      const attempt = await enqueueGuardAttack({ lab: lab.id, ownerHash, name: `T${i}`, statement: solo.statement });
+      const attempt = await enqueueGuardAttack({
+        lab: lab.id,
+        ownerHash,
+        name: `T${i}`,
+        statement: solo.statement,
+        sentBy,
+      });
       return { attempt, solo };
     }),
   );

@@ -1,10 +1,12 @@
 import 'server-only';
 import { listEventsUntilMoment } from '../../db/events';
-import { enqueueWhatIf } from '../../db/what-if-jobs';
+import { enqueueWhatIf, whatIfWait } from '../../db/what-if-jobs';
 import { FencingError } from '../model/core/errors';
 import { toWire } from '../model/core/wire';
+import { forkWaitWords } from '../model/history/fork-wait';
 import { type ForkRecord, forkStart, type WhatIf, whatIfInput } from '../model/history/what-if';
 import { forkKind, hasPauseStory } from '../model/history/what-if-settings';
+import type { LabSummary } from '../model/lab/lab-instance';
 import { type Credentials, ownerHashOf } from './access';
 import { labFor } from './lab-commands';
 import { getPrivateLabs } from './private-labs';
@@ -70,3 +72,14 @@ export const forkWhatIf = (raw: unknown, caller: WhatIfCaller) =>
   validatedAction(whatIfInput, async (w): Promise<ForkStarted> => {
     return startWhatIf(w, caller);
   })(raw);
+
+/**
+ * What a fork's page says while its story waits for a server to take its job, read from the queue
+ * when the page asks (its page asks again every few seconds while it says so); undefined once a
+ * server runs it, or for a lab that is closed or no fork.
+ */
+export async function forkWaitingWords(lab: LabSummary): Promise<string | undefined> {
+  if (lab.visibility !== 'private' || lab.closed) return undefined;
+  const wait = await whatIfWait(lab.id);
+  return wait ? forkWaitWords(wait) : undefined;
+}

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { ForkWaiting } from '@/components/lab/fork-waiting';
 import { LabDoors } from '@/components/lab/lab-doors';
 import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
@@ -8,6 +9,7 @@ import { takesTraineeGuard } from '@/lib/labs/traits';
 import { summaryTitle } from '@/lib/model/lab/lab-instance';
 import { hasPacketRelay } from '@/lib/model/lab/lab-kinds';
 import { doorsOfLab, forkOfLab, labForPage } from '@/lib/server/lab-page-data';
+import { forkWaitingWords } from '@/lib/server/what-if';
 
 export const dynamic = 'force-dynamic';
 
@@ -23,6 +25,8 @@ export default async function LabPage({ params }: Props) {
   const { lab } = access;
   // A what-if fork leads back to the lab it was forked from, beside it.
   const fork = await forkOfLab(lab);
+  // Its story is a job in the room's queue: until a server takes it, the empty timeline says why.
+  const waiting = fork ? await forkWaitingWords(lab) : undefined;
   // A shared lab's doors: remote workers in or not, and whether nobody watching stopped it.
   const doors = await doorsOfLab(lab);
   return (
@@ -67,6 +71,7 @@ export default async function LabPage({ params }: Props) {
             : {})}
         />
       ) : null}
+      {waiting ? <ForkWaiting words={waiting} /> : null}
       <LabView lab={lab} canDrive={access.canDrive} />
       {/* A delayed-packet lab's workers run behind this server's packet relay: one started by hand is refused. */}
       {access.joinKey && !hasPacketRelay(lab.kind) ? (

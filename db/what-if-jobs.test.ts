@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, test } from 'node:test';
+import { beatJobServer, leaveJobServers } from './job-servers';
+import { closePool, getPool } from './pool';
+import { enqueueWhatIf, whatIfWait } from './what-if-jobs';
+
+/*
+ * A what-if fork's run while it waits in the room's queue (db/what-if-jobs.ts): read from the job
+ * rows when its page asks. Waiting while no server has taken it, with the jobs a server takes first;
+ * nothing once a server has locked it, or once it is done. No job runner runs in this process: the
+ * test locks the job as a server's pool would.
+ */
+
+// Fork labs by id only: the job carries nothing else, and no runner here takes it.
+const forkLab = () => `p-${randomBytes(6).toString('hex')}`;
+const added: string[] = [];
+const keyOf = (lab: string) => `what_if:${lab}`;
+
+async function queued(): Promise<string> {
+  const lab = forkLab();
+  await enqueueWhatIf(lab);
+  added.push(lab);
+  return lab;
+}
+
+after(async () => {
+  await getPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1)', [added.map(keyOf)]);
+  await leaveJobServers('what-if-test-server');
+  await closePool();
+});
+
+test('queued and not taken: waiting, behind the jobs added before it; taken by a server: not waiting', async () => {
+  const first = await queued();
+  const second = await queued();
+  const [one, two] = [await whatIfWait(first), await whatIfWait(second)];
+  assert.ok(one && two, 'both wait');
+  assert.equal(two.ahead, one.ahead + 1, 'the second is behind the first');
+
+  // A server's pool takes the first: it runs, and its page says nothing more; the second moves up.
+  await getPool().query(
+    `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'what-if-test-pool', attempts = 1
+      WHERE key = $1`,
+    [keyOf(first)],
+  );
+  assert.equal(await whatIfWait(first), undefined);
+  assert.equal((await whatIfWait(second))?.ahead, one.ahead);
+
+  // Done (graphile-worker deletes a completed job): nothing either.
+  await getPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = $1', [keyOf(first)]);
+  assert.equal(await whatIfWait(first), undefined);
+  // A fork that never had a job: nothing.
+  assert.equal(await whatIfWait(forkLab()), undefined);
+});
+
+test('a fork whose tries are spent does not wait; whether a server takes jobs is read from their beats', async () => {
+  const lab = await queued();
+  await leaveJobServers('what-if-test-server');
+  assert.ok(await whatIfWait(lab));
+  await beatJobServer({
+    server: 'what-if-test-server',
+    poolIds: [],
+    slots: 1,
+    staleMs: 60_000,
+    judge: false,
+    activeJobIds: [],
+  });
+  assert.equal((await whatIfWait(lab))?.serversUp, true);
+
+  await getPool().query('UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key = $1', [
+    keyOf(lab),
+  ]);
+  assert.equal(await whatIfWait(lab), undefined);
+});
