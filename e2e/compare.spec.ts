@@ -175,8 +175,9 @@ test('a what-if from a replay moment with a longer lease runs for real beside th
   await expect(replay.getByRole('radio', { name: 'on (token checked)' })).toBeChecked();
   await replay.getByRole('button', { name: 'Run the what-if' }).click();
 
-  // Beside the original on /compare: the fork says what it is and what it started from.
-  await expect(page).toHaveURL(/\/compare\?a=fenced&b=p-[a-z0-9]{10}$/);
+  // Beside the original on /compare: the fork says what it is and what it started from. The action opens
+  // a lab and queues its story before the page moves: over 5 s once at load 15.
+  await expect(page).toHaveURL(/\/compare\?a=fenced&b=p-[a-z0-9]{10}$/, { timeout: 30_000 });
   const forkId = new URL(page.url()).searchParams.get('b') ?? '';
   const compare = new ComparePage(page);
   await expect(page.getByTestId('fork-note')).toContainText(`Fenced (${forkId}) is a what-if fork of Fenced from`);

@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 
 /*
  * `npm test`: every suite. First the quick checks, side by side: lint and the type check; then the
  * production build (made once here, because the suites after it start the app at the same time, and
  * two builds into one .next would break each other: lib/testing/build-if-stale.ts). If all pass, the
- * long suites run in lanes side by side, each lane its suites in order, stopping at its first failure;
- * the lanes share nothing (each suite starts its own PostgreSQL in its own directory, on its own port,
- * so its own labs). Most of their time is waiting on real timers, leases and pauses, not the CPU.
- * Every line a suite prints is prefixed with its name. At the end: how long each suite took, and when
+ * long suites, one after another on a machine of fewer than 4 CPUs, or in two lanes side by side on a
+ * bigger one (SERIAL below), each lane stopping at its first failure. Every line a suite prints is prefixed with its name. At the end: how long each suite took, and when
  * it started, so that a slow suite is seen (and the CI's time explained). Exits 1 if any suite failed.
  */
 
@@ -55,17 +54,13 @@ function e2eHalves(): Suite[] {
 }
 
 /**
- * Lanes that run side by side; the suites of a lane run one after another. Two, because this is a
- * 2-CPU machine and the suites' timing tests (leases, pauses, the bench's bounds) fail when starved:
- * with four lanes (the e2e files in halves, bench and soak in a lane of their own) the load average
- * reached 35 and every suite failed on timeouts. The e2e suite, the longest, runs alone beside all the
- * others; bench and soak come last, so that their figures are measured beside e2e only.
+ * Lanes that run side by side; the suites of a lane run one after another: node, the planted bugs,
+ * bench and soak in one, e2e (the longest) in the other, so that bench and soak measure beside e2e
+ * only. Each suite starts its own PostgreSQL, on its own port, so the lanes share no labs.
  */
 const SIDE_BY_SIDE: Suite[][] = [
   [
-    // One database lane (and the pure files beside it), since e2e runs beside this lane: two lanes
-    // and e2e would want about 2 CPUs of this machine's 2 (measured: a database lane uses about 0.7
-    // of a CPU, e2e about 0.5).
+    // One database lane (and the pure files beside it): a database lane uses about 0.7 of a CPU.
     { name: 'node', args: ['run', 'test:node'], env: { FENCING_LAB_TEST_LANES: '1' } },
     { name: 'mutations', args: ['run', 'test:mutations', '--', '--no-baseline'] },
     { name: 'bench', args: ['run', 'test:bench'] },
@@ -74,13 +69,20 @@ const SIDE_BY_SIDE: Suite[][] = [
   ...e2eHalves().map((half) => [half]),
 ];
 /**
- * FENCING_LAB_TEST_SERIAL=1: every suite one after another, in the order of old (node, mutations, e2e,
- * bench, soak), for a machine that others load so much that the lanes starve each other's timing tests.
+ * Serial (node, mutations, e2e, bench, soak, one after another) on a machine of fewer than 4 CPUs, or
+ * with FENCING_LAB_TEST_SERIAL=1; side by side with 4 or more, or FENCING_LAB_TEST_SERIAL=0. On this
+ * 2-CPU machine the two lanes kept both CPUs 99–100% busy (load 11–16), e2e ran 1.7 times slower per
+ * test (43 s against 25 s), a first accessibility scan timed out, and the whole was projected at about
+ * 57 minutes against 60–70 serial: the suites are CPU-bound together (Chromium alone takes 0.5–0.8 of
+ * a CPU painting the timeline), so lanes pay only where there are CPUs to spare.
  */
-const LANES: Suite[][] =
-  process.env.FENCING_LAB_TEST_SERIAL === '1'
-    ? [[...(SIDE_BY_SIDE[0] ?? []).slice(0, 2), ...SIDE_BY_SIDE.slice(1).flat(), ...(SIDE_BY_SIDE[0] ?? []).slice(2)]]
-    : SIDE_BY_SIDE;
+const SERIAL =
+  process.env.FENCING_LAB_TEST_SERIAL === undefined || process.env.FENCING_LAB_TEST_SERIAL === ''
+    ? availableParallelism() < 4
+    : process.env.FENCING_LAB_TEST_SERIAL === '1';
+const LANES: Suite[][] = SERIAL
+  ? [[...(SIDE_BY_SIDE[0] ?? []).slice(0, 2), ...SIDE_BY_SIDE.slice(1).flat(), ...(SIDE_BY_SIDE[0] ?? []).slice(2)]]
+  : SIDE_BY_SIDE;
 
 type Ran = { name: string; startedAt: number; seconds: number; code: number };
 
