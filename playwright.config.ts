@@ -14,6 +14,8 @@ import { defineConfig, devices } from '@playwright/test';
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.data/e2e');
 /** The trainer key of the app under test: the `page` fixture enters it (e2e/fixtures.ts). */
+/** The room's private-lab cap for the e2e app (120 by default): the flood in limits.spec.ts reaches it. */
+export const E2E_MAX_PRIVATE_LABS = 30;
 export const E2E_TRAINER_KEY = process.env.FENCING_LAB_TRAINER_KEY ?? 'e2e-trainer-key';
 
 export default defineConfig({
@@ -41,8 +43,11 @@ export default defineConfig({
       FENCING_LAB_DATA_DIR: E2E_DATA_DIR,
       FENCING_LAB_TRAINER_KEY: E2E_TRAINER_KEY,
       // Every test browser is 127.0.0.1: the per-address limit (12 an hour) would stop the suite, and
-      // the flood in limits.spec.ts must reach the 30-lab cap. The limit itself: db/labs.test.ts.
+      // the flood in limits.spec.ts must reach the room's cap, kept small here. The limits themselves: db/labs.test.ts.
       FENCING_LAB_OPENS_PER_ADDRESS: '1000',
+      FENCING_LAB_MAX_PRIVATE_LABS: String(E2E_MAX_PRIVATE_LABS),
+      // Two jobs at a time (two per CPU by default): guard-queue.spec.ts's third guard waits in line behind two.
+      FENCING_LAB_MAX_GUARD_ATTACKS: '2',
     },
     stdout: 'pipe',
   },

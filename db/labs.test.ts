@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { isFencingError } from '../lib/model/core/errors';
 import type { ForkRecord } from '../lib/model/history/what-if';
-import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER } from '../lib/model/lab/lab-inputs';
+import { MAX_PRIVATE_LABS_PER_OWNER } from '../lib/model/lab/lab-inputs';
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { MAX_FORKS_PER_BROWSER } from '../lib/model/lab/lab-limits';
 import { listEvents } from './events';
@@ -11,6 +11,9 @@ import { fencedWrite, readProtectedRow } from './fenced-write';
 import { closeLab, createPrivateLab, deleteExpiredLabHistories, findLab, type LabRecord } from './labs';
 import { acquireLease, readLease } from './leases';
 import { closePool, getPool } from './pool';
+
+/** The room's cap in these tests (FENCING_LAB_MAX_PRIVATE_LABS; 120 by default): small, so a flood reaches it quickly. */
+const MAX_PRIVATE_LABS = 30;
 
 /*
  * The private-lab limits as the database enforces them (counted and inserted under one lock), a
@@ -43,6 +46,7 @@ async function open(input: {
     initialValue: 'initial',
     opensPerAddress: input.opensPerAddress ?? 1_000,
     opensWindowMs: HOUR_MS,
+    maxOpen: MAX_PRIVATE_LABS,
     ...(input.fork ? { fork: { record: input.fork, rowToken: 0 } } : {}),
   });
   opened.push(lab);
@@ -67,7 +71,7 @@ test('200 concurrent openings from different browsers and addresses: never more 
   assert.equal(results.length - refused.length, MAX_PRIVATE_LABS - before);
   for (const r of refused) {
     assert.ok(isFencingError(r.reason, 'limit_reached'), String(r.reason));
-    assert.match(r.reason.message, /already has 30 private labs open/);
+    assert.match(r.reason.message, /the room already has 30 private labs open/);
   }
   assert.equal(await openPrivateCount(), MAX_PRIVATE_LABS);
   await closeAllOpened();

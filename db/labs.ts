@@ -11,7 +11,7 @@ import {
   privateResourceOf,
 } from '../lib/model/lab/lab-instance';
 import { isLabId, type LabId } from '../lib/model/lab/lab-kinds';
-import { forkRefusal, type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab/lab-limits';
+import { forkRefusal, maxPrivateLabsFrom, type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab/lab-limits';
 import { createProtectedRow } from './fenced-write';
 import { bumpLabGeneration } from './lab-generation';
 import { getPool, type Queryable, withTransaction } from './pool';
@@ -74,7 +74,15 @@ const PRIVATE_LABS_LOCK = "pg_advisory_xact_lock(hashtext('fencing_lab.private_l
  * lock, so that a refused request costs two counts and nothing else.
  */
 export async function checkPrivateLabLimits(
-  input: { ownerHash: string; openedFrom: string; opensPerAddress: number; opensWindowMs: number; fork: boolean },
+  input: {
+    ownerHash: string;
+    openedFrom: string;
+    opensPerAddress: number;
+    opensWindowMs: number;
+    fork: boolean;
+    /** Private labs open at once in the room; FENCING_LAB_MAX_PRIVATE_LABS (or 120) if not given. */
+    maxOpen?: number;
+  },
   db: Queryable = getPool(),
 ): Promise<void> {
   const { rows: counted } = await db.query<PrivateLabCounts>(
@@ -87,7 +95,10 @@ export async function checkPrivateLabLimits(
        FROM labs WHERE visibility = 'private'`,
     [input.ownerHash, input.openedFrom, input.opensWindowMs],
   );
-  const refusal = privateLabRefusal(counted[0] as PrivateLabCounts, input.opensPerAddress);
+  const refusal = privateLabRefusal(counted[0] as PrivateLabCounts, {
+    opensPerAddress: input.opensPerAddress,
+    maxOpen: input.maxOpen ?? maxPrivateLabsFrom(process.env.FENCING_LAB_MAX_PRIVATE_LABS),
+  });
   if (refusal) throw new FencingError(refusal.code, refusal.message);
   if (!input.fork) return;
   const { rows: forks } = await db.query<{ forks: number }>(
@@ -101,7 +112,7 @@ export async function checkPrivateLabLimits(
 }
 
 /**
- * Opens a private lab of the given kind on a fresh row of its own, if the limits allow: the server's
+ * Opens a private lab of the given kind on a fresh row of its own, if the limits allow: the room's
  * and the owner's open labs, and the labs the client address opened in the last window, are counted
  * under one advisory lock in the transaction that inserts the lab, so that concurrent requests
  * cannot all pass the same count. Throws FencingError ('limit_reached', 'rate_limited') otherwise.
@@ -113,6 +124,8 @@ export async function createPrivateLab(input: {
   initialValue: string;
   opensPerAddress: number;
   opensWindowMs: number;
+  /** Private labs open at once in the room; FENCING_LAB_MAX_PRIVATE_LABS (or 120) if not given. */
+  maxOpen?: number;
   /**
    * A what-if fork: counted against the owner's forks in the window too, and kept with the lab. A
    * broken lab's row starts at the original's token; a fenced row is born at the highest token handed

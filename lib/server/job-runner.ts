@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { Logger, type Runner, run, type WorkerEvents } from 'graphile-worker';
 import type pg from 'pg';
 import { failAbandonedGuardAttempts, GUARD_ATTACK_TASK, SERVER_STALE_MS } from '../../db/guard-queue';
@@ -18,7 +18,7 @@ import { runWhatIfJob } from './what-if-job';
 /*
  * This app server's share of the room's job queue (issue 24): graphile-worker runs guard attacks,
  * what-if forks' runs and sweeps' runs from the queue in the lab's database, `FENCING_LAB_MAX_GUARD_ATTACKS` at a time
- * (2 on a 2-CPU box), and
+ * (two per CPU by default: an attack mostly waits on its story, a pause, a lease expiry), and
  * a beat every 500 ms says this server lives and unlocks the jobs of a peer that stopped beating
  * (db/job-servers.ts). One owner per server process (lib/os/process-singletons.ts: Next loads modules more than
  * once); it starts with the server (instrumentation.ts) and keeps trying while the database is away: the
@@ -28,7 +28,11 @@ import { runWhatIfJob } from './what-if-job';
  */
 
 const BEAT_MS = 500;
-const DEFAULT_SLOTS = 2;
+/**
+ * Two jobs per CPU, at most 8 (4 on this 2-CPU machine). bench/README.md, 2026-12-03, 30 trainees submitting within a
+ * minute to one server: 2 at a time, verdicts p95 34.0 s; 4, 20.9 s; 6, 20.8 s with a shared lab's paint p99 over 100 ms.
+ */
+const DEFAULT_SLOTS = Math.min(8, 2 * availableParallelism());
 const POLL_MS = 1_000;
 const MAX_SLOTS = 64;
 

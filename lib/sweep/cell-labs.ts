@@ -13,7 +13,7 @@ import { getSupervisor } from '../supervisor/supervisor';
  * Each run of a sweep has a private lab of its own: its own row, lease, workers and history, so
  * runs going on at once cannot disturb each other, and a run's outcome is read from its lab's
  * events alone. The lab is opened through the one door for private labs (db/labs.ts, the same
- * locked count of the server's limits: at most 30 private labs open at once), under an owner made
+ * locked count of the room's limits: FENCING_LAB_MAX_PRIVATE_LABS open at once), under an owner made
  * up for that run (so that it takes nothing of a browser's 3) and the address `sweep`, whose opens
  * per hour are the sweeps' own limit, not a browser's 12. It is closed as soon as the run ends: its
  * workers stopped, its history kept for the retention period, like any closed private lab (no

@@ -6,8 +6,11 @@
 export const MAX_WORKERS_PER_LAB = 8;
 /** Workers this server runs at once, over all labs (remote workers run elsewhere and do not count). */
 export const MAX_WORKERS_PER_SERVER = 40;
-/** Private labs open at once on this server. */
-export const MAX_PRIVATE_LABS = 30;
+/**
+ * Private labs open at once in the room (every app server on the database), unless
+ * FENCING_LAB_MAX_PRIVATE_LABS says otherwise: two for each of sixty trainees.
+ */
+export const DEFAULT_MAX_PRIVATE_LABS = 120;
 /** Private labs one browser may have open at once. */
 export const MAX_PRIVATE_LABS_PER_OWNER = 3;
 export const MAX_PAUSE_SECONDS = 60;

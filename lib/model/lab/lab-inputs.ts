@@ -4,9 +4,9 @@ import { FencingError } from '../core/errors';
 import { parseInput } from '../core/inputs';
 import {
   CHAOS_LIMITS,
+  DEFAULT_MAX_PRIVATE_LABS,
   DEFAULT_WORKER_SETTINGS,
   MAX_PAUSE_SECONDS,
-  MAX_PRIVATE_LABS,
   MAX_PRIVATE_LABS_PER_OWNER,
   MAX_WORKERS_PER_LAB,
   MAX_WORKERS_PER_SERVER,
@@ -20,9 +20,9 @@ import { LEASE_CLOCKS, MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
 // The limits live in lab-input-limits.ts (the browser's controls read them there, without zod).
 export {
   CHAOS_LIMITS,
+  DEFAULT_MAX_PRIVATE_LABS,
   DEFAULT_WORKER_SETTINGS,
   MAX_PAUSE_SECONDS,
-  MAX_PRIVATE_LABS,
   MAX_PRIVATE_LABS_PER_OWNER,
   MAX_WORKERS_PER_LAB,
   MAX_WORKERS_PER_SERVER,

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { MAX_WORKERS_PER_SERVER } from './lab-inputs';
 import {
   MAX_PRIVATE_LAB_WORKERS,
+  maxPrivateLabsFrom,
   openLabsPerAddress,
   positiveWholeNumber,
   privateLabRefusal,
@@ -20,18 +21,27 @@ test('private labs can never take the workers kept for the shared labs', () => {
   assert.equal(workerBudgetRefusal({ shared: 39, private: 0 }, 'shared'), undefined);
 });
 
+const LIMITS = { opensPerAddress: 12, maxOpen: 30 };
+
 test('each refusal to open a lab says which limit, the address first', () => {
-  assert.equal(privateLabRefusal({ open: 0, mine: 0, fromAddress: 0, openFromAddress: 0 }, 12), undefined);
-  assert.equal(privateLabRefusal({ open: 30, mine: 3, fromAddress: 12, openFromAddress: 0 }, 12)?.code, 'rate_limited');
+  assert.equal(privateLabRefusal({ open: 0, mine: 0, fromAddress: 0, openFromAddress: 0 }, LIMITS), undefined);
+  assert.equal(
+    privateLabRefusal({ open: 30, mine: 3, fromAddress: 12, openFromAddress: 0 }, LIMITS)?.code,
+    'rate_limited',
+  );
   assert.match(
-    privateLabRefusal({ open: 30, mine: 3, fromAddress: 0, openFromAddress: 0 }, 12)?.message ?? '',
+    privateLabRefusal({ open: 30, mine: 3, fromAddress: 0, openFromAddress: 0 }, LIMITS)?.message ?? '',
     /you already have 3/,
   );
   assert.match(
-    privateLabRefusal({ open: 30, mine: 0, fromAddress: 0, openFromAddress: 0 }, 12)?.message ?? '',
-    /already has 30/,
+    privateLabRefusal({ open: 30, mine: 0, fromAddress: 0, openFromAddress: 0 }, LIMITS)?.message ?? '',
+    /the room already has 30 private labs open/,
   );
-  const held = privateLabRefusal({ open: 6, mine: 0, fromAddress: 6, openFromAddress: 6 }, 12);
+  assert.equal(
+    privateLabRefusal({ open: 30, mine: 0, fromAddress: 0, openFromAddress: 0 }, { ...LIMITS, maxOpen: 31 }),
+    undefined,
+  );
+  const held = privateLabRefusal({ open: 6, mine: 0, fromAddress: 6, openFromAddress: 6 }, LIMITS);
   assert.match(held?.message ?? '', /your address already has 6 private labs open/);
   assert.equal(openLabsPerAddress(100), 50, 'a room behind one NAT that raises the hourly limit raises this one too');
 });
@@ -39,4 +49,10 @@ test('each refusal to open a lab says which limit, the address first', () => {
 test('limits from the environment are positive whole numbers, or the default', () => {
   assert.equal(positiveWholeNumber('50', 12), 50);
   for (const raw of [undefined, '', ' ', '0', '-3', '2.5', 'many']) assert.equal(positiveWholeNumber(raw, 12), 12);
+});
+
+test('a room of sixty trainees may open two private labs each unless FENCING_LAB_MAX_PRIVATE_LABS says otherwise', () => {
+  assert.equal(maxPrivateLabsFrom(undefined), 120);
+  assert.equal(maxPrivateLabsFrom('300'), 300);
+  assert.equal(maxPrivateLabsFrom('none'), 120);
 });

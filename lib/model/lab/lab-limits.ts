@@ -1,4 +1,4 @@
-import { MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER, MAX_WORKERS_PER_SERVER } from './lab-inputs';
+import { DEFAULT_MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER, MAX_WORKERS_PER_SERVER } from './lab-inputs';
 
 /*
  * The limits that keep a room's server usable whatever a script sends: how many private labs may be
@@ -16,7 +16,7 @@ export const WORKERS_RESERVED_FOR_SHARED = 8;
 export const MAX_PRIVATE_LAB_WORKERS = MAX_WORKERS_PER_SERVER - WORKERS_RESERVED_FOR_SHARED;
 
 export type PrivateLabCounts = {
-  /** Private labs open on the server. */
+  /** Private labs open in the room (every app server on the database). */
   open: number;
   /** Private labs this browser (owner secret) has open. */
   mine: number;
@@ -37,8 +37,21 @@ export function openLabsPerAddress(opensPerAddress: number): number {
 
 export type LimitRefusal = { code: 'limit_reached' | 'rate_limited'; message: string };
 
+/** Private labs the room may hold open at once: FENCING_LAB_MAX_PRIVATE_LABS (a whole number), or 120. */
+export function maxPrivateLabsFrom(raw: string | undefined): number {
+  return positiveWholeNumber(raw, DEFAULT_MAX_PRIVATE_LABS);
+}
+
+export type PrivateLabLimits = {
+  /** Private labs one client address may open per OPENS_WINDOW_MS. */
+  opensPerAddress: number;
+  /** Private labs open at once in the room. */
+  maxOpen: number;
+};
+
 /** Why one more private lab may not be opened, or undefined if it may. */
-export function privateLabRefusal(counts: PrivateLabCounts, opensPerAddress: number): LimitRefusal | undefined {
+export function privateLabRefusal(counts: PrivateLabCounts, limits: PrivateLabLimits): LimitRefusal | undefined {
+  const { opensPerAddress, maxOpen } = limits;
   if (counts.fromAddress >= opensPerAddress) {
     return {
       code: 'rate_limited',
@@ -58,10 +71,10 @@ export function privateLabRefusal(counts: PrivateLabCounts, opensPerAddress: num
       message: `you already have ${MAX_PRIVATE_LABS_PER_OWNER} private labs open: close one (its page has "Close this lab") first`,
     };
   }
-  if (counts.open >= MAX_PRIVATE_LABS) {
+  if (counts.open >= maxOpen) {
     return {
       code: 'limit_reached',
-      message: `this server already has ${MAX_PRIVATE_LABS} private labs open, its limit: try again when idle labs have closed, or ask the trainer`,
+      message: `the room already has ${maxOpen} private labs open, its limit: try again when idle labs have closed, or ask the trainer`,
     };
   }
   return undefined;
