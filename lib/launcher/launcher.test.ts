@@ -202,3 +202,23 @@ test('a trainer key chosen too short stops the start with the reason, before any
     await rm(shortKeyDir, { recursive: true, force: true });
   }
 });
+
+test('a room setting it cannot use stops the start, each one named, before anything runs', async () => {
+  const badSettingsDir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-bad-settings-'));
+  try {
+    const child = spawnOn(badSettingsDir, {
+      FENCING_LAB_MAX_PRIVATE_LABS: 'lots',
+      FENCING_LAB_MAX_GUARD_ATTACKS: '100',
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 1, output);
+    assert.match(output, /FENCING_LAB_MAX_PRIVATE_LABS must be a whole number from 1 to 999999 \(got "lots"\)/);
+    assert.match(output, /FENCING_LAB_MAX_GUARD_ATTACKS must be a whole number from 1 to 64 \(got "100"\)/);
+    assert.deepEqual(await readdir(badSettingsDir), [], 'no database was initialised');
+  } finally {
+    await rm(badSettingsDir, { recursive: true, force: true });
+  }
+});

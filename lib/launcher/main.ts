@@ -5,6 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { migrate } from '../../db/migrate';
 import { ensureLocalWorkerPassword, ensureWorkerPassword, workerRoleName, workerUrlFrom } from '../../db/roles';
+import { settingsProblems } from '../model/core/room-settings';
 import { identify, isSameProcess, type ProcessIdentity, terminate } from '../os/processes';
 import { startWorkersFromBundle } from '../os/worker-bundle';
 import { writeFileAtomically } from './atomic-file';
@@ -57,8 +58,11 @@ let databaseWatch: { stop(): Promise<void> } | undefined;
 const shuttingDown = new AbortController();
 
 async function main(mode: Mode): Promise<void> {
-  const port = parsePort(process.env.PORT);
-  chosenTrainerKey(); // a key too short to hold off guessing stops the start here, before anything runs
+  // A setting it cannot use (a trainer key too short to hold off guessing, a limit that is not a number)
+  // stops the start here, before anything runs: each one named, with what it must be.
+  const problems = settingsProblems(process.env);
+  if (problems.length > 0) throw new Error(problems.join('\n[fencing-lab] '));
+  const port = process.env.PORT ? Number(process.env.PORT) : 3000;
   // `npm start`: the workers its server starts load a bundle, not the TypeScript (dev keeps tsx, for edits).
   if (mode === 'start') await startWorkersFromBundle(ROOT, say);
   await mkdir(DATA_DIR, { recursive: true });
@@ -315,27 +319,9 @@ async function stopOrphanedServer(): Promise<void> {
   await rm(STATE_FILE, { force: true });
 }
 
-/** A key chosen by hand must be long enough that guessing it (a few tries a second) is hopeless. */
-const MIN_TRAINER_KEY_CHARS = 12;
-
+/** The trainer key chosen by hand (its length checked at start: lib/model/core/room-settings.ts), if any. */
 function chosenTrainerKey(): string | undefined {
-  const key = process.env.FENCING_LAB_TRAINER_KEY?.trim();
-  if (!key) return undefined;
-  if (key.length < MIN_TRAINER_KEY_CHARS) {
-    throw new Error(
-      `FENCING_LAB_TRAINER_KEY must be at least ${MIN_TRAINER_KEY_CHARS} characters (it has ${key.length}): anyone who can reach the server may guess at it; or leave it unset for a random key`,
-    );
-  }
-  return key;
-}
-
-function parsePort(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 3000;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-    throw new Error(`PORT must be a whole number from 1 to 65535, got ${JSON.stringify(raw)}`);
-  }
-  return port;
+  return process.env.FENCING_LAB_TRAINER_KEY?.trim() || undefined;
 }
 
 // Whoever reads our output may go away first (a closed terminal, a dead pipe): a failed write must

@@ -38,7 +38,7 @@ const PLAIN_THROWS: { file: string; count: number; why: string }[] = [
     count: 6,
     why: 'the launcher cannot start PostgreSQL: it prints why and exits',
   },
-  { file: 'lib/launcher/main.ts', count: 3, why: 'a setting or a second launcher, refused at start' },
+  { file: 'lib/launcher/main.ts', count: 2, why: 'a setting or a second launcher, refused at start' },
   { file: 'lib/launcher/pg-access.ts', count: 3, why: 'HOST or a role name refused at start' },
   { file: 'lib/launcher/ports.ts', count: 1, why: 'the machine has no free port' },
   { file: 'lib/soak/main.ts', count: 2, why: 'the soak command line: its database went away' },
