@@ -56,7 +56,7 @@ export class PrivateLabs {
 
   /**
    * Opens a private lab for an owner (the hash of its browser's secret) asking from a client
-   * address. The limits (the server's, the owner's, the address's) are counted and the lab inserted
+   * address. The limits (the room's, the owner's, the address's) are counted and the lab inserted
    * in one locked transaction (db/labs.ts), so a burst of requests cannot pass them together.
    */
   async open(
