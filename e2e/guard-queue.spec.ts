@@ -8,8 +8,9 @@ import { WallPage } from './pages/wall-page';
 /*
  * Guard attacks as jobs in the room's line (issue 24): three trainees submit at once; the server runs
  * two attacks at a time (FENCING_LAB_MAX_GUARD_ATTACKS in playwright.config.ts), so each sees its
- * place in line or that it is being attacked, with an estimate, then its verdict, asked after by the editor. The trainer's wall shows the three rows as they move
- * through the line, and above them how many wait and how many are being attacked.
+ * place in line or that it is being attacked, with an estimate, then its verdict, asked after by the
+ * editor. The trainer's wall shows the three rows as they move through the line, and above them how
+ * many wait and how many are being attacked.
  */
 
 const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
