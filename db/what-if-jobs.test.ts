@@ -24,8 +24,14 @@ async function queued(): Promise<string> {
   return lab;
 }
 
+const QUEUE = `what-if-test:${randomBytes(4).toString('hex')}`;
+
 after(async () => {
-  await getPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1)', [added.map(keyOf)]);
+  await getPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1) OR key LIKE $2', [
+    added.map(keyOf),
+    `${QUEUE}:%`,
+  ]);
+  await getPool().query('DELETE FROM graphile_worker._private_job_queues WHERE queue_name = $1', [QUEUE]);
   await leaveJobServers('what-if-test-server');
   await closePool();
 });
@@ -71,4 +77,32 @@ test('a fork whose tries are spent does not wait; whether a server takes jobs is
     keyOf(lab),
   ]);
   assert.equal(await whatIfWait(lab), undefined);
+});
+
+test("a job waiting on its own busy queue (a sweep's next run) is not counted ahead: a server takes the fork first", async () => {
+  // Two runs of one sweep queue, added before the fork; a server runs the first, so the second waits for it.
+  for (const n of [1, 2]) {
+    await getPool().query(
+      `SELECT graphile_worker.add_job('sweep_run', '{}'::json, queue_name => $1, job_key => $1 || ':' || $2::text)`,
+      [QUEUE, n],
+    );
+  }
+  const lab = await queued();
+  const before = (await whatIfWait(lab))?.ahead ?? Number.NaN;
+  await getPool().query(
+    `WITH first AS (
+       UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'what-if-test-pool', attempts = 1
+        WHERE key = $1 || ':1' RETURNING job_queue_id)
+     UPDATE graphile_worker._private_job_queues q SET locked_at = now(), locked_by = 'what-if-test-pool'
+       FROM first WHERE q.id = first.job_queue_id`,
+    [QUEUE],
+  );
+  assert.equal((await whatIfWait(lab))?.ahead, before - 2, 'neither the run under way nor the run behind it');
+  // The run done, its queue free: the next run is ahead of the fork again.
+  await getPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = $1', [`${QUEUE}:1`]);
+  await getPool().query(
+    'UPDATE graphile_worker._private_job_queues SET locked_at = NULL, locked_by = NULL WHERE queue_name = $1',
+    [QUEUE],
+  );
+  assert.equal((await whatIfWait(lab))?.ahead, before - 1);
 });

@@ -43,7 +43,11 @@ export async function whatIfWait(lab: string, db: Queryable = getPool()): Promis
   const { rows } = await db.query<{ ahead: number; slots: number }>(
     `SELECT (SELECT count(*) FROM graphile_worker._private_jobs j
               WHERE j.locked_at IS NULL AND j.attempts < j.max_attempts AND j.run_at <= clock_timestamp()
-                AND (j.priority, j.run_at, j.id) < (mine.priority, mine.run_at, mine.id))::int AS ahead,
+                AND (j.priority, j.run_at, j.id) < (mine.priority, mine.run_at, mine.id)
+                -- A job whose named queue is busy (a sweep's next run behind its run under way) waits for
+                -- that queue, not for a slot: a server takes the fork before it.
+                AND NOT EXISTS (SELECT FROM graphile_worker._private_job_queues q
+                                 WHERE q.id = j.job_queue_id AND q.locked_at IS NOT NULL))::int AS ahead,
             (SELECT coalesce(sum(slots), 0) FROM job_servers
               WHERE beat_at > clock_timestamp() - make_interval(secs => $2::float8 / 1000))::int AS slots
        FROM graphile_worker._private_jobs mine
