@@ -45,14 +45,14 @@ const sentBy = { address: '192.0.2.24', share: guardShare(100) };
 const enqueue = async (owner: { lab: LabRecord; ownerHash: string }, name = 'Ada') =>
   enqueueGuardAttack({ lab: owner.lab.id, ownerHash: owner.ownerHash, name, statement: SET, sentBy });
 
-/** Nothing else in line: every test starts from an empty line of its own. */
+/** Nothing else in line: every test starts from an empty line of its own, with no job of any kind. */
 async function clearLine(): Promise<void> {
   await getPool().query(
     `UPDATE guard_attempts SET outcome = 'failed', verdict = 'cleared by a test' WHERE outcome = 'queued'`,
   );
-  await getPool().query(
-    "DELETE FROM graphile_worker._private_jobs WHERE task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'guard_attack')",
-  );
+  // Every job, of every kind: a place in line counts them all (this file has its lane's database to itself).
+  await getPool().query('DELETE FROM graphile_worker._private_jobs');
+  await getPool().query('UPDATE graphile_worker._private_job_queues SET locked_at = NULL, locked_by = NULL');
 }
 
 before(clearLine);
@@ -134,6 +134,22 @@ test('places: the waiting counted in order, the attacked at 0; slots from the se
   } finally {
     await leaveJobServers('test-server-1');
   }
+});
+
+test("a place counts the room's other jobs a server takes first (a fork's run), and every job running holds a slot", async () => {
+  const fork = `p-${randomBytes(6).toString('hex')}`;
+  await getPool().query(
+    `SELECT graphile_worker.add_job('what_if', json_build_object('lab', $1::text), job_key => 'what_if:' || $1)`,
+    [fork],
+  );
+  const a = await enqueue(await labOf(), 'A');
+  assert.equal((await queueFacts([a.id])).get(a.id)?.ahead, 1, "the fork's run is taken first");
+  await getPool().query(
+    `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test-pool' WHERE key = $1`,
+    [`what_if:${fork}`],
+  );
+  const facts = (await queueFacts([a.id])).get(a.id);
+  assert.deepEqual([facts?.ahead, facts?.runningNow], [0, 1], "the fork's run now holds a slot");
 });
 
 test('an attempt whose job is spent (its servers died every time) is failed in words, not left in line', async () => {

@@ -159,31 +159,42 @@ type FactsRow = {
   typical: number | null;
 };
 
-/** What the queue says of queued attempts (all of them, or the given ones), read in one statement. */
+/**
+ * What the queue says of queued attempts (all of them, or the given ones), read in one statement. A
+ * waiting attempt's place counts every job a server takes before its own, whatever its kind (guard
+ * attacks, what-if forks' runs, sweeps' runs), in the order graphile-worker takes them (priority, run_at,
+ * id), but not a job whose named queue is busy (a sweep's next run behind its run under way): a server
+ * takes this one first. The jobs running now are every kind's, since each holds a slot.
+ */
 export async function queueFacts(ids?: readonly number[], db: Queryable = getPool()): Promise<Map<number, QueueFacts>> {
   const { rows } = await db.query<FactsRow>(
     `WITH line AS (
        -- Being attacked is its job locked by a server now; a try that failed, or a server taken for
        -- dead, puts it back in line (started_at says only when it was last claimed).
-       SELECT a.id, a.started_at,
-              EXISTS (SELECT FROM graphile_worker._private_jobs j
-                       WHERE j.key = 'guard_attempt:' || a.id AND j.locked_at IS NOT NULL) AS running
-         FROM guard_attempts a WHERE a.outcome = 'queued'
-     ), ranked AS (
-       SELECT line.*, row_number() OVER (PARTITION BY running ORDER BY id) - 1 AS before FROM line
+       SELECT a.id, a.started_at, j.id AS job_id, j.priority, j.run_at, j.locked_at IS NOT NULL AS running
+         FROM guard_attempts a
+         LEFT JOIN graphile_worker._private_jobs j ON j.key = 'guard_attempt:' || a.id
+        WHERE a.outcome = 'queued' AND ($1::bigint[] IS NULL OR a.id = ANY($1))
+     ), waiting AS (
+       SELECT j.id, j.priority, j.run_at FROM graphile_worker._private_jobs j
+        WHERE j.locked_at IS NULL AND j.attempts < j.max_attempts
+          AND NOT EXISTS (SELECT FROM graphile_worker._private_job_queues q
+                           WHERE q.id = j.job_queue_id AND q.locked_at IS NOT NULL)
      ), recent AS (
        SELECT extract(epoch FROM finished_at - started_at) AS seconds FROM guard_attempts
         WHERE outcome IN ('passed', 'violation') AND finished_at IS NOT NULL AND started_at IS NOT NULL
         ORDER BY id DESC LIMIT ${TYPICAL_OF}
      )
-     SELECT line.id, line.running,
+     SELECT line.id, coalesce(line.running, false) AS running,
             CASE WHEN line.running THEN extract(epoch FROM clock_timestamp() - line.started_at)::float8 END AS running_for,
-            CASE WHEN line.running THEN 0 ELSE line.before END AS ahead,
-            (SELECT count(*) FROM ranked WHERE running) AS running_now,
+            CASE WHEN line.running OR line.job_id IS NULL THEN 0
+                 ELSE (SELECT count(*) FROM waiting w
+                        WHERE (w.priority, w.run_at, w.id) < (line.priority, line.run_at, line.job_id)) END AS ahead,
+            (SELECT count(*) FROM graphile_worker._private_jobs WHERE locked_at IS NOT NULL) AS running_now,
             (SELECT coalesce(sum(slots), 0) FROM job_servers
               WHERE beat_at > clock_timestamp() - make_interval(secs => $2::float8 / 1000)) AS slots,
             (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) FROM recent)::float8 AS typical
-       FROM ranked line WHERE $1::bigint[] IS NULL OR line.id = ANY($1)`,
+       FROM line`,
     [ids ? [...ids] : null, SERVER_STALE_MS],
   );
   return new Map(

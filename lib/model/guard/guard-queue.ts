@@ -2,7 +2,7 @@ import type { GuardQueuePlace } from './guard-inputs';
 
 /*
  * Where a queued guard stands, in words a trainee reads while it waits (issue 24 item 3): its place
- * among the guards waiting, and an estimate of its verdict's arrival from what the queue recorded
+ * in the room's line of jobs, and an estimate of its verdict's arrival from what the queue recorded
  * (recent attacks' times, the slots the room's app servers offer). Pure: the figures come from
  * guard_attempts and job_servers (db/guard-queue.ts).
  */
@@ -13,9 +13,9 @@ export type QueueFacts = {
   running: boolean;
   /** Seconds it has been attacked (running only). */
   runningForSeconds: number;
-  /** Attempts waiting before this one (not yet claimed). */
+  /** Jobs a server takes before this one's (guard attacks, forks' and sweeps' runs not yet taken). */
   ahead: number;
-  /** Attempts being attacked now, across the room's servers. */
+  /** Jobs running now across the room's servers, each in a slot (attacks, forks' and sweeps' runs). */
   runningNow: number;
   /** Attack slots on the app servers that beat recently; 0 when none is up. */
   slots: number;
