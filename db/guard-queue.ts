@@ -12,6 +12,7 @@ import {
   shareUsedInWords,
   takeShare,
 } from './guard-attempts';
+import { jobsAheadSql, roomSlotsSql } from './job-line';
 import { getPool, type Queryable } from './pool';
 
 /*
@@ -154,6 +155,7 @@ type FactsRow = {
   running: boolean;
   running_for: number | null;
   ahead: string;
+  held: string;
   running_now: string;
   slots: string;
   typical: number | null;
@@ -161,25 +163,19 @@ type FactsRow = {
 
 /**
  * What the queue says of queued attempts (all of them, or the given ones), read in one statement. A
- * waiting attempt's place counts every job a server takes before its own, whatever its kind (guard
- * attacks, what-if forks' runs, sweeps' runs), in the order graphile-worker takes them (priority, run_at,
- * id), but not a job whose named queue is busy (a sweep's next run behind its run under way): a server
- * takes this one first. The jobs running now are every kind's, since each holds a slot.
+ * waiting attempt's place counts the jobs a server takes before its own, whatever their kind (guard
+ * attacks, what-if forks' runs, sweeps' runs), as graphile-worker takes them: db/job-line.ts, where a
+ * sweep's busy queues hold slots. The jobs running now are every kind's, since each holds a slot.
  */
 export async function queueFacts(ids?: readonly number[], db: Queryable = getPool()): Promise<Map<number, QueueFacts>> {
   const { rows } = await db.query<FactsRow>(
-    `WITH line AS (
+    `WITH room AS (SELECT ${roomSlotsSql('$2')} AS slots), line AS (
        -- Being attacked is its job locked by a server now; a try that failed, or a server taken for
        -- dead, puts it back in line (started_at says only when it was last claimed).
        SELECT a.id, a.started_at, j.id AS job_id, j.priority, j.run_at, j.locked_at IS NOT NULL AS running
          FROM guard_attempts a
          LEFT JOIN graphile_worker._private_jobs j ON j.key = 'guard_attempt:' || a.id
         WHERE a.outcome = 'queued' AND ($1::bigint[] IS NULL OR a.id = ANY($1))
-     ), waiting AS (
-       SELECT j.id, j.priority, j.run_at FROM graphile_worker._private_jobs j
-        WHERE j.locked_at IS NULL AND j.attempts < j.max_attempts
-          AND NOT EXISTS (SELECT FROM graphile_worker._private_job_queues q
-                           WHERE q.id = j.job_queue_id AND q.locked_at IS NOT NULL)
      ), recent AS (
        SELECT extract(epoch FROM finished_at - started_at) AS seconds FROM guard_attempts
         WHERE outcome IN ('passed', 'violation') AND finished_at IS NOT NULL AND started_at IS NOT NULL
@@ -187,14 +183,12 @@ export async function queueFacts(ids?: readonly number[], db: Queryable = getPoo
      )
      SELECT line.id, coalesce(line.running, false) AS running,
             CASE WHEN line.running THEN extract(epoch FROM clock_timestamp() - line.started_at)::float8 END AS running_for,
-            CASE WHEN line.running OR line.job_id IS NULL THEN 0
-                 ELSE (SELECT count(*) FROM waiting w
-                        WHERE (w.priority, w.run_at, w.id) < (line.priority, line.run_at, line.job_id)) END AS ahead,
+            CASE WHEN line.running OR line.job_id IS NULL THEN 0 ELSE place.ahead END AS ahead,
+            CASE WHEN line.running OR line.job_id IS NULL THEN 0 ELSE place.held END AS held,
             (SELECT count(*) FROM graphile_worker._private_jobs WHERE locked_at IS NOT NULL) AS running_now,
-            (SELECT coalesce(sum(slots), 0) FROM job_servers
-              WHERE beat_at > clock_timestamp() - make_interval(secs => $2::float8 / 1000)) AS slots,
+            room.slots,
             (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) FROM recent)::float8 AS typical
-       FROM line`,
+       FROM line CROSS JOIN room CROSS JOIN LATERAL ${jobsAheadSql('line', 'room.slots')} place`,
     [ids ? [...ids] : null, SERVER_STALE_MS],
   );
   return new Map(
@@ -204,6 +198,7 @@ export async function queueFacts(ids?: readonly number[], db: Queryable = getPoo
         running: row.running,
         runningForSeconds: row.running_for ?? 0,
         ahead: Number(row.ahead),
+        held: Number(row.held),
         runningNow: Number(row.running_now),
         slots: Number(row.slots),
         typicalSeconds: row.typical ?? undefined,

@@ -79,16 +79,33 @@ test('a fork whose tries are spent does not wait; whether a server takes jobs is
   assert.equal(await whatIfWait(lab), undefined);
 });
 
-test("a job waiting on its own busy queue (a sweep's next run) is not counted ahead: a server takes the fork first", async () => {
-  // Two runs of one sweep queue, added before the fork; a server runs the first, so the second waits for it.
+test("a sweep's queue puts its first run ahead of a fork; once busy it holds a slot, and holds the line when it holds them all", async () => {
+  // This file has its lane's database to itself: only this test's server beats.
+  await getPool().query("DELETE FROM job_servers WHERE id <> 'what-if-test-server'");
+  const beat = (slots: number) =>
+    beatJobServer({
+      server: 'what-if-test-server',
+      poolIds: [],
+      slots,
+      staleMs: 60_000,
+      judge: false,
+      activeJobIds: [],
+    });
+  await leaveJobServers('what-if-test-server');
+  await beat(2);
+  const lab = await queued();
+  const alone = (await whatIfWait(lab))?.ahead ?? Number.NaN;
+  // Two runs of one sweep queue, added before the fork (a minute earlier).
   for (const n of [1, 2]) {
     await getPool().query(
-      `SELECT graphile_worker.add_job('sweep_run', '{}'::json, queue_name => $1, job_key => $1 || ':' || $2::text)`,
+      `SELECT graphile_worker.add_job('sweep_run', '{}'::json, queue_name => $1, job_key => $1 || ':' || $2::text,
+                                      run_at => now() - interval '1 minute')`,
       [QUEUE, n],
     );
   }
-  const lab = await queued();
-  const before = (await whatIfWait(lab))?.ahead ?? Number.NaN;
+  assert.equal((await whatIfWait(lab))?.ahead, alone + 1, 'a queue not running puts its first run ahead, not both');
+
+  // A server runs the first: the queue is busy, and holds one of the 2 slots; its second run waits for it.
   await getPool().query(
     `WITH first AS (
        UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'what-if-test-pool', attempts = 1
@@ -97,12 +114,11 @@ test("a job waiting on its own busy queue (a sweep's next run) is not counted ah
        FROM first WHERE q.id = first.job_queue_id`,
     [QUEUE],
   );
-  assert.equal((await whatIfWait(lab))?.ahead, before - 2, 'neither the run under way nor the run behind it');
-  // The run done, its queue free: the next run is ahead of the fork again.
-  await getPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = $1', [`${QUEUE}:1`]);
-  await getPool().query(
-    'UPDATE graphile_worker._private_job_queues SET locked_at = NULL, locked_by = NULL WHERE queue_name = $1',
-    [QUEUE],
-  );
-  assert.equal((await whatIfWait(lab))?.ahead, before - 1);
+  assert.equal((await whatIfWait(lab))?.ahead, alone, 'the other slot takes the fork first');
+
+  // One slot in the room, held by the sweep: its next run goes first (the freed slot asks again at once).
+  await leaveJobServers('what-if-test-server');
+  await beat(1);
+  assert.equal((await whatIfWait(lab))?.ahead, alone + 1);
+  await leaveJobServers('what-if-test-server');
 });

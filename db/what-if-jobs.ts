@@ -1,6 +1,7 @@
 import 'server-only';
 import type { ForkWait } from '../lib/model/history/fork-wait';
 import { SERVER_STALE_MS } from './guard-queue';
+import { jobsAheadSql, roomSlotsSql } from './job-line';
 import { getPool, type Queryable } from './pool';
 
 /*
@@ -36,22 +37,16 @@ export async function whatIfPending(lab: string, db: Queryable = getPool()): Pro
 
 /**
  * A fork's run while it waits for a server (its job neither taken nor spent): how many waiting jobs a
- * server takes before it (graphile-worker's order: priority, then run_at) and whether any server beats.
- * Undefined once a server has taken it, or when it is done or spent: the page says nothing then.
+ * server takes before it (db/job-line.ts: graphile-worker's order, a sweep's busy queues counted as the
+ * slots they hold) and whether any server beats. Undefined once a server has taken it, or when it is
+ * done or spent: the page says nothing then.
  */
 export async function whatIfWait(lab: string, db: Queryable = getPool()): Promise<ForkWait | undefined> {
   const { rows } = await db.query<{ ahead: number; slots: number }>(
-    `SELECT (SELECT count(*) FROM graphile_worker._private_jobs j
-              WHERE j.locked_at IS NULL AND j.attempts < j.max_attempts AND j.run_at <= clock_timestamp()
-                AND (j.priority, j.run_at, j.id) < (mine.priority, mine.run_at, mine.id)
-                -- A job whose named queue is busy (a sweep's next run behind its run under way) waits for
-                -- that queue, not for a slot: a server takes the fork before it.
-                AND NOT EXISTS (SELECT FROM graphile_worker._private_job_queues q
-                                 WHERE q.id = j.job_queue_id AND q.locked_at IS NOT NULL))::int AS ahead,
-            (SELECT coalesce(sum(slots), 0) FROM job_servers
-              WHERE beat_at > clock_timestamp() - make_interval(secs => $2::float8 / 1000))::int AS slots
-       FROM graphile_worker._private_jobs mine
-      WHERE mine.key = 'what_if:' || $1::text AND mine.locked_at IS NULL AND mine.attempts < mine.max_attempts`,
+    `WITH room AS (SELECT ${roomSlotsSql('$2')} AS slots),
+          mine AS (SELECT id AS job_id, priority, run_at FROM graphile_worker._private_jobs
+                    WHERE key = 'what_if:' || $1::text AND locked_at IS NULL AND attempts < max_attempts)
+     SELECT line.ahead, room.slots FROM mine CROSS JOIN room CROSS JOIN LATERAL ${jobsAheadSql('mine', 'room.slots')} line`,
     [lab, SERVER_STALE_MS],
   );
   const row = rows[0];

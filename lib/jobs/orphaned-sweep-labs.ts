@@ -4,7 +4,7 @@ import { closeOrphanedCellLabs } from '../sweep/cell-labs';
 /*
  * A sweep's run labs are closed as each run ends. When the process running the sweep dies mid-sweep
  * (an app server killed, a command line that could not clean up), its labs would stay open, holding
- * places among the server's 30 open private labs until the idle close. At its start, a server closes
+ * places among the room's open private labs (FENCING_LAB_MAX_PRIVATE_LABS) until the idle close. At its start, a server closes
  * those whose process is gone (lib/sweep/cell-labs.ts), as it records the end of orphaned workers.
  */
 

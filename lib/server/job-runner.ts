@@ -18,7 +18,7 @@ import { runWhatIfJob } from './what-if-job';
 /*
  * This app server's share of the room's job queue (issue 24): graphile-worker runs guard attacks,
  * what-if forks' runs and sweeps' runs from the queue in the lab's database, `FENCING_LAB_MAX_GUARD_ATTACKS` at a time
- * (two per CPU by default: an attack mostly waits on its story, a pause, a lease expiry), and
+ * (two per CPU by default, at most 4: an attack mostly waits on its story, a pause, a lease expiry), and
  * a beat every 500 ms says this server lives and unlocks the jobs of a peer that stopped beating
  * (db/job-servers.ts). One owner per server process (lib/os/process-singletons.ts: Next loads modules more than
  * once); it starts with the server (instrumentation.ts) and keeps trying while the database is away: the
@@ -29,10 +29,12 @@ import { runWhatIfJob } from './what-if-job';
 
 const BEAT_MS = 500;
 /**
- * Two jobs per CPU, at most 8 (4 on this 2-CPU machine). bench/README.md, 2026-12-03, 30 trainees submitting within a
- * minute to one server: 2 at a time, verdicts p95 34.0 s; 4, 20.9 s; 6, 20.8 s with a shared lab's paint p99 over 100 ms.
+ * Two jobs per CPU, at most 4. bench/README.md, 2026-12-03, 30 trainees submitting within a minute to one
+ * server on this 2-CPU machine: 2 at a time, verdicts p95 34.0 s; 4, 20.9 s; 6, 20.8 s with a shared lab's paint p99
+ * over 100 ms. At most 4: an attack runs up to 6 workers at once (its story's stale writers and B), and a server's
+ * private labs share 32 (lib/model/lab/lab-limits.ts); an attack refused a worker would end in a failed verdict.
  */
-const DEFAULT_SLOTS = Math.min(8, 2 * availableParallelism());
+const DEFAULT_SLOTS = Math.min(4, 2 * availableParallelism());
 const POLL_MS = 1_000;
 const MAX_SLOTS = 64;
 

@@ -9,7 +9,7 @@ test('unset, empty and usable settings are no problem', () => {
       FENCING_LAB_MAX_PRIVATE_LABS: '300',
       FENCING_LAB_IDLE_MINUTES: '0.5',
       FENCING_LAB_WARM_WORKERS: '0',
-      FENCING_LAB_MAX_GUARD_ATTACKS: ' 64 ',
+      FENCING_LAB_MAX_GUARD_ATTACKS: '64',
       FENCING_LAB_MAX_FEEDS: '',
     }),
     [],
@@ -33,6 +33,13 @@ test('each unusable value is refused by name, with what it must be and what it g
     FENCING_LAB_MAX_FEEDS: '2.5',
   });
   assert.equal(several.length, 4, several.join('\n'));
+});
+
+test('a value is usable only as written: the readers at run time trim nothing', () => {
+  for (const raw of [' 4', '4 ', ' ', '008']) {
+    assert.equal(settingsProblems({ FENCING_LAB_WARM_WORKERS: raw }).length, 1, JSON.stringify(raw));
+  }
+  assert.equal(settingsProblems({ PORT: ' ' }).length, 1, 'a port of spaces is not port 0');
 });
 
 test('every checked setting has a row in the settings table', async () => {

@@ -10,12 +10,13 @@ import { z } from 'zod';
 
 const MAX_LIMIT = 999_999;
 
+// No trimming: the modules that read these at run time take the value as it is (a space would pass
+// here and fail there), so a value is usable only if it is usable as written.
 function wholeNumber(name: string, min: number, max = MAX_LIMIT) {
   const what = `${name} must be a whole number from ${min} to ${max}`;
   return z
     .string()
-    .trim()
-    .regex(/^\d{1,6}$/, what)
+    .regex(new RegExp(`^\\d{1,${String(max).length}}$`), what)
     .transform(Number)
     .refine((value) => value >= min && value <= max, what);
 }
@@ -24,7 +25,6 @@ function positiveNumber(name: string, unit: string) {
   const what = `${name} must be a positive number of ${unit}`;
   return z
     .string()
-    .trim()
     .regex(/^\d*\.?\d+$/, what)
     .transform(Number)
     .refine((value) => value > 0 && Number.isFinite(value), what);
@@ -63,13 +63,14 @@ export const CHECKED_SETTINGS = Object.keys(SETTINGS) as (keyof typeof SETTINGS)
 
 /**
  * What is wrong with the room's numeric settings in `env`, one sentence each ("FENCING_LAB_MAX_FEEDS must
- * be a whole number from 1 to 999999 (got "lots")"); empty when every one is unset, empty or usable.
+ * be a whole number from 1 to 999999 (got "lots")"); empty when every one is unset, empty or usable as written.
  */
 export function settingsProblems(env: Readonly<Record<string, string | undefined>>): string[] {
   const problems: string[] = [];
   for (const name of CHECKED_SETTINGS) {
     const raw = env[name];
-    if (raw === undefined || raw.trim() === '') continue;
+    // Empty is unset, as every reader takes it; the trainer key alone is trimmed, by every reader.
+    if (raw === undefined || raw === '' || (name === 'FENCING_LAB_TRAINER_KEY' && raw.trim() === '')) continue;
     const parsed = SETTINGS[name].safeParse(raw);
     if (!parsed.success) {
       const why = parsed.error.issues[0]?.message ?? `${name} is not usable`;

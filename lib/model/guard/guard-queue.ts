@@ -17,6 +17,11 @@ export type QueueFacts = {
   ahead: number;
   /** Jobs running now across the room's servers, each in a slot (attacks, forks' and sweeps' runs). */
   runningNow: number;
+  /**
+   * Slots held by a sweep's busy queues that still have runs waiting before this one: each keeps its
+   * slot until its runs are spent (db/job-line.ts), so the line moves through the others.
+   */
+  held: number;
   /** Attack slots on the app servers that beat recently; 0 when none is up. */
   slots: number;
   /** Median seconds of the recent attacks, or undefined before the first. */
@@ -30,8 +35,10 @@ export const DEFAULT_ATTACK_SECONDS = 10;
 export function queuePlace(facts: QueueFacts): GuardQueuePlace {
   const typical = facts.typicalSeconds ?? DEFAULT_ATTACK_SECONDS;
   if (facts.running) return { place: 0, estimateSeconds: Math.max(1, Math.round(typical - facts.runningForSeconds)) };
-  const slots = Math.max(1, facts.slots);
-  const waves = Math.floor((facts.ahead + facts.runningNow) / slots) + 1;
+  // The held slots and the runs in them are not the line's: it moves through the other slots.
+  const slots = Math.max(1, facts.slots - facts.held);
+  const running = Math.max(0, facts.runningNow - facts.held);
+  const waves = Math.floor((facts.ahead + running) / slots) + 1;
   return { place: facts.ahead + 1, estimateSeconds: Math.max(1, Math.round(waves * typical)) };
 }
 
