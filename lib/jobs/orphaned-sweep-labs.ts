@@ -4,8 +4,8 @@ import { closeOrphanedCellLabs } from '../sweep/cell-labs';
 /*
  * A sweep's run labs are closed as each run ends. When the process running the sweep dies mid-sweep
  * (an app server killed, a command line that could not clean up), its labs would stay open, holding
- * places among the room's open private labs (FENCING_LAB_MAX_PRIVATE_LABS) until the idle close. At its start, a server closes
- * those whose process is gone (lib/sweep/cell-labs.ts), as it records the end of orphaned workers.
+ * places among the room's open private labs (FENCING_LAB_MAX_PRIVATE_LABS) until the idle close. At
+ * its start, a server closes those whose process is gone (lib/sweep/cell-labs.ts), as it records the end of orphaned workers.
  */
 
 const RETRY_MS = 2_000;

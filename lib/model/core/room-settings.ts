@@ -2,10 +2,9 @@ import { z } from 'zod';
 
 /*
  * The room's settings that have a form (docs/running-a-room.md, Settings) as one schema: the port, the
- * trainer key's length and the numeric limits. `npm start` checks them
- * before it starts anything and refuses a value it cannot use, naming the setting, what it must be and
- * what it got: a mistyped limit must not fall back to its default in silence, nor fail the first request
- * that reads it. The modules that read a setting keep its default; unset or empty means the default.
+ * trainer key's length and the numeric limits. `npm start` checks them before it starts anything and
+ * refuses a value it cannot use, naming the setting, what it must be and what it got: a mistyped limit
+ * must not fall back to its default in silence, nor fail the first request that reads it. The modules that read a setting keep its default; unset or empty means the default.
  */
 
 const MAX_LIMIT = 999_999;
