@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { WORKER_BOUNDS } from '../lib/model/core/input-bounds';
 
 export const FUNCTIONS_DIR = fileURLToPath(new URL('./functions/', import.meta.url));
 const FUNCTION_FILE = /^[a-z][a-z0-9_]*\.sql$/;
@@ -16,12 +17,27 @@ export async function readFunctionFiles(dir: string = FUNCTIONS_DIR): Promise<Fu
   const files = (await readdir(dir)).filter((name) => FUNCTION_FILE.test(name)).sort();
   return Promise.all(
     files.map(async (file) => {
-      const sql = (await readFile(path.join(dir, file), 'utf8')).replace(/\r\n/g, '\n');
+      const sql = withBounds(file, (await readFile(path.join(dir, file), 'utf8')).replace(/\r\n/g, '\n'));
       const execute = EXECUTE_LINE.exec(sql)?.[1] as FunctionFile['execute'] | undefined;
       if (!execute) throw new Error(`db/functions/${file} must start with "-- execute: owner|app|worker"`);
       return { name: file.replace(/\.sql$/, ''), file, sql, execute };
     }),
   );
+}
+
+/** Where fl_bound.sql takes the bounds, once: an empty JSON object and a comment naming them. */
+const BOUNDS_MARK = "'{}' /* WORKER_BOUNDS */";
+
+/**
+ * fl_bound.sql with lib/model/core/input-bounds.ts's WORKER_BOUNDS written in, as JSON: the one set
+ * of bounds the forms and the database both enforce (issue 33 item 5). Any other file as it is.
+ */
+export function withBounds(file: string, sql: string): string {
+  if (file !== 'fl_bound.sql') return sql;
+  if (sql.split(BOUNDS_MARK).length !== 2) throw new Error(`db/functions/${file} must hold ${BOUNDS_MARK} once`);
+  const json = JSON.stringify(WORKER_BOUNDS);
+  if (json.includes("'")) throw new Error('a bound name holds a quote');
+  return sql.replace(BOUNDS_MARK, `'${json}'`);
 }
 
 /**

@@ -68,6 +68,15 @@ export async function migrate(url?: string, options: MigrateOptions = {}): Promi
     }
     // The migrations hold tables and data; the functions are put as db/functions has them, every time.
     await applyFunctions(client, options.functionsDir);
+    // What the worker role could write without bound, taken at every start (needs a superuser owner).
+    const { rows: kept } = await client.query<{ kept: string[] }>('SELECT fl_revoke_worker_volume() AS kept');
+    const still = kept[0]?.kept ?? [];
+    if (still.length > 0) {
+      console.warn(
+        `[db] the worker role may still call ${still.join(', ')}: the database owner is not a superuser; ` +
+          'a superuser must revoke them (docs/running-a-room.md, "Your own PostgreSQL")',
+      );
+    }
     // The job queue's own schema, under the same lock (db/job-queue-schema.ts).
     await installJobQueue(client, url ?? databaseUrl());
     return done;

@@ -134,6 +134,8 @@ export function toFencingError(error: unknown): unknown {
       cause: error,
     });
   }
+  // Raised by fl_take_event_budget: a worker recorded too many events too fast (0047).
+  if (code === 'FL012') return new FencingError('rate_limited', message, { cause: error });
   if (code === 'FL010' || code === 'FL011' || code === '22023') {
     return new FencingError('invalid_input', message, { cause: error });
   }

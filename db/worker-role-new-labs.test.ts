@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
+import { WORKER_BOUNDS } from '../lib/model/core/input-bounds';
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
 import { refusedWith } from '../lib/testing/refused-with';
@@ -20,8 +21,8 @@ import { ensureWorkerPassword, workerUrlFrom } from './roles';
 
 const INSUFFICIENT_PRIVILEGE = '42501';
 const NOT_THIS_LABS = 'FL011';
-/** The shortest lease the worker functions take: long enough to write, short enough to wait out. */
-const SHORT_TTL_MS = 300;
+/** The shortest lease the worker functions take (the Start form's, fl_bound): short enough to wait out. */
+const SHORT_TTL_MS = WORKER_BOUNDS.lease_ttl_ms_min;
 
 let worker: pg.Client;
 let owner: pg.Client;

@@ -7,7 +7,10 @@ DECLARE
   joined bigint;
   b labs%ROWTYPE;
 BEGIN
-  IF length(p_value) > 10000 THEN RAISE EXCEPTION 'value must be at most 10000 characters' USING ERRCODE = '22023'; END IF;
+  -- As the Start form's write value (fl_bound, lib/model/core/input-bounds.ts): each write's event holds it.
+  IF length(p_value) > fl_bound('write_value_max_chars') THEN
+    RAISE EXCEPTION 'a write value is at most % characters', fl_bound('write_value_max_chars') USING ERRCODE = '22023';
+  END IF;
   joined := worker_generation(p_lab, p_name, p_instance);
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
   IF (SELECT k.row_table FROM lab_kinds k WHERE k.id = b.kind) <> 'protected_rows' THEN

@@ -17,14 +17,8 @@ BEGIN
   END IF;
   -- A name as the app's own rules make it (lib/model/lab/lab-inputs.ts workerNameSchema), and settings
   -- that are small and name the same worker: the servers show them and may restart from them.
-  IF p_name IS NULL OR length(p_name) > 40 OR p_name !~ '^[[:alpha:][:digit:] _.-]+$' OR p_name ~* '^w[0-9]+$' THEN
-    RAISE EXCEPTION 'a worker name holds 1 to 40 letters, digits, spaces, _ . - (and is not like w1)'
-      USING ERRCODE = '22023';
-  END IF;
-  -- Nor padded, nor spelled with look-alike forms ("A ", "  A", a fullwidth "Ａ"): a lane's label is its name.
-  IF p_name <> btrim(p_name) OR p_name ~ '  ' OR NOT (p_name IS NFKC NORMALIZED) THEN
-    RAISE EXCEPTION 'a worker name has no leading, trailing or double spaces, and no look-alike letter forms'
-      USING ERRCODE = '22023';
+  IF fl_worker_name_refusal(p_name) IS NOT NULL THEN
+    RAISE EXCEPTION '%', fl_worker_name_refusal(p_name) USING ERRCODE = '22023';
   END IF;
   IF p_settings IS NULL OR jsonb_typeof(p_settings) <> 'object' OR octet_length(p_settings::text) > 1000
      OR p_settings ->> 'name' IS DISTINCT FROM p_name THEN

@@ -11,10 +11,13 @@ BEGIN
                     'pause_started', 'pause_ended') THEN
     RAISE EXCEPTION 'a worker does not record % events', p_kind USING ERRCODE = '42501';
   END IF;
-  IF octet_length(coalesce(p_detail, '{}'::jsonb)::text) > 20000 THEN
-    RAISE EXCEPTION 'an event detail is at most 20000 bytes' USING ERRCODE = '22023';
+  -- Bounds from lib/model/core/input-bounds.ts (fl_bound): the detail ours send, with room; and a
+  -- rate per worker name per lab (fl_take_event_budget, FL012: the worker skips the event and goes on).
+  IF octet_length(coalesce(p_detail, '{}'::jsonb)::text) > fl_bound('event_detail_max_bytes') THEN
+    RAISE EXCEPTION 'an event detail is at most % bytes', fl_bound('event_detail_max_bytes') USING ERRCODE = '22023';
   END IF;
   joined := worker_generation(p_lab, p_name, p_instance);
+  PERFORM fl_take_event_budget(p_lab, p_name);
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
   INSERT INTO events (lab, actor, kind, resource, token, detail, generation)
   VALUES (p_lab, p_name, p_kind, b.resource, p_token, coalesce(p_detail, '{}'::jsonb), joined);

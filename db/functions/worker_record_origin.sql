@@ -10,7 +10,7 @@ DECLARE
   id text;
 BEGIN
   IF p_origin IS NOT NULL AND (jsonb_typeof(p_origin) <> 'object'
-      OR octet_length(p_origin::text) > 500
+      OR octet_length(p_origin::text) > fl_bound('worker_origin_max_bytes')
       OR jsonb_typeof(p_origin -> 'pid') <> 'number'
       OR jsonb_typeof(p_origin -> 'workerPid') <> 'number'
       OR jsonb_typeof(p_origin -> 'startTicks') <> 'string') THEN

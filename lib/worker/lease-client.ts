@@ -46,6 +46,8 @@ export class LeaseClient {
   private pauseRequested = false;
   private wake: (() => void) | undefined;
   private writes = 0;
+  /** Events the database refused as over the rate for one worker (said once). */
+  private eventsRefused = 0;
   /** The per-process-counter lab's mistake: a token counter that lives and dies with the process. */
   private processCounter = 0;
   /**
@@ -356,11 +358,18 @@ export class LeaseClient {
     fields: { token?: Token; detail?: Record<string, unknown> },
   ): Promise<void> {
     const { lab, name } = this.config;
-    await appendEvent(
-      this.session,
-      { lab: lab.id, actor: name, kind, resource: lab.resource, ...fields },
-      { as: this.identity() },
-    );
+    try {
+      await appendEvent(
+        this.session,
+        { lab: lab.id, actor: name, kind, resource: lab.resource, ...fields },
+        { as: this.identity() },
+      );
+    } catch (error) {
+      // Over the database's rate for one worker (fl_take_event_budget): this event goes unrecorded, the
+      // worker goes on. Ours stay under it; the writes, leases and their own events are not limited.
+      if (!isFencingError(error, 'rate_limited')) throw error;
+      if (this.eventsRefused++ === 0) console.warn(`${name}: ${error.message} (an event went unrecorded)`);
+    }
   }
 
   /** Who this worker is, presented to every call it makes (db/worker-identity.ts). */

@@ -1,3 +1,5 @@
+import { WORKER_BOUNDS } from '../core/input-bounds';
+
 /*
  * The limits of what a client may ask of the lab supervisor, without the schemas that check them
  * (lab-inputs.ts): the browser's controls read these, and so load no zod.
@@ -13,7 +15,8 @@ export const MAX_WORKERS_PER_SERVER = 40;
 export const DEFAULT_MAX_PRIVATE_LABS = 120;
 /** Private labs one browser may have open at once. */
 export const MAX_PRIVATE_LABS_PER_OWNER = 3;
-export const MAX_PAUSE_SECONDS = 60;
+/** A pause's longest, in seconds: the database's bound too (lib/model/core/input-bounds.ts). */
+export const MAX_PAUSE_SECONDS = WORKER_BOUNDS.pause_seconds_max;
 
 export const DEFAULT_WORKER_SETTINGS = { leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 700 } as const;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { takesTraineeGuard } from '../../labs/traits';
 import { FencingError } from '../core/errors';
+import { WORKER_BOUNDS, WORKER_NAME_MAX_CHARS, WORKER_NAME_PATTERN, WORKER_NAME_WORDS } from '../core/input-bounds';
 import { parseInput } from '../core/inputs';
 import {
   CHAOS_LIMITS,
@@ -28,13 +29,13 @@ export {
   MAX_WORKERS_PER_SERVER,
 };
 
-const WORKER_NAME_MAX_CHARS = 40;
-const LEASE_TTL_BOUNDS_MS = { min: 500, max: 60_000 } as const;
-const RENEW_EVERY_BOUNDS_MS = { min: 100, max: 30_000 } as const;
-const WRITE_EVERY_BOUNDS_MS = { min: 100, max: 60_000 } as const;
-/** As the attack's probe values (lib/model/guard/guard-probes.ts MAX_PROBE_VALUE_CHARS). */
-const WRITE_VALUE_MAX_CHARS = 100;
-export const RETRY_AFTER_BOUNDS_MS = { min: 200, max: 60_000 } as const;
+// The bounds are the database's too (lib/model/core/input-bounds.ts, fl_bound in SQL): one set.
+const B = WORKER_BOUNDS;
+const LEASE_TTL_BOUNDS_MS = { min: B.lease_ttl_ms_min, max: B.lease_ttl_ms_max } as const;
+const RENEW_EVERY_BOUNDS_MS = { min: B.renew_every_ms_min, max: B.renew_every_ms_max } as const;
+const WRITE_EVERY_BOUNDS_MS = { min: B.write_every_ms_min, max: B.write_every_ms_max } as const;
+const WRITE_VALUE_MAX_CHARS = B.write_value_max_chars;
+export const RETRY_AFTER_BOUNDS_MS = { min: B.retry_after_ms_min, max: B.retry_after_ms_max } as const;
 
 /** A kind a private lab may be: a lab with workers, or "your guard" (the failover lab has its own controls). */
 const labKindSchema = z.enum(PRIVATE_LAB_KINDS, { error: `lab kind must be one of: ${PRIVATE_LAB_KINDS.join(', ')}` });
@@ -58,15 +59,13 @@ const workerNameSchema = z
   .string({ error: 'name must be text' })
   .trim()
   .min(1, 'name must not be empty')
-  .max(WORKER_NAME_MAX_CHARS, `name must be at most ${WORKER_NAME_MAX_CHARS} characters`)
-  .regex(/^[\p{L}\p{N} _.-]+$/u, 'name may hold letters, digits, spaces, and _ . - only')
-  // As worker_join (db/functions/worker_join.sql): a lane's label must read as what it is.
-  .refine(
-    (name) => !name.includes('  ') && name === name.normalize('NFKC'),
-    'name has no double spaces and no look-alike letter forms',
-  )
+  .max(WORKER_NAME_MAX_CHARS, WORKER_NAME_WORDS.length)
+  // As worker_join (db/functions/fl_worker_name_refusal.sql), in the same words: a lane's label must
+  // read as what it is, and outside ASCII too many letters look like A (Lisu, Cherokee, a small capital).
+  .regex(WORKER_NAME_PATTERN, WORKER_NAME_WORDS.letters)
+  .refine((name) => !name.includes('  '), WORKER_NAME_WORDS.spaces)
   // Workers are also found by their id (w1, w2, …): a name like that would hide another worker.
-  .refine((name) => !/^w\d+$/i.test(name), 'names like w1 are kept for worker ids');
+  .refine((name) => !/^w\d+$/i.test(name), WORKER_NAME_WORDS.workerId);
 
 export const workerSettingsSchema = z
   .object({

@@ -1,3 +1,5 @@
+import { WORKER_BOUNDS } from '../core/input-bounds';
+
 /*
  * A worker's reading of the clock. Every worker reads a clock that keeps time, except in the
  * drifting-clock lab, where a worker's clock may run slow by a setting (0 to 90 %): that worker's
@@ -15,7 +17,8 @@ export type WorkerClock = {
   slowPercent: number;
 };
 
-export const MAX_CLOCK_SLOW_PERCENT = 90;
+/** The database's bound too (lib/model/core/input-bounds.ts). */
+export const MAX_CLOCK_SLOW_PERCENT = WORKER_BOUNDS.clock_slow_percent_max;
 
 /**
  * Whose clock a worker judges its lease by before it writes: its own (`own`, what a lease client
