@@ -204,3 +204,45 @@ test('the app role may call the lab functions and read or write the tables liste
   assert.deepEqual(await sequencesOf('app'), APP_SEQUENCES);
   assert.deepEqual(await mayCreateOrJoin('app'), NOTHING_MORE);
 });
+
+/*
+ * The built-ins with which a role writes without bound (issue 33 item 7), taken from PUBLIC at every
+ * start by fl_revoke_worker_volume: a WAL record of any size (pg_logical_emit_message), large
+ * objects, notifications as the app (the app role keeps pg_notify). Read from the catalogue, every
+ * overload: a new PostgreSQL's new overload shows here.
+ */
+const UNBOUNDED_WRITERS = [
+  'pg_logical_emit_message',
+  'lo_create',
+  'lo_creat',
+  'lo_from_bytea',
+  'lo_import',
+  'lo_open',
+  'lo_put',
+  'lowrite',
+  'lo_truncate',
+  'lo_truncate64',
+  'lo_unlink',
+  'pg_notify',
+];
+
+test('neither worker role may call a built-in that writes without bound, nor make temporary tables', async () => {
+  for (const role of ['worker', 'local'] as const) {
+    const { rows } = await owner.query<{ fn: string }>(
+      `SELECT p.oid::regprocedure::text AS fn FROM pg_proc p
+        WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname = ANY($2)
+          AND has_function_privilege(fencing_lab_role($1), p.oid, 'EXECUTE') ORDER BY 1`,
+      [role, UNBOUNDED_WRITERS],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.fn),
+      [],
+      role,
+    );
+    assert.equal((await mayCreateOrJoin(role)).temp_tables, false, role);
+  }
+  const { rows } = await owner.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'pg_logical_emit_message'",
+  );
+  assert.ok((rows[0]?.n ?? 0) >= 2, 'both overloads are there to be refused');
+});
