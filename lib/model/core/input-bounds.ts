@@ -35,14 +35,15 @@ export const WORKER_BOUNDS = {
   /** Which server run started a worker and its pid, JSON (worker_record_origin). */
   worker_origin_max_bytes: 500,
   /**
-   * An event's detail as a worker records it, JSON. The largest our workers send is a start's (its
-   * settings, at most 1000 bytes, its id and its server: about 1.3 kB); 4 kB leaves room.
+   * An event's detail as a worker records it, JSON. The largest our workers send is a start's: 192
+   * bytes in a chaos run; at most about 1.3 kB (its settings, at most 1000 bytes, its id, its server
+   * and a reason). 4 kB leaves room; it was 20000 bytes.
    */
   event_detail_max_bytes: 4_000,
   /**
    * The events one worker (a name in a lab) records itself, worker_record_event: a burst of 40, then
    * 20 a second. Ours send at most one `write_sent` per write (every 100 ms at the fastest, a retry
-   * more in the delayed-packet labs) and two per pause.
+   * more in the delayed-packet labs) and two per pause: at most 11 in any second of a chaos run.
    */
   worker_event_burst: 40,
   worker_events_per_second: 20,
