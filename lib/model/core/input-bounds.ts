@@ -27,7 +27,7 @@ export const WORKER_BOUNDS = {
   pause_seconds_max: 60,
   /**
    * The value a worker writes: its name and a count, or the your-guard lab's write value (as long as
-   * the attack's probe values, lib/model/guard/guard-probes.ts MAX_PROBE_VALUE_CHARS).
+   * the attack's probe values, lib/model/guard/guard-probes.ts MAX_PROBE_VALUE_CHARS, read from here).
    */
   write_value_max_chars: 100,
   /** A worker's settings as it joins, JSON (the servers show them and may restart from them). */

@@ -7,6 +7,8 @@
  * (lib/server/guard-parser.ts), as lib/model/guard/guard-statement.ts does.
  */
 
+import { WORKER_BOUNDS } from '../core/input-bounds';
+
 export type GuardConstants = { values: string[]; tokens: number[] };
 
 /** The stale writers of the attack's pause story, in the order they take the lease: each a token and maybe a value. */
@@ -16,8 +18,8 @@ export type StaleWriter = { token: number; value?: string };
 export const STORY_TOKEN = 9;
 /** At most this many stale writers: each costs a worker and about a lease's length of the attack. */
 export const MAX_STALE_WRITERS = 5;
-/** Values as a worker may write them (lib/model/lab/lab-inputs.ts writeValue). */
-export const MAX_PROBE_VALUE_CHARS = 100;
+/** Values as a worker may write them (lib/model/core/input-bounds.ts, the form's and the database's bound). */
+export const MAX_PROBE_VALUE_CHARS = WORKER_BOUNDS.write_value_max_chars;
 /** Tokens the attack stages: whole, positive, and far from the end of bigint and of JavaScript's exact integers. */
 const MAX_PROBE_TOKEN = 2 ** 52;
 
