@@ -85,7 +85,11 @@ const PLAIN_THROWS: { file: string; count: number; why: string }[] = [
   { file: 'lib/labs/traits.ts', count: 1, why: 'every lab kind has exactly one set of traits' },
   { file: 'lib/server/event-stream.ts', count: 1, why: 'a JSON message is written on one line' },
   { file: 'lib/sweep/sweep-runs.ts', count: 1, why: 'the sweep just inserted is there to read' },
-  { file: 'db/apply-functions.ts', count: 5, why: 'a database function file is broken (fl_bound.sql without its mark included): the install stops' },
+  {
+    file: 'db/apply-functions.ts',
+    count: 5,
+    why: 'a database function file is broken (fl_bound.sql without its mark included): the install stops',
+  },
   { file: 'db/migrate.ts', count: 2, why: 'a migration failed: the install stops' },
   { file: 'db/cluster-admin.ts', count: 1, why: 'a database name the code chose' },
   { file: 'db/roles.ts', count: 2, why: 'the worker password is set at start, before any worker' },
