@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { FencingError } from './errors';
+import { WORKER_BOUNDS } from './input-bounds';
 import { issueInWords } from './input-words';
 
+/** The server's own holders (the failover lab's, 800 ms) take shorter leases than a worker may ask for. */
 const LEASE_TTL_MIN_MS = 100;
-const LEASE_TTL_MAX_MS = 10 * 60 * 1000;
+/** No lease is longer than the Start form's, the worker's functions' bound (lib/model/core/input-bounds.ts). */
+const LEASE_TTL_MAX_MS = WORKER_BOUNDS.lease_ttl_ms_max;
 const NAME_MAX_CHARS = 100;
 const VALUE_MAX_CHARS = 10_000;
 const ROW_ID_MAX = 2_147_483_647;
