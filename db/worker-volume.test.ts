@@ -155,6 +155,12 @@ test('an event flood is throttled per worker: most of 500 refused, and the lab s
     [other.lab, other.name, other.instance, 'Other-1', rows[0]?.lease_token],
   );
   assert.equal(written[0]?.outcome, 'accepted');
+  await worker.query('SELECT * FROM worker_release_lease($1, $2, $3, $4)', [
+    other.lab,
+    other.name,
+    other.instance,
+    rows[0]?.lease_token,
+  ]);
   // Refused events were not recorded.
   const { rows: counted } = await owner.query<{ n: number }>(
     "SELECT count(*)::int AS n FROM events WHERE lab = $1 AND actor = 'Flood'",
@@ -185,4 +191,50 @@ test('a worker keeps its pace under the limit: 20 events a second never refused;
     });
   }
   assert.ok(isFencingError(error, 'rate_limited'), String(error));
+});
+
+test('a renewal in a tight loop is throttled too (each records an event), and the lab still works for another', async () => {
+  const holder = await join('Renewer');
+  const { rows } = await worker.query<{ outcome: string; lease_token: string }>(
+    'SELECT * FROM worker_acquire_lease($1, $2, $3, $4)',
+    [holder.lab, holder.name, holder.instance, 5_000],
+  );
+  assert.equal(rows[0]?.outcome, 'granted');
+  const token = rows[0]?.lease_token;
+  let refused = 0;
+  for (let n = 0; n < 500; n++) {
+    await worker
+      .query('SELECT * FROM worker_renew_lease($1, $2, $3, $4, $5)', [
+        holder.lab,
+        holder.name,
+        holder.instance,
+        token,
+        5_000,
+      ])
+      .catch((error: { code?: string; message?: string }) => {
+        assert.equal(error.code, TOO_MANY_EVENTS, error.message);
+        assert.match(error.message ?? '', /at most 50 times a second \(100 at once\)/);
+        refused += 1;
+      });
+  }
+  assert.ok(refused > 300, `${refused} of 500 refused`);
+  const { rows: renewals } = await owner.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM events WHERE lab = $1 AND actor = 'Renewer' AND kind = 'lease_renewed'",
+    [lab],
+  );
+  assert.equal(renewals[0]?.n, 500 - refused, 'a refused renewal records nothing');
+  // A tenth of a second refills a few: the holder lets its lease go.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await worker.query('SELECT * FROM worker_release_lease($1, $2, $3, $4)', [
+    holder.lab,
+    holder.name,
+    holder.instance,
+    token,
+  ]);
+  const other = await join('Bystander');
+  const { rows: granted } = await worker.query<{ outcome: string }>(
+    'SELECT * FROM worker_acquire_lease($1, $2, $3, $4)',
+    [other.lab, other.name, other.instance, 5_000],
+  );
+  assert.equal(granted[0]?.outcome, 'granted');
 });

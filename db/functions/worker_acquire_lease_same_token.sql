@@ -12,6 +12,8 @@ DECLARE
 BEGIN
   PERFORM worker_check_ttl(p_ttl_ms);
   joined := worker_generation(p_lab, p_name, p_instance);
+  -- Each call records an event of the lab's own: a rate per worker (0047), FL012 over it.
+  PERFORM fl_take_event_budget(p_lab, p_name, 'calls');
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
   IF (SELECT k.token_source FROM lab_kinds k WHERE k.id = b.kind) <> 'kept-on-takeover' THEN
     RAISE EXCEPTION 'the lab % takes over with a new token: its workers use worker_acquire_lease', p_lab

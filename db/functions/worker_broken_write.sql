@@ -14,6 +14,8 @@ BEGIN
     RAISE EXCEPTION 'a write value is at most % characters', fl_bound('write_value_max_chars') USING ERRCODE = '22023';
   END IF;
   joined := worker_generation(p_lab, p_name, p_instance);
+  -- Each call records an event of the lab's own: a rate per worker (0047), FL012 over it.
+  PERFORM fl_take_event_budget(p_lab, p_name, 'calls');
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
   RETURN QUERY SELECT w.outcome, b.row_id, w.stored_token
                  FROM fl_broken_write(p_lab, b.row_id, p_mode, p_value, p_token, p_name, joined) w;

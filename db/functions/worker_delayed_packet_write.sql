@@ -14,6 +14,8 @@ BEGIN
     RAISE EXCEPTION 'a write value is at most % characters', fl_bound('write_value_max_chars') USING ERRCODE = '22023';
   END IF;
   joined := worker_generation(p_lab, p_name, p_instance);
+  -- Each call records an event of the lab's own: a rate per worker (0047), FL012 over it.
+  PERFORM fl_take_event_budget(p_lab, p_name, 'calls');
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
   IF NOT EXISTS (SELECT 1 FROM lab_kind_writes x WHERE x.kind = b.kind AND x.mode = 'packet') THEN
     RAISE EXCEPTION 'the lab % writes its own way, not through the delayed-packet write', p_lab USING ERRCODE = 'FL011';

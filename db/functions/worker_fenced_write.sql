@@ -12,6 +12,8 @@ BEGIN
     RAISE EXCEPTION 'a write value is at most % characters', fl_bound('write_value_max_chars') USING ERRCODE = '22023';
   END IF;
   joined := worker_generation(p_lab, p_name, p_instance);
+  -- Each call records an event of the lab's own: a rate per worker (0047), FL012 over it.
+  PERFORM fl_take_event_budget(p_lab, p_name, 'calls');
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
   IF (SELECT k.row_table FROM lab_kinds k WHERE k.id = b.kind) <> 'protected_rows' THEN
     RAISE EXCEPTION 'the lab % is not fenced: it has its own write', p_lab USING ERRCODE = 'FL011';

@@ -17,7 +17,7 @@ BEGIN
     RAISE EXCEPTION 'an event detail is at most % bytes', fl_bound('event_detail_max_bytes') USING ERRCODE = '22023';
   END IF;
   joined := worker_generation(p_lab, p_name, p_instance);
-  PERFORM fl_take_event_budget(p_lab, p_name);
+  PERFORM fl_take_event_budget(p_lab, p_name, 'told');
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
   INSERT INTO events (lab, actor, kind, resource, token, detail, generation)
   VALUES (p_lab, p_name, p_kind, b.resource, p_token, coalesce(p_detail, '{}'::jsonb), joined);

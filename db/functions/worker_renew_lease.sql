@@ -10,6 +10,8 @@ DECLARE
 BEGIN
   PERFORM worker_check_ttl(p_ttl_ms);
   joined := worker_generation(p_lab, p_name, p_instance);
+  -- Each call records an event of the lab's own: a rate per worker (0047), FL012 over it.
+  PERFORM fl_take_event_budget(p_lab, p_name, 'calls');
   SELECT * INTO b FROM labs l WHERE l.id = p_lab;
   RETURN QUERY SELECT * FROM fl_renew_lease(b.resource, p_name, p_token, p_ttl_ms, p_lab, joined);
 END $$;

@@ -13,6 +13,8 @@ BEGIN
     RAISE EXCEPTION 'a write value is at most % characters', fl_bound('write_value_max_chars') USING ERRCODE = '22023';
   END IF;
   joined := worker_generation(p_lab, p_name, p_instance);
+  -- Each call records an event of the lab's own: a rate per worker (0047), FL012 over it.
+  PERFORM fl_take_event_budget(p_lab, p_name, 'calls');
   b := fl_your_guard_lab(p_lab);
   RETURN QUERY SELECT w.outcome, b.row_id, w.stored_token
                  FROM fl_your_guard_write(p_lab, p_value, p_token, p_name, joined) w;

@@ -19,6 +19,7 @@ import { answeredOrRetried } from './write-retry';
 
 const ACQUIRE_RETRY_MS = 50;
 const RECONNECT_FIRST_MS = 200;
+const RATE_LIMITED_WAIT_MS = 1_000;
 const RECONNECT_MAX_MS = 2_000;
 
 /** Where the lease loop says how it stands: the listener thread, which beats it into the status row. */
@@ -103,6 +104,13 @@ export class LeaseClient {
       } catch (error) {
         const known = toFencingError(error);
         if (isFencingError(known, 'lab_reset')) throw known;
+        if (isFencingError(known, 'rate_limited')) {
+          // Over the database's rate for one worker's leases and writes (fl_take_event_budget): ours
+          // never are; a worker that is waits, and starts over from taking the lease.
+          this.belief = undefined;
+          await this.nap(RATE_LIMITED_WAIT_MS);
+          continue;
+        }
         if (!isFencingError(known, 'db_unavailable')) throw error;
         await this.reconnect();
       }

@@ -47,6 +47,13 @@ export const WORKER_BOUNDS = {
    */
   worker_event_burst: 40,
   worker_events_per_second: 20,
+  /**
+   * Its grants, renewals, releases and writes (each records an event): a burst of 100, then 50 a
+   * second. At the Start form's fastest a holder renews and writes 10 times a second each; a worker
+   * waiting for the lease asks 20 times a second.
+   */
+  worker_call_burst: 100,
+  worker_calls_per_second: 50,
 } as const;
 
 export type WorkerBoundName = keyof typeof WORKER_BOUNDS;
