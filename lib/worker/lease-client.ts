@@ -373,8 +373,8 @@ export class LeaseClient {
         { as: this.identity() },
       );
     } catch (error) {
-      // Over the database's rate for one worker (fl_take_event_budget): this event goes unrecorded, the
-      // worker goes on. Ours stay under it; the writes, leases and their own events are not limited.
+      // Over the database's rate for what one worker records itself (fl_take_event_budget): this event
+      // goes unrecorded, the worker goes on. Ours stay under it.
       if (!isFencingError(error, 'rate_limited')) throw error;
       if (this.eventsRefused++ === 0) console.warn(`${name}: ${error.message} (an event went unrecorded)`);
     }
