@@ -41,7 +41,11 @@ test("pg_hba.conf lets only the worker role's members in from the network (never
     ],
   );
   assert.throws(() =>
-    hbaFor({ listenOn: '0.0.0.0', workerRole: 'all trust\nhost all', localRole: 'fencing_lab_local' }, 'fencing_lab', 'postgres'),
+    hbaFor(
+      { listenOn: '0.0.0.0', workerRole: 'all trust\nhost all', localRole: 'fencing_lab_local' },
+      'fencing_lab',
+      'postgres',
+    ),
   );
 });
 
