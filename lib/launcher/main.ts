@@ -9,6 +9,7 @@ import { settingsProblems } from '../model/core/room-settings';
 import { identify, isSameProcess, type ProcessIdentity, terminate } from '../os/processes';
 import { startWorkersFromBundle } from '../os/worker-bundle';
 import { writeFileAtomically } from './atomic-file';
+import { BACKEND_MEMORY_CAP_BYTES, type MemoryWatch, watchBackendMemory } from './backend-memory-watch';
 import { buildIsStale, recordBuild, sourceFingerprint } from './build-freshness';
 import { watchDatabase } from './database-watchdog';
 import { DATABASE_NAME, type EmbeddedCluster, startEmbeddedPostgres } from './embedded-postgres';
@@ -54,6 +55,7 @@ let child: ChildProcess | undefined;
 let stopping = false;
 let startup: Promise<void> = Promise.resolve();
 let databaseWatch: { stop(): Promise<void> } | undefined;
+let memoryWatch: MemoryWatch | undefined;
 /** Aborted at shutdown: a restart waiting out its back-off gives up at once. */
 const shuttingDown = new AbortController();
 
@@ -92,6 +94,15 @@ async function main(mode: Mode): Promise<void> {
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
   const localPassword = await ensureLocalWorkerPassword(databaseUrl);
   if (stopping) return;
+  // The embedded cluster's backends are processes of this machine: a worker's is ended past its memory cap.
+  if (cluster) {
+    memoryWatch = watchBackendMemory(databaseUrl, {
+      onEnded: ({ pid, bytes }) =>
+        say(
+          `ended a worker's database session (backend ${pid}) holding ${Math.round(bytes / 2 ** 20)} MB, past its ${BACKEND_MEMORY_CAP_BYTES / 2 ** 20} MB cap`,
+        ),
+    });
+  }
   const room = isLoopback(host) ? undefined : roomWorkerLines(databaseUrl, host);
 
   // The trainer key: set by FENCING_LAB_TRAINER_KEY, or a fresh one per start. Only a browser that
@@ -282,6 +293,7 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
   await startup.catch(() => undefined);
   await stopChild();
   await databaseWatch?.stop();
+  await memoryWatch?.stop();
   await rm(STATE_FILE, { force: true });
   await rm(DATABASE_STATE_FILE, { force: true });
   if (cluster) {
