@@ -17,11 +17,6 @@ BEGIN
   END LOOP;
   EXECUTE format('ALTER ROLE %I RESET ALL', p_role);
   FOREACH setting IN ARRAY fl_worker_line_settings() LOOP
-    BEGIN
-      EXECUTE format('ALTER ROLE %I SET %I = %L', p_role, split_part(setting, '=', 1), split_part(setting, '=', 2));
-    EXCEPTION WHEN insufficient_privilege THEN
-      -- temp_file_limit needs a superuser owner; the watchdog still enforces the time limits.
-      RAISE WARNING 'the owner may not set % on a worker line (%)', setting, SQLERRM;
-    END;
+    EXECUTE format('ALTER ROLE %I SET %I = %L', p_role, split_part(setting, '=', 1), split_part(setting, '=', 2));
   END LOOP;
 END $$;
