@@ -21,6 +21,7 @@ export type MemoryEnded = { pid: number; bytes: number };
 
 /** The private memory of a process, in bytes (RssAnon), or undefined once it is gone. */
 export async function privateMemoryOf(pid: number): Promise<number | undefined> {
+  // The backend ended between the list and the read: nothing to measure.
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => undefined);
   const kb = status && /^RssAnon:\s+(\d+) kB$/m.exec(status)?.[1];
   return kb ? Number(kb) * 1024 : undefined;
@@ -57,6 +58,7 @@ export function watchBackendMemory(
         await client?.end().catch(() => undefined);
         client = undefined;
       }
+      // Woken early by stop(): the loop checks why.
       await sleep(every, undefined, { signal: stopping.signal }).catch(() => undefined);
     }
   })();
@@ -64,6 +66,7 @@ export function watchBackendMemory(
     async stop() {
       stopping.abort();
       await loop;
+      // Stopping: a connection that cannot end cleanly ends with the process.
       await client?.end().catch(() => undefined);
     },
   };
