@@ -63,3 +63,54 @@ test('workers whose server died are recorded as stopped; a live server’s, a st
   await recordOrphanedWorkers();
   assert.equal((await listEvents({ lab: lab.id })).filter((e) => e.kind === 'worker_stopped').length, 2);
 });
+
+/*
+ * What kill -9 of a Next server leaves: its worker's lifeline ends (the worker records its own end,
+ * lib/worker/listener.ts), the launcher then SIGTERMs what is left of the server's process group
+ * (the worker's main thread records its end again, lib/worker/main.ts), and the next server's start
+ * ends every lane whose server is gone (recordOrphanedWorkers). Three recorders of one end, at
+ * about the same moment: the database records the first and drops the others, in the insert's own
+ * statement (events_assign_id.sql).
+ */
+test('kill -9 of the server: the worker’s two stops and the next server’s pass record one worker_stopped', async () => {
+  const lab = await createPrivateLab({
+    kind: 'no-fencing',
+    ownerHash: randomBytes(32).toString('hex'),
+    openedFrom: `orphans-${randomBytes(4).toString('hex')}`,
+    initialValue: INITIAL_ROW_VALUE,
+    opensPerAddress: 1,
+    opensWindowMs: 1,
+  });
+  opened.push(lab.id);
+  const dead = await aDeadServerRun();
+  const lifecycle = (kind: 'worker_started' | 'worker_stopped' | 'worker_crashed', reason?: string) =>
+    appendEvent(getPool(), {
+      lab: lab.id,
+      actor: 'A',
+      kind,
+      resource: lab.resource,
+      detail: { workerId: 'w1', server: dead, ...(reason ? { reason } : {}) },
+    });
+  const ends = async () =>
+    (await listEvents({ lab: lab.id })).filter((e) => e.kind === 'worker_stopped' || e.kind === 'worker_crashed');
+
+  await lifecycle('worker_started');
+  await Promise.all([
+    lifecycle('worker_stopped', 'the app server that ran it stopped, and the process with it'),
+    lifecycle('worker_stopped', 'SIGTERM'),
+    recordOrphanedWorkers(),
+  ]);
+  assert.equal((await ends()).length, 1, JSON.stringify((await ends()).map((e) => e.detail?.reason)));
+
+  // A lane that ended is not ended again, by a stop or a crash, until the worker starts again.
+  await lifecycle('worker_crashed', 'its process ended (killed by SIGKILL) without a word from the lab');
+  await lifecycle('worker_stopped', 'SIGTERM');
+  assert.equal((await ends()).length, 1);
+  await lifecycle('worker_started');
+  await lifecycle('worker_stopped', 'SIGTERM');
+  await lifecycle('worker_stopped', 'SIGTERM');
+  assert.deepEqual(
+    (await ends()).map((e) => e.kind),
+    ['worker_stopped', 'worker_stopped'],
+  );
+});
