@@ -24,7 +24,10 @@ test('a malformed percent-encoding in a path is named; a well-formed one is not'
   }
   const refused = pathRefusal('/api/labs/%ff/history');
   assert.equal(refused?.status, 400);
-  assert.match(refused?.message ?? '', /^the address \/api\/labs\/%ff\/history has a malformed percent-encoding \(%ff\)/);
+  assert.match(
+    refused?.message ?? '',
+    /^the address \/api\/labs\/%ff\/history has a malformed percent-encoding \(%ff\)/,
+  );
 });
 
 test('route handlers’ paths are answered as JSON, every other path as a page that says where to go', () => {
