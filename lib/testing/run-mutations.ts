@@ -19,7 +19,7 @@ import { MUTANTS, type Mutant } from './mutations';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const argsSchema = z.object({
+const argsSchema = z.strictObject({
   baseline: z.boolean(),
   tests: z.array(z.string().regex(/^[\w./-]+$/, 'a test filter is a path fragment')).optional(),
   names: z.array(z.enum(MUTANTS.map((m) => m.name) as [string, ...string[]])),
