@@ -136,7 +136,9 @@ export function toFencingError(error: unknown): unknown {
   }
   // Raised by fl_take_event_budget: a worker recorded too many events too fast (0047).
   if (code === 'FL012') return new FencingError('rate_limited', message, { cause: error });
-  if (code === 'FL010' || code === 'FL011' || code === '22023') {
+  // A person's worker line: none left to issue (FL030), or its settings changed by its holder (FL031).
+  if (code === 'FL030') return new FencingError('limit_reached', message, { cause: error });
+  if (code === 'FL010' || code === 'FL011' || code === 'FL031' || code === '22023') {
     return new FencingError('invalid_input', message, { cause: error });
   }
   if (

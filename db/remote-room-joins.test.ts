@@ -6,10 +6,10 @@ import { WORKER_NAME_WORDS } from '../lib/model/core/input-bounds';
 import { sharedLab } from '../lib/model/lab/lab-instance';
 import { resetLabData } from '../lib/supervisor/lab-reset';
 import { LOOK_ALIKE_NAMES } from '../lib/testing/look-alike-names';
+import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { setRemoteWorkersOpen } from './lab-doors';
 import { closeLab, createPrivateLab, labJoinKey } from './labs';
-import { closePool, databaseUrl, newClient } from './pool';
-import { ensureWorkerPassword, workerUrlFrom } from './roles';
+import { closePool, newClient } from './pool';
 
 /*
  * Issue 23, item 5: a shared lab is the trainer's. Holding the room's worker line, a trainee planted
@@ -22,7 +22,7 @@ const LAB = 'no-fencing';
 let room: pg.Client;
 
 before(async () => {
-  room = newClient(workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl())));
+  room = newClient(await testWorkerLineUrl());
   await room.connect();
 });
 beforeEach(async () => {

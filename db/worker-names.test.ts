@@ -4,9 +4,9 @@ import { after, before, test } from 'node:test';
 import type pg from 'pg';
 import { WORKER_NAME_WORDS } from '../lib/model/core/input-bounds';
 import { LOOK_ALIKE_NAMES } from '../lib/testing/look-alike-names';
+import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { closeLab, createPrivateLab, labJoinKey } from './labs';
-import { closePool, databaseUrl, newClient } from './pool';
-import { ensureWorkerPassword, workerUrlFrom } from './roles';
+import { closePool, newClient } from './pool';
 
 /*
  * A lane's label is its worker's name. Holding the worker line, a trainee joined a lab beside A as
@@ -19,7 +19,7 @@ let lab: string;
 let key: string;
 
 before(async () => {
-  db = newClient(workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl())));
+  db = newClient(await testWorkerLineUrl());
   await db.connect();
   lab = (
     await createPrivateLab({

@@ -6,10 +6,10 @@ import { isFencingError } from '../lib/model/core/errors';
 import { WORKER_BOUNDS } from '../lib/model/core/input-bounds';
 import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
 import { refusedWith } from '../lib/testing/refused-with';
+import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { appendEvent } from './events';
 import { closeLab, createPrivateLab, labJoinKey } from './labs';
-import { closePool, databaseUrl, newClient } from './pool';
-import { ensureWorkerPassword, workerUrlFrom } from './roles';
+import { closePool, newClient } from './pool';
 
 /*
  * Issue 33 item 7: holding the worker line, a trainee wrote without bound. `pg_logical_emit_message`
@@ -29,7 +29,7 @@ let lab: string;
 type Me = { lab: string; name: string; instance: string };
 
 before(async () => {
-  worker = newClient(workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl())));
+  worker = newClient(await testWorkerLineUrl());
   await worker.connect();
   owner = newClient();
   await owner.connect();

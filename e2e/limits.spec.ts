@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import type { Browser } from '@playwright/test';
 import pg from 'pg';
 import { LABS } from '../lib/model/lab/lab-kinds';
@@ -7,39 +6,13 @@ import { E2E_MAX_PRIVATE_LABS, E2E_TRAINER_KEY } from '../playwright.config';
 import { appDatabaseUrl } from './app-database';
 import { expect, test } from './fixtures';
 import { SessionPage } from './pages/session-page';
+import { type Answer, send } from './raw-http';
 
 /*
  * Limits a script cannot walk through, and only our own hosts, sent for real over HTTP to the app
  * under test: a flood of cookie-less "open a private lab" server actions, requests naming another
  * host (DNS rebinding), and a trainer cookie replayed after "Stop driving" or after it expired.
  */
-
-type Answer = { status: number; body: string };
-
-/** One HTTP request with exactly the headers given (Host included), as a script would send it. */
-function send(
-  baseURL: string,
-  input: { path: string; method?: string; headers?: Record<string, string>; body?: string; firstBytesOnly?: boolean },
-): Promise<Answer> {
-  const url = new URL(input.path, baseURL);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: input.method ?? 'GET', headers: input.headers },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          body += chunk;
-          // A feed never ends: its status and first bytes are the answer.
-          if (input.firstBytesOnly) res.destroy();
-        });
-        res.on('close', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(input.body);
-  });
-}
 
 /** The id of the "open a private lab" server action, as a browser sends it (opens one lab). */
 async function openLabActionId(browser: Browser): Promise<{ actionId: string; labId: string }> {

@@ -25,12 +25,29 @@
 -- An event written by a worker (generation set) is also refused here when the lab was reset since
 -- that worker joined (see 0008), in the insert's own statement, before it takes an id (the
 -- generation lock before the events lock, as a reset takes them).
+--
+-- One end of a worker's life is recorded once (issue 33). kill -9 of an app server has three
+-- recorders of its worker's end at about the same moment: the worker on its lifeline's end
+-- (lib/worker/listener.ts), the worker again on the launcher's SIGTERM (lib/worker/main.ts), and the
+-- next server's start (lib/jobs/orphaned-workers.ts); each checked "does its history say it runs?"
+-- apart from its insert, and two of them recorded worker_stopped. Here, under the lab's events lock
+-- (so after any other insert into the lab has committed, and read in a snapshot taken after it),
+-- a stop or a crash of a worker whose last lifecycle event in the lab is already a stop or a crash
+-- is not inserted: the statement succeeds and inserts nothing. The lab's events are its current run
+-- only (a reset deletes them), and a start after the end begins a new life with an end of its own.
 CREATE OR REPLACE FUNCTION events_assign_id() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.generation IS NOT NULL THEN
     PERFORM lab_generation_current(NEW.lab, NEW.generation);
   END IF;
   PERFORM pg_advisory_xact_lock(hashtext('fencing_lab.events'), hashtext(NEW.lab));
+  IF NEW.kind IN ('worker_stopped', 'worker_crashed')
+     AND (SELECT e.kind FROM events e
+           WHERE e.lab = NEW.lab AND e.actor = NEW.actor
+             AND e.kind IN ('worker_started', 'worker_restarted', 'worker_stopped', 'worker_crashed')
+           ORDER BY e.id DESC LIMIT 1) IN ('worker_stopped', 'worker_crashed') THEN
+    RETURN NULL;
+  END IF;
   NEW.id := nextval('events_id_seq');
   NEW.at := clock_timestamp();
   RETURN NEW;

@@ -17,6 +17,7 @@ export async function comparableLabsOf(credentials: Credentials): Promise<LabSum
 }
 
 const labParam = z.string().max(40).optional().catch(undefined);
+// Not strict on purpose (lib/testing/strict-inputs.test.ts): a link's other query parameters are ignored.
 const compareQuery = z.object({ a: labParam, b: labParam });
 
 /** `?a=fenced&b=no-fencing`: the two labs asked for, each kept only if this browser may see it. */

@@ -69,7 +69,7 @@ const PLAIN_THROWS: { file: string; count: number; why: string }[] = [
     why: 'the standby did not catch up: the failover run reports it',
   },
   { file: 'lib/supervisor/failover/replication-link.ts', count: 1, why: 'a listening server has a port' },
-  { file: 'lib/supervisor/local-worker-url.ts', count: 2, why: 'the worker password is set at start' },
+  { file: 'lib/supervisor/local-worker-url.ts', count: 1, why: 'the local worker password is set at start' },
   { file: 'lib/supervisor/warm-workers.ts', count: 1, why: 'FENCING_LAB_WARM_WORKERS refused at start' },
   {
     file: 'lib/supervisor/worker-process.ts',
@@ -92,7 +92,6 @@ const PLAIN_THROWS: { file: string; count: number; why: string }[] = [
   },
   { file: 'db/migrate.ts', count: 2, why: 'a migration failed: the install stops' },
   { file: 'db/cluster-admin.ts', count: 1, why: 'a database name the code chose' },
-  { file: 'db/roles.ts', count: 2, why: 'the worker password is set at start, before any worker' },
   { file: 'db/role-names.ts', count: 1, why: 'DATABASE_URL names a database' },
   { file: 'db/database-identity.ts', count: 1, why: 'the migrations gave the database its identity' },
   { file: 'db/labs.ts', count: 1, why: 'a lab row’s kind is one the code knows' },

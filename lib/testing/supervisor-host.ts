@@ -4,8 +4,9 @@ import type { LabId } from '../model/lab/lab-kinds';
 import { getSupervisor } from '../supervisor/supervisor';
 
 /*
- * Stands in for the Next server in the no-orphans test: starts two workers in a lab, freezes one
- * until resumed, prints the workers' process ids as JSON, and waits to be killed.
+ * Stands in for the Next server in the no-orphans tests (lib/supervisor/supervisor.test.ts,
+ * lib/jobs/orphaned-workers.test.ts): starts two workers in a lab, freezes one until resumed,
+ * prints the workers' process ids as JSON, and waits to be killed.
  * Usage: supervisor-host.ts <lab>
  */
 const lab = sharedLab((process.argv[2] ?? 'fenced') as LabId);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hostRefusal, ownHostsOf, splitAuthority } from './hosts';
+import { actionOriginRefusal, hostRefusal, ownHostsOf, splitAuthority } from './hosts';
 
 const base = { port: '3000', listenHost: '127.0.0.1', machineAddresses: [], machineNames: [], allowed: [] };
 const ask = (host: string | null, extra: { origin?: string; forwardedHost?: string } = {}) => ({
@@ -62,4 +62,18 @@ test('another site’s page loading us as an image or a script is refused; a per
   assert.equal(hostRefusal(from('cross-site', 'navigate'), own), undefined);
   assert.equal(hostRefusal(from('same-origin', 'cors'), own), undefined);
   assert.equal(hostRefusal(from('none', 'navigate'), own), undefined);
+});
+
+test('a server action whose Origin names another of our hosts than the one it was sent to is refused with 403 in words', () => {
+  const sent = (host: string, origin: string | null, forwardedHost: string | null = null) =>
+    actionOriginRefusal({ host, origin, forwardedHost });
+  assert.equal(sent('localhost:3000', 'http://localhost:3000'), undefined);
+  assert.equal(sent('localhost:3000', null), undefined);
+  assert.equal(sent('localhost:3000', 'http://lab.example', 'lab.example'), undefined);
+  const refused = sent('localhost:3000', 'http://127.0.0.1:3000');
+  assert.equal(refused?.status, 403);
+  assert.match(refused?.message ?? '', /the page is 127\.0\.0\.1:3000, the action went to localhost:3000/);
+  // Next compares the names as written: a Host in capitals is another name.
+  assert.equal(sent('LOCALHOST:3000', 'http://localhost:3000')?.status, 403);
+  assert.equal(sent('localhost:3000', 'http://localhost:3000', 'lab.example')?.status, 403);
 });

@@ -122,3 +122,30 @@ export function hostRefusal(
   }
   return undefined;
 }
+
+/**
+ * Why a server action must be refused although its Host and Origin are both ours, or undefined:
+ * Next runs an action only when its Origin's host is exactly the host it was sent to (the first
+ * X-Forwarded-Host, else Host, as written), and answers any other with a bare 500. Asked for a
+ * request Next may read as an action (a POST with `Next-Action`, or a multipart POST).
+ */
+export function actionOriginRefusal(request: {
+  host: string | null;
+  forwardedHost: string | null;
+  origin: string | null;
+}): HostRefusal | undefined {
+  if (request.origin === null) return undefined; // a script's request: Next lets it through, and so do we
+  let originHost: string | undefined;
+  try {
+    originHost = new URL(request.origin).host;
+  } catch {
+    // An Origin that is not a URL: hostRefusal has refused it already.
+    originHost = undefined;
+  }
+  const sentTo = request.forwardedHost?.split(',')[0]?.trim() || request.host || '';
+  if (originHost === sentTo) return undefined;
+  return {
+    status: 403,
+    message: `This Fencing Lab server runs a page's action only when the page was opened by the name the action is sent to: the page is ${originHost ?? 'not named'}, the action went to ${sentTo || 'no host'}. Open the app by one name and use it from there.\n`,
+  };
+}
