@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, beforeEach, test } from 'node:test';
 import { classifyRun, type SweepRunResult } from '../lib/model/sweep/sweep-cell';
-import { closePool, getPool } from './pool';
+import { closePool, getJobsPool, getPool } from './pool';
 import {
   findSweep,
   finishSweepsWithoutJobs,
@@ -24,7 +24,7 @@ const newId = () => `s-${randomBytes(5).toString('hex')}`;
 
 /** Nothing running: every test starts the room's one sweep itself. */
 async function clearSweeps(): Promise<void> {
-  await getPool().query(
+  await getJobsPool().query(
     "DELETE FROM graphile_worker._private_jobs WHERE task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'sweep_run')",
   );
   await getPool().query('UPDATE sweeps SET finished_at = clock_timestamp() WHERE finished_at IS NULL');
@@ -37,7 +37,7 @@ after(async () => {
 });
 
 async function jobsOf(id: string): Promise<Array<{ key: string; queue: string | null }>> {
-  const { rows } = await getPool().query<{ key: string; queue: string | null }>(
+  const { rows } = await getJobsPool().query<{ key: string; queue: string | null }>(
     `SELECT j.key, q.queue_name AS queue FROM graphile_worker._private_jobs j
        LEFT JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id
       WHERE j.key LIKE 'sweep_run:' || $1 || ':%' ORDER BY j.id`,
@@ -99,7 +99,7 @@ test('a sweep whose runs spent their tries ends, saying how many runs could not 
   await insertSweep({ id, startedBy: 'trainer', grid, concurrency: 2, total: 2 });
   assert.equal(await finishSweepsWithoutJobs(), 0, 'waiting runs keep it running');
   await recordSweepResult(id, result(0));
-  await getPool().query(
+  await getJobsPool().query(
     `UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key LIKE 'sweep_run:' || $1 || ':%'`,
     [id],
   );
