@@ -5,11 +5,13 @@ import { guardShare } from '../lib/model/guard/guard-share';
 import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
 import { findGuardAttempt } from './guard-attempts';
 import {
+  addGuardAttackJob,
   claimGuardAttempt,
   enqueueGuardAttack,
   failAbandonedGuardAttempts,
   finishGuardAttempt,
   GUARD_ATTACK_MAX_RUNS,
+  insertQueuedAttempt,
   queueFacts,
 } from './guard-queue';
 import { beatJobServer, leaveJobServers } from './job-servers';
@@ -164,6 +166,41 @@ test('an attempt whose job is spent (its servers died every time) is failed in w
     stored?.verdict,
     `the attack could not finish after ${GUARD_ATTACK_MAX_RUNS} tries: the app servers running it stopped; submit it again`,
   );
+});
+
+test('a crash between an attempt and its job (two databases): not judged within the grace, failed in words after it', async () => {
+  const ada = await labOf();
+  // The first step only: the process died before the job reached the job queue's database.
+  const orphan = await insertQueuedAttempt({
+    lab: ada.lab.id,
+    ownerHash: ada.ownerHash,
+    name: 'Ada',
+    statement: SET,
+    sentBy,
+  });
+  assert.equal(await failAbandonedGuardAttempts(), 0, 'a row whose job may be on its way is not abandoned');
+  assert.equal((await findGuardAttempt(orphan.id))?.outcome, 'queued');
+  // Adding its job is idempotent (its key is the attempt's): two adds, one job.
+  const bob = await labOf();
+  const withJob = await insertQueuedAttempt({
+    lab: bob.lab.id,
+    ownerHash: bob.ownerHash,
+    name: 'Bob',
+    statement: SET,
+    sentBy,
+  });
+  await addGuardAttackJob(withJob.id);
+  await addGuardAttackJob(withJob.id);
+  const { rows } = await getJobsPool().query('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1', [
+    `guard_attempt:${withJob.id}`,
+  ]);
+  assert.equal(rows[0].n, 1);
+  // Past the grace (0 here): the one without a job is failed in words, the one with its job waits on.
+  assert.equal(await failAbandonedGuardAttempts(undefined, undefined, { graceMs: 0 }), 1);
+  const failed = await findGuardAttempt(orphan.id);
+  assert.equal(failed?.outcome, 'failed');
+  assert.equal(failed?.verdict, 'the attack could not finish: its job is gone; submit it again');
+  assert.equal((await findGuardAttempt(withJob.id))?.outcome, 'queued');
 });
 
 test("a server that stops beating is forgotten by a peer's beat, which unlocks its pools' jobs", async () => {

@@ -4,9 +4,11 @@ import { after, beforeEach, test } from 'node:test';
 import { classifyRun, type SweepRunResult } from '../lib/model/sweep/sweep-cell';
 import { closePool, getJobsPool, getPool } from './pool';
 import {
+  addSweepRunJobs,
   findSweep,
   finishSweepsWithoutJobs,
   insertSweep,
+  insertSweepRow,
   recordSweepResult,
   stopSweepRow,
   sweepResults,
@@ -97,7 +99,7 @@ test('a stop takes the runs not yet started out of the queue; the sweep then end
 test('a sweep whose runs spent their tries ends, saying how many runs could not finish', async () => {
   const id = newId();
   await insertSweep({ id, startedBy: 'trainer', grid, concurrency: 2, total: 2 });
-  assert.equal(await finishSweepsWithoutJobs(), 0, 'waiting runs keep it running');
+  assert.equal(await finishSweepsWithoutJobs(undefined, undefined, { graceMs: 0 }), 0, 'waiting runs keep it running');
   await recordSweepResult(id, result(0));
   await getJobsPool().query(
     `UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key LIKE 'sweep_run:' || $1 || ':%'`,
@@ -110,4 +112,26 @@ test('a sweep whose runs spent their tries ends, saying how many runs could not 
   );
   // The room is free again.
   assert.equal(await insertSweep({ id: newId(), startedBy: 'trainer', grid, concurrency: 1, total: 2 }), true);
+});
+
+test('a crash between a sweep and its jobs (two databases): not ended within the grace, ended in words after it', async () => {
+  const id = newId();
+  // The first step only: the process died before the jobs reached the job queue's database.
+  assert.equal(await insertSweepRow({ id, startedBy: 'trainer', grid, concurrency: 1, total: 2 }), true);
+  assert.equal(await finishSweepsWithoutJobs(), 0, 'a sweep whose jobs may be on their way is not ended');
+  assert.equal(
+    await insertSweep({ id: newId(), startedBy: 'trainer', grid, concurrency: 1, total: 2 }),
+    false,
+    'it holds the room meanwhile',
+  );
+  // Adding its jobs again adds each once (their keys are the sweep's and the run's).
+  await addSweepRunJobs({ id, concurrency: 1, total: 2 });
+  await addSweepRunJobs({ id, concurrency: 1, total: 2 });
+  assert.equal((await jobsOf(id)).length, 2);
+  await getJobsPool().query(`DELETE FROM graphile_worker._private_jobs WHERE key LIKE 'sweep_run:' || $1 || ':%'`, [
+    id,
+  ]);
+  // Past the grace (0 here): a sweep without jobs is ended, saying its runs could not finish.
+  assert.equal(await finishSweepsWithoutJobs(undefined, undefined, { graceMs: 0 }), 1);
+  assert.match((await findSweep(id))?.failure ?? '', /^2 of 2 runs could not finish/);
 });

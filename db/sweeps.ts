@@ -62,18 +62,21 @@ function reshape(row: Row): SweepRow {
  * Ends every sweep with no job left waiting or running. One that has fewer results than runs and was
  * not stopped says why: its runs' servers died, or their results could not be written, too often. In
  * two steps, as the two databases are apart (db/jobs-database.ts): the sweeps under way, then which of
- * them have a job waiting or running; a sweep is judged only `graceMs` after it started
- * (JOB_ADD_GRACE_MS: its runs' jobs are added just after its row, and a crash between the two leaves a
- * sweep without jobs, which this ends).
+ * them have a job waiting or running. A sweep with no result yet and not stopped is judged only
+ * `graceMs` after it started (JOB_ADD_GRACE_MS: its runs' jobs are added just after its row, and a
+ * crash between the two leaves a sweep without jobs, which this ends).
  */
 export async function finishSweepsWithoutJobs(
   db: Queryable = getPool(),
   jobs: Queryable = getJobsPool(),
   { graceMs = JOB_ADD_GRACE_MS }: { graceMs?: number } = {},
 ): Promise<number> {
+  // Its jobs were added for sure once it has a result or was stopped (a stop removes them).
   const open = await db.query<{ id: string }>(
-    `SELECT id FROM sweeps
-      WHERE finished_at IS NULL AND started_at < clock_timestamp() - make_interval(secs => $1::float8 / 1000)`,
+    `SELECT s.id FROM sweeps s
+      WHERE s.finished_at IS NULL
+        AND (s.stopped OR EXISTS (SELECT FROM sweep_results r WHERE r.sweep = s.id)
+             OR s.started_at < clock_timestamp() - make_interval(secs => $1::float8 / 1000))`,
     [graceMs],
   );
   if (open.rows.length === 0) return 0;
