@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { beatJobServer, leaveJobServers } from './job-servers';
-import { closePool, getJobsPool, getPool } from './pool';
+import { closePool, getJobsPool } from './pool';
 import { enqueueWhatIf, whatIfWait } from './what-if-jobs';
 
 /*

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { claimGuardAttempt, enqueueGuardAttack, finishGuardAttempt } from '@/db/guard-queue';
-import { closePool, getJobsPool, getPool } from '@/db/pool';
+import { closePool, getJobsPool } from '@/db/pool';
 import { type WallAttempt, wallWords } from '@/lib/model/guard/class-wall';
 import { guardShare } from '@/lib/model/guard/guard-share';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';
