@@ -13,6 +13,7 @@ import { readCredentials } from '@/lib/server/request-credentials';
 import * as sweeps from '@/lib/server/sweep-commands';
 import { lockTrainer, unlockTrainer } from '@/lib/server/trainer-session';
 import { forkWhatIf } from '@/lib/server/what-if';
+import { issueMyWorkerLine } from '@/lib/server/worker-line-commands';
 
 /*
  * The server actions: the caller's credentials come from its cookies, never from the input, and
@@ -80,6 +81,16 @@ export async function closePrivateLabAction(input: unknown) {
 export async function openPrivateLabAction(input: unknown) {
   const ownerSecret = await ownerSecretOfThisBrowser();
   return commands.openPrivateLab(input, { ownerSecret, address: await currentClientAddress() });
+}
+
+/** This browser's own worker line for a lab (lib/server/worker-line-commands.ts), giving it an owner secret first if it has none. */
+export async function issueWorkerLineAction(input: unknown) {
+  const ownerSecret = await ownerSecretOfThisBrowser();
+  return issueMyWorkerLine(input, {
+    credentials: await credentials(),
+    ownerSecret,
+    address: await currentClientAddress(),
+  });
 }
 
 /** This browser's owner secret (its private labs'), given to it now if it has none. */

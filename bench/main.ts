@@ -3,12 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { migrate } from '../db/migrate';
 import { closePool } from '../db/pool';
-import { ensureLocalWorkerPassword, ensureWorkerPassword, workerUrlFrom } from '../db/roles';
+import { ensureLocalWorkerPassword } from '../db/roles';
 import { PROJECT_ROOT } from '../lib/launcher/paths';
 import { startWorkersFromBundle } from '../lib/os/worker-bundle';
 import { getSupervisor } from '../lib/supervisor/supervisor';
 import { type AppProcess, startAppProcess } from '../lib/testing/app-process';
 import { startTestCluster } from '../lib/testing/test-cluster';
+import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { startApp } from './app-server';
 import { BENCH_USAGE, type BenchArgs, parseBenchArgs, UsageError } from './args';
 import { benchEventLatency, benchTimelineFps } from './browser';
@@ -65,7 +66,6 @@ async function main(argv: string[]): Promise<number> {
     try {
       await migrate(cluster.url);
       process.env.DATABASE_URL = cluster.url;
-      process.env.FENCING_LAB_WORKER_PASSWORD = await ensureWorkerPassword(cluster.url);
       process.env.FENCING_LAB_LOCAL_WORKER_PASSWORD = await ensureLocalWorkerPassword(cluster.url);
       if (selected.has('throughput')) {
         console.log('throughput: fenced vs plain UPDATE…');
@@ -92,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
       if (selected.has('job-queue')) {
         const { jobs, jobMs } = sizes.jobQueue;
         console.log(`job-queue: pg-boss vs graphile-worker, ${jobs} jobs of ${jobMs} ms, then a kill -9…`);
-        const workerUrl = workerUrlFrom(cluster.url, process.env.FENCING_LAB_WORKER_PASSWORD);
+        const workerUrl = await testWorkerLineUrl({ who: 'bench' });
         await run('job-queue', 'Issue 24: which job queue (2 consumer processes × 2 jobs at a time)', () =>
           benchJobQueue(cluster.url, workerUrl, sizes.jobQueue),
         );

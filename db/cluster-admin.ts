@@ -19,3 +19,22 @@ export async function listenAddresses(client: pg.Client, { reload = false } = {}
   const { rows } = await client.query<{ listen_addresses: string }>('SHOW listen_addresses');
   return rows[0]?.listen_addresses ?? '';
 }
+
+/**
+ * The backends of the app's database that run as a worker role's member (each person's worker line,
+ * 0046, and the server's local worker role), as the owner sees them in pg_stat_activity.
+ */
+export async function workerBackendPids(client: pg.Client): Promise<number[]> {
+  const { rows } = await client.query<{ pid: number }>(
+    `SELECT a.pid FROM pg_stat_activity a
+      WHERE a.datname = current_database()
+        AND (a.usename = fencing_lab_role('local') OR a.usename IN (SELECT role_name FROM worker_lines))`,
+  );
+  return rows.map((row) => row.pid);
+}
+
+/** Ends one backend of the cluster (as pg_terminate_backend does: its transaction is rolled back). */
+export async function endBackend(client: pg.Client, pid: number): Promise<boolean> {
+  const { rows } = await client.query<{ ended: boolean }>('SELECT pg_terminate_backend($1) AS ended', [pid]);
+  return rows[0]?.ended ?? false;
+}

@@ -166,7 +166,9 @@ export function toFencingError(error: unknown): unknown {
       cause: error,
     });
   }
-  if (code === 'FL010' || code === 'FL011' || code === '22023') {
+  // A person's worker line: none left to issue (FL030), or its settings changed by its holder (FL031).
+  if (code === 'FL030') return new FencingError('limit_reached', message, { cause: error });
+  if (code === 'FL010' || code === 'FL011' || code === 'FL031' || code === '22023') {
     return new FencingError('invalid_input', message, { cause: error });
   }
   if (

@@ -4,10 +4,10 @@ import { after, before, beforeEach, test } from 'node:test';
 import type pg from 'pg';
 import { sharedLab } from '../lib/model/lab/lab-instance';
 import { resetLabData } from '../lib/supervisor/lab-reset';
+import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { setRemoteWorkersOpen } from './lab-doors';
 import { closeLab, createPrivateLab, labJoinKey } from './labs';
-import { closePool, databaseUrl, newClient } from './pool';
-import { ensureWorkerPassword, workerUrlFrom } from './roles';
+import { closePool, newClient } from './pool';
 
 /*
  * Issue 23, item 5: a shared lab is the trainer's. Holding the room's worker line, a trainee planted
@@ -20,7 +20,7 @@ const LAB = 'no-fencing';
 let room: pg.Client;
 
 before(async () => {
-  room = newClient(workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl())));
+  room = newClient(await testWorkerLineUrl());
   await room.connect();
 });
 beforeEach(async () => {

@@ -9,10 +9,11 @@ export { appRoleName, databaseNameOf, localWorkerRoleName, workerRoleName } from
  * The database's roles besides its owner (issue 11; migrations 0014-0016, 0041).
  *
  * - The owner (DATABASE_URL's user) runs the migrations and owns every table and function.
- * - The worker role (LOGIN, password) owns nothing and may only EXECUTE the worker's functions
- *   (0016_worker_functions.sql). The room's workers connect as it. Roles are
- *   cluster-wide, so its name is made from the database's name: two Fencing Lab databases in one
- *   cluster never share a worker role.
+ * - The worker role (NOLOGIN since 0046, a group) owns nothing and may only EXECUTE the worker's
+ *   functions (0016_worker_functions.sql). Roles are cluster-wide, so its name is made from the
+ *   database's name: two Fencing Lab databases in one cluster never share a worker role.
+ * - Each person's worker line (LOGIN, a member of the worker role; db/worker-lines.ts, 0046) is what a
+ *   worker run from a person's own machine connects as: its own password, settings and slots.
  * - The local worker role (LOGIN, a member of the worker role) is what the workers an app server
  *   forks connect as: loopback only, its own password and connection slots (0041).
  * - The app role (NOLOGIN) is what the app server's pools run as (`-c role=…` on the owner's URL).
@@ -20,45 +21,6 @@ export { appRoleName, databaseNameOf, localWorkerRoleName, workerRoleName } from
  * The names are made in role-names.ts exactly as the migrations make them (fencing_lab_role in 0014_roles.sql):
  * a module of its own, which pool.ts reads without importing this one (which opens its clients through pool.ts).
  */
-
-const MIN_PASSWORD_CHARS = 16;
-
-/**
- * The room's worker password: FENCING_LAB_WORKER_PASSWORD when set, otherwise the one generated once
- * for this database (so it is random per data directory, and every app server on the database agrees).
- * Sets it on the worker role. Runs as the owner, after the migrations.
- */
-export async function ensureWorkerPassword(ownerUrl: string): Promise<string> {
-  const chosen = process.env.FENCING_LAB_WORKER_PASSWORD;
-  if (chosen !== undefined && chosen.length < MIN_PASSWORD_CHARS) {
-    throw new Error(`FENCING_LAB_WORKER_PASSWORD must be at least ${MIN_PASSWORD_CHARS} characters`);
-  }
-  const client = newClient(ownerUrl);
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    // Two app servers starting at once agree on one password: the first insert wins.
-    await client.query('INSERT INTO worker_credentials (password) VALUES ($1) ON CONFLICT DO NOTHING', [
-      randomBytes(18).toString('base64url'),
-    ]);
-    const { rows } = await client.query<{ password: string }>('SELECT password FROM worker_credentials');
-    const password = chosen ?? (rows[0] as { password: string }).password;
-    // ALTER ROLE takes no parameters: format() quotes the name and the literal.
-    const { rows: statement } = await client.query<{ sql: string }>(
-      "SELECT format('ALTER ROLE %I PASSWORD %L', fencing_lab_role('worker'), $1::text) AS sql",
-      [password],
-    );
-    await client.query((statement[0] as { sql: string }).sql);
-    await client.query('COMMIT');
-    return password;
-  } catch (error) {
-    // A failed ROLLBACK leaves nothing to undo; the first error is rethrown.
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * The local worker role's password: generated once for this database and kept by the owner alone
@@ -70,13 +32,14 @@ export async function ensureLocalWorkerPassword(ownerUrl: string): Promise<strin
   await client.connect();
   try {
     await client.query('BEGIN');
-    // The row exists once ensureWorkerPassword ran; two servers at once agree on the first value.
-    const { rows } = await client.query<{ password: string | null }>(
-      'UPDATE worker_credentials SET local_password = coalesce(local_password, $1) RETURNING local_password AS password',
+    // Two servers at once agree on the first value.
+    const { rows } = await client.query<{ password: string }>(
+      `INSERT INTO worker_credentials (local_password) VALUES ($1)
+       ON CONFLICT (singleton) DO UPDATE SET local_password = coalesce(worker_credentials.local_password, EXCLUDED.local_password)
+       RETURNING local_password AS password`,
       [randomBytes(18).toString('base64url')],
     );
-    const password = rows[0]?.password;
-    if (!password) throw new Error('no worker credentials yet: ensureWorkerPassword runs first');
+    const password = (rows[0] as { password: string }).password;
     const { rows: statement } = await client.query<{ sql: string }>(
       "SELECT format('ALTER ROLE %I PASSWORD %L', fencing_lab_role('local'), $1::text) AS sql",
       [password],
@@ -93,19 +56,10 @@ export async function ensureLocalWorkerPassword(ownerUrl: string): Promise<strin
   }
 }
 
-/**
- * The URL a worker connects with: the owner URL's database and port, the worker role and its password,
- * and `host` (an address the room can reach) instead of the owner URL's host when given.
- */
-export function workerUrlFrom(
-  ownerUrl: string,
-  password: string,
-  host?: string,
-  role: 'worker' | 'local' = 'worker',
-): string {
+/** The URL the workers an app server forks connect with: the owner URL's database and port, the local worker role and its password. */
+export function localWorkerUrlFrom(ownerUrl: string, password: string): string {
   const url = new URL(ownerUrl);
-  url.username = encodeURIComponent(roleName(role, databaseNameOf(ownerUrl)));
+  url.username = encodeURIComponent(roleName('local', databaseNameOf(ownerUrl)));
   url.password = encodeURIComponent(password);
-  if (host !== undefined) url.hostname = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return url.toString();
 }

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type pg from 'pg';
+import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { closeLab, createPrivateLab, labJoinKey } from './labs';
-import { closePool, databaseUrl, newClient } from './pool';
-import { ensureWorkerPassword, workerUrlFrom } from './roles';
+import { closePool, newClient } from './pool';
 
 /*
  * A lane's label is its worker's name. Holding the worker line, a trainee joined a lab beside A as
@@ -17,7 +17,7 @@ let lab: string;
 let key: string;
 
 before(async () => {
-  db = newClient(workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl())));
+  db = newClient(await testWorkerLineUrl());
   await db.connect();
   lab = (
     await createPrivateLab({

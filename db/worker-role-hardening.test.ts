@@ -8,11 +8,12 @@ import { endListenSessions } from '../lib/testing/end-listen-sessions';
 import { refusedWith } from '../lib/testing/refused-with';
 import { openLabFeed } from '../lib/testing/sse-client';
 import { waitFor } from '../lib/testing/wait';
+import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { appendEvent } from './events';
 import { setRemoteWorkersOpen } from './lab-doors';
 import { closeLab, createPrivateLab, labJoinKey } from './labs';
-import { closePool, databaseUrl, getPool, newClient } from './pool';
-import { ensureWorkerPassword, workerUrlFrom } from './roles';
+import { closePool, getPool, newClient } from './pool';
+import { WORKER_LINE_CONNECTIONS } from './worker-lines';
 
 /*
  * What a security review of the worker role (issue 11) found a trainee holding the room's worker line
@@ -22,19 +23,18 @@ import { ensureWorkerPassword, workerUrlFrom } from './roles';
 
 const INSUFFICIENT_PRIVILEGE = '42501';
 
-let workerUrl: string;
 const clients: pg.Client[] = [];
 const opened: string[] = [];
 
+/** A session of a person's worker line: three to a line, a line holds four (WORKER_LINE_CONNECTIONS). */
 async function asWorker(): Promise<pg.Client> {
-  const client = newClient(workerUrl);
+  const client = newClient(await testWorkerLineUrl({ who: `hardening-${Math.floor(clients.length / 3)}` }));
   await client.connect();
   clients.push(client);
   return client;
 }
 
 before(async () => {
-  workerUrl = workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl()));
   // The room joins a shared lab only while its trainer opens it to remote workers (issue 23).
   await setRemoteWorkersOpen('fenced', true);
 });
@@ -156,14 +156,17 @@ describe('what a review found the worker role could do, now refused', () => {
     );
   });
 
-  test('the worker role may not open every connection slot: the app keeps some', async () => {
-    const db = await asWorker();
-    const { rows } = await db.query<{ limit: number; max: number }>(
-      `SELECT rolconnlimit AS limit, current_setting('max_connections')::int AS max
-         FROM pg_roles WHERE rolname = current_user`,
-    );
-    const { limit, max } = rows[0] as { limit: number; max: number };
-    assert.ok(limit >= 0 && limit < max - 20, `worker role CONNECTION LIMIT ${limit}, max_connections ${max}`);
+  test("a person's worker line may not open every connection slot: it holds a few, the app keeps the rest", async () => {
+    const url = await testWorkerLineUrl({ who: 'hardening-slots' });
+    for (let n = 0; n < WORKER_LINE_CONNECTIONS; n++) {
+      const client = newClient(url);
+      await client.connect();
+      clients.push(client);
+    }
+    const extra = newClient(url);
+    await assert.rejects(extra.connect(), /too many connections for role/);
+    await extra.end().catch(() => undefined);
+    assert.equal((await getPool().query('SELECT 1 AS one')).rows[0]?.one, 1, 'the app still connects');
   });
 
   test("a worker's forged NOTIFY of a reset does not wipe the viewers' history of a lab that was never reset", async () => {

@@ -6,10 +6,10 @@ import type pg from 'pg';
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
 import { refusedWith } from '../lib/testing/refused-with';
+import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { setRemoteWorkersOpen } from './lab-doors';
 import { closeLab, createPrivateLab, type LabRecord, labJoinKey } from './labs';
-import { closePool, databaseUrl, newClient } from './pool';
-import { ensureWorkerPassword, workerUrlFrom } from './roles';
+import { closePool, newClient } from './pool';
 
 /*
  * The two labs of issue 13 that need no new infrastructure, through the worker's door AS THE WORKER
@@ -28,8 +28,7 @@ let owner: pg.Client;
 const opened: string[] = [];
 
 before(async () => {
-  const password = await ensureWorkerPassword(databaseUrl());
-  worker = newClient(workerUrlFrom(databaseUrl(), password));
+  worker = newClient(await testWorkerLineUrl());
   await worker.connect();
   owner = newClient();
   await owner.connect();

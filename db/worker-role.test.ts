@@ -4,9 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
 import { INITIAL_ROW_VALUE, resetLabData } from '../lib/supervisor/lab-reset';
 import { refusedWith } from '../lib/testing/refused-with';
+import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { closeLab, createPrivateLab, type LabRecord, labJoinKey } from './labs';
 import { closePool, databaseUrl, newClient } from './pool';
-import { appRoleName, databaseNameOf, ensureWorkerPassword, workerUrlFrom } from './roles';
+import { appRoleName, databaseNameOf } from './roles';
 
 /*
  * Least privilege, enforced by PostgreSQL: connected AS THE WORKER ROLE, with the room's worker
@@ -27,8 +28,7 @@ let owner: pg.Client;
 const opened: string[] = [];
 
 before(async () => {
-  const password = await ensureWorkerPassword(databaseUrl());
-  worker = newClient(workerUrlFrom(databaseUrl(), password));
+  worker = newClient(await testWorkerLineUrl());
   await worker.connect();
   owner = newClient();
   await owner.connect();

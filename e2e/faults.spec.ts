@@ -2,7 +2,6 @@ import { type Browser, expect, test } from '@playwright/test';
 import type { AppProcess } from '../lib/testing/app-process';
 import { debianPostgresAvailable, type ExternalPostgres, startExternalPostgres } from '../lib/testing/debian-postgres';
 import { startRemoteWorker } from '../lib/testing/remote-worker-process';
-import { workerUrlOf } from './app-database';
 import {
   expectBothDraw,
   expectMarksMatchDatabase,
@@ -14,6 +13,7 @@ import {
   startFaultApp,
 } from './fault-room';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { workerLineFromPage } from './worker-line';
 
 /*
  * The room survives the faults it teaches. Each test runs its own app (`npm start` on a port and
@@ -128,7 +128,8 @@ test('the Next server killed with kill -9: the launcher starts it again and the 
   await expect(open.trainer.page.getByTestId('remote-workers-open')).toBeEnabled(); // the server has it
   // A worker from a shell (as on another machine) outlives the server: it writes on while the server
   // is away, and the pages must catch up with it once the new server answers.
-  const far = startRemoteWorker(['--db', await workerUrlOf(current.databaseUrl), '--lab', 'fenced', '--name', 'Far']);
+  const lineUrl = await workerLineFromPage(open.trainer.page, 'fenced');
+  const far = startRemoteWorker(['--db', lineUrl, '--lab', 'fenced', '--name', 'Far']);
   try {
     await far.pid();
     await expect(open.watcher.writeMark('Far', 'accepted').first()).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });

@@ -1,7 +1,7 @@
 import { startRemoteWorker } from '../lib/testing/remote-worker-process';
-import { appWorkerUrl } from './app-database';
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { workerLineFromPage } from './worker-line';
 
 test('a remote worker started from a shell appears in the lab and obeys a pause from it', async ({ lab }) => {
   test.setTimeout(120_000);
@@ -14,8 +14,10 @@ test('a remote worker started from a shell appears in the lab and obeys a pause 
   await expect(fenced.page.getByTestId('remote-workers-open')).toBeChecked();
   await expect(fenced.page.getByTestId('remote-workers-open')).toBeEnabled(); // the server has it
 
-  // As someone on another machine would start it: only the database URL in common with the app.
-  const far = startRemoteWorker(['--db', await appWorkerUrl(), '--lab', 'fenced', '--name', 'Far']);
+  // A person's own worker line, from the page: a role and password of their own, in the command to paste.
+  const lineUrl = await workerLineFromPage(fenced.page, 'fenced');
+  // As someone on another machine would start it: only that line in common with the app.
+  const far = startRemoteWorker(['--db', lineUrl, '--lab', 'fenced', '--name', 'Far']);
   try {
     await far.pid();
     await expect(fenced.worker('Far')).toHaveAccessibleName(/^Far remote holds the lease · token \d+$/, {

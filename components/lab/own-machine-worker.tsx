@@ -1,19 +1,68 @@
+'use client';
+
+import { useState } from 'react';
+import { issueWorkerLineAction } from '@/app/actions';
+
+const BUTTON =
+  'rounded-md border border-slate-300 px-3 py-1.5 font-semibold hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-900';
+
 /**
- * For a private lab's owner: how to run a worker of their own machine in this lab. Its join key is
- * what lets that worker in (the lab's id alone does not); the database URL is the room's worker line.
+ * How to run a worker from one's own machine in this lab (a private lab's owner, or anyone watching a
+ * shared lab while its trainer lets remote workers in): a worker line of this browser's own, a
+ * PostgreSQL role with its own password (db/worker-lines.ts), issued on request and shown once. Asked
+ * again, the same line gets a new password, and its settings are put back as issued.
  */
-export function OwnMachineWorker({ labId, joinKey }: { labId: string; joinKey: string }) {
-  const command = `npm run worker -- --db <the worker URL from your trainer> --lab ${labId} --join-key ${joinKey} --name <your name>`;
+export function OwnMachineWorker({ labId }: { labId: string }) {
+  const [issued, setIssued] = useState<{ role: string; command: string } | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const issue = async () => {
+    setBusy(true);
+    // The server could not be reached: `undefined` is said so below.
+    const result = await issueWorkerLineAction({ lab: labId }).catch(() => undefined);
+    setBusy(false);
+    if (result?.ok) {
+      setIssued(result.data);
+      setError(undefined);
+    } else {
+      setError(result?.error.message ?? 'the server could not be reached');
+    }
+  };
   return (
     <details className="rounded-lg border border-slate-300 p-3 dark:border-slate-700" data-testid="own-machine-worker">
       <summary className="cursor-pointer font-semibold">Run a worker from your own machine in this lab</summary>
       <p className="mt-2 text-sm">
-        In a checkout of Fencing Lab (after <code>npm ci</code>), with the worker URL of the room&apos;s worker line.
-        The key lets that worker into this lab; keep it to yourself, as you keep the lab.
+        In a checkout of Fencing Lab (after <code>npm ci</code>). Your worker line is yours alone: a database role with
+        its own password, which may do what a worker does and nothing else. Keep it to yourself; asking again gives it a
+        new password.
       </p>
-      <pre className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 text-sm dark:bg-slate-900">
-        <code>{command}</code>
-      </pre>
+      <button
+        type="button"
+        className={`${BUTTON} mt-2`}
+        disabled={busy}
+        onClick={issue}
+        data-testid="issue-worker-line"
+      >
+        {issued ? 'Get my worker line again (new password)' : 'Get my worker line'}
+      </button>
+      {error ? (
+        <p role="alert" className="mt-2 text-sm font-semibold text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+      {issued ? (
+        <div role="status" className="mt-2 space-y-1 text-sm">
+          <p>
+            Your line is <code>{issued.role}</code>. Run, with your own name:
+          </p>
+          <pre
+            className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 dark:bg-slate-900"
+            data-testid="worker-line-command"
+          >
+            <code>{issued.command}</code>
+          </pre>
+        </div>
+      ) : null}
     </details>
   );
 }

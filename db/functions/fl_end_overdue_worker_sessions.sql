@@ -1,5 +1,5 @@
 -- execute: app
--- The worker roles' time limits (the room's and the local one, 0041), enforced: its session defaults (0040) are user settings that any
+-- The worker roles' time limits (each person's worker line, 0046, and the local one, 0041), enforced: its session defaults (0040) are user settings that any
 -- session may SET back (statement_timeout = 0), so each app server's watchdog calls this every second
 -- (lib/jobs/worker-session-watchdog.ts). Ends every worker session with a statement running longer
 -- than p_statement_ms, or a transaction idle longer than p_idle_ms, or open longer than both: one
@@ -10,7 +10,8 @@ RETURNS integer
 LANGUAGE sql SECURITY DEFINER SET search_path = public, pg_temp AS $$
   SELECT count(*) FILTER (WHERE pg_terminate_backend(a.pid))::int
     FROM pg_stat_activity a
-   WHERE a.usename IN (fencing_lab_role('worker'), fencing_lab_role('local')) AND a.datname = current_database()
+   WHERE (a.usename IN (fencing_lab_role('worker'), fencing_lab_role('local')) OR fl_is_worker_line(a.usename))
+     AND a.datname = current_database()
      AND a.pid <> pg_backend_pid()
      AND ((a.state = 'active' AND a.query_start < clock_timestamp() - make_interval(secs => p_statement_ms / 1000.0))
        OR (a.state LIKE 'idle in transaction%'

@@ -9,9 +9,19 @@ DECLARE
   last_local text;
   joined bigint;
   drift numeric;
-  -- The room's worker line (the worker role), not a worker an app server forked (the local role, 0041).
-  from_room boolean := session_user = fencing_lab_role('worker');
+  -- A person's worker line (0046), not a worker an app server forked (the local role, 0041).
+  from_room boolean := fl_is_worker_line(session_user);
+  changed text;
 BEGIN
+  -- A line whose person changed its settings for itself (ALTER ROLE CURRENT_USER SET …) is refused in
+  -- words before anything is stored; the watchdog puts them back within a second.
+  IF from_room THEN
+    changed := fl_worker_line_changed(session_user);
+    IF changed IS NOT NULL THEN
+      RAISE EXCEPTION 'this worker line''s settings were changed (%): they are being put back as issued, start the worker again in a few seconds', changed
+        USING ERRCODE = 'FL031';
+    END IF;
+  END IF;
   IF p_instance IS NULL OR length(p_instance) < 16 OR length(p_instance) > 64 THEN
     RAISE EXCEPTION 'an instance is 16 to 64 characters' USING ERRCODE = '22023';
   END IF;

@@ -4,11 +4,11 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { setRemoteWorkersOpen } from '../../db/lab-doors';
 import { acquireLease, type Lease, recordExpiredLeases } from '../../db/leases';
-import { closePool, databaseUrl, getPool } from '../../db/pool';
-import { ensureWorkerPassword, workerUrlFrom } from '../../db/roles';
+import { closePool, getPool } from '../../db/pool';
 import { localWorkerUrl } from '../supervisor/local-worker-url';
 import { freshResource, waitForExpiry } from '../testing/fixtures';
 import { waitFor } from '../testing/wait';
+import { testWorkerLineUrl } from '../testing/worker-line';
 import { startWorkerSessionWatchdog, stopWorkerSessionWatchdog } from './worker-session-watchdog';
 
 /*
@@ -31,7 +31,7 @@ async function asWorker(): Promise<pg.Client> {
 }
 
 before(async () => {
-  workerUrl = workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl()));
+  workerUrl = await testWorkerLineUrl();
   // The room joins a shared lab only while its trainer opens it to remote workers.
   await setRemoteWorkersOpen(SHARED_LAB, true);
   startWorkerSessionWatchdog();

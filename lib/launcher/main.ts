@@ -4,17 +4,18 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { migrate } from '../../db/migrate';
-import { ensureLocalWorkerPassword, ensureWorkerPassword, workerRoleName, workerUrlFrom } from '../../db/roles';
+import { ensureLocalWorkerPassword, localWorkerRoleName, workerRoleName } from '../../db/roles';
 import { settingsProblems } from '../model/core/room-settings';
 import { identify, isSameProcess, type ProcessIdentity, terminate } from '../os/processes';
 import { startWorkersFromBundle } from '../os/worker-bundle';
 import { writeFileAtomically } from './atomic-file';
+import { BACKEND_MEMORY_CAP_BYTES, type MemoryWatch, watchBackendMemory } from './backend-memory-watch';
 import { buildIsStale, recordBuild, sourceFingerprint } from './build-freshness';
 import { watchDatabase } from './database-watchdog';
 import { DATABASE_NAME, type EmbeddedCluster, startEmbeddedPostgres } from './embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT, PROJECT_ROOT } from './paths';
 import { RESTART_STABLE_MS, restartDelayMs } from './restart-backoff';
-import { roomAddress, workerCommand } from './room-worker-line';
+import { roomAddress } from './room-worker-line';
 
 /*
  * `npm start` / `npm run dev`: one process that owns the database and the Next server.
@@ -54,6 +55,7 @@ let child: ChildProcess | undefined;
 let stopping = false;
 let startup: Promise<void> = Promise.resolve();
 let databaseWatch: { stop(): Promise<void> } | undefined;
+let memoryWatch: MemoryWatch | undefined;
 /** Aborted at shutdown: a restart waiting out its back-off gives up at once. */
 const shuttingDown = new AbortController();
 
@@ -79,8 +81,10 @@ async function main(mode: Mode): Promise<void> {
       preferredPort: EMBEDDED_PG_PREFERRED_PORT,
       log: say,
       takeOver: true,
-      // Beyond loopback, the room's workers reach it too, as the worker role and no other.
-      remoteWorkers: isLoopback(host) ? undefined : { listenOn: host, workerRole: workerRoleName(DATABASE_NAME) },
+      // Beyond loopback, the room's workers reach it too, as people's worker lines (the worker role's members) and no other role.
+      remoteWorkers: isLoopback(host)
+        ? undefined
+        : { listenOn: host, workerRole: workerRoleName(DATABASE_NAME), localRole: localWorkerRoleName(DATABASE_NAME) },
     });
   }
   if (stopping) return;
@@ -88,10 +92,18 @@ async function main(mode: Mode): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? (cluster as EmbeddedCluster).url;
   const applied = await migrate(databaseUrl);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
-  const password = await ensureWorkerPassword(databaseUrl);
   const localPassword = await ensureLocalWorkerPassword(databaseUrl);
   if (stopping) return;
-  const room = isLoopback(host) ? undefined : roomWorkerLines(databaseUrl, password, host);
+  // The embedded cluster's backends are processes of this machine: a worker's is ended past its memory cap.
+  if (cluster) {
+    memoryWatch = watchBackendMemory(databaseUrl, {
+      onEnded: ({ pid, bytes }) =>
+        say(
+          `ended a worker's database session (backend ${pid}) holding ${Math.round(bytes / 2 ** 20)} MB, past its ${BACKEND_MEMORY_CAP_BYTES / 2 ** 20} MB cap`,
+        ),
+    });
+  }
+  const room = isLoopback(host) ? undefined : roomWorkerLines(databaseUrl, host);
 
   // The trainer key: set by FENCING_LAB_TRAINER_KEY, or a fresh one per start. Only a browser that
   // has it drives the shared labs, whatever the address the server listens on.
@@ -108,7 +120,8 @@ async function main(mode: Mode): Promise<void> {
       .filter(Boolean)
       .join(' '),
     FENCING_LAB_DATABASE_STATE_FILE: DATABASE_STATE_FILE,
-    FENCING_LAB_WORKER_PASSWORD: password,
+    // Where a person's worker line reaches PostgreSQL from their own machine (db/worker-lines.ts).
+    ...(room?.host ? { FENCING_LAB_WORKER_HOST: room.host } : {}),
     FENCING_LAB_LOCAL_WORKER_PASSWORD: localPassword,
   };
   const sources = mode === 'start' ? await sourceFingerprint(ROOT) : '';
@@ -122,31 +135,35 @@ async function main(mode: Mode): Promise<void> {
   }
   if (stopping) return;
 
-  await superviseNext([mode, '--port', String(port), '--hostname', host], env, { host, port, trainerKey, room });
+  await superviseNext([mode, '--port', String(port), '--hostname', host], env, {
+    host,
+    port,
+    trainerKey,
+    room: room?.lines,
+  });
 }
 
 /**
- * What to tell the trainer about remote workers: the exact command for the room (the worker URL, and
- * so the password, appear in it only), or why there is none.
+ * What to tell the trainer about remote workers, and the host their workers reach PostgreSQL by: each
+ * person is issued a worker line of their own from a lab's page (db/worker-lines.ts), none is printed.
  */
-function roomWorkerLines(databaseUrl: string, password: string, host: string): string[] {
+function roomWorkerLines(databaseUrl: string, host: string): { lines: string[]; host?: string } {
   const reach = roomAddress(host);
-  if (!reach) return ['remote workers: this machine has no network address (IPv4) to give the room'];
+  if (!reach) return { lines: ['remote workers: this machine has no network address (IPv4) to give the room'] };
   // A server taken over from another command keeps where it listens until it restarts.
   if (cluster?.listenAddresses === '127.0.0.1') {
-    return ['remote workers: none can join, PostgreSQL was started by another command on loopback only'];
+    return { lines: ['remote workers: none can join, PostgreSQL was started by another command on loopback only'] };
   }
   // Your own server: keep its host unless it is loopback, which the room cannot reach.
   const ownHost = new URL(databaseUrl).hostname;
   const address = cluster || isLoopback(ownHost) ? reach : { address: ownHost, what: "DATABASE_URL's host" };
-  return [
-    `remote workers: give the room this command (${address.address} is ${address.what}, where their workers reach PostgreSQL as the worker role, the only role it lets in from the network${cluster ? '' : ' if your pg_hba.conf says so'}):`,
-    `  ${workerCommand(workerUrlFrom(databaseUrl, password, address.address))}`,
-    'a shared lab takes them only while you let it: tick "Remote workers may join this lab" on its page',
-    process.env.FENCING_LAB_WORKER_PASSWORD
-      ? 'its worker password is FENCING_LAB_WORKER_PASSWORD; change that variable to change it'
-      : `its worker password is random for this ${cluster ? 'data directory' : 'database'}; set FENCING_LAB_WORKER_PASSWORD to choose it`,
-  ];
+  return {
+    host: address.address,
+    lines: [
+      `remote workers: each person gets a worker line of their own (a role, a password and a command) from a lab's page, under "Run a worker from your own machine": their private lab's, or a shared lab's while you let remote workers in`,
+      `  their workers reach PostgreSQL at ${address.address} (${address.what})${cluster ? '' : ", if your pg_hba.conf lets the worker role's members in"}`,
+    ],
+  };
 }
 
 /**
@@ -276,6 +293,7 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
   await startup.catch(() => undefined);
   await stopChild();
   await databaseWatch?.stop();
+  await memoryWatch?.stop();
   await rm(STATE_FILE, { force: true });
   await rm(DATABASE_STATE_FILE, { force: true });
   if (cluster) {

@@ -3,13 +3,13 @@ import { isIP } from 'node:net';
 /*
  * Who may reach the embedded PostgreSQL, and from where. On loopback (the default) it listens on
  * 127.0.0.1 only. When the app listens beyond loopback (HOST=0.0.0.0 npm start), PostgreSQL listens
- * there too, and pg_hba.conf lets exactly one role in from the network, the worker role, with a
- * SCRAM password; every other role, the owner included, stays local only. The file is ours: it is
+ * there too, and pg_hba.conf lets in from the network only the worker role's members (each person's
+ * worker line, 0046; never the local worker role), with a SCRAM password; every other role, the owner included, stays local only. The file is ours: it is
  * written before every start of the server, so a change of HOST between starts changes it too.
  */
 
 /** The room's door: the address the app listens on, and the one role that may log in through it. */
-export type RemoteWorkerAccess = { listenOn: string; workerRole: string };
+export type RemoteWorkerAccess = { listenOn: string; workerRole: string; localRole: string };
 
 const PLAIN_ROLE = /^[a-z_][a-z0-9_]{0,62}$/;
 const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9.-]*$/;
@@ -33,7 +33,7 @@ export function listenAddressesFor(remote: RemoteWorkerAccess | undefined): stri
  * lab's database, with SCRAM, and a reject for the rest, so that a new role added later is refused
  * from the network until this file says otherwise.
  */
-export function hbaFor(remote: RemoteWorkerAccess | undefined, database: string): string {
+export function hbaFor(remote: RemoteWorkerAccess | undefined, database: string, owner: string): string {
   const rows: string[][] = [
     ['# TYPE', 'DATABASE', 'USER', 'ADDRESS', 'METHOD'],
     ['local', 'all', 'all', '', 'scram-sha-256'],
@@ -45,11 +45,20 @@ export function hbaFor(remote: RemoteWorkerAccess | undefined, database: string)
   ];
   if (remote) {
     // The role goes into a configuration file: a plain identifier only, nothing the file would parse.
-    if (!PLAIN_ROLE.test(remote.workerRole)) throw new Error(`not a plain role name: ${remote.workerRole}`);
+    for (const role of [remote.workerRole, remote.localRole, owner]) {
+      if (!PLAIN_ROLE.test(role)) throw new Error(`not a plain role name: ${role}`);
+    }
     if (!PLAIN_ROLE.test(database)) throw new Error(`not a plain database name: ${database}`);
+    // `+role` admits the role's members: each person's worker line (0046). The local worker role and
+    // the owner (0016 makes it one, to end worker sessions) are members too, and the network never
+    // lets them in: their rejects come first.
     rows.push(
-      ['host', database, remote.workerRole, '0.0.0.0/0', 'scram-sha-256'],
-      ['host', database, remote.workerRole, '::/0', 'scram-sha-256'],
+      ['host', 'all', owner, '0.0.0.0/0', 'reject'],
+      ['host', 'all', owner, '::/0', 'reject'],
+      ['host', 'all', remote.localRole, '0.0.0.0/0', 'reject'],
+      ['host', 'all', remote.localRole, '::/0', 'reject'],
+      ['host', database, `+${remote.workerRole}`, '0.0.0.0/0', 'scram-sha-256'],
+      ['host', database, `+${remote.workerRole}`, '::/0', 'scram-sha-256'],
     );
   }
   rows.push(['host', 'all', 'all', '0.0.0.0/0', 'reject'], ['host', 'all', 'all', '::/0', 'reject']);
@@ -63,7 +72,7 @@ export function hbaFor(remote: RemoteWorkerAccess | undefined, database: string)
   return [
     '# Written by Fencing Lab before every start of PostgreSQL (lib/launcher/pg-access.ts): edits are lost.',
     remote
-      ? `# The app listens beyond loopback: the worker role may log in from the network, no other role.`
+      ? `# The app listens beyond loopback: people's worker lines (the worker role's members) may log in from the network, no other role.`
       : '# The app listens on loopback only: so does PostgreSQL, and no role may log in from the network.',
     ...lines,
     '',

@@ -6,23 +6,24 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { workerRoleName } from '../../db/roles';
+import { localWorkerRoleName } from '../../db/roles';
 import { spawnLauncher, watchLauncher } from '../testing/app-process';
 import { machineAddress, type OtherHost, startOtherHost } from '../testing/other-host';
 import { waitFor } from '../testing/wait';
 import { freePort } from './ports';
 
 /*
- * `HOST=0.0.0.0 npm start` for a room: the launcher prints the command that runs a worker from a
- * trainee's machine, and from another host that command's URL gets in as the worker role, while the
- * owner's role, or any other, is refused by pg_hba.conf. Without HOST, PostgreSQL listens on
- * loopback only. Both on one data directory, HOST changing between starts, as a trainer would.
+ * `HOST=0.0.0.0 npm start` for a room: the launcher says where the room's workers reach PostgreSQL,
+ * and a person's worker line (issued as a lab page issues it: fl_issue_worker_line) gets in from
+ * another host, while the owner's role, the local worker role or any other is refused by
+ * pg_hba.conf. Without HOST, PostgreSQL listens on loopback only. Both on one data directory, HOST
+ * changing between starts, as a trainer would.
  */
 
 const READY_TIMEOUT_MS = 240_000;
 // The launcher's database is named fencing_lab (lib/launcher/embedded-postgres.ts).
-const WORKER_ROLE = workerRoleName('fencing_lab');
-const WORKER_COMMAND = /npm run worker -- --db (\S+) --lab fenced --name <your name>/;
+const LOCAL_ROLE = localWorkerRoleName('fencing_lab');
+const WORKER_HOST = /their workers reach PostgreSQL at (\S+) /;
 let dataDir: string;
 let port: number;
 let otherHost: OtherHost | undefined;
@@ -53,7 +54,7 @@ type Run = { child: ChildProcess; output: () => string };
 
 async function start(extraEnv: Record<string, string>): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), FENCING_LAB_DATA_DIR: dataDir, ...extraEnv };
-  for (const name of ['DATABASE_URL', 'HOST', 'FENCING_LAB_WORKER_PASSWORD']) {
+  for (const name of ['DATABASE_URL', 'HOST']) {
     if (!(name in extraEnv)) delete env[name];
   }
   const child = spawnLauncher(env);
@@ -73,14 +74,29 @@ async function stop(run: Run): Promise<void> {
   assert.equal(await exited, 0, run.output());
 }
 
-/** The worker command's URL, once the launcher has printed it (it follows the "ready" line). */
-async function workerUrlPrinted(run: Run): Promise<URL> {
+/** The address the launcher says the room's workers reach PostgreSQL at (it follows the "ready" line). */
+async function workerHostPrinted(run: Run): Promise<string> {
   for (let waited = 0; waited < 10_000; waited += 100) {
-    const match = run.output().match(WORKER_COMMAND);
-    if (match?.[1]) return new URL(match[1]);
+    const match = run.output().match(WORKER_HOST);
+    if (match?.[1]) return match[1];
     await sleep(100);
   }
-  throw new Error(`no worker command printed:\n${run.output()}`);
+  throw new Error(`no worker host printed:\n${run.output()}`);
+}
+
+/** A person's worker line for the fenced lab's page, issued as the page issues it, as a URL for `host`. */
+async function issuedLineUrl(host: string, who: string, password: string): Promise<URL> {
+  const role = await asOwner(async (client) => {
+    const { rows } = await client.query<{ role: string }>(
+      "SELECT fl_issue_worker_line($1, 'fenced', '192.0.2.1', $2, 4, 8) AS role",
+      [who.padEnd(64, '0'), password],
+    );
+    return rows[0]?.role as string;
+  });
+  const url = new URL(await ownerUrl(host));
+  url.username = role;
+  url.password = encodeURIComponent(password);
+  return url;
 }
 
 /** The owner's URL, as the launcher and the app use it (on loopback). */
@@ -110,26 +126,24 @@ function withUser(url: URL, user: string, password: string, database = 'fencing_
 
 const PG_HBA_REFUSAL = /pg_hba\.conf rejects connection for host/;
 
-test('HOST=0.0.0.0 npm start prints a worker command that works from another host for the worker role only; without HOST, PostgreSQL stays on loopback', {
+test("HOST=0.0.0.0 npm start: a person's worker line works from another host, no other role does; without HOST, PostgreSQL stays on loopback", {
   timeout: READY_TIMEOUT_MS * 3,
 }, async (t) => {
   const other = otherHost;
   if (!other) return t.skip('this machine has no network address and no network namespace to test from');
   t.diagnostic(`the other host: ${other.description}`);
 
-  // For a room: the worker command names this machine's network address and the database's port.
+  // For a room: the launcher names this machine's network address, and prints no password.
   const room = await start({ HOST: '0.0.0.0' });
-  const workerUrl = await workerUrlPrinted(room);
-  assert.equal(workerUrl.hostname, machineAddress());
-  assert.equal(workerUrl.username, WORKER_ROLE);
-  const password = decodeURIComponent(workerUrl.password);
-  assert.ok(password.length >= 16, 'a random password of its own');
-  assert.equal(room.output().split(password).length - 1, 1, 'the password is printed once');
-  assert.match(room.output(), /set FENCING_LAB_WORKER_PASSWORD to choose it/);
-  assert.match(room.output(), /a shared lab takes them only while you let it/);
+  assert.equal(await workerHostPrinted(room), machineAddress());
+  assert.match(room.output(), /each person gets a worker line of their own .* from a lab's page/);
+  assert.doesNotMatch(room.output(), /--db|postgres:\/\//);
+  const password = 'a-password-the-page-made-up-1';
+  const workerUrl = await issuedLineUrl(machineAddress() as string, 'far', password);
+  const LINE_ROLE = workerUrl.username;
 
   const worker = await other.connect(workerUrl.toString());
-  assert.deepEqual(worker, { ok: true, user: WORKER_ROLE, clientAddress: other.address });
+  assert.deepEqual(worker, { ok: true, user: LINE_ROLE, clientAddress: other.address });
   // The printed command itself, run there, once the trainer has opened the lab to remote workers (its
   // page's box sets this column): the worker joins the fenced lab and its writes are accepted.
   await asOwner((client) => client.query("UPDATE labs SET remote_workers_open = true WHERE id = 'fenced'"));
@@ -173,10 +187,14 @@ test('HOST=0.0.0.0 npm start prints a worker command that works from another hos
     await client.query('GRANT CONNECT ON DATABASE fencing_lab TO fencing_lab_stranger');
   });
   const ownerPassword = decodeURIComponent(new URL(await ownerUrl()).password);
+  const localPassword = await asOwner(
+    async (client) => (await client.query('SELECT local_password FROM worker_credentials')).rows[0]?.local_password,
+  );
   const refused = {
     owner: await other.connect(withUser(workerUrl, 'postgres', ownerPassword)),
     'another role': await other.connect(withUser(workerUrl, 'fencing_lab_stranger', 'stranger-password')),
-    'the worker role on another database': await other.connect(withUser(workerUrl, WORKER_ROLE, password, 'postgres')),
+    "the server's own workers' role": await other.connect(withUser(workerUrl, LOCAL_ROLE, localPassword)),
+    'a worker line on another database': await other.connect(withUser(workerUrl, LINE_ROLE, password, 'postgres')),
   };
   for (const [who, outcome] of Object.entries(refused)) {
     assert.equal(outcome.ok, false, `${who} got in from ${other.address}`);
@@ -190,7 +208,7 @@ test('HOST=0.0.0.0 npm start prints a worker command that works from another hos
   await strangerLocally.connect();
   await strangerLocally.end();
 
-  // A crashed PostgreSQL is started again with the same door: the room's command still works.
+  // A crashed PostgreSQL is started again with the same door: the person's line still works.
   const { postmasterPid } = JSON.parse(await readFile(path.join(dataDir, 'pg.owner.json'), 'utf8'));
   process.kill(postmasterPid, 'SIGKILL');
   for (let waited = 0; !/PostgreSQL \d+ is back on/.test(room.output()); waited += 100) {
@@ -200,7 +218,7 @@ test('HOST=0.0.0.0 npm start prints a worker command that works from another hos
   groups.add(JSON.parse(await readFile(path.join(dataDir, 'pg.owner.json'), 'utf8')).postmasterPid);
   assert.deepEqual(await other.connect(workerUrl.toString()), {
     ok: true,
-    user: WORKER_ROLE,
+    user: LINE_ROLE,
     clientAddress: other.address,
   });
   const ownerAfterCrash = await other.connect(withUser(workerUrl, 'postgres', ownerPassword));
@@ -211,7 +229,7 @@ test('HOST=0.0.0.0 npm start prints a worker command that works from another hos
   // in from the network even if it listened.
   const local = await start({});
   assert.doesNotMatch(local.output(), /remote workers|npm run worker/);
-  // The worker command's URL on this start's port (another program may hold the port it had).
+  // The line's URL on this start's port (another program may hold the port it had).
   const workerUrlNow = new URL(workerUrl);
   workerUrlNow.port = new URL(await ownerUrl()).port;
   const fromOther = await other.connect(workerUrlNow.toString());
@@ -236,18 +254,16 @@ test('HOST=0.0.0.0 npm start prints a worker command that works from another hos
   assert.deepEqual(networkRules, ['reject', 'reject']);
   await stop(local);
 
-  // HOST back for the room, with a password chosen by the trainer: the door opens again with it.
-  const chosen = 'room-password-chosen-by-the-trainer';
-  const again = await start({ HOST: '0.0.0.0', FENCING_LAB_WORKER_PASSWORD: chosen });
-  const urlAgain = await workerUrlPrinted(again);
-  assert.equal(decodeURIComponent(urlAgain.password), chosen);
-  assert.match(again.output(), /its worker password is FENCING_LAB_WORKER_PASSWORD; change that variable to change it/);
+  // HOST back for the room: the same person asks for their line again and gets a new password; the old one is refused.
+  const again = await start({ HOST: '0.0.0.0' });
+  const urlAgain = await issuedLineUrl(machineAddress() as string, 'far', 'a-second-password-from-the-page');
+  assert.equal(urlAgain.username, LINE_ROLE, 'the same line');
   assert.deepEqual(await other.connect(urlAgain.toString()), {
     ok: true,
-    user: WORKER_ROLE,
+    user: LINE_ROLE,
     clientAddress: other.address,
   });
-  const oldPassword = await other.connect(withUser(urlAgain, WORKER_ROLE, password));
+  const oldPassword = await other.connect(withUser(urlAgain, LINE_ROLE, password));
   assert.match(oldPassword.ok ? 'connected' : oldPassword.message, /password authentication failed/);
   await stop(again);
 });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrate } from '../../db/migrate';
 import { closePool, toFencingError } from '../../db/pool';
-import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
+import { ensureLocalWorkerPassword } from '../../db/roles';
 import { hasPacketRelay, PAUSE_FENCED } from '../labs/traits';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT, PROJECT_ROOT } from '../launcher/paths';
@@ -201,8 +201,7 @@ async function main(argv: string[]): Promise<number> {
       process.env.DATABASE_URL = cluster.url;
     }
     await migrate();
-    // Its workers connect as the worker role (db/roles.ts).
-    process.env.FENCING_LAB_WORKER_PASSWORD = await ensureWorkerPassword(process.env.DATABASE_URL as string);
+    // Its workers connect as the local worker role (db/roles.ts).
     process.env.FENCING_LAB_LOCAL_WORKER_PASSWORD = await ensureLocalWorkerPassword(process.env.DATABASE_URL as string);
     if (name === FAILOVER_LAB) {
       const outcome = await runFailoverScenario(

@@ -6,14 +6,15 @@ import { enqueueGuardAttack } from '../../db/guard-queue';
 import { jobsUrlFrom } from '../../db/jobs-database';
 import { closeLab, createPrivateLab } from '../../db/labs';
 import { closePool, databaseUrl, getJobsPool, getPool, newClient } from '../../db/pool';
-import { ensureLocalWorkerPassword, ensureWorkerPassword, workerUrlFrom } from '../../db/roles';
+import { ensureLocalWorkerPassword, localWorkerUrlFrom } from '../../db/roles';
 import { guardShare } from '../model/guard/guard-share';
 import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
 import { waitFor } from '../testing/wait';
+import { testWorkerLineUrl } from '../testing/worker-line';
 import { JobRunner } from './job-runner';
 
 /*
- * Issue 33: the worker role (what a remote trainee's laptop logs in as) may connect to the lab's
+ * Issue 33: the worker role (a remote trainee's laptop logs in as a line of it) may connect to the lab's
  * database, and NOTIFY cannot be revoked. graphile-worker obeys `worker:migrate` with `breaking` on the
  * database it listens on by shutting its pool down (and setting the process's exit code to 57): every
  * app server's job runner stopped, guards "1st in line" forever. The queue now lives in a database of
@@ -25,6 +26,14 @@ const INSUFFICIENT_PRIVILEGE = '42501';
 const BREAKING = `NOTIFY "worker:migrate", '{"breaking":true,"migrationNumber":999}'`;
 
 const runner = new JobRunner(1);
+
+/** A trainee's worker line (a member of the worker role, db/worker-lines.ts) and the local worker role. */
+async function workerUrls(): Promise<string[]> {
+  return [
+    await testWorkerLineUrl({ who: 'job-queue-database' }),
+    localWorkerUrlFrom(databaseUrl(), await ensureLocalWorkerPassword(databaseUrl())),
+  ];
+}
 
 before(async () => {
   await runner.start();
@@ -47,10 +56,8 @@ after(async () => {
 test("the worker roles' NOTIFY worker:migrate reaches no job runner: they cannot connect to the queue's database, and a job added after it finishes", {
   timeout: 60_000,
 }, async () => {
-  for (const role of ['worker', 'local'] as const) {
-    const password =
-      role === 'worker' ? await ensureWorkerPassword(databaseUrl()) : await ensureLocalWorkerPassword(databaseUrl());
-    const lab = newClient(workerUrlFrom(databaseUrl(), password, undefined, role));
+  for (const url of await workerUrls()) {
+    const lab = newClient(url);
     await lab.connect();
     try {
       // What any trainee can type: PostgreSQL lets it through on the lab's database.
@@ -107,16 +114,14 @@ test("the worker roles' NOTIFY worker:migrate reaches no job runner: they cannot
     { timeoutMs: 10_000 },
   );
 
-  // Neither worker role can even connect to the queue's database: refused at the door.
-  for (const role of ['worker', 'local'] as const) {
-    const password =
-      role === 'worker' ? await ensureWorkerPassword(databaseUrl()) : await ensureLocalWorkerPassword(databaseUrl());
-    const jobs = newClient(jobsUrlFrom(workerUrlFrom(databaseUrl(), password, undefined, role)));
+  // Neither a trainee's line nor the local worker role can even connect to the queue's database.
+  for (const url of await workerUrls()) {
+    const jobs = newClient(jobsUrlFrom(url));
     await assert.rejects(
       jobs.connect(),
       (error: { code?: string; message?: string }) =>
         error.code === INSUFFICIENT_PRIVILEGE && /permission denied for database/.test(error.message ?? ''),
-      `the ${role} role connecting to the jobs database`,
+      `${new URL(url).username} connecting to the jobs database`,
     );
     // The refused connection has nothing to end.
     await jobs.end().catch(() => undefined);

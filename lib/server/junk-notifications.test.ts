@@ -4,9 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { getEventFeed } from '@/db/event-feed';
 import { appendEvent, listEvents } from '@/db/events';
-import { closePool, databaseUrl, getPool, newClient } from '@/db/pool';
+import { closePool, getPool, newClient } from '@/db/pool';
 import { COMMANDS_CHANNEL } from '@/db/remote-workers';
-import { ensureWorkerPassword, workerUrlFrom } from '@/db/roles';
 import { sharedLab } from '@/lib/model/lab/lab-instance';
 import { resetLabData } from '@/lib/supervisor/lab-reset';
 import { getSupervisor } from '@/lib/supervisor/supervisor';
@@ -14,6 +13,7 @@ import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { openLabFeed } from '@/lib/testing/sse-client';
 import { waitFor } from '@/lib/testing/wait';
 import { waitForEvent } from '@/lib/testing/wait-for-event';
+import { testWorkerLineUrl } from '@/lib/testing/worker-line';
 
 /*
  * Anyone holding the worker line may run the SQL command NOTIFY on any channel, with any payload.
@@ -47,7 +47,7 @@ const onUncaught = (error: unknown) => uncaught.push(error);
 
 before(async () => {
   process.on('uncaughtException', onUncaught);
-  worker = new pg.Client({ connectionString: workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl())) });
+  worker = new pg.Client({ connectionString: await testWorkerLineUrl() });
   await worker.connect();
   await resetLabData(sharedLab(FEED_LAB));
 });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import pg from 'pg';
-import { closePool, databaseUrl } from '../../db/pool';
-import { ensureWorkerPassword, workerUrlFrom } from '../../db/roles';
+import { closePool } from '../../db/pool';
 import { getSupervisor } from '../supervisor/supervisor';
+import { testWorkerLineUrl } from '../testing/worker-line';
 import { newOwnerSecret, trainerKey, trainerProofOf } from './access';
 import * as commands from './lab-commands';
 
@@ -29,7 +29,7 @@ after(async () => {
 
 /** Opens connections on the room's worker line until its role's cap refuses one (at most `most`). */
 async function fillTheRoomsLine(most: number): Promise<string> {
-  const url = workerUrlFrom(databaseUrl(), await ensureWorkerPassword(databaseUrl()));
+  const url = await testWorkerLineUrl();
   for (let n = 0; n < most; n++) {
     const client = new pg.Client({ connectionString: url });
     client.on('error', () => undefined);

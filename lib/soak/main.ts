@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { migrate } from '../../db/migrate';
 import { closePool } from '../../db/pool';
-import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
+import { ensureLocalWorkerPassword } from '../../db/roles';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, PROJECT_ROOT } from '../launcher/paths';
 import { soakOk, soakTotals } from '../model/soak/soak-report';
@@ -50,7 +50,6 @@ async function main(argv: string[]): Promise<number> {
     cluster = await startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg') });
     process.env.DATABASE_URL = cluster.url;
     await migrate(cluster.url);
-    process.env.FENCING_LAB_WORKER_PASSWORD = await ensureWorkerPassword(cluster.url);
     process.env.FENCING_LAB_LOCAL_WORKER_PASSWORD = await ensureLocalWorkerPassword(cluster.url);
     console.log(`soak ${id}: ${args.minutes} min of aimed chaos in every lab, seed ${args.seed}`);
     const soak = await runSoak({ id, ...args, reportDir, crashDatabase, say: (line) => console.log(line) });

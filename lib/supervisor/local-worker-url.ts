@@ -1,6 +1,6 @@
 import 'server-only';
 import { databaseUrl } from '../../db/pool';
-import { workerUrlFrom } from '../../db/roles';
+import { localWorkerUrlFrom } from '../../db/roles';
 
 /**
  * The URL the workers this server forks connect with: the local worker role's (db/roles.ts), never
@@ -15,12 +15,5 @@ export function localWorkerUrl(): string {
       'FENCING_LAB_LOCAL_WORKER_PASSWORD is not set: start the app with `npm start`, which sets it after the migrations',
     );
   }
-  return workerUrlFrom(databaseUrl(), password, undefined, 'local');
-}
-
-/** The room's worker line (the worker role), as a remote worker is given it: for the tests of remote workers. */
-export function roomWorkerUrl(): string {
-  const password = process.env.FENCING_LAB_WORKER_PASSWORD;
-  if (!password) throw new Error('FENCING_LAB_WORKER_PASSWORD is not set');
-  return workerUrlFrom(databaseUrl(), password);
+  return localWorkerUrlFrom(databaseUrl(), password);
 }

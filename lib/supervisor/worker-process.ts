@@ -158,11 +158,6 @@ export function spawnWarmWorker(): ChildProcess {
 
 /** What a worker process inherits of the server's environment: not the server's own secrets. */
 function withoutServerSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const {
-    FENCING_LAB_TRAINER_KEY: _key,
-    FENCING_LAB_WORKER_PASSWORD: _password,
-    FENCING_LAB_LOCAL_WORKER_PASSWORD: _local,
-    ...rest
-  } = env;
+  const { FENCING_LAB_TRAINER_KEY: _key, FENCING_LAB_LOCAL_WORKER_PASSWORD: _local, ...rest } = env;
   return rest;
 }

@@ -71,7 +71,6 @@ type Run = { ok: boolean; failed: string[]; output: string };
 function runTests(dir: string, filter: string, mutant?: string): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...(mutant ? { FENCING_LAB_MUTANT: mutant } : {}) };
   delete env.DATABASE_URL; // never a mutant's migrations on a database of one's own
-  delete env.FENCING_LAB_WORKER_PASSWORD;
   delete env.FENCING_LAB_LOCAL_WORKER_PASSWORD;
   const child = spawn(
     process.execPath,

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { migrate } from '../../db/migrate';
-import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
+import { ensureLocalWorkerPassword } from '../../db/roles';
 import { PROJECT_ROOT } from '../launcher/paths';
 import { startWorkersFromBundle } from '../os/worker-bundle';
 import { startTestCluster, type TestCluster } from './test-cluster';
@@ -92,7 +92,6 @@ function runNodeTest(
 function withoutDatabase(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.DATABASE_URL;
-  delete env.FENCING_LAB_WORKER_PASSWORD;
   delete env.FENCING_LAB_LOCAL_WORKER_PASSWORD;
   return env;
 }
@@ -122,11 +121,10 @@ async function databaseLane(lane: number, queue: string[], fileRuns: FileRun[]):
     db = await laneDatabase(lane);
     const setup = (performance.now() - started) / 1000;
     await migrate(db.url);
-    // Workers connect as the worker role: it needs its password before any worker starts.
+    // The server's workers connect as the local worker role: it needs its password before any worker starts.
     const env = {
       ...process.env,
       DATABASE_URL: db.url,
-      FENCING_LAB_WORKER_PASSWORD: await ensureWorkerPassword(db.url),
       FENCING_LAB_LOCAL_WORKER_PASSWORD: await ensureLocalWorkerPassword(db.url),
     };
     const where = db.cluster ? `an embedded PostgreSQL on port ${db.cluster.port}` : 'DATABASE_URL';

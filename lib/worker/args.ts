@@ -14,9 +14,9 @@ export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [
     [--lease-clock own|database] (the drifting-clock labs only: judge the lease by its own clock or ask the database)
     [--retry-after-ms 200..60000] (the delayed-packet labs only: retry an unanswered write with the same token)
     [--write-value <text>] (the your-guard lab only: write this value every time)
-  --db is the worker URL the lab's launcher prints (the worker role and the room's worker password,
-  on the lab server's PostgreSQL); it defaults to DATABASE_URL. A private lab also takes its --join-key,
-  which its page shows its owner.`;
+  --db is your worker line's URL, from the lab's page ("Run a worker from your own machine in this lab":
+  a role and password of your own, on the lab server's PostgreSQL); it defaults to DATABASE_URL. A private
+  lab also takes its --join-key, which the same command carries.`;
 
 export class UsageError extends Error {}
 

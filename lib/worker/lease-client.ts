@@ -18,6 +18,11 @@ import { writeForLab } from './write-paths';
 import { answeredOrRetried } from './write-retry';
 
 const ACQUIRE_RETRY_MS = 50;
+/** After a lock or statement timeout (someone else held a lock): the same call again, after this long, growing. */
+const BUSY_RETRY_FIRST_MS = 50;
+const BUSY_RETRY_MAX_MS = 500;
+/** lock_not_available (lock_timeout), query_canceled (statement_timeout), deadlock_detected: nothing was done. */
+const BUSY_CODES = new Set(['55P03', '57014', '40P01']);
 const RECONNECT_FIRST_MS = 200;
 const RECONNECT_MAX_MS = 2_000;
 
@@ -138,19 +143,21 @@ export class LeaseClient {
     await this.setPhase('acquiring');
     for (;;) {
       await this.safePoint();
-      const result = await acquireLease(
-        {
-          resource: lab.resource,
-          holder: name,
-          ttlMs: leaseTtlMs,
-          lab: lab.id,
-          generation: this.config.generation,
-          tokenSource: LABS[lab.kind].traits.textEpoch ? 'lab_text_epoch' : 'write_epoch',
-          // A lease service whose takeover keeps the old token (0021).
-          takeover: LABS[lab.kind].traits.tokenSource === 'kept-on-takeover' ? 'same-token' : 'mint',
-          as: this.identity(),
-        },
-        this.session,
+      const result = await this.whenFree(() =>
+        acquireLease(
+          {
+            resource: lab.resource,
+            holder: name,
+            ttlMs: leaseTtlMs,
+            lab: lab.id,
+            generation: this.config.generation,
+            tokenSource: LABS[lab.kind].traits.textEpoch ? 'lab_text_epoch' : 'write_epoch',
+            // A lease service whose takeover keeps the old token (0021).
+            takeover: LABS[lab.kind].traits.tokenSource === 'kept-on-takeover' ? 'same-token' : 'mint',
+            as: this.identity(),
+          },
+          this.session,
+        ),
       );
       if (result.outcome === 'granted') return result.lease;
       await this.nap(ACQUIRE_RETRY_MS);
@@ -184,17 +191,19 @@ export class LeaseClient {
 
   private async renew(lease: Lease): Promise<boolean> {
     const { lab, name, leaseTtlMs, generation } = this.config;
-    const result = await renewLease(
-      {
-        resource: lab.resource,
-        holder: name,
-        token: lease.token,
-        ttlMs: leaseTtlMs,
-        lab: lab.id,
-        generation,
-        as: this.identity(),
-      },
-      this.session,
+    const result = await this.whenFree(() =>
+      renewLease(
+        {
+          resource: lab.resource,
+          holder: name,
+          token: lease.token,
+          ttlMs: leaseTtlMs,
+          lab: lab.id,
+          generation,
+          as: this.identity(),
+        },
+        this.session,
+      ),
     );
     if (result.outcome === 'lost') {
       await this.lost('my renewal was refused', result.current);
@@ -211,18 +220,25 @@ export class LeaseClient {
     if (!(await this.stillHolds(belief))) return false;
     ++this.writes;
     const value = this.config.writeValue ?? `${this.config.name}-${this.writes}`;
-    const sent = writeForLab(
-      {
-        lab: this.config.lab,
-        value,
-        token: belief.writeToken,
-        actor: this.config.name,
-        generation: this.config.generation,
-        as: this.identity(),
-        isOverdue: () => this.clock.now() - scheduledAt > this.config.writeEveryMs,
-        criticalWindow: () => this.criticalWindow(value, belief.writeToken),
-      },
-      this.session,
+    // The critical window (a freeze, write_sent) is passed once, though a busy write is sent again.
+    let windowPassed: Promise<void> | undefined;
+    const sent = this.whenFree(() =>
+      writeForLab(
+        {
+          lab: this.config.lab,
+          value,
+          token: belief.writeToken,
+          actor: this.config.name,
+          generation: this.config.generation,
+          as: this.identity(),
+          isOverdue: () => this.clock.now() - scheduledAt > this.config.writeEveryMs,
+          criticalWindow: () => {
+            windowPassed ??= this.criticalWindow(value, belief.writeToken);
+            return windowPassed;
+          },
+        },
+        this.session,
+      ),
     );
     const result = await answeredOrRetried(sent, this.config.retryAfterMs, () =>
       this.retryOnNewConnection(value, belief.writeToken),
@@ -244,7 +260,9 @@ export class LeaseClient {
       await this.lost('my own clock says my lease ran out');
       return false;
     }
-    const judged = await readLeaseByDatabaseClock({ as: this.identity(), token: belief.leaseToken }, this.session);
+    const judged = await this.whenFree(() =>
+      readLeaseByDatabaseClock({ as: this.identity(), token: belief.leaseToken }, this.session),
+    );
     if (judged.holding) return true;
     const mine = `my own clock reads ${new Date(this.clock.now()).toISOString()} and says it runs until ${new Date(belief.until).toISOString()}`;
     await this.lost(
@@ -356,11 +374,32 @@ export class LeaseClient {
     fields: { token?: Token; detail?: Record<string, unknown> },
   ): Promise<void> {
     const { lab, name } = this.config;
-    await appendEvent(
-      this.session,
-      { lab: lab.id, actor: name, kind, resource: lab.resource, ...fields },
-      { as: this.identity() },
+    await this.whenFree(() =>
+      appendEvent(
+        this.session,
+        { lab: lab.id, actor: name, kind, resource: lab.resource, ...fields },
+        { as: this.identity() },
+      ),
     );
+  }
+
+  /**
+   * One call to the database, sent again while it fails for waiting on someone else's lock (its
+   * lock_timeout, its statement_timeout, a deadlock): such a call did nothing, and the wait is
+   * someone else's, never a reason to stop. A session of a person's worker line that holds up this
+   * worker is ended by the watchdog within a few hundred milliseconds (fl_end_blocking_worker_sessions).
+   */
+  private async whenFree<T>(call: () => Promise<T>): Promise<T> {
+    for (let delayMs = BUSY_RETRY_FIRST_MS; ; delayMs = Math.min(delayMs * 2, BUSY_RETRY_MAX_MS)) {
+      try {
+        return await call();
+      } catch (error) {
+        const code = (error as { code?: unknown } | null)?.code;
+        const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+        if (!BUSY_CODES.has(String(code)) && !BUSY_CODES.has(String(cause))) throw error;
+        await sleep(delayMs);
+      }
+    }
   }
 
   /** Who this worker is, presented to every call it makes (db/worker-identity.ts). */

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { migrate } from '../../db/migrate';
 import { closePool } from '../../db/pool';
-import { ensureLocalWorkerPassword, ensureWorkerPassword } from '../../db/roles';
+import { ensureLocalWorkerPassword } from '../../db/roles';
 import { crashPostmaster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { sharedLab } from '../model/lab/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
@@ -24,7 +24,6 @@ before(async () => {
   cluster = await startTestCluster('reconnect');
   process.env.DATABASE_URL = cluster.url;
   await migrate(cluster.url);
-  await ensureWorkerPassword(cluster.url);
   // The workers the supervisor starts connect as the local worker role, with this cluster's password.
   process.env.FENCING_LAB_LOCAL_WORKER_PASSWORD = await ensureLocalWorkerPassword(cluster.url);
 });

@@ -10,10 +10,10 @@ import { sharedLab } from '../model/lab/lab-instance';
 import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';
 import * as doors from '../server/lab-door-commands';
-import { roomWorkerUrl } from '../supervisor/local-worker-url';
 import { getSupervisor } from '../supervisor/supervisor';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
+import { testWorkerLineUrl } from '../testing/worker-line';
 
 /*
  * A reset is final for a remote worker that could not be told: frozen by the operating system
@@ -31,7 +31,9 @@ const STEP_MS = 20_000;
 const runs: RemoteWorkerRun[] = [];
 let stoppedPid: number | undefined;
 
+let lineUrl: string;
 before(async () => {
+  lineUrl = await testWorkerLineUrl();
   assert.ok((await commands.resetLab({ lab: LAB }, TRAINER)).ok);
   // The room joins a shared lab only while its trainer opens it to remote workers.
   assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: true }, TRAINER)).ok);
@@ -60,7 +62,7 @@ async function listed(name: string) {
 }
 
 test('a remote worker frozen (SIGSTOP) across a reset is refused when it wakes, and nothing of it lands', async () => {
-  const sleeper = startRemoteWorker(['--db', roomWorkerUrl(), '--lab', LAB, '--name', 'Sleeper', ...FAST_FLAGS]);
+  const sleeper = startRemoteWorker(['--db', lineUrl, '--lab', LAB, '--name', 'Sleeper', ...FAST_FLAGS]);
   runs.push(sleeper);
   const pid = await sleeper.pid();
   const wrote = await waitForEvent((e) => e.actor === 'Sleeper' && e.kind === 'write_accepted', "Sleeper's write");

@@ -9,11 +9,11 @@ import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';
 import * as doors from '../server/lab-door-commands';
-import { roomWorkerUrl } from '../supervisor/local-worker-url';
 import { getSupervisor } from '../supervisor/supervisor';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 import { waitFor } from '../testing/wait';
 import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
+import { testWorkerLineUrl } from '../testing/worker-line';
 
 /*
  * `npm run worker` as a real process started from a shell, driven by the trainer through the same
@@ -28,12 +28,14 @@ const STEP_MS = 20_000;
 
 const runs: RemoteWorkerRun[] = [];
 const worker = (args: string[]) => {
-  const run = startRemoteWorker(['--db', roomWorkerUrl(), ...args]);
+  const run = startRemoteWorker(['--db', lineUrl, ...args]);
   runs.push(run);
   return run;
 };
 
+let lineUrl: string;
 before(async () => {
+  lineUrl = await testWorkerLineUrl();
   assert.ok((await commands.resetLab({ lab: LAB }, TRAINER)).ok);
   // The room joins a shared lab only while its trainer opens it to remote workers.
   assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: true }, TRAINER)).ok);

@@ -8,10 +8,10 @@ import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';
 import * as doors from '../server/lab-door-commands';
-import { roomWorkerUrl } from '../supervisor/local-worker-url';
 import { getSupervisor } from '../supervisor/supervisor';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
+import { testWorkerLineUrl } from '../testing/worker-line';
 
 /*
  * One suite, run for both kinds of worker: one the server started from a page, and one started by
@@ -41,15 +41,7 @@ const KINDS: Record<'local' | 'remote', (name: string) => Promise<Started>> = {
   },
   /** Started by hand, from a shell. */
   remote: async (name) => {
-    const run: RemoteWorkerRun = startRemoteWorker([
-      '--db',
-      roomWorkerUrl(),
-      '--lab',
-      LAB,
-      '--name',
-      name,
-      ...FAST_FLAGS,
-    ]);
+    const run: RemoteWorkerRun = startRemoteWorker(['--db', lineUrl, '--lab', LAB, '--name', name, ...FAST_FLAGS]);
     runs.push(run);
     return { pid: await run.pid(), exited: run.exited };
   },
@@ -57,7 +49,9 @@ const KINDS: Record<'local' | 'remote', (name: string) => Promise<Started>> = {
 
 const runs: RemoteWorkerRun[] = [];
 // The room joins a shared lab only while its trainer opens it to remote workers.
+let lineUrl: string;
 before(async () => {
+  lineUrl = await testWorkerLineUrl();
   assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: true }, TRAINER)).ok);
 });
 after(async () => {

@@ -74,8 +74,8 @@ export default async function LabPage({ params }: Props) {
       {waiting ? <ForkWaiting words={waiting} /> : null}
       <LabView lab={lab} canDrive={access.canDrive} />
       {/* A delayed-packet lab's workers run behind this server's packet relay: one started by hand is refused. */}
-      {access.joinKey && !hasPacketRelay(lab.kind) ? (
-        <OwnMachineWorker labId={lab.id} joinKey={access.joinKey} />
+      {(access.joinKey || doors?.remoteWorkersOpen) && !hasPacketRelay(lab.kind) ? (
+        <OwnMachineWorker labId={lab.id} />
       ) : null}
     </LabPageShell>
   );

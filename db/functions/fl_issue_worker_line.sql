@@ -1,0 +1,71 @@
+-- execute: app
+-- A person's own worker line (0046): a LOGIN role, a member of the worker group (so exactly the
+-- worker's privileges), with its own password (p_password, made by the app server), at most
+-- p_connections connections, and the issued session defaults (fl_worker_line_settings). One per
+-- browser (p_holder, the hash of its owner secret) and lab page: asked again, the same role is given
+-- a new password and its settings are put back (what its person changed reaches only them). At most
+-- p_per_address lines issued to one client address, and at most as many as fit in two fifths of
+-- max_connections (the room's worker line had that many): past it, the oldest line with no session
+-- for 10 minutes is taken back; else refused (FL030, in words). Returns the role's name.
+--
+-- Needs an owner that may CREATE ROLE (a superuser, as the embedded cluster's, or CREATEROLE).
+CREATE OR REPLACE FUNCTION fl_issue_worker_line(p_holder text, p_lab text, p_address inet, p_password text,
+                                                p_connections integer, p_per_address integer)
+RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  line text;
+  budget integer := current_setting('max_connections')::integer * 2 / 5;
+  victim text;
+  group_role text := fencing_lab_role('worker');
+BEGIN
+  IF p_holder IS NULL OR length(p_holder) <> 64 OR p_password IS NULL OR length(p_password) < 16
+     OR p_connections NOT BETWEEN 2 AND 16 OR p_per_address < 1 THEN
+    RAISE EXCEPTION 'a worker line is issued to a browser, with a password of at least 16 characters'
+      USING ERRCODE = '22023';
+  END IF;
+  IF NOT EXISTS (SELECT FROM labs l WHERE l.id = p_lab AND l.closed_at IS NULL AND l.history_deleted_at IS NULL) THEN
+    RAISE EXCEPTION 'no open lab %', p_lab USING ERRCODE = '22023';
+  END IF;
+  -- One issuer at a time: the counts below hold until this transaction ends.
+  PERFORM pg_advisory_xact_lock(hashtext('fencing_lab.worker_lines'));
+  -- Lines whose lab closed are taken back first.
+  FOR victim IN SELECT w.role_name FROM worker_lines w JOIN labs l ON l.id = w.lab
+                 WHERE l.closed_at IS NOT NULL OR l.history_deleted_at IS NOT NULL LOOP
+    PERFORM fl_drop_worker_line(victim);
+  END LOOP;
+  SELECT w.role_name INTO line FROM worker_lines w WHERE w.holder = p_holder AND w.lab = p_lab;
+  IF line IS NULL THEN
+    IF (SELECT count(*) FROM worker_lines w WHERE w.issued_from IS NOT DISTINCT FROM p_address) >= p_per_address THEN
+      RAISE EXCEPTION 'this address already holds % worker lines: ask your trainer', p_per_address
+        USING ERRCODE = 'FL030';
+    END IF;
+    IF ((SELECT count(*) FROM worker_lines) + 1) * p_connections > budget THEN
+      SELECT w.role_name INTO victim FROM worker_lines w
+       WHERE w.issued_at < clock_timestamp() - interval '10 minutes'
+         AND NOT EXISTS (SELECT FROM pg_stat_activity a WHERE a.usename = w.role_name)
+       ORDER BY w.issued_at LIMIT 1;
+      IF victim IS NULL THEN
+        RAISE EXCEPTION 'the room''s worker lines are all in use (% of them): ask your trainer',
+          (SELECT count(*) FROM worker_lines) USING ERRCODE = 'FL030';
+      END IF;
+      PERFORM fl_drop_worker_line(victim);
+    END IF;
+    line := 'fencing_line_' || left(md5(current_database()), 8) || '_'
+            || left(md5(random()::text || clock_timestamp()::text || p_holder), 12);
+    EXECUTE format('CREATE ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT NOREPLICATION NOBYPASSRLS '
+                   'CONNECTION LIMIT %s PASSWORD %L', line, p_connections, p_password);
+    -- Its privileges are the group's; it may not SET ROLE to it (PostgreSQL 16 and later say so).
+    IF current_setting('server_version_num')::integer >= 160000 THEN
+      EXECUTE format('GRANT %I TO %I WITH INHERIT TRUE, SET FALSE', group_role, line);
+    ELSE
+      EXECUTE format('GRANT %I TO %I', group_role, line);
+    END IF;
+    INSERT INTO worker_lines (role_name, holder, lab, issued_from) VALUES (line, p_holder, p_lab, p_address);
+  ELSE
+    EXECUTE format('ALTER ROLE %I PASSWORD %L', line, p_password);
+    UPDATE worker_lines SET issued_at = clock_timestamp(), issued_from = p_address WHERE role_name = line;
+  END IF;
+  PERFORM fl_restore_worker_line(line);
+  RETURN line;
+END $$;

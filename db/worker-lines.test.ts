@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import { setRemoteWorkersOpen } from './lab-doors';
+import { closeLab, createPrivateLab } from './labs';
+import { closePool, databaseUrl, getPool, newClient } from './pool';
+import { workerRoleName } from './role-names';
+import { databaseNameOf } from './roles';
+import { issueWorkerLine, restoreChangedWorkerLines, WORKER_LINE_CONNECTIONS, workerLineUrl } from './worker-lines';
+
+/*
+ * Issue 33, item 2: one role shared by the room made what any role may do to itself everyone's
+ * problem. `ALTER ROLE CURRENT_USER SET default_transaction_read_only = on` made every other remote
+ * worker fail, `RESET ALL` removed the role's limits, `PASSWORD '…'` locked the room out, and all
+ * three survived a restart. Now each person gets a worker line of their own: what one does to their
+ * own role reaches no one else, and their own line is refused in words, then put back.
+ */
+
+const LAB = 'no-fencing';
+const clients: pg.Client[] = [];
+
+const holderOf = (who: string) => createHash('sha256').update(`worker-lines.test:${who}`).digest('hex');
+
+async function lineOf(who: string, lab = LAB) {
+  const n = createHash('md5').update(who).digest();
+  return issueWorkerLine({ holder: holderOf(who), lab, address: `10.${n[0]}.${n[1]}.${n[2]}` });
+}
+
+async function connect(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  clients.push(client);
+  return client;
+}
+
+async function join(db: pg.Client, name: string): Promise<string | null> {
+  const { rows } = await db.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4)', [
+    LAB,
+    name,
+    randomBytes(12).toString('hex'),
+    JSON.stringify({ name }),
+  ]);
+  return rows[0]?.refusal ?? null;
+}
+
+before(async () => {
+  await setRemoteWorkersOpen(LAB, true);
+});
+after(async () => {
+  await setRemoteWorkersOpen(LAB, false);
+  for (const client of clients) await client.end().catch(() => undefined);
+  await closePool();
+});
+
+test('the worker role is a group with no login: the room has no shared password', async () => {
+  const { rows } = await getPool().query<{ rolcanlogin: boolean }>(
+    'SELECT rolcanlogin FROM pg_roles WHERE rolname = $1',
+    [workerRoleName(databaseNameOf(databaseUrl()))],
+  );
+  assert.equal(rows[0]?.rolcanlogin, false);
+});
+
+test("one person's ALTER ROLE … SET, RESET ALL and PASSWORD leave another person's join working", async () => {
+  const mallory = await lineOf('mallory');
+  const alice = await lineOf('alice');
+  assert.notEqual(mallory.role, alice.role, 'two people, two roles');
+  const m = await connect(workerLineUrl(databaseUrl(), mallory));
+  await m.query('ALTER ROLE CURRENT_USER SET default_transaction_read_only = on');
+  await m.query('ALTER ROLE CURRENT_USER RESET ALL');
+  await m.query('ALTER ROLE CURRENT_USER SET default_transaction_read_only = on');
+  await m.query("ALTER ROLE CURRENT_USER PASSWORD 'mallory-chose-this-one'");
+
+  const a = await connect(workerLineUrl(databaseUrl(), alice));
+  assert.equal(await join(a, `Alice${randomBytes(2).toString('hex')}`), null, "alice's worker joins");
+  const shown = async (setting: string) => (await a.query(`SHOW ${setting}`)).rows[0]?.[setting];
+  assert.equal(await shown('statement_timeout'), '2s', "alice's limits are hers, as issued");
+  assert.equal(await shown('default_transaction_read_only'), 'off');
+});
+
+test('a line whose settings were changed is refused in words, then put back as issued', async () => {
+  const line = await lineOf('tamperer');
+  const own = await connect(workerLineUrl(databaseUrl(), line));
+  await own.query('ALTER ROLE CURRENT_USER SET statement_timeout = 0');
+  await own.query(
+    `ALTER ROLE CURRENT_USER IN DATABASE ${JSON.stringify(databaseNameOf(databaseUrl()))} SET work_mem = '1GB'`,
+  );
+  const again = await connect(workerLineUrl(databaseUrl(), line));
+  await assert.rejects(join(again, 'Tamperer'), (error: Error & { code?: string }) => {
+    assert.equal(error.code, 'FL031');
+    assert.match(error.message, /this worker line's settings were changed \(set: .*statement_timeout=0.*work_mem=1GB/);
+    return true;
+  });
+  assert.ok((await restoreChangedWorkerLines()) >= 1, 'the watchdog puts it back');
+  const restored = await connect(workerLineUrl(databaseUrl(), line));
+  assert.equal(await join(restored, `Tamperer${randomBytes(2).toString('hex')}`), null, 'it joins again');
+  assert.equal((await restored.query('SHOW work_mem')).rows[0]?.work_mem, '4MB');
+});
+
+test('a person who changed their own password locked out only themselves; asking again gives a new one', async () => {
+  const first = await lineOf('forgetful');
+  const db = await connect(workerLineUrl(databaseUrl(), first));
+  await db.query("ALTER ROLE CURRENT_USER PASSWORD 'something-else-entirely'");
+  const locked = newClient(workerLineUrl(databaseUrl(), first));
+  await assert.rejects(locked.connect(), /password authentication failed/);
+  await locked.end().catch(() => undefined);
+  const again = await lineOf('forgetful');
+  assert.equal(again.role, first.role, 'the same line');
+  assert.notEqual(again.password, first.password);
+  await connect(workerLineUrl(databaseUrl(), again));
+});
+
+test(`a line holds at most ${WORKER_LINE_CONNECTIONS} connections, and may not act as the worker group`, async () => {
+  const line = await lineOf('greedy');
+  const url = workerLineUrl(databaseUrl(), line);
+  const held: pg.Client[] = [];
+  for (let n = 0; n < WORKER_LINE_CONNECTIONS; n++) held.push(await connect(url));
+  const extra = newClient(url);
+  await assert.rejects(extra.connect(), /too many connections for role/);
+  await extra.end().catch(() => undefined);
+  const group = workerRoleName(databaseNameOf(databaseUrl()));
+  const version = Number((await getPool().query('SHOW server_version_num')).rows[0]?.server_version_num);
+  if (version >= 160000) {
+    await assert.rejects((held[0] as pg.Client).query(`SET ROLE "${group}"`), /permission denied to set role/);
+  }
+});
+
+test("a closed lab's lines are taken back at the next issue", async () => {
+  const lab = await createPrivateLab({
+    kind: 'fenced',
+    ownerHash: holderOf('closer'),
+    openedFrom: `closer-${randomBytes(3).toString('hex')}`,
+    initialValue: 'v0',
+    opensPerAddress: 12,
+    opensWindowMs: 1,
+  });
+  const line = await lineOf('closer', lab.id);
+  await closeLab(lab.id);
+  await lineOf('someone-after-closer');
+  const { rows } = await getPool().query('SELECT 1 FROM pg_roles WHERE rolname = $1', [line.role]);
+  assert.equal(rows.length, 0, 'the role is gone');
+});

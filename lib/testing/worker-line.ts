@@ -1,0 +1,19 @@
+import { createHash } from 'node:crypto';
+import { databaseUrl } from '../../db/pool';
+import { issueWorkerLine, workerLineUrl } from '../../db/worker-lines';
+
+/*
+ * A person's worker line for a test, as a lab's page issues one (db/worker-lines.ts): `who` names the
+ * person (each is a browser of its own, from an address of its own), `lab` the page it was issued from.
+ * The same person and lab get the same role again, with a new password: a database lane's files
+ * share a handful of lines instead of filling the room's.
+ */
+export async function testWorkerLineUrl(options: { who?: string; lab?: string } = {}): Promise<string> {
+  const who = options.who ?? 'trainee';
+  const lab = options.lab ?? 'fenced';
+  const holder = createHash('sha256').update(`test worker line:${who}`).digest('hex');
+  const bytes = createHash('md5').update(who).digest();
+  const address = `127.${bytes[0]}.${bytes[1]}.${(bytes[2] ?? 0) | 1}`;
+  const line = await issueWorkerLine({ holder, lab, address });
+  return workerLineUrl(databaseUrl(), line);
+}
