@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { installJobQueue } from '../db/job-queue-schema';
 import type { ConsumerArgs } from './job-queue-consumer';
 import { jobQueueFigures, type LibResult, printJobQueueTable } from './job-queue-report';
 import {
@@ -50,7 +49,8 @@ async function benchLib(lib: Lib, ownerUrl: string, workerUrl: string, size: Siz
   const consumers: ChildProcess[] = [];
   try {
     await createBenchTables(owner);
-    // The product's migrate installs graphile-worker (db/job-queue-schema.ts): measured from nothing, as pg-boss is.
+    // The product's migrate installs graphile-worker in a database of its own (db/job-queue-schema.ts); the
+    // choice between the libraries was measured on the lab's database, from nothing, as pg-boss is.
     if (lib === 'graphile-worker') await owner.query('DROP SCHEMA IF EXISTS graphile_worker CASCADE');
     const appInstalls = await install(lib, ownerUrl, size.expireInSeconds);
     await grantApp(owner, lib, ownerUrl);
@@ -76,7 +76,8 @@ async function benchLib(lib: Lib, ownerUrl: string, workerUrl: string, size: Siz
     }
   } finally {
     for (const consumer of consumers) consumer.kill('SIGKILL');
-    if (lib === 'graphile-worker') await installJobQueue(owner, ownerUrl);
+    // The product's queue is in the jobs database (db/jobs-database.ts), untouched: the lab database keeps none.
+    if (lib === 'graphile-worker') await owner.query('DROP SCHEMA IF EXISTS graphile_worker CASCADE');
     await owner.end();
     await workerDb.end();
   }

@@ -5,16 +5,18 @@ import { guardShare } from '../lib/model/guard/guard-share';
 import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
 import { findGuardAttempt } from './guard-attempts';
 import {
+  addGuardAttackJob,
   claimGuardAttempt,
   enqueueGuardAttack,
   failAbandonedGuardAttempts,
   finishGuardAttempt,
   GUARD_ATTACK_MAX_RUNS,
+  insertQueuedAttempt,
   queueFacts,
 } from './guard-queue';
 import { beatJobServer, leaveJobServers } from './job-servers';
 import { closeLab, createPrivateLab, type LabRecord } from './labs';
-import { closePool, getPool } from './pool';
+import { closePool, getJobsPool, getPool } from './pool';
 
 /*
  * The line of guard attacks in PostgreSQL (0043, db/guard-queue.ts): one guard in line per trainee,
@@ -51,8 +53,8 @@ async function clearLine(): Promise<void> {
     `UPDATE guard_attempts SET outcome = 'failed', verdict = 'cleared by a test' WHERE outcome = 'queued'`,
   );
   // Every job, of every kind: a place in line counts them all (this file has its lane's database to itself).
-  await getPool().query('DELETE FROM graphile_worker._private_jobs');
-  await getPool().query('UPDATE graphile_worker._private_job_queues SET locked_at = NULL, locked_by = NULL');
+  await getJobsPool().query('DELETE FROM graphile_worker._private_jobs');
+  await getJobsPool().query('UPDATE graphile_worker._private_job_queues SET locked_at = NULL, locked_by = NULL');
 }
 
 before(clearLine);
@@ -70,7 +72,7 @@ test('one guard in line per trainee: a second is refused in words, another train
   await assert.rejects(enqueue(ada), /^FencingError: your guard is already in line: wait for its verdict/);
   const bob = await enqueue(await labOf(), 'Bob');
   assert.equal(bob.outcome, 'queued');
-  const { rows } = await getPool().query(
+  const { rows } = await getJobsPool().query(
     `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'guard_attack' AND key = ANY($1)`,
     [[`guard_attempt:${first.id}`, `guard_attempt:${bob.id}`]],
   );
@@ -107,7 +109,7 @@ test('places: the waiting counted in order, the attacked at 0; slots from the se
   const b = await enqueue(await labOf(), 'B');
   const c = await enqueue(await labOf(), 'C');
   await claimGuardAttempt(a.id, 'server-1');
-  await getPool().query(
+  await getJobsPool().query(
     `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test-pool' WHERE key = $1`,
     [`guard_attempt:${a.id}`],
   );
@@ -138,13 +140,13 @@ test('places: the waiting counted in order, the attacked at 0; slots from the se
 
 test("a place counts the room's other jobs a server takes first (a fork's run), and every job running holds a slot", async () => {
   const fork = `p-${randomBytes(6).toString('hex')}`;
-  await getPool().query(
+  await getJobsPool().query(
     `SELECT graphile_worker.add_job('what_if', json_build_object('lab', $1::text), job_key => 'what_if:' || $1)`,
     [fork],
   );
   const a = await enqueue(await labOf(), 'A');
   assert.equal((await queueFacts([a.id])).get(a.id)?.ahead, 1, "the fork's run is taken first");
-  await getPool().query(
+  await getJobsPool().query(
     `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test-pool' WHERE key = $1`,
     [`what_if:${fork}`],
   );
@@ -154,7 +156,7 @@ test("a place counts the room's other jobs a server takes first (a fork's run), 
 
 test('an attempt whose job is spent (its servers died every time) is failed in words, not left in line', async () => {
   const attempt = await enqueue(await labOf());
-  await getPool().query(`UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key = $1`, [
+  await getJobsPool().query(`UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key = $1`, [
     `guard_attempt:${attempt.id}`,
   ]);
   assert.ok((await failAbandonedGuardAttempts()) >= 1);
@@ -166,10 +168,45 @@ test('an attempt whose job is spent (its servers died every time) is failed in w
   );
 });
 
+test('a crash between an attempt and its job (two databases): not judged within the grace, failed in words after it', async () => {
+  const ada = await labOf();
+  // The first step only: the process died before the job reached the job queue's database.
+  const orphan = await insertQueuedAttempt({
+    lab: ada.lab.id,
+    ownerHash: ada.ownerHash,
+    name: 'Ada',
+    statement: SET,
+    sentBy,
+  });
+  assert.equal(await failAbandonedGuardAttempts(), 0, 'a row whose job may be on its way is not abandoned');
+  assert.equal((await findGuardAttempt(orphan.id))?.outcome, 'queued');
+  // Adding its job is idempotent (its key is the attempt's): two adds, one job.
+  const bob = await labOf();
+  const withJob = await insertQueuedAttempt({
+    lab: bob.lab.id,
+    ownerHash: bob.ownerHash,
+    name: 'Bob',
+    statement: SET,
+    sentBy,
+  });
+  await addGuardAttackJob(withJob.id);
+  await addGuardAttackJob(withJob.id);
+  const { rows } = await getJobsPool().query('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1', [
+    `guard_attempt:${withJob.id}`,
+  ]);
+  assert.equal(rows[0].n, 1);
+  // Past the grace (0 here): the one without a job is failed in words, the one with its job waits on.
+  assert.equal(await failAbandonedGuardAttempts(undefined, undefined, { graceMs: 0 }), 1);
+  const failed = await findGuardAttempt(orphan.id);
+  assert.equal(failed?.outcome, 'failed');
+  assert.equal(failed?.verdict, 'the attack could not finish: its job is gone; submit it again');
+  assert.equal((await findGuardAttempt(withJob.id))?.outcome, 'queued');
+});
+
 test("a server that stops beating is forgotten by a peer's beat, which unlocks its pools' jobs", async () => {
   const attempt = await enqueue(await labOf());
   const key = `guard_attempt:${attempt.id}`;
-  await getPool().query(
+  await getJobsPool().query(
     `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'dead-pool', attempts = 1 WHERE key = $1`,
     [key],
   );
@@ -181,14 +218,14 @@ test("a server that stops beating is forgotten by a peer's beat, which unlocks i
     judge: true,
     activeJobIds: [],
   });
-  await getPool().query(`UPDATE job_servers SET beat_at = beat_at - interval '10 seconds' WHERE id = 'test-dead'`);
+  await getJobsPool().query(`UPDATE job_servers SET beat_at = beat_at - interval '10 seconds' WHERE id = 'test-dead'`);
   const beat = { server: 'test-alive', poolIds: [], slots: 1, staleMs: 2_000, activeJobIds: [] };
   // Back from an outage, every beat is old: a server judges none before it has beaten for staleMs itself.
   assert.deepEqual(await beatJobServer({ ...beat, judge: false }), []);
   const gone = await beatJobServer({ ...beat, judge: true });
   await leaveJobServers('test-alive');
   assert.deepEqual(gone, ['test-dead']);
-  const { rows } = await getPool().query(
+  const { rows } = await getJobsPool().query(
     'SELECT locked_at, locked_by FROM graphile_worker._private_jobs WHERE key = $1',
     [key],
   );
@@ -199,7 +236,7 @@ test("a server's own lock it no longer runs (a failure it could not record) is r
   const mine = await enqueue(await labOf(), 'Mine');
   const running = await enqueue(await labOf(), 'Running');
   const lock = (attempt: number) =>
-    getPool().query(
+    getJobsPool().query(
       `UPDATE graphile_worker._private_jobs SET locked_at = now() - interval '30 seconds', locked_by = 'my-pool', attempts = 1
         WHERE key = $1 RETURNING id::text`,
       [`guard_attempt:${attempt}`],
@@ -215,7 +252,7 @@ test("a server's own lock it no longer runs (a failure it could not record) is r
     activeJobIds: [active],
   });
   await leaveJobServers('test-me');
-  const { rows } = await getPool().query<{ key: string; locked_by: string | null }>(
+  const { rows } = await getJobsPool().query<{ key: string; locked_by: string | null }>(
     'SELECT key, locked_by FROM graphile_worker._private_jobs WHERE key = ANY($1) ORDER BY id',
     [[`guard_attempt:${mine.id}`, `guard_attempt:${running.id}`]],
   );

@@ -13,11 +13,13 @@ import {
   takeShare,
 } from './guard-attempts';
 import { jobsAheadSql, roomSlotsSql } from './job-line';
-import { getPool, type Queryable } from './pool';
+import { JOB_ADD_GRACE_MS } from './jobs-database';
+import { getJobsPool, getPool, type Queryable } from './pool';
 
 /*
  * Guard attacks as jobs (issue 24, 0043_guard_attack_jobs.sql): a guard joins the line as a 'queued'
- * attempt and a graphile-worker job in one statement; a server claims it with a run token from a
+ * attempt in the lab's database and a graphile-worker job in the job queue's (issue 33,
+ * db/jobs-database.ts), the attempt first, the job keyed by it; a server claims it with a run token from a
  * sequence, and only the newest claim's verdict is written (first one wins, a woken stale run is
  * fenced off). Every time is the database's.
  */
@@ -36,37 +38,42 @@ const TYPICAL_OF = 20;
 export const SERVER_STALE_MS = 8_000;
 
 /**
- * Puts a guard in line: its attempt and its job, committed together, within the owner's and the
- * address's share of attacks this minute, counted by the database for the whole room (0045,
- * fl_take_guard_share): past it, a FencingError says when to come back, and nothing is stored. A
- * trainee with a guard already in line (any lab, any server) is refused by the database's
- * one-queued-per-owner index.
+ * Puts a guard in line: its attempt, then its job (keyed by the attempt: adding it twice is adding it
+ * once), within the owner's and the address's share of attacks this minute, counted by the database
+ * for the whole room (0045, fl_take_guard_share): past it, a FencingError says when to come back, and
+ * nothing is stored. A trainee with a guard already in line (any lab, any server) is refused by the
+ * database's one-queued-per-owner index. A job that cannot be added takes its attempt back (the share
+ * with it) and the error is thrown; a crash between the two is repaired by failAbandonedGuardAttempts.
  */
 export async function enqueueGuardAttack(
+  input: Pick<GuardAttempt, 'lab' | 'ownerHash' | 'name' | 'statement'> & { sentBy: SentBy },
+  db: Queryable = getPool(),
+  jobs: Queryable = getJobsPool(),
+): Promise<GuardAttempt> {
+  const attempt = await insertQueuedAttempt(input, db);
+  try {
+    await addGuardAttackJob(attempt.id, jobs);
+  } catch (error) {
+    // Not claimed yet (no job, no run): taken back. If this fails too, the repair ends it in words.
+    await db
+      .query(`DELETE FROM guard_attempts WHERE id = $1 AND outcome = 'queued' AND run_token IS NULL`, [attempt.id])
+      .catch((cleanup: Error) => console.error(`[jobs] attempt ${attempt.id} left for the repair: ${cleanup.message}`));
+    throw error;
+  }
+  return attempt;
+}
+
+/** The first step of enqueueGuardAttack: the queued attempt, in the lab's database. */
+export async function insertQueuedAttempt(
   input: Pick<GuardAttempt, 'lab' | 'ownerHash' | 'name' | 'statement'> & { sentBy: SentBy },
   db: Queryable = getPool(),
 ): Promise<GuardAttempt> {
   try {
     const { rows } = await db.query<AttemptRow>(
-      `WITH attempt AS (
-         INSERT INTO guard_attempts (lab, owner_hash, name, statement, outcome, verdict, address, counted_as)
-         SELECT $1, $2, $3, $4, 'queued', 'in line', $7, $8 WHERE ${takeShare(2, 7)}
-         RETURNING *
-       ), job AS (
-         SELECT graphile_worker.add_job($5, json_build_object('attempt', attempt.id), max_attempts => $6,
-                                        job_key => 'guard_attempt:' || attempt.id) AS job
-           FROM attempt
-       )
-       SELECT ${ATTEMPT_COLUMNS} FROM attempt, job`,
-      [
-        input.lab,
-        input.ownerHash,
-        input.name,
-        input.statement.slice(0, 2000),
-        GUARD_ATTACK_TASK,
-        GUARD_ATTACK_MAX_RUNS,
-        ...sentByParams(input.sentBy, 'attack'),
-      ],
+      `INSERT INTO guard_attempts (lab, owner_hash, name, statement, outcome, verdict, address, counted_as)
+       SELECT $1, $2, $3, $4, 'queued', 'in line', $5, $6 WHERE ${takeShare(2, 5)}
+       RETURNING ${ATTEMPT_COLUMNS}`,
+      [input.lab, input.ownerHash, input.name, input.statement.slice(0, 2000), ...sentByParams(input.sentBy, 'attack')],
     );
     return reshapeAttempt(rows[0] as AttemptRow);
   } catch (error) {
@@ -78,6 +85,15 @@ export async function enqueueGuardAttack(
     }
     throw shareUsedInWords(error, 'attack');
   }
+}
+
+/** The second step: the attempt's job, in the job queue's database, keyed by the attempt. */
+export async function addGuardAttackJob(attempt: number, jobs: Queryable = getJobsPool()): Promise<void> {
+  await jobs.query(
+    `SELECT graphile_worker.add_job($1, json_build_object('attempt', $2::bigint), max_attempts => $3,
+                                    job_key => 'guard_attempt:' || $2::bigint)`,
+    [GUARD_ATTACK_TASK, attempt, GUARD_ATTACK_MAX_RUNS],
+  );
 }
 
 /** A claim on a queued attempt: its run token, or undefined when it already has its verdict. */
@@ -131,21 +147,43 @@ export async function finishGuardAttempt(
 
 /**
  * Attempts whose job is gone or spent (its servers died, or it failed, GUARD_ATTACK_MAX_RUNS times, or
- * it was removed) are failed in words, the last error's if it had one: none waits forever.
+ * it was removed, or a crash came between the attempt and its job) are failed in words, the last
+ * error's if it had one: none waits forever. In two steps, as the two databases are apart: the queued
+ * attempts (read first), then their jobs; an attempt that got its verdict meanwhile is left as it is
+ * (`outcome = 'queued'` in the update). An attempt with no job at all is judged only `graceMs` after it
+ * was written (JOB_ADD_GRACE_MS: its job may be on its way).
  */
-export async function failAbandonedGuardAttempts(db: Queryable = getPool()): Promise<number> {
-  const { rowCount } = await db.query(
-    `UPDATE guard_attempts a SET outcome = 'failed', finished_at = clock_timestamp(),
-            verdict = left(coalesce(
+export async function failAbandonedGuardAttempts(
+  db: Queryable = getPool(),
+  jobs: Queryable = getJobsPool(),
+  { graceMs = JOB_ADD_GRACE_MS }: { graceMs?: number } = {},
+): Promise<number> {
+  const queued = await db.query<{ id: string; settled: boolean }>(
+    `SELECT id, created_at < clock_timestamp() - make_interval(secs => $1::float8 / 1000) AS settled
+       FROM guard_attempts WHERE outcome = 'queued'`,
+    [graceMs],
+  );
+  if (queued.rows.length === 0) return 0;
+  const { rows: judged } = await jobs.query<{ id: string; verdict: string }>(
+    `SELECT a.id::text, left(coalesce(
               (SELECT 'the attack could not finish after ' || j.attempts || ' tries: ' ||
                       coalesce(j.last_error, 'the app servers running it stopped')
                  FROM graphile_worker._private_jobs j WHERE j.key = 'guard_attempt:' || a.id),
-              'the attack could not finish: its job is gone') || '; submit it again', 2000)
-      WHERE a.outcome = 'queued'
-        AND NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
+              'the attack could not finish: its job is gone') || '; submit it again', 2000) AS verdict
+       FROM unnest($1::bigint[], $2::boolean[]) AS a(id, settled)
+      WHERE NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
                          WHERE j.key = 'guard_attempt:' || a.id AND j.attempts < j.max_attempts)
         AND NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
-                         WHERE j.key = 'guard_attempt:' || a.id AND j.locked_at IS NOT NULL)`,
+                         WHERE j.key = 'guard_attempt:' || a.id AND j.locked_at IS NOT NULL)
+        AND (a.settled OR EXISTS (SELECT FROM graphile_worker._private_jobs j WHERE j.key = 'guard_attempt:' || a.id))`,
+    [queued.rows.map((row) => row.id), queued.rows.map((row) => row.settled)],
+  );
+  if (judged.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `UPDATE guard_attempts a SET outcome = 'failed', finished_at = clock_timestamp(), verdict = f.verdict
+       FROM unnest($1::bigint[], $2::text[]) AS f(id, verdict)
+      WHERE a.id = f.id AND a.outcome = 'queued'`,
+    [judged.map((row) => row.id), judged.map((row) => row.verdict)],
   );
   return rowCount ?? 0;
 }
@@ -153,56 +191,72 @@ export async function failAbandonedGuardAttempts(db: Queryable = getPool()): Pro
 type FactsRow = {
   id: string;
   running: boolean;
-  running_for: number | null;
   ahead: string;
   held: string;
   running_now: string;
   slots: string;
-  typical: number | null;
 };
 
+type LineRow = { id: string; running_for: number | null; typical: number | null };
+
 /**
- * What the queue says of queued attempts (all of them, or the given ones), read in one statement. A
- * waiting attempt's place counts the jobs a server takes before its own, whatever their kind (guard
- * attacks, what-if forks' runs, sweeps' runs), as graphile-worker takes them: db/job-line.ts, where a
- * sweep's busy queues hold slots. The jobs running now are every kind's, since each holds a slot.
+ * What the queue says of queued attempts (all of them, or the given ones), read in two statements, one
+ * per database: the attempts in line and the typical attack's length from the lab's, then their jobs
+ * from the job queue's. A waiting attempt's place counts the jobs a server takes before its own,
+ * whatever their kind (guard attacks, what-if forks' runs, sweeps' runs), as graphile-worker takes
+ * them: db/job-line.ts, where a sweep's busy queues hold slots. The jobs running now are every kind's,
+ * since each holds a slot.
  */
-export async function queueFacts(ids?: readonly number[], db: Queryable = getPool()): Promise<Map<number, QueueFacts>> {
-  const { rows } = await db.query<FactsRow>(
-    `WITH room AS (SELECT ${roomSlotsSql('$2')} AS slots), line AS (
-       -- Being attacked is its job locked by a server now; a try that failed, or a server taken for
-       -- dead, puts it back in line (started_at says only when it was last claimed).
-       SELECT a.id, a.started_at, j.id AS job_id, j.priority, j.run_at, j.locked_at IS NOT NULL AS running
-         FROM guard_attempts a
-         LEFT JOIN graphile_worker._private_jobs j ON j.key = 'guard_attempt:' || a.id
-        WHERE a.outcome = 'queued' AND ($1::bigint[] IS NULL OR a.id = ANY($1))
-     ), recent AS (
+export async function queueFacts(
+  ids?: readonly number[],
+  db: Queryable = getPool(),
+  jobs: Queryable = getJobsPool(),
+): Promise<Map<number, QueueFacts>> {
+  const { rows: line } = await db.query<LineRow>(
+    `WITH recent AS (
        SELECT extract(epoch FROM finished_at - started_at) AS seconds FROM guard_attempts
         WHERE outcome IN ('passed', 'violation') AND finished_at IS NOT NULL AND started_at IS NOT NULL
         ORDER BY id DESC LIMIT ${TYPICAL_OF}
      )
+     SELECT a.id, extract(epoch FROM clock_timestamp() - a.started_at)::float8 AS running_for,
+            (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) FROM recent)::float8 AS typical
+       FROM guard_attempts a
+      WHERE a.outcome = 'queued' AND ($1::bigint[] IS NULL OR a.id = ANY($1))`,
+    [ids ? [...ids] : null],
+  );
+  if (line.length === 0) return new Map();
+  const { rows } = await jobs.query<FactsRow>(
+    `WITH room AS (SELECT ${roomSlotsSql('$2')} AS slots), line AS (
+       -- Being attacked is its job locked by a server now; a try that failed, or a server taken for
+       -- dead, puts it back in line (started_at says only when it was last claimed).
+       SELECT a.id, j.id AS job_id, j.priority, j.run_at, j.locked_at IS NOT NULL AS running
+         FROM unnest($1::bigint[]) AS a(id)
+         LEFT JOIN graphile_worker._private_jobs j ON j.key = 'guard_attempt:' || a.id
+     )
      SELECT line.id, coalesce(line.running, false) AS running,
-            CASE WHEN line.running THEN extract(epoch FROM clock_timestamp() - line.started_at)::float8 END AS running_for,
             CASE WHEN line.running OR line.job_id IS NULL THEN 0 ELSE place.ahead END AS ahead,
             CASE WHEN line.running OR line.job_id IS NULL THEN 0 ELSE place.held END AS held,
             (SELECT count(*) FROM graphile_worker._private_jobs WHERE locked_at IS NOT NULL) AS running_now,
-            room.slots,
-            (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) FROM recent)::float8 AS typical
+            room.slots
        FROM line CROSS JOIN room CROSS JOIN LATERAL ${jobsAheadSql('line', 'room.slots')} place`,
-    [ids ? [...ids] : null, SERVER_STALE_MS],
+    [line.map((row) => row.id), SERVER_STALE_MS],
   );
+  const inLine = new Map(line.map((row) => [row.id, row]));
   return new Map(
-    rows.map((row) => [
-      Number(row.id),
-      {
-        running: row.running,
-        runningForSeconds: row.running_for ?? 0,
-        ahead: Number(row.ahead),
-        held: Number(row.held),
-        runningNow: Number(row.running_now),
-        slots: Number(row.slots),
-        typicalSeconds: row.typical ?? undefined,
-      },
-    ]),
+    rows.map((row) => {
+      const attempt = inLine.get(row.id);
+      return [
+        Number(row.id),
+        {
+          running: row.running,
+          runningForSeconds: row.running ? (attempt?.running_for ?? 0) : 0,
+          ahead: Number(row.ahead),
+          held: Number(row.held),
+          runningNow: Number(row.running_now),
+          slots: Number(row.slots),
+          typicalSeconds: attempt?.typical ?? undefined,
+        },
+      ];
+    }),
   );
 }

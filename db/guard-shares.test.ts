@@ -7,7 +7,7 @@ import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
 import { findGuardAttempt, recordRefusedGuard, type SentBy } from './guard-attempts';
 import { enqueueGuardAttack } from './guard-queue';
 import { closeLab, createPrivateLab, type LabRecord } from './labs';
-import { closePool, getPool, newClient, newPool } from './pool';
+import { closePool, getJobsPool, getPool, newClient, newPool } from './pool';
 
 /*
  * A trainee's share of guards a minute, counted by the database for the whole room (0045,
@@ -45,7 +45,7 @@ const newAddress = () => `198.51.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 /** Its verdict written, as a server's attack would: the owner may send the next (one in line each). */
 async function attacked(id: number): Promise<void> {
   await getPool().query(`UPDATE guard_attempts SET outcome = 'passed', verdict = 'held' WHERE id = $1`, [id]);
-  await getPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = $1', [`guard_attempt:${id}`]);
+  await getJobsPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = $1', [`guard_attempt:${id}`]);
 }
 
 /** Every attempt of this owner as if sent `seconds` ago, by the database's clock. */
@@ -83,11 +83,14 @@ after(async () => {
                           WHERE outcome = 'queued' AND lab = ANY($1)`,
     [ids],
   );
-  await getPool().query(
-    `DELETE FROM graphile_worker._private_jobs
-      WHERE key IN (SELECT 'guard_attempt:' || id FROM guard_attempts WHERE lab = ANY($1))`,
+  // The jobs are in the job queue's own database: their keys read here, deleted there.
+  const { rows } = await getPool().query<{ key: string }>(
+    `SELECT 'guard_attempt:' || id AS key FROM guard_attempts WHERE lab = ANY($1)`,
     [ids],
   );
+  await getJobsPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1)', [
+    rows.map((row) => row.key),
+  ]);
   for (const lab of labs) await closeLab(lab.id);
   await owner.end();
   await Promise.all(servers.map((pool) => pool.end()));

@@ -1,10 +1,12 @@
 import 'server-only';
-import { getPool, type Queryable } from './pool';
+import { getJobsPool, type Queryable } from './pool';
 
 /*
  * Liveness for the job queue (issue 24; 0043_guard_attack_jobs.sql): graphile-worker records which
  * pool locked a job but not whether that pool still lives (a dead one's jobs stay locked for 4 hours).
- * Every app server beats every 500 ms with its pools' ids and its slots.
+ * Every app server beats every 500 ms with its pools' ids and its slots. The table lives beside the
+ * library's schema in the job queue's database (db/job-queue-schema.ts), so a dead peer is forgotten
+ * and its jobs unlocked in one statement; every query here runs there.
  */
 
 export type Beat = {
@@ -26,8 +28,8 @@ export type Beat = {
 const OWN_LEFTOVER_MS = 10_000;
 
 /** Beats; returns the peers it forgot. */
-export async function beatJobServer(beat: Beat, db: Queryable = getPool()): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
+export async function beatJobServer(beat: Beat, jobs: Queryable = getJobsPool()): Promise<string[]> {
+  const { rows } = await jobs.query<{ id: string }>(
     `WITH beat AS (
        INSERT INTO job_servers (id, pool_ids, slots) VALUES ($1, $2, $3)
        ON CONFLICT (id) DO UPDATE SET beat_at = clock_timestamp(), pool_ids = EXCLUDED.pool_ids, slots = EXCLUDED.slots
@@ -49,6 +51,6 @@ export async function beatJobServer(beat: Beat, db: Queryable = getPool()): Prom
 }
 
 /** A server closing cleanly leaves the list (its jobs are done or unlocked by graphile-worker itself). */
-export async function leaveJobServers(server: string, db: Queryable = getPool()): Promise<void> {
-  await db.query('DELETE FROM job_servers WHERE id = $1', [server]);
+export async function leaveJobServers(server: string, jobs: Queryable = getJobsPool()): Promise<void> {
+  await jobs.query('DELETE FROM job_servers WHERE id = $1', [server]);
 }

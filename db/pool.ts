@@ -2,6 +2,7 @@ import 'server-only';
 import pg from 'pg';
 import { FencingError, isFencingError } from '../lib/model/core/errors';
 import { closeSingleton, singleton } from '../lib/os/process-singletons';
+import { jobsUrlFrom } from './jobs-database';
 import { appRoleName, databaseNameOf } from './role-names';
 
 export const POOL_MAX_CLIENTS = 10;
@@ -37,20 +38,27 @@ export function newClient(
   return client;
 }
 
+/** The job queue's database (db/jobs-database.ts): the owner's URL with the database swapped. */
+export function jobsDatabaseUrl(): string {
+  return jobsUrlFrom(databaseUrl());
+}
+
 /**
  * A pool with this app's session settings (synchronous commit, the connect timeout), running as the
- * app role (db/roles.ts): the owner's URL, but only what the app server needs.
+ * app role (db/roles.ts): the owner's URL, but only what the app server needs. `database: 'jobs'` is
+ * the job queue's own database (db/jobs-database.ts), as the same app role.
  */
 export function newPool(options: {
   max: number;
   applicationName?: string;
   allowExitOnIdle?: boolean;
+  database?: 'lab' | 'jobs';
   /** Without a listener a server restart surfaces as an uncaughtException. */
   onIdleError: (error: Error) => void;
 }): pg.Pool {
   const url = databaseUrl();
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: options.database === 'jobs' ? jobsUrlFrom(url) : url,
     max: options.max,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     options: `${SESSION_OPTIONS} -c role=${appRoleName(databaseNameOf(url))}`,
@@ -76,7 +84,31 @@ export function getPool(): pg.Pool {
   );
 }
 
-export const closePool = (): Promise<void> => closeSingleton(POOL);
+const JOBS_POOL = 'db.jobs-pool';
+const JOBS_POOL_MAX_CLIENTS = 4;
+
+/**
+ * The process-wide pool on the job queue's database, for adding jobs and reading the line (a job
+ * runner has a pool of its own, lib/server/job-runner.ts). Made on first use.
+ */
+export function getJobsPool(): pg.Pool {
+  return singleton(
+    JOBS_POOL,
+    () =>
+      newPool({
+        max: JOBS_POOL_MAX_CLIENTS,
+        database: 'jobs',
+        applicationName: 'fencing-lab jobs line',
+        onIdleError: (error) => console.error('[db] idle jobs client error:', error.message),
+      }),
+    (pool) => pool.end(),
+  );
+}
+
+/** Closes the process's pools: the lab database's and, if it was made, the job queue's. */
+export const closePool = async (): Promise<void> => {
+  await Promise.all([closeSingleton(POOL), closeSingleton(JOBS_POOL)]);
+};
 
 /** Anything that can run a query: the pool, or a client inside a transaction. */
 export type Queryable = Pick<pg.Pool | pg.PoolClient | pg.Client, 'query'>;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type pg from 'pg';
-import { newClient } from './pool';
+import { databaseUrl, jobsDatabaseUrl, newClient } from './pool';
+import { appRoleName, databaseNameOf, localWorkerRoleName, workerRoleName } from './role-names';
 
 /*
  * Everything the worker role and the app role may do in the database, read from PostgreSQL's own
@@ -59,14 +60,6 @@ const APP_FUNCTIONS = [
   'fl_stage_guard_token(p_lab text, p_next bigint)',
   'fl_take_guard_share(p_owner_hash text, p_address text, p_counted_as text, p_per_owner integer, p_per_address integer, p_window_ms integer)',
   'fl_your_guard_write(p_lab text, p_value text, p_token bigint, p_actor text, p_generation bigint)',
-  // The job queue's (db/job-queue-schema.ts): the app servers run guard attacks from it.
-  'graphile_worker.add_job(identifier text, payload json, queue_name text, run_at timestamp with time zone, max_attempts integer, job_key text, priority integer, flags text[], job_key_mode text)',
-  'graphile_worker.add_jobs(specs graphile_worker.job_spec[], job_key_preserve_run_at boolean)',
-  'graphile_worker.complete_jobs(job_ids bigint[])',
-  'graphile_worker.force_unlock_workers(worker_ids text[])',
-  'graphile_worker.permanently_fail_jobs(job_ids bigint[], error_message text)',
-  'graphile_worker.remove_job(job_key text)',
-  'graphile_worker.reschedule_jobs(job_ids bigint[], run_at timestamp with time zone, priority integer, attempts integer, max_attempts integer)',
   'lab_generation_bump(lab_id text)',
   'lab_generation_current(lab_id text, worker_generation bigint)',
 ];
@@ -75,15 +68,8 @@ const APP_FUNCTIONS = [
 const APP_TABLES = [
   'database_identity: SELECT',
   'events: DELETE, INSERT, SELECT',
-  'graphile_worker._private_job_queues: DELETE, INSERT, SELECT, UPDATE',
-  'graphile_worker._private_jobs: DELETE, INSERT, SELECT, UPDATE',
-  'graphile_worker._private_known_crontabs: DELETE, INSERT, SELECT, UPDATE',
-  'graphile_worker._private_tasks: DELETE, INSERT, SELECT, UPDATE',
-  'graphile_worker.jobs: DELETE, INSERT, SELECT, UPDATE',
-  'graphile_worker.migrations: SELECT',
   // Its verdict columns only (0043): UPDATE of some columns is not UPDATE of the table.
   'guard_attempts: DELETE, INSERT, SELECT',
-  'job_servers: DELETE, INSERT, SELECT, UPDATE',
   'lab_kind_writes: SELECT',
   'lab_kinds: SELECT',
   'labs: INSERT, SELECT',
@@ -102,14 +88,39 @@ const APP_TABLES = [
 ];
 const APP_SEQUENCES = [
   'events_id_seq',
-  'graphile_worker.job_queues_id_seq',
-  'graphile_worker.jobs_id_seq1',
-  'graphile_worker.tasks_id_seq',
   'guard_attack_run_tokens',
   'guard_attempts_id_seq',
   'unguarded_row_ids',
   'worker_commands_id_seq',
   'write_epoch',
+];
+
+/*
+ * The job queue's own database (db/jobs-database.ts, db/job-queue-schema.ts): the app servers run the
+ * room's jobs from it; only the owner and the app role may connect.
+ */
+const JOBS_APP_FUNCTIONS = [
+  'graphile_worker.add_job(identifier text, payload json, queue_name text, run_at timestamp with time zone, max_attempts integer, job_key text, priority integer, flags text[], job_key_mode text)',
+  'graphile_worker.add_jobs(specs graphile_worker.job_spec[], job_key_preserve_run_at boolean)',
+  'graphile_worker.complete_jobs(job_ids bigint[])',
+  'graphile_worker.force_unlock_workers(worker_ids text[])',
+  'graphile_worker.permanently_fail_jobs(job_ids bigint[], error_message text)',
+  'graphile_worker.remove_job(job_key text)',
+  'graphile_worker.reschedule_jobs(job_ids bigint[], run_at timestamp with time zone, priority integer, attempts integer, max_attempts integer)',
+];
+const JOBS_APP_TABLES = [
+  'graphile_worker._private_job_queues: DELETE, INSERT, SELECT, UPDATE',
+  'graphile_worker._private_jobs: DELETE, INSERT, SELECT, UPDATE',
+  'graphile_worker._private_known_crontabs: DELETE, INSERT, SELECT, UPDATE',
+  'graphile_worker._private_tasks: DELETE, INSERT, SELECT, UPDATE',
+  'graphile_worker.jobs: DELETE, INSERT, SELECT, UPDATE',
+  'graphile_worker.migrations: SELECT',
+  'job_servers: DELETE, INSERT, SELECT, UPDATE',
+];
+const JOBS_APP_SEQUENCES = [
+  'graphile_worker.job_queues_id_seq',
+  'graphile_worker.jobs_id_seq1',
+  'graphile_worker.tasks_id_seq',
 ];
 
 const OUTSIDE_THE_CATALOGUE =
@@ -119,12 +130,17 @@ const OUTSIDE_THE_CATALOGUE =
 const QUALIFIED = "CASE WHEN n.nspname = 'public' THEN '' ELSE n.nspname || '.' END";
 
 let owner: pg.Client;
+/** The owner on the job queue's database, where fencing_lab_role is not: roles are named by role-names.ts. */
+let jobsOwner: pg.Client;
 before(async () => {
   owner = newClient();
   await owner.connect();
+  jobsOwner = newClient(jobsDatabaseUrl());
+  await jobsOwner.connect();
 });
 after(async () => {
   await owner.end();
+  await jobsOwner.end();
 });
 
 type Role = 'worker' | 'local' | 'app';
@@ -248,4 +264,54 @@ test('neither worker role may call a built-in that writes without bound, nor mak
     "SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'pg_logical_emit_message'",
   );
   assert.ok((rows[0]?.n ?? 0) >= 2, 'both overloads are there to be refused');
+});
+
+const roleIn = (role: Role) => {
+  const lab = databaseNameOf(databaseUrl());
+  return role === 'app' ? appRoleName(lab) : role === 'local' ? localWorkerRoleName(lab) : workerRoleName(lab);
+};
+
+async function jobsList(sql: string, role: Role): Promise<string[]> {
+  const { rows } = await jobsOwner.query<{ item: string }>(sql, [roleIn(role)]);
+  return rows.map((row) => row.item);
+}
+
+test("the job queue's database: only the owner and the app role may connect; the app role runs the queue and creates nothing", async () => {
+  const { rows } = await jobsOwner.query<{ role: string; connect: boolean }>(
+    `SELECT r.role, has_database_privilege(r.name, current_database(), 'CONNECT') AS connect
+       FROM unnest($1::text[], $2::text[]) AS r(role, name) ORDER BY 1`,
+    [
+      ['app', 'local', 'public', 'worker'],
+      [roleIn('app'), roleIn('local'), 'public', roleIn('worker')],
+    ],
+  );
+  assert.deepEqual(
+    rows.map((row) => `${row.role}: ${row.connect}`),
+    ['app: true', 'local: false', 'public: false', 'worker: false'],
+  );
+  const functions = `SELECT ${QUALIFIED} || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS item
+       FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+      WHERE ${OUTSIDE_THE_CATALOGUE} AND has_function_privilege($1, p.oid, 'EXECUTE')
+      ORDER BY 1`;
+  const tables = `SELECT ${QUALIFIED} || c.relname || ': ' || string_agg(privilege, ', ' ORDER BY privilege) AS item
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
+            unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) AS privilege
+      WHERE ${OUTSIDE_THE_CATALOGUE} AND c.relkind IN ('r', 'v', 'm', 'p', 'f')
+        AND has_table_privilege($1, c.oid, privilege)
+      GROUP BY n.nspname, c.relname ORDER BY 1`;
+  const sequences = `SELECT ${QUALIFIED} || c.relname AS item FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE ${OUTSIDE_THE_CATALOGUE} AND c.relkind = 'S'
+        AND (has_sequence_privilege($1, c.oid, 'USAGE') OR has_sequence_privilege($1, c.oid, 'SELECT')
+             OR has_sequence_privilege($1, c.oid, 'UPDATE'))
+      ORDER BY 1`;
+  assert.deepEqual(await jobsList(functions, 'app'), JOBS_APP_FUNCTIONS);
+  assert.deepEqual(await jobsList(tables, 'app'), JOBS_APP_TABLES);
+  assert.deepEqual(await jobsList(sequences, 'app'), JOBS_APP_SEQUENCES);
+  const { rows: creates } = await jobsOwner.query(
+    `SELECT has_schema_privilege($1, 'public', 'CREATE') AS create_in_public,
+            has_database_privilege($1, current_database(), 'CREATE') AS create_schema,
+            has_database_privilege($1, current_database(), 'TEMP') AS temp_tables`,
+    [roleIn('app')],
+  );
+  assert.deepEqual(creates[0], { create_in_public: false, create_schema: false, temp_tables: false });
 });

@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, beforeEach, test } from 'node:test';
 import { classifyRun, type SweepRunResult } from '../lib/model/sweep/sweep-cell';
-import { closePool, getPool } from './pool';
+import { closePool, getJobsPool, getPool } from './pool';
 import {
+  addSweepRunJobs,
   findSweep,
   finishSweepsWithoutJobs,
   insertSweep,
+  insertSweepRow,
   recordSweepResult,
   stopSweepRow,
   sweepResults,
@@ -24,7 +26,7 @@ const newId = () => `s-${randomBytes(5).toString('hex')}`;
 
 /** Nothing running: every test starts the room's one sweep itself. */
 async function clearSweeps(): Promise<void> {
-  await getPool().query(
+  await getJobsPool().query(
     "DELETE FROM graphile_worker._private_jobs WHERE task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'sweep_run')",
   );
   await getPool().query('UPDATE sweeps SET finished_at = clock_timestamp() WHERE finished_at IS NULL');
@@ -37,7 +39,7 @@ after(async () => {
 });
 
 async function jobsOf(id: string): Promise<Array<{ key: string; queue: string | null }>> {
-  const { rows } = await getPool().query<{ key: string; queue: string | null }>(
+  const { rows } = await getJobsPool().query<{ key: string; queue: string | null }>(
     `SELECT j.key, q.queue_name AS queue FROM graphile_worker._private_jobs j
        LEFT JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id
       WHERE j.key LIKE 'sweep_run:' || $1 || ':%' ORDER BY j.id`,
@@ -97,9 +99,9 @@ test('a stop takes the runs not yet started out of the queue; the sweep then end
 test('a sweep whose runs spent their tries ends, saying how many runs could not finish', async () => {
   const id = newId();
   await insertSweep({ id, startedBy: 'trainer', grid, concurrency: 2, total: 2 });
-  assert.equal(await finishSweepsWithoutJobs(), 0, 'waiting runs keep it running');
+  assert.equal(await finishSweepsWithoutJobs(undefined, undefined, { graceMs: 0 }), 0, 'waiting runs keep it running');
   await recordSweepResult(id, result(0));
-  await getPool().query(
+  await getJobsPool().query(
     `UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key LIKE 'sweep_run:' || $1 || ':%'`,
     [id],
   );
@@ -110,4 +112,26 @@ test('a sweep whose runs spent their tries ends, saying how many runs could not 
   );
   // The room is free again.
   assert.equal(await insertSweep({ id: newId(), startedBy: 'trainer', grid, concurrency: 1, total: 2 }), true);
+});
+
+test('a crash between a sweep and its jobs (two databases): not ended within the grace, ended in words after it', async () => {
+  const id = newId();
+  // The first step only: the process died before the jobs reached the job queue's database.
+  assert.equal(await insertSweepRow({ id, startedBy: 'trainer', grid, concurrency: 1, total: 2 }), true);
+  assert.equal(await finishSweepsWithoutJobs(), 0, 'a sweep whose jobs may be on their way is not ended');
+  assert.equal(
+    await insertSweep({ id: newId(), startedBy: 'trainer', grid, concurrency: 1, total: 2 }),
+    false,
+    'it holds the room meanwhile',
+  );
+  // Adding its jobs again adds each once (their keys are the sweep's and the run's).
+  await addSweepRunJobs({ id, concurrency: 1, total: 2 });
+  await addSweepRunJobs({ id, concurrency: 1, total: 2 });
+  assert.equal((await jobsOf(id)).length, 2);
+  await getJobsPool().query(`DELETE FROM graphile_worker._private_jobs WHERE key LIKE 'sweep_run:' || $1 || ':%'`, [
+    id,
+  ]);
+  // Past the grace (0 here): a sweep without jobs is ended, saying its runs could not finish.
+  assert.equal(await finishSweepsWithoutJobs(undefined, undefined, { graceMs: 0 }), 1);
+  assert.match((await findSweep(id))?.failure ?? '', /^2 of 2 runs could not finish/);
 });

@@ -1,11 +1,12 @@
 import 'server-only';
 import type { SweepRunResult } from '../lib/model/sweep/sweep-cell';
 import { type SweepGrid, sweepGridSchema } from '../lib/model/sweep/sweep-grid';
-import { getPool, type Queryable } from './pool';
+import { JOB_ADD_GRACE_MS } from './jobs-database';
+import { getJobsPool, getPool, type Queryable } from './pool';
 
 /*
- * Sweeps as jobs (issue 24, 0044_sweep_jobs.sql): a sweep is a row and one graphile-worker job per
- * run, added in the same statement; each run's result is written once; a sweep is over once no job of
+ * Sweeps as jobs (issue 24, 0044_sweep_jobs.sql): a sweep is a row in the lab's database and one
+ * graphile-worker job per run in the job queue's (issue 33, db/jobs-database.ts), added just after it; each run's result is written once; a sweep is over once no job of
  * it is waiting or running. The room runs one sweep at a time (a unique index). Times are the
  * database's.
  */
@@ -57,63 +58,70 @@ function reshape(row: Row): SweepRow {
   };
 }
 
-/** The jobs of a sweep that are waiting or running (a job spent by its tries is neither). */
-const PENDING_JOBS_OF = (sweep: string) =>
-  `SELECT FROM graphile_worker._private_jobs j
-    WHERE j.key LIKE 'sweep_run:' || ${sweep} || ':%'
-      AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL)`;
-
 /**
  * Ends every sweep with no job left waiting or running. One that has fewer results than runs and was
- * not stopped says why: its runs' servers died, or their results could not be written, too often.
+ * not stopped says why: its runs' servers died, or their results could not be written, too often. In
+ * two steps, as the two databases are apart (db/jobs-database.ts): the sweeps under way, then which of
+ * them have a job waiting or running. A sweep with no result yet and not stopped is judged only
+ * `graceMs` after it started (JOB_ADD_GRACE_MS: its runs' jobs are added just after its row, and a
+ * crash between the two leaves a sweep without jobs, which this ends).
  */
-export async function finishSweepsWithoutJobs(db: Queryable = getPool()): Promise<number> {
+export async function finishSweepsWithoutJobs(
+  db: Queryable = getPool(),
+  jobs: Queryable = getJobsPool(),
+  { graceMs = JOB_ADD_GRACE_MS }: { graceMs?: number } = {},
+): Promise<number> {
+  // Its jobs were added for sure once it has a result or was stopped (a stop removes them).
+  const open = await db.query<{ id: string }>(
+    `SELECT s.id FROM sweeps s
+      WHERE s.finished_at IS NULL
+        AND (s.stopped OR EXISTS (SELECT FROM sweep_results r WHERE r.sweep = s.id)
+             OR s.started_at < clock_timestamp() - make_interval(secs => $1::float8 / 1000))`,
+    [graceMs],
+  );
+  if (open.rows.length === 0) return 0;
+  // A job spent by its tries is neither waiting nor running.
+  const { rows: done } = await jobs.query<{ id: string }>(
+    `SELECT s.id FROM unnest($1::text[]) AS s(id)
+      WHERE NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
+                         WHERE j.key LIKE 'sweep_run:' || s.id || ':%'
+                           AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL))`,
+    [open.rows.map((row) => row.id)],
+  );
+  if (done.length === 0) return 0;
   const { rowCount } = await db.query(
-    `WITH done AS (
-       SELECT s.id, s.total - (SELECT count(*) FROM sweep_results r WHERE r.sweep = s.id) AS missing
-         FROM sweeps s WHERE s.finished_at IS NULL AND NOT EXISTS (${PENDING_JOBS_OF('s.id')})
-     )
-     UPDATE sweeps s SET finished_at = clock_timestamp(),
-            failure = CASE WHEN NOT s.stopped AND done.missing > 0 THEN
-              done.missing || ' of ' || s.total || ' runs could not finish: the app servers running them stopped, or their results could not be written, ' || $1::int || ' times'
+    `UPDATE sweeps s SET finished_at = clock_timestamp(),
+            failure = CASE WHEN NOT s.stopped AND s.total > (SELECT count(*) FROM sweep_results r WHERE r.sweep = s.id) THEN
+              (s.total - (SELECT count(*) FROM sweep_results r WHERE r.sweep = s.id)) || ' of ' || s.total || ' runs could not finish: the app servers running them stopped, or their results could not be written, ' || $2::int || ' times'
             END
-       FROM done WHERE s.id = done.id`,
-    [SWEEP_RUN_MAX_TRIES],
+      WHERE s.id = ANY($1) AND s.finished_at IS NULL`,
+    [done.map((row) => row.id), SWEEP_RUN_MAX_TRIES],
   );
   return rowCount ?? 0;
 }
 
 /**
- * A new sweep and its runs' jobs, in one transaction: false when another sweep is running in the room.
- * A sweep's runs share `concurrency` job queues (graphile-worker runs one job of a queue at a time),
- * so no more of them run at once, whichever servers take them.
+ * A new sweep, then its runs' jobs (keyed by the sweep and the run: adding them twice adds them once):
+ * false when another sweep is running in the room. A sweep's runs share `concurrency` job queues
+ * (graphile-worker runs one job of a queue at a time), so no more of them run at once, whichever
+ * servers take them. Jobs that cannot be added take the sweep back and the error is thrown (a job
+ * added after all finds no sweep and runs nothing); a crash between the two is ended by
+ * finishSweepsWithoutJobs.
  */
 export async function insertSweep(
   sweep: { id: string; startedBy: string; grid: SweepGrid; concurrency: number; total: number },
   db: Queryable = getPool(),
+  jobs: Queryable = getJobsPool(),
 ): Promise<boolean> {
-  await finishSweepsWithoutJobs(db);
+  await finishSweepsWithoutJobs(db, jobs);
+  if (!(await insertSweepRow(sweep, db))) return false;
   try {
-    await db.query(
-      `WITH sweep AS (
-         INSERT INTO sweeps (id, started_by, grid, concurrency, total) VALUES ($1, $2, $3, $4, $5) RETURNING id
-       )
-       SELECT graphile_worker.add_job($6, json_build_object('sweep', sweep.id, 'index', i),
-                queue_name => 'sweep:' || sweep.id || ':' || (i % $4),
-                max_attempts => $7, job_key => 'sweep_run:' || sweep.id || ':' || i)
-         FROM sweep, generate_series(0, $5 - 1) AS i`,
-      [
-        sweep.id,
-        sweep.startedBy,
-        JSON.stringify(sweep.grid),
-        sweep.concurrency,
-        sweep.total,
-        SWEEP_RUN_TASK,
-        SWEEP_RUN_MAX_TRIES,
-      ],
-    );
+    await addSweepRunJobs(sweep, jobs);
   } catch (error) {
-    if ((error as { constraint?: string }).constraint === 'sweeps_one_running') return false;
+    // Its runs run nothing without it. If this fails too, finishSweepsWithoutJobs ends it.
+    await db
+      .query('DELETE FROM sweeps WHERE id = $1', [sweep.id])
+      .catch((cleanup: Error) => console.error(`[jobs] sweep ${sweep.id} left for the repair: ${cleanup.message}`));
     throw error;
   }
   await db.query(
@@ -121,6 +129,40 @@ export async function insertSweep(
         AND id NOT IN (SELECT id FROM sweeps ORDER BY started_at DESC LIMIT ${KEPT_SWEEPS})`,
   );
   return true;
+}
+
+/** The first step of insertSweep: the sweep's row, in the lab's database; false when one is running. */
+export async function insertSweepRow(
+  sweep: { id: string; startedBy: string; grid: SweepGrid; concurrency: number; total: number },
+  db: Queryable = getPool(),
+): Promise<boolean> {
+  try {
+    await db.query('INSERT INTO sweeps (id, started_by, grid, concurrency, total) VALUES ($1, $2, $3, $4, $5)', [
+      sweep.id,
+      sweep.startedBy,
+      JSON.stringify(sweep.grid),
+      sweep.concurrency,
+      sweep.total,
+    ]);
+  } catch (error) {
+    if ((error as { constraint?: string }).constraint === 'sweeps_one_running') return false;
+    throw error;
+  }
+  return true;
+}
+
+/** The second step: one job per run, in one statement, in the job queue's database. */
+export async function addSweepRunJobs(
+  sweep: { id: string; concurrency: number; total: number },
+  jobs: Queryable = getJobsPool(),
+): Promise<void> {
+  await jobs.query(
+    `SELECT graphile_worker.add_job($2, json_build_object('sweep', $1::text, 'index', i),
+              queue_name => 'sweep:' || $1::text || ':' || (i % $3),
+              max_attempts => $5, job_key => 'sweep_run:' || $1::text || ':' || i)
+       FROM generate_series(0, $4 - 1) AS i`,
+    [sweep.id, SWEEP_RUN_TASK, sweep.concurrency, sweep.total, SWEEP_RUN_MAX_TRIES],
+  );
 }
 
 export async function findSweep(id: string, db: Queryable = getPool()): Promise<SweepRow | undefined> {
@@ -153,8 +195,8 @@ export async function sweepResults(id: string, db: Queryable = getPool()): Promi
 }
 
 /** How many of a sweep's runs a server has taken and not finished (their jobs are locked now). */
-export async function sweepRunsUnderWay(id: string, db: Queryable = getPool()): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
+export async function sweepRunsUnderWay(id: string, jobs: Queryable = getJobsPool()): Promise<number> {
+  const { rows } = await jobs.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM graphile_worker._private_jobs
       WHERE key LIKE 'sweep_run:' || $1 || ':%' AND locked_at IS NOT NULL`,
     [id],
@@ -176,17 +218,20 @@ export async function recordSweepResult(
 }
 
 /**
- * Stops a running sweep: marked stopped, and its runs not yet taken removed from the queue, in one
- * statement; the runs under way see the mark and stop their workers (lib/sweep/sweep-run-job.ts).
+ * Stops a running sweep: marked stopped, then its runs not yet taken removed from the queue (the job
+ * queue's database); the runs under way see the mark and stop their workers
+ * (lib/sweep/sweep-run-job.ts), and a run taken between the two sees it at its start and runs nothing.
  */
-export async function stopSweepRow(id: string, db: Queryable = getPool()): Promise<void> {
-  await db.query(
-    `WITH stopped AS (
-       UPDATE sweeps SET stopped = true WHERE id = $1 AND finished_at IS NULL RETURNING id
-     )
-     SELECT graphile_worker.remove_job(j.key)
-       FROM stopped, graphile_worker._private_jobs j
-      WHERE j.key LIKE 'sweep_run:' || stopped.id || ':%' AND j.locked_at IS NULL`,
+export async function stopSweepRow(
+  id: string,
+  db: Queryable = getPool(),
+  jobs: Queryable = getJobsPool(),
+): Promise<void> {
+  const { rowCount } = await db.query('UPDATE sweeps SET stopped = true WHERE id = $1 AND finished_at IS NULL', [id]);
+  if (!rowCount) return;
+  await jobs.query(
+    `SELECT graphile_worker.remove_job(j.key) FROM graphile_worker._private_jobs j
+      WHERE j.key LIKE 'sweep_run:' || $1 || ':%' AND j.locked_at IS NULL`,
     [id],
   );
 }

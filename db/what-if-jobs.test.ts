@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { beatJobServer, leaveJobServers } from './job-servers';
-import { closePool, getPool } from './pool';
+import { closePool, getJobsPool } from './pool';
 import { enqueueWhatIf, whatIfWait } from './what-if-jobs';
 
 /*
@@ -27,11 +27,11 @@ async function queued(): Promise<string> {
 const QUEUE = `what-if-test:${randomBytes(4).toString('hex')}`;
 
 after(async () => {
-  await getPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1) OR key LIKE $2', [
+  await getJobsPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1) OR key LIKE $2', [
     added.map(keyOf),
     `${QUEUE}:%`,
   ]);
-  await getPool().query('DELETE FROM graphile_worker._private_job_queues WHERE queue_name = $1', [QUEUE]);
+  await getJobsPool().query('DELETE FROM graphile_worker._private_job_queues WHERE queue_name = $1', [QUEUE]);
   await leaveJobServers('what-if-test-server');
   await closePool();
 });
@@ -44,7 +44,7 @@ test('queued and not taken: waiting, behind the jobs added before it; taken by a
   assert.equal(two.ahead, one.ahead + 1, 'the second is behind the first');
 
   // A server's pool takes the first: it runs, and its page says nothing more; the second moves up.
-  await getPool().query(
+  await getJobsPool().query(
     `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'what-if-test-pool', attempts = 1
       WHERE key = $1`,
     [keyOf(first)],
@@ -53,7 +53,7 @@ test('queued and not taken: waiting, behind the jobs added before it; taken by a
   assert.equal((await whatIfWait(second))?.ahead, one.ahead);
 
   // Done (graphile-worker deletes a completed job): nothing either.
-  await getPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = $1', [keyOf(first)]);
+  await getJobsPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = $1', [keyOf(first)]);
   assert.equal(await whatIfWait(first), undefined);
   // A fork that never had a job: nothing.
   assert.equal(await whatIfWait(forkLab()), undefined);
@@ -73,7 +73,7 @@ test('a fork whose tries are spent does not wait; whether a server takes jobs is
   });
   assert.equal((await whatIfWait(lab))?.serversUp, true);
 
-  await getPool().query('UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key = $1', [
+  await getJobsPool().query('UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key = $1', [
     keyOf(lab),
   ]);
   assert.equal(await whatIfWait(lab), undefined);
@@ -81,7 +81,7 @@ test('a fork whose tries are spent does not wait; whether a server takes jobs is
 
 test("a sweep's queue puts its first run ahead of a fork; once busy it holds a slot, and holds the line when it holds them all", async () => {
   // This file has its lane's database to itself: only this test's server beats.
-  await getPool().query("DELETE FROM job_servers WHERE id <> 'what-if-test-server'");
+  await getJobsPool().query("DELETE FROM job_servers WHERE id <> 'what-if-test-server'");
   const beat = (slots: number) =>
     beatJobServer({
       server: 'what-if-test-server',
@@ -97,7 +97,7 @@ test("a sweep's queue puts its first run ahead of a fork; once busy it holds a s
   const alone = (await whatIfWait(lab))?.ahead ?? Number.NaN;
   // Two runs of one sweep queue, added before the fork (a minute earlier).
   for (const n of [1, 2]) {
-    await getPool().query(
+    await getJobsPool().query(
       `SELECT graphile_worker.add_job('sweep_run', '{}'::json, queue_name => $1, job_key => $1 || ':' || $2::text,
                                       run_at => now() - interval '1 minute')`,
       [QUEUE, n],
@@ -106,7 +106,7 @@ test("a sweep's queue puts its first run ahead of a fork; once busy it holds a s
   assert.equal((await whatIfWait(lab))?.ahead, alone + 1, 'a queue not running puts its first run ahead, not both');
 
   // A server runs the first: the queue is busy, and holds one of the 2 slots; its second run waits for it.
-  await getPool().query(
+  await getJobsPool().query(
     `WITH first AS (
        UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'what-if-test-pool', attempts = 1
         WHERE key = $1 || ':1' RETURNING job_queue_id)

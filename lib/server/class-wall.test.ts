@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { claimGuardAttempt, enqueueGuardAttack, finishGuardAttempt } from '@/db/guard-queue';
-import { closePool, getPool } from '@/db/pool';
+import { closePool, getJobsPool } from '@/db/pool';
 import { type WallAttempt, wallWords } from '@/lib/model/guard/class-wall';
 import { guardShare } from '@/lib/model/guard/guard-share';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';
@@ -33,7 +33,7 @@ async function finish(id: number, verdict: string) {
 
 /** As a server's runner does: its pool locks the job, then the job claims the attempt. */
 async function lockAndClaim(id: number) {
-  await getPool().query(
+  await getJobsPool().query(
     `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'class-wall.test' WHERE key = $1`,
     [`guard_attempt:${id}`],
   );
@@ -64,7 +64,7 @@ test('the wall shows each queued attempt in line or being attacked, and sends it
   t.after(async () => {
     for (const id of [first, second, third]) if (!finished.has(id)) await finish(id, 'cleared by the test');
     // No runner of a later test is to pick them up.
-    await getPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1)', [
+    await getJobsPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1)', [
       [first, second, third].map((id) => `guard_attempt:${id}`),
     ]);
   });

@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import { findGuardAttempt } from '../../db/guard-attempts';
 import { enqueueGuardAttack } from '../../db/guard-queue';
 import { closeLab, createPrivateLab, type LabRecord } from '../../db/labs';
-import { closePool, getPool } from '../../db/pool';
+import { closePool, getJobsPool, getPool } from '../../db/pool';
 import { findSweep, finishSweepsWithoutJobs, insertSweep, sweepResults } from '../../db/sweeps';
 import { guardShare } from '../model/guard/guard-share';
 import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
@@ -138,7 +138,7 @@ test('kill -9 of the server attacking a guard: the other server attacks it again
   // The library completes (deletes) the job just after the handler wrote the verdict and returned.
   await waitFor(
     async () => {
-      const job = await getPool().query('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1', [
+      const job = await getJobsPool().query('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1', [
         `guard_attempt:${attempt.id}`,
       ]);
       return job.rows[0].n === 0 ? true : undefined;
@@ -204,7 +204,7 @@ test("kill -9 of the server running a sweep's run: the other server runs it agai
   // The server whose pool locked the sweep's first run.
   const runningOn = await waitFor(
     async () => {
-      const { rows } = await getPool().query<{ server: string }>(
+      const { rows } = await getJobsPool().query<{ server: string }>(
         `SELECT s.id AS server FROM graphile_worker._private_jobs j
            JOIN job_servers s ON j.locked_by = ANY (s.pool_ids)
           WHERE j.key LIKE 'sweep_run:' || $1 || ':%'`,

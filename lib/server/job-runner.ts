@@ -6,7 +6,7 @@ import { Logger, type Runner, run, type WorkerEvents } from 'graphile-worker';
 import type pg from 'pg';
 import { failAbandonedGuardAttempts, GUARD_ATTACK_TASK, SERVER_STALE_MS } from '../../db/guard-queue';
 import { beatJobServer, leaveJobServers } from '../../db/job-servers';
-import { newPool } from '../../db/pool';
+import { getPool, newPool } from '../../db/pool';
 import { finishSweepsWithoutJobs, SWEEP_RUN_TASK } from '../../db/sweeps';
 import { WHAT_IF_TASK } from '../../db/what-if-jobs';
 import { singleton } from '../os/process-singletons';
@@ -17,7 +17,8 @@ import { runWhatIfJob } from './what-if-job';
 
 /*
  * This app server's share of the room's job queue (issue 24): graphile-worker runs guard attacks,
- * what-if forks' runs and sweeps' runs from the queue in the lab's database, `FENCING_LAB_MAX_GUARD_ATTACKS` at a time
+ * what-if forks' runs and sweeps' runs from the queue in the job queue's own database (db/jobs-database.ts: the
+ * lab's database lets the worker role in, and any session there could NOTIFY graphile-worker to stop), `FENCING_LAB_MAX_GUARD_ATTACKS` at a time
  * (two per CPU by default, at most 4: an attack mostly waits on its story, a pause, a lease expiry), and
  * a beat every 500 ms says this server lives and unlocks the jobs of a peer that stopped beating
  * (db/job-servers.ts). One owner per server process (lib/os/process-singletons.ts: Next loads modules more than
@@ -70,7 +71,9 @@ export class JobRunner {
 
   private async startOnce(): Promise<void> {
     if (this.closed) return;
+    // On the job queue's own database (db/jobs-database.ts), where no worker role's session can reach it.
     const pool = newPool({
+      database: 'jobs',
       max: this.slots + 3,
       applicationName: 'fencing-lab jobs',
       onIdleError: (error) => console.error('[jobs] idle client error:', error.message),
@@ -136,8 +139,8 @@ export class JobRunner {
       );
       this.healthySince ??= now;
       for (const peer of gone) console.error(`[jobs] app server ${peer} stopped beating: its jobs are unlocked`);
-      await failAbandonedGuardAttempts(pool);
-      await finishSweepsWithoutJobs(pool);
+      await failAbandonedGuardAttempts(getPool(), pool);
+      await finishSweepsWithoutJobs(getPool(), pool);
     } catch (error) {
       this.healthySince = undefined;
       if (!this.closed) console.error(`[jobs] beat failed: ${(error as Error).message}`);

@@ -92,6 +92,11 @@ const PLAIN_THROWS: { file: string; count: number; why: string }[] = [
   },
   { file: 'db/migrate.ts', count: 2, why: 'a migration failed: the install stops' },
   { file: 'db/cluster-admin.ts', count: 1, why: 'a database name the code chose' },
+  {
+    file: 'db/jobs-database.ts',
+    count: 3,
+    why: 'the URL names no database, or the jobs database cannot be made: the install stops, saying what to do',
+  },
   { file: 'db/role-names.ts', count: 1, why: 'DATABASE_URL names a database' },
   { file: 'db/database-identity.ts', count: 1, why: 'the migrations gave the database its identity' },
   { file: 'db/labs.ts', count: 1, why: 'a lab row’s kind is one the code knows' },
