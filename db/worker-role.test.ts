@@ -7,7 +7,7 @@ import { refusedWith } from '../lib/testing/refused-with';
 import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { closeLab, createPrivateLab, type LabRecord, labJoinKey } from './labs';
 import { closePool, databaseUrl, newClient } from './pool';
-import { appRoleName, databaseNameOf } from './roles';
+import { appRoleName, databaseNameOf, workerRoleName } from './roles';
 
 /*
  * Least privilege, enforced by PostgreSQL: connected AS THE WORKER ROLE, with the room's worker
@@ -95,14 +95,17 @@ async function tablesWithAColumn(): Promise<Array<{ table: string; column: strin
 }
 
 describe('connected as the worker role, PostgreSQL refuses everything but the worker functions', () => {
-  test('the session is the worker role, which owns nothing and is no superuser', async () => {
-    const { rows } = await worker.query<{ who: string; owns: number; superuser: boolean }>(
+  test("the session is a person's worker line, a member of the worker role, which owns nothing and is no superuser", async () => {
+    const { rows } = await worker.query<{ who: string; owns: number; superuser: boolean; member: boolean }>(
       `SELECT current_user AS who,
               (SELECT count(*)::int FROM pg_class WHERE relowner = (SELECT oid FROM pg_roles WHERE rolname = current_user))
                 + (SELECT count(*)::int FROM pg_proc WHERE proowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)) AS owns,
-              (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser`,
+              (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser,
+              pg_has_role(current_user, $1, 'USAGE') AS member`,
+      [workerRoleName(databaseNameOf(databaseUrl()))],
     );
-    assert.match(rows[0]?.who ?? '', /^fencing_worker_/);
+    assert.match(rows[0]?.who ?? '', /^fencing_line_/);
+    assert.equal(rows[0]?.member, true, "it has the worker role's privileges");
     assert.equal(rows[0]?.owns, 0);
     assert.equal(rows[0]?.superuser, false);
   });
