@@ -38,7 +38,7 @@ const APP_FUNCTIONS = [
   'fl_create_protected_row(p_value text)',
   'fl_delayed_packet_write(p_lab text, p_row_id integer, p_value text, p_token bigint, p_actor text, p_generation bigint, p_attempt text)',
   'fl_drop_guard(p_lab text)',
-  'fl_end_blocking_worker_sessions(p_wait_ms integer)',
+  'fl_end_blocking_worker_sessions(p_wait_ms integer, p_transaction_ms integer)',
   'fl_end_overdue_worker_sessions(p_statement_ms integer, p_idle_ms integer)',
   'fl_end_sessions_holding_lab(p_lab text)',
   'fl_fenced_write(p_row_id integer, p_value text, p_token bigint, p_actor text, p_lab text, p_generation bigint)',

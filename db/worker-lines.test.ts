@@ -1,13 +1,21 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { setRemoteWorkersOpen } from './lab-doors';
 import { closeLab, createPrivateLab } from './labs';
 import { closePool, databaseUrl, getPool, newClient } from './pool';
 import { workerRoleName } from './role-names';
 import { databaseNameOf } from './roles';
-import { issueWorkerLine, restoreChangedWorkerLines, WORKER_LINE_CONNECTIONS, workerLineUrl } from './worker-lines';
+import {
+  endBlockingWorkerSessions,
+  issueWorkerLine,
+  restoreChangedWorkerLines,
+  WORKER_LINE_CONNECTIONS,
+  WORKER_LINES_PER_ADDRESS,
+  workerLineUrl,
+} from './worker-lines';
 
 /*
  * Issue 33, item 2: one role shared by the room made what any role may do to itself everyone's
@@ -140,4 +148,65 @@ test("a closed lab's lines are taken back at the next issue", async () => {
   await lineOf('someone-after-closer');
   const { rows } = await getPool().query('SELECT 1 FROM pg_roles WHERE rolname = $1', [line.role]);
   assert.equal(rows.length, 0, 'the role is gone');
+});
+
+test('a line that granted default privileges for itself is still taken back, and issuing goes on for everyone', async () => {
+  const lab = await createPrivateLab({
+    kind: 'fenced',
+    ownerHash: holderOf('poisoner'),
+    openedFrom: `poisoner-${randomBytes(3).toString('hex')}`,
+    initialValue: 'v0',
+    opensPerAddress: 12,
+    opensWindowMs: 1,
+  });
+  const line = await lineOf('poisoner', lab.id);
+  const db = await connect(workerLineUrl(databaseUrl(), line));
+  // Any role may do this for itself; DROP ROLE alone then refuses the role.
+  await db.query('ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO PUBLIC');
+  await closeLab(lab.id);
+  const next = await lineOf('after-poisoner');
+  assert.match(next.role, /^fencing_line_/, 'the next person still gets a line');
+  const { rows } = await getPool().query('SELECT 1 FROM pg_roles WHERE rolname = $1', [line.role]);
+  assert.equal(rows.length, 0, "the poisoner's line is gone");
+});
+
+test("a line asked for again from another address counts in that address's share", async () => {
+  const address = `10.99.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+  const labOf = (n: number) => (n % 2 ? 'fenced' : LAB);
+  for (let n = 0; n < WORKER_LINES_PER_ADDRESS; n++) {
+    await issueWorkerLine({ holder: holderOf(`share-${address}-${n}`), lab: labOf(n), address });
+  }
+  const elsewhere = { holder: holderOf(`share-${address}-elsewhere`), lab: LAB };
+  await issueWorkerLine({ ...elsewhere, address: '10.98.0.1' });
+  await assert.rejects(issueWorkerLine({ ...elsewhere, address }), /this address already holds 8 worker lines/);
+});
+
+test('a line queued behind another role holds nothing, and is not ended; the one at the head is', async () => {
+  const line = await lineOf('queued');
+  const db = await connect(workerLineUrl(databaseUrl(), line));
+  const name = `Queued${randomBytes(2).toString('hex')}`;
+  const instance = randomBytes(12).toString('hex');
+  await db.query('SELECT * FROM worker_join($1, $2, $3, $4)', [LAB, name, instance, JSON.stringify({ name })]);
+  await db.query('SET lock_timeout = 0');
+  await db.query('SET statement_timeout = 0');
+  // The app holds the lab's events lock (as a reset does); the line queues behind it, and the app's second session behind both.
+  const holder = await getPool().connect();
+  const third = await getPool().connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'), hashtext($1))", [LAB]);
+    const queued = db.query("SELECT worker_record_event($1, $2, $3, 'write_sent', NULL, '{}')", [LAB, name, instance]);
+    await sleep(100);
+    await third.query('BEGIN');
+    const behind = third.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'), hashtext($1))", [LAB]);
+    await sleep(400);
+    assert.equal(await endBlockingWorkerSessions({ waitMs: 150, transactionMs: 60_000 }), 0, 'nobody ended');
+    await holder.query('COMMIT');
+    await queued;
+    await behind;
+    await third.query('COMMIT');
+  } finally {
+    holder.release();
+    third.release();
+  }
 });

@@ -54,9 +54,18 @@ export function workerLineUrl(ownerUrl: string, line: WorkerLine, host?: string)
   return url.toString();
 }
 
-/** Ends every worker line's session that another role's session waited on for longer than `waitMs`; returns how many. */
-export async function endBlockingWorkerSessions(waitMs: number, db: Queryable = getPool()): Promise<number> {
-  const { rows } = await db.query<{ ended: number }>('SELECT fl_end_blocking_worker_sessions($1) AS ended', [waitMs]);
+/**
+ * Ends every worker line's session that another role's session waited on for longer than `waitMs`,
+ * or whose transaction is open longer than `transactionMs`; returns how many.
+ */
+export async function endBlockingWorkerSessions(
+  budget: { waitMs: number; transactionMs: number },
+  db: Queryable = getPool(),
+): Promise<number> {
+  const { rows } = await db.query<{ ended: number }>('SELECT fl_end_blocking_worker_sessions($1, $2) AS ended', [
+    budget.waitMs,
+    budget.transactionMs,
+  ]);
   return rows[0]?.ended ?? 0;
 }
 

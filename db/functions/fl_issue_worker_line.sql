@@ -29,27 +29,28 @@ BEGIN
   END IF;
   -- One issuer at a time: the counts below hold until this transaction ends.
   PERFORM pg_advisory_xact_lock(hashtext('fencing_lab.worker_lines'));
-  -- Lines whose lab closed are taken back first.
-  FOR victim IN SELECT w.role_name FROM worker_lines w JOIN labs l ON l.id = w.lab
-                 WHERE l.closed_at IS NOT NULL OR l.history_deleted_at IS NOT NULL LOOP
+  -- Lines whose lab closed are taken back first (one PostgreSQL will not drop is left for later).
+  FOR victim IN SELECT w.role_name FROM worker_lines w LEFT JOIN labs l ON l.id = w.lab
+                 WHERE l.id IS NULL OR l.closed_at IS NOT NULL OR l.history_deleted_at IS NOT NULL LOOP
     PERFORM fl_drop_worker_line(victim);
   END LOOP;
   SELECT w.role_name INTO line FROM worker_lines w WHERE w.holder = p_holder AND w.lab = p_lab;
+  -- An address's share counts the lines it would hold, a line asked for again from elsewhere too.
+  IF (SELECT count(*) FROM worker_lines w
+       WHERE w.issued_from IS NOT DISTINCT FROM p_address AND w.role_name IS DISTINCT FROM line) >= p_per_address THEN
+    RAISE EXCEPTION 'this address already holds % worker lines: ask your trainer', p_per_address
+      USING ERRCODE = 'FL030';
+  END IF;
   IF line IS NULL THEN
-    IF (SELECT count(*) FROM worker_lines w WHERE w.issued_from IS NOT DISTINCT FROM p_address) >= p_per_address THEN
-      RAISE EXCEPTION 'this address already holds % worker lines: ask your trainer', p_per_address
-        USING ERRCODE = 'FL030';
-    END IF;
     IF ((SELECT count(*) FROM worker_lines) + 1) * p_connections > budget THEN
       SELECT w.role_name INTO victim FROM worker_lines w
        WHERE w.issued_at < clock_timestamp() - interval '10 minutes'
          AND NOT EXISTS (SELECT FROM pg_stat_activity a WHERE a.usename = w.role_name)
        ORDER BY w.issued_at LIMIT 1;
-      IF victim IS NULL THEN
+      IF victim IS NULL OR NOT fl_drop_worker_line(victim) THEN
         RAISE EXCEPTION 'the room''s worker lines are all in use (% of them): ask your trainer',
           (SELECT count(*) FROM worker_lines) USING ERRCODE = 'FL030';
       END IF;
-      PERFORM fl_drop_worker_line(victim);
     END IF;
     line := 'fencing_line_' || left(md5(current_database()), 8) || '_'
             || left(md5(random()::text || clock_timestamp()::text || p_holder), 12);
@@ -60,6 +61,15 @@ BEGIN
       EXECUTE format('GRANT %I TO %I WITH INHERIT TRUE, SET FALSE', group_role, line);
     ELSE
       EXECUTE format('GRANT %I TO %I', group_role, line);
+    END IF;
+    -- An owner that is no superuser sees a session's state, ends it and drops what it owns only as
+    -- a member of its role (the watchdogs, fl_drop_worker_line).
+    IF NOT (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user) THEN
+      IF current_setting('server_version_num')::integer >= 160000 THEN
+        EXECUTE format('GRANT %I TO %I WITH INHERIT TRUE, SET FALSE', line, current_user);
+      ELSE
+        EXECUTE format('GRANT %I TO %I', line, current_user);
+      END IF;
     END IF;
     INSERT INTO worker_lines (role_name, holder, lab, issued_from) VALUES (line, p_holder, p_lab, p_address);
   ELSE

@@ -13,8 +13,10 @@ import { closeSingleton, singleton } from '../os/process-singletons';
  *
  * Within those limits a line could still hold up others: a lab's events lock held for 1.5 s, again
  * and again (issue 33, item 3). So every BLOCKING_CHECK_MS it also ends each worker line's session
- * that another role's session has waited on for longer than BLOCKING_WAIT_MS: the trainer's workers,
- * the expiry recorder and a reset wait a few hundred milliseconds at most. And once a second it puts
+ * that another role's session has waited on for longer than BLOCKING_BUDGET.waitMs, or whose
+ * transaction is open longer than BLOCKING_BUDGET.transactionMs (the expiry recorder skips what is
+ * locked rather than wait): the trainer's workers, the expiry recorder and a reset wait a few hundred
+ * milliseconds at most. And once a second it puts
  * back the settings of a line whose person changed them (ALTER ROLE CURRENT_USER SET …).
  *
  * Started once per server process (instrumentation.ts); one timer per process
@@ -23,9 +25,12 @@ import { closeSingleton, singleton } from '../os/process-singletons';
 
 export const WORKER_SESSION_BUDGET: WorkerSessionBudget = { statementMs: 3_000, idleInTransactionMs: 2_000 };
 const WATCH_EVERY_MS = 1_000;
-/** How often the blocking check runs, and how long another session may wait on a worker line's lock. */
+/**
+ * How often the blocking check runs, how long another session may wait on a worker line's lock, and
+ * how long a worker line's transaction may stay open (a worker's own calls take milliseconds).
+ */
 export const BLOCKING_CHECK_MS = 100;
-export const BLOCKING_WAIT_MS = 150;
+export const BLOCKING_BUDGET = { waitMs: 150, transactionMs: 500 };
 
 const WATCHDOG = 'jobs.worker-session-watchdog';
 
@@ -52,8 +57,11 @@ function watch(): Timers {
     blocking: every(
       BLOCKING_CHECK_MS,
       async () => {
-        const ended = await endBlockingWorkerSessions(BLOCKING_WAIT_MS);
-        if (ended) console.log(`[watchdog] ended ${ended} worker line session(s) that held up another role's`);
+        const ended = await endBlockingWorkerSessions(BLOCKING_BUDGET);
+        if (ended)
+          console.log(
+            `[watchdog] ended ${ended} worker line session(s) that held up others or kept a transaction open`,
+          );
       },
       outage,
     ),

@@ -230,9 +230,12 @@ export class LeaseClient {
     if (!(await this.stillHolds(belief))) return false;
     ++this.writes;
     const value = this.config.writeValue ?? `${this.config.name}-${this.writes}`;
-    // The critical window (a freeze, write_sent) is passed once, though a busy write is sent again.
+    // The critical window (a freeze, write_sent) is passed once, though a busy write is sent again,
+    // on the session it was first sent on. A write a client timeout gave up on (the delayed-packet
+    // labs: retryAfterMs) is never sent again by this loop: its retry is the lab's own, on a new connection.
     let windowPassed: Promise<void> | undefined;
-    const sent = this.whenFree(() =>
+    const session = this.session;
+    const send = () =>
       writeForLab(
         {
           lab: this.config.lab,
@@ -247,9 +250,9 @@ export class LeaseClient {
             return windowPassed;
           },
         },
-        this.session,
-      ),
-    );
+        session,
+      );
+    const sent = this.config.retryAfterMs === undefined ? this.whenFree(send) : send();
     const result = await answeredOrRetried(sent, this.config.retryAfterMs, () =>
       this.retryOnNewConnection(value, belief.writeToken),
     );
