@@ -6,8 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { appendEvent, listEvents } from '../../db/events';
 import { closeLab, createPrivateLab } from '../../db/labs';
 import { closePool, getPool } from '../../db/pool';
+import { sharedLab } from '../model/lab/lab-instance';
 import { processRunOf } from '../os/processes';
-import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
+import { INITIAL_ROW_VALUE, resetLabData } from '../supervisor/lab-reset';
 import { thisServerRun } from '../supervisor/worker-process';
 import { recordOrphanedWorkers } from './orphaned-workers';
 
@@ -19,6 +20,8 @@ import { recordOrphanedWorkers } from './orphaned-workers';
 const opened: string[] = [];
 after(async () => {
   for (const id of opened) await closeLab(id);
+  // The killed server's workers ran in the shared lab: their lanes are not left to the next file.
+  await resetLabData(sharedLab('no-fencing'));
   await closePool();
 });
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { acquireLease, type Lease } from '../../db/leases';
+import { acquireLease, clearLease, type Lease } from '../../db/leases';
 import { closePool, getPool } from '../../db/pool';
 import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
@@ -32,6 +32,8 @@ const LOOP_MS = 20_000;
 
 let startedAfterId = 0;
 const pids: Record<string, number> = {};
+/** The leases planted in the shared lab: cleared after, or a later reset's run would see them expire again. */
+const planted: Lease[] = [];
 
 before(async () => {
   assert.ok((await commands.resetLab({ lab: LAB }, TRAINER)).ok);
@@ -54,6 +56,7 @@ before(async () => {
 
 after(async () => {
   stopWorkerSessionWatchdog();
+  for (const lease of planted) await clearLease(lease.resource);
   await doors.setRemoteWorkers({ lab: LAB, open: false }, TRAINER);
   await commands.resetLab({ lab: LAB }, TRAINER);
   await getSupervisor().shutdown();
@@ -102,7 +105,6 @@ async function lockLoop(until: number): Promise<{ loops: number; ended: number }
 
 /** Plants a lease of the lab about to run out every 2 s; returns each one planted. */
 async function plantExpiries(until: number): Promise<Lease[]> {
-  const planted: Lease[] = [];
   while (Date.now() < until - 2_000) {
     const result = await acquireLease({ lab: LAB, resource: freshResource('probe-expiry'), holder: 'E', ttlMs: 300 });
     if (result.outcome === 'granted') planted.push(result.lease);
@@ -115,7 +117,7 @@ test(`a lock loop from a worker line for ${LOOP_MS / 1000} s: the trainer's A an
   timeout: LOOP_MS + 60_000,
 }, async () => {
   const until = Date.now() + LOOP_MS;
-  const [probe, planted] = await Promise.all([lockLoop(until), plantExpiries(until)]);
+  const [probe] = await Promise.all([lockLoop(until), plantExpiries(until)]);
   assert.ok(
     probe.ended > 0,
     `the watchdog ended the probe's sessions (${probe.ended} times, ${probe.loops} loops done)`,
