@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type pg from 'pg';
 import { WORKER_BOUNDS } from '../lib/model/core/input-bounds';
-import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
+import { type Me, openPrivateLabOnLine } from '../lib/testing/private-lab-line';
 import { refusedWith } from '../lib/testing/refused-with';
-import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { FUNCTIONS_DIR, readFunctionFiles } from './apply-functions';
-import { closeLab, createPrivateLab, labJoinKey } from './labs';
-import { closePool, newClient } from './pool';
+import { closePool } from './pool';
 
 /*
  * Issue 33 item 5: holding the worker line, `worker_acquire_lease('fenced', …, 600000)` was granted, a
@@ -20,47 +17,20 @@ import { closePool, newClient } from './pool';
 
 const INVALID = '22023';
 
+let at: Awaited<ReturnType<typeof openPrivateLabOnLine>>;
 let worker: pg.Client;
 let owner: pg.Client;
-let lab: string;
-
-type Me = { lab: string; name: string; instance: string };
 
 before(async () => {
-  worker = newClient(await testWorkerLineUrl());
-  await worker.connect();
-  owner = newClient();
-  await owner.connect();
-  lab = (
-    await createPrivateLab({
-      kind: 'fenced',
-      ownerHash: randomBytes(32).toString('hex'),
-      openedFrom: `bounds-${randomBytes(4).toString('hex')}`,
-      initialValue: INITIAL_ROW_VALUE,
-      opensPerAddress: 12,
-      opensWindowMs: 1,
-    })
-  ).id;
+  at = await openPrivateLabOnLine('bounds');
+  ({ worker, owner } = at);
 });
 after(async () => {
-  await worker.end();
-  await owner.end();
-  await closeLab(lab).catch(() => undefined);
+  await at.close();
   await closePool();
 });
 
-async function join(name: string): Promise<Me> {
-  const me = { lab, name, instance: randomBytes(12).toString('hex') };
-  const { rows } = await worker.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4, $5)', [
-    lab,
-    name,
-    me.instance,
-    JSON.stringify({ name }),
-    await labJoinKey(lab),
-  ]);
-  assert.equal(rows[0]?.refusal, null, `${name} joins`);
-  return me;
-}
+const join = (name: string): Promise<Me> => at.join(name);
 
 const acquire = (me: Me, ttlMs: number) =>
   worker.query<{ outcome: string; lease_token: string; lease_expires_at: Date; lease_acquired_at: Date }>(

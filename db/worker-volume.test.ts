@@ -4,12 +4,10 @@ import { after, before, test } from 'node:test';
 import type pg from 'pg';
 import { isFencingError } from '../lib/model/core/errors';
 import { WORKER_BOUNDS } from '../lib/model/core/input-bounds';
-import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
+import { type Me, openPrivateLabOnLine } from '../lib/testing/private-lab-line';
 import { refusedWith } from '../lib/testing/refused-with';
-import { testWorkerLineUrl } from '../lib/testing/worker-line';
 import { appendEvent } from './events';
-import { closeLab, createPrivateLab, labJoinKey } from './labs';
-import { closePool, newClient } from './pool';
+import { closePool } from './pool';
 
 /*
  * Issue 33 item 7: holding the worker line, a trainee wrote without bound. `pg_logical_emit_message`
@@ -22,47 +20,21 @@ import { closePool, newClient } from './pool';
 const INSUFFICIENT_PRIVILEGE = '42501';
 const TOO_MANY_EVENTS = 'FL012';
 
+let at: Awaited<ReturnType<typeof openPrivateLabOnLine>>;
 let worker: pg.Client;
 let owner: pg.Client;
 let lab: string;
 
-type Me = { lab: string; name: string; instance: string };
-
 before(async () => {
-  worker = newClient(await testWorkerLineUrl());
-  await worker.connect();
-  owner = newClient();
-  await owner.connect();
-  lab = (
-    await createPrivateLab({
-      kind: 'fenced',
-      ownerHash: randomBytes(32).toString('hex'),
-      openedFrom: `volume-${randomBytes(4).toString('hex')}`,
-      initialValue: INITIAL_ROW_VALUE,
-      opensPerAddress: 12,
-      opensWindowMs: 1,
-    })
-  ).id;
+  at = await openPrivateLabOnLine('volume');
+  ({ worker, owner, lab } = at);
 });
 after(async () => {
-  await worker.end();
-  await owner.end();
-  await closeLab(lab).catch(() => undefined);
+  await at.close();
   await closePool();
 });
 
-async function join(name: string): Promise<Me> {
-  const me = { lab, name, instance: randomBytes(12).toString('hex') };
-  const { rows } = await worker.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4, $5)', [
-    lab,
-    name,
-    me.instance,
-    JSON.stringify({ name }),
-    await labJoinKey(lab),
-  ]);
-  assert.equal(rows[0]?.refusal, null, `${name} joins`);
-  return me;
-}
+const join = (name: string): Promise<Me> => at.join(name);
 
 const record = (me: Me, detail: unknown = { value: `${me.name}-1` }) =>
   worker.query('SELECT worker_record_event($1, $2, $3, $4, NULL, $5)', [
