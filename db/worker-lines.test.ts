@@ -3,6 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { sharedLab } from '../lib/model/lab/lab-instance';
+import { resetLabData } from '../lib/supervisor/lab-reset';
 import { setRemoteWorkersOpen } from './lab-doors';
 import { closeLab, createPrivateLab } from './labs';
 import { closePool, databaseUrl, getPool, newClient } from './pool';
@@ -58,6 +60,9 @@ before(async () => {
 });
 after(async () => {
   await setRemoteWorkersOpen(LAB, false);
+  // Its workers joined the shared lab from this machine's address: a new run of the lab leaves the
+  // next file the address's share of remote workers (at most 4 live ones in the shared labs).
+  await resetLabData(sharedLab(LAB));
   for (const client of clients) await client.end().catch(() => undefined);
   await closePool();
 });
