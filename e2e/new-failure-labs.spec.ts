@@ -45,7 +45,9 @@ test('a takeover without a new token: B is handed A\'s token, and A\'s late "fen
   await sameToken.nextStep();
   await sameToken.expectStep(
     6,
-    new RegExp(`^A woke up and sent its write "A-\\d+" with its old token ${tokenA}: accepted\\.`),
+    new RegExp(
+      `^A woke up and sent its write "A-\\d+" with its token ${tokenA} \\(the same as B's token ${tokenA}\\): accepted\\.`,
+    ),
   );
   const lateValue = (await sameToken.narration.textContent())?.match(/sent its write "(A-\d+)"/)?.[1] ?? '';
   expect(lateValue).toMatch(/^A-\d+$/);

@@ -17,7 +17,7 @@ import type { PauseCommand, PauseTrigger, WorkerConfig, WorkerPhase, WorkerStatu
 import { writeForLab } from './write-paths';
 import { answeredOrRetried } from './write-retry';
 
-const ACQUIRE_RETRY_MS = 50;
+export const ACQUIRE_RETRY_MS = 50;
 /** After a lock or statement timeout (someone else held a lock): the same call again, after this long, growing. */
 const BUSY_RETRY_FIRST_MS = 50;
 const BUSY_RETRY_MAX_MS = 500;
@@ -337,7 +337,11 @@ export class LeaseClient {
   }
 
   private async freeze(trigger: PauseTrigger): Promise<void> {
-    await this.event('pause_started', { detail: { trigger, belief: this.describeBelief() } });
+    // The token it believes it holds travels as the event's token: the walkthrough names it from there.
+    await this.event('pause_started', {
+      ...(this.belief ? { token: this.belief.writeToken } : {}),
+      detail: { trigger, belief: this.describeBelief() },
+    });
     const before = this.phase;
     await this.setPhase('paused');
     this.reportTo.paused(trigger);

@@ -13,7 +13,7 @@ import { labTitle } from '../model/lab/lab-instance';
 import { hasDriftingClock, hasPacketRelay } from '../model/lab/lab-kinds';
 import { parseWorkerArgs, UsageError, WORKER_USAGE, type WorkerArgs } from './args';
 import { freezeOnSharedMemory, markFrozen, newFreezeState } from './freeze';
-import { LeaseClient, type WorkerReport } from './lease-client';
+import { ACQUIRE_RETRY_MS, LeaseClient, type WorkerReport } from './lease-client';
 import { startedByServer } from './local-start';
 import type { ListenerData, ToListener, ToMain, WorkerConfig } from './protocol';
 import { awaitWarmAssignment } from './warm-start';
@@ -143,9 +143,11 @@ async function main(): Promise<number> {
   // successor ends its lane if that server dies without a word (lib/jobs/orphaned-workers.ts).
   const origin = local ? { ...local.server, workerPid: process.pid } : null;
   const workerId = await recordWorkerOrigin({ ...me, origin }, session);
+  // What it runs with, as the walkthroughs read it back ("it asks for the lease every 50 ms").
+  const recorded = { ...settings, acquireRetryMs: ACQUIRE_RETRY_MS };
   const detail = local
-    ? { workerId: workerId ?? name, ...settings, server: local.server }
-    : { workerId: name, ...settings, remote: true };
+    ? { workerId: workerId ?? name, ...recorded, server: local.server }
+    : { workerId: name, ...recorded, remote: true };
   const started = local?.restart ? 'worker_restarted' : 'worker_started';
   await appendEvent(session, { lab: lab.id, actor: name, kind: started, resource, detail }, { as: me });
 

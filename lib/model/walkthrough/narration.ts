@@ -30,6 +30,65 @@ export const detailTime = (e: WireEvent | undefined, key: string) => {
   return time(typeof at === 'string' ? at : undefined);
 };
 
+/** How token `a` compares with token `b`, computed from the numbers: "newer", "older" or "the same". */
+export function compared(a: number | undefined, b: number | undefined): 'newer' | 'older' | 'the same' {
+  const [x, y] = [need(a), need(b)];
+  return x > y ? 'newer' : x < y ? 'older' : 'the same';
+}
+
+/** `newer than`, `older than`, `the same as`: token `a` beside token `b`, computed. */
+export function relation(a: number | undefined, b: number | undefined): string {
+  const c = compared(a, b);
+  return c === 'the same' ? 'the same as' : `${c} than`;
+}
+
+/** `a newer`, `an older`, `the same`: token `a` beside token `b`, computed, as an article and adjective. */
+export function article(a: number | undefined, b: number | undefined): string {
+  const c = compared(a, b);
+  return c === 'older' ? 'an older' : c === 'newer' ? 'a newer' : 'the same';
+}
+
+/** `1.5 s`, `0.7 s`, `30 s`: a duration in seconds, as the walkthroughs say it. */
+export const seconds = (ms: number) => `${Number((ms / 1000).toFixed(ms % 100 === 0 ? 1 : 3))} s`;
+
+/** A worker's settings as its start recorded them (`worker_started`, `worker_restarted`): what it really ran with. */
+export type RecordedSettings = {
+  leaseTtlMs: number;
+  renewEveryMs: number;
+  writeEveryMs: number;
+  clockSlowPercent?: number;
+  /** How often it asks for a lease it does not hold (recorded by workers since issue 34). */
+  acquireRetryMs?: number;
+};
+
+/** The settings of `actor`'s last start at or before event `upTo` (every start when absent). */
+export function settingsOf(
+  events: readonly WireEvent[],
+  actor: string,
+  upTo = Number.POSITIVE_INFINITY,
+): WireEvent | undefined {
+  return events.findLast(
+    (e) => e.actor === actor && e.id <= upTo && (e.kind === 'worker_started' || e.kind === 'worker_restarted'),
+  );
+}
+
+/** The numbers a start recorded, when it recorded them all (a history pruned of its start has none). */
+export function recordedSettings(start: WireEvent | undefined): RecordedSettings | undefined {
+  const d = start?.detail ?? {};
+  const n = (key: string) => (typeof d[key] === 'number' ? (d[key] as number) : undefined);
+  const [leaseTtlMs, renewEveryMs, writeEveryMs] = [n('leaseTtlMs'), n('renewEveryMs'), n('writeEveryMs')];
+  if (leaseTtlMs === undefined || renewEveryMs === undefined || writeEveryMs === undefined) return undefined;
+  const clockSlowPercent = n('clockSlowPercent');
+  const acquireRetryMs = n('acquireRetryMs');
+  return {
+    leaseTtlMs,
+    renewEveryMs,
+    writeEveryMs,
+    ...(clockSlowPercent === undefined ? {} : { clockSlowPercent }),
+    ...(acquireRetryMs === undefined ? {} : { acquireRetryMs }),
+  };
+}
+
 /** `"A-2" with token 9`: a write as it was sent, with the token it carried. */
 export const write = (e: WireEvent | undefined) => `${value(e)} with token ${t(need(e).token)}`;
 

@@ -3,13 +3,17 @@ import { isFencedKind } from '../../labs/traits';
 import type { WireEvent } from '../core/wire';
 import { DELAYED_PACKET_SETTINGS } from './delayed-packet-settings';
 import {
+  article,
   detailTime,
   heldWords,
   isOutcome,
   need,
   outcomeWords,
+  recordedSettings,
   rowAtTheEnd,
   rowBefore,
+  seconds,
+  settingsOf,
   t,
   time,
   value,
@@ -27,43 +31,79 @@ import type { Facts, Step } from './walkthrough-types';
 const REAL =
   'What is real here: the held bytes are really held, on a real TCP socket, by a proxy this server runs between A and PostgreSQL; nothing is frozen and no result is made up; PostgreSQL really receives them late and runs them.';
 
-/** What happened so far in the delayed packet's story, read from the events of this run. */
+/**
+ * What happened so far in the delayed packet's story, read from the events of this run, each fact
+ * keyed on the events that make it true however the run went (A may have lost and retaken its lease
+ * before the hold, a stalled process): the held write is A's write that was still unanswered when the
+ * lease it was sent under ran out, and was not answered before another worker took the lease.
+ */
 export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
   const find = (match: (e: WireEvent) => boolean, after = 0) => events.find((e) => e.id > after && match(e));
-  const grantA = find((e) => e.actor === 'A' && e.kind === 'lease_acquired');
   const facts: Facts = {};
   const set = <K extends keyof Facts>(key: K, fact: Facts[K] | undefined) => {
     if (fact !== undefined) facts[key] = fact;
   };
+  const firstWriteA = find((e) => e.actor === 'A' && e.kind === 'write_accepted');
+  set('firstWriteA', firstWriteA);
+  const grantA = firstWriteA
+    ? events.findLast((e) => e.actor === 'A' && e.kind === 'lease_acquired' && e.id < firstWriteA.id)
+    : find((e) => e.actor === 'A' && e.kind === 'lease_acquired');
   set('grantA', grantA);
-  set('tokenA', grantA?.token);
-  set(
-    'firstWriteA',
-    find((e) => e.actor === 'A' && e.kind === 'write_accepted'),
-  );
-  // A's lease runs out only because its next write is held: A waits for the answer and renews no more.
-  const expiryA = grantA && find((e) => e.kind === 'lease_expired' && e.token === grantA.token, grantA.id);
-  set('expiryA', expiryA);
-  if (expiryA) {
-    // The write the packet relay holds: A's last one sent before its lease ran out.
-    set('sentLateA', events.filter((e) => e.actor === 'A' && e.kind === 'write_sent' && e.id < expiryA.id).at(-1));
-  }
-  const grantB = expiryA && find((e) => e.actor === 'B' && e.kind === 'lease_acquired', expiryA.id);
+  set('startA', settingsOf(events, 'A'));
   set(
     'startB',
     find((e) => e.actor === 'B' && (e.kind === 'worker_started' || e.kind === 'worker_restarted')),
   );
+  const held = heldWrite(events);
+  if (!held) {
+    set('tokenA', events.findLast((e) => e.actor === 'A' && e.kind === 'lease_acquired')?.token);
+    return facts;
+  }
+  set('sentLateA', held.sent);
+  set('heldA', held.lease);
+  set('tokenA', held.lease.token);
+  set('expiryA', held.expiry);
+  const grantB = find((e) => e.actor === 'B' && e.kind === 'lease_acquired', held.expiry.id);
+  set('grantB', grantB);
   set('tokenB', grantB?.token);
   const writeB = grantB && find((e) => e.actor === 'B' && isOutcome(e), grantB.id);
   set('writeB', writeB);
-  set('lateWriteA', writeB && find((e) => e.actor === 'A' && isOutcome(e), writeB.id));
+  set('lateWriteA', writeB && held.outcome);
+  set('lostA', held.outcome && find((e) => e.actor === 'A' && e.kind === 'lease_lost', held.outcome.id));
   return facts;
+}
+
+type Held = { sent: WireEvent; lease: WireEvent; expiry: WireEvent; outcome: WireEvent | undefined };
+
+/** A's write held on the wire: the last one unanswered when its lease ran out and not answered before B's grant. */
+function heldWrite(events: readonly WireEvent[]): Held | undefined {
+  const found: Held[] = [];
+  for (const sent of events) {
+    if (sent.actor !== 'A' || sent.kind !== 'write_sent') continue;
+    const lease = events.findLast((e) => e.actor === 'A' && e.kind === 'lease_acquired' && e.id < sent.id);
+    if (!lease) continue;
+    const outcome = events.find(
+      (e) => e.id > sent.id && e.actor === 'A' && isOutcome(e) && e.detail.value === sent.detail.value,
+    );
+    const expiry = events.find(
+      (e) =>
+        e.id > sent.id &&
+        e.kind === 'lease_expired' &&
+        e.actor === 'A' &&
+        e.token === lease.token &&
+        (outcome === undefined || e.id < outcome.id),
+    );
+    if (!expiry) continue;
+    const grantB = events.find((e) => e.id > expiry.id && e.actor === 'B' && e.kind === 'lease_acquired');
+    if (outcome && (grantB === undefined || outcome.id < grantB.id)) continue;
+    found.push({ sent, lease, expiry, outcome });
+  }
+  return found.at(-1);
 }
 
 export function delayedPacketSteps(lab: LabId): Step[] {
   const definition = LABS[lab];
   const fenced = isFencedKind(lab);
-  const a = DELAYED_PACKET_SETTINGS.A;
   const history = (f: Facts) => f.writes ?? [];
   const when = (f: Facts) => {
     const late = need(f.lateWriteA);
@@ -91,7 +131,8 @@ export function delayedPacketSteps(lab: LabId): Step[] {
       done: (f) => f.firstWriteA !== undefined,
       narrate: (f) => {
         const first = need(f.firstWriteA);
-        return `A took the lease for ${a.leaseTtlMs / 1000} s by the database's clock, with token ${t(f.tokenA)}, and wrote ${write(first)}: ${outcomeWords(first)}. It renews its lease every ${a.renewEveryMs / 1000} s and writes every ${a.writeEveryMs / 1000} s; its bytes pass through the proxy untouched.`;
+        const a = recordedSettings(f.startA) ?? DELAYED_PACKET_SETTINGS.A;
+        return `A took the lease for ${seconds(a.leaseTtlMs)} by the database's clock, with token ${t(f.grantA?.token)}, and wrote ${write(first)}: ${outcomeWords(first)}. It renews its lease every ${seconds(a.renewEveryMs)} and writes every ${seconds(a.writeEveryMs)}; its bytes pass through the proxy untouched.`;
       },
     },
     {
@@ -118,7 +159,11 @@ export function delayedPacketSteps(lab: LabId): Step[] {
           b.kind === 'write_accepted'
             ? ` The row went from ${heldWords(rowBefore(history(f), b))} to ${value(b)} (token ${t(b.token)}).`
             : '';
-        return `B took the lease with a newer token, ${t(f.tokenB)}, from the database sequence write_epoch, and wrote ${write(b)}: ${outcomeWords(b)}.${went} A's write was still on the wire.`;
+        const wire =
+          f.lateWriteA && f.lateWriteA.id < b.id
+            ? " A's held write had already arrived."
+            : " A's write was still on the wire.";
+        return `B took the lease with ${article(f.tokenB, f.tokenA)} token, ${t(f.tokenB)}, from the database sequence write_epoch, and wrote ${write(b)}: ${outcomeWords(b)}.${went}${wire}`;
       },
     },
     {
@@ -132,7 +177,7 @@ export function delayedPacketSteps(lab: LabId): Step[] {
         const late = need(f.lateWriteA);
         const got = `${when(f)}: ${value(late)} with token ${t(late.token)}, ${outcomeWords(late)}.`;
         if (late.kind === 'write_rejected')
-          return `${got} The row's token refused it in the same statement as the write: when it arrives does not matter. A learned from the refusal that it had lost the lease.`;
+          return `${got} The row's token refused it in the same statement as the write: when it arrives does not matter.${f.lostA ? ' A recorded that it had lost the lease.' : ''}`;
         const before = rowBefore(history(f), late);
         const lost = before?.actor === 'B' ? ": B's newer value was overwritten, a lost update" : '';
         return `${got} The row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})${lost}. The lease was A's when it sent the write, and no longer when the write arrived.`;

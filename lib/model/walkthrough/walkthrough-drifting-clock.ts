@@ -2,13 +2,19 @@ import { LABS, type LabId } from '../../labs/index';
 import { isFencedKind } from '../../labs/traits';
 import type { WireEvent } from '../core/wire';
 import {
+  article,
+  compared,
   detailTime,
   heldWords,
   isOutcome,
   need,
   outcomeWords,
+  recordedSettings,
+  relation,
   rowAtTheEnd,
   rowBefore,
+  seconds,
+  settingsOf,
   t,
   value,
   write,
@@ -50,16 +56,19 @@ export function driftingClockFacts(events: readonly WireEvent[]): Facts {
   const grantA = find((e) => e.actor === 'A' && e.kind === 'lease_acquired');
   const grantB = find((e) => e.actor === 'B' && e.kind === 'lease_acquired');
   // The lease B took over: A's last grant before B's (A may have taken more than one before B came).
-  const heldA = grantB
-    ? events.filter((e) => e.actor === 'A' && e.kind === 'lease_acquired' && e.id < grantB.id).at(-1)
-    : grantA;
+  const heldA = events.findLast(
+    (e) => e.actor === 'A' && e.kind === 'lease_acquired' && (grantB === undefined || e.id < grantB.id),
+  );
   const facts: Facts = {};
   const set = <K extends keyof Facts>(key: K, fact: Facts[K] | undefined) => {
     if (fact !== undefined) facts[key] = fact;
   };
   set('grantA', grantA);
+  set('heldA', heldA);
   set('tokenA', heldA?.token);
+  set('grantB', grantB);
   set('tokenB', grantB?.token);
+  set('startA', settingsOf(events, 'A'));
   set(
     'firstWriteA',
     find((e) => e.actor === 'A' && e.kind === 'write_accepted'),
@@ -71,7 +80,7 @@ export function driftingClockFacts(events: readonly WireEvent[]): Facts {
   if (heldA) {
     set(
       'expiryA',
-      find((e) => e.actor === 'A' && e.kind === 'lease_expired' && e.token === heldA.token),
+      find((e) => e.actor === 'A' && e.kind === 'lease_expired' && e.token === heldA.token, heldA.id),
     );
   }
   const writeB = grantB && find((e) => e.actor === 'B' && isOutcome(e), grantB.id);
@@ -84,7 +93,34 @@ export function driftingClockFacts(events: readonly WireEvent[]): Facts {
   return facts;
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+/** A's settings as its start recorded them, else the story's (a history pruned of A's start). */
+function settingsA(f: Facts) {
+  const recorded = recordedSettings(f.startA);
+  return {
+    ...DRIFTING_CLOCK_SETTINGS.A,
+    ...recorded,
+    clockSlowPercent: recorded?.clockSlowPercent ?? DRIFTING_CLOCK_SETTINGS.A.clockSlowPercent,
+  };
+}
+
+/** B's asking for the lease while A held it, as the events show it: only when B started before A's lease ran out and had no grant before. */
+function bWaited(f: Facts): string {
+  const start = need(f.startB);
+  const retry = recordedSettings(start)?.acquireRetryMs;
+  const expired = f.expiryA;
+  const beforeExpiry = expired === undefined || start.id < expired.id;
+  const noGrantYet = f.grantB === undefined || (expired !== undefined && f.grantB.id > expired.id);
+  if (!(beforeExpiry && noGrantYet)) return 'B started too.';
+  return `B started too; it asked for the lease${retry === undefined ? '' : ` every ${retry} ms`} and was told that A held it.`;
+}
+
+/** What the fenced lab would do with this write, computed from the two tokens. */
+function fencedWouldRefuse(rowToken: number | undefined, late: number | undefined): string {
+  const c = compared(rowToken, late);
+  return c === 'newer'
+    ? `In the drifting clock, fenced, the same write is refused: the row's token ${t(rowToken)} is newer than ${t(late)}.`
+    : `The row's token ${t(rowToken)} is ${relation(rowToken, late)} ${t(late)}: fencing alone would not have refused this write.`;
+}
 
 export function driftingClockSteps(lab: LabId): Step[] {
   const definition = LABS[lab];
@@ -92,8 +128,7 @@ export function driftingClockSteps(lab: LabId): Step[] {
   const writes = fenced
     ? 'every write presents its token, and one statement, UPDATE … WHERE last_token <= token, refuses a write whose token is older than the row’s last_token (a stale write)'
     : 'but the write is a plain UPDATE that never looks at it';
-  const a = DRIFTING_CLOCK_SETTINGS.A;
-  const rate = 1 - a.clockSlowPercent / 100;
+  const story = DRIFTING_CLOCK_SETTINGS.A;
   const onScreen = "The drift is applied to A's reading of the clock; everything else is real.";
   const history = (f: Facts) => f.writes ?? [];
   return [
@@ -105,7 +140,7 @@ export function driftingClockSteps(lab: LabId): Step[] {
       preview: 'The lab is reset: its workers stop and its history is cleared.',
       done: () => true,
       narrate: () =>
-        `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}. Every grant of the lease carries a token from the database sequence write_epoch; ${writes}. Nothing will freeze in this lab. A judges its lease by its own clock, which runs ${a.clockSlowPercent} % slow: for every real second it moves ${rate * 1000} ms. ${onScreen} The lab has been reset.`,
+        `Two worker processes, A and B, will take turns holding a lease on row ${definition.rowId} of ${definition.table}. Every grant of the lease carries a token from the database sequence write_epoch; ${writes}. Nothing will freeze in this lab. A judges its lease by its own clock, which runs ${story.clockSlowPercent} % slow: for every real second it moves ${(1 - story.clockSlowPercent / 100) * 1000} ms. ${onScreen} The lab has been reset.`,
     },
     {
       id: 'both-start',
@@ -117,8 +152,9 @@ export function driftingClockSteps(lab: LabId): Step[] {
       done: (f) => f.firstWriteA !== undefined && f.startB !== undefined,
       narrate: (f) => {
         const first = need(f.firstWriteA);
-        need(f.startB);
-        return `A took the lease for ${seconds(a.leaseTtlMs)} by the database's clock, with token ${t(f.grantA?.token)}, and wrote ${write(first)}: ${outcomeWords(first)}. By its own clock it renews ${seconds(a.renewEveryMs)} after each grant, just before the lease runs out, and writes every ${seconds(a.writeEveryMs)}: ${a.clockSlowPercent} % slow, that is ${seconds(a.renewEveryMs / rate)} and ${seconds(a.writeEveryMs / rate)} of real time. B started too; it asked for the lease every 50 ms and was told that A held it.`;
+        const a = settingsA(f);
+        const rate = 1 - a.clockSlowPercent / 100;
+        return `A took the lease for ${seconds(a.leaseTtlMs)} by the database's clock, with token ${t(f.grantA?.token)}, and wrote ${write(first)}: ${outcomeWords(first)}. By its own clock it renews ${seconds(a.renewEveryMs)} after each grant, just before the lease runs out, and writes every ${seconds(a.writeEveryMs)}: ${a.clockSlowPercent} % slow, that is ${seconds(a.renewEveryMs / rate)} and ${seconds(a.writeEveryMs / rate)} of real time. ${bWaited(f)}`;
       },
     },
     {
@@ -128,8 +164,11 @@ export function driftingClockSteps(lab: LabId): Step[] {
       waitingFor: "A's lease to run out by the database's clock",
       preview: "A's lease runs out by the database's clock, before A's slow clock says to renew it.",
       done: (f) => f.expiryA !== undefined,
-      narrate: (f) =>
-        `By the database's clock, A's lease ran out at ${detailTime(f.expiryA, 'expiresAt')}. A did not renew in time: its clock had moved ${seconds(a.leaseTtlMs * rate)} of the ${seconds(a.leaseTtlMs)}. Nothing froze: A kept running, and still believed it held the lease with token ${t(f.tokenA)} (the hatched band).`,
+      narrate: (f) => {
+        const a = settingsA(f);
+        const moved = a.leaseTtlMs * (1 - a.clockSlowPercent / 100);
+        return `By the database's clock, A's lease ran out at ${detailTime(f.expiryA, 'expiresAt')}. A did not renew in time: its clock, ${a.clockSlowPercent} % slow, had moved ${seconds(moved)} of the ${seconds(a.leaseTtlMs)}. Nothing froze: A kept running, and still believed it held the lease with token ${t(f.tokenA)} (the hatched band).`;
+      },
     },
     {
       id: 'b-takes-over',
@@ -144,7 +183,7 @@ export function driftingClockSteps(lab: LabId): Step[] {
           b.kind === 'write_accepted'
             ? ` The row went from ${heldWords(rowBefore(history(f), b))} to ${value(b)} (token ${t(b.token)}).`
             : '';
-        return `B took the lease with a newer token, ${t(f.tokenB)}, from the database sequence write_epoch, and wrote ${write(b)}: ${outcomeWords(b)}.${went}`;
+        return `B took the lease with ${article(f.tokenB, f.tokenA)} token, ${t(f.tokenB)}, from the database sequence write_epoch, and wrote ${write(b)}: ${outcomeWords(b)}.${went}`;
       },
     },
     {
@@ -159,12 +198,13 @@ export function driftingClockSteps(lab: LabId): Step[] {
         const expiresAt = need(f.expiryA).detail.expiresAt;
         const after = `${late.at - Date.parse(String(expiresAt))} ms after its lease ran out by the database's clock`;
         const belief = `A's clock read ${detailTime(f.sentLateA, 'myClock')}, and by it A's lease ran until ${detailTime(f.sentLateA, 'believedUntil')}.`;
-        const sent = `${belief} A wrote ${value(late)} with its old token ${t(late.token)}, ${after}: ${outcomeWords(late)}.`;
+        const old = compared(late.token, f.tokenB) === 'older' ? 'its old token' : 'its token';
+        const sent = `${belief} A wrote ${value(late)} with ${old} ${t(late.token)}, ${after}: ${outcomeWords(late)}.`;
         if (late.kind === 'write_rejected')
           return `${sent} A still believed it held the lease; the row's token refused the write all the same: fencing does not ask what A believes.`;
         const before = rowBefore(history(f), late);
         const lost = before?.actor === 'B' ? ": B's newer value was overwritten, a lost update" : '';
-        return `${sent} The row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})${lost}. Nothing froze: the drift alone made the write late. In the drifting clock, fenced, the same write is refused: the row's token ${t(f.writeB?.token)} is newer than ${t(late.token)}.`;
+        return `${sent} The row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})${lost}. Nothing froze: the drift alone made the write late. ${fencedWouldRefuse(f.writeB?.token, late.token)}`;
       },
     },
     {

@@ -1,6 +1,22 @@
 import { LABS, type LabId } from '../../labs/index';
 import { PAUSE_FENCED } from '../../labs/traits';
-import { detailTime, heldWords, need, outcomeWords, rowAtTheEnd, rowBefore, t, value, write } from './narration';
+import type { WireEvent } from '../core/wire';
+import {
+  article,
+  compared,
+  detailTime,
+  heldWords,
+  need,
+  outcomeWords,
+  recordedSettings,
+  relation,
+  rowAtTheEnd,
+  rowBefore,
+  seconds,
+  t,
+  value,
+  write,
+} from './narration';
 import { pauseWords } from './walkthrough-pause-words';
 import type { Facts, Step } from './walkthrough-types';
 
@@ -16,11 +32,24 @@ export const WALKTHROUGH_SETTINGS = {
   B: { name: 'B', leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 30_000 },
 } as const;
 
+/** The lesson a run did not show is not stated as its finding. */
+const NOT_SHOWN =
+  'This run did not end the way the lab’s story usually does (the timing went otherwise), so it shows no lesson: Start over to run the story again.';
+
+/** B's writes after its first in this run, each refused: said, with their tokens, so that no refusal goes unexplained. */
+function triedAgain(history: readonly WireEvent[], first: WireEvent): string {
+  if (first.kind !== 'write_rejected') return '';
+  const again = history.filter((e) => e.actor === 'B' && e.id > first.id);
+  if (again.length === 0 || !again.every((e) => e.kind === 'write_rejected')) return '';
+  const tokens = again.map((e) => t(e.token)).join(', ');
+  const more = again.length === 1 ? 'write' : 'writes';
+  return ` B went on: ${again.length} more ${more} so far, with token${again.length > 1 ? 's' : ''} ${tokens}, ${again.length === 1 ? 'refused' : 'each refused'} as stale too.`;
+}
+
 export function pauseSteps(lab: LabId): Step[] {
   const definition = LABS[lab];
   const words = pauseWords(lab, definition.summary);
   const fenced = lab === PAUSE_FENCED;
-  const a = WALKTHROUGH_SETTINGS.A;
   const writes = (f: Facts) => f.writes ?? [];
   return [
     {
@@ -42,11 +71,16 @@ export function pauseSteps(lab: LabId): Step[] {
       done: (f) => f.firstWriteA !== undefined,
       narrate: (f) => {
         const first = need(f.firstWriteA);
+        const grant = need(f.grantA);
         const took =
-          first.token === f.tokenA
-            ? `A, a real process, took the lease with token ${t(f.tokenA)} and wrote ${value(first)} with it`
-            : `A, a real process, took the lease, granted with token ${t(f.tokenA)}; its own counter numbered the grant ${t(first.token)}, and it wrote ${write(first)}`;
-        return `${took}: ${outcomeWords(first)}. It renews its lease every ${a.renewEveryMs / 1000} s and writes again every ${a.writeEveryMs / 1000} s.`;
+          first.token === grant.token
+            ? `A, a real process, took the lease with token ${t(grant.token)} and wrote ${value(first)} with it`
+            : `A, a real process, took the lease, granted with token ${t(grant.token)}; its own counter numbered the grant ${t(first.token)}, and it wrote ${write(first)}`;
+        const settings = recordedSettings(f.startA);
+        const pace = settings
+          ? ` It renews its lease every ${seconds(settings.renewEveryMs)} and writes again every ${seconds(settings.writeEveryMs)}, as it was started.`
+          : '';
+        return `${took}: ${outcomeWords(first)}.${pace}`;
       },
     },
     {
@@ -56,8 +90,15 @@ export function pauseSteps(lab: LabId): Step[] {
       waitingFor: 'A to freeze before its next write',
       preview: 'A checks its lease and freezes right after, before its next write reaches the database.',
       done: (f) => f.pauseA !== undefined,
-      narrate: (f) =>
-        `A checked its lease ("${String(need(need(f.pauseA).detail.belief))}") and froze right after, before its next write reached the database, as a stop-the-world garbage-collection pause would freeze it. While frozen, its process runs nothing: no timers, no renewals.`,
+      narrate: (f) => {
+        const grant = need(f.grantA);
+        const held = need(f.heldA);
+        const again =
+          held.id === grant.id
+            ? ''
+            : ` By then A held a later grant of the lease than its first: token ${t(held.token)}, not ${t(grant.token)}.`;
+        return `A checked its lease ("${String(need(need(f.pauseA).detail.belief))}") and froze right after, before its next write reached the database, as a stop-the-world garbage-collection pause would freeze it.${again} While frozen, its main thread runs nothing: no timers, no renewals, no writes. (A thread of its own goes on answering the lab's heartbeat, so the lab shows A frozen, not gone.)`;
+      },
     },
     {
       id: 'a-expires',
@@ -66,8 +107,14 @@ export function pauseSteps(lab: LabId): Step[] {
       waitingFor: "A's lease to run out by the database's clock",
       preview: "While A is frozen, its lease runs out by the database's clock.",
       done: (f) => f.expiryA !== undefined,
-      narrate: (f) =>
-        `By the database's clock, A's lease ran out at ${detailTime(f.expiryA, 'expiresAt')}. A did not know: it was frozen, and still believed it held the lease, its writes carrying token ${t(f.firstWriteA?.token)} (the hatched band).`,
+      narrate: (f) => {
+        const expiry = need(f.expiryA);
+        const knew =
+          expiry.id > need(f.pauseA).id
+            ? 'A did not know: it was frozen'
+            : 'A had checked it by its own clock just before and froze';
+        return `By the database's clock, A's lease with token ${t(f.tokenA)} ran out at ${detailTime(expiry, 'expiresAt')}. ${knew}, and still believed it held the lease, its writes carrying token ${t(f.beliefTokenA)} (the hatched band).`;
+      },
     },
     {
       id: 'b-takes-over',
@@ -81,15 +128,15 @@ export function pauseSteps(lab: LabId): Step[] {
         const took =
           f.tokenB === f.tokenA
             ? `B took over A's expired lease, and the lease service handed it A's token ${t(f.tokenA)} instead of minting a new one.`
-            : `B took the lease with a newer token, ${t(f.tokenB)}, from ${words.source}.`;
+            : `B took the lease with ${article(f.tokenB, f.tokenA)} token, ${t(f.tokenB)}, from ${words.source} (A's lease that ran out had token ${t(f.tokenA)}).`;
         const counter =
           b.token === f.tokenB ? '' : ` Its own counter, new in this process, numbered the grant ${t(b.token)}.`;
         const wrote = `B wrote ${write(b)}: ${outcomeWords(b)}.`;
         const after =
           b.kind === 'write_accepted'
             ? ` The row went from ${heldWords(rowBefore(writes(f), b))} to ${value(b)} (token ${t(b.token)}).`
-            : ` B was the rightful holder, with the newer token, and it was turned away${definition.traits.fencing === 'text-compare' ? `: compared as text, "${t(b.token)}" sorts before "${t(b.storedToken)}"` : ''}.`;
-        return `${took}${counter} ${wrote}${after}`;
+            : ` B was the rightful holder, with token ${t(b.token)}, ${relation(b.token, b.storedToken)} the row's token ${t(b.storedToken)}, and it was turned away${definition.traits.fencing === 'text-compare' ? `: compared as text, "${t(b.token)}" sorts before "${t(b.storedToken)}"` : ''}.`;
+        return `${took}${counter} ${wrote}${after}${triedAgain(writes(f), b)}`;
       },
     },
     {
@@ -102,9 +149,19 @@ export function pauseSteps(lab: LabId): Step[] {
       narrate: (f) => {
         const late = need(f.lateWriteA);
         const before = rowBefore(writes(f), late);
-        const sent = `A woke up and sent its write ${value(late)} with its old token ${t(late.token)}: ${outcomeWords(late)}.`;
-        if (late.kind === 'write_rejected')
-          return `${sent} The database compared the two tokens in the same UPDATE as the write and changed nothing; A learned from the refusal that it had lost the lease.`;
+        const mine = need(late.token);
+        const against = need(f.writeB).token;
+        const token =
+          compared(mine, against) === 'older'
+            ? `its old token ${mine}`
+            : `its token ${mine} (${relation(mine, against)} B's token ${t(against)})`;
+        const sent = `A woke up and sent its write ${value(late)} with ${token}: ${outcomeWords(late)}.`;
+        if (late.kind === 'write_rejected') {
+          const lost = f.lostA
+            ? ` A recorded that it had lost the lease ("${String(f.lostA.detail.reason ?? '')}").`
+            : '';
+          return `${sent} The database compared the two tokens in the same UPDATE as the write and changed nothing.${lost}`;
+        }
         const went = ` The row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})`;
         const lost =
           before?.actor === 'B'
@@ -123,7 +180,8 @@ export function pauseSteps(lab: LabId): Step[] {
       narrate: (f, row) => {
         const late = need(f.lateWriteA);
         // Short enough for the projector at 1280×720 (e2e/presenter-legibility.spec.ts).
-        return `${rowAtTheEnd(writes(f), late, f.writeB, row)} ${words.lesson}`;
+        const end = rowAtTheEnd(writes(f), late, f.writeB, row);
+        return `${end} ${words.shows(f, rowBefore(writes(f), late)) ? words.lesson : NOT_SHOWN}`;
       },
     },
   ];

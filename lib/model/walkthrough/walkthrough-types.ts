@@ -12,15 +12,24 @@ import type { RowNow } from './narration';
 export type StepAction = StoryAction<Facts>;
 
 export type Facts = {
+  /** The token of A's lease that runs out in the story (the pause story: the one A held when it froze). */
   tokenA?: number;
+  /** The token of B's grant before its write. */
   tokenB?: number;
+  /** The pause story: A's grant whose lease runs out, the token A believed it held when it froze, B's grant, A's lease lost after its late write. */
+  heldA?: WireEvent;
+  beliefTokenA?: number;
+  grantB?: WireEvent;
+  lostA?: WireEvent;
+  /** A's and B's starts, with the settings they recorded (narration.ts recordedSettings). */
+  startA?: WireEvent;
   firstWriteA?: WireEvent;
   pauseA?: WireEvent;
   expiryA?: WireEvent;
   writeB?: WireEvent;
   wokeA?: WireEvent;
   lateWriteA?: WireEvent;
-  /** The drifting clock's story: A's grant, B's start, what A read on its clock when it sent its late write. */
+  /** A's grant before its first write (the drifting clock: A's first grant); B's start; what A read on its clock when it sent its late write. */
   grantA?: WireEvent;
   startB?: WireEvent;
   sentLateA?: WireEvent;

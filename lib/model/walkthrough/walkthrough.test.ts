@@ -103,7 +103,7 @@ test("a takeover without a new token: B's step says it was handed A's token, and
   );
   assert.match(
     text('a-wakes'),
-    /^A woke up and sent its write "A-4" with its old token 1: accepted\. The row's last_token was 1, and 1 <= 1/,
+    /^A woke up and sent its write "A-4" with its token 1 \(the same as B's token 1\): accepted\. The row's last_token was 1, and 1 <= 1/,
   );
   assert.match(text('the-row'), /every grant must mint a new token, in the same committed transaction that records it/);
 });
