@@ -17,9 +17,10 @@ export const BENCHES = [
   'faults',
   'job-queue',
   'classroom',
+  'narration',
 ] as const;
 export type Bench = (typeof BENCHES)[number];
-/** Without names: all but those that take minutes (room, faults, classroom), which run by name or with --quick. */
+/** Without names: all but those that take minutes (room, faults, classroom, narration), which run by name or with --quick. */
 const BY_DEFAULT: readonly Bench[] = [
   'throughput',
   'takeover',
@@ -37,13 +38,14 @@ const BY_DEFAULT: readonly Bench[] = [
  */
 const BY_NAME_ONLY: readonly Bench[] = [];
 
-export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …] [--quick] [--minutes N] [--crashes N] [--trainees N] [--servers K]
-  no names: ${BY_DEFAULT.join(', ')} (room, faults and classroom take minutes: name them)
+export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …] [--quick] [--minutes N] [--crashes N] [--trainees N] [--servers K] [--histories N]
+  no names: ${BY_DEFAULT.join(', ')} (room, faults, classroom and narration take minutes: name them)
   --quick    every benchmark (or those named) at its small size (bench/sizes.ts), to check that each runs
   --minutes  how long the room runs (default ${FULL_SIZES.room.minutes}, quick ${QUICK_SIZES.room.minutes})
   --crashes  how many times faults kills the database (default ${FULL_SIZES.faults.crashes}, quick ${QUICK_SIZES.faults.crashes})
   --trainees how many trainees submit a guard in classroom (default ${FULL_SIZES.classroom.trainees}, quick ${QUICK_SIZES.classroom.trainees})
-  --servers  how many app servers share its database (default ${FULL_SIZES.classroom.servers}, quick ${QUICK_SIZES.classroom.servers})`;
+  --servers  how many app servers share its database (default ${FULL_SIZES.classroom.servers}, quick ${QUICK_SIZES.classroom.servers})
+  --histories how many generated histories per lab narration checks (default ${FULL_SIZES.narration.historiesPerLab}, quick ${QUICK_SIZES.narration.historiesPerLab})`;
 
 export class UsageError extends Error {}
 
@@ -68,6 +70,12 @@ const argsSchema = z.object({
     .int('--servers must be a whole number')
     .min(1, '--servers must be at least 1')
     .max(4, '--servers must be at most 4')
+    .optional(),
+  histories: z.coerce
+    .number({ error: '--histories must be a number' })
+    .int('--histories must be a whole number')
+    .min(1, '--histories must be at least 1')
+    .max(10_000_000, '--histories must be at most 10000000')
     .optional(),
   crashes: z.coerce
     .number({ error: '--crashes must be a number' })
@@ -94,9 +102,10 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     crashes: values.crashes,
     trainees: values.trainees,
     servers: values.servers,
+    histories: values.histories,
   });
   if (!checked.success) throw new UsageError(checked.error.issues[0]?.message ?? 'invalid arguments');
-  const { names, quick, minutes, crashes, trainees, servers } = checked.data;
+  const { names, quick, minutes, crashes, trainees, servers, histories } = checked.data;
   const base = quick ? QUICK_SIZES : FULL_SIZES;
   const sizes: BenchSizes = {
     ...base,
@@ -107,6 +116,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       trainees: trainees ?? base.classroom.trainees,
       servers: servers ?? base.classroom.servers,
     },
+    narration: { ...base.narration, historiesPerLab: histories ?? base.narration.historiesPerLab },
   };
   const everyOne = BENCHES.filter((name) => !BY_NAME_ONLY.includes(name));
   const selected = new Set<Bench>(names.length ? names : quick ? everyOne : BY_DEFAULT);
@@ -119,4 +129,5 @@ const OPTIONS = {
   crashes: { type: 'string' },
   trainees: { type: 'string' },
   servers: { type: 'string' },
+  histories: { type: 'string' },
 } as const;

@@ -20,6 +20,7 @@ import { benchClassroom } from './classroom';
 import { benchFaults } from './faults';
 import { benchJobQueue } from './job-queue';
 import { benchLongHistory } from './long-history';
+import { benchNarration } from './narration';
 import { benchRoom, ROOM_TRAINER_KEY } from './room';
 import { type Figure, printFigures } from './stats';
 import { benchTakeover } from './takeover';
@@ -162,6 +163,16 @@ async function main(argv: string[]): Promise<number> {
       await app.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
+  }
+
+  if (selected.has('narration')) {
+    const { historiesPerLab } = sizes.narration;
+    console.log(`narration: ${historiesPerLab} generated histories per lab, every sentence held to its events…`);
+    await run(
+      'narration',
+      `Narration oracle: ${historiesPerLab.toLocaleString('en')} generated histories per lab`,
+      () => benchNarration(sizes.narration),
+    );
   }
 
   if (selected.has('classroom')) {

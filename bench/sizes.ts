@@ -24,6 +24,8 @@ export type BenchSizes = {
     /** Commit → paint samples on a shared lab while the room submits. */
     paintSamples: number;
   };
+  /** Generated histories per lab whose every sentence the narration oracle checks (bench/narration.ts). */
+  narration: { historiesPerLab: number; seed: number };
   jobQueue: {
     jobs: number;
     jobMs: number;
@@ -49,6 +51,7 @@ export const FULL_SIZES: BenchSizes = {
   faults: { crashes: 5 },
   history: { events: 200_000, holders: 50, spanMinutes: 60, restMs: 5_000 },
   classroom: { trainees: 30, servers: 1, spreadSeconds: 60, boundSeconds: 600, paintSamples: 100 },
+  narration: { historiesPerLab: 100_000, seed: 34 },
   jobQueue: {
     jobs: 60,
     jobMs: 2_000,
@@ -70,6 +73,7 @@ export const QUICK_SIZES: BenchSizes = {
   fps: { lanes: 10, eventsPerLane: 100, measureMs: 1_000 },
   room: { viewers: 6, workers: [1, 1, 1], minutes: 0.1 },
   classroom: { trainees: 3, servers: 2, spreadSeconds: 2, boundSeconds: 240, paintSamples: 5 },
+  narration: { historiesPerLab: 100, seed: 34 },
   faults: { crashes: 1 },
   history: { events: 20_000, holders: 50, spanMinutes: 60, restMs: 1_000 },
   jobQueue: {

@@ -3,6 +3,7 @@ import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
+import { listWorkerStatus } from '../../db/worker-status';
 import { closePool } from '../../db/pool';
 import { toWire, type WireEvent } from '../model/core/wire';
 import { type LabInstance, sharedLab } from '../model/lab/lab-instance';
@@ -12,12 +13,12 @@ import type { RowNow } from '../model/walkthrough/narration';
 import { factsFrom, type Step, walkthroughFor, walkthroughSettings } from '../model/walkthrough/walkthrough';
 import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
-import { falseClaims } from '../testing/narration-claims';
+import { falseClaims } from '../model/walkthrough/narration-oracle';
 
 /*
  * Every lab's walkthrough, walked to the end with real workers, the way the page runs it: each
  * step's action, then its narration read from the events and the row at that moment, and every
- * token, value, holder, time and row it names checked against them (lib/testing/narration-claims.ts).
+ * token, value, holder, time and row it names checked against them (lib/model/walkthrough/narration-oracle.ts).
  * Then B writes again (every 8 s here, not 30 s) and the last step, read again, must still be true.
  */
 
@@ -110,6 +111,57 @@ describe('every lab’s narration, read against the database at each step', () =
         const { text, wrong } = read(lab, last, m);
         assert.deepEqual(wrong, [], `the last step once B wrote again: ${text}`);
         assert.doesNotMatch(text, new RegExp(`holds B's value ${JSON.stringify(firstB.detail.value)}`));
+      } finally {
+        await getSupervisor().stopLab(lab);
+      }
+    });
+  }
+});
+
+/*
+ * The run a new user made go otherwise (issue 34): A stopped for real (SIGSTOP) for longer than its
+ * lease after its first write, so that its lease runs out and it takes a second one, with a new token,
+ * before the story's freeze or hold. Every step must then name the lease that really ran out.
+ */
+const STALLED_LABS = ['fenced', 'token-as-text', 'no-fencing', 'delayed-packet-unfenced'] as const;
+
+/** Stops A's process for `ms` (the whole process: no thread runs), then lets it go on. */
+async function stallA(lab: LabInstance, ms: number): Promise<void> {
+  const a = (await listWorkerStatus(lab.id)).find((w) => w.name === 'A' && w.live);
+  const pid = a?.origin?.workerPid;
+  assert.ok(pid, 'A runs in a process of this server');
+  process.kill(pid, 'SIGSTOP');
+  try {
+    await sleep(ms);
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
+}
+
+describe('every lab’s narration when A stalls past its lease before the freeze', () => {
+  for (const kind of STALLED_LABS) {
+    test(`${kind}: each step names the lease that really ran out`, async () => {
+      const lab = sharedLab(kind);
+      const steps = walkthroughFor(kind);
+      const ttl = walkthroughSettings(kind).A.leaseTtlMs;
+      try {
+        for (const [index, step] of steps.entries()) {
+          await act(lab, step);
+          const m = await until(lab, step.waitingFor, (at) => step.done(factsFrom(at.events, kind)));
+          const { text, wrong } = read(lab, step, m);
+          assert.deepEqual(wrong, [], `step "${step.id}": ${text}`);
+          if (index !== 1) continue;
+          // After A's first write: stalled past its lease, A takes the lease again with a new token.
+          const first = m.events.find((e) => e.actor === 'A' && e.kind === 'lease_acquired');
+          await stallA(lab, ttl + 1_000);
+          await until(lab, 'A to take the lease again', (at) =>
+            at.events.some((e) => e.actor === 'A' && e.kind === 'lease_acquired' && e.id > (first?.id ?? 0)),
+          );
+        }
+        const facts = factsFrom((await moment(lab)).events, kind);
+        const grants = (await moment(lab)).events.filter((e) => e.actor === 'A' && e.kind === 'lease_acquired');
+        assert.ok(grants.length >= 2, 'A was granted the lease again after its stall');
+        assert.notEqual(facts.tokenA, grants[0]?.token, "the story's lease is not A's first");
       } finally {
         await getSupervisor().stopLab(lab);
       }

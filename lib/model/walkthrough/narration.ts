@@ -141,9 +141,12 @@ export function rowAtTheEnd(
   if (lateA.kind === 'write_rejected')
     return `The row holds ${rowWords(now)}${since}. A's late write, ${write(lateA)}, changed nothing: the row refused it.`;
   const overwritten = rowBefore(writes, lateA);
+  const b = need(writeB);
   const loss =
     overwritten?.actor === 'B'
       ? `B's value ${write(overwritten)} was lost: A's late write, ${write(lateA)}, overwrote it.`
-      : `B's write with token ${t(need(writeB).token)} was refused, and A's late write, ${write(lateA)}, was accepted.`;
+      : b.id < lateA.id && b.kind === 'write_rejected'
+        ? `B's write with token ${t(b.token)} was refused, and A's late write, ${write(lateA)}, was accepted.`
+        : `A's late write, ${write(lateA)}, was accepted over ${heldWords(overwritten)}${b.id > lateA.id ? `, before B's write with token ${t(b.token)} reached the row` : ''}.`;
   return `The row holds ${rowWords(now)}${now.by?.id === lateA.id ? ': A’s stale write' : since}. ${loss}`;
 }

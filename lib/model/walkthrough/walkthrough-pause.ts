@@ -96,7 +96,9 @@ export function pauseSteps(lab: LabId): Step[] {
         const again =
           held.id === grant.id
             ? ''
-            : ` By then A held a later grant of the lease than its first: token ${t(held.token)}, not ${t(grant.token)}.`;
+            : held.token === grant.token
+              ? ` By then A held a later grant of the lease than its first, with the same token, ${t(held.token)}.`
+              : ` By then A held a later grant of the lease than its first: token ${t(held.token)}, not ${t(grant.token)}.`;
         return `A checked its lease ("${String(need(need(f.pauseA).detail.belief))}") and froze right after, before its next write reached the database, as a stop-the-world garbage-collection pause would freeze it.${again} While frozen, its main thread runs nothing: no timers, no renewals, no writes. (A thread of its own goes on answering the lab's heartbeat, so the lab shows A frozen, not gone.)`;
       },
     },

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { recorded } from '../../testing/histories';
+import { storyHistory } from '../../testing/story-histories';
+import { WORKER_LAB_IDS } from '../lab/lab-kinds';
+import { falseClaims, falseNarration, rowAfter } from './narration-oracle';
+import { factsFrom, walkthroughFor } from './walkthrough';
+
+/*
+ * Every sentence every step can say, held to the events, over generated histories of every lab's
+ * story (lib/testing/story-histories.ts: stalls past the lease before the freeze, re-grants, B refused
+ * and trying again, late answers, lease_lost recorded or not): at every moment of each history (each
+ * prefix of its events, as a page holds them), each step the lab has reached is narrated and the
+ * narration oracle reads back every token, value, comparison, setting, duration and count it names.
+ * 1,000 histories per lab here; `npm run bench -- narration` runs many more and counts the sentences.
+ */
+
+const HISTORIES_PER_LAB = 1_000;
+
+for (const lab of WORKER_LAB_IDS) {
+  test(`${lab}: no false sentence at any moment of ${HISTORIES_PER_LAB} generated histories`, {
+    timeout: 120_000,
+  }, () => {
+    fc.assert(
+      fc.property(storyHistory(lab), (events) => {
+        const { wrong } = falseNarration(lab, events);
+        assert.deepEqual(wrong, []);
+      }),
+      { numRuns: HISTORIES_PER_LAB, seed: 34 },
+    );
+  });
+}
+
+test('every recorded run (the fixtures from real runs) says only true things at every moment', () => {
+  for (const lab of [
+    'fenced',
+    'no-fencing',
+    'token-as-text',
+    'same-token-takeover',
+    'drifting-clock',
+    'drifting-clock-fenced',
+    'delayed-packet',
+    'delayed-packet-unfenced',
+  ] as const) {
+    const { wrong, sentences } = falseNarration(lab, recorded(lab));
+    assert.deepEqual(wrong, [], lab);
+    assert.ok(sentences > 20, `${lab}: ${sentences} sentences read`);
+  }
+});
+
+test('the oracle catches a planted false sentence: a token, a comparison, an outcome, a setting, a duration, a count', () => {
+  const events = recorded('fenced');
+  const steps = walkthroughFor('fenced');
+  const facts = factsFrom(events, 'fenced');
+  const row = rowAfter(events);
+  const said = (id: string) => steps.find((s) => s.id === id)?.narrate(facts, row) ?? '';
+  const plants: Array<[string, string, string | RegExp]> = [
+    ['b-takes-over', 'a newer token, 63', 'an older token, 63'],
+    ['b-takes-over', 'with token 63: accepted', 'with token 62: accepted'],
+    ['a-wakes', 'rejected as stale, because the row held token 63', 'accepted'],
+    ['a-writes', 'writes again every 0.3 s', 'writes again every 0.7 s'],
+    ['a-expires', 'its writes carrying token 62', 'its writes carrying token 63'],
+    ['a-wakes', 'its old token 62', 'its old token 63'],
+  ];
+  for (const [id, truth, lie] of plants) {
+    const text = said(id);
+    assert.ok(text.includes(truth), `${id} says ${JSON.stringify(truth)}: ${text}`);
+    assert.deepEqual(falseClaims(text, events, row), [], `${id} as told`);
+    const planted = text.replace(truth, lie as string);
+    assert.notDeepEqual(falseClaims(planted, events, row), [], `${id} with ${JSON.stringify(lie)} planted`);
+  }
+  const counted = 'B went on: 2 more writes so far, with tokens 64, 65, each refused as stale too.';
+  assert.notDeepEqual(falseClaims(counted, events, row), [], 'a count of refusals that never happened');
+  assert.notDeepEqual(
+    falseClaims(
+      "PostgreSQL received A's write 40 ms after A sent it, 12 ms after A's lease ran out by the database's clock: \"A-2\"",
+      events,
+      row,
+    ),
+    [],
+    'a duration the events do not show',
+  );
+});
