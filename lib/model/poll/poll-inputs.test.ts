@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { recorded } from '../../testing/histories';
 import { parseHistoryFile, serializeHistory } from '../history/history-file';
+import { factsFrom } from '../walkthrough/walkthrough';
 import type { PollView } from './poll';
 import { answerPollInput, askPollInput, revealPollInput } from './poll-inputs';
 import { suggestedPoll } from './poll-suggestions';
@@ -47,14 +49,26 @@ test('an answer names a question and one of its choices; a reveal, a question', 
   );
 });
 
-test('the suggested question reads the tokens of the story so far', () => {
-  const facts = { tokenA: 7, tokenB: 8 };
-  assert.deepEqual(suggestedPoll({ id: 'a-wakes' }, facts), {
-    question: "Will A's late write, with its old token 7, be accepted over B's token 8?",
+test('the suggested question reads the tokens of the story so far, and names only a token the row held', () => {
+  const upTo = (lab: 'fenced' | 'token-as-text') => {
+    const events = recorded(lab);
+    const b = events.find((e) => e.actor === 'B' && (e.kind === 'write_accepted' || e.kind === 'write_rejected'));
+    return factsFrom(
+      events.filter((e) => e.id <= (b?.id ?? 0)),
+      lab,
+    );
+  };
+  assert.deepEqual(suggestedPoll({ id: 'a-wakes' }, upTo('fenced')), {
+    question: "Will A's late write, with its token 62, be accepted over B's token 63?",
     choices: ['Yes', 'No'],
   });
+  // Token as text: B's write with token 10 was refused, so the row still holds A's 9 (never B's 10).
+  assert.equal(
+    suggestedPoll({ id: 'a-wakes' }, upTo('token-as-text'))?.question,
+    "Will A's late write, with its token 9, be accepted over the row's token 9?",
+  );
   assert.equal(suggestedPoll({ id: 'a-wakes' }, {})?.question, "Will A's late write be accepted?");
-  assert.equal(suggestedPoll({ id: 'setup' }, facts), undefined, 'the first step, a reset, has none');
+  assert.equal(suggestedPoll({ id: 'setup' }, upTo('fenced')), undefined, 'the first step, a reset, has none');
 });
 
 test('a history file carries the questions, and reads them back', () => {

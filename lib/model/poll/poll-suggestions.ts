@@ -12,10 +12,17 @@ const YES_NO = ['Yes', 'No'];
 
 /** The question to ask before `step` runs, or undefined when the step has none (the trainer types one). */
 export function suggestedPoll(step: Pick<Step, 'id'>, facts: Facts): SuggestedPoll | undefined {
-  const tokenA = facts.firstWriteA?.token ?? facts.tokenA;
-  const tokenB = facts.writeB?.token ?? facts.tokenB;
-  const aOld = tokenA === undefined ? '' : `, with its old token ${tokenA},`;
-  const overB = tokenB === undefined ? '' : ` over B's token ${tokenB}`;
+  // The token A's late write will carry (the one it believed in when it froze, or sent under), and what the
+  // row holds when the question is asked: B's token only if B's write was accepted (the row never held a refused one).
+  const tokenA = facts.beliefTokenA ?? facts.sentLateA?.token ?? facts.tokenA;
+  const rowToken = (facts.writes ?? []).findLast((e) => e.kind === 'write_accepted')?.token;
+  const aOld = tokenA === undefined ? '' : `, with its token ${tokenA},`;
+  const overB =
+    facts.writeB?.kind === 'write_accepted' && rowToken === facts.writeB.token
+      ? ` over B's token ${rowToken}`
+      : rowToken === undefined
+        ? ''
+        : ` over the row's token ${rowToken}`;
   switch (step.id) {
     case 'a-writes':
       return { question: "Will A's first write be accepted?", choices: YES_NO };
@@ -29,7 +36,7 @@ export function suggestedPoll(step: Pick<Step, 'id'>, facts: Facts): SuggestedPo
       return { question: 'When its lease runs out, will A know?', choices: YES_NO };
     case 'b-takes-over':
       return {
-        question: `Will B's token be newer than A's${tokenA === undefined ? '' : ` (${tokenA})`}?`,
+        question: `Will B's token be newer than A's${facts.tokenA === undefined ? '' : ` (${facts.tokenA})`}?`,
         choices: YES_NO,
       };
     case 'a-wakes':
