@@ -82,4 +82,25 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
   // Back shows the earlier narration again without running anything.
   await fenced.back.click();
   await fenced.expectStep(6, `with its old token ${tokenA}: rejected as stale`);
+
+  // A step is a moment: back at step 2, every panel shows the lab as it was then, and says so.
+  for (const step of [5, 4, 3, 2]) {
+    await fenced.back.click();
+    await expect(fenced.stepCounter).toHaveText(`Step ${step} of 7`);
+  }
+  await expect(fenced.rowValue()).toHaveText('A-1');
+  await expect(fenced.leaseHolder()).toHaveText('A');
+  await expect(fenced.leaseToken()).toHaveText(String(tokenA));
+  await expect(fenced.page.getByText(/^as at step 2, \d\d:\d\d:\d\d\.\d{3}$/).first()).toBeVisible();
+  await expect(fenced.writeMark('B', 'accepted', { value: 'B-1', token: tokenB })).toHaveCount(0);
+  // Step 1, the reset: no row, no lease, no holder on the timeline, whatever the lab holds now.
+  await fenced.back.click();
+  await fenced.expectStep(1, 'The lab has been reset: no workers, no history.');
+  await expect(fenced.noHolderYet).toBeVisible();
+  await expect(fenced.nobodyHoldsTheLease).toBeVisible();
+  await expect(fenced.page.getByText('No write yet at this moment.')).toBeVisible();
+  // Forward to the last step again: live, and saying how long after the step it is.
+  for (let step = 2; step <= 7; step++) await fenced.nextStep();
+  await expect(fenced.page.getByText(/^live now, \d+ s after step 7$/).first()).toBeVisible();
+  await expect(fenced.rowValue()).toHaveText('B-1');
 });

@@ -41,6 +41,13 @@ export type LabState = {
    * shows it and now together instead of `windowMs`; a zoom, a pan or "Follow now" lets go of it.
    */
   frame: StepFrame | undefined;
+  /**
+   * The walkthrough step shown and its moment (the database time its event was recorded), while a
+   * story is told step by step: when the lab is past that step (Back, or a step that completed by
+   * itself), every panel shows the lab as of that moment (replay/use-replay-view.ts), else it is live
+   * and says how long after the step it is.
+   */
+  stepMoment: StepMoment | undefined;
   selectedMark: string | undefined;
   selectedWorker: string | undefined;
   notice: Notice | undefined;
@@ -51,6 +58,9 @@ export type LabState = {
   replaySpeed: ReplaySpeed;
   replayPlaying: boolean;
 };
+
+/** A walkthrough step's moment: `step` from 1, `at` in database time, `past` when the lab has gone on past the step. */
+export type StepMoment = { step: number; at: number; past: boolean };
 
 export type LabActions = {
   /** Events in id order from the feed; ones already held are skipped. */
@@ -69,6 +79,7 @@ export type LabActions = {
   pan: (deltaMs: number, now: number) => void;
   follow: () => void;
   setFrame: (frame: StepFrame | undefined) => void;
+  setStepMoment: (moment: StepMoment | undefined) => void;
   /** Lets go of the frame, keeping the window it showed (`windowMs` ending at `viewEnd`). */
   holdView: (windowMs: number, viewEnd: number) => void;
   selectMark: (key: string | undefined) => void;
@@ -123,6 +134,7 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
     windowMs: fitted?.windowMs ?? WINDOW_BOUNDS_MS.initial,
     viewEnd: fitted?.viewEnd,
     frame: undefined,
+    stepMoment: undefined,
     selectedMark: undefined,
     selectedWorker: undefined,
     notice: undefined,
@@ -145,6 +157,7 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
           selectedMark: undefined,
           viewEnd: undefined,
           frame: undefined,
+          stepMoment: undefined,
           replayAt: undefined,
           replayPlaying: false,
         });
@@ -162,6 +175,7 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
         selectedMark: undefined,
         viewEnd: undefined,
         frame: undefined,
+        stepMoment: undefined,
         replayAt: undefined,
         replayPlaying: false,
       });
@@ -195,6 +209,11 @@ export function createLabStore(summary: LabSummary, canDrive: boolean, history?:
     setFrame: (frame) => {
       const held = get().frame;
       if (held?.from !== frame?.from || held?.to !== frame?.to || held?.untilNow !== frame?.untilNow) set({ frame });
+    },
+    setStepMoment: (moment) => {
+      const held = get().stepMoment;
+      if (held?.step !== moment?.step || held?.at !== moment?.at || held?.past !== moment?.past)
+        set({ stepMoment: moment });
     },
     holdView: (windowMs, viewEnd) => set({ windowMs: clampWindow(windowMs), viewEnd, frame: undefined }),
     selectMark: (key) => set({ selectedMark: key }),

@@ -40,7 +40,7 @@ export function LiveTables() {
   const kind = useLabStore((s) => s.kind);
   const labId = useLabStore((s) => s.lab);
   const lastVerdict = useLastVerdicts((s) => s.byLab[labId]);
-  const { row, lease, now, replayLabel } = useTablesView();
+  const { row, lease, now, replayLabel, atMoment } = useTablesView();
   const rowFlash = useFlash(row ? `${row.value}/${row.lastToken}` : undefined);
   const leaseFlash = useFlash(lease ? `${lease.holder}/${lease.token}` : undefined);
   const table = LABS[kind].table;
@@ -91,7 +91,7 @@ export function LiveTables() {
             ) : (
               <tr>
                 <td colSpan={4} className="px-3 py-3 text-slate-600 dark:text-slate-400">
-                  {replayLabel ? 'No write yet at this moment.' : 'No row yet: reset the lab or start a worker.'}
+                  {atMoment ? 'No write yet at this moment.' : 'No row yet: reset the lab or start a worker.'}
                 </td>
               </tr>
             )}

@@ -44,9 +44,10 @@ export function useFlaggedEvents(): ReadonlySet<number> {
 export function VerdictBanner() {
   const { verdict } = useChecked();
   const replaying = useLabStore((s) => s.replayAt !== undefined);
+  const stepPast = useLabStore((s) => (s.replayAt === undefined && s.stepMoment?.past ? s.stepMoment.step : undefined));
   const yet = useLabStore((s) => expectsViolation(s.kind)) ? ' yet' : '';
   if (verdict.checked.writes === 0 && verdict.violations.length === 0) return null;
-  const scope = replaying ? ' up to the replay moment' : '';
+  const scope = replaying ? ' up to the replay moment' : stepPast !== undefined ? ` up to step ${stepPast}` : '';
   const count = verdict.violations.length;
   // Only the headline is a live region, so that a screen reader hears the verdict change, not
   // every new write or every new line of the list.

@@ -79,8 +79,12 @@ export function usePresenterPoll({ steps, shown, facts, ready }: Asked) {
  */
 export function PresenterPoll() {
   const shared = useLabStore((s) => s.visibility === 'shared');
+  // The step shown (from 0), when the page tells a walkthrough: a question belongs to it (asked before it
+  // ran) or to the next (asked now); one about another step is not this step's, as no other panel is.
+  const shown = useLabStore((s) => (s.stepMoment ? s.stepMoment.step - 1 : undefined));
   const poll = useCurrentPoll();
   if (!shared || !poll || poll.state === 'closed') return null;
+  if (shown !== undefined && poll.step !== shown && poll.step !== shown + 1) return null;
   return (
     <section
       aria-label="The room's question"

@@ -3,17 +3,17 @@ import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
-import { listWorkerStatus } from '../../db/worker-status';
 import { closePool } from '../../db/pool';
+import { listWorkerStatus } from '../../db/worker-status';
 import { toWire, type WireEvent } from '../model/core/wire';
 import { type LabInstance, sharedLab } from '../model/lab/lab-instance';
 import { WORKER_LAB_IDS, type WorkerLabId } from '../model/lab/lab-kinds';
 import { performAction } from '../model/story/story-engine';
 import type { RowNow } from '../model/walkthrough/narration';
+import { falseClaims } from '../model/walkthrough/narration-oracle';
 import { factsFrom, type Step, walkthroughFor, walkthroughSettings } from '../model/walkthrough/walkthrough';
 import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
-import { falseClaims } from '../model/walkthrough/narration-oracle';
 
 /*
  * Every lab's walkthrough, walked to the end with real workers, the way the page runs it: each

@@ -3,7 +3,8 @@
 import { useMemo, useRef } from 'react';
 import type { WireEvent } from '@/lib/model/core/wire';
 import { type ReplayBounds, replayBounds } from '@/lib/model/history/replay';
-import { stableEventsUntil } from '@/lib/model/history/replay-view';
+import { momentOffsetLabel, stableEventsUntil } from '@/lib/model/history/replay-view';
+import { clock } from '../format';
 import { useLabStore } from '../lab-store-provider';
 import { useDbNow } from '../use-db-now';
 
@@ -18,10 +19,34 @@ export function useReplayBounds(): ReplayBounds | undefined {
   return useMemo(() => replayBounds(events), [events]);
 }
 
-/** The events shown: all of them live, those up to the moment while replaying (the same array while none is added). */
+/**
+ * The moment the views show: the replay's, or a walkthrough step's the lab has gone on past (the
+ * trainer went Back, or the story ran ahead by itself); undefined while they show the lab live.
+ */
+export function useViewMoment(): number | undefined {
+  return useLabStore((s) => s.replayAt ?? (s.stepMoment?.past ? s.stepMoment.at : undefined));
+}
+
+/**
+ * How the panels say which moment they show: "as at 12.3 s (replay)", "as at step 3, 12:33:23.131",
+ * or, live while a step is shown, "live now, 38 s after step 3"; undefined live with no step.
+ */
+export function useViewMomentLabel(): string | undefined {
+  const replayAt = useLabStore((s) => s.replayAt);
+  const stepMoment = useLabStore((s) => s.stepMoment);
+  const bounds = useReplayBounds();
+  const dbNow = useDbNow(1_000);
+  if (replayAt !== undefined) return `as at ${bounds ? momentOffsetLabel(replayAt, bounds) : '0.0 s'} (replay)`;
+  if (!stepMoment) return undefined;
+  if (stepMoment.past) return `as at step ${stepMoment.step}, ${clock(stepMoment.at)}`;
+  const since = Math.max(0, Math.round((dbNow - stepMoment.at) / 1000));
+  return `live now, ${since} s after step ${stepMoment.step}`;
+}
+
+/** The events shown: all of them live, those up to the moment while one is shown (the same array while none is added). */
 export function useViewEvents(): readonly WireEvent[] {
   const events = useLabStore((s) => s.events);
-  const replayAt = useLabStore((s) => s.replayAt);
+  const replayAt = useViewMoment();
   const previous = useRef<readonly WireEvent[] | undefined>(undefined);
   return useMemo(() => {
     if (replayAt === undefined) return events;
@@ -31,9 +56,9 @@ export function useViewEvents(): readonly WireEvent[] {
   }, [events, replayAt]);
 }
 
-/** "Now" as the views draw it: the replay moment, or the database's clock ticking every `tickMs`. */
+/** "Now" as the views draw it: the moment shown, or the database's clock ticking every `tickMs`. */
 export function useViewNow(tickMs = 100): number {
-  const replayAt = useLabStore((s) => s.replayAt);
+  const replayAt = useViewMoment();
   const dbNow = useDbNow(tickMs);
   return replayAt ?? dbNow;
 }

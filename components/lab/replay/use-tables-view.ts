@@ -2,9 +2,8 @@
 
 import { useMemo } from 'react';
 import { leaseAt, rowAt } from '@/lib/model/history/replay';
-import { momentOffsetLabel } from '@/lib/model/history/replay-view';
 import { useLabStore } from '../lab-store-provider';
-import { useReplayBounds, useViewNow } from './use-replay-view';
+import { useViewMoment, useViewMomentLabel, useViewNow } from './use-replay-view';
 
 export type TableRow = { id: number | undefined; value: string; lastToken: number; updatedAt: number };
 export type TableLease = { holder: string; token: number; expiresAt: number };
@@ -14,20 +13,23 @@ export type TablesView = {
   lease: TableLease | undefined;
   /** The clock the lease's countdown is read against: the database's, or the replayed moment. */
   now: number;
-  /** "as at 12.3 s (replay)" while replaying; undefined live. */
+  /** Which moment the tables show: "as at 12.3 s (replay)", "as at step 3, …", "live now, 38 s after step 3"; undefined live. */
   replayLabel: string | undefined;
+  /** Whether the tables show a moment gone by (a replay, a step gone past), not the lab live. */
+  atMoment: boolean;
 };
 
 /**
  * The row and the lease the tables show: live, as the latest snapshot has them in the database; or,
- * while replaying, as they were at the moment, rebuilt from the history by the timeline's reducer.
+ * while a moment is shown (a replay, or a walkthrough step the lab has gone past), as they were at
+ * the moment, rebuilt from the history by the timeline's reducer.
  */
 export function useTablesView(): TablesView {
   const liveRow = useLabStore((s) => s.snapshot?.row);
   const liveLease = useLabStore((s) => s.snapshot?.lease);
   const events = useLabStore((s) => s.events);
-  const replayAt = useLabStore((s) => s.replayAt);
-  const bounds = useReplayBounds();
+  const replayAt = useViewMoment();
+  const label = useViewMomentLabel();
   const now = useViewNow(100);
   const replayed = useMemo(() => {
     if (replayAt === undefined) return undefined;
@@ -38,10 +40,7 @@ export function useTablesView(): TablesView {
       lease: leaseAt(events, replayAt),
     };
   }, [events, replayAt]);
-  if (!replayed || replayAt === undefined) return { row: liveRow, lease: liveLease, now, replayLabel: undefined };
-  return {
-    ...replayed,
-    now: replayAt,
-    replayLabel: `as at ${bounds ? momentOffsetLabel(replayAt, bounds) : '0.0 s'} (replay)`,
-  };
+  if (!replayed || replayAt === undefined)
+    return { row: liveRow, lease: liveLease, now, replayLabel: label, atMoment: false };
+  return { ...replayed, now: replayAt, replayLabel: label, atMoment: true };
 }

@@ -10,7 +10,7 @@ import {
   type TimelineMetrics,
 } from '@/lib/model/timeline/timeline-layout';
 import { useLabStore } from '../lab-store-provider';
-import { useViewEvents, useViewNow } from '../replay/use-replay-view';
+import { useViewEvents, useViewMoment, useViewNow } from '../replay/use-replay-view';
 import { useFlaggedEvents } from '../verdict-banner';
 import { LaneNames } from './lane-names';
 import { MarkDetails } from './mark-details';
@@ -49,9 +49,12 @@ export function Timeline({
   marker?: TimelineMarker;
 }) {
   const headingId = useId();
-  // Live, or up to the replay moment with that moment as "now".
+  // Live, or up to the moment shown (a replay's, or a walkthrough step's gone past) with that moment as "now".
   const events = useViewEvents();
-  const replayAt = useLabStore((s) => s.replayAt);
+  const replayAt = useViewMoment();
+  const stepShown = useLabStore((s) =>
+    s.replayAt === undefined && s.stepMoment?.past ? s.stepMoment.step : undefined,
+  );
   // The failover lab has no workers: its holders are granted the lease by the trainer's steps.
   const kind = useLabStore((s) => s.kind);
   const zoomedMs = useLabStore((s) => s.windowMs);
@@ -192,7 +195,7 @@ export function Timeline({
                 className="absolute bottom-1 right-1 font-semibold text-fuchsia-700 dark:text-fuchsia-300"
                 style={{ fontSize: Math.max(12, metrics.labelPx - 4) }}
               >
-                {replayAt === undefined ? 'now' : 'replay'}
+                {replayAt === undefined ? 'now' : stepShown === undefined ? 'replay' : `step ${stepShown}`}
               </span>
             </div>
           ) : null}

@@ -8,7 +8,7 @@ import { stepsToReach } from '@/lib/model/walkthrough/walkthrough-progress';
 import { useLabCommands } from '../controls/use-lab-commands';
 import { useLabStore, useLabStoreApi } from '../lab-store-provider';
 import { useShownStepRecorder } from './use-shown-step-recorder';
-import { useWalkthroughPosition } from './use-walkthrough-position';
+import { useFactsOfStep, useWalkthroughPosition } from './use-walkthrough-position';
 
 const STEP_TIMEOUT_MS = 30_000;
 const AUTOPLAY_READ_MS = 4_500;
@@ -48,7 +48,7 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
     markedOn.current = database;
     setRunMark(0);
   }, [database]);
-  const { steps, position } = useWalkthroughPosition(lab, runMark);
+  const { steps, position, run: runEvents } = useWalkthroughPosition(lab, runMark);
   const reached = position === undefined ? undefined : position.kind === 'at' ? position.step : -1;
   // In the snapshot that comes with the history: known when `reached` is.
   const recorded = useLabStore((s) => s.snapshot?.walkthroughStep);
@@ -193,6 +193,9 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
 
   const restart = useCallback(() => run([0]), [run]);
 
+  // The shown step is told as of its moment when the lab has gone on past it.
+  const shownFacts = useFactsOfStep(lab, steps, runEvents, position, shown);
+
   // Autoplay: give a reader time on a completed step, then go on. `next` changes with every event
   // the lab records (a writing worker records one a second), so the timer reads it through a ref:
   // depending on it restarted the timer before it fired.
@@ -215,7 +218,8 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
     pending,
     /** The page came from a deep link and nobody has acted on it yet. */
     deepLink,
-    facts: position?.facts ?? factsFrom([], lab),
+    /** The facts the shown step is told from (as of its moment when the lab is past it). */
+    facts: shownFacts ?? factsFrom([], lab),
     status,
     autoplay,
     setAutoplay,

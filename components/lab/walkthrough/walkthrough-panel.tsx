@@ -7,6 +7,8 @@ import { PollAsker } from '../../poll/poll-asker';
 import { NoticeArea } from '../controls/notice-area';
 import { controlButton } from '../controls/styles';
 import { useLabRow } from './use-lab-row';
+import { useStepFrame } from './use-step-frame';
+import { useStepsReachedBy } from './use-steps-reached-by';
 import { useWalkthrough } from './use-walkthrough';
 import { narrationOf, offerOf } from './walkthrough-words';
 
@@ -27,6 +29,8 @@ export function WalkthroughPanel({
 }) {
   const walk = useWalkthrough(lab, initialStep);
   const row = useLabRow();
+  // Every panel beside the narration shows the shown step's moment, or says it is live.
+  useStepFrame(useStepsReachedBy(lab), walk.steps.length, walk.shown);
   const step = walk.steps[walk.shown];
   const complete = walk.position !== undefined && walk.pending.length === 0;
   const last = walk.shown === walk.steps.length - 1;

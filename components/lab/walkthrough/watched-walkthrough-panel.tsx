@@ -1,6 +1,8 @@
 'use client';
 
 import type { LabId } from '@/lib/model/lab/lab-kinds';
+import { useStepFrame } from './use-step-frame';
+import { useStepsReachedBy } from './use-steps-reached-by';
 import { useWatchedStep } from './use-watched-step';
 
 /**
@@ -9,6 +11,8 @@ import { useWatchedStep } from './use-watched-step';
  */
 export function WatchedWalkthroughPanel({ lab }: { lab: LabId }) {
   const view = useWatchedStep(lab);
+  // The trainer's frame and moment: the panels beside show what the trainer's show.
+  useStepFrame(useStepsReachedBy(lab), view.steps, view.step === undefined ? undefined : view.step - 1);
   return (
     <section
       aria-labelledby="walkthrough-heading"

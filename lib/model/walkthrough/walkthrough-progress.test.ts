@@ -4,7 +4,7 @@ import { handMade, recorded } from '../../testing/histories';
 import type { WireEvent } from '../core/wire';
 import { factsFrom, walkthroughFor } from './walkthrough';
 import { deepLinkedStep } from './walkthrough-deep-link';
-import { stepReachedBy, stepsToReach, walkthroughPosition } from './walkthrough-progress';
+import { eventsToReach, factsAtStep, stepReachedBy, stepsToReach, walkthroughPosition } from './walkthrough-progress';
 
 const steps = walkthroughFor('fenced');
 const events = recorded('fenced');
@@ -159,5 +159,32 @@ test("the delayed packet's position: B joins once A's lease has run out while it
   assert.equal(
     (walkthroughPosition(steps, moved, 'delayed-packet') as { why: string }).why,
     "B started before A's lease ran out",
+  );
+});
+
+test('a step the lab has gone past is told as of its moment: its facts end with the event that reached it', () => {
+  const drift = recorded('drifting-clock');
+  const story = walkthroughFor('drifting-clock');
+  // At the end of the run B has taken over; step 2 ("B waits") is told as it was when it was reached.
+  const atStep2 = factsAtStep(story, drift, 1, 'drifting-clock');
+  assert.equal(atStep2.grantB, undefined, 'B had no grant at step 2');
+  assert.match(
+    story[1]?.narrate(atStep2) ?? '',
+    /B started too; it asked for the lease .*and was told that A held it\./,
+  );
+  assert.equal(atStep2.startB?.id, 26);
+  // The latest step is live: all the events.
+  const last = story.length - 1;
+  assert.equal(
+    factsAtStep(story, drift, last, 'drifting-clock').lateWriteA?.id,
+    factsFrom(drift, 'drifting-clock').lateWriteA?.id,
+  );
+  // The step reached together with the last (the same events reach both) is live too.
+  const fenced = recorded('fenced');
+  const pause = walkthroughFor('fenced');
+  assert.equal(eventsToReach(pause, fenced, 5, 'fenced'), eventsToReach(pause, fenced, 6, 'fenced'));
+  assert.ok(
+    factsAtStep(pause, fenced, 5, 'fenced').lostA,
+    "A's lease_lost, after the late write, is in step 6's words",
   );
 });

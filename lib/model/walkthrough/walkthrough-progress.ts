@@ -54,6 +54,44 @@ export function stepReachedBy(steps: readonly Step[], facts: Facts): number {
 }
 
 /**
+ * How many of `events` it took to reach step `index`: the shortest prefix that completes the steps up
+ * to it (binary search: the count of steps reached only grows with the prefix); all of them when the
+ * events do not reach it.
+ */
+export function eventsToReach(
+  steps: readonly Step[],
+  events: readonly WireEvent[],
+  index: number,
+  lab?: LabId,
+): number {
+  const reached = (n: number) => stepReachedBy(steps, factsFrom(events.slice(0, n), lab));
+  if (index <= 0) return Math.min(1, events.length);
+  if (reached(events.length) < index) return events.length;
+  let lo = 1;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (reached(mid) >= index) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * The facts step `index` is told from: as of its moment (the events that reached it) when the lab has
+ * gone on past it, to a later step reached by later events; else everything recorded so far. A step
+ * the lab has gone past says what was true at its moment, as the panels beside it show (a step is a
+ * moment); the last step, reached with the one before it, leaves that one live.
+ */
+export function factsAtStep(steps: readonly Step[], events: readonly WireEvent[], index: number, lab?: LabId): Facts {
+  const reachedNow = stepReachedBy(steps, factsFrom(events, lab));
+  if (index >= reachedNow) return factsFrom(events, lab);
+  const end = eventsToReach(steps, events, index, lab);
+  const latest = eventsToReach(steps, events, reachedNow, lab);
+  return end < latest ? factsFrom(events.slice(0, end), lab) : factsFrom(events, lab);
+}
+
+/**
  * The steps a deep link to step `target` (from 0) has to run, in order, from where the lab is:
  * none when the lab is there already or past it; from the reset when the lab is off script.
  */
