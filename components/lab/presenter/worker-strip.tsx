@@ -1,25 +1,26 @@
 'use client';
 
-import type { LabSnapshot } from '@/lib/model/core/wire';
 import { useLabStore } from '../lab-store-provider';
+import { useViewWorkers } from '../replay/use-replay-view';
 
 // Shorter than the controls' words: the strip is read across a room, one line per worker.
 const PHASE: Record<string, { icon: string; words: string }> = {
   starting: { icon: '…', words: 'starting' },
   acquiring: { icon: '⌛', words: 'waiting for the lease' },
   holding: { icon: '●', words: 'holds the lease' },
+  // Its lease ran out by the database's clock; it has not been told (frozen, or its clock slow).
+  expired: { icon: '◌', words: 'believes it holds the lease; it ran out' },
   paused: { icon: '‖', words: 'paused (frozen)' },
   reconnecting: { icon: '↻', words: 'reconnecting' },
   stopped: { icon: '■', words: 'stopped' },
 };
 
 const MAX_KEYED_WORKERS = 8;
-// One empty list: a selector that made a new one each time would never let the store settle.
-const NO_WORKERS: LabSnapshot['workers'] = [];
 
 /** The lab's workers in one row; the selected one (1–8, or a click) is the one P and R act on. */
 export function WorkerStrip() {
-  const workers = useLabStore((s) => s.snapshot?.workers ?? NO_WORKERS);
+  // As at the step's moment when the lab is past it, else live (replay/use-replay-view.ts).
+  const workers = useViewWorkers();
   const selected = useLabStore((s) => s.selectedWorker);
   const select = useLabStore((s) => s.selectWorker);
   return (

@@ -2,7 +2,7 @@
 
 import { useMemo, useRef } from 'react';
 import type { WireEvent } from '@/lib/model/core/wire';
-import { type ReplayBounds, replayBounds } from '@/lib/model/history/replay';
+import { type ReplayBounds, replayBounds, workersAt } from '@/lib/model/history/replay';
 import { momentOffsetLabel, stableEventsUntil } from '@/lib/model/history/replay-view';
 import { clock } from '../format';
 import { useLabStore } from '../lab-store-provider';
@@ -61,4 +61,48 @@ export function useViewNow(tickMs = 100): number {
   const replayAt = useViewMoment();
   const dbNow = useDbNow(tickMs);
   return replayAt ?? dbNow;
+}
+
+/** A worker as the strip shows it: live from the snapshot, or rebuilt from the events at the moment shown. */
+export type ViewWorker = {
+  id: string;
+  name: string;
+  /** The snapshot's phase; `expired`: it believes it holds a lease that ran out by the database's clock. */
+  phase: string;
+  alive: boolean;
+  armed: boolean;
+  token?: number;
+  remote?: boolean;
+};
+
+const NO_WORKERS: readonly ViewWorker[] = [];
+
+/**
+ * The workers the strip shows: as they were at the moment shown (replay/history workersAt), or live;
+ * live, a worker that believes it holds the lease while the database's lease is not its own, or ran
+ * out, is shown as `expired`, not as holding it (the tables beside say whose the lease is).
+ */
+export function useViewWorkers(): readonly ViewWorker[] {
+  const live = useLabStore((s) => s.snapshot?.workers);
+  const lease = useLabStore((s) => s.snapshot?.lease);
+  const events = useLabStore((s) => s.events);
+  const moment = useViewMoment();
+  const now = useDbNow(1_000);
+  return useMemo(() => {
+    if (moment !== undefined) return workersAt(events, moment).map((w) => ({ ...w, armed: false }));
+    if (!live) return NO_WORKERS;
+    return live.map((w) => {
+      const ownLease = lease && lease.holder === w.name && lease.expiresAt > now;
+      const phase = w.phase === 'holding' && !ownLease ? 'expired' : w.phase;
+      return {
+        id: w.id,
+        name: w.name,
+        phase,
+        alive: w.alive,
+        armed: w.armed,
+        ...(w.token === undefined ? {} : { token: w.token }),
+        ...(w.remote ? { remote: true } : {}),
+      };
+    });
+  }, [moment, events, live, lease, now]);
 }

@@ -13,6 +13,7 @@ import {
   replayBounds,
   rowAt,
   storyBounds,
+  workersAt,
 } from './replay';
 
 const { at, ev } = handMade(Date.UTC(2026, 0, 1, 12, 0, 0));
@@ -132,4 +133,21 @@ describe('moments in permalinks', () => {
     }
     assert.equal(parseMomentParam('12', undefined), undefined, 'no history, no moment');
   });
+});
+
+test("the workers at a moment: each as the events had it then, A frozen, B holding, A's lease run out while it believes", () => {
+  const events = recorded('fenced');
+  const at = (kind: string, actor: string) => events.find((e) => e.kind === kind && e.actor === actor)?.at ?? 0;
+  const phases = (t: number) => workersAt(events, t).map((w) => `${w.name} ${w.phase} ${w.token ?? ''}`.trim());
+  assert.deepEqual(phases(at('write_accepted', 'A')), ['A holding 62']);
+  assert.deepEqual(phases(at('pause_started', 'A')), ['A paused 62']);
+  assert.deepEqual(phases(at('write_accepted', 'B')), ['A paused 62', 'B holding 63']);
+  assert.deepEqual(phases(at('lease_lost', 'A')), ['A acquiring', 'B holding 63']);
+  // The drifting clock: A kept running past its lease, believing; nothing had told it yet.
+  const drift = recorded('drifting-clock');
+  const expired = drift.find((e) => e.kind === 'lease_expired' && e.actor === 'A')?.at ?? 0;
+  assert.deepEqual(
+    workersAt(drift, expired).map((w) => `${w.name} ${w.phase}`),
+    ['A expired', 'B acquiring'],
+  );
 });

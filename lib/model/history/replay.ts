@@ -117,3 +117,44 @@ export function parseMomentParam(raw: string | null | undefined, bounds: ReplayB
   const offset = Number(raw);
   return Math.min(bounds.to, bounds.from + offset);
 }
+
+/** A worker as the strip shows it at a moment, rebuilt from the events (the live snapshot's shape). */
+export type WorkerAt = {
+  id: string;
+  name: string;
+  phase: 'acquiring' | 'holding' | 'expired' | 'paused' | 'stopped';
+  alive: boolean;
+  token?: number;
+};
+
+/**
+ * The lab's workers as they were at `at`: each that had started by then, in the order they started;
+ * stopped once its stop or crash was recorded; paused between its freeze and its waking; holding while
+ * the database's lease was its own (leaseAt); `expired` while its own last lease had run out and nothing
+ * had told it (no lease lost, no new grant): it still believes it holds it.
+ */
+export function workersAt(events: readonly WireEvent[], at: number): WorkerAt[] {
+  const shown = eventsUntil(events, at);
+  const lease = leaseAt(events, at);
+  const names = [
+    ...new Set(shown.filter((e) => e.kind === 'worker_started' || e.kind === 'worker_restarted').map((e) => e.actor)),
+  ];
+  return names.map((name) => {
+    const own = shown.filter((e) => e.actor === name);
+    const start = own.findLast((e) => e.kind === 'worker_started' || e.kind === 'worker_restarted');
+    const since = own.filter((e) => e.id >= (start?.id ?? 0));
+    const last = (kinds: readonly string[]) => since.findLast((e) => kinds.includes(e.kind));
+    const ended = last(['worker_stopped', 'worker_crashed']);
+    const grant = last(['lease_acquired']);
+    const token = grant?.token;
+    if (ended) return { id: name, name, phase: 'stopped', alive: false };
+    const froze = last(['pause_started', 'pause_ended']);
+    const base = { id: name, name, alive: true, ...(token === undefined ? {} : { token }) };
+    if (froze?.kind === 'pause_started') return { ...base, phase: 'paused' };
+    if (lease?.holder === name) return { ...base, phase: 'holding', ...(lease ? { token: lease.token } : {}) };
+    const told = last(['lease_lost', 'lease_released', 'lease_acquired']);
+    const ranOut = grant && since.some((e) => e.kind === 'lease_expired' && e.token === grant.token && e.id > grant.id);
+    if (ranOut && told?.id === grant.id) return { ...base, phase: 'expired' };
+    return { id: name, name, phase: 'acquiring', alive: true };
+  });
+}
