@@ -36,6 +36,10 @@ export const WALKTHROUGH_SETTINGS = {
 const NOT_SHOWN =
   'This run did not end the way the lab’s story usually does (the timing went otherwise), so it shows no lesson: Start over to run the story again.';
 
+/** A worker's own words with their ISO times as the app writes times (10:28:38.089): one way of showing times. */
+const inClockTime = (words: string) =>
+  words.replace(/\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d\.\d{3})Z/g, (_, clockTime: string) => clockTime);
+
 /** B's writes after its first in this run, each refused: said, with their tokens, so that no refusal goes unexplained. */
 function triedAgain(history: readonly WireEvent[], first: WireEvent): string {
   if (first.kind !== 'write_rejected') return '';
@@ -99,7 +103,7 @@ export function pauseSteps(lab: LabId): Step[] {
             : held.token === grant.token
               ? ` By then A held a later grant of the lease than its first, with the same token, ${t(held.token)}.`
               : ` By then A held a later grant of the lease than its first: token ${t(held.token)}, not ${t(grant.token)}.`;
-        return `A checked its lease ("${String(need(need(f.pauseA).detail.belief))}") and froze right after, before its next write reached the database, as a stop-the-world garbage-collection pause would freeze it.${again} While frozen, its main thread runs nothing: no timers, no renewals, no writes. (A thread of its own goes on answering the lab's heartbeat, so the lab shows A frozen, not gone.)`;
+        return `A checked its lease ("${inClockTime(String(need(need(f.pauseA).detail.belief)))}") and froze right after, before its next write reached the database, as a stop-the-world garbage-collection pause would freeze it.${again} While frozen, its main thread runs nothing: no timers, no renewals, no writes. (A thread of its own goes on answering the lab's heartbeat, so the lab shows A frozen, not gone.)`;
       },
     },
     {
