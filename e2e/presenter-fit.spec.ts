@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { walkthroughFor } from '../lib/model/walkthrough/walkthrough';
 import { expect, test } from './fixtures';
@@ -7,7 +8,8 @@ import { axisLabels, lastFrame, recordLastFrame } from './painted';
 
 /*
  * The projector (1280×720) and the phone (390 px): every step of every lab's presenter fits with its
- * controls, in both themes; the timeline frames the step being told, and a phone sees all of it.
+ * controls, in both themes, with no box scrolling inside itself (the checker's violations listed); the
+ * timeline frames the step being told, and a phone sees all of it.
  * Each lab's walkthrough runs once for real (its deep link runs every step); Back and → then walk its
  * steps again without waiting on anything.
  */
@@ -44,11 +46,30 @@ async function runDeepLink(page: LabPage, step: number, of: number) {
     .toBe(true);
 }
 
+/**
+ * The boxes that scroll inside themselves (their content taller than the box, overflow auto or scroll):
+ * what is below their fold is cut off for a room that cannot scroll them. One evaluate for the page.
+ */
+function innerScrolls(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('body *')].flatMap((e) => {
+      const overflow = getComputedStyle(e).overflowY;
+      if ((overflow !== 'auto' && overflow !== 'scroll') || e.scrollHeight <= e.clientHeight + 1) return [];
+      const name = e.getAttribute('data-testid') ?? e.getAttribute('aria-labelledby') ?? e.tagName.toLowerCase();
+      const parts = [...e.children].map(
+        (c) => `${c.tagName.toLowerCase()} ${Math.round(c.getBoundingClientRect().height)}`,
+      );
+      return [`${name}: ${e.scrollHeight} px of content in ${e.clientHeight} (${parts.join(', ')})`];
+    }),
+  );
+}
+
 /** What a step must show at 1280×720: nothing scrolls, the controls and the whole narration on screen. */
 async function expectFits(presenter: PresenterPage, what: string) {
   const { page } = presenter;
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   expect(height, `${what}: page height`).toBeLessThanOrEqual(720);
+  expect(await innerScrolls(page), `${what}: boxes that scroll inside themselves`).toEqual([]);
   await expect(presenter.back, what).toBeInViewport({ ratio: 1 });
   await expect(presenter.next, what).toBeInViewport({ ratio: 1 });
   await expect(presenter.startOver, what).toBeInViewport({ ratio: 1 });
@@ -89,6 +110,11 @@ for (const kind of PRESENTED) {
     await expect(presenter.runSteps).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
     await runDeepLink(presenter, steps, steps);
     await walkEveryStep(presenter, steps, kind);
+    // A deep link to step 1 of a lab at its last step: step 1's words whole, beside where the lab is.
+    await page.goto(`/labs/${kind}/present?step=1`);
+    await expect(presenter.stepCounter).toHaveText(`Step 1 of ${steps}`);
+    await expect(presenter.narration).not.toBeEmpty();
+    await expectFits(presenter, `${kind}, a deep link to step 1`);
   });
 }
 

@@ -12,7 +12,7 @@ import { type Checked, createVerdictFollower, NOTHING_CHECKED, type VerdictFollo
 const followers = new WeakMap<LabStoreApi, VerdictFollower>();
 
 /** The verdict on the events shown (while replaying, on what had happened by the moment). */
-function useChecked(): Checked {
+export function useChecked(): Checked {
   const store = useLabStoreApi();
   let follower = followers.get(store);
   if (!follower) {
@@ -37,11 +37,15 @@ export function useFlaggedEvents(): ReadonlySet<number> {
   return useChecked().flagged;
 }
 
+/** Violations listed under the headline; the rest are counted. */
+const LISTED = 5;
+
 /**
  * The history checker's verdict on everything this lab recorded, live: a lost update is one
  * violation, the rules it broke listed under it. A lab built to fail says "yet" until it has.
+ * `listed`: how many violations are listed (presenter mode lists fewer where the screen has no room).
  */
-export function VerdictBanner() {
+export function VerdictBanner({ listed = LISTED }: { listed?: number }) {
   const { verdict } = useChecked();
   const replaying = useLabStore((s) => s.replayAt !== undefined);
   const stepPast = useLabStore((s) => (s.replayAt === undefined && s.stepMoment?.past ? s.stepMoment.step : undefined));
@@ -65,21 +69,23 @@ export function VerdictBanner() {
         </strong>{' '}
         {scope ? `${scope.trim()} ` : ''}(marked ⚠ on the timeline)
       </p>
-      <ul className="mt-1 list-disc pl-5">
-        {verdict.violations.slice(0, 5).map((violation) => (
-          <li key={`${violation.rule}:${violation.eventIds.join(',')}`}>
-            {violation.message}
-            {hasDetail(violation) ? (
-              <ul className="list-[circle] pl-5 text-sm">
-                {violation.findings.map((finding) => (
-                  <li key={`${finding.rule}:${finding.eventIds.join(',')}`}>{finding.message}</li>
-                ))}
-              </ul>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-      {count > 5 ? <p>…and {count - 5} more.</p> : null}
+      {listed > 0 ? (
+        <ul className="mt-1 list-disc pl-5">
+          {verdict.violations.slice(0, listed).map((violation) => (
+            <li key={`${violation.rule}:${violation.eventIds.join(',')}`}>
+              {violation.message}
+              {hasDetail(violation) ? (
+                <ul className="list-[circle] pl-5 text-sm">
+                  {violation.findings.map((finding) => (
+                    <li key={`${finding.rule}:${finding.eventIds.join(',')}`}>{finding.message}</li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {count > listed && listed > 0 ? <p>…and {count - listed} more.</p> : null}
     </div>
   );
 }

@@ -1,6 +1,8 @@
 'use client';
 
+import { useRef } from 'react';
 import type { WalkthroughStatus } from '../walkthrough/use-walkthrough';
+import { useShrinkToFit } from './use-shrink-to-fit';
 
 export type NarrationView = {
   /** From 1; undefined while a watcher's page has no step of the trainer's to show. */
@@ -27,19 +29,28 @@ export type NarrationDrive = {
   offer?: { label: string; run: () => unknown; disabled: boolean } | undefined;
 };
 
-/** A step's words, as large as its length lets them be in the column beside the timeline at 1280×720. */
-function narrationSize(text: string): string {
-  if (text.length <= NARRATION_CHARS.xl) return 'text-xl';
-  return text.length <= NARRATION_CHARS.lg ? 'text-lg' : 'text-base leading-[1.3]';
+/**
+ * A step's type, largest first: its length picks where to start (measured at 1280×720 beside the
+ * presenter's timeline), and a box that still overflows (a note beside it, the keys' help open) takes
+ * the next size down, never a scroll.
+ */
+const NARRATION_SIZES = ['text-xl', 'text-lg', 'text-base leading-[1.3]', 'text-sm leading-[1.3]'] as const;
+/** The longest narration that fits at each of the first sizes, measured. */
+const NARRATION_CHARS = [360, 520] as const;
+
+function narrationStart(text: string): number {
+  const fits = NARRATION_CHARS.findIndex((chars) => text.length <= chars);
+  return fits === -1 ? NARRATION_CHARS.length : fits;
 }
-/** Measured at 1280×720 beside the presenter's timeline: the longest narration that fits at each size. */
-const NARRATION_CHARS = { xl: 360, lg: 520 } as const;
 
 const bigButton =
   'rounded-lg border-2 border-slate-400 bg-white px-3 py-1 text-lg font-semibold hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800';
 
 /** The current step's narration in large type, with Back / Next / Play for the trainer. */
 export function PresenterNarration({ view, drive }: { view: NarrationView; drive: NarrationDrive | undefined }) {
+  const words = useRef<HTMLParagraphElement>(null);
+  const start = narrationStart(view.text);
+  const smaller = useShrinkToFit(words, NARRATION_SIZES.length - 1 - start, `${view.step}:${view.text}:${view.note}`);
   return (
     <section
       aria-labelledby="presenter-step-title"
@@ -51,12 +62,13 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
       <h2 id="presenter-step-title" className="text-xl font-bold leading-tight">
         {view.title}
       </h2>
-      {/* The controls below stay on screen: a narration longer than its room scrolls in its own box. */}
+      {/* The controls below stay on screen: a narration longer than its room is set smaller. */}
       <p
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that may scroll must be reachable by keyboard to scroll it (the keys help, open, leaves it less room).
+        ref={words}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: should a screen smaller than a projector's still leave it too little room, it scrolls, and a box that may scroll must be reachable by keyboard.
         tabIndex={0}
         aria-live="polite"
-        className={`min-h-16 leading-snug lg:min-h-0 lg:flex-1 lg:overflow-y-auto ${narrationSize(view.text)}`}
+        className={`min-h-16 leading-snug lg:min-h-0 lg:flex-1 lg:overflow-y-auto ${NARRATION_SIZES[start + smaller]}`}
         data-testid="narration"
       >
         {view.text}

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { PRESENTER_METRICS } from '@/lib/model/timeline/timeline-layout';
 import { ThemeToggle } from '../../theme-toggle';
@@ -15,6 +15,7 @@ import { VerdictBanner } from '../verdict-banner';
 import { PresenterHelp } from './presenter-help';
 import { type DriveKeys, usePresenterKeys } from './presenter-keys';
 import { type NarrationDrive, type NarrationView, PresenterNarration } from './presenter-narration';
+import { useDrawingFit } from './presenter-verdict';
 import { WorkerStrip } from './worker-strip';
 
 /*
@@ -58,6 +59,8 @@ export function PresenterStage(props: {
   const [refusal, setRefusal] = useState('');
   const fullscreen = useFullscreen();
   const helpId = useId();
+  const drawing = useRef<HTMLDivElement>(null);
+  const fit = useDrawingFit(drawing);
   const exitHref = `/labs/${lab.id}`;
 
   const driveKeys: DriveKeys | undefined = drive && {
@@ -118,10 +121,11 @@ export function PresenterStage(props: {
       {helpOpen ? <PresenterHelp id={helpId} canDrive={drive !== undefined} /> : null}
       {drive ? null : <WatchingBanner labHref={exitHref} refusal={refusal} />}
       <div className="grid gap-4 lg:min-h-0 lg:flex-1 lg:grid-cols-[minmax(0,1fr)_28rem]">
-        <div className="min-w-0 space-y-2 lg:min-h-0 lg:overflow-y-auto" data-testid="presenter-drawing">
+        {/* It scrolls only should a screen be smaller than the stage: its parts say what fits (presenter-verdict.tsx). */}
+        <div ref={drawing} className="min-w-0 space-y-2 lg:min-h-0 lg:overflow-y-auto" data-testid="presenter-drawing">
           {props.side === undefined ? <WorkerStrip /> : props.side}
-          <VerdictBanner />
-          <Timeline metrics={PRESENTER_METRICS} />
+          <VerdictBanner listed={fit.listed} />
+          <Timeline metrics={PRESENTER_METRICS} hint={fit.hint} />
           <details className="rounded-lg border border-slate-200 px-3 py-1 dark:border-slate-800">
             <summary className="cursor-pointer text-lg font-semibold">The row and the lease, as tables</summary>
             <div className="space-y-3 py-2">{props.tables ?? <LiveTables />}</div>

@@ -2,25 +2,33 @@
 
 import type { MarkText } from '@/lib/model/timeline/timeline-layout';
 
+/** What the panel says while no mark is chosen: the legend in full, in one line, or nothing. */
+export type DetailsHint = 'full' | 'brief' | 'none';
+
 /** What the hovered, clicked or focused mark means, in words (announced politely to screen readers). */
 export function MarkDetails({
   marks,
   selected,
   fallback,
+  hint = 'full',
 }: {
   marks: readonly MarkText[];
   selected: string | undefined;
   /** The focused mark's words, when it is not among `marks`. */
   fallback: MarkText | undefined;
+  /** The hint while no mark is chosen; short or none keep no room for a mark's words until one is. */
+  hint?: DetailsHint;
 }) {
   const info =
     selected === undefined
       ? undefined
       : (marks.find((m) => m.key === selected) ?? (fallback?.key === selected ? fallback : undefined));
+  const brief = hint !== 'full';
+  if (!info && hint === 'none') return null;
   return (
     <div
       aria-live="polite"
-      className="min-h-24 border-t border-slate-200 px-4 py-3 text-base dark:border-slate-800"
+      className={`${brief ? 'py-1.5' : 'min-h-24 py-3'} border-t border-slate-200 px-4 text-base dark:border-slate-800`}
       data-testid="mark-details"
     >
       {info ? (
@@ -35,6 +43,10 @@ export function MarkDetails({
             ))}
           </ul>
         </>
+      ) : brief ? (
+        <p className="text-slate-600 dark:text-slate-400">
+          Hover or click a mark for its details: ✓ accepted, ✗ rejected.
+        </p>
       ) : (
         <p className="text-slate-600 dark:text-slate-400">
           Hover or click any mark, or Tab to the marks and move with the arrow keys, for its details. ✓ accepted write,

@@ -13,7 +13,7 @@ import { useLabStore } from '../lab-store-provider';
 import { useViewEvents, useViewMoment, useViewNow } from '../replay/use-replay-view';
 import { useFlaggedEvents } from '../verdict-banner';
 import { LaneNames } from './lane-names';
-import { MarkDetails } from './mark-details';
+import { type DetailsHint, MarkDetails } from './mark-details';
 import { MarkList } from './mark-list';
 import { inListOrder, markPositions } from './mark-order';
 import { TimelineCanvas } from './timeline-canvas';
@@ -43,10 +43,13 @@ export function Timeline({
   metrics: wanted = SCREEN_METRICS,
   title = 'Timeline',
   marker,
+  hint = 'full',
 }: {
   metrics?: TimelineMetrics;
   title?: string;
   marker?: TimelineMarker;
+  /** The hint under the lanes: shorter, or none, in presenter mode where the screen has no room for it. */
+  hint?: DetailsHint;
 }) {
   const headingId = useId();
   // Live, or up to the moment shown (a replay's, or a walkthrough step's gone past) with that moment as "now".
@@ -230,7 +233,7 @@ export function Timeline({
           ) : null}
         </div>
       </div>
-      <MarkDetails marks={listed} selected={selected} fallback={focusedText} />
+      <MarkDetails marks={listed} selected={selected} fallback={focusedText} hint={hint} />
     </section>
   );
 }

@@ -11,6 +11,7 @@ import {
 } from './timeline-layout-kept';
 import type { LaidOutMark, MarkText, Paint, Shape, TextRole, TimelineMetrics } from './timeline-layout-types';
 import { flag, LIFE_GLYPH } from './timeline-layout-words';
+import { type PlacedLabel, placeWriteLabels, type WriteToLabel } from './timeline-write-labels';
 
 /*
  * One holder's lane, and the database lane, as positioned shapes: the drawing of the timeline,
@@ -174,6 +175,31 @@ function marked(s: Scale, kept: Kept, drawn: Drawn, x: number, y: number): LaidO
   return laidOut(words, drawn.box, drawn.shapes);
 }
 
+/** The labels of the lane's writes from index w0 to w1 (excluded), with the next write beyond in their way. */
+function writeLabelsIn(lane: Lane, w0: number, w1: number, s: Scale): PlacedLabel[] {
+  const writes: WriteToLabel[] = [];
+  for (let i = w0; i < w1; i++) {
+    const write = lane.writes[i] as WriteMark;
+    writes.push({
+      x: s.x(write.at),
+      label: keptWrite(lane.holder, write).label,
+      accepted: write.outcome === 'accepted',
+      storedToken: write.storedToken,
+    });
+  }
+  const beyond = lane.writes[w1];
+  const geometry = {
+    r: s.metrics.writeR,
+    px: s.metrics.labelPx,
+    gap: WRITE_LABEL_GAP,
+    nextX: beyond && s.x(beyond.at),
+  };
+  return placeWriteLabels(writes, geometry);
+}
+
+/** Room between a write label and the marks either side of it, in px. */
+const WRITE_LABEL_GAP = 3;
+
 export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]): void {
   const who = lane.holder;
   const m = s.metrics;
@@ -210,23 +236,21 @@ export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]
   const [w0, w1] = pointsIn(lane.writes, from, to);
   const px = m.labelPx;
   const r = m.writeR;
+  const labels = writeLabelsIn(lane, w0, w1, s);
+  let nextLabel = 0;
   for (let i = w0; i < w1; i++) {
     const write = lane.writes[i] as WriteMark;
     const kept = keptWrite(who, write);
     const x = s.x(write.at);
     const accepted = write.outcome === 'accepted';
-    // A label only where it does not run into the next write; a rejection always keeps its tokens.
-    const next = lane.writes[i + 1];
-    const labelX = x + r + 3;
-    const room = next ? s.x(next.at) - labelX - (r + 3) : Number.POSITIVE_INFINITY;
-    const labelW = textWidth(kept.label, px);
-    const shown = !accepted || labelW <= room;
+    // Its own label, or a run's ending at it, placed where it overprints no other label or write.
+    const placed = labels[nextLabel]?.last === i - w0 ? labels[nextLabel++] : undefined;
     const shapes: Shape[] = [
       { type: 'circle', x, y: writeY, r, fill: accepted ? 'accepted' : 'rejected' },
       text(x, writeY + (m.glyphPx - 1) * 0.35, accepted ? '✓' : '✗', m.glyphPx - 1, 'onMark', 'glyph', 700, 'middle'),
     ];
-    if (shown) shapes.push(text(labelX, writeY + px * 0.4, kept.label, px, 'text', 'write-label'));
-    const box = { x: x - r, y: writeY - r, w: 2 * r + (shown ? 3 + labelW : 0), h: 2 * r };
+    if (placed) shapes.push(text(placed.x, writeY + px * 0.4, placed.text, px, 'text', 'write-label'));
+    const box = { x: x - r, y: writeY - r, w: placed ? placed.x + placed.width - (x - r) : 2 * r, h: 2 * r };
     out.push(marked(s, kept, { box, shapes }, x, writeY - r));
   }
   const [f0, f1] = pointsIn(lane.life, from, to);

@@ -220,9 +220,9 @@ describe('labels that make room', () => {
     at(11),
   );
 
-  test('an accepted label only where it does not run into the next write; a rejection keeps its tokens', () => {
+  test('an accepted label only where it does not run into the next write; rejections too close for theirs are told in one', () => {
     const labels = textsOf(layout(writes), 'write-label').map((t) => t.text);
-    assert.deepEqual(labels, ['6 vs 7', '6 vs 7']);
+    assert.deepEqual(labels, ['✗×2 vs 7']);
     const zoomed = layout(writes, { from: at(0.9), to: at(1.2) });
     assert.deepEqual(
       textsOf(zoomed, 'write-label').map((t) => t.text),
