@@ -1,16 +1,13 @@
 'use client';
 
-import { useCallback, useMemo } from 'react';
-import type { WireEvent } from '@/lib/model/core/wire';
+import { useCallback } from 'react';
 import type { LabSummary } from '@/lib/model/lab/lab-instance';
-import type { LabId } from '@/lib/model/lab/lab-kinds';
-import { factsFrom, walkthroughFor } from '@/lib/model/walkthrough/walkthrough';
-import { stepReachedBy } from '@/lib/model/walkthrough/walkthrough-progress';
 import { PresenterPoll, usePresenterPoll } from '../../poll/presenter-poll';
 import { useLabCommands } from '../controls/use-lab-commands';
 import { LabStoreProvider, useLabStoreApi } from '../lab-store-provider';
 import { useLabRow } from '../walkthrough/use-lab-row';
 import { useStepFrame } from '../walkthrough/use-step-frame';
+import { useStepsReachedBy } from '../walkthrough/use-steps-reached-by';
 import { useWalkthrough } from '../walkthrough/use-walkthrough';
 import { useWatchedStep } from '../walkthrough/use-watched-step';
 import { narrationOf, offerOf } from '../walkthrough/walkthrough-words';
@@ -125,12 +122,4 @@ function WatchedPresenter({ lab, subtitle }: { lab: LabSummary; subtitle: string
       poll={<PresenterPoll />}
     />
   );
-}
-
-/** How many of the lab's walkthrough steps a prefix of its events completes (for the timeline's frame). */
-function useStepsReachedBy(lab: LabId) {
-  return useMemo(() => {
-    const steps = walkthroughFor(lab);
-    return (prefix: readonly WireEvent[]) => stepReachedBy(steps, factsFrom(prefix, lab));
-  }, [lab]);
 }
