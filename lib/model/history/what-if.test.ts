@@ -3,7 +3,13 @@ import { describe, test } from 'node:test';
 import { recorded } from '../../testing/histories';
 import { forkRefusal, MAX_FORKS_PER_BROWSER } from '../lab/lab-limits';
 import { describeFork, type ForkRecord, forkStart, whatIfInput } from './what-if';
-import { forkKind, hasPauseStory, whatIfDefaults, whatIfDefaultsInWords } from './what-if-settings';
+import {
+  forkKind,
+  hasPauseStory,
+  WHAT_IF_LIMITS,
+  whatIfDefaults,
+  whatIfDefaultsInWords,
+} from './what-if-settings';
 
 const fenced = recorded('fenced');
 const first = fenced[0]?.at ?? 0;
@@ -102,5 +108,22 @@ describe('a what-if fork, without a database', () => {
       describeFork('Fork', { ...never, fencing: 'fenced' }, 'Fenced'),
       /the row as it was then \(never written\), on a fenced row whose token is the newest handed out/,
     );
+  });
+});
+
+describe('a what-if refusal speaks the unit of the field it sits under', () => {
+  test('the form asks in seconds, so a too-long pause is refused in seconds, not ms', { timeout: 5_000 }, () => {
+    const { max } = WHAT_IF_LIMITS.pauseMs;
+    const parsed = whatIfInput.safeParse({
+      lab: 'fenced',
+      atMs: 0,
+      pauseMs: max + 1000,
+      leaseTtlMs: WHAT_IF_LIMITS.leaseTtlMs.min + 1000,
+      renewEveryMs: WHAT_IF_LIMITS.renewEveryMs.min,
+      fencing: 'on',
+    });
+    assert.equal(parsed.success, false);
+    const message = parsed.error?.issues.find((i) => i.path[0] === 'pauseMs')?.message;
+    assert.equal(message, `pause length must be at most ${max / 1000} s`);
   });
 });

@@ -17,12 +17,15 @@ import { FENCING_MODES, type FencingMode, WHAT_IF_LIMITS } from './what-if-setti
 /** A day of history: a moment further than that from the first event is no moment of a story. */
 const MAX_MOMENT_MS = 24 * 60 * 60_000;
 
+/** The form asks in seconds, so a refusal shown under its field speaks seconds too (the bounds stay in ms). */
+const inSeconds = (ms: number) => `${ms / 1000} s`;
+
 const ms = (what: string, bounds: { min: number; max: number }) =>
   z
-    .number({ error: `${what} must be a number of milliseconds` })
+    .number({ error: `${what} must be a number of seconds` })
     .int(`${what} must be a whole number of milliseconds`)
-    .min(bounds.min, `${what} must be at least ${bounds.min} ms`)
-    .max(bounds.max, `${what} must be at most ${bounds.max} ms`);
+    .min(bounds.min, `${what} must be at least ${inSeconds(bounds.min)}`)
+    .max(bounds.max, `${what} must be at most ${inSeconds(bounds.max)}`);
 
 export const whatIfInput = z
   .object({
