@@ -20,6 +20,8 @@ test('autoplay reaches the last step of a private fenced walkthrough while its w
     // Step 2 has A writing; autoplay must move on from it while A goes on writing.
     await expect(lab.stepCounter).toHaveText('Step 3 of 7', { timeout: 60_000 });
     await expect(lab.stepCounter).toHaveText('Step 7 of 7', { timeout: 180_000 });
+    // At the last step, done, autoplay stops: it does not go on saying it plays.
+    await expect(lab.autoplay).toHaveAttribute('aria-pressed', 'false', { timeout: 30_000 });
     await expect(lab.writeMark('B', 'accepted').first()).toBeVisible();
   } finally {
     await context.close();

@@ -22,6 +22,8 @@ export type NarrationDrive = {
   canNext: boolean;
   canBack: boolean;
   autoplay: boolean;
+  /** The story's last step is shown and done: autoplay has stopped there (it says so, not "paused"). */
+  atEnd?: boolean;
   toggleAutoplay: () => unknown;
   /** Runs the story's first step again (the lab is reset, or a new failover pair started). */
   startOver: { run: () => unknown; disabled: boolean };
@@ -131,7 +133,7 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
             Autoplay
           </button>
           <span data-testid="autoplay-status" className="text-lg font-semibold">
-            {drive.autoplay ? '▶ playing' : '‖ paused'}
+            {drive.autoplay ? '▶ playing' : drive.atEnd ? '■ at the last step' : '‖ paused'}
           </span>
           <button
             type="button"

@@ -90,6 +90,7 @@ function DrivenPresenter({
             (walk.shown < walk.steps.length - 1 || walk.pending.length > 0) && !working && walk.reached !== undefined,
           canBack: walk.shown > 0,
           autoplay,
+          atEnd: walk.shown === walk.steps.length - 1 && walk.pending.length === 0 && !working,
           toggleAutoplay: () => setAutoplay(!autoplay),
           startOver: { run: restart, disabled: working },
           offer: offer.run ? { label: offer.run, run: walk.runToShown, disabled: working } : undefined,

@@ -209,6 +209,12 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
     return () => clearTimeout(timer);
   }, [autoplay, reached, shown, status.kind, last]);
 
+  // Autoplay ends at the last step, once it is done: it does not go on saying it plays.
+  useEffect(() => {
+    if (autoplay && status.kind === 'idle' && shown >= last && reached !== undefined && reached >= last)
+      setAutoplay(false);
+  }, [autoplay, status.kind, shown, last, reached]);
+
   return {
     steps,
     shown,
