@@ -104,7 +104,8 @@ test('a trainee submits a right guard, three classic wrong ones and one that fai
     const latest = rows.first();
     await expect(latest).toContainText("✗ your guard raised an error on token 10's write and wrote nothing");
     await expect(latest).toContainText(`${SET} AND last_token <= $2 AND (1 / (10 - $2)) >= 0`);
-    await expect(latest.getByRole('cell').first()).toHaveText(/^\d{2}:\d{2}:\d{2}/);
+    // Written as the app writes every time: 24-hour database time, never "01:06:14 PM".
+    await expect(latest.getByRole('cell').first()).toHaveText(/^\d{2}:\d{2}:\d{2}\.\d{3}$/);
     const passed = rows.last();
     await expect(passed).toContainText('✓ your guard held against the pause story');
     await expect(passed).toContainText(`${SET} AND last_token <= $2`);

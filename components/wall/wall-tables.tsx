@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { clock } from '@/components/lab/format';
 import { traineeLabel, type WallAttempt, wallWords } from '@/lib/model/guard/class-wall';
 
 /*
@@ -7,9 +8,8 @@ import { traineeLabel, type WallAttempt, wallWords } from '@/lib/model/guard/cla
  */
 
 const head = 'py-1 pr-3';
-/** The database's time of the attempt, as a wall clock in the viewer's zone: when in the session it came. */
-const timeOf = (at: number) =>
-  new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/** The database's time of the attempt, written as the app writes every time (24-hour database time, 10:06:14.512). */
+const timeOf = (at: number) => clock(at);
 
 function Statement({ text }: { text: string }) {
   return <code className="block max-w-xl whitespace-pre-wrap break-words font-mono text-sm">{text}</code>;
