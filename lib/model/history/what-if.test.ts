@@ -3,13 +3,7 @@ import { describe, test } from 'node:test';
 import { recorded } from '../../testing/histories';
 import { forkRefusal, MAX_FORKS_PER_BROWSER } from '../lab/lab-limits';
 import { describeFork, type ForkRecord, forkStart, whatIfInput } from './what-if';
-import {
-  forkKind,
-  hasPauseStory,
-  WHAT_IF_LIMITS,
-  whatIfDefaults,
-  whatIfDefaultsInWords,
-} from './what-if-settings';
+import { forkKind, hasPauseStory, WHAT_IF_LIMITS, whatIfDefaults, whatIfDefaultsInWords } from './what-if-settings';
 
 const fenced = recorded('fenced');
 const first = fenced[0]?.at ?? 0;
