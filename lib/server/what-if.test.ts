@@ -185,8 +185,8 @@ describe('a what-if fork', () => {
       assert.equal(result.ok, false);
       return result.ok ? '' : result.error.message;
     };
-    assert.match(await refused({ ...base, pauseMs: 60_000 }), /pause length must be at most 20000 ms/);
-    assert.match(await refused({ ...base, leaseTtlMs: 100 }), /lease TTL must be at least 500 ms/);
+    assert.match(await refused({ ...base, pauseMs: 60_000 }), /pause length must be at most 20 s/);
+    assert.match(await refused({ ...base, leaseTtlMs: 100 }), /lease TTL must be at least 0.5 s/);
     assert.match(await refused({ ...base, renewEveryMs: 3_000 }), /renew interval must be shorter than the lease TTL/);
     assert.match(await refused({ ...base, fencing: 'maybe' }), /fencing must be one of/);
     assert.match(await refused({ ...base, lab: '../etc' }), /lab must be one of/);

@@ -87,9 +87,28 @@ export function useViewWorkers(): readonly ViewWorker[] {
   const lease = useLabStore((s) => s.snapshot?.lease);
   const events = useLabStore((s) => s.events);
   const moment = useViewMoment();
-  const now = useDbNow(1_000);
+  const ticking = useDbNow(1_000);
+  // At a fixed moment nothing ticks: the workers are rebuilt only when the moment or the events change.
+  const now = moment === undefined ? ticking : 0;
   return useMemo(() => {
-    if (moment !== undefined) return workersAt(events, moment).map((w) => ({ ...w, armed: false }));
+    if (moment !== undefined) {
+      // Each worker under the id the live snapshot knows it by ("w1"), in the snapshot's order, so that
+      // selecting one (a click, the keys 1–8) and P and R act on the same worker as live.
+      const order = new Map((live ?? []).map((w, i) => [w.name, { worker: w, i }]));
+      return workersAt(events, moment)
+        .map((w) => {
+          const known = order.get(w.name);
+          return {
+            ...w,
+            id: known?.worker.id ?? w.id,
+            armed: false,
+            ...(known?.worker.remote ? { remote: true } : {}),
+            rank: known?.i ?? Number.MAX_SAFE_INTEGER,
+          };
+        })
+        .sort((a, b) => a.rank - b.rank)
+        .map(({ rank: _rank, ...w }) => w);
+    }
     if (!live) return NO_WORKERS;
     return live.map((w) => {
       const ownLease = lease && lease.holder === w.name && lease.expiresAt > now;

@@ -100,10 +100,15 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
   }
   for (const [claim, from] of all(`from ${VALUE} \\(token \\d+\\) to [^:]*: B's newer value was overwritten`))
     check(from?.startsWith('B-') === true, `${claim}: the row did not hold B's value`);
-  for (const [claim, at] of all("A's lease ran out at (\\d\\d:\\d\\d:\\d\\d\\.\\d\\d\\d)"))
+  // An expiry's time, and when the sentence names it, the token of the lease that ran out then.
+  for (const [claim, n, at] of all("A's lease(?: with token (\\d+))? ran out at (\\d\\d:\\d\\d:\\d\\d\\.\\d\\d\\d)"))
     check(
       events.some(
-        (e) => e.kind === 'lease_expired' && e.actor === 'A' && String(e.detail.expiresAt).includes(`T${at}`),
+        (e) =>
+          e.kind === 'lease_expired' &&
+          e.actor === 'A' &&
+          (n === undefined || e.token === Number(n)) &&
+          String(e.detail.expiresAt).includes(`T${at}`),
       ),
       `${claim}: no such expiry`,
     );

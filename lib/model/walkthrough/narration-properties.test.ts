@@ -62,6 +62,8 @@ test('the oracle catches a planted false sentence: a token, a comparison, an out
     ['a-writes', 'writes again every 0.3 s', 'writes again every 0.7 s'],
     ['a-expires', 'its writes carrying token 62', 'its writes carrying token 63'],
     ['a-wakes', 'its old token 62', 'its old token 63'],
+    ['a-expires', 'ran out at 10:28:38.085', 'ran out at 23:59:59.999'],
+    ['a-expires', "A's lease with token 62 ran out", "A's lease with token 63 ran out"],
   ];
   for (const [id, truth, lie] of plants) {
     const text = said(id);
