@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, useRef } from 'react';
-import type { WireEvent } from '@/lib/model/core/wire';
+import type { LabSnapshot, WireEvent } from '@/lib/model/core/wire';
 import { type ReplayBounds, replayBounds, workersAt } from '@/lib/model/history/replay';
 import { momentOffsetLabel, stableEventsUntil } from '@/lib/model/history/replay-view';
 import { clock } from '../format';
@@ -63,17 +63,14 @@ export function useViewNow(tickMs = 100): number {
   return replayAt ?? dbNow;
 }
 
-/** A worker as the strip shows it: live from the snapshot, or rebuilt from the events at the moment shown. */
-export type ViewWorker = {
-  id: string;
-  name: string;
-  /** The snapshot's phase; `expired`: it believes it holds a lease that ran out by the database's clock. */
-  phase: string;
-  alive: boolean;
-  armed: boolean;
-  token?: number;
-  remote?: boolean;
-};
+/**
+ * A worker as the strip shows it: the snapshot's worker, live, or rebuilt from the events at the moment
+ * shown; its phase may also be `expired` (it believes it holds a lease that ran out by the database's clock).
+ */
+export type ViewWorker = Pick<
+  LabSnapshot['workers'][number],
+  'id' | 'name' | 'phase' | 'alive' | 'armed' | 'token' | 'remote'
+>;
 
 const NO_WORKERS: readonly ViewWorker[] = [];
 
