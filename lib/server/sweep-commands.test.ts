@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { closeLab, findLab, listOpenLabsOpenedFrom } from '../../db/labs';
 import { closePool } from '../../db/pool';
 import type { SweepView } from '../model/sweep/sweep-view';
@@ -33,15 +32,22 @@ const TRAINER = { trainerProof: trainerProofOf(trainerKey()) };
 const tiny = { grid: { pausesMs: [300], ttlsMs: [2000] }, concurrency: 2 };
 
 async function until(id: string, done: (view: SweepView) => boolean): Promise<SweepView> {
-  for (;;) {
-    const status = await sweepStatus({ id }, TRAINER);
-    assert.ok(status.ok, JSON.stringify(status));
-    if (done(status.data)) return status.data;
-    await sleep(200);
-  }
+  return waitFor(
+    async () => {
+      const status = await sweepStatus({ id }, TRAINER);
+      assert.ok(status.ok, JSON.stringify(status));
+      return done(status.data) ? status.data : undefined;
+    },
+    `sweep ${id}`,
+    { timeoutMs: 90_000, everyMs: 200 },
+  );
 }
 
 const finished = (id: string) => until(id, (view) => !view.running);
+
+/** A run that played out: whatever it showed, it was neither cut short by a stop nor unfinished. */
+const concluded = (outcome: string | undefined) =>
+  outcome !== undefined && outcome !== 'stopped' && outcome !== 'unfinished';
 
 test('a browser with neither the trainer key nor a private lab may not sweep', async () => {
   const stranger = { ownerSecret: newOwnerSecret() };
@@ -82,22 +88,28 @@ test('one sweep at a time in the room, each seen only by whoever started it', as
 
   const done = await finished(started.data.id);
   assert.deepEqual(
-    done.results.map((r) => [r.fencing, r.outcome]),
-    [
-      ['unfenced', 'no-stale-write'],
-      ['fenced', 'no-stale-write'],
-    ],
+    done.results.map((r) => r.fencing),
+    ['unfenced', 'fenced'],
   );
+  // A 300 ms freeze in a 2 s lease usually ends with no stale write; on a loaded machine A may stall
+  // past its lease before its freeze, which is a true outcome too. What the room's rule needs is that
+  // both runs played out (none cut short or failed), and that the fenced one let nothing stale through.
+  for (const run of done.results)
+    assert.ok(concluded(run.outcome), `${run.fencing}: ${run.outcome} ${run.failure ?? ''}`);
+  assert.notEqual(done.results[1]?.outcome, 'stale-accepted');
   assert.equal((await sweepPageData(TRAINER)).latest?.id, started.data.id);
   // Once it ended, the private lab's owner may sweep too.
   const theirs = await startSweep(tiny, owner);
   assert.ok(theirs.ok, JSON.stringify(theirs));
-  for (;;) {
-    const status = await sweepStatus({ id: theirs.data.id }, owner);
-    assert.ok(status.ok);
-    if (!status.data.running) break;
-    await sleep(200);
-  }
+  await waitFor(
+    async () => {
+      const status = await sweepStatus({ id: theirs.data.id }, owner);
+      assert.ok(status.ok);
+      return !status.data.running;
+    },
+    "the owner's sweep to end",
+    { timeoutMs: 90_000, everyMs: 200 },
+  );
 });
 
 test('a sweep is stopped by whoever started it or by the trainer, not by another browser', async () => {
@@ -125,11 +137,13 @@ test('a sweep is stopped by whoever started it or by the trainer, not by another
   assert.equal(stopped.total, 4);
   assert.ok(stopped.done < stopped.total, `no run started after the stop: ${stopped.done} of 4`);
   const outcomes = stopped.results.map((r) => r.outcome);
-  assert.deepEqual(
-    outcomes,
-    [...outcomes.slice(0, -1).map(() => 'no-stale-write'), 'stopped'],
-    'the runs that ended before the stop keep their outcome; the one under way is reported stopped, not as a violation',
+  // The runs that ended before the stop keep their outcome; the one under way is reported stopped, not
+  // as a violation (or, had it played out before its job saw the stop, keeps its own outcome too).
+  assert.ok(
+    outcomes.slice(0, -1).every(concluded) && (outcomes.at(-1) === 'stopped' || concluded(outcomes.at(-1))),
+    `outcomes in order: ${outcomes.join(', ')}`,
   );
+  assert.ok(outcomes.length >= 2, `the run under way at the stop is reported: ${outcomes.join(', ')}`);
   assert.equal(stopped.results.length, stopped.done);
   for (const run of stopped.results) assert.ok((await findLab(run.lab))?.closedAt, `${run.lab} is closed`);
 
@@ -137,12 +151,17 @@ test('a sweep is stopped by whoever started it or by the trainer, not by another
   const theirs = await startSweep(tiny, other);
   assert.ok(theirs.ok, JSON.stringify(theirs));
   assert.equal((await sweepPageData(TRAINER)).latest?.id, theirs.data.id);
+  // Stopped once a run's lab is open (its workers not started yet, so it cannot have played out).
+  await waitFor(
+    async () => (await listOpenLabsOpenedFrom(SWEEP_ADDRESS)).length > 0,
+    "the trainer-stopped sweep's run",
+  );
   const byTrainer = await stopSweep({ id: theirs.data.id }, TRAINER);
   assert.ok(byTrainer.ok, JSON.stringify(byTrainer));
   const ended = await finished(theirs.data.id);
   assert.equal(ended.stopped, true);
-  // Stopped at once: a run a server had taken is reported stopped; one still in the queue never runs.
-  assert.ok(ended.results.length <= 2);
+  // A run a server had taken is reported stopped; one still in the queue never runs.
+  assert.ok(ended.results.length >= 1 && ended.results.length <= 2, `${ended.results.length} runs reported`);
   assert.deepEqual(
     ended.results.map((r) => r.outcome),
     ended.results.map(() => 'stopped'),

@@ -43,7 +43,7 @@ async function findTests(dir: string): Promise<string[]> {
 }
 
 type Counts = { tests: number; pass: number; fail: number };
-type FileRun = { file: string; group: string; seconds: number; code: number; counts: Counts };
+type FileRun = { file: string; group: string; seconds: number; code: number; counts: Counts; failures?: string };
 type GroupRun = { name: string; seconds: number; files: number; failed: number; note?: string };
 
 const running = new Set<ReturnType<typeof spawn>>();
@@ -53,6 +53,16 @@ let stopping = false;
 function countsOf(output: string): Counts {
   const count = (word: string) => Number(output.match(new RegExp(`^ℹ ${word} (\\d+)$`, 'm'))?.[1] ?? 0);
   return { tests: count('tests'), pass: count('pass'), fail: count('fail') };
+}
+
+/**
+ * What a failed run said of its failures (node's "✖ failing tests:" section, else its last lines),
+ * repeated at the end of the report: a CI log cut to its tail still says which test failed and why.
+ */
+function failuresOf(output: string): string | undefined {
+  const at = output.lastIndexOf('✖ failing tests:');
+  const lines = (at >= 0 ? output.slice(at) : output).trimEnd().split('\n');
+  return lines.slice(at >= 0 ? 0 : -40, at >= 0 ? 60 : undefined).join('\n') || undefined;
 }
 
 /** Runs `node --test` on some files, its output gathered and printed whole at the end under a header. */
@@ -100,7 +110,14 @@ async function pureGroup(files: string[], fileRuns: FileRun[]): Promise<GroupRun
   if (files.length === 0) return { name: 'pure', seconds: 0, files: 0, failed: 0 };
   const run = await runNodeTest(files, ['--test-concurrency=1'], withoutDatabase(), `pure: ${files.length} files`);
   const counts = countsOf(run.output);
-  fileRuns.push({ file: `(${files.length} pure files)`, group: 'pure', seconds: run.seconds, code: run.code, counts });
+  fileRuns.push({
+    file: `(${files.length} pure files)`,
+    group: 'pure',
+    seconds: run.seconds,
+    code: run.code,
+    counts,
+    failures: failuresOf(run.output),
+  });
   return { name: 'pure', seconds: run.seconds, files: files.length, failed: run.code === 0 ? 0 : 1 };
 }
 
@@ -135,7 +152,14 @@ async function databaseLane(lane: number, queue: string[], fileRuns: FileRun[]):
       const run = await runNodeTest([file], [], env, `${name}: ${file}`);
       files += 1;
       if (run.code !== 0) failed += 1;
-      fileRuns.push({ file, group: name, seconds: run.seconds, code: run.code, counts: countsOf(run.output) });
+      fileRuns.push({
+        file,
+        group: name,
+        seconds: run.seconds,
+        code: run.code,
+        counts: countsOf(run.output),
+        failures: failuresOf(run.output),
+      });
     }
   } catch (error) {
     console.error(`${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -184,6 +208,8 @@ function report(groups: readonly GroupRun[], fileRuns: readonly FileRun[], total
   }
   console.log(`  tests ${sum.tests}, passed ${sum.pass}, failed ${sum.fail}`);
   const failedFiles = fileRuns.filter((r) => r.code !== 0);
+  for (const r of failedFiles)
+    if (r.failures) console.log(`\n  ${r.file} failed:\n${r.failures.replace(/^/gm, '    ')}`);
   if (failedFiles.length) console.log(`  FAILED: ${failedFiles.map((r) => r.file).join(', ')}`);
   if (left) console.log(`  ${left} files not run (a lane stopped)`);
 }
