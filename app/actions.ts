@@ -161,6 +161,9 @@ export async function killFailoverPrimaryAction(input: unknown) {
 export async function promoteFailoverStandbyAction(input: unknown) {
   return failover.promoteFailoverStandby(input, await credentials());
 }
+export async function recordFailoverShownStepAction(input: unknown) {
+  return failover.recordFailoverShownStep(input, await credentials());
+}
 /** What the failover lab shows, for anyone (polled by its page). */
 export async function viewFailoverLabAction() {
   return failover.viewFailoverLab({});

@@ -30,3 +30,16 @@ export async function readShownStep(lab: string, db: Queryable = getPool()): Pro
   );
   return rows[0]?.step ?? undefined;
 }
+
+/**
+ * Forgets the step shown on the lab (a lab whose run is not its `generation`: the failover lab, whose
+ * new story clears its events), and wakes its live feed: its watchers follow the lab again until the
+ * trainer shows a step of the new story.
+ */
+export async function forgetShownStep(lab: string, db: Queryable = getPool()): Promise<void> {
+  await db.query(
+    `WITH shown AS (UPDATE labs SET shown_step = NULL WHERE id = $1 RETURNING id)
+     SELECT pg_notify('fencing_events', json_build_object('lab', id)::text) FROM shown`,
+    [lab],
+  );
+}

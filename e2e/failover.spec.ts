@@ -12,14 +12,17 @@ import { ImportPage } from './pages/replay-page';
 
 const STEP_TIMEOUT = 30_000;
 
+/** Runs steps `from` to `to` on the lab's page: each shown once run, told from its record. */
 async function runSteps(page: Page, from: number, to: number) {
+  const walkthrough = page.getByRole('region', { name: /^Walkthrough/ });
   for (let n = from; n <= to; n++) {
     const run = page.getByRole('button', { name: `Run step ${n}`, exact: true });
     await expect(run).toBeEnabled({ timeout: STEP_TIMEOUT });
     await run.click();
-    await expect(page.getByRole('heading', { name: new RegExp(`^Step ${n + 1}:`) })).toBeVisible({
+    await expect(walkthrough.getByRole('heading', { name: new RegExp(`^Step ${n}:`) })).toBeVisible({
       timeout: STEP_TIMEOUT,
     });
+    await expect(walkthrough.getByText('The lab has done this step.')).toBeVisible({ timeout: STEP_TIMEOUT });
   }
 }
 
@@ -54,7 +57,17 @@ test('asynchronous replication: B’s acknowledged write is gone after the failo
     await mark(page, /^(Violation: )?B's write "B-\d+" with token \d+: accepted\..* on the primary$/),
   ).toHaveCount(1);
   await runSteps(page, 7, 10);
+  await page.getByRole('button', { name: 'Show step 11', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Step 11: The verdict' })).toBeVisible();
+  // The verdict step is the checker's: the banner's count, in the narration's words.
+  const banner = await page
+    .getByRole('alert')
+    .filter({ hasText: /^✗ Checker: \d+ violations?/ })
+    .textContent();
+  const count = /Checker: (\d+) violation/.exec(banner ?? '')?.[1];
+  await expect(page.getByRole('region', { name: /^Walkthrough/ })).toContainText(
+    new RegExp(`The checker’s verdict: UNSAFE: ${count} violations? in`),
+  );
 
   // A's late write with its old token, accepted by the promoted standby, named by the checker.
   await expect(
@@ -173,27 +186,62 @@ test('a deep link shows its step and runs nothing; its button runs the steps up 
   await expect(page.getByRole('row', { name: /^standby\b/ })).toContainText(/"A-\d+"/);
 });
 
-test('presenter mode: → runs the lab’s next step for real, the timeline at the presenter’s measures shows it', async ({
+test('presenter mode: → runs the lab’s next step for real and tells it; a watcher shows the trainer’s step, from Start over on', async ({
   page,
+  browser,
+  baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(150_000);
   await page.goto('/labs/failover');
   await resetLab(page);
   await page.getByRole('link', { name: 'Presenter mode' }).click();
   const counter = page.getByTestId('step-counter');
+  const narration = page.getByTestId('narration');
+  await expect(counter).toHaveText('Step 1 of 11');
+  await expect(narration).toContainText('Two real PostgreSQL servers start,');
+  // → runs step 1 and tells it from its record; the next → runs step 2, told the same way: never an empty box.
+  await page.keyboard.press('ArrowRight');
+  await expect(narration).toContainText('Two real PostgreSQL servers started', { timeout: STEP_TIMEOUT });
   await expect(counter).toHaveText('Step 1 of 11');
   await page.keyboard.press('ArrowRight');
   await expect(counter).toHaveText('Step 2 of 11', { timeout: STEP_TIMEOUT });
-  await expect(page.getByTestId('narration')).toHaveText('');
+  await expect(narration).toContainText(/A was granted the lease with token \d+ by the primary/, {
+    timeout: STEP_TIMEOUT,
+  });
   await page.keyboard.press('ArrowRight');
   await expect(counter).toHaveText('Step 3 of 11', { timeout: STEP_TIMEOUT });
-  await expect(page.getByText(/^Waiting for /)).toHaveCount(0, { timeout: STEP_TIMEOUT });
-  await page.keyboard.press('ArrowLeft');
-  await expect(counter).toHaveText('Step 2 of 11');
-  await expect(page.getByTestId('narration')).toContainText('A was granted the lease with token');
-  const list = page.getByRole('list', { name: 'Marks on the timeline' });
-  await expect(list.getByRole('button', { name: /^A's lease, token \d+\./ })).toHaveCount(1);
-  await expect(
-    list.getByRole('button', { name: /^A primary and a streaming standby started \(asynchronous/ }),
-  ).toHaveCount(1);
+  await expect(narration).toContainText(/A wrote "A-\d+" with token \d+: the primary accepted it/, {
+    timeout: STEP_TIMEOUT,
+  });
+
+  const watcherContext = await browser.newContext({ ...(baseURL ? { baseURL } : {}) });
+  try {
+    const watcher = await watcherContext.newPage();
+    await watcher.goto('/labs/failover/present');
+    const watched = watcher.getByTestId('narration');
+    await expect(watcher.getByTestId('step-counter')).toHaveText('Step 3 of 11');
+    await expect(watched).toContainText(/A wrote "A-\d+"/);
+
+    // Back: the trainer's step 2, its words, and the timeline as of its moment (A's write not yet there).
+    await page.keyboard.press('ArrowLeft');
+    await expect(counter).toHaveText('Step 2 of 11');
+    await expect(narration).toContainText('A was granted the lease with token');
+    const list = page.getByRole('list', { name: 'Marks on the timeline' });
+    await expect(list.getByRole('button', { name: /^A's lease, token \d+\./ })).toHaveCount(1);
+    await expect(
+      list.getByRole('button', { name: /^A primary and a streaming standby started \(asynchronous/ }),
+    ).toHaveCount(1);
+    await expect(list.getByRole('button', { name: /^A's write "A-\d+"/ })).toHaveCount(0);
+    await expect(watcher.getByTestId('step-counter')).toHaveText('Step 2 of 11');
+    await expect(watched).toContainText('A was granted the lease with token');
+
+    // Start over: a new pair; the watcher shows step 1 told from the new story, never a blank step 2.
+    await page.getByRole('button', { name: 'Start over' }).click();
+    await expect(narration).toContainText('Two real PostgreSQL servers started', { timeout: STEP_TIMEOUT });
+    await expect(counter).toHaveText('Step 1 of 11');
+    await expect(watcher.getByTestId('step-counter')).toHaveText('Step 1 of 11', { timeout: STEP_TIMEOUT });
+    await expect(watched).toContainText('Two real PostgreSQL servers started', { timeout: STEP_TIMEOUT });
+  } finally {
+    await watcherContext.close();
+  }
 });

@@ -1,8 +1,15 @@
 import 'server-only';
 import type { z } from 'zod';
+import { recordShownStep } from '../../db/shown-step';
 import { FencingError } from '../model/core/errors';
 import { FAILOVER_LAB } from '../model/failover/failover-events';
-import { failoverHolderInput, noFailoverInput, startFailoverPairInput } from '../model/failover/failover-inputs';
+import {
+  failoverHolderInput,
+  failoverShownStepInput,
+  noFailoverInput,
+  startFailoverPairInput,
+} from '../model/failover/failover-inputs';
+import { failoverWalkthrough } from '../model/failover/failover-walkthrough';
 import { getFailoverLab } from '../supervisor/failover/failover-lab';
 import { type Credentials, isTrainer } from './access';
 import { dataSubdir } from './data-dir';
@@ -38,5 +45,17 @@ export const grantFailoverLease = trainerCommand(failoverHolderInput, ({ holder 
 export const writeFailoverRow = trainerCommand(failoverHolderInput, ({ holder }) => failoverLab().write(holder));
 export const killFailoverPrimary = trainerCommand(noFailoverInput, () => failoverLab().killPrimary());
 export const promoteFailoverStandby = trainerCommand(noFailoverInput, () => failoverLab().promote());
+/**
+ * The walkthrough step the trainer shows (from 0), which every watcher's page of the lab shows; a
+ * new story (a start) forgets it (failover-history.ts).
+ */
+export const recordFailoverShownStep = trainerCommand(failoverShownStepInput, async ({ step }) => {
+  // The synchronous story is the longer: its last step is the highest a page can show.
+  const steps = failoverWalkthrough('sync').length;
+  if (step >= steps)
+    throw new FencingError('invalid_input', `step must be below ${steps}: the walkthrough has ${steps} steps`);
+  await recordShownStep(FAILOVER_LAB, step);
+  return { step };
+});
 /** Anyone may watch. */
 export const viewFailoverLab = (raw: unknown) => validatedAction(noFailoverInput, () => failoverLab().view())(raw);

@@ -4,6 +4,7 @@ import {
   healReplicationAction,
   killFailoverPrimaryAction,
   promoteFailoverStandbyAction,
+  recordFailoverShownStepAction,
   startFailoverPairAction,
   writeFailoverRowAction,
 } from '@/app/actions';
@@ -29,3 +30,7 @@ export function runFailoverAction(action: FailoverAction): Promise<ActionResult<
       return promoteFailoverStandbyAction({});
   }
 }
+
+/** Records the walkthrough step (from 0) the trainer shows, for the watchers' pages. */
+export const recordFailoverShownStep = (step: number): Promise<ActionResult<unknown>> =>
+  recordFailoverShownStepAction({ step });

@@ -18,7 +18,7 @@ export function FailoverControls({
   act,
 }: {
   busy: boolean;
-  act: (label: string, run: () => Promise<ActionResult<unknown>>) => Promise<void>;
+  act: (label: string, run: () => Promise<ActionResult<unknown>>) => Promise<unknown>;
 }) {
   return (
     <section aria-labelledby="fo-controls" className="space-y-2 rounded-lg border p-4">

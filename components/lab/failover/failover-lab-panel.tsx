@@ -35,7 +35,8 @@ export function FailoverLabPanel({
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
 
-  const act = async (label: string, run: () => Promise<ActionResult<unknown>>) => {
+  /** Runs one control or step; true when the server did it. */
+  const act = async (label: string, run: () => Promise<ActionResult<unknown>>): Promise<boolean> => {
     setBusy(true);
     setNotice(`${label}…`);
     try {
@@ -46,14 +47,15 @@ export function FailoverLabPanel({
       } else {
         setNotice(`${label}: ${result.error.message}`);
       }
+      return result.ok;
     } finally {
       setBusy(false);
       await refresh();
     }
   };
 
-  /** A deep link's button: the walkthrough's steps from the lab's next one up to `target`, one after another. */
-  const runUpTo = async (from: number, target: number) => {
+  /** A deep link's button: the walkthrough's steps from the lab's next one up to `target`, one after another; true when all ran. */
+  const runUpTo = async (from: number, target: number): Promise<boolean> => {
     const walkthrough = failoverWalkthrough(mode);
     setBusy(true);
     try {
@@ -65,10 +67,11 @@ export function FailoverLabPanel({
         await refresh();
         if (!result.ok) {
           setNotice(`Step ${n}: ${result.error.message}`);
-          return;
+          return false;
         }
       }
       setNotice(`Steps ${from} to ${target}: done`);
+      return true;
     } finally {
       setBusy(false);
     }

@@ -4,17 +4,20 @@ import { useEffect, useRef, useState } from 'react';
 import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { LabStoreProvider, useLabStoreApi } from '../lab-store-provider';
 import { PresenterStage } from '../presenter/presenter-stage';
+import { useShownStepRecorder } from '../walkthrough/use-shown-step-recorder';
 import type { WalkthroughStatus } from '../walkthrough/use-walkthrough';
-import { runFailoverAction } from './failover-actions';
+import { recordFailoverShownStep, runFailoverAction } from './failover-actions';
 import { FailoverServers } from './failover-servers';
-import { useFailoverProgress } from './use-failover-progress';
+import { useFailoverProgress, useFailoverStepFrame, useFollowedStep } from './use-failover-progress';
 import { useFailoverServers } from './use-failover-servers';
 
 /**
  * The failover lab in presenter mode, on the one presenter stage (the timeline at the presenter's
- * measures, the narration, the keys): → runs the lab's next step for real, ← shows the one before.
- * Opening or reloading runs nothing; `initialStep` (from 1, a deep link) shows that step and offers
- * to run the steps up to it. It has no workers: no strip, no P or R, no autoplay.
+ * measures, the narration, the keys): → runs the lab's next step for real and shows it, told from
+ * its record; ← shows the one before, and every panel shows the lab as of the step shown. The step
+ * the trainer shows is recorded for the watchers' pages, which show it (never past what the lab has
+ * done). Opening or reloading runs nothing; `initialStep` (from 1, a deep link) shows that step and
+ * offers to run the steps up to it. It has no workers: no strip, no P or R, no autoplay.
  */
 export function FailoverPresenter(props: {
   lab: LabSummary;
@@ -31,25 +34,30 @@ export function FailoverPresenter(props: {
 
 function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverPresenter>[0]) {
   const store = useLabStoreApi();
-  const { walkthrough, progress, otherStory, wordsOf } = useFailoverProgress(mode);
+  const { walkthrough, progress, reached, otherStory, wordsOf, reachedBy } = useFailoverProgress(mode);
   const { view: servers, refresh } = useFailoverServers();
+  const recorder = useShownStepRecorder(recordFailoverShownStep);
+  const followed = useFollowedStep(canDrive, progress, reached);
   const [chosen, setChosen] = useState<number | undefined>(initialStep);
   const [status, setStatus] = useState<WalkthroughStatus>({ kind: 'idle' });
-  const shown = Math.min(chosen ?? progress + 1, walkthrough.length);
+  // The trainer's page shows the step it chose (a deep link's, or the one it ran last); a watcher's, the trainer's.
+  const shown = Math.min(canDrive ? (chosen ?? followed) : followed, walkthrough.length);
   const step = walkthrough[shown - 1];
   const working = status.kind === 'working';
+  useFailoverStepFrame(reachedBy, walkthrough.length, shown, progress);
   const noWorkers = () => store.getState().notify('error', 'The failover lab has no workers to pause or resume');
 
-  const runningTo = useRef(0);
-  /**
-   * Runs the walkthrough's steps `from` to `to`, one after another; stops at a refusal. `show` (Start
-   * over) is the step shown meanwhile and after.
-   */
-  const run = async (from: number, to: number, show?: number) => {
-    // Once done, the view follows the lab again, unless the trainer moved meanwhile (← during a step).
-    const chosenAtStart = show ?? chosen;
-    if (show !== undefined) setChosen(show);
-    runningTo.current = to;
+  /** The trainer moved to step `n` (from 1): shown here, and recorded for the watchers' pages. */
+  const show = (n: number) => {
+    setChosen(n);
+    recorder.record(n - 1);
+  };
+
+  // The last step run: until the lab's record of it reaches this page, → waits rather than runs it twice.
+  const ranTo = useRef(0);
+  /** Runs the walkthrough's steps `from` to `to` (from 1), one after another, showing `to`; stops at a refusal. */
+  const run = async (from: number, to: number) => {
+    setChosen(to);
     for (let n = from; n <= to; n++) {
       const action = walkthrough[n - 1]?.action;
       if (!action) break;
@@ -60,35 +68,42 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
         setStatus({ kind: 'failed', message: result.error.message });
         return;
       }
+      ranTo.current = n;
     }
     setStatus({ kind: 'idle' });
-    setChosen((now) => (show === undefined && now === chosenAtStart ? undefined : now));
+    recorder.record(to - 1);
   };
 
-  // A → pressed while a step's action has not returned yet (its events may already be on screen) is
-  // kept, and runs once the step is done and its record has reached this page (the lab's progress past
-  // it), rather than lost or run twice; a step that failed drops it.
-  const queued = useRef<number | undefined>(undefined);
+  // A → pressed while a step runs, or before its record has reached this page, is kept and acted on
+  // once it has (rather than lost, or the step run twice); a step that failed drops it.
+  const queued = useRef(false);
   const next = () => {
-    if (working) {
-      // The last step of the run under way: once the lab's record reaches it, → goes on from there.
-      queued.current = runningTo.current;
+    if (working || progress < ranTo.current) {
+      queued.current = true;
       return;
     }
-    if (shown <= progress) setChosen(shown + 1 > progress ? undefined : shown + 1);
-    else if (step?.action) void run(progress + 1, shown);
+    if (shown > progress) return void run(progress + 1, shown);
+    const upcoming = walkthrough[shown];
+    if (!upcoming) return;
+    if (upcoming.action && shown === progress) return void run(shown + 1, shown + 1);
+    show(shown + 1);
   };
   useEffect(() => {
-    if (working || queued.current === undefined) return;
+    if (!queued.current || working) return;
     if (status.kind === 'failed') {
-      queued.current = undefined;
+      queued.current = false;
       return;
     }
-    if (progress < queued.current) return;
-    queued.current = undefined;
+    if (progress < ranTo.current) return;
+    queued.current = false;
     next();
   });
-  const done = shown <= progress || (!step?.action && shown === progress + 1);
+  const done = wordsOf(shown - 1).done;
+  const text = done
+    ? wordsOf(shown - 1).text
+    : otherStory && shown === 1
+      ? otherStoryText(otherStory, mode)
+      : (step?.preview ?? '');
   return (
     <PresenterStage
       lab={lab}
@@ -97,7 +112,7 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
         step: shown,
         steps: walkthrough.length,
         title: step?.title ?? '',
-        text: done ? wordsOf(shown - 1).text : otherStory && shown === 1 ? otherStoryText(otherStory, mode) : '',
+        text,
         status,
         note: shown > progress + 1 ? `The lab is at step ${progress}.` : undefined,
       }}
@@ -106,13 +121,20 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
           ? {
               narration: {
                 next,
-                back: () => setChosen(Math.max(1, shown - 1)),
-                canNext: !working && (shown <= progress || Boolean(step?.action)),
+                back: () => show(Math.max(1, shown - 1)),
+                canNext: !working && shown < walkthrough.length,
                 canBack: shown > 1,
                 autoplay: false,
+                atEnd: shown === walkthrough.length && done && !working,
                 toggleAutoplay: () =>
                   store.getState().notify('error', 'The failover lab has no autoplay: → runs a step'),
-                startOver: { run: () => run(1, 1, 1), disabled: working },
+                startOver: {
+                  run: () => {
+                    ranTo.current = 0;
+                    void run(1, 1);
+                  },
+                  disabled: working,
+                },
                 offer:
                   shown > progress + 1
                     ? {

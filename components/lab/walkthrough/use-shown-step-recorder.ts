@@ -2,6 +2,7 @@
 
 import { useCallback, useMemo, useRef } from 'react';
 import { recordWalkthroughStepAction } from '@/app/actions';
+import type { ActionResult } from '@/lib/model/core/action-result';
 import { useLabStore } from '../lab-store-provider';
 
 /**
@@ -10,7 +11,10 @@ import { useLabStore } from '../lab-store-provider';
  * waiting. `settled` resolves once every step asked for is recorded: a reset waits for it, since a
  * record that reached the server after the reset would outlive it.
  */
-export function useShownStepRecorder() {
+export function useShownStepRecorder(
+  /** How the step is recorded: the worker labs' command, unless the lab has its own (the failover lab's). */
+  send?: (step: number) => Promise<ActionResult<unknown>>,
+) {
   const lab = useLabStore((s) => s.lab);
   const notify = useLabStore((s) => s.notify);
   const queue = useRef<Promise<void>>(Promise.resolve());
@@ -23,7 +27,7 @@ export function useShownStepRecorder() {
         if (mine !== newest.current) return;
         const failed = `The room's pages could not be shown step ${step + 1}`;
         try {
-          const result = await recordWalkthroughStepAction({ lab, step });
+          const result = await (send ? send(step) : recordWalkthroughStepAction({ lab, step }));
           if (!result.ok) notify('error', `${failed}: ${result.error.message}`);
         } catch {
           // The action threw only if the server could not be reached: its refusals come back as results.
@@ -31,7 +35,7 @@ export function useShownStepRecorder() {
         }
       });
     },
-    [lab, notify],
+    [lab, notify, send],
   );
   const settled = useCallback(() => queue.current, []);
   return useMemo(() => ({ record, settled }), [record, settled]);

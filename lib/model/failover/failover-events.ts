@@ -78,6 +78,9 @@ export function failoverEvent(step: FailoverStep): NewEvent {
   }
 }
 
+/** A sequence value as the step carries it (a decimal string), when the event recorded one. */
+const wholeNumber = (value: unknown) =>
+  typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
 const text = (value: unknown) => (typeof value === 'string' ? value : String(value ?? ''));
 const server = (value: unknown) => (value === 'promoted standby' ? 'promoted standby' : 'primary');
 
@@ -114,9 +117,21 @@ export function failoverStepOf(event: WireEvent): FailoverStep | undefined {
           : undefined,
       };
     }
-    case 'replication_cut':
+    case 'replication_cut': {
+      const last = wholeNumber(d.primaryLastValue);
+      const count = typeof d.primaryLogCount === 'number' ? d.primaryLogCount : undefined;
+      return last !== undefined && count !== undefined
+        ? { kind: 'replication_cut', sequence: { primaryLastValue: last, primaryLogCount: count } }
+        : { kind: 'replication_cut' };
+    }
+    case 'primary_killed': {
+      const last = wholeNumber(d.primaryLastValue);
+      const ceiling = wholeNumber(d.standbyCeiling);
+      return last !== undefined && ceiling !== undefined
+        ? { kind: 'primary_killed', sequence: { primaryLastValue: last, standbyCeiling: ceiling } }
+        : { kind: 'primary_killed' };
+    }
     case 'replication_healed':
-    case 'primary_killed':
     case 'pair_stopped':
       return { kind: event.kind };
     default:

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { WireEvent } from '../core/wire';
-import { failoverStepsOf } from './failover-events';
+import { failoverEvent } from './failover-events';
 import type { FailoverStep } from './failover-steps';
-import { failoverProgress, failoverStepWords, failoverWalkthrough } from './failover-walkthrough';
+import { failoverProgress, failoverReached, failoverStepWords, failoverWalkthrough } from './failover-walkthrough';
 
 /*
  * The failover walkthrough's words are read from what the lab recorded: every token and value a
@@ -13,11 +13,15 @@ import { failoverProgress, failoverStepWords, failoverWalkthrough } from './fail
  * recorded run (fixtures/failover-async.json); the synchronous one is written out.
  */
 
-const asyncRun = failoverStepsOf(
-  JSON.parse(readFileSync(new URL('../fixtures/failover-async.json', import.meta.url), 'utf8')) as WireEvent[],
-);
+const asyncRun = JSON.parse(
+  readFileSync(new URL('../fixtures/failover-async.json', import.meta.url), 'utf8'),
+) as WireEvent[];
 
-const syncRun: FailoverStep[] = [
+/** Steps written out, as the lab records them: one event each, 10 ms apart. */
+const eventsOf = (steps: readonly FailoverStep[], from = 1): WireEvent[] =>
+  steps.map((step, i) => ({ ...failoverEvent(step), id: from + i, at: 1_000_000 + (from + i) * 10 }) as WireEvent);
+
+const syncSteps: FailoverStep[] = [
   { kind: 'pair_started', mode: 'sync' },
   { kind: 'grant', holder: 'A', resource: 'lab/failover', token: '5', server: 'primary' },
   { kind: 'write', holder: 'A', token: '5', value: 'A-1', server: 'primary', accepted: true },
@@ -35,8 +39,9 @@ const syncRun: FailoverStep[] = [
   { kind: 'write', holder: 'A', token: '5', value: 'A-2', server: 'promoted standby', accepted: false, rowToken: '6' },
   { kind: 'grant', holder: 'C', resource: 'lab/failover', token: '39', server: 'promoted standby' },
 ];
+const syncRun = eventsOf(syncSteps);
 
-const wordsAt = (mode: 'async' | 'sync', history: readonly FailoverStep[]) => {
+const wordsAt = (mode: 'async' | 'sync', history: readonly WireEvent[]) => {
   const walkthrough = failoverWalkthrough(mode);
   return walkthrough.map((_, i) => failoverStepWords(walkthrough, history, i));
 };
@@ -56,9 +61,24 @@ test('asynchronous: each step names what was recorded, and the verdict the three
     words[9]?.text ?? '',
     /token 34 .*Another client had been granted token 34 by the old primary: one token granted twice/,
   );
-  assert.equal(
-    words[10]?.text,
-    'What went wrong: B’s acknowledged write ("B-1") lost; A’s stale write (token 1) accepted; token 34 granted twice. The token sequence was not durable: the primary acknowledged what the standby never had.',
+  // The verdict is the one checker's, on the story's events: the banner's line, then each finding.
+  const verdict = words[10]?.text ?? '';
+  assert.match(verdict, /^The checker’s verdict: UNSAFE: 3 violations in 3 writes and 43 grants\. /);
+  assert.match(
+    verdict,
+    /Acknowledged write lost: B's write "B-1" \(token 2\), acknowledged at [\d:.]+, is not on the promoted standby/,
+  );
+  assert.match(
+    verdict,
+    /Stale write accepted: A wrote "A-2" with token 1 at [\d:.]+, after B's write "B-1" with the newer token 2/,
+  );
+  assert.match(verdict, /Acknowledged grant lost: B's lease of lab\/failover \(token 2\)/);
+  assert.match(verdict, /Token 34 granted twice: to others at [\d:.]+ and to C at [\d:.]+\./);
+  assert.match(verdict, /Fencing cannot refuse what the database forgot/);
+  // The kill and the cut name the sequence as the events recorded it.
+  assert.match(
+    words[6]?.text ?? '',
+    /It had handed out tokens up to \d+; the standby’s copy of the sequence covers up to \d+\./,
   );
 });
 
@@ -75,7 +95,10 @@ test('synchronous: B’s grant waits, then goes through; nothing acknowledged is
   assert.match(words[8]?.text ?? '', /B’s acknowledged write is there\./);
   assert.match(words[9]?.text ?? '', /rejected it as stale, its row holding token 6/);
   assert.match(words[10]?.text ?? '', /token 39 .*No one was granted it before/);
-  assert.match(words[11]?.text ?? '', /^Nothing acknowledged was lost, and A’s late write was rejected/);
+  assert.match(
+    words[11]?.text ?? '',
+    /^The checker’s verdict: SAFE: no violation in 2 writes and 3 grants\. The promoted standby had every acknowledged write and grant, no token was granted twice, and A’s late write was rejected/,
+  );
 });
 
 test('a step not done yet says what it will do, never a token or value it has not recorded', () => {
@@ -89,19 +112,59 @@ test('a step not done yet says what it will do, never a token or value it has no
   // The verdict is said once every step has run, not before.
   assert.equal(wordsAt('async', asyncRun.slice(0, -1)).at(-1)?.done, false);
   // A stopped pair's story is over: the walkthrough starts again.
-  assert.ok(wordsAt('async', [...asyncRun, { kind: 'pair_stopped' }]).every((w) => !w.done));
+  assert.ok(wordsAt('async', [...asyncRun, ...eventsOf([{ kind: 'pair_stopped' }], 51)]).every((w) => !w.done));
 });
 
 test('free play between the steps: a heal before B’s grant, and the words no longer say the standby was cut off', () => {
   const cutAt = asyncRun.findIndex((s) => s.kind === 'replication_cut');
-  const healed: FailoverStep[] = [
-    ...asyncRun.slice(0, cutAt + 1),
-    { kind: 'replication_healed' },
-    ...asyncRun.slice(cutAt + 1),
-  ];
+  const heal = { ...eventsOf([{ kind: 'replication_healed' }])[0], id: 4.5 } as WireEvent;
+  const healed: WireEvent[] = [...asyncRun.slice(0, cutAt + 1), heal, ...asyncRun.slice(cutAt + 1)];
   const words = wordsAt('async', healed);
   assert.ok(words[4]?.done);
   assert.doesNotMatch(words[4]?.text ?? '', /cut off/);
   assert.doesNotMatch(words[5]?.text ?? '', /cut off/);
   assert.match(wordsAt('async', asyncRun)[4]?.text ?? '', /The standby, cut off, did not receive it/);
+});
+
+test('a step is told as of its moment: what happened after it changes neither its words nor the verdict', () => {
+  const walkthrough = failoverWalkthrough('async');
+  // Free play after the story: C writes on the promoted standby, and takes the lease again with
+  // token 35, which the old primary had handed out too (a fourth violation, after the verdict's moment).
+  const later = eventsOf(
+    [
+      { kind: 'write', holder: 'C', token: '34', value: 'C-1', server: 'promoted standby', accepted: true },
+      { kind: 'grant', holder: 'C', resource: 'lab/failover', token: '35', server: 'promoted standby' },
+    ],
+    51,
+  );
+  const before = wordsAt('async', asyncRun);
+  const after = wordsAt('async', [...asyncRun, ...later]);
+  assert.deepEqual(after, before);
+  // The promotion's words name the lease the standby had then, not C's later grant.
+  assert.match(after[7]?.text ?? '', /its lease is A’s \(token 1\)/);
+  assert.doesNotMatch(after[7]?.text ?? '', /34/);
+  // Where each prefix of the events stands, for the step's moment: the verdict with the last action.
+  const reachedAt = (n: number) => failoverReached(walkthrough, asyncRun.slice(0, n));
+  assert.deepEqual([0, 1, 2, 3, 4, 5].map(reachedAt), [0, 0, 1, 2, 3, 4]);
+  assert.equal(reachedAt(asyncRun.length - 1), 8, 'before C’s grant: A’s late write, step 9');
+  assert.equal(reachedAt(asyncRun.length), 10, 'C’s grant: its step and the verdict, step 11');
+  assert.equal(failoverProgress(walkthrough, asyncRun), 10);
+});
+
+test('the synchronous heal is done once B’s grant, which waited on it, is recorded', () => {
+  const walkthrough = failoverWalkthrough('sync');
+  const healAt = syncSteps.findIndex((s) => s.kind === 'replication_healed');
+  // Recorded in the other order (the grant's commit reached the page first): the step is the same.
+  const swapped = eventsOf([
+    ...syncSteps.slice(0, healAt),
+    syncSteps[healAt + 1] as FailoverStep,
+    syncSteps[healAt] as FailoverStep,
+    ...syncSteps.slice(healAt + 2),
+  ]);
+  assert.equal(failoverProgress(walkthrough, swapped), 11);
+  assert.match(failoverStepWords(walkthrough, swapped, 5).text, /B holds token 6, and so does the standby/);
+  // The heal alone, B's grant not recorded yet: the step is not told.
+  const healedOnly = eventsOf(syncSteps.slice(0, healAt + 1));
+  assert.equal(failoverProgress(walkthrough, healedOnly), 5);
+  assert.equal(failoverStepWords(walkthrough, healedOnly, 5).done, false);
 });

@@ -1,10 +1,17 @@
+import { checkHistory } from '../checker/checker';
+import { verdictLine } from '../checker/checker-report';
+import type { WireEvent } from '../core/wire';
 import { NotRecordedYet, need } from '../walkthrough/narration';
+import { failoverStepOf } from './failover-events';
 import type { FailoverHolder } from './failover-inputs';
 import type { FailoverStep } from './failover-steps';
 
 /*
  * The failover lab's narrated walkthrough, for asynchronous and synchronous replication, and where
- * a lab's history stands in it; each step's words read from what the lab recorded. Pure.
+ * a lab's history stands in it; each step's words read from the lab's events, as of the step's
+ * moment (the event that completed it: what happened later is not told by it, as the panels beside
+ * it show the lab then), and the verdict is the one checker's (lib/model/checker), as every lab's.
+ * Pure.
  */
 
 export type FailoverAction =
@@ -34,6 +41,8 @@ export type FailoverStory = {
   /** Where each done step is in the history (free play may have put other steps between them). */
   at: readonly number[];
   history: readonly FailoverStep[];
+  /** The events the story is told from, in id order (`history[i]` is what `events[i]` records). */
+  events: readonly WireEvent[];
 };
 
 type Grant = Extract<FailoverStep, { kind: 'grant' }>;
@@ -210,57 +219,107 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       preview: 'What the checker found in this story.',
       narrate: (story) => {
         at(story, J.grantC, 'grant');
-        const promoted = at(story, J.promote, 'standby_promoted');
-        const late = at(story, J.lateA, 'write');
-        const b = acceptedOf(story, 'B');
-        const c = at(story, J.grantC, 'grant');
-        const lost = b !== undefined && b.value !== promoted.row.value;
-        const twice = story.history.some((s) => s.kind === 'grant' && s.holder !== 'C' && s.token === c.token);
-        const found = [
-          lost ? `B’s acknowledged write ("${b?.value}") lost` : undefined,
-          late.accepted ? `A’s stale write (token ${late.token}) accepted` : undefined,
-          twice ? `token ${c.token} granted twice` : undefined,
-        ].filter((x): x is string => x !== undefined);
-        if (found.length === 0)
-          return `Nothing acknowledged was lost, and A’s late write was rejected: a durable token sequence needs its commits on the standby before they are acknowledged.`;
-        return `What went wrong: ${found.join('; ')}. The token sequence was not durable: the primary acknowledged what the standby never had.`;
+        // The one checker's verdict on the story's events (the banner's and the report's), as of C's grant.
+        const verdict = checkHistory(story.events);
+        const line = `The checker’s verdict: ${verdictLine(verdict)}.`;
+        if (verdict.ok) {
+          const late = at(story, J.lateA, 'write');
+          return `${line} The promoted standby had every acknowledged write and grant, no token was granted twice, and A’s late write ${late.accepted ? 'was accepted' : 'was rejected'}: ${sync ? 'with synchronous replication a commit is acknowledged only once the standby has it, so the token sequence survived the failover' : 'this run lost nothing in its failover'}.`;
+        }
+        const found = verdict.violations.flatMap((v) => v.findings.map((f) => f.message));
+        const failover = verdict.violations.some((v) =>
+          v.kinds.some((k) => k === 'acknowledged-write-lost' || k === 'token-granted-twice'),
+        );
+        const lesson = failover
+          ? ' Fencing cannot refuse what the database forgot: the primary acknowledged what the standby never had.'
+          : '';
+        return `${line} ${found.map((m) => `${m.charAt(0).toUpperCase()}${m.slice(1)}.`).join(' ')}${lesson}`;
       },
     },
   ];
   return steps;
 }
 
-/** The steps' records, by walkthrough index, as far as the history has done them in order. */
-export function failoverStory(walkthrough: FailoverWalkthroughStep[], history: readonly FailoverStep[]): FailoverStory {
+/**
+ * The events of this mode's story: the lab's, unless its story was told in the other mode (then
+ * none: this walkthrough starts anew).
+ */
+export function failoverRun(events: readonly WireEvent[], mode: 'async' | 'sync'): readonly WireEvent[] {
+  const started = events.find((e) => e.kind === 'pair_started');
+  const told = started ? (started.detail.mode === 'sync' ? 'sync' : 'async') : undefined;
+  return told === undefined || told === mode ? events : [];
+}
+
+/** The steps' records, by walkthrough index, as far as the events have done them in order. */
+export function failoverStory(walkthrough: FailoverWalkthroughStep[], events: readonly WireEvent[]): FailoverStory {
+  const recorded = events.flatMap((event) => {
+    const step = failoverStepOf(event);
+    return step ? [{ step, event }] : [];
+  });
+  const history = recorded.map((r) => r.step);
+  const told = recorded.map((r) => r.event);
   const done: (FailoverStep | undefined)[] = [];
   const at: number[] = [];
-  if (history.at(-1)?.kind === 'pair_stopped') return { done, at, history };
+  if (history.at(-1)?.kind === 'pair_stopped') return { done, at, history, events: told };
   let from = 0;
   for (const step of walkthrough) {
     if (!step.action) break;
     const action = step.action;
     const found = history.findIndex((entry, index) => index >= from && produces(action, entry));
     if (found < 0) break;
+    // The heal's step is over once B's grant, which waited on the standby, is recorded too (before or after the heal).
+    const grantB =
+      action.kind === 'heal'
+        ? history.findIndex(
+            (entry, index) => index > (at.at(-1) ?? 0) && entry.kind === 'grant' && entry.holder === 'B',
+          )
+        : found;
+    if (grantB < 0) break;
+    const end = Math.max(found, grantB);
     done.push(history[found]);
-    at.push(found);
-    from = found + 1;
+    at.push(end);
+    from = end + 1;
   }
-  return { done, at, history };
+  return { done, at, history, events: told };
 }
 
-/** A step's words: its narration once the lab has done it (the verdict once every action has run), else what it will do. */
+/** How many action steps the walkthrough has (the verdict, after them, does nothing to the lab). */
+const actionsOf = (walkthrough: readonly FailoverWalkthroughStep[]) => walkthrough.filter((s) => s.action).length;
+
+/**
+ * The last step (from 0) that `events` reach: the verdict is reached with the last action. For a
+ * step's moment (lib/model/timeline/timeline-frame.ts stepMoments), as the worker labs' stepReachedBy.
+ */
+export function failoverReached(walkthrough: FailoverWalkthroughStep[], events: readonly WireEvent[]): number {
+  const done = failoverStory(walkthrough, events).done.length;
+  if (done === 0) return 0;
+  return done === actionsOf(walkthrough) ? done : done - 1;
+}
+
+/**
+ * A step's words: its narration once the lab has done it (the verdict once every action has run),
+ * told from the events up to the one that completed it; else what it will do.
+ */
 export function failoverStepWords(
   walkthrough: FailoverWalkthroughStep[],
-  history: readonly FailoverStep[],
+  events: readonly WireEvent[],
   index: number,
 ): { done: boolean; text: string } {
   const step = walkthrough[index];
   if (!step) return { done: false, text: '' };
-  const story = failoverStory(walkthrough, history);
+  const story = failoverStory(walkthrough, events);
   const done = step.action ? index < story.done.length : story.done.length === index;
   if (!done) return { done, text: step.preview };
+  // As of the step's moment: the event that completed it (the verdict: the last action's).
+  const upTo = story.events[story.at[step.action ? index : index - 1] ?? -1];
+  const then = upTo
+    ? failoverStory(
+        walkthrough,
+        events.filter((e) => e.id <= upTo.id),
+      )
+    : story;
   try {
-    return { done, text: step.narrate(story) };
+    return { done, text: step.narrate(then) };
   } catch (error) {
     if (error instanceof NotRecordedYet) return { done: false, text: step.preview };
     throw error;
@@ -288,10 +347,10 @@ function produces(action: FailoverAction, step: FailoverStep): boolean {
 }
 
 /**
- * How many of the walkthrough's steps the history has done, in order (0: none). The history's other
- * steps (a grant recorded after its wait, the pair stopped) are passed over; a stopped pair's story is
- * over (its history stays to be read): the walkthrough starts again.
+ * How many of the walkthrough's steps the events have done, in order (0: none). The lab's other
+ * events (a grant recorded after its wait, the pair stopped) are passed over; a stopped pair's story
+ * is over (its history stays to be read): the walkthrough starts again.
  */
-export function failoverProgress(walkthrough: FailoverWalkthroughStep[], history: readonly FailoverStep[]): number {
-  return failoverStory(walkthrough, history).done.length;
+export function failoverProgress(walkthrough: FailoverWalkthroughStep[], events: readonly WireEvent[]): number {
+  return failoverStory(walkthrough, events).done.length;
 }

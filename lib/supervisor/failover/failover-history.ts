@@ -1,6 +1,7 @@
 import 'server-only';
 import { appendEvent, clearEvents, eventIdRange, listEvents } from '../../../db/events';
-import { getPool } from '../../../db/pool';
+import { getPool, withTransaction } from '../../../db/pool';
+import { forgetShownStep } from '../../../db/shown-step';
 import { FAILOVER_LAB, failoverEvent } from '../../model/failover/failover-events';
 import type { FailoverStep } from '../../model/failover/failover-steps';
 
@@ -15,9 +16,15 @@ export async function recordFailoverStep(step: FailoverStep): Promise<void> {
   await appendEvent(getPool(), failoverEvent(step));
 }
 
-/** A new pair starts a new story: the last one's events go, and the live feeds are told (a reset). */
+/**
+ * A new pair starts a new story: the last one's events go, and the live feeds are told (a reset);
+ * the step the trainer showed of it goes with them (the watchers' pages show the new story's).
+ */
 export async function clearFailoverHistory(): Promise<void> {
-  await clearEvents(FAILOVER_LAB);
+  await withTransaction(async (client) => {
+    await forgetShownStep(FAILOVER_LAB, client);
+    await clearEvents(FAILOVER_LAB, client);
+  });
 }
 
 /**

@@ -60,7 +60,7 @@ test('the asynchronous walkthrough through the lab’s controls; reset leaves no
     const promoted = view.servers.find((s) => s.role === 'promoted standby');
     assert.equal(promoted?.row?.lastToken, view.holders.A.token);
     const told = await history();
-    assert.equal(failoverProgress(failoverWalkthrough('async'), told.steps), 10, 'every step of the walkthrough done');
+    assert.equal(failoverProgress(failoverWalkthrough('async'), told.events), 10, 'every step of the walkthrough done');
     assert.deepEqual(
       told.events.filter((e) => e.kind === 'lease_acquired').map((e) => e.actor),
       ['A', 'B', 'C'],
@@ -112,7 +112,7 @@ test('synchronous: B’s grant answers “waiting” while the wire is cut, and 
     assert.equal((await lab.write('A')).accepted, false);
     const told = await history();
     assert.deepEqual(told.rules, []);
-    assert.equal(failoverProgress(failoverWalkthrough('sync'), told.steps), 10);
+    assert.equal(failoverProgress(failoverWalkthrough('sync'), told.events), 10);
     assert.equal(told.events[0]?.kind, 'pair_started', 'a start begins a new story: the last one’s events are gone');
   } finally {
     await closeFailoverLab();
