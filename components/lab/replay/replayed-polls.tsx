@@ -1,11 +1,11 @@
-import type { PollView } from '@/lib/model/poll/poll';
+import type { HistoryPoll } from '@/lib/model/history/history-file';
 import { PollResults } from '../../poll/poll-results';
 
 /**
  * The questions the trainer asked the room during the exported run, as the file keeps them: each
  * with the step it was asked before, and its tallies if they were revealed (else only how many answered).
  */
-export function ReplayedPolls({ polls }: { polls: readonly PollView[] | undefined }) {
+export function ReplayedPolls({ polls }: { polls: readonly HistoryPoll[] | undefined }) {
   if (!polls || polls.length === 0) return null;
   return (
     <section
@@ -19,7 +19,7 @@ export function ReplayedPolls({ polls }: { polls: readonly PollView[] | undefine
         {polls.map((poll) => (
           <li key={poll.id}>
             <p className="text-sm">
-              About step {poll.step + 1}
+              About step {poll.step}
               {poll.tallies ? '' : ': its answers were not revealed'}
             </p>
             <PollResults poll={poll} />

@@ -29,7 +29,7 @@ describe('a round trip through the file', () => {
   test('the envelope says what it is, when and from which lab', () => {
     const file = toHistoryFile(input);
     assert.equal(file.format, 'fencing-lab-history');
-    assert.equal(file.version, 1);
+    assert.equal(file.version, 2);
     assert.equal(file.exportedAt, '2026-11-30T10:30:00.000Z');
     assert.deepEqual(file.lab, { id: 'fenced', kind: 'fenced', title: 'Fenced' });
   });
@@ -57,7 +57,7 @@ describe('what is not a history is refused in words, never thrown', () => {
     assert.match(errorOf('null'), /not a Fencing Lab history/);
     assert.match(errorOf([1, 2]), /not a Fencing Lab history/);
     assert.match(errorOf({ ...exported(), format: 'something-else' }), /not a Fencing Lab history/);
-    assert.match(errorOf({ ...exported(), version: 2 }), /version 2 is not supported: this app reads version 1/);
+    assert.match(errorOf({ ...exported(), version: 3 }), /version 3 is not supported: this app reads versions 1 and 2/);
   });
 
   test('a bad envelope field is named', () => {

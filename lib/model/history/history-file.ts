@@ -11,7 +11,12 @@ import { POLL_STATES, type PollView } from '../poll/poll';
  */
 
 export const HISTORY_FILE_FORMAT = 'fencing-lab-history';
-export const HISTORY_FILE_VERSION = 1;
+/**
+ * 2: a question's `step` is numbered as every page shows it (from 1); version 1 counted from 0, and
+ * is still read (its steps moved up by one).
+ */
+export const HISTORY_FILE_VERSION = 2;
+const READ_VERSIONS: readonly unknown[] = [1, HISTORY_FILE_VERSION];
 /** Far more than a long chaos run records, few enough to replay in a browser tab. */
 export const MAX_HISTORY_EVENTS = 200_000;
 /** About 1 KB per event at the most, so a larger text cannot be a history we would accept. */
@@ -26,8 +31,11 @@ export type HistoryFile = {
   lab: HistoryLab;
   events: WireEvent[];
   /** The questions the trainer asked the room in this run, as the exporting page saw them (tallies once revealed). */
-  polls?: PollView[];
+  polls?: HistoryPoll[];
 };
+
+/** A question as the file keeps it: its `step` numbered as every page shows it, from 1 (a PollView's counts from 0). */
+export type HistoryPoll = PollView;
 
 export type HistoryInput = {
   lab: HistoryLab;
@@ -95,7 +103,7 @@ const pollSchema = z.strictObject(
 
 const historySchema = z.strictObject({
   format: z.literal(HISTORY_FILE_FORMAT),
-  version: z.literal(HISTORY_FILE_VERSION),
+  version: z.union([z.literal(1), z.literal(HISTORY_FILE_VERSION)]),
   exportedAt: z.iso.datetime({ error: 'exportedAt must be an ISO date and time' }),
   lab: z.strictObject(
     {
@@ -148,10 +156,10 @@ export function toHistoryFile({ lab, events, exportedAt, polls }: HistoryInput):
   };
 }
 
-/** Only the fields of a PollView: the tallies only if the page had them (revealed). */
-const pollFields = (p: PollView): PollView => ({
+/** Only the fields of a PollView, its step numbered as the pages show it: the tallies only if the page had them (revealed). */
+const pollFields = (p: PollView): HistoryPoll => ({
   id: p.id,
-  step: p.step,
+  step: p.step + 1,
   question: p.question,
   choices: [...p.choices],
   state: p.state,
@@ -193,10 +201,10 @@ export function parseHistoryFile(input: string): ParsedHistory {
   if (file?.format !== HISTORY_FILE_FORMAT) {
     return { ok: false, error: `not a Fencing Lab history (format must be "${HISTORY_FILE_FORMAT}")` };
   }
-  if (file.version !== HISTORY_FILE_VERSION) {
+  if (!READ_VERSIONS.includes(file.version)) {
     return {
       ok: false,
-      error: `version ${JSON.stringify(file.version)} is not supported: this app reads version ${HISTORY_FILE_VERSION}`,
+      error: `version ${JSON.stringify(file.version)} is not supported: this app reads versions 1 and ${HISTORY_FILE_VERSION}`,
     };
   }
   if (Array.isArray(file.events) && file.events.length > MAX_HISTORY_EVENTS) {
@@ -206,7 +214,12 @@ export function parseHistoryFile(input: string): ParsedHistory {
     };
   }
   const parsed = historySchema.safeParse(raw);
-  if (parsed.success) return { ok: true, file: parsed.data };
+  if (parsed.success) {
+    const { version, polls, ...rest } = parsed.data;
+    // Read as the current version: a version 1 file's questions counted their steps from 0.
+    const upgraded = polls && version === 1 ? polls.map((poll) => ({ ...poll, step: poll.step + 1 })) : polls;
+    return { ok: true, file: { ...rest, version: HISTORY_FILE_VERSION, ...(upgraded ? { polls: upgraded } : {}) } };
+  }
   const problems = parsed.error.issues.slice(0, 3).map((issue) => {
     const where = whereOf(issue.path);
     return where ? `${where}: ${issue.message}` : issue.message;

@@ -93,7 +93,23 @@ test('a history file carries the questions, and reads them back', () => {
   });
   const parsed = parseHistoryFile(text);
   assert.ok(parsed.ok);
-  assert.deepEqual(parsed.file.polls, polls);
+  // The file numbers a question's step as every page shows it (from 1): one numbering everywhere.
+  const shown = polls.map((poll) => ({ ...poll, step: poll.step + 1 }));
+  assert.deepEqual(parsed.file.polls, shown);
+  assert.deepEqual(
+    JSON.parse(text).polls.map((poll: { step: number }) => poll.step),
+    shown.map((poll) => poll.step),
+  );
+  // A version 1 file counted from 0: read as the pages number it.
+  const old = parseHistoryFile(
+    JSON.stringify({
+      ...JSON.parse(text),
+      version: 1,
+      polls: JSON.parse(text).polls.map((poll: { step: number }) => ({ ...poll, step: poll.step - 1 })),
+    }),
+  );
+  assert.ok(old.ok);
+  assert.deepEqual(old.ok ? old.file.polls : undefined, shown);
   const bad = JSON.parse(text);
   bad.polls[0].tallies = [-1, 1];
   const refused = parseHistoryFile(JSON.stringify(bad));
