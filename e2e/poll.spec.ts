@@ -68,9 +68,10 @@ test('the trainer asks, two trainees answer, the count grows, the step reveals t
     await expect(asker.panel.getByRole('list', { name: 'The room’s answers' })).toContainText('Yes: 1 (50 %)');
 
     const history = await tina.exportHistory();
+    // The file numbers the step as the pages do: "About step 2" on /replay, `"step": 2` in the file.
     expect(history.polls).toEqual([
       expect.objectContaining({
-        step: 1,
+        step: 2,
         question,
         choices: ['Yes', 'No'],
         state: 'revealed',
@@ -147,6 +148,23 @@ test('from the projector: Q asks the room about the next step, the presenter cou
     await page.keyboard.press('q');
     await expect(onScreen).toContainText('Yes: 0 · No: 1');
     await expect(tina.answers.getByRole('listitem')).toHaveText([/^Yes: 0 /, /^No: 1 \(100 %\)/]);
+
+    // A question asked at step 3 (about step 4) stays on the projector while it is open, whichever
+    // step is shown: gone back two steps, it names its step; revealed, it belongs to its step alone.
+    await presenter.nextStep();
+    await presenter.expectStep(2, /\S/);
+    await presenter.nextStep();
+    await presenter.expectStep(3, /\S/);
+    await page.keyboard.press('q');
+    await expect(onScreen).toContainText('So far: no answers yet · Q reveals');
+    await expect(onScreen).not.toContainText('about step');
+    await presenter.back.click();
+    await presenter.back.click();
+    await expect(presenter.stepCounter).toHaveText('Step 1 of 7');
+    await expect(onScreen).toContainText(/^The room, about step 4: /);
+    await expect(onScreen).toContainText('Q reveals');
+    await page.keyboard.press('q');
+    await expect(onScreen).toHaveCount(0);
   } finally {
     await context.close();
   }

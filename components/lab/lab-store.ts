@@ -60,7 +60,8 @@ export type LabState = {
 };
 
 /** A walkthrough step's moment: `step` from 1, `at` in database time, `past` when the lab has gone on past the step. */
-export type StepMoment = { step: number; at: number; past: boolean };
+/** A walkthrough step's moment: its time, and the last event by then (the panels cut by id, as the words do). */
+export type StepMoment = { step: number; at: number; upToId: number; past: boolean };
 
 export type LabActions = {
   /** Events in id order from the feed; ones already held are skipped. */

@@ -75,7 +75,8 @@ export function usePresenterPoll({ steps, shown, facts, ready }: Asked) {
 /**
  * The room's question on the projector, small under the narration, once asked: the question and how
  * many have answered, the tallies once revealed. Nothing while no question is out: the narration keeps
- * the room (the keys' line says what Q does).
+ * the room (the keys' line says what Q does). An open question shows at every step (gone Back two steps,
+ * it names its step); a revealed one only beside its step.
  */
 export function PresenterPoll() {
   const shared = useLabStore((s) => s.visibility === 'shared');
@@ -84,14 +85,19 @@ export function PresenterPoll() {
   const shown = useLabStore((s) => (s.stepMoment ? s.stepMoment.step - 1 : undefined));
   const poll = useCurrentPoll();
   if (!shared || !poll || poll.state === 'closed') return null;
-  if (shown !== undefined && poll.step !== shown && poll.step !== shown + 1) return null;
+  const ofThisStep = shown === undefined || poll.step === shown || poll.step === shown + 1;
+  // An open question is the room's now, whichever step is shown (the room is answering it, and Q
+  // reveals it): said with its step when it is another's. A revealed one belongs to its step.
+  if (!ofThisStep && poll.state !== 'open') return null;
   return (
     <section
       aria-label="The room's question"
       className="rounded-lg border-2 border-amber-300 bg-amber-50 px-3 py-1.5 text-base dark:border-amber-800 dark:bg-amber-950"
       data-testid="presenter-poll"
     >
-      <p className="font-semibold">The room: {poll.question}</p>
+      <p className="font-semibold">
+        The room{ofThisStep ? '' : `, about step ${poll.step + 1}`}: {poll.question}
+      </p>
       <p aria-live="polite">
         {poll.tallies
           ? poll.choices.map((choice, i) => `${choice}: ${poll.tallies?.[i] ?? 0}`).join(' · ')

@@ -43,17 +43,26 @@ export function useViewMomentLabel(): string | undefined {
   return `live now, ${since} s after step ${stepMoment.step}`;
 }
 
-/** The events shown: all of them live, those up to the moment while one is shown (the same array while none is added). */
+/**
+ * The events shown: all of them live, those up to the moment while one is shown (the same array while
+ * none is added); at a walkthrough step's moment, those up to the event that reached it, by id (an
+ * event of the same millisecond after it is the next step's, as the step's words have it).
+ */
 export function useViewEvents(): readonly WireEvent[] {
   const events = useLabStore((s) => s.events);
   const replayAt = useViewMoment();
+  const upToId = useLabStore((s) => (s.replayAt === undefined && s.stepMoment?.past ? s.stepMoment.upToId : undefined));
   const previous = useRef<readonly WireEvent[] | undefined>(undefined);
   return useMemo(() => {
     if (replayAt === undefined) return events;
-    const shown = stableEventsUntil(previous.current, events, replayAt);
+    const until = stableEventsUntil(previous.current, events, replayAt);
+    const shown =
+      upToId === undefined || until.at(-1) === undefined || (until.at(-1)?.id ?? 0) <= upToId
+        ? until
+        : until.filter((e) => e.id <= upToId);
     previous.current = shown;
     return shown;
-  }, [events, replayAt]);
+  }, [events, replayAt, upToId]);
 }
 
 /** "Now" as the views draw it: the moment shown, or the database's clock ticking every `tickMs`. */

@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo } from 'react';
 import type { WireEvent } from '@/lib/model/core/wire';
-import { stepFrame, stepMoments } from '@/lib/model/timeline/timeline-frame';
+import { stepFrame, stepMomentEvents } from '@/lib/model/timeline/timeline-frame';
 import { useLabStore } from '../lab-store-provider';
 
 /**
@@ -12,17 +12,21 @@ import { useLabStore } from '../lab-store-provider';
  * the lab is past the shown step (Back, or a step that completed by itself), every panel shows the lab
  * as of that step's moment; at the latest step they are live and say how long after it. Moving to
  * another step (→, ←, a deep link) moves the view; a zoom or a pan in between lets go of the frame.
- * Returns the shown step's moment (database time), undefined before the lab reached it.
+ * Returns the shown step's moment (database time), undefined before the lab reached it. `run`: the
+ * events of this run, when the page knows better than the store (a reset it ran, before the feed said so).
  */
 export function useStepFrame(
   reachedBy: (prefix: readonly WireEvent[]) => number,
   count: number,
   index: number | undefined,
+  run?: readonly WireEvent[],
 ): { at: number | undefined; past: boolean } {
-  const events = useLabStore((s) => s.events);
+  const all = useLabStore((s) => s.events);
+  const events = run ?? all;
   const setFrame = useLabStore((s) => s.setFrame);
   const setStepMoment = useLabStore((s) => s.setStepMoment);
-  const moments = useMemo(() => stepMoments(events, reachedBy, count), [events, reachedBy, count]);
+  const reachedAt = useMemo(() => stepMomentEvents(events, reachedBy, count), [events, reachedBy, count]);
+  const moments = useMemo(() => reachedAt.map((e) => e?.at), [reachedAt]);
   const frame = index === undefined ? undefined : stepFrame(moments, index);
   const from = frame?.from;
   const to = frame?.to;
@@ -32,16 +36,22 @@ export function useStepFrame(
   }, [from, to, untilNow, setFrame]);
   const reachedUpTo = moments.findLastIndex((m) => m !== undefined);
   // Step 1 is the reset: its moment is just before the run's first event (no workers, no history).
-  const reachedAt = index === undefined || index > reachedUpTo ? undefined : moments[index];
-  const at = reachedAt !== undefined && index === 0 ? reachedAt - 1 : reachedAt;
-  // Past it: a later step was reached at a later moment (the last step, done with the step before it, is not "later").
+  const event = index === undefined || index > reachedUpTo ? undefined : reachedAt[index];
+  const at = event !== undefined && index === 0 ? event.at - 1 : event?.at;
+  // The panels keep the events up to the one that reached the step, by id (not all of its millisecond).
+  const upToId = event !== undefined && index === 0 ? event.id - 1 : event?.id;
+  // Past it: a later step was reached by a later event (the last step, done with the step before it, is not "later").
   const past =
-    reachedAt !== undefined &&
+    event !== undefined &&
     index !== undefined &&
-    moments.slice(index + 1).some((m) => m !== undefined && m > reachedAt);
+    reachedAt.slice(index + 1).some((e) => e !== undefined && e.id > event.id);
   useEffect(() => {
-    setStepMoment(at === undefined || index === undefined ? undefined : { step: index + 1, at, past });
-  }, [at, past, index, setStepMoment]);
+    setStepMoment(
+      at === undefined || index === undefined || upToId === undefined
+        ? undefined
+        : { step: index + 1, at, upToId, past },
+    );
+  }, [at, upToId, past, index, setStepMoment]);
   useEffect(() => () => setStepMoment(undefined), [setStepMoment]);
   return { at, past };
 }

@@ -226,6 +226,8 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
     deepLink,
     /** The facts the shown step is told from (as of its moment when the lab is past it). */
     facts: shownFacts ?? factsFrom([], lab),
+    /** The lab's events of this run (after a reset this page ran, before the feed said so). */
+    run: runEvents,
     status,
     autoplay,
     setAutoplay,

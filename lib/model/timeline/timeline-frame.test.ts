@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { recorded } from '../../testing/histories';
 import { factsFrom, walkthroughFor } from '../walkthrough/walkthrough';
 import { stepReachedBy } from '../walkthrough/walkthrough-progress';
-import { framedWindow, stepFrame, stepMoments } from './timeline-frame';
+import { framedWindow, stepFrame, stepMomentEvents, stepMoments } from './timeline-frame';
 
 const steps = walkthroughFor('fenced');
 const events = recorded('fenced');
@@ -54,4 +54,18 @@ test('30 s after a step its marks are still in the window, and so is now; the wi
   // An earlier step, shown again (Back), fills the window on its own, however long ago it was.
   const earlier = framedWindow({ ...frame, untilNow: false }, 533_000);
   assert.ok(earlier.start < frame.from && earlier.end > frame.to && earlier.end - earlier.start <= 10_000);
+});
+
+test('a step is reached by one event: another of the same millisecond after it is not in its moment', () => {
+  // A's first write and the next event recorded in the same millisecond (a busy lab does that).
+  const write = events.findIndex((e) => e.actor === 'A' && e.kind === 'write_accepted');
+  const same = events.map((e, i) => (i === write + 1 ? { ...e, at: events[write]?.at ?? e.at } : e));
+  const reached = stepMomentEvents(same, (prefix) => stepReachedBy(steps, factsFrom(prefix, 'fenced')), steps.length);
+  assert.equal(reached[1]?.id, same[write]?.id);
+  assert.equal(reached[1]?.at, same[write + 1]?.at, 'the next event shares its time');
+  assert.ok((same[write + 1]?.id ?? 0) > (reached[1]?.id ?? 0), 'and is cut off by id');
+  assert.deepEqual(
+    stepMoments(same, (prefix) => stepReachedBy(steps, factsFrom(prefix, 'fenced')), steps.length),
+    reached.map((e) => e?.at),
+  );
 });

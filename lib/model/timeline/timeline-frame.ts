@@ -18,7 +18,19 @@ export function stepMoments<E extends Timed>(
   reachedBy: (prefix: readonly E[]) => number,
   count: number,
 ): Array<number | undefined> {
-  const moments: Array<number | undefined> = [events[0]?.at];
+  return stepMomentEvents(events, reachedBy, count).map((e) => e?.at);
+}
+
+/**
+ * The event at which each step was reached (`stepMoments`' times are theirs): a panel cut at a
+ * step's moment keeps the events up to this one, by id, not every event of the same millisecond.
+ */
+export function stepMomentEvents<E extends Timed>(
+  events: readonly E[],
+  reachedBy: (prefix: readonly E[]) => number,
+  count: number,
+): Array<E | undefined> {
+  const moments: Array<E | undefined> = [events[0]];
   const memo = new Map<number, number>();
   const reached = (n: number) => {
     let known = memo.get(n);
@@ -40,7 +52,7 @@ export function stepMoments<E extends Timed>(
       if (reached(mid) >= k) hi = mid;
       else lo = mid + 1;
     }
-    moments.push(events[lo - 1]?.at);
+    moments.push(events[lo - 1]);
   }
   return moments;
 }
