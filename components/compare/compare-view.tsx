@@ -2,7 +2,8 @@
 
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { WireEvent } from '@/lib/model/core/wire';
-import { describeDifference, firstDifference, type RunStep } from '@/lib/model/history/history-diff';
+import { describeDifference, firstDifference } from '@/lib/model/history/first-difference';
+import type { RunStep } from '@/lib/model/history/history-diff';
 import { storyPlaceOf } from '@/lib/model/history/history-diff-story';
 import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { buildTimeline } from '@/lib/model/timeline/timeline';
