@@ -102,6 +102,40 @@ test('two exported files: the same run recorded again does not differ; the fence
   expect(await seriousViolations(page)).toEqual([]);
 });
 
+test('the timelines are fitted to the story, not to the minutes a lab went on writing after it', async ({ page }) => {
+  const fenced = recorded('fenced');
+  const last = fenced.at(-1);
+  const tokenB = fenced.find((e) => e.actor === 'B' && e.kind === 'lease_acquired')?.token;
+  expect(last).toBeDefined();
+  // B went on writing, once a second, for twelve minutes after the story ended.
+  const after = Array.from({ length: 12 * 60 }, (_, i) => ({
+    ...(last as WireEvent),
+    id: (last?.id ?? 0) + 1 + i,
+    at: (last?.at ?? 0) + (i + 1) * 1_000,
+    actor: 'B',
+    kind: 'write_accepted' as const,
+    token: tokenB,
+    outcome: 'accepted',
+    detail: { value: `B-${i + 2}` },
+  }));
+  const compare = new ComparePage(page);
+  await compare.goto();
+  await compare.firstPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles(historyFile('long.json', 'fenced', [...fenced, ...after]));
+  await compare.secondPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles(historyFile('unfenced.json', 'no-fencing', recorded('no-fencing')));
+  await expect(compare.difference).toHaveText(/^First difference, A's writes after it woke up/);
+  for (const side of [compare.first, compare.second]) {
+    const shown = side.getByRole('toolbar', { name: 'Timeline view' }).getByText(/^showing /);
+    await expect(shown).toHaveText(/^showing \d+(\.\d)? s$/);
+    const seconds = Number((await shown.textContent())?.match(/^showing ([\d.]+) s$/)?.[1]);
+    // The story took under a minute: not the 600 s window of the whole run.
+    expect(seconds).toBeLessThan(60);
+  }
+});
+
 test('a lab this browser may not see is not offered, and asking for it by address shows nothing of it', async ({
   page,
   browser,

@@ -47,7 +47,10 @@ export function CompareView({
   const storeB = useMemo(() => (b ? storeOf(b) : undefined), [b]);
   const eventsA = useEventsOf(storeA);
   const eventsB = useEventsOf(storeB);
-  const axis = useSharedAxis({ store: storeA, events: eventsA }, { store: storeB, events: eventsB });
+  const axis = useSharedAxis(
+    { store: storeA, events: eventsA, kind: a ? sourceKind(a) : undefined },
+    { store: storeB, events: eventsB, kind: b ? sourceKind(b) : undefined },
+  );
 
   // The address names the labs compared (not files, which stay in this browser), so it can be shared.
   useEffect(() => {
