@@ -28,7 +28,7 @@ test('the fenced and the unfenced labs after the pause part at A’s late write:
   await expect(compare.secondPicker.getByLabel('Lab (live)')).toHaveValue('no-fencing');
   await expect(compare.difference).toHaveText(
     new RegExp(
-      `^First difference, the \\d+th thing A did: in Fenced(?: \\(at the walkthrough's step 7 of 7, “The newer value is intact”\\))?, A's write with token #1 \\(\\d+\\) was rejected as stale: the row held token #2 \\(${takeover}\\); in No fencing(?: \\([^)]*\\))?, A's write with token #1 \\(\\d+\\) was accepted\\.$`,
+      `^First difference, A's writes after it woke up: in Fenced(?: \\(at the walkthrough's step 7 of 7, “The newer value is intact”\\))?, A's write with token #1 \\(\\d+\\) was rejected as stale: the row held token #2 \\(${takeover}\\); in No fencing(?: \\([^)]*\\))?, A's write with token #1 \\(\\d+\\) was accepted\\.$`,
     ),
     { timeout: WORKER_STEP_TIMEOUT },
   );
@@ -88,7 +88,7 @@ test('two exported files: the same run recorded again does not differ; the fence
     .getByLabel('or a history file (JSON)')
     .setInputFiles(historyFile('unfenced.json', 'no-fencing', recorded('no-fencing')));
   await expect(compare.difference).toHaveText(
-    "First difference, the 7th thing A did: in monday.json (at the walkthrough's step 7 of 7, “The newer value is intact”), A's write with token #1 (62) was rejected as stale: the row held token #2 (63); in unfenced.json (at the walkthrough's step 7 of 7, “What the row holds now”), A's write with token #1 (64) was accepted.",
+    "First difference, A's writes after it woke up: in monday.json (at the walkthrough's step 7 of 7, “The newer value is intact”), A's write with token #1 (62) was rejected as stale: the row held token #2 (63); in unfenced.json (at the walkthrough's step 7 of 7, “What the row holds now”), A's write with token #1 (64) was accepted.",
   );
   await expect(compare.marker(compare.first)).toHaveText('first difference');
   // A file that is not a history is refused in words, and the comparison stays.
@@ -98,8 +98,42 @@ test('two exported files: the same run recorded again does not differ; the fence
   await expect(compare.firstPicker.getByRole('alert')).toHaveText(
     /✗ notes\.json was not opened: not a Fencing Lab history/,
   );
-  await expect(compare.difference).toHaveText(/^First difference, the 7th thing A did/);
+  await expect(compare.difference).toHaveText(/^First difference, A's writes after it woke up/);
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the timelines are fitted to the story, not to the minutes a lab went on writing after it', async ({ page }) => {
+  const fenced = recorded('fenced');
+  const last = fenced.at(-1);
+  const tokenB = fenced.find((e) => e.actor === 'B' && e.kind === 'lease_acquired')?.token;
+  expect(last).toBeDefined();
+  // B went on writing, once a second, for twelve minutes after the story ended.
+  const after = Array.from({ length: 12 * 60 }, (_, i) => ({
+    ...(last as WireEvent),
+    id: (last?.id ?? 0) + 1 + i,
+    at: (last?.at ?? 0) + (i + 1) * 1_000,
+    actor: 'B',
+    kind: 'write_accepted' as const,
+    token: tokenB,
+    outcome: 'accepted',
+    detail: { value: `B-${i + 2}` },
+  }));
+  const compare = new ComparePage(page);
+  await compare.goto();
+  await compare.firstPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles(historyFile('long.json', 'fenced', [...fenced, ...after]));
+  await compare.secondPicker
+    .getByLabel('or a history file (JSON)')
+    .setInputFiles(historyFile('unfenced.json', 'no-fencing', recorded('no-fencing')));
+  await expect(compare.difference).toHaveText(/^First difference, A's writes after it woke up/);
+  for (const side of [compare.first, compare.second]) {
+    const shown = side.getByRole('toolbar', { name: 'Timeline view' }).getByText(/^showing /);
+    await expect(shown).toHaveText(/^showing \d+(\.\d)? s$/);
+    const seconds = Number((await shown.textContent())?.match(/^showing ([\d.]+) s$/)?.[1]);
+    // The story took under a minute: not the 600 s window of the whole run.
+    expect(seconds).toBeLessThan(60);
+  }
 });
 
 test('a lab this browser may not see is not offered, and asking for it by address shows nothing of it', async ({
@@ -183,20 +217,17 @@ test('a what-if from a replay moment with a longer lease runs for real beside th
   await expect(page.getByTestId('fork-note')).toContainText(`Fenced (${forkId}) is a what-if fork of Fenced from`);
   await expect(page.getByTestId('fork-note')).toContainText('pause 2 s, lease TTL 6 s');
   await expect(compare.secondPicker.getByLabel('Lab (live)')).toHaveValue(forkId);
-  // A 2 s freeze inside a 6 s lease: A wakes still holding it, where the original's lease ran out.
+  // A 2 s freeze inside a 6 s lease: A wakes still holding it, and its late write, rejected in the original, is
+  // accepted in the fork.
   await expect(compare.difference).toHaveText(
     new RegExp(
-      `^First difference, the \\d+th thing A did: in Fenced(?: \\([^)]*\\))?, A's lease with token #1 \\(\\d+\\) expired; in Fenced \\(your private lab ${forkId}\\)(?: \\([^)]*\\))?, A woke up\\.$`,
+      `^First difference, A's writes after it woke up: in Fenced(?: \\([^)]*\\))?, A's write with token #1 \\(\\d+\\) was rejected as stale: the row held token #2 \\(\\d+\\); in Fenced \\(your private lab ${forkId}\\)(?: \\([^)]*\\))?, A's write with token #1 \\(\\d+\\) was accepted\\.$`,
     ),
     { timeout: 60_000 },
   );
-  await expect(
-    compare.second.getByRole('button', { name: /^A's write ".*" with token \d+: accepted/ }).first(),
-  ).toBeAttached();
-  // An expiry and a wake-up select the marks they ended: the original's lease bar and the fork's freeze.
   await compare.showDifference.click();
-  await expect(compare.details(compare.first)).toContainText(/A's lease, token \d+/);
-  await expect(compare.details(compare.second)).toContainText(/A frozen/);
+  await expect(compare.details(compare.first)).toContainText(/A's write "A-\d+" with token \d+: rejected as stale/);
+  await expect(compare.details(compare.second)).toContainText(/A's write "A-\d+" with token \d+: accepted/);
   await expect(page.getByTestId('first-difference-shown')).toHaveText(/^Both marks are selected/);
   expect(await seriousViolations(page)).toEqual([]);
 

@@ -40,6 +40,11 @@ async function mark(page: Page, name: RegExp) {
 
 async function resetLab(page: Page) {
   await page.getByRole('button', { name: 'Reset the lab (stops the pair)' }).click();
+  // The room's lab: the reset asks first.
+  await page
+    .getByRole('dialog', { name: 'Reset the shared lab?' })
+    .getByRole('button', { name: 'Reset the lab' })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Reset the lab: done' })).toBeVisible({
     timeout: STEP_TIMEOUT,
   });

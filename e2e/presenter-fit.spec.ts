@@ -146,6 +146,10 @@ test('failover: the asynchronous story after a synchronous one says so, and ever
   // The story ends with the pair stopped, as the failover specs leave it.
   await page.goto('/labs/failover');
   await page.getByRole('button', { name: 'Reset the lab (stops the pair)' }).click();
+  await page
+    .getByRole('dialog', { name: 'Reset the shared lab?' })
+    .getByRole('button', { name: 'Reset the lab' })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Reset the lab: done' })).toBeVisible({ timeout: 60_000 });
 });
 

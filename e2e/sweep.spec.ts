@@ -106,10 +106,21 @@ test('a refused grid names the field and the rule in words, never a path into th
   await expect(sweep.refusal).toHaveText(
     '✗ Pause lengths (ms): "8OO" is not a number; write whole numbers separated by commas, for example 200, 800, 2000',
   );
+  // Fixed, the refusal goes at once, before the form is sent again.
+  await sweep.pauses.fill('200, 800');
+  await expect(sweep.refusal).toHaveText('');
   await sweep.pauses.fill('50');
   await sweep.start.click();
-  // The server's refusal (the zod schema's own words).
+  // The server's rule (the zod schema's own words), checked before the form is sent.
   await expect(sweep.refusal).toHaveText('✗ pause lengths must be at least 100 ms');
+  // Once refused, the fields are checked as they change: another mistake replaces the refusal, a fix clears it.
+  await sweep.ttls.fill('1000, x');
+  await expect(sweep.refusal).toHaveText(/^✗ Lease TTLs \(ms\): "x" is not a number/);
+  await sweep.ttls.fill('1000');
+  await expect(sweep.refusal).toHaveText('✗ pause lengths must be at least 100 ms');
+  await sweep.pauses.fill('200');
+  await expect(sweep.refusal).toHaveText('');
+  await expect(sweep.start).toBeEnabled();
 });
 
 test('a browser with neither the trainer key nor a private lab is told how to sweep, and sees no form', async ({

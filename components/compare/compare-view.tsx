@@ -2,7 +2,8 @@
 
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { WireEvent } from '@/lib/model/core/wire';
-import { describeDifference, firstDifference, type RunStep } from '@/lib/model/history/history-diff';
+import { describeDifference, firstDifference } from '@/lib/model/history/first-difference';
+import type { RunStep } from '@/lib/model/history/history-diff';
 import { storyPlaceOf } from '@/lib/model/history/history-diff-story';
 import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { buildTimeline } from '@/lib/model/timeline/timeline';
@@ -46,7 +47,10 @@ export function CompareView({
   const storeB = useMemo(() => (b ? storeOf(b) : undefined), [b]);
   const eventsA = useEventsOf(storeA);
   const eventsB = useEventsOf(storeB);
-  const axis = useSharedAxis({ store: storeA, events: eventsA }, { store: storeB, events: eventsB });
+  const axis = useSharedAxis(
+    { store: storeA, events: eventsA, kind: a ? sourceKind(a) : undefined },
+    { store: storeB, events: eventsB, kind: b ? sourceKind(b) : undefined },
+  );
 
   // The address names the labs compared (not files, which stay in this browser), so it can be shared.
   useEffect(() => {

@@ -5,13 +5,13 @@ import type { FirstDifference, RunStep } from '@/lib/model/history/history-diff'
 const button =
   'rounded-md border border-amber-600 bg-amber-50 px-3 py-1.5 font-semibold hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:opacity-50 dark:border-amber-400 dark:bg-amber-950 dark:hover:bg-amber-900';
 
-function StepLine({ name, step }: { name: string; step: RunStep | undefined }) {
+function StepLine({ name, step, of }: { name: string; step: RunStep | undefined; of: FirstDifference['of'] }) {
   return (
     <li>
       <strong>{name}:</strong>{' '}
       {step
         ? `${step.words}${step.repeats > 1 ? ` (${step.repeats} times in a row)` : ''}`
-        : 'no such step (the run ended there, or has not got there yet)'}
+        : `no such ${of} (the run ended there, or has not got there yet)`}
     </li>
   );
 }
@@ -45,8 +45,8 @@ export function FirstDifferencePanel({
       {difference ? (
         <>
           <ul className="list-disc pl-5">
-            <StepLine name={names.a} step={difference.a} />
-            <StepLine name={names.b} step={difference.b} />
+            <StepLine name={names.a} step={difference.a} of={difference.of} />
+            <StepLine name={names.b} step={difference.b} of={difference.of} />
           </ul>
           <button type="button" className={button} onClick={onShow}>
             Show the first difference

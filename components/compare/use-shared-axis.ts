@@ -3,6 +3,8 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { WireEvent } from '@/lib/model/core/wire';
 import { type ReplayBounds, storyBounds } from '@/lib/model/history/replay';
+import { storySpan } from '@/lib/model/history/story-span';
+import type { LabId } from '@/lib/model/lab/lab-kinds';
 import type { LabStoreApi } from '../lab/lab-store';
 
 /*
@@ -29,7 +31,7 @@ export function useEventsOf(store: LabStoreApi | undefined): readonly WireEvent[
   );
 }
 
-type Side = { store: LabStoreApi | undefined; events: readonly WireEvent[] };
+type Side = { store: LabStoreApi | undefined; events: readonly WireEvent[]; kind: LabId | undefined };
 
 export type SharedAxis = {
   /** 0 to the longer run's length, in ms. */
@@ -46,6 +48,16 @@ export function useSharedAxis(a: Side, b: Side): SharedAxis {
   const boundsA = storyBounds(a.events);
   const boundsB = storyBounds(b.events);
   const span = Math.max(0, ...[boundsA, boundsB].map((x) => (x ? x.to - x.from : 0)));
+  // The view is fitted to the longer story (first grant to the walkthrough's last step), not to the
+  // whole runs: a lab that went on for minutes after its story, or a fork beside an hour-long
+  // original, would otherwise show its story as a sliver at the left of a 10-minute window.
+  const storyMs = Math.max(
+    0,
+    ...[a, b].map((side) => {
+      const story = side.kind ? storySpan(side.kind, side.events) : storyBounds(side.events);
+      return story ? story.to - story.from : 0;
+    }),
+  );
   const [chosen, setChosen] = useState<number | undefined>(undefined);
   const moment = Math.min(chosen ?? span, span);
   const starts = useRef({ a: boundsA?.from, b: boundsB?.from });
@@ -72,7 +84,7 @@ export function useSharedAxis(a: Side, b: Side): SharedAxis {
     const last = fitted.current;
     const sameHistories = last?.a === a.store && last?.b === b.store;
     if (sameHistories && stores.some((store) => store.getState().windowMs !== last?.windowMs)) return;
-    const windowMs = Math.min(FIT_MAX_MS, Math.max(FIT_MIN_MS, Math.round(span * FIT_MARGIN)));
+    const windowMs = Math.min(FIT_MAX_MS, Math.max(FIT_MIN_MS, Math.round((storyMs || span) * FIT_MARGIN)));
     fitted.current = { ...(a.store ? { a: a.store } : {}), ...(b.store ? { b: b.store } : {}), windowMs };
     // Each run's first event a little after the left edge, the longer run's end a little before the right.
     const lead = windowMs * FIT_LEAD;
@@ -82,7 +94,7 @@ export function useSharedAxis(a: Side, b: Side): SharedAxis {
     ] as const) {
       if (store) store.setState({ windowMs, viewEnd: from === undefined ? undefined : from - lead + windowMs });
     }
-  }, [a.store, b.store, span, fromA, fromB]);
+  }, [a.store, b.store, span, storyMs, fromA, fromB]);
 
   // A zoom or pan of one timeline, copied to the other.
   useEffect(() => {

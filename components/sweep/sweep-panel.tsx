@@ -3,7 +3,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { startSweepAction, stopSweepAction, sweepStatusAction } from '@/app/actions';
 import { describeRun } from '@/lib/model/sweep/sweep-cell';
-import { readNumberList } from '@/lib/model/sweep/sweep-grid';
+import { readSweepForm, SWEEP_FIELD_LABELS, type SweepFormFields } from '@/lib/model/sweep/sweep-form';
 import { layoutHeatmap } from '@/lib/model/sweep/sweep-heatmap';
 import { DEFAULT_SWEEP, SWEEP_LIMITS } from '@/lib/model/sweep/sweep-limits';
 import { type SweepView, sweepProgressText } from '@/lib/model/sweep/sweep-view';
@@ -14,9 +14,7 @@ import { SweepExport } from './sweep-export';
 import { SweepHeatmap } from './sweep-heatmap';
 
 const POLL_MS = 700;
-const PAUSES_LABEL = 'Pause lengths (ms)';
-const TTLS_LABEL = 'Lease TTLs (ms)';
-const DRIFTS_LABEL = "A's clock drift (% slow)";
+const { pauses: PAUSES_LABEL, ttls: TTLS_LABEL, drifts: DRIFTS_LABEL } = SWEEP_FIELD_LABELS;
 const inputClass =
   'w-64 rounded-md border border-slate-300 bg-white px-2 py-1 font-mono text-base dark:border-slate-700 dark:bg-slate-900';
 
@@ -31,6 +29,8 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
   const [concurrency, setConcurrency] = useState<number>(SWEEP_LIMITS.concurrency.default);
   const [view, setView] = useState<SweepView | undefined>(initial);
   const [error, setError] = useState<string | undefined>(undefined);
+  /** The error shown is a refusal of what the fields held: it follows the fields until they are right. */
+  const [fieldsRefused, setFieldsRefused] = useState(false);
   const [starting, setStarting] = useState(false);
   const dark = useDarkTheme();
   const hintId = useId();
@@ -50,25 +50,35 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
     return () => clearInterval(timer);
   }, [running, viewId]);
 
+  const refuse = (message: string) => {
+    setError(message);
+    setFieldsRefused(true);
+  };
+
+  // Once refused, the fields are checked again at every change: a fixed field clears the refusal,
+  // another mistake replaces it.
+  const edit = (change: Partial<SweepFormFields>) => {
+    const fields = { pauses, ttls, drifts, concurrency, ...change };
+    setPauses(fields.pauses);
+    setTtls(fields.ttls);
+    setDrifts(fields.drifts);
+    setConcurrency(fields.concurrency);
+    if (!fieldsRefused) return;
+    const reading = readSweepForm(fields);
+    setError(reading.ok ? undefined : reading.error);
+    if (reading.ok) setFieldsRefused(false);
+  };
+
   const start = async () => {
     setError(undefined);
-    const read = {
-      pausesMs: readNumberList(PAUSES_LABEL, pauses),
-      ttlsMs: readNumberList(TTLS_LABEL, ttls),
-      driftsPercent: readNumberList(DRIFTS_LABEL, drifts),
-    };
-    const refused = Object.values(read).find((list) => 'error' in list);
-    if (refused && 'error' in refused) return setError(refused.error);
-    const numbers = (list: (typeof read)['pausesMs']) => ('numbers' in list ? list.numbers : []);
-    const lists = {
-      pausesMs: numbers(read.pausesMs),
-      ttlsMs: numbers(read.ttlsMs),
-      driftsPercent: numbers(read.driftsPercent),
-    };
+    setFieldsRefused(false);
+    const reading = readSweepForm({ pauses, ttls, drifts, concurrency });
+    if (!reading.ok) return refuse(reading.error);
     setStarting(true);
-    const result = await startSweepAction({ grid: lists, concurrency });
+    const result = await startSweepAction(reading.input);
     setStarting(false);
     if (result.ok) setView(result.data);
+    else if (result.error.code === 'invalid_input') refuse(result.error.message);
     else setError(result.error.message);
   };
 
@@ -115,7 +125,7 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
             <input
               className={inputClass}
               value={pauses}
-              onChange={(e) => setPauses(e.target.value)}
+              onChange={(e) => edit({ pauses: e.target.value })}
               aria-describedby={hintId}
             />
           </label>
@@ -124,7 +134,7 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
             <input
               className={inputClass}
               value={ttls}
-              onChange={(e) => setTtls(e.target.value)}
+              onChange={(e) => edit({ ttls: e.target.value })}
               aria-describedby={hintId}
             />
           </label>
@@ -133,14 +143,14 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
             <input
               className={inputClass}
               value={drifts}
-              onChange={(e) => setDrifts(e.target.value)}
+              onChange={(e) => edit({ drifts: e.target.value })}
               aria-describedby={hintId}
             />
           </label>
           <NumberField
             label="Runs at once"
             value={concurrency}
-            onChange={setConcurrency}
+            onChange={(value) => edit({ concurrency: value })}
             min={SWEEP_LIMITS.concurrency.min}
             max={SWEEP_LIMITS.concurrency.max}
           />

@@ -229,8 +229,25 @@ export class LabPage {
     return this.controls.getByRole('radio', { name: new RegExp(`^${escapeRegExp(name)} `) });
   }
 
-  async reset() {
-    await this.resetLab.click();
+  /** The question a shared lab's reset asks first (a private lab resets at once). */
+  get resetDialog() {
+    return this.page.getByRole('dialog', { name: 'Reset the shared lab?' });
+  }
+
+  /** Whether this is a shared lab (the room's, named by its kind), whose reset asks first. */
+  get shared() {
+    return !/^p-/.test(this.lab);
+  }
+
+  /** Reset lab, confirmed when the lab is shared (by the button, or `viaShortcut` by the X key). */
+  async reset({ viaShortcut = false }: { viaShortcut?: boolean } = {}) {
+    if (viaShortcut) await this.page.keyboard.press('x');
+    else await this.resetLab.click();
+    if (this.shared) {
+      await expect(this.resetDialog).toBeVisible();
+      await this.resetDialog.getByRole('button', { name: 'Reset the lab' }).click();
+      await expect(this.resetDialog).toBeHidden();
+    }
     await expect(this.notice).toHaveText(/The lab was reset/, { timeout: WORKER_STEP_TIMEOUT });
     await expect(this.noWorkers).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
     await expect(this.noHolderYet).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });

@@ -17,10 +17,15 @@ import type { Send } from './event-stream';
 
 const WALL_LIMIT = 500;
 
+/** The key a trainee is shown by (the wall's, a counterexample's): from the owner's hash, never the hash itself. */
+export function traineeKeyOf(ownerHash: string): string {
+  return createHash('sha256').update(`wall:${ownerHash}`).digest('hex').slice(0, 16);
+}
+
 function wallAttempt(attempt: GuardAttempt, queue: GuardQueuePlace | undefined): WallAttempt {
   return {
     id: attempt.id,
-    trainee: createHash('sha256').update(`wall:${attempt.ownerHash}`).digest('hex').slice(0, 16),
+    trainee: traineeKeyOf(attempt.ownerHash),
     name: attempt.name,
     statement: attempt.statement,
     outcome: attempt.outcome,

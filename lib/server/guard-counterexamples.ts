@@ -1,9 +1,11 @@
 import 'server-only';
 import { findGuardAttempt, readGuardCounterexample } from '../../db/guard-attempts';
+import { counterexampleName, traineeLabel } from '../model/guard/class-wall';
 import { guardAttemptIdSchema } from '../model/guard/guard-inputs';
 import { counterexampleWithStatement } from '../model/guard/guard-replay';
 import { type HistoryFile, parseHistoryFile } from '../model/history/history-file';
 import { type Credentials, isTrainer, ownerHashOf } from './access';
+import { traineeKeyOf } from './class-wall';
 
 /**
  * A guard attempt's counterexample, for /replay?attempt=…: to the trainee who made the attempt, and
@@ -22,9 +24,14 @@ export async function counterexampleFor(
   if (!mine && !isTrainer(credentials)) return undefined;
   const parsed = parseHistoryFile(JSON.stringify(await readGuardCounterexample(id.data)));
   if (!parsed.ok) return undefined;
+  const who = { id: attempt.id, name: attempt.name, trainee: traineeKeyOf(attempt.ownerHash) };
+  const file = counterexampleWithStatement(parsed.file, attempt.statement);
+  // The file's title was written at the attack with the name alone ("Your guard: Sam's guard"): the
+  // page names the trainee as the wall does, so that two Sams are told apart here too.
+  const kindTitle = file.lab.title.split(': ')[0] ?? file.lab.title;
   return {
-    file: counterexampleWithStatement(parsed.file, attempt.statement),
-    fileName: `attempt ${attempt.id} (${attempt.name}'s guard)`,
+    file: { ...file, lab: { ...file.lab, title: `${kindTitle}: the guard of ${traineeLabel(who)}` } },
+    fileName: counterexampleName(who),
     statement: attempt.statement,
     verdict: attempt.verdict,
   };

@@ -64,8 +64,19 @@ test('anything but a checked id finds nothing', async () => {
   ] as const) {
     assert.equal((await history(id, lab)).status, 404, `${id} ${lab}`);
   }
-  // Answered in one place (lib/server/error-answers.ts): a code and words, nothing of the path.
-  assert.deepEqual(await (await report('../secret.txt')).json(), {
-    error: { code: 'not_found', message: 'no such soak report' },
+  // A history is a download: answered in one place (lib/server/error-answers.ts), a code and words.
+  assert.deepEqual(await (await history('..', 'fenced')).json(), {
+    error: { code: 'not_found', message: 'no such history' },
   });
+});
+
+test('no such report is a page in words that leads back to the list, not an error body, and names no path', async () => {
+  const response = await report('../secret.txt');
+  assert.equal(response.status, 404);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+  assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+  const page = await response.text();
+  assert.match(page, /<h1>No such soak report<\/h1>/);
+  assert.match(page, /<a href="\/soak">All soak reports<\/a>/);
+  assert.doesNotMatch(page, /secret|"error"/);
 });

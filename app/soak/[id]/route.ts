@@ -1,4 +1,4 @@
-import { FencingError } from '@/lib/model/core/errors';
+import { soakNotFoundHtml } from '@/lib/model/soak/soak-report';
 import { soakIdSchema } from '@/lib/model/soak/soak-reports';
 import { answeringErrors } from '@/lib/server/error-answers';
 import { readSoakHtml } from '@/lib/server/soak-reports';
@@ -12,8 +12,9 @@ export const GET = answeringErrors(
   async (_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
     const id = soakIdSchema.safeParse((await params).id);
     const html = id.success ? await readSoakHtml(id.data) : undefined;
-    if (html === undefined) throw new FencingError('not_found', 'no such soak report');
-    return new Response(html, {
+    // A page a person opens: no such report is said in words, as a page, not as an error body.
+    return new Response(html ?? soakNotFoundHtml(), {
+      status: html === undefined ? 404 : 200,
       headers: {
         'Content-Type': 'text/html; charset=utf-8',
         'Cache-Control': 'no-store',

@@ -8,6 +8,7 @@ import { type LeaseClock, MAX_CLOCK_SLOW_PERCENT } from '@/lib/model/lab/worker-
 import { DRIFTING_CLOCK_SLOW_PERCENT } from '@/lib/model/walkthrough/walkthrough-drifting-clock';
 import { useLabStore } from '../lab-store-provider';
 import { ChaosPanel } from './chaos-panel';
+import { ConfirmResetDialog, useConfirmedReset } from './confirm-reset';
 import { ConnectionControls } from './connection-controls';
 import { LeaseClockField } from './lease-clock-field';
 import { NoticeArea } from './notice-area';
@@ -62,6 +63,8 @@ export function LabControls() {
       ...(relayed && retrySeconds > 0 ? { retryAfterMs: Math.round(retrySeconds * 1000) } : {}),
     });
   const target = selectedWorker?.id;
+  const shared = useLabStore((s) => s.visibility === 'shared');
+  const reset = useConfirmedReset({ shared, reset: commands.reset });
   const actions = {
     start,
     pauseFor: () => target && commands.pause(target, 'for', pauseSeconds),
@@ -70,7 +73,7 @@ export function LabControls() {
     resume: () => target && commands.resume(target),
     crash: () => target && commands.crash(target),
     restart: () => target && commands.restart(target),
-    reset: () => commands.reset(),
+    reset: reset.request,
   };
   useShortcuts(actions);
   const running = selectedWorker?.alive ?? false;
@@ -185,6 +188,10 @@ export function LabControls() {
         </button>
       </fieldset>
       {relayed ? <ConnectionControls commands={commands} worker={selectedWorker} /> : null}
+      <ConfirmResetDialog
+        {...reset.dialog}
+        what="Every worker of this lab stops and its row and history are cleared, for the whole room: every timeline watching it starts again empty."
+      />
       <NoticeArea />
       <ChaosPanel />
       <ShortcutsHelp />

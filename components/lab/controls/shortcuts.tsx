@@ -33,6 +33,8 @@ export function useShortcuts(actions: Actions): void {
       const target = event.target as HTMLElement | null;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
+      // A modal dialog open (the reset's question): its keys are its own.
+      if (document.querySelector('dialog[open]')) return;
       const state = store.getState();
       const now = Date.now() + state.clockOffsetMs;
       const workers = state.snapshot?.workers ?? [];

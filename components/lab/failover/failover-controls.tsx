@@ -10,6 +10,7 @@ import {
 } from '@/app/actions';
 import type { ActionResult } from '@/lib/model/core/action-result';
 import { FAILOVER_HOLDERS } from '@/lib/model/failover/failover-inputs';
+import { ConfirmResetDialog, useConfirmedReset } from '../controls/confirm-reset';
 import { controlButton } from '../controls/styles';
 
 /** The failover lab's free play, for the trainer: every control, each reporting through `act`. */
@@ -20,6 +21,11 @@ export function FailoverControls({
   busy: boolean;
   act: (label: string, run: () => Promise<ActionResult<unknown>>) => Promise<unknown>;
 }) {
+  // The failover lab is the room's one, shared: its reset is asked first.
+  const reset = useConfirmedReset({
+    shared: true,
+    reset: () => act('Reset the lab', () => resetFailoverLabAction({})),
+  });
   return (
     <section aria-labelledby="fo-controls" className="space-y-2 rounded-lg border p-4">
       <h2 id="fo-controls" className="text-xl font-semibold">
@@ -74,14 +80,13 @@ export function FailoverControls({
         >
           Promote the standby
         </button>
-        <button
-          type="button"
-          className={controlButton}
-          disabled={busy}
-          onClick={() => void act('Reset the lab', () => resetFailoverLabAction({}))}
-        >
+        <button type="button" className={controlButton} disabled={busy} onClick={reset.request}>
           Reset the lab (stops the pair)
         </button>
+        <ConfirmResetDialog
+          {...reset.dialog}
+          what="The primary and the standby stop and the lab's history is cleared, for the whole room: every timeline watching it starts again empty."
+        />
       </div>
       <div className="flex flex-wrap gap-2">
         {FAILOVER_HOLDERS.map((holder) => (

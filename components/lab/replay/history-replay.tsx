@@ -37,46 +37,52 @@ export function HistoryReplay({ initial }: { initial?: { file: HistoryFile; file
     void open(event.dataTransfer.files[0]);
   };
 
+  // A counterexample (opened by its address) comes first, its timeline above the fold at 1280×720:
+  // the way to open another file is below it then.
+  const opener = (
+    <section
+      aria-labelledby="open-heading"
+      onDragOver={(event) => {
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+      className={`space-y-2 rounded-lg border-2 border-dashed p-4 ${
+        dragging ? 'border-sky-600 bg-sky-50 dark:bg-sky-950' : 'border-slate-300 dark:border-slate-700'
+      }`}
+    >
+      <h2 id="open-heading" className="text-lg font-semibold">
+        Open a history file
+      </h2>
+      <p>
+        A JSON file from a lab&apos;s <strong>Export history (JSON)</strong>, from this server or any other. It is read
+        in this browser only: nothing is uploaded.
+      </p>
+      <label htmlFor={inputId} className="mr-2 font-semibold">
+        History file (JSON)
+      </label>
+      <input
+        id={inputId}
+        type="file"
+        accept="application/json,.json"
+        onChange={(event) => {
+          void open(event.target.files?.[0]);
+          // The same file can be chosen again (after editing it, say).
+          event.target.value = '';
+        }}
+        className="text-base file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:font-semibold dark:file:border-slate-700 dark:file:bg-slate-900"
+      />
+      <span className="ml-2 text-sm text-slate-600 dark:text-slate-400">or drop it here</span>
+      <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
+        {error ? `✗ ${error}` : ''}
+      </p>
+    </section>
+  );
+
   return (
     <div className="space-y-4">
-      <section
-        aria-labelledby="open-heading"
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        className={`space-y-2 rounded-lg border-2 border-dashed p-4 ${
-          dragging ? 'border-sky-600 bg-sky-50 dark:bg-sky-950' : 'border-slate-300 dark:border-slate-700'
-        }`}
-      >
-        <h2 id="open-heading" className="text-lg font-semibold">
-          Open a history file
-        </h2>
-        <p>
-          A JSON file from a lab&apos;s <strong>Export history (JSON)</strong>, from this server or any other. It is
-          read in this browser only: nothing is uploaded.
-        </p>
-        <label htmlFor={inputId} className="mr-2 font-semibold">
-          History file (JSON)
-        </label>
-        <input
-          id={inputId}
-          type="file"
-          accept="application/json,.json"
-          onChange={(event) => {
-            void open(event.target.files?.[0]);
-            // The same file can be chosen again (after editing it, say).
-            event.target.value = '';
-          }}
-          className="text-base file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:font-semibold dark:file:border-slate-700 dark:file:bg-slate-900"
-        />
-        <span className="ml-2 text-sm text-slate-600 dark:text-slate-400">or drop it here</span>
-        <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
-          {error ? `✗ ${error}` : ''}
-        </p>
-      </section>
+      {initial ? null : opener}
       {loaded ? (
         <LabStoreProvider
           key={loaded.serial}
@@ -89,7 +95,8 @@ export function HistoryReplay({ initial }: { initial?: { file: HistoryFile; file
             {loaded.file.events.length} events, exported {loaded.file.exportedAt}.
           </p>
           <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
-            <LabMainColumn />
+            {/* A counterexample's story first: its timeline before the replay bar, above the fold. */}
+            <LabMainColumn storyFirst={initial !== undefined && loaded.serial === 0} />
             <div className="space-y-4 xl:col-start-2 xl:row-start-1">
               <ExportPanel title={loaded.file.lab.title} linkToReplay={false} />
               <ReplayedPolls polls={loaded.file.polls} />
@@ -97,6 +104,7 @@ export function HistoryReplay({ initial }: { initial?: { file: HistoryFile; file
           </div>
         </LabStoreProvider>
       ) : null}
+      {initial ? opener : null}
     </div>
   );
 }

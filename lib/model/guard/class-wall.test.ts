@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { queueLine, traineeLabel, type WallAttempt, wallOf, wallWords, withAttempt } from './class-wall';
+import {
+  counterexampleName,
+  queueLine,
+  traineeLabel,
+  type WallAttempt,
+  wallOf,
+  wallWords,
+  withAttempt,
+} from './class-wall';
 
 const attempt = (id: number, trainee: string, outcome: WallAttempt['outcome'], name = trainee): WallAttempt => ({
   id,
@@ -64,6 +72,13 @@ describe('the class wall', () => {
     assert.equal(traineeLabel(tina), 'Tina Trainee · 3f9a');
     assert.equal(traineeLabel(other), 'Tina Trainee · b7e1');
     assert.notEqual(traineeLabel(tina), traineeLabel(other));
+  });
+
+  it('names a counterexample by whose guard it was, told apart as on the wall, not by the name alone', () => {
+    const tina = attempt(12, '3f9a0c1d2e3f4a5b', 'passed', 'Tina Trainee');
+    const other = attempt(13, 'b7e1aa00ffee0011', 'passed', 'Tina Trainee');
+    assert.equal(counterexampleName(tina), 'attempt 12, the guard of Tina Trainee · 3f9a');
+    assert.equal(counterexampleName(other), 'attempt 13, the guard of Tina Trainee · b7e1');
   });
 });
 

@@ -98,6 +98,15 @@ export function traineeLabel(attempt: Pick<WallAttempt, 'name' | 'trainee'>): st
   return `${attempt.name} · ${attempt.trainee.slice(0, SUFFIX_CHARS)}`;
 }
 
+/**
+ * A counterexample's name, on /replay: its attempt and whose guard it was, told apart as the wall
+ * tells them ("attempt 12, the guard of Sam · 3f9a"), so that the projector and the wall name one
+ * trainee the same way.
+ */
+export function counterexampleName(attempt: Pick<WallAttempt, 'id' | 'name' | 'trainee'>): string {
+  return `attempt ${attempt.id}, the guard of ${traineeLabel(attempt)}`;
+}
+
 /** What the wall says of an attempt's verdict. */
 export function wallWords(attempt: Pick<WallAttempt, 'outcome' | 'verdict' | 'queue'>): string {
   const waiting = waitingOf(attempt);

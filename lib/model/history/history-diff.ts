@@ -16,6 +16,9 @@ import type { WireEvent } from '../core/wire';
  * - Holders are aligned step by step; of the holders whose steps part, the first difference is the
  *   one that comes first in its run's order of events (the smaller of the two positions since each
  *   run's start), then by holder name.
+ *
+ * What the compare page reports first is the first write whose outcome differs (first-difference.ts);
+ * these steps are its fallback when every write came out the same.
  */
 
 export type RunStep = {
@@ -35,7 +38,11 @@ export type RunStep = {
 
 export type FirstDifference = {
   holder: string;
-  /** Index (from 0) of the holder's step where the runs part. */
+  /** What `step` counts: the holder's writes (the first whose outcome differs) or all its steps. */
+  of: 'write' | 'step';
+  /** Of a write: what its holder last did before it, in words ("after it woke up"). */
+  after?: string;
+  /** Index (from 0) of the holder's write or step where the runs part. */
   step: number;
   /** The step of each run there; undefined when that run has no such step (it ended, or not yet). */
   a: RunStep | undefined;
@@ -68,7 +75,16 @@ function tokenRanks(events: readonly WireEvent[]): Map<number, number> {
 
 type Described = { key: string; words: string };
 
-function stepOf(e: WireEvent, rank: (token: number | undefined) => string): Described | undefined {
+export type TokenRank = (token: number | undefined) => string;
+
+/** How a run's tokens are said: "#n", their rank by value in the run, or "none". */
+export function rankerOf(events: readonly WireEvent[]): TokenRank {
+  const ranks = tokenRanks(events);
+  return (token) => (token === undefined || token === 0 ? 'none' : `#${ranks.get(token) ?? '?'}`);
+}
+
+/** One event as a step, or undefined for what is not compared (renewals, sent writes). */
+export function describeStep(e: WireEvent, rank: TokenRank): Described | undefined {
   const t = rank(e.token);
   const real = e.token === undefined ? '' : ` (${e.token})`;
   switch (e.kind) {
@@ -116,12 +132,10 @@ function stepOf(e: WireEvent, rank: (token: number | undefined) => string): Desc
 
 /** A run's steps per holder, in the order the run recorded them (ids ascending). */
 export function runSteps(events: readonly WireEvent[]): Map<string, RunStep[]> {
-  const ranks = tokenRanks(events);
-  const rank = (token: number | undefined) =>
-    token === undefined || token === 0 ? 'none' : `#${ranks.get(token) ?? '?'}`;
+  const rank = rankerOf(events);
   const steps = new Map<string, RunStep[]>();
   events.forEach((e, i) => {
-    const described = stepOf(e, rank);
+    const described = describeStep(e, rank);
     if (!described) return;
     const holder = LAB_STEP_KINDS.has(e.kind) ? LAB_HOLDER : e.actor;
     const list = steps.get(holder) ?? [];
@@ -136,11 +150,12 @@ export function runSteps(events: readonly WireEvent[]): Map<string, RunStep[]> {
   return steps;
 }
 
-const positionOf = (d: FirstDifference) =>
+/** Where a difference comes in its runs: the smaller of its two positions since each run's start. */
+export const positionOf = (d: FirstDifference) =>
   Math.min(d.a?.ordinal ?? Number.POSITIVE_INFINITY, d.b?.ordinal ?? Number.POSITIVE_INFINITY);
 
-/** The first point where two runs differ, or undefined when every holder did the same things in the same order. */
-export function firstDifference(a: readonly WireEvent[], b: readonly WireEvent[]): FirstDifference | undefined {
+/** The first step where two runs differ, or undefined when every holder did the same things in the same order. */
+export function firstStepDifference(a: readonly WireEvent[], b: readonly WireEvent[]): FirstDifference | undefined {
   const left = runSteps(a);
   const right = runSteps(b);
   const holders = [...new Set([...left.keys(), ...right.keys()])].sort();
@@ -152,38 +167,10 @@ export function firstDifference(a: readonly WireEvent[], b: readonly WireEvent[]
     for (let step = 0; step < length; step += 1) {
       const [sa, sb] = [x[step], y[step]];
       if (sa?.key === sb?.key) continue;
-      const found: FirstDifference = { holder, step, a: sa, b: sb };
+      const found: FirstDifference = { holder, of: 'step', step, a: sa, b: sb };
       if (!first || positionOf(found) < positionOf(first)) first = found;
       break;
     }
   }
   return first;
-}
-
-const ordinal = (n: number) => {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
-};
-
-/**
- * The difference in one sentence, for the page and for screen readers. `places`: where each run
- * was in the walkthrough's story then (history-diff-story.ts), said beside its side. A holder's
- * steps are counted as "the 7th thing A did", never "step 7", which the walkthrough's own steps are.
- */
-export function describeDifference(
-  d: FirstDifference | undefined,
-  names: { a: string; b: string },
-  places: { a?: string | undefined; b?: string | undefined } = {},
-): string {
-  if (!d) return `No difference: in ${names.a} and ${names.b} every holder did the same things in the same order.`;
-  const side = (name: string, step: RunStep | undefined, place: string | undefined) =>
-    step
-      ? `in ${name}${place ? ` (${place})` : ''}, ${step.words}`
-      : `${name} has no such step (it ended there, or has not got there yet)`;
-  const what =
-    d.holder === LAB_HOLDER
-      ? `the ${ordinal(d.step + 1)} thing the lab did`
-      : `the ${ordinal(d.step + 1)} thing ${d.holder} did`;
-  return `First difference, ${what}: ${side(names.a, d.a, places.a)}; ${side(names.b, d.b, places.b)}.`;
 }

@@ -145,3 +145,20 @@ ${sections}
 </main></body></html>
 `;
 }
+
+/**
+ * The page for an address that names no report (a mistyped id, a report still being written, one
+ * cleared from the data directory): a person opened it in a browser, so it says so in words, not
+ * as a route's error body, and leads back to the list.
+ */
+export function soakNotFoundHtml(): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>No such soak report</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#111;background:#fff}</style>
+</head><body><main>
+<h1>No such soak report</h1>
+<p>This server's data directory holds no soak report by that id: it may be mistyped, still being written by <code>npm run soak</code> (its page is written when the soak ends), or cleared.</p>
+<p><a href="/soak">All soak reports</a></p>
+</main></body></html>
+`;
+}
