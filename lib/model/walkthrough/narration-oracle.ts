@@ -1,6 +1,7 @@
 import type { WireEvent } from '../core/wire';
 import type { WorkerLabId } from '../lab/lab-kinds';
 import type { RowNow } from './narration';
+import { checkDriftingClock } from './narration-oracle-clock';
 import { factsFrom, walkthroughFor } from './walkthrough';
 import { stepReachedBy, walkthroughPosition } from './walkthrough-progress';
 
@@ -161,6 +162,7 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
   }
   checkComparisons(text, events, check);
   checkSettingsAndDurations(text, events, check);
+  checkDriftingClock(text, events, check);
   return wrong;
 }
 

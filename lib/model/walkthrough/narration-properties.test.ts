@@ -125,3 +125,29 @@ test('the oracle keys each claim on the event the sentence names, not on any exp
   for (const truth of truths) assert.deepEqual(falseClaims(truth, events, row), [], truth);
   for (const lie of lies) assert.notDeepEqual(falseClaims(lie, events, row), [], lie);
 });
+
+test("the oracle holds the drifting clock's clauses to A's start, A's sent write and the database's expiry", () => {
+  const events = recorded('drifting-clock');
+  const steps = walkthroughFor('drifting-clock');
+  const facts = factsFrom(events, 'drifting-clock');
+  const row = rowAfter(events);
+  const said = (id: string) => steps.find((s) => s.id === id)?.narrate(facts, row) ?? '';
+  const plants: Array<[string, string, string]> = [
+    ['setup', 'it moves 250 ms', 'it moves 500 ms'],
+    ['both-start', 'that is 18 s and 4 s of real time', 'that is 6 s and 4 s of real time'],
+    ['both-start', 'that is 18 s and 4 s of real time', 'that is 18 s and 1 s of real time'],
+    ['a-expires', 'had moved 1.25 s of the 5 s', 'had moved 2.5 s of the 5 s'],
+    ['a-expires', 'had moved 1.25 s of the 5 s', 'had moved 1.25 s of the 3 s'],
+    ['a-writes-late', "A's clock read 00:33:41.379", "A's clock read 00:33:43.379"],
+    ['a-writes-late', 'ran until 00:33:44.361', 'ran until 00:33:49.361'],
+    // The right reading, told of another write of A's than the one it sent with it.
+    ['a-writes-late', 'A wrote "A-3"', 'A wrote "A-2"'],
+    ['the-row', "the lease's end is the database's (00:33:44.360)", "the lease's end is the database's (00:33:41.379)"],
+  ];
+  for (const [id, truth, lie] of plants) {
+    const text = said(id);
+    assert.ok(text.includes(truth), `${id} says ${JSON.stringify(truth)}: ${text}`);
+    assert.deepEqual(falseClaims(text, events, row), [], `${id} as told`);
+    assert.notDeepEqual(falseClaims(text.replace(truth, lie), events, row), [], `${id} with ${JSON.stringify(lie)}`);
+  }
+});
