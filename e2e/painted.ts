@@ -27,10 +27,10 @@ export function recordLastFrame() {
 export const lastFrame = (page: Page) =>
   page.evaluate(() => (window as unknown as { lastFrame: PaintedText[] }).lastFrame);
 
-/** The axis's labels ("+12 s"), left to right, as [left, right] edges. */
+/** The axis's labels ("10:28:38", the database's clock), left to right, as [left, right] edges. */
 export async function axisLabels(page: Page) {
   return (await lastFrame(page))
-    .filter((t) => /^[+-]?\d+(\.\d+)? s$/.test(t.text))
+    .filter((t) => /^\d\d:\d\d:\d\d(\.\d\d\d)?$/.test(t.text))
     .map((t): [number, number] =>
       t.align === 'center' ? [t.x - t.width / 2, t.x + t.width / 2] : [t.x, t.x + t.width],
     )

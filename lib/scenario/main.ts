@@ -40,7 +40,8 @@ import { runSweepScenario } from './sweep';
  *   failover [--sync] [--grants-past-cut 0] (a primary and a standby of its own: lib/scenario/failover.ts)
  *   sweep --pauses 200,800,2000 --ttls 500,1500 [--drifts 0,50] [--concurrency 2] (the timed pause
  *     story over a grid, without fencing and fenced, each run in a private lab: lib/scenario/sweep.ts)
- * Every scenario takes --json. Exit codes: 0 safe outcome, 1 unsafe outcome (what every broken
+ * Every scenario takes --json. Exit codes: 0 safe outcome, 1 unsafe outcome (the pause and drifting-clock
+ * scenarios: the checker's verdict on the recorded events, lib/scenario/told-run.ts; what every broken
  * lab should show), 2 bad usage, 3 no database reachable, 4 any other failure, 5 the lab is in use
  * by another process (a running app), 130 interrupted.
  */

@@ -1,70 +1,144 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
+import { listEvents } from '../../db/events';
+import { readLabRow } from '../../db/lab-rows';
+import { closePool } from '../../db/pool';
+import { checkHistory } from '../model/checker/checker';
+import { toWire, type WireEvent } from '../model/core/wire';
+import { sharedLab } from '../model/lab/lab-instance';
+import type { LabId } from '../model/lab/lab-kinds';
+import type { RowNow } from '../model/walkthrough/narration';
+import { factsFrom, walkthroughFor } from '../model/walkthrough/walkthrough';
 import { runScenario } from '../testing/run-scenario';
 
+after(closePool);
+
+/** The lab's events and row as the database holds them after a run: what the scenario must have told. */
+async function recorded(lab: LabId) {
+  const events = (await listEvents({ lab })).map(toWire);
+  const stored = await readLabRow(sharedLab(lab));
+  const row = stored && { value: stored.value, lastToken: Number(stored.lastToken) };
+  return { events, row, checked: checkHistory(events, row) };
+}
+
+/** Each step's words as the walkthrough says them for these events and this row. */
+function walkthroughWords(lab: LabId, events: readonly WireEvent[], row: RowNow | undefined, ids?: string[]) {
+  const facts = factsFrom(events, lab);
+  return walkthroughFor(lab)
+    .filter((step) => !ids || ids.includes(step.id))
+    .map((step) => ({ step: step.id, narration: step.narrate(facts, row) }));
+}
+
+const jsonLines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+
 describe('npm run scenario -- pause', () => {
-  test("prints the seed's story with real tokens and exits 0 on the safe outcome", async () => {
+  test("prints the walkthrough's narration of the recorded events and the checker's verdict, exit 0 when it finds nothing", async () => {
     const { code, stdout, stderr } = await runScenario(['pause']);
     assert.equal(code, 0, stderr);
+    const { events, row, checked } = await recorded('fenced');
+    assert.equal(checked.ok, true);
+    const told = walkthroughWords('fenced', events, row);
+    // The text: each step numbered with its title, then the walkthrough's own words for it.
+    const expected = walkthroughFor('fenced').flatMap((step, i) => [
+      `${i + 1}. ${step.title}`,
+      `   ${told[i]?.narration}`,
+    ]);
     const lines = stdout.trim().split('\n');
-    assert.equal(lines.length, 6, stdout);
-    const first = lines[0]?.match(/^term (\d+) token \1 -> write accepted \(A wrote "A-1"\)$/);
-    const second = lines[1]?.match(/^lease expires, term (\d+) token \1 -> write accepted \(B wrote "B-1"\)$/);
-    assert.ok(first && second, stdout);
-    const [a, b] = [Number(first[1]), Number(second[1])];
-    assert.ok(b > a, 'the takeover got a newer token');
-    assert.equal(lines[2], `old holder resumes -> write token ${a} -> rejected (stale: row holds token ${b})`);
-    assert.equal(lines[3], `final: protected_rows row 1 value "B-1" last_token ${b}`);
-    assert.match(lines[4] ?? '', /^checker: no violation in \d+ accepted writes and \d+ grants$/);
-    assert.match(lines[5] ?? '', /^safe: /);
+    assert.deepEqual(lines.slice(0, expected.length), expected);
+    assert.match(lines.join('\n'), /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
+    assert.equal(lines[expected.length], `final: protected_rows row 1 value "B-1" last_token ${row?.lastToken}`);
+    assert.equal(
+      lines[expected.length + 1],
+      `safe (the checker): no violation in ${checked.checked.writes} writes and ${checked.checked.grants} grants`,
+    );
+    assert.equal(lines.length, expected.length + 2, stdout);
   });
 
-  test('--json prints the same story as JSON lines, tokens as numbers', async () => {
+  test('--json prints the same story as JSON lines, each step its walkthrough words', async () => {
     const { code, stdout, stderr } = await runScenario(['pause', '--json']);
     assert.equal(code, 0, stderr);
-    const lines = stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = jsonLines(stdout);
+    const { events, row, checked } = await recorded('fenced');
+    const ids = walkthroughFor('fenced').map((step) => step.id);
     assert.deepEqual(
       lines.map((line) => line.step),
-      ['first-holder-writes', 'takeover-writes', 'old-holder-resumes', 'final', 'checker', 'verdict'],
+      [...ids, 'final', 'verdict'],
     );
-    const [first, second, late, final, checker, verdict] = lines;
-    assert.equal(checker.ok, true);
-    assert.equal(typeof first.token, 'number');
-    assert.deepEqual([first.outcome, second.outcome, late.outcome], ['accepted', 'accepted', 'stale']);
-    assert.equal(late.storedToken, second.token);
-    assert.deepEqual([final.value, final.lastToken], ['B-1', second.token]);
-    assert.equal(verdict.safe, true);
+    assert.deepEqual(
+      lines.slice(0, ids.length).map(({ step, narration }) => ({ step, narration })),
+      walkthroughWords('fenced', events, row),
+    );
+    const [final, verdict] = lines.slice(ids.length);
+    assert.deepEqual([final.value, final.lastToken], [row?.value, row?.lastToken]);
+    assert.deepEqual([verdict.safe, verdict.checked], [checked.ok, checked.checked]);
   });
 
-  test('the two newer broken labs exit 1, naming what went wrong, in text and in --json', async () => {
+  test("the two newer broken labs exit 1 on the checker's violations, in text and in --json", async () => {
     const sameToken = await runScenario(['same-token-takeover']);
     assert.equal(sameToken.code, 1, sameToken.stderr);
+    const same = await recorded('same-token-takeover');
+    assert.equal(same.checked.ok, false);
+    for (const { narration } of walkthroughWords('same-token-takeover', same.events, same.row)) {
+      assert.ok(sameToken.stdout.includes(`   ${narration}\n`), narration);
+    }
     assert.match(
       sameToken.stdout,
       /^checker: token-granted-twice: token (\d+) granted twice: to A at .* and to B at /m,
     );
-    assert.match(sameToken.stdout, /^UNSAFE \(A takeover without a new token\): lost update: /m);
+    assert.ok(
+      sameToken.stdout.includes(
+        `UNSAFE (A takeover without a new token) (the checker): ${same.checked.violations.length} violations in `,
+      ),
+      sameToken.stdout,
+    );
     const drift = await runScenario(['drifting-clock', '--json']);
     assert.equal(drift.code, 1, drift.stderr);
-    const lines = drift.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = jsonLines(drift.stdout);
+    const { events, row, checked } = await recorded('drifting-clock');
+    const ids = walkthroughFor('drifting-clock').map((step) => step.id);
     assert.deepEqual(
       lines.filter((l) => l.step !== 'violation').map((l) => l.step),
-      ['first-holder-writes', 'takeover-writes', 'slow-clock-writes', 'final', 'checker', 'verdict'],
+      [...ids, 'final', 'verdict'],
+    );
+    assert.deepEqual(
+      lines.slice(0, ids.length).map(({ step, narration }) => ({ step, narration })),
+      walkthroughWords('drifting-clock', events, row),
     );
     assert.deepEqual(
       lines.filter((l) => l.step === 'violation').map((l) => l.kinds),
+      checked.violations.map((v) => v.kinds),
+    );
+    assert.deepEqual(
+      checked.violations.map((v) => v.kinds),
       [['token-went-back', 'superseded-holder', 'write-after-expiry']],
     );
-    const late = lines.find((l) => l.step === 'slow-clock-writes');
-    assert.equal(late.outcome, 'accepted');
-    assert.ok(late.lateByMs > 0, "A's write came after the database's expiry");
+    assert.match(
+      lines.find((l) => l.step === 'a-writes-late').narration,
+      / ms after its lease ran out by the database's clock: accepted\./,
+    );
     assert.equal(lines.at(-1).safe, false);
+  });
+
+  test("the drifting clock judged by the database's clock: the steps to B's takeover, and the checker finds nothing (exit 0)", async () => {
+    const asks = await runScenario(['drifting-clock', '--lease-clock', 'database', '--json']);
+    assert.equal(asks.code, 0, asks.stderr);
+    const lines = jsonLines(asks.stdout);
+    const { events, row, checked } = await recorded('drifting-clock');
+    const ids = ['setup', 'both-start', 'a-expires', 'b-takes-over'];
+    assert.deepEqual(
+      lines.slice(0, ids.length).map(({ step, narration }) => ({ step, narration })),
+      walkthroughWords('drifting-clock', events, row, ids),
+    );
+    assert.deepEqual(
+      lines.slice(ids.length).map((l) => l.step),
+      ['final', 'verdict'],
+    );
+    assert.equal(checked.ok, true);
+    assert.equal(lines.at(-1).safe, true);
   });
 
   test('the delayed packet: fenced exits 0 with the held write rejected, unfenced exits 1 naming the lost update (--json)', async () => {

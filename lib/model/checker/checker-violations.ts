@@ -1,3 +1,5 @@
+import { clockTime } from '../core/clock-time';
+
 /*
  * What the checker hands out: one violation per thing that went wrong, a lost update counted once
  * however many rules it broke. The write that lost it is judged by several rules (the token went
@@ -38,7 +40,7 @@ export type Write = { id: number; at: number; actor: string; token: number; valu
 export type Grant = { id: number; at: number; actor: string; token: number; endsAt?: number };
 
 /** Database time as HH:MM:SS.mmm UTC, the precision at which the interesting things happen. */
-export const clockOf = (at: number): string => new Date(at).toISOString().slice(11, 23);
+export const clockOf = clockTime;
 
 const idsOf = (findings: readonly Finding[]) =>
   [...new Set(findings.flatMap((finding) => finding.eventIds))].sort((a, b) => a - b);

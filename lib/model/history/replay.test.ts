@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { handMade, recorded } from '../../testing/histories';
+import type { WireEvent } from '../core/wire';
 import {
   advance,
   eventsUntil,
@@ -150,4 +151,31 @@ test("the workers at a moment: each as the events had it then, A frozen, B holdi
     workersAt(drift, expired).map((w) => `${w.name} ${w.phase}`),
     ['A expired', 'B acquiring'],
   );
+});
+
+test("the workers at a moment: a restarted worker does not hold its old lease, and a lease is expired by its recorded end, not by the expiry's record", () => {
+  const t0 = Date.UTC(2026, 11, 4, 12, 0, 0);
+  const at = (s: number) => t0 + s * 1000;
+  const iso = (s: number) => new Date(at(s)).toISOString();
+  const history = (rows: Array<Pick<WireEvent, 'id' | 'at' | 'actor' | 'kind'> & Partial<WireEvent>>): WireEvent[] =>
+    rows.map((e) => ({ lab: 'fenced', detail: {}, ...e }));
+  const phases = (events: WireEvent[], s: number) =>
+    workersAt(events, at(s)).map((w) => `${w.name} ${w.phase} ${w.token ?? ''}`.trim());
+  const restarted = history([
+    { id: 1, at: at(0), actor: 'A', kind: 'worker_started' },
+    { id: 2, at: at(0.1), actor: 'A', kind: 'lease_acquired', token: 7, detail: { expiresAt: iso(3.1) } },
+    { id: 3, at: at(1), actor: 'A', kind: 'worker_restarted' },
+  ]);
+  assert.deepEqual(phases(restarted, 0.5), ['A holding 7']);
+  // The database's lease runs until 3.1 s, but the process started at 1 s never took it.
+  assert.deepEqual(phases(restarted, 1.5), ['A acquiring']);
+  const unrecorded = history([
+    { id: 1, at: at(0), actor: 'A', kind: 'worker_started' },
+    { id: 2, at: at(0.1), actor: 'A', kind: 'lease_acquired', token: 7, detail: { expiresAt: iso(3.1) } },
+    { id: 3, at: at(1), actor: 'A', kind: 'lease_renewed', token: 7, detail: { expiresAt: iso(4) } },
+    // The expiry recorder writes its event late: the lease ended at 4 s all the same.
+    { id: 4, at: at(6), actor: 'A', kind: 'lease_expired', token: 7, detail: { expiresAt: iso(4) } },
+  ]);
+  assert.deepEqual(phases(unrecorded, 3.5), ['A holding 7'], 'renewed to 4 s');
+  assert.deepEqual(phases(unrecorded, 4.5), ['A expired 7']);
 });

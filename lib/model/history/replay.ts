@@ -1,5 +1,6 @@
 import type { WireEvent } from '../core/wire';
 import { buildTimeline } from '../timeline/timeline';
+import type { Timeline } from '../timeline/timeline-types';
 
 /*
  * Replaying a lab's history at a moment of database time (ms since the epoch, as in WireEvent.at).
@@ -67,7 +68,13 @@ export function rowAt(events: readonly WireEvent[], at: number): RowAt | undefin
  * as on the timeline, neither ends it here.
  */
 export function leaseAt(events: readonly WireEvent[], at: number): LeaseAt | undefined {
-  const timeline = buildTimeline(eventsUntil(events, at), at);
+  const best = leaseBarAt(buildTimeline(eventsUntil(events, at), at), at);
+  if (!best) return undefined;
+  return { holder: best.holder, token: best.token, expiresAt: best.expiresAt };
+}
+
+/** The lease in force at `at` on a timeline built to `at`, with the grant it came from. */
+function leaseBarAt(timeline: Timeline, at: number): (LeaseAt & { grantEventId: number }) | undefined {
   let best: (LeaseAt & { grantEventId: number }) | undefined;
   for (const lane of timeline.lanes) {
     for (const bar of lane.leases) {
@@ -76,8 +83,7 @@ export function leaseAt(events: readonly WireEvent[], at: number): LeaseAt | und
       best = { holder: lane.holder, token: bar.token, expiresAt: bar.to, grantEventId: bar.grantEventId };
     }
   }
-  if (!best) return undefined;
-  return { holder: best.holder, token: best.token, expiresAt: best.expiresAt };
+  return best;
 }
 
 /** The time of the first event strictly after `at`, for "step to the next event". */
@@ -130,19 +136,25 @@ export type WorkerAt = {
 /**
  * The lab's workers as they were at `at`: each that had started by then, in the order they started;
  * stopped once its stop or crash was recorded; paused between its freeze and its waking; holding while
- * the database's lease was its own (leaseAt); `expired` while its own last lease had run out and nothing
- * had told it (no lease lost, no new grant): it still believes it holds it.
+ * the database's lease was its own (leaseAt) from a grant to this process, made after its latest
+ * start (a restarted worker knows nothing of its old lease, which runs on in the database);
+ * `expired` once its own last lease had ended by the database's clock (the end its grant and
+ * renewals recorded, at or before `at`) and nothing had told it (no lease lost, no new grant): it
+ * still believes it holds it.
  */
 export function workersAt(events: readonly WireEvent[], at: number): WorkerAt[] {
   const shown = eventsUntil(events, at);
-  const lease = leaseAt(events, at);
+  const timeline = buildTimeline(shown, at);
+  const lease = leaseBarAt(timeline, at);
+  const bars = new Map(timeline.lanes.flatMap((lane) => lane.leases.map((bar) => [bar.grantEventId, bar] as const)));
   const names = [
     ...new Set(shown.filter((e) => e.kind === 'worker_started' || e.kind === 'worker_restarted').map((e) => e.actor)),
   ];
   return names.map((name) => {
     const own = shown.filter((e) => e.actor === name);
     const start = own.findLast((e) => e.kind === 'worker_started' || e.kind === 'worker_restarted');
-    const since = own.filter((e) => e.id >= (start?.id ?? 0));
+    const startId = start?.id ?? 0;
+    const since = own.filter((e) => e.id >= startId);
     const last = (kinds: readonly string[]) => since.findLast((e) => kinds.includes(e.kind));
     const ended = last(['worker_stopped', 'worker_crashed']);
     const grant = last(['lease_acquired']);
@@ -151,10 +163,16 @@ export function workersAt(events: readonly WireEvent[], at: number): WorkerAt[] 
     const froze = last(['pause_started', 'pause_ended']);
     const base = { id: name, name, alive: true, ...(token === undefined ? {} : { token }) };
     if (froze?.kind === 'pause_started') return { ...base, phase: 'paused' };
-    if (lease?.holder === name) return { ...base, phase: 'holding', ...(lease ? { token: lease.token } : {}) };
+    if (lease?.holder === name && lease.grantEventId > startId)
+      return { ...base, phase: 'holding', token: lease.token };
     const told = last(['lease_lost', 'lease_released', 'lease_acquired']);
-    const ranOut = grant && since.some((e) => e.kind === 'lease_expired' && e.token === grant.token && e.id > grant.id);
-    if (ranOut && told?.id === grant.id) return { ...base, phase: 'expired' };
+    const bar = grant && bars.get(grant.id);
+    // A grant that recorded no end (a history from before grants did) ran out when its expiry was recorded.
+    const endRecorded = typeof grant?.detail.expiresAt === 'string';
+    const ranOut = endRecorded
+      ? bar !== undefined && bar.end !== 'released' && bar.to <= at
+      : since.some((e) => e.kind === 'lease_expired' && e.token === token && e.id > (grant?.id ?? 0));
+    if (ranOut && told?.id === grant?.id) return { ...base, phase: 'expired' };
     return { id: name, name, phase: 'acquiring', alive: true };
   });
 }

@@ -1,3 +1,4 @@
+import { clockTime } from '../core/clock-time';
 import type {
   LabMark,
   Lane,
@@ -21,7 +22,7 @@ export { writeKey, writeLabel, writeWords } from './timeline-write-words';
  */
 
 /** Database time as a person reads it on a slide: 10:00:03.512 (UTC). */
-export const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 23);
+export const clock = clockTime;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
 /** A holder that still acts on a lease it lost: the bar's label, and the start of the mark's title. */

@@ -1,6 +1,7 @@
 import type { WireEvent } from '../core/wire';
 import type { WorkerLabId } from '../lab/lab-kinds';
 import type { RowNow } from './narration';
+import { checkDriftingClock } from './narration-oracle-clock';
 import { factsFrom, walkthroughFor } from './walkthrough';
 import { stepReachedBy, walkthroughPosition } from './walkthrough-progress';
 
@@ -161,6 +162,7 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
   }
   checkComparisons(text, events, check);
   checkSettingsAndDurations(text, events, check);
+  checkDriftingClock(text, events, check);
   return wrong;
 }
 
@@ -181,10 +183,12 @@ function checkComparisons(text: string, events: readonly WireEvent[], check: Che
         events.some((e) => e.kind === 'lease_expired' && e.actor === 'A' && e.token === Number(a)),
       `${claim}: not so`,
     );
+  // Beside the lease of A's that ran out before B's grant: the last expiry of A's before it, not any.
   for (const [claim, article, b] of matches(text, 'B took the lease with (a newer|an older|the same) token, (\\d+)')) {
-    const expired = events.filter((e) => e.kind === 'lease_expired' && e.actor === 'A').map((e) => e.token ?? -1);
+    const grant = events.find((e) => e.kind === 'lease_acquired' && e.actor === 'B' && e.token === Number(b));
+    const expired = grant && events.findLast((e) => e.kind === 'lease_expired' && e.actor === 'A' && e.id < grant.id);
     check(
-      granted('B', Number(b)) && expired.some((a) => holds(ARTICLE[article as string] ?? '', Number(b), a)),
+      expired?.token !== undefined && holds(ARTICLE[article as string] ?? '', Number(b), expired.token),
       `${claim}: B's token is not so beside A's that ran out`,
     );
   }
@@ -223,11 +227,25 @@ function checkComparisons(text: string, events: readonly WireEvent[], check: Che
       events.some((e) => e.kind === 'lease_expired' && e.actor === 'A' && e.token === Number(n)),
       `${claim}: no such expiry`,
     );
-  if (text.includes('A recorded that it had lost the lease'))
+  // The lost lease A recorded after A's write the sentence names last before it, in the words it recorded.
+  for (const found of text.matchAll(/A recorded that it had lost the lease(?: \("([^"]*)"\))?/g)) {
+    const [claim, reason] = found;
+    const named = matches(text.slice(0, found.index), VALUE).map(([, value]) => value);
+    const write = named
+      .map((value) => events.find((e) => e.actor === 'A' && isWrite(e) && e.detail.value === value))
+      .findLast((e) => e !== undefined);
     check(
-      events.some((e) => e.actor === 'A' && e.kind === 'lease_lost'),
-      'A recorded no lost lease',
+      write !== undefined &&
+        events.some(
+          (e) =>
+            e.actor === 'A' &&
+            e.kind === 'lease_lost' &&
+            e.id > write.id &&
+            (reason === undefined || String(e.detail.reason ?? '') === reason),
+        ),
+      `${claim}: A recorded no such lost lease after its write`,
     );
+  }
   for (const [claim, count, tokens] of matches(
     text,
     'B went on: (\\d+) more writes? so far, with tokens? ([\\d, ]+),',
@@ -250,6 +268,20 @@ function checkComparisons(text: string, events: readonly WireEvent[], check: Che
       events.some((e) => e.actor === 'B' && e.kind === 'write_rejected') && accepted(events).at(-1)?.actor === 'A',
       'the rightful holder was not refused, or the stale one did not keep the row',
     );
+}
+
+/** "its lease ran out": the expiry of the lease whose token the write carried (its grant's, the last before it). */
+function expiryOf(events: readonly WireEvent[], write: WireEvent): WireEvent | undefined {
+  const grant = events.findLast(
+    (e) => e.actor === write.actor && e.kind === 'lease_acquired' && e.token === write.token && e.id < write.id,
+  );
+  return events.find(
+    (e) =>
+      e.actor === write.actor &&
+      e.kind === 'lease_expired' &&
+      e.token === write.token &&
+      (grant === undefined || e.id > grant.id),
+  );
 }
 
 /** Settings, durations and waits a sentence names, held to the starts and the times the events recorded. */
@@ -297,12 +329,13 @@ function checkSettingsAndDurations(text: string, events: readonly WireEvent[], c
   )) {
     const outcome = events.find((e) => e.actor === 'A' && isWrite(e) && e.detail.value === value);
     const sent = events.find((e) => e.actor === 'A' && e.kind === 'write_sent' && e.detail.value === value);
-    const expiries = events.filter((e) => e.actor === 'A' && e.kind === 'lease_expired');
+    const expiry = outcome && expiryOf(events, outcome);
     check(
       outcome !== undefined &&
         sent !== undefined &&
         outcome.at - sent.at === Number(held) &&
-        expiries.some((e) => outcome.at - Date.parse(String(e.detail.expiresAt)) === Number(afterExpiry)),
+        expiry !== undefined &&
+        outcome.at - Date.parse(String(expiry.detail.expiresAt)) === Number(afterExpiry),
       `${claim}: the times were otherwise`,
     );
   }
@@ -311,10 +344,11 @@ function checkSettingsAndDurations(text: string, events: readonly WireEvent[], c
     `A wrote ${VALUE} with (?:its old |its )?token \\d+, (-?\\d+) ms after its lease ran out`,
   )) {
     const outcome = events.find((e) => e.actor === 'A' && isWrite(e) && e.detail.value === value);
-    const expiries = events.filter((e) => e.actor === 'A' && e.kind === 'lease_expired');
+    const expiry = outcome && expiryOf(events, outcome);
     check(
       outcome !== undefined &&
-        expiries.some((e) => outcome.at - Date.parse(String(e.detail.expiresAt)) === Number(after)),
+        expiry !== undefined &&
+        outcome.at - Date.parse(String(expiry.detail.expiresAt)) === Number(after),
       `${claim}: the times were otherwise`,
     );
   }

@@ -1,3 +1,4 @@
+import { clockTime } from '../core/clock-time';
 import type { WireEvent } from '../core/wire';
 
 /*
@@ -22,7 +23,7 @@ export const t = (n: number | undefined) => String(need(n));
 export const value = (e: WireEvent | undefined) => JSON.stringify(need(need(e).detail.value));
 export const time = (ms: number | string | undefined) => {
   const at = typeof need(ms) === 'string' ? Date.parse(ms as string) : (ms as number);
-  return new Date(at).toISOString().slice(11, 23);
+  return clockTime(at);
 };
 /** A database time an event recorded in its detail (a lease's end, a worker's reading of its clock). */
 export const detailTime = (e: WireEvent | undefined, key: string) => {

@@ -82,13 +82,78 @@ export function eventsToReach(
  * gone on past it, to a later step reached by later events; else everything recorded so far. A step
  * the lab has gone past says what was true at its moment, as the panels beside it show (a step is a
  * moment); the last step, reached with the one before it, leaves that one live.
+ *
+ * Called again at every event a page receives: the moments each step was reached, and the facts at
+ * them, are remembered for the history they were found in (reachOf), so a page of thousands of events
+ * reads its events once per event, not 2·log n times. The same answers as eventsToReach.
  */
 export function factsAtStep(steps: readonly Step[], events: readonly WireEvent[], index: number, lab?: LabId): Facts {
-  const reachedNow = stepReachedBy(steps, factsFrom(events, lab));
-  if (index >= reachedNow) return factsFrom(events, lab);
-  const end = eventsToReach(steps, events, index, lab);
-  const latest = eventsToReach(steps, events, reachedNow, lab);
-  return end < latest ? factsFrom(events.slice(0, end), lab) : factsFrom(events, lab);
+  const reach = reachOf(steps, events, lab);
+  if (index >= reach.reachedNow) return reach.factsNow;
+  const end = reach.ends[Math.max(0, index)] ?? events.length;
+  const latest = reach.ends[reach.reachedNow] ?? events.length;
+  if (end >= latest) return reach.factsNow;
+  let facts = reach.factsAt.get(end);
+  if (!facts) {
+    facts = factsFrom(events.slice(0, end), lab);
+    reach.factsAt.set(end, facts);
+  }
+  return facts;
+}
+
+/**
+ * What factsAtStep remembers of one history: `ends[i]`, how many events it took to reach step i (as
+ * eventsToReach), for each step reached; the facts of the whole and of the prefixes asked for.
+ */
+type Reach = {
+  lab: LabId | undefined;
+  events: readonly WireEvent[];
+  factsNow: Facts;
+  reachedNow: number;
+  ends: number[];
+  factsAt: Map<number, Facts>;
+};
+
+const reaches = new WeakMap<readonly Step[], Reach>();
+
+/**
+ * Whether `events` begins with `seen`, event for event: the page's history grew by appending. An event
+ * put in before the end (or a reset) moves the last one seen, and the reach is found again.
+ */
+const extends_ = (seen: readonly WireEvent[], events: readonly WireEvent[]) =>
+  seen.length <= events.length &&
+  (seen.length === 0 || (seen[0] === events[0] && seen[seen.length - 1] === events[seen.length - 1]));
+
+function reachOf(steps: readonly Step[], events: readonly WireEvent[], lab: LabId | undefined): Reach {
+  const cached = reaches.get(steps);
+  if (cached && cached.lab === lab && cached.events === events) return cached;
+  const kept = cached && cached.lab === lab && extends_(cached.events, events) ? cached : undefined;
+  const factsNow = factsFrom(events, lab);
+  const reachedNow = stepReachedBy(steps, factsNow);
+  const ends = [Math.min(1, events.length)];
+  const reached = (n: number) => stepReachedBy(steps, factsFrom(events.slice(0, n), lab));
+  for (let i = 1; i <= reachedNow; i++) {
+    // A step reached within the history seen before was reached at the same moment now.
+    const known = kept && i <= kept.reachedNow ? kept.ends[i] : undefined;
+    if (known !== undefined) {
+      ends.push(known);
+      continue;
+    }
+    // Not reached by the events seen before: by a later one, and not before the step ahead of it.
+    let lo = Math.max(ends[i - 1] ?? 1, (kept?.events.length ?? 0) + 1, 1);
+    let hi = events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (reached(mid) >= i) hi = mid;
+      else lo = mid + 1;
+    }
+    ends.push(lo);
+  }
+  const factsAt = new Map<number, Facts>();
+  if (kept) for (const [end, facts] of kept.factsAt) if (end < kept.events.length) factsAt.set(end, facts);
+  const reach = { lab, events, factsNow, reachedNow, ends, factsAt };
+  reaches.set(steps, reach);
+  return reach;
 }
 
 /**
