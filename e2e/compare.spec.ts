@@ -28,7 +28,7 @@ test('the fenced and the unfenced labs after the pause part at A’s late write:
   await expect(compare.secondPicker.getByLabel('Lab (live)')).toHaveValue('no-fencing');
   await expect(compare.difference).toHaveText(
     new RegExp(
-      `^First difference, A's writes after it woke up: in Fenced(?: \\(at the walkthrough's step 7 of 7, “The newer value is intact”\\))?, A's write with token #1 \\(\\d+\\) was rejected as stale: the row held token #2 \\(${takeover}\\); in No fencing(?: \\([^)]*\\))?, A's write with token #1 \\(\\d+\\) was accepted\\.$`,
+      `^First difference, A's writes after it woke up: in Fenced(?: \\(at the walkthrough's step 6 of 7, “A wakes up”\\))?, A's write with token #1 \\(\\d+\\) was rejected as stale: the row held token #2 \\(${takeover}\\); in No fencing(?: \\([^)]*\\))?, A's write with token #1 \\(\\d+\\) was accepted\\.$`,
     ),
     { timeout: WORKER_STEP_TIMEOUT },
   );
@@ -88,7 +88,7 @@ test('two exported files: the same run recorded again does not differ; the fence
     .getByLabel('or a history file (JSON)')
     .setInputFiles(historyFile('unfenced.json', 'no-fencing', recorded('no-fencing')));
   await expect(compare.difference).toHaveText(
-    "First difference, A's writes after it woke up: in monday.json (at the walkthrough's step 7 of 7, “The newer value is intact”), A's write with token #1 (62) was rejected as stale: the row held token #2 (63); in unfenced.json (at the walkthrough's step 7 of 7, “What the row holds now”), A's write with token #1 (64) was accepted.",
+    "First difference, A's writes after it woke up: in monday.json (at the walkthrough's step 6 of 7, “A wakes up”), A's write with token #1 (62) was rejected as stale: the row held token #2 (63); in unfenced.json (at the walkthrough's step 6 of 7, “A wakes up”), A's write with token #1 (64) was accepted.",
   );
   await expect(compare.marker(compare.first)).toHaveText('first difference');
   // A file that is not a history is refused in words, and the comparison stays.

@@ -21,7 +21,9 @@ export function storyPlaceOf(kind: LabId, events: readonly WireEvent[], step: Ru
   const before = reachedBy((event) => event.id < step.eventId);
   const after = reachedBy((event) => event.id <= step.eventId);
   if (before === undefined || after === undefined) return undefined;
-  const [word, index] = after > before ? ['at', after] : ['after', before];
+  // An event that completes several steps at once (A's late write completes its step and the last,
+  // which is told with it) is told in the first of them: the walkthrough narrates it there.
+  const [word, index] = after > before ? ['at', before + 1] : ['after', before];
   const title = steps[index]?.title;
   return title === undefined ? undefined : `${word} the walkthrough's step ${index + 1} of ${steps.length}, “${title}”`;
 }
