@@ -43,6 +43,9 @@ async function until(id: string, done: (view: SweepView) => boolean): Promise<Sw
   );
 }
 
+/** The sweeps' run labs open now, by id. */
+const openRunLabs = async () => new Set((await listOpenLabsOpenedFrom(SWEEP_ADDRESS)).map((lab) => lab.id));
+
 const finished = (id: string) => until(id, (view) => !view.running);
 
 /** A run that played out: whatever it showed, it was neither cut short by a stop nor unfinished. */
@@ -122,12 +125,14 @@ test('a sweep is stopped by whoever started it or by the trainer, not by another
     assert.ok((await commands.openPrivateLab({ kind: 'fenced' }, { ...who, address })).ok);
   }
   // Four runs, one at a time: stopped once the first has ended, while the second is under way.
+  const before = await openRunLabs();
   const started = await startSweep({ grid: { pausesMs: [300], ttlsMs: [2000, 3000] }, concurrency: 1 }, owner);
   assert.ok(started.ok, JSON.stringify(started));
   const id = started.data.id;
   await until(id, (view) => view.done >= 1);
   // The second run's job is taken from the queue within a poll: once its lab is open, it is under way.
-  await waitFor(async () => (await listOpenLabsOpenedFrom(SWEEP_ADDRESS)).length > 0, "the second run's lab");
+  // Its lab, not one a file before this left open (a server killed mid-sweep in another test of the lane).
+  await waitFor(async () => [...(await openRunLabs())].some((lab) => !before.has(lab)), "the second run's lab");
   const refused = await stopSweep({ id }, other);
   assert.equal(refused.ok ? undefined : refused.error.message, 'no such sweep');
   const stopping = await stopSweep({ id }, owner);
@@ -148,12 +153,13 @@ test('a sweep is stopped by whoever started it or by the trainer, not by another
   for (const run of stopped.results) assert.ok((await findLab(run.lab))?.closedAt, `${run.lab} is closed`);
 
   // The trainer stops a browser's sweep (it sees the one running on arrival), and the room's slot is free again.
+  const beforeTheirs = await openRunLabs();
   const theirs = await startSweep(tiny, other);
   assert.ok(theirs.ok, JSON.stringify(theirs));
   assert.equal((await sweepPageData(TRAINER)).latest?.id, theirs.data.id);
   // Stopped once a run's lab is open (its workers not started yet, so it cannot have played out).
   await waitFor(
-    async () => (await listOpenLabsOpenedFrom(SWEEP_ADDRESS)).length > 0,
+    async () => [...(await openRunLabs())].some((lab) => !beforeTheirs.has(lab)),
     "the trainer-stopped sweep's run",
   );
   const byTrainer = await stopSweep({ id: theirs.data.id }, TRAINER);
