@@ -19,7 +19,8 @@ test('the fenced and the unfenced labs after the pause part at A’s late write:
   const fenced = await runScenario('pause');
   const unfenced = await runScenario('no-fencing', { unsafe: true });
   expect(unfenced.find((line) => line.step === 'verdict')?.safe).toBe(false);
-  const takeover = Number(fenced.find((line) => line.step === 'takeover-writes')?.token);
+  // B's token: the fenced row's at the end (B's write, which A's late write did not overwrite).
+  const takeover = Number(fenced.find((line) => line.step === 'final')?.lastToken);
   expect(takeover).toBeGreaterThan(0);
 
   const compare = new ComparePage(page);

@@ -3,10 +3,12 @@ import { HomePage } from './pages/home-page';
 
 test('the page shows what the pause scenario really left in Postgres', async ({ page, runScenario }) => {
   const story = await runScenario('pause');
-  const takeover = story.find((line) => line.step === 'takeover-writes');
   const verdict = story.find((line) => line.step === 'verdict');
   expect(verdict?.safe).toBe(true);
-  const token = String(takeover?.token);
+  // The row the run left: B's value with B's token (the scenario's last line but the verdict).
+  const final = story.find((line) => line.step === 'final');
+  expect(final?.value).toBe('B-1');
+  const token = String(final?.lastToken);
 
   const home = new HomePage(page);
   await home.goto();
