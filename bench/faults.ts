@@ -37,6 +37,11 @@ export async function benchFaults(options: {
     await page.goto(`${options.baseUrl}/labs/fenced`);
     const controls = page.getByRole('region', { name: 'Controls', exact: true });
     await controls.getByRole('button', { name: /^Reset lab/ }).click();
+    // A shared lab's reset asks first (components/lab/controls/confirm-reset.tsx).
+    await page
+      .getByRole('dialog', { name: 'Reset the shared lab?' })
+      .getByRole('button', { name: 'Reset the lab' })
+      .click();
     await controls
       .getByRole('status')
       .filter({ hasText: /The lab was reset/ })
