@@ -5,6 +5,7 @@ import type { LabEvent } from '../model/core/events';
 import { toWire } from '../model/core/wire';
 import type { LabInstance } from '../model/lab/lab-instance';
 import type { StoryLine } from './story';
+import { finalRowLine } from './told-run';
 
 /**
  * The end of a story told on real workers: the lab's row as the database holds it, then the history
@@ -13,14 +14,7 @@ import type { StoryLine } from './story';
  */
 export async function sayRowAndChecker(lab: LabInstance, events: readonly LabEvent[], say: (line: StoryLine) => void) {
   const row = await readLabRow(lab);
-  say({
-    step: 'final',
-    text: `final: ${row?.table} row ${row?.id} value ${JSON.stringify(row?.value)} last_token ${row?.lastToken}`,
-    table: row?.table,
-    rowId: row?.id,
-    value: row?.value,
-    lastToken: row?.lastToken,
-  });
+  say(finalRowLine(row));
   const checked: Verdict = checkHistory(
     events.map(toWire),
     row ? { value: row.value, lastToken: row.lastToken } : undefined,

@@ -41,14 +41,7 @@ export function checkerVerdict(
   row: (RowNow & { table?: string; id?: number }) | undefined,
 ): { lines: StoryLine[]; verdict: string; safe: boolean; checked: Verdict } {
   const checked = checkHistory(events, row && { value: row.value, lastToken: row.lastToken });
-  const final: StoryLine = {
-    step: 'final',
-    text: `final: ${row?.table} row ${row?.id} value ${JSON.stringify(row?.value)} last_token ${row?.lastToken}`,
-    table: row?.table,
-    rowId: row?.id,
-    value: row?.value,
-    lastToken: row?.lastToken,
-  };
+  const final = finalRowLine(row);
   const violations = checked.violations.map(
     (violation): StoryLine => ({ step: 'violation', text: violationLines(violation).join('\n'), ...violation }),
   );
@@ -64,4 +57,18 @@ export function checkerVerdict(
     checked: checked.checked,
   };
   return { lines: [final, ...violations, line], verdict, safe: checked.ok, checked };
+}
+
+/** The `final` line: the row as the run left it in the database. */
+export function finalRowLine(
+  row: { table?: string | undefined; id?: number | undefined; value: string; lastToken: number } | undefined,
+): StoryLine {
+  return {
+    step: 'final',
+    text: `final: ${row?.table} row ${row?.id} value ${JSON.stringify(row?.value)} last_token ${row?.lastToken}`,
+    table: row?.table,
+    rowId: row?.id,
+    value: row?.value,
+    lastToken: row?.lastToken,
+  };
 }
