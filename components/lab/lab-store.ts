@@ -100,16 +100,19 @@ function withoutShownStep({ walkthroughStep: _, ...rest }: LabSnapshot): LabSnap
 }
 
 const WINDOW_BOUNDS_MS = { min: 2_000, max: 10 * 60_000, initial: 14_000 } as const;
-/** A fitted window is the history's span and this much more (the air split between its two sides). */
-const FIT_MARGIN = 1.2;
+/**
+ * The air around a fitted history, as shares of the window: more on the right, where the last write
+ * (a counterexample's deciding one) has its label.
+ */
+const FIT_AIR = { left: 0.05, right: 0.2 } as const;
 const clampWindow = (ms: number) => Math.min(WINDOW_BOUNDS_MS.max, Math.max(WINDOW_BOUNDS_MS.min, Math.round(ms)));
 
 /** A recorded history's window: all of it, a little air each side, within the zoom bounds. */
 function fittedTo(history: readonly WireEvent[] | undefined): { windowMs: number; viewEnd: number } | undefined {
   const bounds = history ? replayBounds(history) : undefined;
   if (!bounds) return undefined;
-  const windowMs = clampWindow((bounds.to - bounds.from) * FIT_MARGIN);
-  return { windowMs, viewEnd: bounds.to + ((FIT_MARGIN - 1) / 2) * windowMs };
+  const windowMs = clampWindow((bounds.to - bounds.from) / (1 - FIT_AIR.left - FIT_AIR.right));
+  return { windowMs, viewEnd: bounds.to + FIT_AIR.right * windowMs };
 }
 
 /**

@@ -193,6 +193,8 @@ function writeLabelsIn(lane: Lane, w0: number, w1: number, s: Scale): PlacedLabe
     px: s.metrics.labelPx,
     gap: WRITE_LABEL_GAP,
     nextX: beyond && s.x(beyond.at),
+    left: s.left,
+    right: s.right,
   };
   return placeWriteLabels(writes, geometry);
 }
@@ -250,7 +252,12 @@ export function layoutLane(lane: Lane, top: number, s: Scale, out: LaidOutMark[]
       text(x, writeY + (m.glyphPx - 1) * 0.35, accepted ? '✓' : '✗', m.glyphPx - 1, 'onMark', 'glyph', 700, 'middle'),
     ];
     if (placed) shapes.push(text(placed.x, writeY + px * 0.4, placed.text, px, 'text', 'write-label'));
-    const box = { x: x - r, y: writeY - r, w: placed ? placed.x + placed.width - (x - r) : 2 * r, h: 2 * r };
+    // The label may sit left of the mark (at the track's right edge): the box holds both, unless the
+    // label is a run's, left of the run's other marks (their boxes are theirs).
+    const boxed = placed && (placed.x > x || placed.first === placed.last) ? placed : undefined;
+    const boxLeft = boxed ? Math.min(x - r, boxed.x) : x - r;
+    const boxRight = boxed ? Math.max(x + r, boxed.x + boxed.width) : x + r;
+    const box = { x: boxLeft, y: writeY - r, w: boxRight - boxLeft, h: 2 * r };
     out.push(marked(s, kept, { box, shapes }, x, writeY - r));
   }
   const [f0, f1] = pointsIn(lane.life, from, to);

@@ -233,6 +233,29 @@ describe('labels that make room', () => {
     );
   });
 
+  test("the last write's label at the window's right edge is drawn whole, left of its mark (a fitted counterexample)", () => {
+    const deciding = buildTimeline(
+      [
+        ev(1, 0, 'A', 'lease_acquired', { token: 7, detail: { expiresAt: new Date(at(20)).toISOString() } }),
+        ev(2, 0.5, 'A', 'write_accepted', { token: 7, detail: { value: 'a-1' } }),
+        ev(3, 1.12, 'A', 'write_rejected', { token: 6, storedToken: 7, detail: { value: 'a-2' } }),
+      ],
+      at(11),
+    );
+    // The window ends 30 px after the rejected a-2: right of it, its label would be cut.
+    const width = 1280;
+    const pxPerMs = (width - SCREEN_METRICS.labelW) / 1_200;
+    const edge = layout(deciding, { from: at(0), to: at(1.12) + 30 / pxPerMs, width });
+    const label = textsOf(edge, 'write-label').at(-1);
+    assert.equal(label?.text, '6 vs 7');
+    assert.ok(label && label.x + label.text.length * CHAR_EM * label.px <= width, 'it ends on the track');
+    const mark = edge.marks.find((m) => m.shapes.includes(label));
+    assert.ok(
+      mark && mark.box.x <= label.x && label.x < mark.box.x + mark.box.w,
+      "left of its mark, in the mark's box",
+    );
+  });
+
   test('a narrow bar shortens its label, a narrower one drops it', () => {
     const wide = layout(writes);
     assert.deepEqual(

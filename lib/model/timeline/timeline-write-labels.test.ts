@@ -24,6 +24,8 @@ const laneArb = fc.record({
   // The screen's metrics and the projector's (lib/model/timeline/timeline-layout.ts).
   size: fc.constantFrom({ r: 9, px: 12 }, { r: 14, px: 20 }),
   nextGap: fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined }),
+  /** How far the track's right edge is past the last write (often less than a label). */
+  edgeGap: fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }),
 });
 
 type LaneArb = typeof laneArb extends fc.Arbitrary<infer T> ? T : never;
@@ -40,7 +42,8 @@ function lane(arb: LaneArb) {
     };
   });
   const nextX = arb.nextGap === undefined ? undefined : x + arb.nextGap;
-  return { writes, geometry: { ...arb.size, gap: 3, nextX } };
+  const right = arb.edgeGap === undefined ? undefined : x + arb.edgeGap;
+  return { writes, geometry: { ...arb.size, gap: 3, nextX, left: 100, right } };
 }
 
 const overlap = (a: [number, number], b: [number, number]) => a[0] < b[1] && b[0] < a[1];
@@ -60,6 +63,20 @@ test('no write label overprints another label or a write, and every refusal is t
         // Only the lane's last label may reach the write beyond the window (off the track, not drawn).
         if (geometry.nextX !== undefined && label.last < writes.length - 1)
           assert.ok(label.x + label.width <= geometry.nextX - geometry.r);
+        // Nothing left of the track; past its right edge only the lane's last label, with no room left of it.
+        assert.ok(label.x >= geometry.left, `"${label.text}" starts left of the track`);
+        if (geometry.right !== undefined && label.x + label.width > geometry.right) {
+          assert.equal(i, placed.length - 1, `"${label.text}" is cut at the edge but is not the last label`);
+          assert.ok(label.x > (writes[label.last]?.x ?? 0), 'a label cut at the edge though it sits left of its write');
+          const before = placed[i - 1];
+          const clear = Math.max(
+            geometry.left,
+            before ? before.x + before.width + geometry.gap : Number.NEGATIVE_INFINITY,
+            label.first > 0 ? (writes[label.first - 1]?.x ?? 0) + geometry.r + geometry.gap : Number.NEGATIVE_INFINITY,
+          );
+          const room = (writes[label.first]?.x ?? 0) - geometry.r - geometry.gap - clear;
+          assert.ok(room < label.width, `"${label.text}" is cut at the edge with ${room} px free left of it`);
+        }
       });
       writes.forEach((write, i) => {
         const telling = placed.filter((label) => label.first <= i && i <= label.last);
@@ -103,4 +120,20 @@ test("token-as-text's bunched refusals are told in one label after the last of t
     '✗×2 vs 9 ✓×1',
   );
   assert.ok(labelWidth('✗×5 vs 9', 20) > labelWidth('x×5 vs 9', 20), 'a symbol is wider than a letter');
+});
+
+test("the last write's label at the track's right edge goes left of its mark, whole", () => {
+  // A counterexample fitted to its span: the deciding write is the last event, 30 px from the edge.
+  const writes = [
+    { x: 300, accepted: true, label: 'A-1 · 3' },
+    { x: 970, accepted: false, storedToken: 5, label: 'A-2 · 3 vs 5' },
+  ];
+  const placed = placeWriteLabels(writes, { r: 9, px: 12, gap: 3, left: 100, right: 1000 });
+  const deciding = placed.find((p) => p.last === 1);
+  assert.ok(deciding, 'the deciding write is labelled');
+  assert.ok(deciding.x + deciding.width <= 970 - 9, 'it ends before its mark');
+  assert.ok(deciding.x >= 300 + 9, 'and after the write before it');
+  // Without the edge, as before: right of the mark (the painter cuts it).
+  const unbounded = placeWriteLabels(writes, { r: 9, px: 12, gap: 3 });
+  assert.equal(unbounded.find((p) => p.last === 1)?.x, 970 + 9 + 3);
 });

@@ -4,7 +4,9 @@
  * An accepted write whose label has no room keeps its ✓ and loses its label (as a busy lane always
  * drew it). A rejection's label that has no room is not dropped: the run of writes from it on is
  * summed up in one label after the run's last write ("✗×5 vs 9"), the run growing until that label
- * fits. Pure: positions in px, widths estimated from the characters, as the rest of the layout.
+ * fits. A label that would run past the track's right edge (where it is cut) goes left of its write
+ * when there is room there: a counterexample's deciding write is the last one, at the edge. Pure:
+ * positions in px, widths estimated from the characters, as the rest of the layout.
  */
 
 /** A write as its label's placement sees it: where its mark's centre is drawn, and what it would say. */
@@ -21,7 +23,10 @@ export type PlacedLabel = {
   /** Left edge of the text, and its estimated width. */
   x: number;
   width: number;
-  /** The writes it speaks for, as indexes: from `first` to `last`, drawn after `last`'s mark. */
+  /**
+   * The writes it speaks for, as indexes: from `first` to `last`, drawn after `last`'s mark, or before
+   * `first`'s when it would run past the track's right edge.
+   */
   first: number;
   last: number;
 };
@@ -35,6 +40,9 @@ export type LabelGeometry = {
   gap: number;
   /** Where the next write after these is drawn (beyond the window): the last label ends before it. */
   nextX?: number | undefined;
+  /** The track's edges: a label past either is cut. */
+  left?: number | undefined;
+  right?: number | undefined;
 };
 
 /** Width of a character as a share of the font size: no font metrics in a pure module. */
@@ -65,11 +73,23 @@ export function runLabel(run: readonly WriteToLabel[]): string {
 /** The labels of one lane's writes, in order of x (the writes must be in that order). */
 export function placeWriteLabels(writes: readonly WriteToLabel[], g: LabelGeometry): PlacedLabel[] {
   const placed: PlacedLabel[] = [];
+  const trackEnd = g.right ?? Number.POSITIVE_INFINITY;
   const roomEnd = (next: number) => {
     const x = next < writes.length ? writes[next]?.x : g.nextX;
-    return x === undefined ? Number.POSITIVE_INFINITY : x - g.r - g.gap;
+    return Math.min(trackEnd, x === undefined ? Number.POSITIVE_INFINITY : x - g.r - g.gap);
   };
   const after = (i: number) => (writes[i]?.x ?? 0) + g.r + g.gap;
+  /** Where a label of `width` ends left of write `first`'s mark, if it clears the label and the mark before it. */
+  const leftOf = (first: number, width: number): number | undefined => {
+    const x = (writes[first]?.x ?? 0) - g.r - g.gap - width;
+    const previous = placed.at(-1);
+    const clear = Math.max(
+      g.left ?? 0,
+      previous ? previous.x + previous.width + g.gap : Number.NEGATIVE_INFINITY,
+      first > 0 ? after(first - 1) : Number.NEGATIVE_INFINITY,
+    );
+    return x >= clear ? x : undefined;
+  };
   let i = 0;
   while (i < writes.length) {
     const write = writes[i] as WriteToLabel;
@@ -79,18 +99,30 @@ export function placeWriteLabels(writes: readonly WriteToLabel[], g: LabelGeomet
       i += 1;
       continue;
     }
+    // Left of its mark only at the track's edge: elsewhere a label reads as its write's by sitting after it.
+    const left = after(i) + width > trackEnd ? leftOf(i, width) : undefined;
+    if (left !== undefined) {
+      placed.push({ text: write.label, x: left, width, first: i, last: i });
+      i += 1;
+      continue;
+    }
     if (write.accepted) {
       i += 1;
       continue;
     }
     // The run grows to the right until its label fits before the next write; the last write's label
-    // is placed even without room (only a write beyond the window, off the track, is in its way).
+    // goes left of the run if it fits there, else it is placed even without room (cut at the edge).
     let last = i;
     for (;;) {
       const text = last === i ? write.label : runLabel(writes.slice(i, last + 1));
       const runWidth = labelWidth(text, g.px);
-      if (last === writes.length - 1 || after(last) + runWidth <= roomEnd(last + 1)) {
+      if (after(last) + runWidth <= roomEnd(last + 1)) {
         placed.push({ text, x: after(last), width: runWidth, first: i, last });
+        break;
+      }
+      if (last === writes.length - 1) {
+        const left = after(last) + runWidth > trackEnd ? leftOf(i, runWidth) : undefined;
+        placed.push({ text, x: left ?? after(last), width: runWidth, first: i, last });
         break;
       }
       last += 1;
