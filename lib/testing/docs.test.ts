@@ -17,6 +17,7 @@ import {
   sourceTexts,
   tableRows,
 } from './docs-check';
+import { stalePictures } from './docs-pictures';
 import { MUTANTS } from './mutations';
 
 /*
@@ -143,4 +144,8 @@ test("bench/README.md's table of current figures has a row for every benchmark, 
 test('the README stays a page a newcomer reads in five minutes: at most 200 lines', () => {
   const lines = readDoc('README.md').split('\n').length;
   assert.ok(lines <= 200, `README.md has ${lines} lines: move the detail to docs/`);
+});
+
+test("the docs' pictures are what the app's SVG export draws today from their recorded histories", () => {
+  assert.deepEqual(stalePictures(), [], 'draw them again: npm run docs:pictures');
 });
