@@ -1,6 +1,8 @@
 import fc from 'fast-check';
+import { falseFailoverNarration } from '../lib/model/failover/failover-narration-oracle';
 import { WORKER_LAB_IDS } from '../lib/model/lab/lab-kinds';
 import { falseNarration } from '../lib/model/walkthrough/narration-oracle';
+import { failoverHistory } from '../lib/testing/failover-histories';
 import { storyHistory } from '../lib/testing/story-histories';
 import type { BenchSizes } from './sizes';
 import type { Figure } from './stats';
@@ -11,7 +13,8 @@ import type { Figure } from './stats';
  * refused and retrying, late answers), every step reached at every moment of each narrated and its
  * every claim held to the events (lib/model/walkthrough/narration-oracle.ts). The goal is issue 34's:
  * no false sentence; `npm test` runs 1,000 histories per lab (narration-properties.test.ts), this runs
- * 100,000 per lab at full size, and prints how many sentences it read.
+ * 100,000 per lab at full size, and prints how many sentences it read. The failover lab's story too,
+ * over its own generated histories (lib/testing/failover-histories.ts, failover-narration-oracle.ts).
  */
 
 export async function benchNarration(size: BenchSizes['narration']): Promise<Figure[]> {
@@ -19,13 +22,15 @@ export async function benchNarration(size: BenchSizes['narration']): Promise<Fig
   let totalSentences = 0;
   let totalFalse = 0;
   const started = performance.now();
-  for (const lab of WORKER_LAB_IDS) {
+  const labs = [...WORKER_LAB_IDS, 'failover' as const];
+  for (const lab of labs) {
     let sentences = 0;
     let wrong = 0;
     let example = '';
-    const histories = fc.sample(storyHistory(lab), { numRuns: size.historiesPerLab, seed: size.seed });
+    const generated = lab === 'failover' ? failoverHistory() : storyHistory(lab);
+    const histories = fc.sample(generated, { numRuns: size.historiesPerLab, seed: size.seed });
     for (const events of histories) {
-      const checked = falseNarration(lab, events);
+      const checked = lab === 'failover' ? falseFailoverNarration(events) : falseNarration(lab, events);
       sentences += checked.sentences;
       wrong += checked.wrong.length;
       if (!example && checked.wrong[0]) example = checked.wrong[0];

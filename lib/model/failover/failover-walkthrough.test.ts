@@ -51,7 +51,7 @@ test('asynchronous: each step names what was recorded, and the verdict the three
   assert.ok(words.every((w) => w.done));
   assert.match(words[1]?.text ?? '', /^A was granted the lease with token 1 by the primary/);
   assert.match(words[2]?.text ?? '', /A wrote "A-1" with token 1: the primary accepted it/);
-  assert.match(words[4]?.text ?? '', /granted B a newer token, 2,/);
+  assert.match(words[4]?.text ?? '', /^The primary granted B token 2, newer than A’s 1, and acknowledged it at once\./);
   assert.match(
     words[7]?.text ?? '',
     /row holds "A-1" with token 1; its lease is A’s \(token 1\)\. B’s acknowledged write \("B-1", token 2\) is gone, and so is its grant/,

@@ -130,7 +130,14 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
         const step = at(story, I.grantB, 'grant', 'grant_waiting');
         if (step.kind === 'grant_waiting')
           return `B’s grant committed on the primary, but its COMMIT was not acknowledged: after ${step.waitedMs} ms it still waited for the standby, which cannot hear the primary. B was told nothing yet.`;
-        return `The primary granted B a newer token, ${step.token}, and acknowledged it at once.${cutWhen(story, I.grantB) ? ' The standby, cut off, did not receive it.' : ''}`;
+        // Newer, older or the same as A's, from the numbers; and by whichever server granted it (free play may
+        // have killed the primary by then).
+        const a = at(story, I.grantA, 'grant');
+        const [mine, theirs] = [Number(step.token), Number(a.token)];
+        const relation = mine > theirs ? 'newer than' : mine < theirs ? 'older than' : 'the same as';
+        const by = step.server === 'primary' ? 'The primary' : 'The promoted standby';
+        const cutOff = step.server === 'primary' && cutWhen(story, I.grantB);
+        return `${by} granted B token ${step.token}, ${relation} A’s ${a.token}, and acknowledged it at once.${cutOff ? ' The standby, cut off, did not receive it.' : ''}`;
       },
       action: { kind: 'grant', holder: 'B' },
     },
