@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { type BenchSizes, FULL_SIZES, QUICK_SIZES } from './sizes';
+import { WORKER_LAB_IDS } from '../lib/model/lab/lab-kinds';
+import { type BenchSizes, FULL_SIZES, type NarratedLab, QUICK_SIZES } from './sizes';
+
+const NARRATED_LABS: readonly NarratedLab[] = [...WORKER_LAB_IDS, 'failover'];
 
 /** The command line of `npm run bench`: which benchmarks, and at what size. */
 
@@ -45,7 +48,8 @@ export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …]
   --crashes  how many times faults kills the database (default ${FULL_SIZES.faults.crashes}, quick ${QUICK_SIZES.faults.crashes})
   --trainees how many trainees submit a guard in classroom (default ${FULL_SIZES.classroom.trainees}, quick ${QUICK_SIZES.classroom.trainees})
   --servers  how many app servers share its database (default ${FULL_SIZES.classroom.servers}, quick ${QUICK_SIZES.classroom.servers})
-  --histories how many generated histories per lab narration checks (default ${FULL_SIZES.narration.historiesPerLab}, quick ${QUICK_SIZES.narration.historiesPerLab})`;
+  --histories how many generated histories per lab narration checks (default ${FULL_SIZES.narration.historiesPerLab}, quick ${QUICK_SIZES.narration.historiesPerLab})
+  --labs     which labs narration checks, by id, comma-separated (default all: ${NARRATED_LABS.join(', ')})`;
 
 export class UsageError extends Error {}
 
@@ -77,6 +81,13 @@ const argsSchema = z.object({
     .min(1, '--histories must be at least 1')
     .max(10_000_000, '--histories must be at most 10000000')
     .optional(),
+  labs: z
+    .string()
+    .transform((list) => list.split(','))
+    .pipe(
+      z.array(z.enum(NARRATED_LABS, { error: (issue) => `--labs: unknown lab ${JSON.stringify(issue.input)}` })).min(1),
+    )
+    .optional(),
   crashes: z.coerce
     .number({ error: '--crashes must be a number' })
     .int('--crashes must be a whole number')
@@ -103,9 +114,10 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     trainees: values.trainees,
     servers: values.servers,
     histories: values.histories,
+    labs: values.labs,
   });
   if (!checked.success) throw new UsageError(checked.error.issues[0]?.message ?? 'invalid arguments');
-  const { names, quick, minutes, crashes, trainees, servers, histories } = checked.data;
+  const { names, quick, minutes, crashes, trainees, servers, histories, labs } = checked.data;
   const base = quick ? QUICK_SIZES : FULL_SIZES;
   const sizes: BenchSizes = {
     ...base,
@@ -116,7 +128,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       trainees: trainees ?? base.classroom.trainees,
       servers: servers ?? base.classroom.servers,
     },
-    narration: { ...base.narration, historiesPerLab: histories ?? base.narration.historiesPerLab },
+    narration: { ...base.narration, historiesPerLab: histories ?? base.narration.historiesPerLab, labs },
   };
   const everyOne = BENCHES.filter((name) => !BY_NAME_ONLY.includes(name));
   const selected = new Set<Bench>(names.length ? names : quick ? everyOne : BY_DEFAULT);
@@ -130,4 +142,5 @@ const OPTIONS = {
   trainees: { type: 'string' },
   servers: { type: 'string' },
   histories: { type: 'string' },
+  labs: { type: 'string' },
 } as const;

@@ -22,7 +22,7 @@ export async function benchNarration(size: BenchSizes['narration']): Promise<Fig
   let totalSentences = 0;
   let totalFalse = 0;
   const started = performance.now();
-  const labs = [...WORKER_LAB_IDS, 'failover' as const];
+  const labs = size.labs ?? [...WORKER_LAB_IDS, 'failover' as const];
   for (const lab of labs) {
     let sentences = 0;
     let wrong = 0;

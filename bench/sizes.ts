@@ -1,8 +1,13 @@
+import type { WorkerLabId } from '../lib/model/lab/lab-kinds';
+
 /*
  * Every size a benchmark runs at, in one place: the full size (`npm run bench`) and the quick size
  * (`npm run bench -- --quick`, which `npm test` runs). The quick size checks that each benchmark
  * still runs, end to end, as fast as it can; its figures are printed but say little.
  */
+
+/** A lab whose walkthrough the narration benchmark checks: every worker lab's, and the failover lab's. */
+export type NarratedLab = WorkerLabId | 'failover';
 
 export type BenchSizes = {
   throughput: { rounds: number; roundMs: number };
@@ -24,8 +29,11 @@ export type BenchSizes = {
     /** Commit → paint samples on a shared lab while the room submits. */
     paintSamples: number;
   };
-  /** Generated histories per lab whose every sentence the narration oracle checks (bench/narration.ts). */
-  narration: { historiesPerLab: number; seed: number };
+  /**
+   * Generated histories per lab whose every sentence the narration oracle checks (bench/narration.ts),
+   * for these labs (all, by default).
+   */
+  narration: { historiesPerLab: number; seed: number; labs?: readonly NarratedLab[] | undefined };
   jobQueue: {
     jobs: number;
     jobMs: number;
