@@ -41,7 +41,7 @@ const BY_DEFAULT: readonly Bench[] = [
  */
 const BY_NAME_ONLY: readonly Bench[] = [];
 
-export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …] [--quick] [--minutes N] [--crashes N] [--trainees N] [--servers K] [--histories N]
+export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …] [--quick] [--minutes N] [--crashes N] [--trainees N] [--servers K] [--histories N] [--labs L,…] [--help]
   no names: ${BY_DEFAULT.join(', ')} (room, faults, classroom and narration take minutes: name them)
   --quick    every benchmark (or those named) at its small size (bench/sizes.ts), to check that each runs
   --minutes  how long the room runs (default ${FULL_SIZES.room.minutes}, quick ${QUICK_SIZES.room.minutes})

@@ -38,6 +38,10 @@ import { benchThroughput } from './throughput';
 const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(BENCH_USAGE);
+    return EXIT.ok;
+  }
   let args: BenchArgs;
   try {
     args = parseBenchArgs(argv);
