@@ -269,7 +269,7 @@ function heldPacketStory(sim: LabSim, c: StoryChoices): void {
   sim.expire('A', grant.lease, expiresAt);
   sim.start('B', { leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 30_000 });
   const release = () => lateAnswered(sim, c, sim.answer(held), grant.writes);
-  // Released before B's grant, the write was not held across a takeover: the story has no held write.
+  // Released before B's grant: held across A's expiry, but not across a takeover (B's step says it had arrived).
   if (c.wakesBeforeB) release();
   const b = bTakesOver(sim, c);
   if (!c.wakesBeforeB) release();

@@ -35,7 +35,7 @@ const REAL =
  * What happened so far in the delayed packet's story, read from the events of this run, each fact
  * keyed on the events that make it true however the run went (A may have lost and retaken its lease
  * before the hold, a stalled process): the held write is A's write that was still unanswered when the
- * lease it was sent under ran out, and was not answered before another worker took the lease.
+ * lease it was sent under ran out (answered later, before or after another worker took the lease).
  */
 export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
   const find = (match: (e: WireEvent) => boolean, after = 0) => events.find((e) => e.id > after && match(e));
@@ -75,7 +75,7 @@ export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
 
 type Held = { sent: WireEvent; lease: WireEvent; expiry: WireEvent; outcome: WireEvent | undefined };
 
-/** A's write held on the wire: the last one unanswered when its lease ran out and not answered before B's grant. */
+/** A's write held on the wire: the last one still unanswered when the lease it was sent under ran out. */
 function heldWrite(events: readonly WireEvent[]): Held | undefined {
   const found: Held[] = [];
   for (const sent of events) {
@@ -94,8 +94,9 @@ function heldWrite(events: readonly WireEvent[]): Held | undefined {
         (outcome === undefined || e.id < outcome.id),
     );
     if (!expiry) continue;
-    const grantB = events.find((e) => e.id > expiry.id && e.actor === 'B' && e.kind === 'lease_acquired');
-    if (outcome && (grantB === undefined || outcome.id < grantB.id)) continue;
+    // Held across its lease's end, it stays the held write whenever it is answered: before B's grant too
+    // (the steps then say it had already arrived). Dropping it on a later answer would take back a step
+    // a page already showed done: the steps reached must only grow with the events.
     found.push({ sent, lease, expiry, outcome });
   }
   return found.at(-1);

@@ -25,10 +25,9 @@ function plainFactsAtStep(steps: readonly Step[], events: readonly WireEvent[], 
 
 /**
  * Whether the steps reached only grow as the history does, the binary search's premise (eventsToReach).
- * The delayed packet's do not always: a held write answered after all (A stalled, its write was not
- * held across a takeover) un-reaches its step, and a binary search over that answers by where it
- * happens to probe. There the remembered answer (the first moment the step was reached as the events
- * came) and the plain one may differ; the property holds the two equal wherever the premise holds.
+ * Every lab's generated histories keep it (walkthrough-monotone.test.ts); a history with an event moved
+ * before the end may not, and there the remembered answer (the first moment the step was reached as
+ * the events came) and the plain one may differ: the property holds the two equal wherever it holds.
  */
 function growsOnly(lab: LabId, steps: readonly Step[], events: readonly WireEvent[]): boolean {
   let before = 0;
