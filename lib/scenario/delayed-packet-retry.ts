@@ -1,8 +1,6 @@
 import 'server-only';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
-import { checkHistory } from '../model/checker/checker';
-import { violationLines } from '../model/checker/checker-violations';
 import type { LabEvent } from '../model/core/events';
 import type { WireEvent } from '../model/core/wire';
 import { toWire } from '../model/core/wire';
@@ -13,13 +11,16 @@ import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
 import { refuseIfInUse } from './pause';
 import { recordedEvent, type ScenarioOutcome, type StoryLine, type StoryPrinter } from './story';
+import { checkerVerdict } from './told-run';
 
 /*
  * The delayed packet with a client timeout and a retry (`npm run scenario -- delayed-packet --retry`):
  * A's write is held on the wire; B takes over as soon as A's lease runs out, and writes; A's client,
  * unanswered for RETRY_AFTER_MS, gives up on that connection and sends the same write with the same
  * token on a new one; then the packet relay releases the first. Fenced: both attempts rejected. Unfenced: the
- * retry lands over B's value, and the original lands again after it: one write applied twice.
+ * retry lands over B's value, and the original lands again after it: one write applied twice. No
+ * walkthrough tells this story (free play runs it), so its steps are said here; the verdict is the
+ * checker's, as every told run's.
  */
 
 /** Past A's expiry (at most 2 s after it sent) and B's write: the retry comes after the takeover. */
@@ -106,23 +107,17 @@ export async function runDelayedPacketRetryScenario(lab: LabInstance, print: Sto
       token: original.token,
       outcome: original.outcome,
     });
-    const row = await readLabRow(lab);
-    say({
-      step: 'final',
-      text: `final: ${row?.table} row ${row?.id} value ${JSON.stringify(row?.value)} last_token ${row?.lastToken}`,
-      value: row?.value,
-      lastToken: row?.lastToken,
-    });
-    const checked = checkHistory(events.map(toWire), row ? { value: row.value, lastToken: row.lastToken } : undefined);
-    for (const violation of checked.violations) {
-      say({ step: 'violation', text: violationLines(violation).join('\n'), ...violation });
-    }
-    const twice = retried.kind === 'write_accepted' && original.kind === 'write_accepted';
-    const safe = checked.ok && retried.kind === 'write_rejected' && original.kind === 'write_rejected';
-    const verdict = safe
-      ? `safe: A's retry and its held write, both with token ${retried.token}, were rejected; B's value (token ${writeB.token}) is intact`
-      : `UNSAFE (${labTitle(lab)}): lost update: B's value ${JSON.stringify(writeB.detail?.value)} (token ${writeB.token}) was overwritten by A's retry with token ${retried.token}${twice ? `, and A's held write landed after it: ${JSON.stringify(original.detail?.value)} applied twice` : ''}`;
-    say({ step: 'verdict', text: verdict, safe, lab: lab.id });
+    // The row, and the verdict: the checker's, as every told run's (told-run.ts).
+    const stored = await readLabRow(lab);
+    const row = stored && {
+      table: stored.table,
+      id: stored.id,
+      value: stored.value,
+      lastToken: Number(stored.lastToken),
+    };
+    const judged = checkerVerdict(labTitle(lab), lab.id, events.map(toWire), row);
+    for (const line of judged.lines) say(line);
+    const { safe, verdict } = judged;
     return { safe, verdict, lines };
   } finally {
     await supervisor.stopLab(lab);

@@ -141,32 +141,45 @@ describe('npm run scenario -- pause', () => {
     assert.equal(lines.at(-1).safe, true);
   });
 
-  test('the delayed packet: fenced exits 0 with the held write rejected, unfenced exits 1 naming the lost update (--json)', async () => {
+  test("the delayed packet, told in the walkthrough's words: fenced exits 0 with the held write rejected, unfenced exits 1 on the checker's lost update (--json)", async () => {
     const fenced = await runScenario(['delayed-packet']);
     assert.equal(fenced.code, 0, fenced.stderr);
-    assert.match(fenced.stdout, /^the proxy holds A's connection: A sent "A-2" with token \d+/m);
+    assert.match(fenced.stdout, /^3\. The network holds A's write; A's lease runs out$/m);
     assert.match(
       fenced.stdout,
-      /^released: PostgreSQL receives A's write \d+ ms after A sent it, .* -> rejected \(stale: row holds token \d+\)$/m,
+      /PostgreSQL received A's write \d+ ms after A sent it, \d+ ms after A's lease ran out by the database's clock: "A-\d+" with token \d+, rejected as stale/,
     );
-    assert.match(fenced.stdout, /^safe: A's delayed write with token \d+ arrived \d+ ms late and was rejected/m);
+    assert.match(fenced.stdout, /^safe \(the checker\): no violation in \d+ writes and \d+ grants$/m);
     const unfenced = await runScenario(['delayed-packet-unfenced', '--json']);
     assert.equal(unfenced.code, 1, unfenced.stderr);
-    const lines = unfenced.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = jsonLines(unfenced.stdout);
+    const { events, row, checked } = await recorded('delayed-packet-unfenced');
+    const ids = walkthroughFor('delayed-packet-unfenced').map((step) => step.id);
     assert.deepEqual(
       lines.filter((l) => l.step !== 'violation').map((l) => l.step),
-      ['first-holder-writes', 'write-held', 'takeover-writes', 'held-write-arrives', 'final', 'checker', 'verdict'],
+      [...ids, 'final', 'verdict'],
+    );
+    // Each step's words are the walkthrough's, read from the events the run recorded.
+    assert.deepEqual(
+      lines.slice(0, ids.length).map(({ step, narration }) => ({ step, narration })),
+      walkthroughWords('delayed-packet-unfenced', events, row),
     );
     assert.deepEqual(
       lines.filter((l) => l.step === 'violation').map((l) => l.kinds),
+      checked.violations.map((v) => v.kinds),
+    );
+    assert.deepEqual(
+      checked.violations.map((v) => v.kinds),
       [['token-went-back', 'superseded-holder', 'write-after-expiry']],
     );
-    const arrived = lines.find((l) => l.step === 'held-write-arrives');
-    assert.equal(arrived.outcome, 'accepted');
-    assert.ok(arrived.heldMs > 0 && arrived.lateByMs > 0, 'held on the wire, received after the expiry');
+    assert.match(
+      lines.find((l) => l.step === 'held-write-arrives').narration,
+      /B's newer value was overwritten, a lost update/,
+    );
+    assert.match(
+      lines.at(-1).text,
+      /^UNSAFE \(A delayed packet, unfenced\) \(the checker\): 1 violation in \d+ writes and \d+ grants: lost update: /,
+    );
     assert.equal(lines.at(-1).safe, false);
   });
 
@@ -194,7 +207,11 @@ describe('npm run scenario -- pause', () => {
       unfenced.stdout,
       /^ {2}A wrote .*: a stale write accepted after its lease expired \(sent at .*, while the lease still ran/m,
     );
-    assert.match(unfenced.stdout, /^UNSAFE \(A delayed packet, unfenced\): lost update: .* "A-2" applied twice$/m);
+    // The verdict is the checker's: the retry over B's value, and the held write after it, each a violation.
+    assert.match(
+      unfenced.stdout,
+      /^UNSAFE \(A delayed packet, unfenced\) \(the checker\): \d+ violations? in \d+ writes and \d+ grants: lost update: /m,
+    );
     const misused = await runScenario(['pause', '--retry']);
     assert.equal(misused.code, 2);
     assert.match(misused.stderr, /--retry is for the delayed-packet scenarios only/);
