@@ -51,7 +51,7 @@ const PAUSE_SCENARIOS: ReadonlyMap<string, LabId> = new Map([
   ...WORKER_LAB_IDS.filter((lab) => lab !== PAUSE_FENCED).map((lab) => [lab, lab] as const),
 ]);
 const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability', FAILOVER_LAB, 'sweep'];
-const EXIT = { safe: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, inUse: 5, interrupted: 130 } as const;
+const EXIT = { safe: 0, help: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, inUse: 5, interrupted: 130 } as const;
 /** Crash cycles of the durability scenario. */
 const CYCLES = { min: 1, max: 500, default: 20 } as const;
 /** Grants of other locks after the cut, in the failover scenario: past 32 or so, a token comes back. */
@@ -178,6 +178,10 @@ function parse(argv: string[]): { name: string; options: Options } {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    return EXIT.help;
+  }
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);

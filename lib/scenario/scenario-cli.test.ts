@@ -243,4 +243,13 @@ describe('npm run scenario -- pause', () => {
     assert.equal(badClock.code, 2);
     assert.match(badClock.stderr, /\n--lease-clock must be one of own, database\n?$/);
   });
+
+  test('--help: the usage on stdout, exit 0, nothing run', async () => {
+    for (const args of [['--help'], ['pause', '--help'], ['-h']]) {
+      const help = await runScenario(args);
+      assert.equal(help.code, 0, help.stderr);
+      assert.match(help.stdout, /^usage: npm run scenario -- <pause\|/);
+      assert.equal(help.stderr, '');
+    }
+  });
 });
