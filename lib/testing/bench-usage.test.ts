@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { parseBenchArgs, UsageError } from '../../bench/args';
+
+/*
+ * The benchmark command's line as a person types it: --help prints the usage and exits 0, a bad
+ * option or lab is refused in words with exit 2, and --labs names the narration's labs.
+ */
+
+const run = promisify(execFile);
+const bench = (args: string[]) =>
+  run(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'bench/main.ts', ...args], {
+    timeout: 30_000,
+  }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: error.code ?? -1,
+      stdout: error.stdout ?? '',
+      stderr: error.stderr ?? '',
+    }),
+  );
+
+test('npm run bench -- --help: the usage, exit 0; an unknown option: the usage and the reason, exit 2', {
+  timeout: 60_000,
+}, async () => {
+  const help = await bench(['--help']);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^usage: npm run bench /);
+  const wrong = await bench(['--nope']);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /\nunknown option --nope\n?$/);
+});
+
+test('--labs: the narration checks the labs named, and refuses one it does not know', () => {
+  assert.deepEqual(parseBenchArgs(['narration', '--labs', 'failover,fenced']).sizes.narration.labs, [
+    'failover',
+    'fenced',
+  ]);
+  assert.equal(parseBenchArgs(['narration']).sizes.narration.labs, undefined);
+  assert.throws(
+    () => parseBenchArgs(['narration', '--labs', 'fenced,nope']),
+    (error: unknown) => {
+      return error instanceof UsageError && /--labs: unknown lab "nope"/.test(error.message);
+    },
+  );
+});
