@@ -1,9 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { WORKER_LAB_IDS } from '../lib/model/lab/lab-kinds';
-import { type BenchSizes, FULL_SIZES, type NarratedLab, QUICK_SIZES } from './sizes';
-
-const NARRATED_LABS: readonly NarratedLab[] = [...WORKER_LAB_IDS, 'failover'];
+import { type BenchSizes, FULL_SIZES, NARRATED_LABS, QUICK_SIZES } from './sizes';
 
 /** The command line of `npm run bench`: which benchmarks, and at what size. */
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { falseFailoverNarration } from '../lib/model/failover/failover-narration-oracle';
-import { WORKER_LAB_IDS } from '../lib/model/lab/lab-kinds';
+import { isWorkerLabId } from '../lib/model/lab/lab-kinds';
 import { falseNarration } from '../lib/model/walkthrough/narration-oracle';
 import { failoverHistory } from '../lib/testing/failover-histories';
 import { storyHistory } from '../lib/testing/story-histories';
-import type { BenchSizes } from './sizes';
+import { type BenchSizes, NARRATED_LABS } from './sizes';
 import type { Figure } from './stats';
 
 /*
@@ -22,15 +22,16 @@ export async function benchNarration(size: BenchSizes['narration']): Promise<Fig
   let totalSentences = 0;
   let totalFalse = 0;
   const started = performance.now();
-  const labs = size.labs ?? [...WORKER_LAB_IDS, 'failover' as const];
+  const labs = size.labs ?? NARRATED_LABS;
   for (const lab of labs) {
     let sentences = 0;
     let wrong = 0;
     let example = '';
-    const generated = lab === 'failover' ? failoverHistory() : storyHistory(lab);
+    const worker = isWorkerLabId(lab) ? lab : undefined;
+    const generated = worker ? storyHistory(worker) : failoverHistory();
     const histories = fc.sample(generated, { numRuns: size.historiesPerLab, seed: size.seed });
     for (const events of histories) {
-      const checked = lab === 'failover' ? falseFailoverNarration(events) : falseNarration(lab, events);
+      const checked = worker ? falseNarration(worker, events) : falseFailoverNarration(events);
       sentences += checked.sentences;
       wrong += checked.wrong.length;
       if (!example && checked.wrong[0]) example = checked.wrong[0];

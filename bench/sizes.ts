@@ -1,4 +1,5 @@
-import type { WorkerLabId } from '../lib/model/lab/lab-kinds';
+import { FAILOVER_LAB } from '../lib/model/failover/failover-events';
+import { type LabId, WORKER_LAB_IDS } from '../lib/model/lab/lab-kinds';
 
 /*
  * Every size a benchmark runs at, in one place: the full size (`npm run bench`) and the quick size
@@ -7,7 +8,8 @@ import type { WorkerLabId } from '../lib/model/lab/lab-kinds';
  */
 
 /** A lab whose walkthrough the narration benchmark checks: every worker lab's, and the failover lab's. */
-export type NarratedLab = WorkerLabId | 'failover';
+export type NarratedLab = LabId;
+export const NARRATED_LABS: readonly NarratedLab[] = [...WORKER_LAB_IDS, FAILOVER_LAB];
 
 export type BenchSizes = {
   throughput: { rounds: number; roundMs: number };
