@@ -13,7 +13,8 @@ import type { WorkerLabId } from '../model/lab/lab-kinds';
  * lease again, with a new token), a write answered after its lease ran out, renewals, B refused and
  * trying again with new grants, B starting before or after A's lease ran out, A waking before B
  * writes, a late write answered after the row moved on, lease_lost recorded or not, workers recorded
- * with or without the settings a start records today. Pure.
+ * with or without the settings a start records today, and (the delayed packet) free play after the
+ * story: A takes the lease again and another write is held across its end. Pure.
  */
 
 export const T0 = Date.UTC(2026, 11, 4, 12, 0, 0);
@@ -33,6 +34,8 @@ export type StoryChoices = {
   lostRecorded: boolean;
   recordsRetry: boolean;
   gapsMs: readonly number[];
+  /** Free play after the delayed packet's story: B stops, A takes the lease again and another write is held. */
+  holdsAgain: boolean;
 };
 
 const choices: fc.Arbitrary<StoryChoices> = fc.record({
@@ -49,6 +52,8 @@ const choices: fc.Arbitrary<StoryChoices> = fc.record({
   lostRecorded: fc.boolean(),
   recordsRetry: fc.boolean(),
   gapsMs: fc.array(fc.integer({ min: 1, max: 900 }), { minLength: 64, maxLength: 64 }),
+  // Drawn last, so that the choices above, and every other lab's histories, are the ones drawn before it.
+  holdsAgain: fc.boolean(),
 });
 
 /** One lab's storage and lease service, as the database keeps them: tokens, the row, the events. */
@@ -274,6 +279,23 @@ function heldPacketStory(sim: LabSim, c: StoryChoices): void {
   const b = bTakesOver(sim, c);
   if (!c.wakesBeforeB) release();
   for (let i = 0; i < c.bLaterWrites; i++) sim.write('B', b.writes);
+  if (c.holdsAgain) holdAgain(sim, c, b.lease);
+}
+
+/**
+ * Free play after the story: B is stopped and its lease runs out; A takes the lease again (a newer
+ * token), writes, and the trainer holds A's next write across that lease's end too, answered later.
+ * The story told is still the first hold's: a later hold must not take back a step already reached.
+ */
+function holdAgain(sim: LabSim, c: StoryChoices, bLease: number): void {
+  sim.wait(3_000);
+  sim.expire('B', bLease, sim.at);
+  const grant = sim.grant('A', 2_000);
+  sim.write('A', grant.writes);
+  const held = sim.send('A', grant.writes);
+  sim.wait(2_000);
+  sim.expire('A', grant.lease, grant.expiresAt);
+  if (c.wakesBeforeB) lateAnswered(sim, c, sim.answer(held), grant.writes);
 }
 
 /** A history of `lab`'s story, drawn with the perturbations above: ids in commit order, times that never go back. */

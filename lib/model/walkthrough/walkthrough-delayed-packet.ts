@@ -35,7 +35,8 @@ const REAL =
  * What happened so far in the delayed packet's story, read from the events of this run, each fact
  * keyed on the events that make it true however the run went (A may have lost and retaken its lease
  * before the hold, a stalled process): the held write is A's write that was still unanswered when the
- * lease it was sent under ran out (answered later, before or after another worker took the lease).
+ * lease it was sent under ran out (answered later, before or after another worker took the lease), the
+ * last such write before B's takeover. A hold after the takeover (free play) is not the story's.
  */
 export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
   const find = (match: (e: WireEvent) => boolean, after = 0) => events.find((e) => e.id > after && match(e));
@@ -75,7 +76,13 @@ export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
 
 type Held = { sent: WireEvent; lease: WireEvent; expiry: WireEvent; outcome: WireEvent | undefined };
 
-/** A's write held on the wire: the last one still unanswered when the lease it was sent under ran out. */
+/**
+ * A's write held on the wire: the last one still unanswered when the lease it was sent under ran out,
+ * before the story's takeover (B's first grant after the first such expiry). Once that grant is
+ * recorded the choice is fixed: a later hold (free play, after the story) has its expiry after it. So
+ * the facts only grow with the events, and a step once reached stays reached (walkthrough-monotone.test.ts):
+ * a write answered before B's grant stays the held write (the steps then say it had already arrived).
+ */
 function heldWrite(events: readonly WireEvent[]): Held | undefined {
   const found: Held[] = [];
   for (const sent of events) {
@@ -93,13 +100,12 @@ function heldWrite(events: readonly WireEvent[]): Held | undefined {
         e.token === lease.token &&
         (outcome === undefined || e.id < outcome.id),
     );
-    if (!expiry) continue;
-    // Held across its lease's end, it stays the held write whenever it is answered: before B's grant too
-    // (the steps then say it had already arrived). Dropping it on a later answer would take back a step
-    // a page already showed done: the steps reached must only grow with the events.
-    found.push({ sent, lease, expiry, outcome });
+    if (expiry) found.push({ sent, lease, expiry, outcome });
   }
-  return found.at(-1);
+  if (found.length === 0) return undefined;
+  const firstExpiry = Math.min(...found.map((held) => held.expiry.id));
+  const takeover = events.find((e) => e.id > firstExpiry && e.actor === 'B' && e.kind === 'lease_acquired');
+  return takeover ? found.filter((held) => held.expiry.id < takeover.id).at(-1) : found.at(-1);
 }
 
 export function delayedPacketSteps(lab: LabId): Step[] {
