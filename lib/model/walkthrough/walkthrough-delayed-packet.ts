@@ -74,6 +74,9 @@ export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
   return facts;
 }
 
+/** Which attempt a write or its answer is: the first send, or a client's retry after a timeout. */
+const attemptOf = (e: WireEvent) => (e.detail.attempt === 'retry' ? 'retry' : 'first');
+
 type Held = { sent: WireEvent; lease: WireEvent; expiry: WireEvent; outcome: WireEvent | undefined };
 
 /**
@@ -89,8 +92,14 @@ function heldWrite(events: readonly WireEvent[]): Held | undefined {
     if (sent.actor !== 'A' || sent.kind !== 'write_sent') continue;
     const lease = events.findLast((e) => e.actor === 'A' && e.kind === 'lease_acquired' && e.id < sent.id);
     if (!lease) continue;
+    // Its own answer: a client's retry of the same value, on a new connection, is answered before it.
     const outcome = events.find(
-      (e) => e.id > sent.id && e.actor === 'A' && isOutcome(e) && e.detail.value === sent.detail.value,
+      (e) =>
+        e.id > sent.id &&
+        e.actor === 'A' &&
+        isOutcome(e) &&
+        e.detail.value === sent.detail.value &&
+        attemptOf(e) === attemptOf(sent),
     );
     const expiry = events.find(
       (e) =>
