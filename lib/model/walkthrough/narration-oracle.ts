@@ -55,13 +55,51 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
   for (const [claim, value, n, outcome, stored] of all(
     `${VALUE} with (?:its old |its )?token (\\d+)(?: \\([^)]*\\))?(?:, |: )(accepted|rejected as stale, because the row held token (\\d+))`,
   )) {
-    const w = events.find((e) => isWrite(e) && e.detail.value === value && e.token === Number(n));
+    // A value written twice (a client's retry): either write may be the one named.
+    const ended = events
+      .filter((e) => isWrite(e) && e.detail.value === value && e.token === Number(n))
+      .some((w) =>
+        outcome === 'accepted'
+          ? w.kind === 'write_accepted'
+          : w.kind === 'write_rejected' && w.storedToken === Number(stored),
+      );
+    check(ended, `${claim}: the write ended otherwise`);
+  }
+  // A client's retry: A sent that value again, with that token, after that timeout, and the retry ended as said.
+  for (const [claim, waited, value, n, outcome, stored] of all(
+    `A's client had given up waiting(?: after ([\\d.]+) s)? and sent the same write again, with the same token, on a new connection: ${VALUE} with token (\\d+), (accepted|rejected as stale, because the row held token (\\d+))`,
+  )) {
+    const again = (e: WireEvent) =>
+      e.actor === 'A' && e.detail.attempt === 'retry' && e.detail.value === value && e.token === Number(n);
+    const sent = events.find((e) => e.kind === 'write_sent' && again(e));
+    const answer = sent && events.find((e) => isWrite(e) && again(e) && e.id > sent.id);
     check(
-      outcome === 'accepted'
-        ? w?.kind === 'write_accepted'
-        : w?.kind === 'write_rejected' && w.storedToken === Number(stored),
-      `${claim}: the write ended otherwise`,
+      sent !== undefined &&
+        (waited === undefined || sent.detail.timedOutAfterMs === ms(waited)) &&
+        answer !== undefined &&
+        (outcome === 'accepted'
+          ? answer.kind === 'write_accepted'
+          : answer.kind === 'write_rejected' && answer.storedToken === Number(stored)),
+      `${claim}: A's client retried otherwise`,
     );
+    // Said of the held write: its first attempt was answered after the retry.
+    const first =
+      sent &&
+      events.find((e) => isWrite(e) && e.actor === 'A' && e.detail.value === value && e.detail.attempt !== 'retry');
+    check(
+      answer !== undefined && first !== undefined && answer.id < first.id,
+      `${claim}: the retry was not answered first`,
+    );
+  }
+  // The same write applied twice: the row held that value with that token, and took it again.
+  for (const [claim, value, n] of all(`to ${VALUE} \\(token (\\d+)\\): the same write applied twice`)) {
+    const twice = events
+      .filter((e) => e.kind === 'write_accepted' && e.detail.value === value && e.token === Number(n))
+      .some((w) => {
+        const before = accepted(events.filter((e) => e.id < w.id)).at(-1);
+        return before !== undefined && before.detail.value === value && before.token === w.token;
+      });
+    check(twice, `${claim}: not written twice in a row`);
   }
   // Grants: who took the lease with which token; a takeover handed the old holder's token.
   for (const [claim, actor, n] of all('(A|B)(?:, a real process,)? took the lease[^;.]*?token,? (\\d+)'))
@@ -114,7 +152,9 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
       `${claim}: no such expiry`,
     );
   // What the row held before and after a write.
-  for (const [claim, , fromToken, value, n] of all(`The row went from (?:${HELD}) to ${VALUE} \\(token (\\d+)\\)`)) {
+  for (const [claim, , fromToken, value, n] of all(
+    `(?:The|Then the) row went from (?:${HELD}) to ${VALUE} \\(token (\\d+)\\)`,
+  )) {
     const [, fromValue] = claim.match(new RegExp(`from ${VALUE}`)) ?? [];
     // A client's retry may write the same value with the same token twice: either write may be the one named.
     const went = events

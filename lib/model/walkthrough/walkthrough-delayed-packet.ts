@@ -71,6 +71,12 @@ export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
   set('writeB', writeB);
   set('lateWriteA', writeB && held.outcome);
   set('lostA', held.outcome && find((e) => e.actor === 'A' && e.kind === 'lease_lost', held.outcome.id));
+  // A client timeout: the same value sent again on a new connection (free play, the --retry scenario).
+  const again = (e: WireEvent) =>
+    e.actor === 'A' && attemptOf(e) === 'retry' && e.detail.value === held.sent.detail.value;
+  const retrySent = find((e) => e.kind === 'write_sent' && again(e), held.sent.id);
+  set('retrySentA', retrySent);
+  set('retryA', retrySent && find((e) => isOutcome(e) && again(e), retrySent.id));
   return facts;
 }
 
@@ -115,6 +121,17 @@ function heldWrite(events: readonly WireEvent[]): Held | undefined {
   const firstExpiry = Math.min(...found.map((held) => held.expiry.id));
   const takeover = events.find((e) => e.id > firstExpiry && e.actor === 'B' && e.kind === 'lease_acquired');
   return takeover ? found.filter((held) => held.expiry.id < takeover.id).at(-1) : found.at(-1);
+}
+
+/** A's client's retry of the held write, answered before the held bytes arrived, and what it did to the row. */
+function retryWords(f: Facts, retried: WireEvent): string {
+  const after = need(f.retrySentA).detail.timedOutAfterMs;
+  const waited = typeof after === 'number' ? ` after ${seconds(after)}` : '';
+  const said = `Before it, A's client had given up waiting${waited} and sent the same write again, with the same token, on a new connection: ${value(retried)} with token ${t(retried.token)}, ${outcomeWords(retried)}.`;
+  if (retried.kind !== 'write_accepted') return said;
+  const before = rowBefore(f.writes ?? [], retried);
+  const lost = before?.actor === 'B' ? ": B's newer value was overwritten, a lost update" : '';
+  return `${said} The row went from ${heldWords(before)} to ${value(retried)} (token ${t(retried.token)})${lost}.`;
 }
 
 export function delayedPacketSteps(lab: LabId): Step[] {
@@ -191,12 +208,18 @@ export function delayedPacketSteps(lab: LabId): Step[] {
       done: (f) => f.lateWriteA !== undefined,
       narrate: (f) => {
         const late = need(f.lateWriteA);
-        const got = `${when(f)}: ${value(late)} with token ${t(late.token)}, ${outcomeWords(late)}.`;
+        const retried = f.retryA && f.retryA.id < late.id ? f.retryA : undefined;
+        const got = `${when(f)}: ${value(late)} with token ${t(late.token)}, ${outcomeWords(late)}.${retried ? ` ${retryWords(f, retried)}` : ''}`;
         if (late.kind === 'write_rejected')
           return `${got} The row's token refused it in the same statement as the write: when it arrives does not matter.${f.lostA ? ' A recorded that it had lost the lease.' : ''}`;
         const before = rowBefore(history(f), late);
-        const lost = before?.actor === 'B' ? ": B's newer value was overwritten, a lost update" : '';
-        return `${got} The row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})${lost}. The lease was A's when it sent the write, and no longer when the write arrived.`;
+        const lost =
+          before?.actor === 'B'
+            ? ": B's newer value was overwritten, a lost update"
+            : retried && before?.id === retried.id
+              ? ': the same write applied twice'
+              : '';
+        return `${got} ${retried ? 'Then the' : 'The'} row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})${lost}. The lease was A's when it sent the write, and no longer when the write arrived.`;
       },
     },
     {
