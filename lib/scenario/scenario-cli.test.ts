@@ -183,35 +183,50 @@ describe('npm run scenario -- pause', () => {
     assert.equal(lines.at(-1).safe, false);
   });
 
-  test('the delayed packet with --retry: fenced, the retry and the held write are both rejected; unfenced, one write lands twice', async () => {
+  test("the delayed packet with --retry, told in the walkthrough's words: fenced, the retry and the held write are both rejected; unfenced, one write lands twice (--json)", async () => {
     const fenced = await runScenario(['delayed-packet', '--retry']);
     assert.equal(fenced.code, 0, fenced.stderr);
     assert.match(
       fenced.stdout,
-      /^A's client gives up after 4000 ms and sends "A-2" again with token (\d+) on a new connection -> rejected \(stale: row holds token \d+\)$/m,
+      /Before it, A's client had given up waiting after 4 s and sent the same write again, with the same token, on a new connection: "A-2" with token \d+, rejected as stale, because the row held token \d+\./,
     );
     assert.match(
       fenced.stdout,
-      /^released: PostgreSQL receives the first "A-2" too, \d+ ms after A sent it -> rejected/m,
+      /PostgreSQL received A's write \d+ ms after A sent it, \d+ ms after A's lease ran out by the database's clock: "A-2" with token \d+, rejected as stale/,
     );
-    const unfenced = await runScenario(['delayed-packet-unfenced', '--retry']);
+    assert.match(fenced.stdout, /^safe \(the checker\): no violation in \d+ writes and \d+ grants$/m);
+    const unfenced = await runScenario(['delayed-packet-unfenced', '--retry', '--json']);
     assert.equal(unfenced.code, 1, unfenced.stderr);
-    assert.match(unfenced.stdout, /on a new connection -> accepted$/m);
-    assert.match(unfenced.stdout, /^released: PostgreSQL receives the first "A-2" too, .* -> accepted$/m);
-    assert.match(
-      unfenced.stdout,
-      /^checker: [a-z, -]*write-after-expiry: .* — .*sent while its lease ran, received after it ran out$/m,
+    const lines = jsonLines(unfenced.stdout);
+    const { events, row, checked } = await recorded('delayed-packet-unfenced');
+    const ids = walkthroughFor('delayed-packet-unfenced').map((step) => step.id);
+    assert.deepEqual(
+      lines.filter((l) => l.step !== 'violation').map((l) => l.step),
+      [...ids, 'final', 'verdict'],
     );
-    // The evidence under it, indented: one violation per stale write, each rule it broke said in full.
-    assert.match(
-      unfenced.stdout,
-      /^ {2}A wrote .*: a stale write accepted after its lease expired \(sent at .*, while the lease still ran/m,
+    // Each step's words are the walkthrough's, read from the events the run recorded: the retry's too.
+    assert.deepEqual(
+      lines.slice(0, ids.length).map(({ step, narration }) => ({ step, narration })),
+      walkthroughWords('delayed-packet-unfenced', events, row),
     );
-    // The verdict is the checker's: the retry over B's value, and the held write after it, each a violation.
     assert.match(
-      unfenced.stdout,
-      /^UNSAFE \(A delayed packet, unfenced\) \(the checker\): \d+ violations? in \d+ writes and \d+ grants: lost update: /m,
+      lines.find((l) => l.step === 'held-write-arrives').narration,
+      /on a new connection: "A-2" with token \d+, accepted\. The row went from "B-1" \(token \d+\) to "A-2" \(token \d+\): B's newer value was overwritten, a lost update\. Then the row went from "A-2" \(token \d+\) to "A-2" \(token \d+\): the same write applied twice\./,
     );
+    // The verdict is the checker's: the retry over B's value, and the held write after it.
+    assert.deepEqual(
+      lines.filter((l) => l.step === 'violation').map((l) => l.kinds),
+      checked.violations.map((v) => v.kinds),
+    );
+    assert.ok(
+      checked.violations.some((v) => v.kinds.includes('write-after-expiry')),
+      'a write received after its lease ran out',
+    );
+    assert.match(
+      lines.at(-1).text,
+      /^UNSAFE \(A delayed packet, unfenced\) \(the checker\): \d+ violations? in \d+ writes and \d+ grants: lost update: /,
+    );
+    assert.equal(lines.at(-1).safe, false);
     const misused = await runScenario(['pause', '--retry']);
     assert.equal(misused.code, 2);
     assert.match(misused.stderr, /--retry is for the delayed-packet scenarios only/);

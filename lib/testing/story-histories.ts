@@ -13,7 +13,9 @@ import type { WorkerLabId } from '../model/lab/lab-kinds';
  * lease again, with a new token), a write answered after its lease ran out, renewals, B refused and
  * trying again with new grants, B starting before or after A's lease ran out, A waking before B
  * writes, a late write answered after the row moved on, lease_lost recorded or not, workers recorded
- * with or without the settings a start records today. Pure.
+ * with or without the settings a start records today, and (the delayed packet) a client's retry of the
+ * held write after B's takeover, free play after the story: A takes the lease again and another write
+ * is held across its end. Pure.
  */
 
 export const T0 = Date.UTC(2026, 11, 4, 12, 0, 0);
@@ -33,6 +35,10 @@ export type StoryChoices = {
   lostRecorded: boolean;
   recordsRetry: boolean;
   gapsMs: readonly number[];
+  /** Free play after the delayed packet's story: B stops, A takes the lease again and another write is held. */
+  holdsAgain: boolean;
+  /** The delayed packet with a client timeout: A sends the held write again on a new connection, after B's takeover. */
+  retries: boolean;
 };
 
 const choices: fc.Arbitrary<StoryChoices> = fc.record({
@@ -49,6 +55,9 @@ const choices: fc.Arbitrary<StoryChoices> = fc.record({
   lostRecorded: fc.boolean(),
   recordsRetry: fc.boolean(),
   gapsMs: fc.array(fc.integer({ min: 1, max: 900 }), { minLength: 64, maxLength: 64 }),
+  // Drawn last, so that the choices above, and every other lab's histories, are the ones drawn before it.
+  holdsAgain: fc.boolean(),
+  retries: fc.boolean(),
 });
 
 /** One lab's storage and lease service, as the database keeps them: tokens, the row, the events. */
@@ -149,7 +158,9 @@ class LabSim {
   answer(sent: WireEvent, path?: string): WireEvent {
     const token = sent.token as number;
     const value = String(sent.detail.value);
-    const detail = { value, ...(path ? { path } : {}) };
+    // A delayed-packet write's answer says which attempt it was (a client's retry sends the same value again).
+    const attempt = sent.detail.attempt ? { attempt: sent.detail.attempt } : {};
+    const detail = { value, ...attempt, ...(path ? { path } : {}) };
     if (this.admits(token, path)) {
       this.row = { value, lastToken: token };
       return this.push(sent.actor, 'write_accepted', { token, outcome: 'accepted', detail });
@@ -272,8 +283,33 @@ function heldPacketStory(sim: LabSim, c: StoryChoices): void {
   // Released before B's grant: held across A's expiry, but not across a takeover (B's step says it had arrived).
   if (c.wakesBeforeB) release();
   const b = bTakesOver(sim, c);
-  if (!c.wakesBeforeB) release();
+  if (!c.wakesBeforeB) {
+    // A client timeout: the same write, same value and token, sent again on a new connection and
+    // answered at once; the held bytes still arrive after it.
+    if (c.retries) {
+      const detail = { value: held.detail.value, attempt: 'retry', timedOutAfterMs: 4_000 };
+      sim.answer(sim.push('A', 'write_sent', { token: held.token, detail }));
+    }
+    release();
+  }
   for (let i = 0; i < c.bLaterWrites; i++) sim.write('B', b.writes);
+  if (c.holdsAgain) holdAgain(sim, c, b.lease);
+}
+
+/**
+ * Free play after the story: B is stopped and its lease runs out; A takes the lease again (a newer
+ * token), writes, and the trainer holds A's next write across that lease's end too, answered later.
+ * The story told is still the first hold's: a later hold must not take back a step already reached.
+ */
+function holdAgain(sim: LabSim, c: StoryChoices, bLease: number): void {
+  sim.wait(3_000);
+  sim.expire('B', bLease, sim.at);
+  const grant = sim.grant('A', 2_000);
+  sim.write('A', grant.writes);
+  const held = sim.send('A', grant.writes);
+  sim.wait(2_000);
+  sim.expire('A', grant.lease, grant.expiresAt);
+  if (c.wakesBeforeB) lateAnswered(sim, c, sim.answer(held), grant.writes);
 }
 
 /** A history of `lab`'s story, drawn with the perturbations above: ids in commit order, times that never go back. */

@@ -55,13 +55,51 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
   for (const [claim, value, n, outcome, stored] of all(
     `${VALUE} with (?:its old |its )?token (\\d+)(?: \\([^)]*\\))?(?:, |: )(accepted|rejected as stale, because the row held token (\\d+))`,
   )) {
-    const w = events.find((e) => isWrite(e) && e.detail.value === value && e.token === Number(n));
+    // A value written twice (a client's retry): either write may be the one named.
+    const ended = events
+      .filter((e) => isWrite(e) && e.detail.value === value && e.token === Number(n))
+      .some((w) =>
+        outcome === 'accepted'
+          ? w.kind === 'write_accepted'
+          : w.kind === 'write_rejected' && w.storedToken === Number(stored),
+      );
+    check(ended, `${claim}: the write ended otherwise`);
+  }
+  // A client's retry: A sent that value again, with that token, after that timeout, and the retry ended as said.
+  for (const [claim, waited, value, n, outcome, stored] of all(
+    `A's client had given up waiting(?: after ([\\d.]+) s)? and sent the same write again, with the same token, on a new connection: ${VALUE} with token (\\d+), (accepted|rejected as stale, because the row held token (\\d+))`,
+  )) {
+    const again = (e: WireEvent) =>
+      e.actor === 'A' && e.detail.attempt === 'retry' && e.detail.value === value && e.token === Number(n);
+    const sent = events.find((e) => e.kind === 'write_sent' && again(e));
+    const answer = sent && events.find((e) => isWrite(e) && again(e) && e.id > sent.id);
     check(
-      outcome === 'accepted'
-        ? w?.kind === 'write_accepted'
-        : w?.kind === 'write_rejected' && w.storedToken === Number(stored),
-      `${claim}: the write ended otherwise`,
+      sent !== undefined &&
+        (waited === undefined || sent.detail.timedOutAfterMs === ms(waited)) &&
+        answer !== undefined &&
+        (outcome === 'accepted'
+          ? answer.kind === 'write_accepted'
+          : answer.kind === 'write_rejected' && answer.storedToken === Number(stored)),
+      `${claim}: A's client retried otherwise`,
     );
+    // Said of the held write: its first attempt was answered after the retry.
+    const first =
+      sent &&
+      events.find((e) => isWrite(e) && e.actor === 'A' && e.detail.value === value && e.detail.attempt !== 'retry');
+    check(
+      answer !== undefined && first !== undefined && answer.id < first.id,
+      `${claim}: the retry was not answered first`,
+    );
+  }
+  // The same write applied twice: the row held that value with that token, and took it again.
+  for (const [claim, value, n] of all(`to ${VALUE} \\(token (\\d+)\\): the same write applied twice`)) {
+    const twice = events
+      .filter((e) => e.kind === 'write_accepted' && e.detail.value === value && e.token === Number(n))
+      .some((w) => {
+        const before = accepted(events.filter((e) => e.id < w.id)).at(-1);
+        return before !== undefined && before.detail.value === value && before.token === w.token;
+      });
+    check(twice, `${claim}: not written twice in a row`);
   }
   // Grants: who took the lease with which token; a takeover handed the old holder's token.
   for (const [claim, actor, n] of all('(A|B)(?:, a real process,)? took the lease[^;.]*?token,? (\\d+)'))
@@ -114,24 +152,25 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
       `${claim}: no such expiry`,
     );
   // What the row held before and after a write.
-  for (const [claim, , fromToken, value, n] of all(`The row went from (?:${HELD}) to ${VALUE} \\(token (\\d+)\\)`)) {
+  for (const [claim, , fromToken, value, n] of all(
+    `(?:The|Then the) row went from (?:${HELD}) to ${VALUE} \\(token (\\d+)\\)`,
+  )) {
     const [, fromValue] = claim.match(new RegExp(`from ${VALUE}`)) ?? [];
-    const w = events.find((e) => e.kind === 'write_accepted' && e.detail.value === value && e.token === Number(n));
-    const before = w && accepted(events.filter((e) => e.id < w.id)).at(-1);
-    check(
-      w !== undefined &&
-        before?.detail.value === fromValue &&
-        (fromValue === undefined || before?.token === Number(fromToken)),
-      `${claim}: the row did not go that way`,
-    );
+    // A client's retry may write the same value with the same token twice: either write may be the one named.
+    const went = events
+      .filter((e) => e.kind === 'write_accepted' && e.detail.value === value && e.token === Number(n))
+      .some((w) => {
+        const before = accepted(events.filter((e) => e.id < w.id)).at(-1);
+        return before?.detail.value === fromValue && (fromValue === undefined || before?.token === Number(fromToken));
+      });
+    check(went, `${claim}: the row did not go that way`);
   }
   for (const [claim, value, before] of all(`A's late write, ${VALUE} with token \\d+, was accepted over (?:${HELD})`)) {
-    const w = events.find((e) => e.kind === 'write_accepted' && e.detail.value === value);
-    const held = w && accepted(events.filter((e) => e.id < w.id)).at(-1);
-    check(
-      w !== undefined && (held?.detail.value ?? undefined) === (claim.match(/over "([^"]+)"/)?.[1] ?? undefined),
-      `${claim}: the row held otherwise (${String(before)})`,
-    );
+    const over = claim.match(/over "([^"]+)"/)?.[1] ?? undefined;
+    const held = events
+      .filter((e) => e.kind === 'write_accepted' && e.detail.value === value)
+      .some((w) => (accepted(events.filter((e) => e.id < w.id)).at(-1)?.detail.value ?? undefined) === over);
+    check(held, `${claim}: the row held otherwise (${String(before)})`);
   }
   for (const [claim, value, n] of all(
     `A's late write, ${VALUE} with token \\d+, was accepted over [^,.]*, before B's write with token (\\d+) reached the row`,
@@ -322,22 +361,28 @@ function checkSettingsAndDurations(text: string, events: readonly WireEvent[], c
       startOf('A').clockSlowPercent === undefined || startOf('A').clockSlowPercent === Number(slow),
       `${claim}: A's clock was set otherwise`,
     );
-  // "N ms after A sent it": the outcome's database time minus the send's, for A's write of that value.
+  // "N ms after A sent it": the outcome's database time minus the send's, for A's write of that value,
+  // the send and its answer the same attempt (a client's retry sends the same value again, and is
+  // answered before the held first attempt).
+  const attemptOf = (e: WireEvent) => (e.detail.attempt === 'retry' ? 'retry' : 'first');
   for (const [claim, held, afterExpiry, value] of matches(
     text,
     `PostgreSQL received A's write (\\d+) ms after A sent it, (-?\\d+) ms after A's lease ran out by the database's clock: ${VALUE}`,
   )) {
-    const outcome = events.find((e) => e.actor === 'A' && isWrite(e) && e.detail.value === value);
-    const sent = events.find((e) => e.actor === 'A' && e.kind === 'write_sent' && e.detail.value === value);
-    const expiry = outcome && expiryOf(events, outcome);
-    check(
-      outcome !== undefined &&
+    const timed = (['first', 'retry'] as const).some((attempt) => {
+      const mine = (e: WireEvent) => e.actor === 'A' && e.detail.value === value && attemptOf(e) === attempt;
+      const outcome = events.find((e) => isWrite(e) && mine(e));
+      const sent = events.find((e) => e.kind === 'write_sent' && mine(e));
+      const expiry = outcome && expiryOf(events, outcome);
+      return (
+        outcome !== undefined &&
         sent !== undefined &&
         outcome.at - sent.at === Number(held) &&
         expiry !== undefined &&
-        outcome.at - Date.parse(String(expiry.detail.expiresAt)) === Number(afterExpiry),
-      `${claim}: the times were otherwise`,
-    );
+        outcome.at - Date.parse(String(expiry.detail.expiresAt)) === Number(afterExpiry)
+      );
+    });
+    check(timed, `${claim}: the times were otherwise`);
   }
   for (const [claim, value, after] of matches(
     text,

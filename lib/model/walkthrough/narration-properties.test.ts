@@ -86,6 +86,36 @@ test('the oracle catches a planted false sentence: a token, a comparison, an out
   );
 });
 
+test("a client's retry of the held write: told when it happened, and the oracle catches a planted lie about it", () => {
+  for (const lab of ['delayed-packet', 'delayed-packet-unfenced'] as const) {
+    const retried = fc
+      .sample(storyHistory(lab), { numRuns: 200, seed: 34 })
+      .filter((events) => factsFrom(events, lab).retryA !== undefined);
+    assert.ok(retried.length > 20, `${lab}: ${retried.length} of 200 generated histories with a retry`);
+    const events = retried[0] as WireEvent[];
+    const facts = factsFrom(events, lab);
+    const row = rowAfter(events);
+    const text =
+      walkthroughFor(lab)
+        .find((s) => s.id === 'held-write-arrives')
+        ?.narrate(facts, row) ?? '';
+    assert.match(text, /Before it, A's client had given up waiting after 4 s and sent the same write again/);
+    assert.deepEqual(falseClaims(text, events, row), [], `${lab} as told`);
+    const plants: Array<[string | RegExp, string]> = [
+      ['after 4 s', 'after 9 s'],
+      [/A's write \d+ ms after A sent it/, "A's write 1 ms after A sent it"],
+      lab === 'delayed-packet-unfenced'
+        ? [': the same write applied twice', ": B's newer value was overwritten, a lost update"]
+        : ['on a new connection: "A-', 'on a new connection: "B-'],
+    ];
+    for (const [truth, lie] of plants) {
+      const planted = text.replace(truth, lie);
+      assert.notEqual(planted, text, `${lab}: ${String(truth)} in ${text}`);
+      assert.notDeepEqual(falseClaims(planted, events, row), [], `${lab} with ${JSON.stringify(lie)} planted`);
+    }
+  }
+});
+
 /** A history where A's lease ran out twice (it stalled, took the lease again, and lost it again): two expiries to confuse. */
 function twoExpiries(): WireEvent[] {
   const at = (s: number) => Date.UTC(2026, 11, 4, 12, 0, s);

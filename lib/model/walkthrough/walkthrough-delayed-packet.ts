@@ -35,7 +35,8 @@ const REAL =
  * What happened so far in the delayed packet's story, read from the events of this run, each fact
  * keyed on the events that make it true however the run went (A may have lost and retaken its lease
  * before the hold, a stalled process): the held write is A's write that was still unanswered when the
- * lease it was sent under ran out (answered later, before or after another worker took the lease).
+ * lease it was sent under ran out (answered later, before or after another worker took the lease), the
+ * last such write before B's takeover. A hold after the takeover (free play) is not the story's.
  */
 export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
   const find = (match: (e: WireEvent) => boolean, after = 0) => events.find((e) => e.id > after && match(e));
@@ -70,20 +71,41 @@ export function delayedPacketFacts(events: readonly WireEvent[]): Facts {
   set('writeB', writeB);
   set('lateWriteA', writeB && held.outcome);
   set('lostA', held.outcome && find((e) => e.actor === 'A' && e.kind === 'lease_lost', held.outcome.id));
+  // A client timeout: the same value sent again on a new connection (free play, the --retry scenario).
+  const again = (e: WireEvent) =>
+    e.actor === 'A' && attemptOf(e) === 'retry' && e.detail.value === held.sent.detail.value;
+  const retrySent = find((e) => e.kind === 'write_sent' && again(e), held.sent.id);
+  set('retrySentA', retrySent);
+  set('retryA', retrySent && find((e) => isOutcome(e) && again(e), retrySent.id));
   return facts;
 }
 
+/** Which attempt a write or its answer is: the first send, or a client's retry after a timeout. */
+const attemptOf = (e: WireEvent) => (e.detail.attempt === 'retry' ? 'retry' : 'first');
+
 type Held = { sent: WireEvent; lease: WireEvent; expiry: WireEvent; outcome: WireEvent | undefined };
 
-/** A's write held on the wire: the last one still unanswered when the lease it was sent under ran out. */
+/**
+ * A's write held on the wire: the last one still unanswered when the lease it was sent under ran out,
+ * before the story's takeover (B's first grant after the first such expiry). Once that grant is
+ * recorded the choice is fixed: a later hold (free play, after the story) has its expiry after it. So
+ * the facts only grow with the events, and a step once reached stays reached (walkthrough-monotone.test.ts):
+ * a write answered before B's grant stays the held write (the steps then say it had already arrived).
+ */
 function heldWrite(events: readonly WireEvent[]): Held | undefined {
   const found: Held[] = [];
   for (const sent of events) {
     if (sent.actor !== 'A' || sent.kind !== 'write_sent') continue;
     const lease = events.findLast((e) => e.actor === 'A' && e.kind === 'lease_acquired' && e.id < sent.id);
     if (!lease) continue;
+    // Its own answer: a client's retry of the same value, on a new connection, is answered before it.
     const outcome = events.find(
-      (e) => e.id > sent.id && e.actor === 'A' && isOutcome(e) && e.detail.value === sent.detail.value,
+      (e) =>
+        e.id > sent.id &&
+        e.actor === 'A' &&
+        isOutcome(e) &&
+        e.detail.value === sent.detail.value &&
+        attemptOf(e) === attemptOf(sent),
     );
     const expiry = events.find(
       (e) =>
@@ -93,13 +115,23 @@ function heldWrite(events: readonly WireEvent[]): Held | undefined {
         e.token === lease.token &&
         (outcome === undefined || e.id < outcome.id),
     );
-    if (!expiry) continue;
-    // Held across its lease's end, it stays the held write whenever it is answered: before B's grant too
-    // (the steps then say it had already arrived). Dropping it on a later answer would take back a step
-    // a page already showed done: the steps reached must only grow with the events.
-    found.push({ sent, lease, expiry, outcome });
+    if (expiry) found.push({ sent, lease, expiry, outcome });
   }
-  return found.at(-1);
+  if (found.length === 0) return undefined;
+  const firstExpiry = Math.min(...found.map((held) => held.expiry.id));
+  const takeover = events.find((e) => e.id > firstExpiry && e.actor === 'B' && e.kind === 'lease_acquired');
+  return takeover ? found.filter((held) => held.expiry.id < takeover.id).at(-1) : found.at(-1);
+}
+
+/** A's client's retry of the held write, answered before the held bytes arrived, and what it did to the row. */
+function retryWords(f: Facts, retried: WireEvent): string {
+  const after = need(f.retrySentA).detail.timedOutAfterMs;
+  const waited = typeof after === 'number' ? ` after ${seconds(after)}` : '';
+  const said = `Before it, A's client had given up waiting${waited} and sent the same write again, with the same token, on a new connection: ${value(retried)} with token ${t(retried.token)}, ${outcomeWords(retried)}.`;
+  if (retried.kind !== 'write_accepted') return said;
+  const before = rowBefore(f.writes ?? [], retried);
+  const lost = before?.actor === 'B' ? ": B's newer value was overwritten, a lost update" : '';
+  return `${said} The row went from ${heldWords(before)} to ${value(retried)} (token ${t(retried.token)})${lost}.`;
 }
 
 export function delayedPacketSteps(lab: LabId): Step[] {
@@ -176,12 +208,18 @@ export function delayedPacketSteps(lab: LabId): Step[] {
       done: (f) => f.lateWriteA !== undefined,
       narrate: (f) => {
         const late = need(f.lateWriteA);
-        const got = `${when(f)}: ${value(late)} with token ${t(late.token)}, ${outcomeWords(late)}.`;
+        const retried = f.retryA && f.retryA.id < late.id ? f.retryA : undefined;
+        const got = `${when(f)}: ${value(late)} with token ${t(late.token)}, ${outcomeWords(late)}.${retried ? ` ${retryWords(f, retried)}` : ''}`;
         if (late.kind === 'write_rejected')
           return `${got} The row's token refused it in the same statement as the write: when it arrives does not matter.${f.lostA ? ' A recorded that it had lost the lease.' : ''}`;
         const before = rowBefore(history(f), late);
-        const lost = before?.actor === 'B' ? ": B's newer value was overwritten, a lost update" : '';
-        return `${got} The row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})${lost}. The lease was A's when it sent the write, and no longer when the write arrived.`;
+        const lost =
+          before?.actor === 'B'
+            ? ": B's newer value was overwritten, a lost update"
+            : retried && before?.id === retried.id
+              ? ': the same write applied twice'
+              : '';
+        return `${got} ${retried ? 'Then the' : 'The'} row went from ${heldWords(before)} to ${value(late)} (token ${t(late.token)})${lost}. The lease was A's when it sent the write, and no longer when the write arrived.`;
       },
     },
     {

@@ -10,7 +10,8 @@ import { stepReachedBy } from './walkthrough-progress';
  * A step once reached stays reached: as a history grows one event at a time, the count of steps it
  * reaches never goes down, in every lab's generated histories. The binary searches that find a step's
  * moment (eventsToReach, stepMoments) rest on it, and so does a trainer who saw a step done: a later
- * event must not take it back.
+ * event must not take it back (a held write answered before B's grant, a second hold in free play
+ * after the story: each took back the delayed packet's steps before its facts were fixed).
  */
 
 const HISTORIES_PER_LAB = 300;

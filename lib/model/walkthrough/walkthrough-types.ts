@@ -33,6 +33,9 @@ export type Facts = {
   grantA?: WireEvent;
   startB?: WireEvent;
   sentLateA?: WireEvent;
+  /** The delayed packet: A's client's retry of the held write on a new connection (its send and its answer). */
+  retrySentA?: WireEvent;
+  retryA?: WireEvent;
   /** Every write's outcome in this run, in order: what the row held before and after each. */
   writes?: readonly WireEvent[];
 };
