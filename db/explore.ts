@@ -170,6 +170,8 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
       let sql = flushUndo();
       if (!established.has(depth)) sql += `SAVEPOINT d${depth}; `;
       established.add(depth);
+      // A deeper savepoint holds the state before this write: rolling back to it would undo this write too.
+      for (const deeper of established) if (deeper > depth) established.delete(deeper);
       sql += writeSql(write);
       try {
         const results = await client.query(sql);
