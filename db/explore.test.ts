@@ -52,7 +52,7 @@ describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () =
         const row = { value: 'initial', token: 0 };
         const inMemory = await explore({
           bounds,
-          start: { rule: { kind: 'sequence', tokens: [1, 2, 3] }, row },
+          start: { rule: { tokens: [1, 2, 3], writeWith: 'lease-token' }, row },
           storage: memoryStorage(predicate, row),
         });
         assert.deepEqual(onDatabase.result.counts, inMemory.counts, `${kind} ${bounds.holders} × ${bounds.writes}`);
@@ -91,6 +91,23 @@ describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () =
     const last = shortest?.events.at(-1);
     assert.deepEqual([last?.actor, last?.kind, last?.token, last?.storedToken], ['B', 'write_rejected', 10, 9]);
     assert.ok(shortest?.violation.kinds.includes('newer-token-rejected'), shortest?.violation.message);
+  });
+
+  test("the per-process counter breaks: B's grant counts 1, and A's old write with the same 1 goes through", {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    const explored = await run('per-process-counter', { holders: 2, writes: 2 });
+    const shortest = explored.result.shortest;
+    assert.equal(shortest?.steps.length, 5);
+    assert.deepEqual(
+      shortest?.events.slice(2).map((e) => [e.actor, e.kind, e.token, e.detail.counter]),
+      [
+        ['B', 'lease_acquired', 2, 1],
+        ['B', 'write_accepted', 1, undefined],
+        ['A', 'write_accepted', 1, undefined],
+      ],
+    );
+    assert.equal(shortest?.violation.rule, 'superseded-holder');
   });
 
   test('fenced, with leases granted up front: the count is the closed form C(m + n, m)', {

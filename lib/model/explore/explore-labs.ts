@@ -12,7 +12,7 @@ export type ExploreWritePath =
   | { table: 'protected_rows' }
   | { table: 'unguarded_rows'; mode: 'plain' | 'text' | 'fenced' };
 
-/** How the lab's tokens are minted: from the sequence, from 9 (crossing a digit), or counted by each holder. */
+/** How the lab's tokens are made: from the sequence, from 9 (crossing a digit), or written with each holder's own count. */
 export type ExploreTokenSource = 'sequence' | 'text-epoch' | 'holder-counter';
 
 export type ExploreLab = { kind: LabId; title: string; write: ExploreWritePath; tokens: ExploreTokenSource };
@@ -43,11 +43,8 @@ export function exploreLabOf(kind: LabId): ExploreLab | { refusal: string } {
 /** The labs the explorer runs today. */
 export const EXPLORABLE_LABS: readonly LabId[] = LAB_IDS.filter((kind) => !('refusal' in exploreLabOf(kind)));
 
-/** The token rule for a lab, given the sequence's block the storage reserved (used only by a sequence). */
+/** The token rule for a lab, given the tokens the storage reserved (one per holder: each acquires once). */
 export function tokenRuleOf(lab: ExploreLab, reserved: readonly number[]): TokenRule {
-  if (lab.tokens === 'holder-counter') return { kind: 'holder-counter' };
-  if (lab.tokens === 'text-epoch') {
-    return { kind: 'sequence', tokens: reserved.map((_, i) => TEXT_EPOCH_FIRST_TOKEN + i) };
-  }
-  return { kind: 'sequence', tokens: reserved };
+  const tokens = lab.tokens === 'text-epoch' ? reserved.map((_, i) => TEXT_EPOCH_FIRST_TOKEN + i) : reserved;
+  return { tokens, writeWith: lab.tokens === 'holder-counter' ? 'holder-counter' : 'lease-token' };
 }

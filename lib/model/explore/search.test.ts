@@ -18,7 +18,7 @@ import {
 import { verdictSentence } from './verdict';
 
 const sequence = (from: number): StoryStart => ({
-  rule: { kind: 'sequence', tokens: [from, from + 1, from + 2] },
+  rule: { tokens: [from, from + 1, from + 2], writeWith: 'lease-token' },
   row: { value: 'initial', token: from - 1 },
 });
 

@@ -15,11 +15,11 @@ export const HOLDER_NAMES = ['A', 'B', 'C'] as const;
 export type HolderName = (typeof HOLDER_NAMES)[number];
 
 /**
- * How the lease service mints a token: the nth grant takes `tokens[n]` (a sequence: the block the
- * storage reserved, or the token-as-text lab's 9, 10, … that cross a digit), or each holder counts
- * its own grants from 1 (a per-process counter).
+ * How tokens are made: the nth grant takes `tokens[n]` (a sequence: the block the storage reserved, or
+ * the token-as-text lab's 9, 10, … that cross a digit); a holder writes with its grant's token, or, in
+ * the per-process counter lab, with its own count of grants, from 1 (lib/worker/lease-client.ts).
  */
-export type TokenRule = { kind: 'sequence'; tokens: readonly number[] } | { kind: 'holder-counter' };
+export type TokenRule = { tokens: readonly number[]; writeWith: 'lease-token' | 'holder-counter' };
 
 /**
  * one-at-a-time: the lease is granted to one holder while it is free (the lab as it runs);
@@ -40,8 +40,10 @@ export type Step = { kind: 'acquire'; holder: HolderName } | { kind: 'expire' } 
 
 export type HolderState = {
   name: HolderName;
-  /** The token it believes it holds (undefined until its grant). */
+  /** Its lease's token (undefined until its grant). */
   token?: number;
+  /** The token its writes present: its lease's, or its own counter's. */
+  writeToken?: number;
   writesDone: number;
   /** Every token it was granted, oldest first (the checker's view of its leases). */
   grants: number[];
@@ -90,7 +92,13 @@ export function preludeEvents(state: ExploreState): Omit<WireEvent, 'id' | 'at' 
 /** A stable key of everything the future of a path depends on, the checker's memory included. */
 export function stateKey(state: ExploreState): string {
   return JSON.stringify([
-    state.holders.map((h) => [h.token ?? null, h.writesDone, h.grants, h.lastWrittenToken ?? null]),
+    state.holders.map((h) => [
+      h.token ?? null,
+      h.writeToken ?? null,
+      h.writesDone,
+      h.grants,
+      h.lastWrittenToken ?? null,
+    ]),
     state.leaseHolder ?? null,
     state.minted,
     state.row.value,
@@ -127,9 +135,12 @@ export function enabledSteps(state: ExploreState, bounds: ExploreBounds): Step[]
 
 function grant(state: ExploreState, name: HolderName, rule: TokenRule): { state: ExploreState; token: number } {
   const holder = holderOf(state, name);
-  const token = rule.kind === 'holder-counter' ? holder.grants.length + 1 : rule.tokens[state.minted];
+  const token = rule.tokens[state.minted];
   if (token === undefined) throw new RangeError(`the token rule has no token number ${state.minted + 1}`);
-  const holders = state.holders.map((h) => (h.name === name ? { ...h, token, grants: [...h.grants, token] } : h));
+  const writeToken = rule.writeWith === 'holder-counter' ? holder.grants.length + 1 : token;
+  const holders = state.holders.map((h) =>
+    h.name === name ? { ...h, token, writeToken, grants: [...h.grants, token] } : h,
+  );
   return { state: { ...state, holders, minted: state.minted + 1, leaseHolder: name }, token };
 }
 
@@ -140,7 +151,7 @@ export function nextValue(state: ExploreState, name: HolderName): string {
 
 /** The token a holder's next write presents: the one it believes it holds. */
 export function tokenOf(state: ExploreState, name: HolderName): number {
-  const token = holderOf(state, name).token;
+  const token = holderOf(state, name).writeToken;
   if (token === undefined) throw new RangeError(`${name} holds no token yet`);
   return token;
 }
@@ -157,9 +168,15 @@ export function applyStep(
   const depth = state.depth + 1;
   if (step.kind === 'acquire') {
     const granted = grant(state, step.holder, rule);
+    const counted = holderOf(granted.state, step.holder).writeToken;
     return {
       state: { ...granted.state, depth },
-      event: { actor: step.holder, kind: 'lease_acquired', token: granted.token, detail: {} },
+      event: {
+        actor: step.holder,
+        kind: 'lease_acquired',
+        token: granted.token,
+        detail: counted === granted.token ? {} : { counter: counted },
+      },
     };
   }
   if (step.kind === 'expire') {
@@ -168,7 +185,7 @@ export function applyStep(
     const { leaseHolder: _gone, ...rest } = state;
     return {
       state: { ...rest, depth },
-      event: { actor: holder, kind: 'lease_expired', token: tokenOf(state, holder), detail: {} },
+      event: { actor: holder, kind: 'lease_expired', token: holderOf(state, holder).token as number, detail: {} },
     };
   }
   if (!written) throw new RangeError('a write step needs the storage’s outcome');
@@ -203,7 +220,10 @@ export function stepWords(state: ExploreState, step: Step): string {
 /** A step in plain words, once taken: what its event says came of it. */
 export function eventWords(event: StepEvent): string {
   const value = String(event.detail.value ?? '');
-  if (event.kind === 'lease_acquired') return `${event.actor} asks for the lease and is granted token ${event.token}`;
+  if (event.kind === 'lease_acquired') {
+    const counter = event.detail.counter === undefined ? '' : ` (its own counter says ${event.detail.counter})`;
+    return `${event.actor} asks for the lease and is granted token ${event.token}${counter}`;
+  }
   if (event.kind === 'lease_expired') return `${event.actor}'s lease (token ${event.token}) runs out`;
   if (event.kind === 'write_accepted')
     return `${event.actor}'s write of "${value}" with token ${event.token} reaches the row: accepted`;
