@@ -21,6 +21,7 @@ export const BENCHES = [
   'job-queue',
   'classroom',
   'narration',
+  'explore',
 ] as const;
 export type Bench = (typeof BENCHES)[number];
 /** Without names: all but those that take minutes (room, faults, classroom, narration), which run by name or with --quick. */
@@ -33,6 +34,7 @@ const BY_DEFAULT: readonly Bench[] = [
   'fps',
   'history',
   'bundle',
+  'explore',
 ];
 
 /**
