@@ -15,6 +15,7 @@ import {
   type StoryStart,
   tokenOf,
 } from './story';
+import { eventWords, stepWords } from './story-words';
 import { verdictSentence } from './verdict';
 
 const sequence = (from: number): StoryStart => ({
@@ -144,5 +145,23 @@ describe('the explorer on a storage in memory', () => {
     const state = initialState({ holders: 2, writes: 1, leases: 'granted-up-front' }, sequence(9));
     assert.equal(tokenOf(state, 'B'), 10);
     assert.equal(nextValue(state, 'A'), 'A1');
+  });
+});
+
+describe('the words of a step', () => {
+  test('before it is taken, and once taken', () => {
+    const start = sequence(5);
+    let state = initialState({ holders: 2, writes: 1 }, start);
+    assert.equal(stepWords(state, { kind: 'acquire', holder: 'A' }), 'A asks for the lease');
+    const granted = applyStep(state, { kind: 'acquire', holder: 'A' }, start.rule);
+    state = granted.state;
+    assert.equal(eventWords(granted.event), 'A asks for the lease and is granted token 5');
+    assert.equal(stepWords(state, { kind: 'expire' }), "A's lease runs out");
+    assert.equal(stepWords(state, { kind: 'write', holder: 'A' }), "A's write with token 5 reaches the row");
+    const stale = applyStep(state, { kind: 'write', holder: 'A' }, start.rule, { outcome: 'stale', storedToken: 6 });
+    assert.equal(
+      eventWords(stale.event),
+      `A's write of "A1" with token 5 reaches the row: refused as stale (the row holds token 6)`,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { ExploreResult } from './search';
-import { eventWords } from './story';
+import { eventWords } from './story-words';
 
 /*
  * The explorer's verdict in one sentence, never "safe" without what was explored: the states, the
