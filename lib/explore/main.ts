@@ -17,6 +17,8 @@ import { EXPLORE_USAGE, parseExploreArgs, UsageError } from './args';
  * embedded database the way `npm run scenario` does (lib/scenario/main.ts).
  */
 
+const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : `${one}s`}`;
+
 const EXIT = { holds: 0, help: 0, breaks: 1, usage: 2, noDatabase: 3, failed: 4, interrupted: 130 } as const;
 
 let cluster: EmbeddedCluster | undefined;
@@ -74,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
     } else {
       console.log(verdictSentence(lab.title, result, seconds).replace(/; the shortest has .*$/, '.'));
       console.log(
-        `${result.counts.storageSteps.toLocaleString('en-US')} writes run on the database (${stepsPerSecond?.toLocaleString('en-US') ?? '?'} a second), ${result.counts.duplicates.toLocaleString('en-US')} states reached again and not explored again; nothing committed.`,
+        `${plural(result.counts.storageSteps, 'write')} run on the database (${stepsPerSecond?.toLocaleString('en-US') ?? '?'} a second), ${plural(result.counts.duplicates, 'state')} reached again and not explored again; nothing committed.`,
       );
       if (result.shortest) {
         console.log(`The shortest interleaving that breaks it, ${result.shortest.steps.length} steps:`);
