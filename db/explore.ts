@@ -10,9 +10,10 @@ import { newClient, toFencingError } from './pool';
 
 /*
  * The explorer's one door to the database (lib/model/explore/ is the search): one owner session, one
- * transaction, never committed. Inside it a scratch row made the way the lab makes its own (the fenced
- * lab's through fl_create_protected_row, born at the sequence's high-water mark H; a broken lab's as a
- * private lab opens one, with its labs row, since fl_broken_write asks the lab for its kind). Then each
+ * transaction, never committed. Inside it a private lab of the kind, opened as a browser opens one, on a
+ * scratch row made the way the lab makes its own (the fenced lab's through fl_create_protected_row, born
+ * at the sequence's high-water mark H, with stand-in grants of its tokens in lease_grants, since the
+ * fenced write takes only a token granted for the lab's lease; a broken lab's in unguarded_rows). Then each
  * storage step is the lab's real write SQL under `SAVEPOINT d<depth>`, and backtracking is
  * `ROLLBACK TO SAVEPOINT`. At the end, ROLLBACK: the lab's own rows, events and leases are untouched.
  *
@@ -101,41 +102,49 @@ type Scratch = {
 const INITIAL_VALUE = 'initial';
 
 async function openScratchRow(client: Client, lab: ExploreLab, holders: number): Promise<Scratch> {
+  // A private lab of the kind, opened inside the transaction as db/labs.ts createPrivateLab opens one:
+  // the write functions ask the lab that owns the row for its kind, mode and lease.
+  const id = privateLabIdFrom(randomBytes(10));
+  const resource = privateResourceOf(id);
+  let rowId: number;
+  let token = 0;
+  let reserved = Array.from({ length: holders }, (_, i) => i + 1);
   if (lab.write.table === 'protected_rows') {
     const { rows } = await client.query<{ id: number; last_token: string }>(
       'SELECT id, last_token FROM fl_create_protected_row($1)',
       [INITIAL_VALUE],
     );
     const row = rows[0] as { id: number; last_token: string };
+    rowId = row.id;
+    token = Number(row.last_token);
     const { rows: block } = await client.query<{ token: string }>(
       "SELECT nextval('write_epoch') AS token FROM generate_series(1, $1)",
       [holders],
     );
-    return {
-      // No lab owns the scratch row, so its writes are not asked for a grant of a lab's lease.
-      lab: `explore-${randomBytes(6).toString('hex')}`,
-      rowId: row.id,
-      value: INITIAL_VALUE,
-      token: Number(row.last_token),
-      reserved: block.map((b) => Number(b.token)).sort((a, b) => a - b),
-      write: lab.write,
-    };
+    reserved = block.map((b) => Number(b.token)).sort((a, b) => a - b);
+  } else {
+    const { rows } = await client.query<{ id: number }>(
+      `INSERT INTO unguarded_rows (id, lab, value, last_token, last_token_text)
+       VALUES (nextval('unguarded_row_ids'), $1, $2, 0, '0') RETURNING id`,
+      [id, INITIAL_VALUE],
+    );
+    rowId = (rows[0] as { id: number }).id;
   }
-  // A private lab of the kind, opened inside the transaction as db/labs.ts createPrivateLab opens one.
-  const id = privateLabIdFrom(randomBytes(10));
-  const { rows } = await client.query<{ id: number }>(
-    `INSERT INTO unguarded_rows (id, lab, value, last_token, last_token_text)
-     VALUES (nextval('unguarded_row_ids'), $1, $2, 0, '0') RETURNING id`,
-    [id, INITIAL_VALUE],
-  );
-  const rowId = (rows[0] as { id: number }).id;
   await client.query(
     `INSERT INTO labs (id, kind, row_id, resource, visibility, owner_hash, opened_from, last_used_at, join_key)
      VALUES ($1, $2, $3, $4, 'private', 'explore', 'explore', clock_timestamp(), NULL)`,
-    [id, lab.kind, rowId, privateResourceOf(id)],
+    [id, lab.kind, rowId, resource],
   );
-  const reserved = Array.from({ length: holders }, (_, i) => i + 1);
-  return { lab: id, rowId, value: INITIAL_VALUE, token: 0, reserved, write: lab.write };
+  if (lab.write.table === 'protected_rows') {
+    // The fenced write takes only a token granted for the lab's lease (lease_grants): the block's
+    // grants, as fl_acquire_lease records them, stand in for the grants the explorer makes itself.
+    await client.query(
+      `INSERT INTO lease_grants (token, resource, lab, holder)
+       SELECT t, $2, $3, 'explorer' FROM unnest($1::bigint[]) AS t`,
+      [reserved, resource, id],
+    );
+  }
+  return { lab: id, rowId, value: INITIAL_VALUE, token, reserved, write: lab.write };
 }
 
 /** The storage on one transaction: a savepoint per depth, the lab's write under it, rolled back on the way up. */
