@@ -18,6 +18,7 @@ export const BENCHES = [
   'job-queue',
   'classroom',
   'narration',
+  'explore',
 ] as const;
 export type Bench = (typeof BENCHES)[number];
 /** Without names: all but those that take minutes (room, faults, classroom, narration), which run by name or with --quick. */
@@ -30,6 +31,7 @@ const BY_DEFAULT: readonly Bench[] = [
   'fps',
   'history',
   'bundle',
+  'explore',
 ];
 
 /**

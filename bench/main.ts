@@ -17,6 +17,7 @@ import { benchBundle } from './bundle';
 import { benchBusyLabs } from './busy-labs';
 import { benchChaos } from './chaos';
 import { benchClassroom } from './classroom';
+import { benchExplore } from './explore';
 import { benchFaults } from './faults';
 import { benchJobQueue } from './job-queue';
 import { benchLongHistory } from './long-history';
@@ -65,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   };
 
-  const onDatabase = ['throughput', 'takeover', 'chaos', 'busy-labs', 'job-queue'] as const;
+  const onDatabase = ['throughput', 'takeover', 'chaos', 'busy-labs', 'job-queue', 'explore'] as const;
   if (onDatabase.some((name) => selected.has(name))) {
     const cluster = await startTestCluster('bench');
     try {
@@ -92,6 +93,12 @@ async function main(argv: string[]): Promise<number> {
           'busy-labs',
           'Busy labs: lease operations (acquire, renew, write, release, each with its event)',
           () => benchBusyLabs(cluster.url, sizes.busyLabs),
+        );
+      }
+      if (selected.has('explore')) {
+        console.log('explore: every interleaving of the fenced lab, each write on the database, rolled back…');
+        await run('explore', "The explorer: the fenced lab's whole space, on the real database", () =>
+          benchExplore(sizes.explore),
         );
       }
       if (selected.has('job-queue')) {

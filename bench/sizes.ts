@@ -36,6 +36,8 @@ export type BenchSizes = {
    * for these labs (all, by default).
    */
   narration: { historiesPerLab: number; seed: number; labs?: readonly NarratedLab[] | undefined };
+  /** The fenced lab's whole space at each of these bounds (bench/explore.ts). */
+  explore: { cases: readonly { holders: number; writes: number }[] };
   jobQueue: {
     jobs: number;
     jobMs: number;
@@ -62,6 +64,13 @@ export const FULL_SIZES: BenchSizes = {
   history: { events: 200_000, holders: 50, spanMinutes: 60, restMs: 5_000 },
   classroom: { trainees: 30, servers: 1, spreadSeconds: 60, boundSeconds: 600, paintSamples: 100 },
   narration: { historiesPerLab: 100_000, seed: 34 },
+  explore: {
+    cases: [
+      { holders: 2, writes: 3 },
+      { holders: 3, writes: 2 },
+      { holders: 3, writes: 3 },
+    ],
+  },
   jobQueue: {
     jobs: 60,
     jobMs: 2_000,
@@ -84,6 +93,7 @@ export const QUICK_SIZES: BenchSizes = {
   room: { viewers: 6, workers: [1, 1, 1], minutes: 0.1 },
   classroom: { trainees: 3, servers: 2, spreadSeconds: 2, boundSeconds: 240, paintSamples: 5 },
   narration: { historiesPerLab: 100, seed: 34 },
+  explore: { cases: [{ holders: 2, writes: 2 }] },
   faults: { crashes: 1 },
   history: { events: 20_000, holders: 50, spanMinutes: 60, restMs: 1_000 },
   jobQueue: {

@@ -30,8 +30,8 @@ function layerOf(file: string): Layer {
   if (file.startsWith('lib/server/')) return 'request';
   if (file.startsWith('components/')) return 'components';
   if (file.startsWith('app/')) return 'app';
-  // Programs of their own (npm start, npm run scenario): they may use every layer, none uses them.
-  if (/^lib\/(launcher|scenario|soak)\//.test(file)) return 'entry';
+  // Programs of their own (npm start, npm run scenario, npm run explore): they may use every layer, none uses them.
+  if (/^lib\/(launcher|scenario|soak|explore)\//.test(file)) return 'entry';
   throw new Error(`${file}: no layer (add its folder to layerOf)`);
 }
 

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { type ExploreLab, exploreLabOf } from '../lib/model/explore/explore-labs';
+import { FENCED_PREDICATE, memoryStorage, NO_CHECK } from '../lib/model/explore/memory-storage';
+import { explore } from '../lib/model/explore/search';
+import type { ExploreBounds } from '../lib/model/explore/story';
+import { verdictSentence } from '../lib/model/explore/verdict';
+import type { LabId } from '../lib/model/lab/lab-kinds';
+import { exploreOnDatabase, type PlantedPredicate } from './explore';
+import { closePool, getPool, newClient } from './pool';
+
+after(closePool);
+
+/** Each exploration here is a few hundred statements: far below this on the 2-CPU machine. */
+const DEADLINE_MS = 60_000;
+
+function labOf(kind: LabId): ExploreLab {
+  const lab = exploreLabOf(kind);
+  if ('refusal' in lab) assert.fail(lab.refusal);
+  return lab;
+}
+
+const run = (kind: LabId, bounds: ExploreBounds, planted?: PlantedPredicate) =>
+  exploreOnDatabase({ lab: labOf(kind), bounds, ...(planted ? { planted } : {}) });
+
+describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () => {
+  test('fenced holds in every interleaving of 2 holders × 2 and × 3 writes', { timeout: DEADLINE_MS }, async () => {
+    for (const writes of [2, 3]) {
+      const explored = await run('fenced', { holders: 2, writes });
+      const { counts } = explored.result;
+      console.log(`fenced 2×${writes}: ${JSON.stringify(counts)} in ${explored.seconds.toFixed(2)} s`);
+      assert.equal(counts.broken, 0, verdictSentence('Fenced', explored.result, explored.seconds));
+      assert.ok(counts.interleavings > 0 && counts.storageSteps > 0);
+      assert.equal(explored.result.shortest, undefined);
+      assert.ok(explored.reserved.length === 2 && (explored.reserved[0] as number) > 0);
+    }
+  });
+
+  test('the database and the storage in memory agree on every count, 3 holders included', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    // A savepoint rolled back to the wrong depth shows here first: the row holds an older state than the path's.
+    for (const [kind, predicate] of [
+      ['fenced', FENCED_PREDICATE],
+      ['no-fencing', NO_CHECK],
+    ] as const) {
+      for (const bounds of [
+        { holders: 3, writes: 2 },
+        { holders: 2, writes: 3 },
+      ]) {
+        const onDatabase = await run(kind, bounds);
+        const row = { value: 'initial', token: 0 };
+        const inMemory = await explore({
+          bounds,
+          start: { rule: { tokens: [1, 2, 3], writeWith: 'lease-token' }, row },
+          storage: memoryStorage(predicate, row),
+        });
+        assert.deepEqual(onDatabase.result.counts, inMemory.counts, `${kind} ${bounds.holders} × ${bounds.writes}`);
+      }
+    }
+  });
+
+  test('no fencing breaks, and the shortest way is the known five steps', { timeout: DEADLINE_MS }, async () => {
+    const explored = await run('no-fencing', { holders: 2, writes: 2 });
+    const shortest = explored.result.shortest;
+    assert.ok(explored.result.counts.broken > 0);
+    assert.deepEqual(shortest?.steps, [
+      { kind: 'acquire', holder: 'A' },
+      { kind: 'expire' },
+      { kind: 'acquire', holder: 'B' },
+      { kind: 'write', holder: 'B' },
+      { kind: 'write', holder: 'A' },
+    ]);
+    assert.deepEqual(
+      shortest?.events.slice(3).map((e) => [e.actor, e.kind, e.token, e.detail.value]),
+      [
+        ['B', 'write_accepted', 2, 'B1'],
+        ['A', 'write_accepted', 1, 'A1'],
+      ],
+      "A's old token is accepted over B's write",
+    );
+    assert.equal(shortest?.violation.eventIds.at(-1), 5);
+  });
+
+  test('token as text breaks as its SQL says: the newer token 10 is refused after 9', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    const explored = await run('token-as-text', { holders: 2, writes: 2 });
+    const shortest = explored.result.shortest;
+    assert.ok(explored.result.counts.broken > 0);
+    const last = shortest?.events.at(-1);
+    assert.deepEqual([last?.actor, last?.kind, last?.token, last?.storedToken], ['B', 'write_rejected', 10, 9]);
+    assert.ok(shortest?.violation.kinds.includes('newer-token-rejected'), shortest?.violation.message);
+  });
+
+  test("the per-process counter breaks: B's grant counts 1, and A's old write with the same 1 goes through", {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    const explored = await run('per-process-counter', { holders: 2, writes: 2 });
+    const shortest = explored.result.shortest;
+    assert.equal(shortest?.steps.length, 5);
+    assert.deepEqual(
+      shortest?.events.slice(2).map((e) => [e.actor, e.kind, e.token, e.detail.counter]),
+      [
+        ['B', 'lease_acquired', 2, 1],
+        ['B', 'write_accepted', 1, undefined],
+        ['A', 'write_accepted', 1, undefined],
+      ],
+    );
+    assert.equal(shortest?.violation.rule, 'superseded-holder');
+  });
+
+  test('fenced, with leases granted up front: the count is the closed form C(m + n, m)', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    for (const [writes, binomial] of [
+      [2, 6],
+      [3, 20],
+    ] as const) {
+      const explored = await run('fenced', { holders: 2, writes, leases: 'granted-up-front' });
+      assert.equal(explored.result.counts.interleavings, binomial);
+      assert.equal(explored.result.counts.broken, 0);
+      assert.ok(explored.result.counts.duplicates > 0, 'the memo is on');
+    }
+  });
+
+  test('nothing committed: the tables are as before, the sequence moved only by the block', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    const before = await snapshot();
+    const fenced = await run('fenced', { holders: 3, writes: 1 });
+    const broken = await run('no-fencing', { holders: 2, writes: 2 });
+    const after = await snapshot();
+    assert.deepEqual(after.tables, before.tables);
+    assert.equal(after.epoch - before.epoch, 3, 'the reserved block of 3 tokens, and nothing else');
+    assert.deepEqual(fenced.reserved, [before.epoch + 1, before.epoch + 2, before.epoch + 3]);
+    const gone = await getPool().query('SELECT 1 FROM protected_rows WHERE id = $1', [fenced.row.id]);
+    assert.equal(gone.rowCount, 0);
+    const goneToo = await getPool().query('SELECT 1 FROM unguarded_rows WHERE id = $1', [broken.row.id]);
+    assert.equal(goneToo.rowCount, 0);
+  });
+
+  test('planted bugs in the fenced predicate: >= breaks, < still holds, true is caught by the trigger', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    const greater = await run('fenced', { holders: 2, writes: 2 }, '>=');
+    assert.ok(greater.result.counts.broken > 0, '>= must break');
+    const strict = await run('fenced', { holders: 2, writes: 2 }, '<');
+    assert.equal(strict.result.counts.broken, 0, '< still holds');
+    const dropped = await run('fenced', { holders: 2, writes: 2 }, 'true');
+    assert.equal(dropped.result.counts.broken, 0, "the row's trigger refuses the older token");
+    assert.ok(dropped.result.counts.refused > 0, 'refused by the trigger, not by the predicate');
+    assert.equal(strict.result.counts.refused, 0);
+    const owner = newClient();
+    await owner.connect();
+    try {
+      const real = await owner.query<{ ok: boolean }>("SELECT fl_may_write('fenced', 2, 1) = false AS ok");
+      assert.equal(real.rows[0]?.ok, true, 'the planted predicate was rolled back');
+    } finally {
+      await owner.end();
+    }
+  });
+});
+
+const TABLES = ['protected_rows', 'unguarded_rows', 'events', 'leases', 'lease_grants', 'labs'] as const;
+
+/** Count and newest id of each table (or its whole key, for a table without an id), and the sequence. */
+async function snapshot(): Promise<{ tables: Record<string, string>; epoch: number }> {
+  const client = newClient();
+  await client.connect();
+  try {
+    const tables: Record<string, string> = {};
+    for (const table of TABLES) {
+      const { rows } = await client.query(
+        `SELECT count(*)::text || '/' || coalesce(md5(string_agg(t::text, ',' ORDER BY t::text)), '') AS s FROM ${table} t`,
+      );
+      tables[table] = String(rows[0]?.s);
+    }
+    const { rows } = await client.query<{ last: string }>(
+      'SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END AS last FROM write_epoch',
+    );
+    return { tables, epoch: Number(rows[0]?.last) };
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,209 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { FencingError } from '../lib/model/core/errors';
+import { type ExploreLab, tokenRuleOf } from '../lib/model/explore/explore-labs';
+import { type ExploreResult, explore, type Storage, type StorageWrite } from '../lib/model/explore/search';
+import type { ExploreBounds, WriteOutcome } from '../lib/model/explore/story';
+import { privateLabIdFrom, privateResourceOf } from '../lib/model/lab/lab-instance';
+import { newClient, toFencingError } from './pool';
+
+/*
+ * The explorer's one door to the database (lib/model/explore/ is the search): one owner session, one
+ * transaction, never committed. Inside it a private lab of the kind, opened as a browser opens one, on a
+ * scratch row made the way the lab makes its own (the fenced lab's through fl_create_protected_row, born
+ * at the sequence's high-water mark H, with stand-in grants of its tokens in lease_grants, since the
+ * fenced write takes only a token granted for the lab's lease; a broken lab's in unguarded_rows). Then each
+ * storage step is the lab's real write SQL under `SAVEPOINT d<depth>`, and backtracking is
+ * `ROLLBACK TO SAVEPOINT`. At the end, ROLLBACK: the lab's own rows, events and leases are untouched.
+ *
+ * Tokens: a sequence is never rolled back, so the fenced lab's block is reserved once with nextval
+ * (H+1 …, one per holder: it raises the high-water mark the row's trigger checks) and the explorer
+ * mints from that block itself, by the same rule. The broken labs' rows are their own and start at 0.
+ *
+ * One round trip per write: the pending undo, the savepoint and the write go as one simple query
+ * (its values are a small integer, a holder's name and a value the explorer made, quoted by pg).
+ */
+
+/** A planted bug in the fenced predicate (fl_may_write's 'fenced' branch), for the explorer's own tests. */
+export type PlantedPredicate = '<' | '>=' | 'true';
+
+const FENCED_BRANCH = "WHEN 'fenced' THEN p_stored <= p_token";
+const PLANTED_BRANCH: Record<PlantedPredicate, string> = {
+  '<': "WHEN 'fenced' THEN p_stored < p_token",
+  '>=': "WHEN 'fenced' THEN p_stored >= p_token",
+  true: "WHEN 'fenced' THEN true",
+};
+
+export type DatabaseExploration = {
+  result: ExploreResult;
+  seconds: number;
+  /** The scratch row's table and id (gone with the ROLLBACK), and the block of tokens reserved. */
+  row: { table: 'protected_rows' | 'unguarded_rows'; id: number };
+  reserved: number[];
+};
+
+type Client = ReturnType<typeof newClient>;
+
+export async function exploreOnDatabase(input: {
+  lab: ExploreLab;
+  bounds: ExploreBounds;
+  planted?: PlantedPredicate;
+}): Promise<DatabaseExploration> {
+  const { lab, bounds } = input;
+  const client = newClient();
+  try {
+    await client.connect();
+  } catch (error) {
+    throw FencingError.unreachable(error);
+  }
+  try {
+    await client.query('BEGIN');
+    if (input.planted) await plantPredicate(client, input.planted);
+    const scratch = await openScratchRow(client, lab, bounds.holders);
+    const storage = savepointStorage(client, scratch);
+    const started = performance.now();
+    const result = await explore({
+      bounds,
+      start: { rule: tokenRuleOf(lab, scratch.reserved), row: { value: scratch.value, token: scratch.token } },
+      storage,
+      lab: scratch.lab,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    return { result, seconds, row: { table: lab.write.table, id: scratch.rowId }, reserved: scratch.reserved };
+  } catch (error) {
+    throw toFencingError(error);
+  } finally {
+    // A failed ROLLBACK: the session ends next, and its transaction with it (nothing was committed).
+    await client.query('ROLLBACK').catch(() => undefined);
+    // A failed end: the connection is already gone, which is all this asks.
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The lab's own fl_may_write, with its 'fenced' branch replaced, inside the explorer's transaction only. */
+async function plantPredicate(client: Client, planted: PlantedPredicate): Promise<void> {
+  const real = await readFile(new URL('./functions/fl_may_write.sql', import.meta.url), 'utf8');
+  if (!real.includes(FENCED_BRANCH)) {
+    throw new FencingError('invalid_input', 'fl_may_write no longer has the fenced branch a planted bug replaces');
+  }
+  await client.query(real.replace(FENCED_BRANCH, PLANTED_BRANCH[planted]));
+}
+
+type Scratch = {
+  lab: string;
+  rowId: number;
+  value: string;
+  token: number;
+  reserved: number[];
+  write: ExploreLab['write'];
+};
+
+const INITIAL_VALUE = 'initial';
+
+async function openScratchRow(client: Client, lab: ExploreLab, holders: number): Promise<Scratch> {
+  // A private lab of the kind, opened inside the transaction as db/labs.ts createPrivateLab opens one:
+  // the write functions ask the lab that owns the row for its kind, mode and lease.
+  const id = privateLabIdFrom(randomBytes(10));
+  const resource = privateResourceOf(id);
+  let rowId: number;
+  let token = 0;
+  let reserved = Array.from({ length: holders }, (_, i) => i + 1);
+  if (lab.write.table === 'protected_rows') {
+    const { rows } = await client.query<{ id: number; last_token: string }>(
+      'SELECT id, last_token FROM fl_create_protected_row($1)',
+      [INITIAL_VALUE],
+    );
+    const row = rows[0] as { id: number; last_token: string };
+    rowId = row.id;
+    token = Number(row.last_token);
+    const { rows: block } = await client.query<{ token: string }>(
+      "SELECT nextval('write_epoch') AS token FROM generate_series(1, $1)",
+      [holders],
+    );
+    reserved = block.map((b) => Number(b.token)).sort((a, b) => a - b);
+  } else {
+    const { rows } = await client.query<{ id: number }>(
+      `INSERT INTO unguarded_rows (id, lab, value, last_token, last_token_text)
+       VALUES (nextval('unguarded_row_ids'), $1, $2, 0, '0') RETURNING id`,
+      [id, INITIAL_VALUE],
+    );
+    rowId = (rows[0] as { id: number }).id;
+  }
+  await client.query(
+    `INSERT INTO labs (id, kind, row_id, resource, visibility, owner_hash, opened_from, last_used_at, join_key)
+     VALUES ($1, $2, $3, $4, 'private', 'explore', 'explore', clock_timestamp(), NULL)`,
+    [id, lab.kind, rowId, resource],
+  );
+  if (lab.write.table === 'protected_rows') {
+    // The fenced write takes only a token granted for the lab's lease (lease_grants): the block's
+    // grants, as fl_acquire_lease records them, stand in for the grants the explorer makes itself.
+    await client.query(
+      `INSERT INTO lease_grants (token, resource, lab, holder)
+       SELECT t, $2, $3, 'explorer' FROM unnest($1::bigint[]) AS t`,
+      [reserved, resource, id],
+    );
+  }
+  return { lab: id, rowId, value: INITIAL_VALUE, token, reserved, write: lab.write };
+}
+
+/** The storage on one transaction: a savepoint per depth, the lab's write under it, rolled back on the way up. */
+function savepointStorage(client: Client, scratch: Scratch): Storage {
+  /** Depths whose savepoint is established (a ROLLBACK TO keeps it; it ends those deeper). */
+  const established = new Set<number>();
+  /** The shallowest depth to roll back to before the next statement. */
+  let pendingUndo: number | undefined;
+
+  const flushUndo = (): string => {
+    if (pendingUndo === undefined) return '';
+    const to = pendingUndo;
+    pendingUndo = undefined;
+    for (const depth of established) if (depth > to) established.delete(depth);
+    return `ROLLBACK TO SAVEPOINT d${to}; `;
+  };
+
+  const writeSql = (write: StorageWrite): string => {
+    const value = client.escapeLiteral(write.value);
+    const actor = client.escapeLiteral(write.holder);
+    const labName = client.escapeLiteral(scratch.lab);
+    const token = Math.trunc(write.token);
+    if (scratch.write.table === 'protected_rows') {
+      return `SELECT outcome, stored_token FROM fl_fenced_write(${scratch.rowId}, ${value}, ${token}, ${actor}, ${labName}, NULL)`;
+    }
+    const mode = client.escapeLiteral(scratch.write.mode);
+    return `SELECT outcome, stored_token FROM fl_broken_write(${labName}, ${scratch.rowId}, ${mode}, ${value}, ${token}, ${actor}, NULL)`;
+  };
+
+  return {
+    async write(depth, write): Promise<WriteOutcome> {
+      let sql = flushUndo();
+      if (!established.has(depth)) sql += `SAVEPOINT d${depth}; `;
+      established.add(depth);
+      // A deeper savepoint holds the state before this write: rolling back to it would undo this write too.
+      for (const deeper of established) if (deeper > depth) established.delete(deeper);
+      sql += writeSql(write);
+      try {
+        const results = await client.query(sql);
+        const last = Array.isArray(results) ? results[results.length - 1] : results;
+        const row = last?.rows[0] as { outcome: string; stored_token: string | null } | undefined;
+        if (row?.outcome === 'accepted') return { outcome: 'accepted' };
+        if (row?.outcome === 'stale') {
+          return { outcome: 'stale', ...(row.stored_token === null ? {} : { storedToken: Number(row.stored_token) }) };
+        }
+        throw new FencingError('unknown_row', `the scratch row ${scratch.rowId} is gone (${row?.outcome})`);
+      } catch (error) {
+        // FL001: the row's trigger refused an older token (a write that bypassed the predicate).
+        if ((error as { code?: unknown }).code !== 'FL001') throw error;
+        await client.query(`ROLLBACK TO SAVEPOINT d${depth}`);
+        const { rows } = await client.query<{ last_token: string }>(
+          'SELECT last_token FROM protected_rows WHERE id = $1',
+          [scratch.rowId],
+        );
+        return { outcome: 'refused', storedToken: Number(rows[0]?.last_token) };
+      }
+    },
+    async undo(depth) {
+      pendingUndo = pendingUndo === undefined ? depth : Math.min(pendingUndo, depth);
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, test } from 'node:test';
+import { parseExploreArgs, UsageError } from './args';
+
+/** One run of `npm run explore` on the lane's database (DATABASE_URL): its exit code and what it printed. */
+function explore(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', 'lib/explore/main.ts', ...args],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+test('the command line is checked with zod: bounds 1 to 3, a lab the explorer runs', () => {
+  assert.deepEqual(parseExploreArgs(['--lab', 'fenced']), { lab: 'fenced', holders: 2, writes: 3, json: false });
+  assert.deepEqual(
+    parseExploreArgs(['--lab', 'no-fencing', '--holders', '3', '--writes', '1', '--depth', '6', '--json']),
+    {
+      lab: 'no-fencing',
+      holders: 3,
+      writes: 1,
+      depth: 6,
+      json: true,
+    },
+  );
+  assert.equal(parseExploreArgs(['--help']), 'help');
+  for (const [argv, said] of [
+    [[], /--lab is required/],
+    [['--lab', 'nope'], /--lab must be one of fenced, no-fencing/],
+    [['--lab', 'fenced', '--holders', '4'], /--holders must be at most 3/],
+    [['--lab', 'fenced', '--writes', '0'], /--writes must be at least 1/],
+    [['--lab', 'fenced', '--writes', ''], /--writes must be a whole number/],
+    [['--lab', 'fenced', '--depth', '1.5'], /--depth must be a whole number/],
+    [['--lab', 'fenced', '--guard', 'x.sql'], /unknown option --guard/],
+  ] as const) {
+    assert.throws(
+      () => parseExploreArgs([...argv]),
+      (error: unknown) => error instanceof UsageError && said.test(error.message),
+    );
+  }
+});
+
+describe('npm run explore', { timeout: 120_000 }, () => {
+  test('--help exits 0 with the usage', async () => {
+    const run = await explore(['--help']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^usage: npm run explore -- --lab </);
+  });
+
+  test('bad usage exits 2 and says why, a lab not explored yet included', async () => {
+    const bad = await explore(['--lab', 'fenced', '--holders', '9']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--holders must be at most 3/);
+    const notYet = await explore(['--lab', 'read-check-write']);
+    assert.equal(notYet.status, 2);
+    assert.match(notYet.stderr, /Read, check, write is not explored yet/);
+  });
+
+  test('the fenced lab holds: exit 0, with its counts and bounds', async () => {
+    const run = await explore(['--lab', 'fenced', '--holders', '2', '--writes', '2']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(
+      run.stdout,
+      /^Fenced: 39 states, 30 interleavings of 2 holders × 2 writes, explored in [\d.]+ s: no interleaving loses a write\./,
+    );
+    assert.match(run.stdout, /nothing committed/);
+  });
+
+  test('no fencing breaks: exit 1, and the shortest counterexample step by step', async () => {
+    const run = await explore(['--lab', 'no-fencing', '--holders', '2', '--writes', '2']);
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(run.stdout, /^No fencing: breaks in 16 of 28 interleavings of 2 holders × 2 writes/);
+    assert.match(
+      run.stdout,
+      /The shortest interleaving that breaks it, 5 steps:\n {2}1\. A asks for the lease and is granted token 1\n {2}2\. A's lease \(token 1\) runs out\n {2}3\. B asks for the lease and is granted token 2\n {2}4\. B's write of "B1" with token 2 reaches the row: accepted\n {2}5\. A's write of "A1" with token 1 reaches the row: accepted\n/,
+    );
+    const json = await explore(['--lab', 'no-fencing', '--holders', '2', '--writes', '2', '--json']);
+    assert.equal(json.status, 1, json.stderr);
+    const parsed = JSON.parse(json.stdout) as { holds: boolean; shortest: { steps: unknown[]; events: unknown[] } };
+    assert.equal(parsed.holds, false);
+    assert.equal(parsed.shortest.steps.length, 5);
+    assert.equal(parsed.shortest.events.length, 5);
+  });
+});

@@ -1,0 +1,50 @@
+import { LAB_IDS, LABS, type LabId } from '../../labs/index';
+import type { TokenRule } from './story';
+
+/*
+ * Which labs the explorer runs, and how: the write path each storage step executes and the rule its
+ * lease service mints tokens by, both read from the lab's traits (lib/labs/). A lab the explorer
+ * cannot run yet is told why, in words a person at the command line reads.
+ */
+
+/** The SQL a storage step runs: the fenced write on protected_rows, or a broken lab's mode of fl_broken_write. */
+export type ExploreWritePath =
+  | { table: 'protected_rows' }
+  | { table: 'unguarded_rows'; mode: 'plain' | 'text' | 'fenced' };
+
+/** How the lab's tokens are made: from the sequence, from 9 (crossing a digit), or written with each holder's own count. */
+export type ExploreTokenSource = 'sequence' | 'text-epoch' | 'holder-counter';
+
+export type ExploreLab = { kind: LabId; title: string; write: ExploreWritePath; tokens: ExploreTokenSource };
+
+/** The token-as-text lab's first token: its counter starts at 8, so the second grant crosses a digit. */
+export const TEXT_EPOCH_FIRST_TOKEN = 9;
+
+export function exploreLabOf(kind: LabId): ExploreLab | { refusal: string } {
+  const lab = LABS[kind];
+  const t = lab.traits;
+  const notYet = (why: string) => ({ refusal: `${lab.title} is not explored yet: ${why}` });
+  if (t.runner !== 'supervised-workers') return notYet('its holders are not workers of one row');
+  if (t.transport !== 'direct') return notYet('its write goes through the packet relay (fl_delayed_packet_write)');
+  if (t.ownGrantOnly) {
+    return notYet('its write takes only a token granted in the lab (its grants as events; the same-token takeover)');
+  }
+  const tokens: ExploreTokenSource =
+    t.tokenSource === 'worker-counter' ? 'holder-counter' : t.textEpoch ? 'text-epoch' : 'sequence';
+  let write: ExploreWritePath;
+  if (lab.table === 'protected_rows') write = { table: 'protected_rows' };
+  else if (t.fencing === 'none') write = { table: 'unguarded_rows', mode: 'plain' };
+  else if (t.fencing === 'text-compare') write = { table: 'unguarded_rows', mode: 'text' };
+  else if (t.fencing === 'fenced-write') write = { table: 'unguarded_rows', mode: 'fenced' };
+  else return notYet('its write is split in two steps (a read, then a write) or takes another path');
+  return { kind, title: lab.title, write, tokens };
+}
+
+/** The labs the explorer runs today. */
+export const EXPLORABLE_LABS: readonly LabId[] = LAB_IDS.filter((kind) => !('refusal' in exploreLabOf(kind)));
+
+/** The token rule for a lab, given the tokens the storage reserved (one per holder: each acquires once). */
+export function tokenRuleOf(lab: ExploreLab, reserved: readonly number[]): TokenRule {
+  const tokens = lab.tokens === 'text-epoch' ? reserved.map((_, i) => TEXT_EPOCH_FIRST_TOKEN + i) : reserved;
+  return { tokens, writeWith: lab.tokens === 'holder-counter' ? 'holder-counter' : 'lease-token' };
+}

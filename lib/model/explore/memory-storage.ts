@@ -1,0 +1,37 @@
+import type { Storage, StorageWrite } from './search';
+import type { WriteOutcome } from './story';
+
+/*
+ * A storage in memory, with the fenced write's rule or another: for the explorer's own tests, which
+ * must run without a database, and to tell a fault of the search from a fault of the SQL. The real
+ * storage is db/explore.ts.
+ */
+
+/** May a write with `token` replace a row whose last write carried `stored`? */
+export type WritePredicate = (stored: number, token: number) => boolean;
+
+export const FENCED_PREDICATE: WritePredicate = (stored, token) => stored <= token;
+export const NO_CHECK: WritePredicate = () => true;
+
+export function memoryStorage(
+  predicate: WritePredicate,
+  row: { value: string; token: number },
+): Storage & { row(): { value: string; token: number } } {
+  /** The row before each depth's write, for its undo. */
+  const saved = new Map<number, { value: string; token: number }>();
+  let current = { ...row };
+  return {
+    async write(depth: number, write: StorageWrite): Promise<WriteOutcome> {
+      saved.set(depth, current);
+      if (!predicate(current.token, write.token)) return { outcome: 'stale', storedToken: current.token };
+      current = { value: write.value, token: write.token };
+      return { outcome: 'accepted' };
+    },
+    async undo(depth: number): Promise<void> {
+      const before = saved.get(depth);
+      if (before) current = before;
+      saved.delete(depth);
+    },
+    row: () => current,
+  };
+}

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { checkHistory } from '../checker/checker';
+import { FENCED_PREDICATE, memoryStorage, NO_CHECK, type WritePredicate } from './memory-storage';
+import { explore } from './search';
+import {
+  applyStep,
+  type ExploreBounds,
+  type ExploreState,
+  enabledSteps,
+  initialState,
+  nextValue,
+  preludeEvents,
+  type StepEvent,
+  type StoryStart,
+  tokenOf,
+} from './story';
+import { eventWords, stepWords } from './story-words';
+import { verdictSentence } from './verdict';
+
+const sequence = (from: number): StoryStart => ({
+  rule: { tokens: [from, from + 1, from + 2], writeWith: 'lease-token' },
+  row: { value: 'initial', token: from - 1 },
+});
+
+const run = (predicate: WritePredicate, bounds: ExploreBounds, start = sequence(5)) =>
+  explore({ bounds, start, storage: memoryStorage(predicate, start.row) });
+
+/** Every path, one by one, with no memo: the oracle the memoized counts must equal. */
+function bruteForce(predicate: WritePredicate, bounds: ExploreBounds, start: StoryStart) {
+  let paths = 0;
+  let broken = 0;
+  const walk = (state: ExploreState, events: StepEvent[]) => {
+    const steps = enabledSteps(state, bounds);
+    if (steps.length === 0) paths += 1;
+    for (const step of steps) {
+      let written: { outcome: 'accepted' | 'stale'; storedToken?: number } | undefined;
+      if (step.kind === 'write') {
+        const token = tokenOf(state, step.holder);
+        written = predicate(state.row.token, token)
+          ? { outcome: 'accepted' }
+          : { outcome: 'stale', storedToken: state.row.token };
+      }
+      const next = applyStep(state, step, start.rule, written);
+      const path = [...events, next.event];
+      const wire = path.map((e, i) => ({ ...e, id: i + 1, at: i * 100, lab: 'x' }));
+      if (!checkHistory(wire).ok) {
+        paths += 1;
+        broken += 1;
+      } else walk(next.state, path);
+    }
+  };
+  const root = initialState(bounds, start);
+  walk(root, preludeEvents(root));
+  return { paths, broken };
+}
+
+const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
+
+describe('the explorer on a storage in memory', () => {
+  test('the fenced rule holds in every interleaving of 2 holders × 2 writes', async () => {
+    const result = await run(FENCED_PREDICATE, { holders: 2, writes: 2 });
+    assert.equal(result.counts.broken, 0);
+    assert.ok(result.counts.interleavings > 0);
+    assert.equal(result.shortest, undefined);
+    assert.match(
+      verdictSentence('Fenced', result, 0.1),
+      /^Fenced: \d+ states, \d+ interleavings of 2 holders × 2 writes, explored in 0\.10 s: no interleaving loses a write\.$/,
+    );
+  });
+
+  test('without a check, the shortest counterexample is the known five steps', async () => {
+    const result = await run(NO_CHECK, { holders: 2, writes: 2 });
+    assert.ok(result.counts.broken > 0);
+    assert.deepEqual(result.shortest?.steps, [
+      { kind: 'acquire', holder: 'A' },
+      { kind: 'expire' },
+      { kind: 'acquire', holder: 'B' },
+      { kind: 'write', holder: 'B' },
+      { kind: 'write', holder: 'A' },
+    ]);
+    assert.deepEqual(
+      result.shortest?.events.map((e) => [e.actor, e.kind, e.token]),
+      [
+        ['A', 'lease_acquired', 5],
+        ['A', 'lease_expired', 5],
+        ['B', 'lease_acquired', 6],
+        ['B', 'write_accepted', 6],
+        ['A', 'write_accepted', 5],
+      ],
+    );
+    assert.match(
+      verdictSentence('No fencing', result, 0.1),
+      /breaks in \d+ of \d+ interleavings .* the shortest has 5 steps: A asks/,
+    );
+  });
+
+  for (const [holders, writes] of [
+    [1, 3],
+    [2, 1],
+    [2, 3],
+    [3, 2],
+  ] as const) {
+    test(`with the memo, the counts equal every path walked one by one (${holders} × ${writes}, both rules)`, async () => {
+      for (const predicate of [FENCED_PREDICATE, NO_CHECK]) {
+        const bounds = { holders, writes };
+        const memoized = await run(predicate, bounds);
+        assert.deepEqual(
+          { paths: memoized.counts.interleavings, broken: memoized.counts.broken },
+          bruteForce(predicate, bounds, sequence(5)),
+        );
+      }
+    });
+  }
+
+  test('leases granted up front: the count is the closed form, and the memo skipped states', async () => {
+    for (const [holders, writes] of [
+      [2, 1],
+      [2, 2],
+      [2, 3],
+      [3, 2],
+    ] as const) {
+      const result = await run(FENCED_PREDICATE, { holders, writes, leases: 'granted-up-front' });
+      const multinomial = factorial(holders * writes) / factorial(writes) ** holders;
+      assert.equal(result.counts.interleavings, multinomial, `${holders} × ${writes}`);
+      assert.equal(result.counts.broken, 0);
+      if (writes > 1) assert.ok(result.counts.duplicates > 0, 'states reached twice were not explored twice');
+    }
+  });
+
+  test('a depth bound cuts paths and says so', async () => {
+    const result = await run(FENCED_PREDICATE, { holders: 2, writes: 3, depth: 3 });
+    assert.ok(result.counts.cut > 0);
+    assert.match(verdictSentence('Fenced', result, 1), /cut at 3 steps/);
+  });
+
+  test('every write is undone: the storage ends as it began', async () => {
+    const start = sequence(5);
+    const storage = memoryStorage(NO_CHECK, start.row);
+    await explore({ bounds: { holders: 2, writes: 2 }, start, storage });
+    assert.deepEqual(storage.row(), start.row);
+  });
+
+  test('a value and a token are what a holder believes', () => {
+    const state = initialState({ holders: 2, writes: 1, leases: 'granted-up-front' }, sequence(9));
+    assert.equal(tokenOf(state, 'B'), 10);
+    assert.equal(nextValue(state, 'A'), 'A1');
+  });
+});
+
+describe('the words of a step', () => {
+  test('before it is taken, and once taken', () => {
+    const start = sequence(5);
+    let state = initialState({ holders: 2, writes: 1 }, start);
+    assert.equal(stepWords(state, { kind: 'acquire', holder: 'A' }), 'A asks for the lease');
+    const granted = applyStep(state, { kind: 'acquire', holder: 'A' }, start.rule);
+    state = granted.state;
+    assert.equal(eventWords(granted.event), 'A asks for the lease and is granted token 5');
+    assert.equal(stepWords(state, { kind: 'expire' }), "A's lease runs out");
+    assert.equal(stepWords(state, { kind: 'write', holder: 'A' }), "A's write with token 5 reaches the row");
+    const stale = applyStep(state, { kind: 'write', holder: 'A' }, start.rule, { outcome: 'stale', storedToken: 6 });
+    assert.equal(
+      eventWords(stale.event),
+      `A's write of "A1" with token 5 reaches the row: refused as stale (the row holds token 6)`,
+    );
+  });
+});

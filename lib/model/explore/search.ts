@@ -1,0 +1,164 @@
+import { checkHistory, type Violation } from '../checker/checker';
+import type { WireEvent } from '../core/wire';
+import {
+  applyStep,
+  type ExploreBounds,
+  type ExploreState,
+  enabledSteps,
+  type HolderName,
+  initialState,
+  nextValue,
+  preludeEvents,
+  type Step,
+  type StepEvent,
+  type StoryStart,
+  stateKey,
+  tokenOf,
+  type WriteOutcome,
+} from './story';
+
+/*
+ * The search: every interleaving of the story (story.ts) up to its bounds, depth first, each write
+ * executed by the storage (the lab's real SQL, db/explore.ts, under a savepoint per depth) and undone
+ * on the way back. After every step the path's events are judged by the history checker: the first
+ * violation ends that branch (one broken interleaving).
+ *
+ * A state already explored is not explored again, yet the count of interleavings stays exact: each
+ * state's count is memoized (paths(s) = Σ paths(child); a complete path, or one cut by the depth
+ * bound, is 1; a branch ending at its first violation is 1, and broken). The state holds everything
+ * the future depends on, the checker's memory of the past included (story.ts stateKey); the step
+ * into a state is still judged on its own path, before the memo is asked.
+ *
+ * The shortest counterexample is kept the same way, by dynamic programming over the explored graph:
+ * each state remembers its shortest way to a violation, so no second (breadth-first) pass is needed,
+ * and it is exact for the same reason the counts are.
+ */
+
+export type StorageWrite = { holder: HolderName; token: number; value: string };
+
+/** The lab's write path, one savepoint per depth: `write` runs under `depth`'s, `undo` rolls back to it. */
+export interface Storage {
+  write(depth: number, write: StorageWrite): Promise<WriteOutcome>;
+  undo(depth: number): Promise<void>;
+}
+
+export type ExploreCounts = {
+  states: number;
+  interleavings: number;
+  broken: number;
+  /** Paths cut by the depth bound (counted among the interleavings). */
+  cut: number;
+  duplicates: number;
+  /** Writes executed by the storage (on the real database: statements run). */
+  storageSteps: number;
+  /** Of those, the writes the storage refused with an error (the row's trigger), not by the predicate. */
+  refused: number;
+};
+
+export type Counterexample = {
+  steps: Step[];
+  /** The path's events as a lab's history: ids from 1, a step every 100 ms of a made-up clock. */
+  events: WireEvent[];
+  violation: Violation;
+};
+
+export type ExploreResult = {
+  bounds: ExploreBounds;
+  counts: ExploreCounts;
+  /** The shortest path to a violation, if any path breaks. */
+  shortest?: Counterexample;
+};
+
+type Edge = { step: Step; event: StepEvent };
+type Explored = { paths: number; broken: number; cut: number; toViolation?: Edge[] };
+
+/** The made-up clock of the path's events: its start, and the time between two steps. */
+const CLOCK_START_MS = Date.UTC(2026, 0, 1);
+const STEP_MS = 100;
+
+function toWire(lab: string, events: readonly StepEvent[]): WireEvent[] {
+  return events.map((event, i) => ({ ...event, id: i + 1, at: CLOCK_START_MS + i * STEP_MS, lab }));
+}
+
+export async function explore(input: {
+  bounds: ExploreBounds;
+  start: StoryStart;
+  storage: Storage;
+  /** The lab name the path's events carry. */
+  lab?: string;
+}): Promise<ExploreResult> {
+  const { bounds, start, storage } = input;
+  const lab = input.lab ?? 'explore';
+  const counts: ExploreCounts = {
+    states: 0,
+    interleavings: 0,
+    broken: 0,
+    cut: 0,
+    duplicates: 0,
+    storageSteps: 0,
+    refused: 0,
+  };
+  const memo = new Map<string, Explored>();
+  const root = initialState(bounds, start);
+  const prelude = preludeEvents(root);
+  const path: StepEvent[] = [...prelude];
+
+  const visit = async (state: ExploreState): Promise<Explored> => {
+    counts.states += 1;
+    const steps = enabledSteps(state, bounds);
+    if (steps.length === 0) {
+      const cut = bounds.depth !== undefined && enabledSteps(state, { ...bounds, depth: undefined }).length > 0;
+      return { paths: 1, broken: 0, cut: cut ? 1 : 0 };
+    }
+    const here: Explored = { paths: 0, broken: 0, cut: 0 };
+    for (const step of steps) {
+      let written: WriteOutcome | undefined;
+      if (step.kind === 'write') {
+        counts.storageSteps += 1;
+        written = await storage.write(state.depth, {
+          holder: step.holder,
+          token: tokenOf(state, step.holder),
+          value: nextValue(state, step.holder),
+        });
+        if (written.outcome === 'refused') counts.refused += 1;
+      }
+      const next = applyStep(state, step, start.rule, written);
+      path.push(next.event);
+      let child: Explored;
+      if (!checkHistory(toWire(lab, path)).ok) {
+        child = { paths: 1, broken: 1, cut: 0, toViolation: [] };
+      } else {
+        const key = stateKey(next.state);
+        const known = memo.get(key);
+        if (known) {
+          counts.duplicates += 1;
+          child = known;
+        } else {
+          child = await visit(next.state);
+          memo.set(key, child);
+        }
+      }
+      path.pop();
+      if (step.kind === 'write') await storage.undo(state.depth);
+      here.paths += child.paths;
+      here.broken += child.broken;
+      here.cut += child.cut;
+      if (child.toViolation && (!here.toViolation || child.toViolation.length + 1 < here.toViolation.length)) {
+        here.toViolation = [{ step, event: next.event }, ...child.toViolation];
+      }
+    }
+    return here;
+  };
+
+  const explored = await visit(root);
+  counts.interleavings = explored.paths;
+  counts.broken = explored.broken;
+  counts.cut = explored.cut;
+  const result: ExploreResult = { bounds, counts };
+  if (explored.toViolation) {
+    const events = toWire(lab, [...prelude, ...explored.toViolation.map((edge) => edge.event)]);
+    const violation = checkHistory(events).violations[0];
+    if (violation) result.shortest = { steps: explored.toViolation.map((edge) => edge.step), events, violation };
+  }
+  return result;
+}

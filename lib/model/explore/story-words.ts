@@ -1,0 +1,24 @@
+import { type ExploreState, type Step, type StepEvent, tokenOf } from './story';
+
+/* The explorer's steps in plain words: before a step is taken (a button's), and once taken (its event's). */
+
+/** A step in plain words, before it is taken ("A's write with token 5 reaches the row"). */
+export function stepWords(state: ExploreState, step: Step): string {
+  if (step.kind === 'acquire') return `${step.holder} asks for the lease`;
+  if (step.kind === 'expire') return state.leaseHolder ? `${state.leaseHolder}'s lease runs out` : 'the lease runs out';
+  return `${step.holder}'s write with token ${tokenOf(state, step.holder)} reaches the row`;
+}
+
+/** A step in plain words, once taken: what its event says came of it. */
+export function eventWords(event: StepEvent): string {
+  const value = String(event.detail.value ?? '');
+  if (event.kind === 'lease_acquired') {
+    const counter = event.detail.counter === undefined ? '' : ` (its own counter says ${event.detail.counter})`;
+    return `${event.actor} asks for the lease and is granted token ${event.token}${counter}`;
+  }
+  if (event.kind === 'lease_expired') return `${event.actor}'s lease (token ${event.token}) runs out`;
+  if (event.kind === 'write_accepted')
+    return `${event.actor}'s write of "${value}" with token ${event.token} reaches the row: accepted`;
+  const by = event.detail.refusedBy === 'trigger' ? ' by the row’s trigger' : '';
+  return `${event.actor}'s write of "${value}" with token ${event.token} reaches the row: refused as stale${by}${event.storedToken === undefined ? '' : ` (the row holds token ${event.storedToken})`}`;
+}

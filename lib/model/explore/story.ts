@@ -1,0 +1,211 @@
+import type { WireEvent } from '../core/wire';
+
+/*
+ * A lab's story as actors, for the explorer (search.ts): holders A, B (, C), each with one program,
+ * "acquire the lease, then write up to W times with the token you believe you hold", and the lease
+ * service, which grants a token when the lease is free (never held, or run out) by the lab's token rule.
+ * A pause, a held packet, a slow clock are all one thing here: the others move first. "The lease runs
+ * out" is a step of its own, and a holder whose lease ran out still writes, since it does not know.
+ *
+ * The row's outcome of a write is not decided here: the storage (the lab's real SQL) decides it, and
+ * `applyStep` is told the outcome. Everything is plain data, so a state hashes by its JSON.
+ */
+
+export const HOLDER_NAMES = ['A', 'B', 'C'] as const;
+export type HolderName = (typeof HOLDER_NAMES)[number];
+
+/**
+ * How tokens are made: the nth grant takes `tokens[n]` (a sequence: the block the storage reserved, or
+ * the token-as-text lab's 9, 10, … that cross a digit); a holder writes with its grant's token, or, in
+ * the per-process counter lab, with its own count of grants, from 1 (lib/worker/lease-client.ts).
+ */
+export type TokenRule = { tokens: readonly number[]; writeWith: 'lease-token' | 'holder-counter' };
+
+/**
+ * one-at-a-time: the lease is granted to one holder while it is free (the lab as it runs);
+ * granted-up-front: every holder starts holding a token of its own, in order (no acquire, no expiry),
+ * so that the only steps are writes: the case with a closed form for its count of interleavings.
+ */
+export type LeaseMode = 'one-at-a-time' | 'granted-up-front';
+
+export type ExploreBounds = {
+  holders: number;
+  writes: number;
+  /** At most this many steps on a path (a path cut here counts as one interleaving). */
+  depth?: number;
+  leases?: LeaseMode;
+};
+
+export type Step = { kind: 'acquire'; holder: HolderName } | { kind: 'expire' } | { kind: 'write'; holder: HolderName };
+
+export type HolderState = {
+  name: HolderName;
+  /** Its lease's token (undefined until its grant). */
+  token?: number;
+  /** The token its writes present: its lease's, or its own counter's. */
+  writeToken?: number;
+  writesDone: number;
+  /** Every token it was granted, oldest first (the checker's view of its leases). */
+  grants: number[];
+  /** The token of its last accepted write (the checker's fence for this holder). */
+  lastWrittenToken?: number;
+};
+
+export type ExploreState = {
+  holders: HolderState[];
+  /** The live lease's holder, if one is live. */
+  leaseHolder?: HolderName;
+  /** Tokens the lease service minted so far. */
+  minted: number;
+  /** The row as the storage left it. */
+  row: { value: string; token: number };
+  /** Steps taken to get here. */
+  depth: number;
+};
+
+/** What the storage answered a write. `refused`: the write raised (a trigger's refusal). */
+export type WriteOutcome = { outcome: 'accepted' | 'stale' | 'refused'; storedToken?: number };
+
+export type StoryStart = { rule: TokenRule; row: { value: string; token: number } };
+
+export function initialState(bounds: ExploreBounds, start: StoryStart): ExploreState {
+  const holders: HolderState[] = HOLDER_NAMES.slice(0, bounds.holders).map((name) => ({
+    name,
+    writesDone: 0,
+    grants: [],
+  }));
+  let state: ExploreState = { holders, minted: 0, row: { ...start.row }, depth: 0 };
+  if (bounds.leases === 'granted-up-front') {
+    for (const holder of holders) state = grant(state, holder.name, start.rule).state;
+    state = { ...state, leaseHolder: undefined };
+  }
+  return state;
+}
+
+/** The events the up-front grants recorded (none when leases are granted one at a time). */
+export function preludeEvents(state: ExploreState): Omit<WireEvent, 'id' | 'at' | 'lab'>[] {
+  return state.holders.flatMap((h) =>
+    h.grants.map((token) => ({ actor: h.name, kind: 'lease_acquired' as const, token, detail: {} })),
+  );
+}
+
+/** A stable key of everything the future of a path depends on, the checker's memory included. */
+export function stateKey(state: ExploreState): string {
+  return JSON.stringify([
+    state.holders.map((h) => [
+      h.token ?? null,
+      h.writeToken ?? null,
+      h.writesDone,
+      h.grants,
+      h.lastWrittenToken ?? null,
+    ]),
+    state.leaseHolder ?? null,
+    state.minted,
+    state.row.value,
+    state.row.token,
+    state.depth,
+  ]);
+}
+
+const holderOf = (state: ExploreState, name: HolderName): HolderState => {
+  const found = state.holders.find((h) => h.name === name);
+  if (!found) throw new RangeError(`no holder ${name} in this story`);
+  return found;
+};
+
+/**
+ * The steps that may come next, in a fixed order (acquires, the expiry, writes). The lease runs out
+ * only while another holder still waits for it: an expiry nobody acts on changes no outcome (a write
+ * is judged by tokens, not clocks, and these writes carry no clock), and counting it would only add
+ * copies of the same schedule.
+ */
+export function enabledSteps(state: ExploreState, bounds: ExploreBounds): Step[] {
+  if (bounds.depth !== undefined && state.depth >= bounds.depth) return [];
+  const steps: Step[] = [];
+  const waiting = state.holders.filter((h) => h.token === undefined);
+  if (bounds.leases !== 'granted-up-front') {
+    if (state.leaseHolder === undefined) for (const h of waiting) steps.push({ kind: 'acquire', holder: h.name });
+    else if (waiting.length > 0) steps.push({ kind: 'expire' });
+  }
+  for (const h of state.holders) {
+    if (h.token !== undefined && h.writesDone < bounds.writes) steps.push({ kind: 'write', holder: h.name });
+  }
+  return steps;
+}
+
+function grant(state: ExploreState, name: HolderName, rule: TokenRule): { state: ExploreState; token: number } {
+  const holder = holderOf(state, name);
+  const token = rule.tokens[state.minted];
+  if (token === undefined) throw new RangeError(`the token rule has no token number ${state.minted + 1}`);
+  const writeToken = rule.writeWith === 'holder-counter' ? holder.grants.length + 1 : token;
+  const holders = state.holders.map((h) =>
+    h.name === name ? { ...h, token, writeToken, grants: [...h.grants, token] } : h,
+  );
+  return { state: { ...state, holders, minted: state.minted + 1, leaseHolder: name }, token };
+}
+
+/** The value a holder's next write carries: its name and the write's number ("A1", "B2"). */
+export function nextValue(state: ExploreState, name: HolderName): string {
+  return `${name}${holderOf(state, name).writesDone + 1}`;
+}
+
+/** The token a holder's next write presents: the one it believes it holds. */
+export function tokenOf(state: ExploreState, name: HolderName): number {
+  const token = holderOf(state, name).writeToken;
+  if (token === undefined) throw new RangeError(`${name} holds no token yet`);
+  return token;
+}
+
+export type StepEvent = Omit<WireEvent, 'id' | 'at' | 'lab'>;
+
+/** The state after `step`, and the event it records (a write's outcome is the storage's). */
+export function applyStep(
+  state: ExploreState,
+  step: Step,
+  rule: TokenRule,
+  written?: WriteOutcome,
+): { state: ExploreState; event: StepEvent } {
+  const depth = state.depth + 1;
+  if (step.kind === 'acquire') {
+    const granted = grant(state, step.holder, rule);
+    const counted = holderOf(granted.state, step.holder).writeToken;
+    return {
+      state: { ...granted.state, depth },
+      event: {
+        actor: step.holder,
+        kind: 'lease_acquired',
+        token: granted.token,
+        detail: counted === granted.token ? {} : { counter: counted },
+      },
+    };
+  }
+  if (step.kind === 'expire') {
+    const holder = state.leaseHolder;
+    if (holder === undefined) throw new RangeError('no live lease to run out');
+    const { leaseHolder: _gone, ...rest } = state;
+    return {
+      state: { ...rest, depth },
+      event: { actor: holder, kind: 'lease_expired', token: holderOf(state, holder).token as number, detail: {} },
+    };
+  }
+  if (!written) throw new RangeError('a write step needs the storage’s outcome');
+  const token = tokenOf(state, step.holder);
+  const value = nextValue(state, step.holder);
+  const accepted = written.outcome === 'accepted';
+  const holders = state.holders.map((h) =>
+    h.name === step.holder
+      ? { ...h, writesDone: h.writesDone + 1, ...(accepted ? { lastWrittenToken: token } : {}) }
+      : h,
+  );
+  return {
+    state: { ...state, holders, row: accepted ? { value, token } : state.row, depth },
+    event: {
+      actor: step.holder,
+      kind: accepted ? 'write_accepted' : 'write_rejected',
+      token,
+      ...(written.storedToken === undefined ? {} : { storedToken: written.storedToken }),
+      outcome: accepted ? 'accepted' : 'stale',
+      detail: { value, ...(written.outcome === 'refused' ? { refusedBy: 'trigger' } : {}) },
+    },
+  };
+}
