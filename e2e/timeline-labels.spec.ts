@@ -68,7 +68,7 @@ test('token-as-text at its last step: no write label overprints another, nor a w
   page,
   lab,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
   lab('token-as-text'); // reset when the test ends
   await page.addInitScript(recordPaintedBoxes);
   const steps = walkthroughFor('token-as-text').length;
@@ -78,11 +78,13 @@ test('token-as-text at its last step: no write label overprints another, nor a w
   await presenter.runSteps.click();
   await expect(presenter.runSteps).toHaveCount(0, { timeout: 170_000 });
   await presenter.expectStep(steps, /./, steps);
-  // B's refusals pile up while the trainer talks: the busiest picture is a few of them in.
+  // Refusals pile up while the trainer talks: the busiest picture is a few of them in. Whose they are
+  // depends on who wins each lease after the story (A and B both try again once refused): on a busy
+  // machine B may win only one in 20 s (the clean-clone CI on 9039e1f), so any holder's refusal counts.
   const refusals = presenter.timeline.getByRole('button', {
-    name: /^(Violation: )?B's write ".*" with token \d+: refused/,
+    name: /^(Violation: )?[AB]'s write ".*" with token \d+: refused/,
   });
-  await expect(refusals.nth(2)).toBeAttached({ timeout: WORKER_STEP_TIMEOUT });
+  await expect(refusals.nth(2)).toBeAttached({ timeout: 3 * WORKER_STEP_TIMEOUT });
 
   for (const size of [
     { name: 'projector', width: 1280, height: 720 },
