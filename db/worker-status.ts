@@ -32,6 +32,11 @@ export type WorkerStatusRecord = {
   origin?: WorkerOrigin;
   /** The run of the lab it joined. */
   generation: number;
+  /**
+   * Joined from a person's worker line (the database sets it from the session's role, not from what
+   * the worker says): a process nobody here runs, which may never answer a command.
+   */
+  fromLine: boolean;
 };
 
 type Row = {
@@ -46,6 +51,7 @@ type Row = {
   live: boolean;
   server: WorkerOrigin | null;
   generation: string;
+  remote: boolean;
 };
 
 const LIVE = `(r.stopped_at IS NULL
@@ -61,7 +67,7 @@ const SHOWN = `r.generation = l.generation
   AND (${LIVE} OR (r.server IS NOT NULL AND l.closed_at IS NULL AND r.phase <> 'stopped'))`;
 
 const COLUMNS = `r.lab, r.worker_id, r.name, r.settings, r.phase, r.token, r.believed_until, r.armed, r.server,
-  r.generation, ${LIVE} AS live`;
+  r.generation, r.remote, ${LIVE} AS live`;
 
 function reshape(row: Row): WorkerStatusRecord {
   return {
@@ -73,6 +79,7 @@ function reshape(row: Row): WorkerStatusRecord {
     armed: row.armed,
     live: row.live,
     generation: Number(row.generation),
+    fromLine: row.remote,
     ...(row.token === null ? {} : { token: parseToken(row.token) }),
     ...(row.believed_until === null ? {} : { believedUntil: row.believed_until.toISOString() }),
     ...(row.server === null ? {} : { origin: row.server }),

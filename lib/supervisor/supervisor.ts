@@ -228,7 +228,9 @@ export class LabSupervisor {
 
   /** Stops the lab's workers and clears its lease, rows and history. Tokens never go back. */
   async resetLab(lab: LabInstance, rowValue?: string): Promise<void> {
-    await this.stopAll(lab);
+    // A person's worker is told to stop, not waited for: the reset's new generation shuts it out
+    // (lib/supervisor/lab-reset.ts), and one that never answers would hold the reset for STOP_TIMEOUT_MS.
+    await this.stopAll(lab, { waitForLines: false });
     await resetLabData(lab, rowValue);
   }
 
@@ -327,9 +329,10 @@ export class LabSupervisor {
   /**
    * Tells every live worker of the lab to stop and waits until each has: a process this server
    * started, until it has exited (SIGKILL if it did not obey); one elsewhere, until its row says so
-   * or it fell silent. Returns the workers that were live.
+   * or it fell silent; one from a person's worker line not at all when `waitForLines` is false.
+   * Returns the workers that were live.
    */
-  private async stopAll(lab: LabInstance): Promise<WorkerStatusRecord[]> {
+  private async stopAll(lab: LabInstance, { waitForLines = true } = {}): Promise<WorkerStatusRecord[]> {
     const live = (await listWorkerStatus(lab.id)).filter((w) => w.live);
     let elsewhere = false;
     await Promise.all(
@@ -338,6 +341,8 @@ export class LabSupervisor {
         if (owned) owned.endExpected = true;
         await this.command(worker, 'stop');
         if (owned) return this.awaitExits([owned]);
+        // The reset's generation waits for its statements in flight: no settling needed either.
+        if (worker.fromLine && !waitForLines) return;
         elsewhere = true;
         await this.waitFor(worker, (w) => !w.live, STOP_TIMEOUT_MS);
       }),
