@@ -39,6 +39,8 @@ export class PacketRelay {
   private nextId = 1;
   /** Armed: the next message carrying the marker, on any connection, starts a hold there. */
   private holdAt: Buffer | undefined;
+  /** Told once the armed hold strikes, with the bytes it holds then. */
+  private onHold: ((held: { bytes: number }) => void) | undefined;
   private closed = false;
 
   private constructor(private readonly target: { host: string; port: number }) {
@@ -68,9 +70,13 @@ export class PacketRelay {
     return this.closed;
   }
 
-  /** Arms the hold: the next message containing `marker` (and all after it on its connection) is held. */
-  holdNext(marker: string): void {
+  /**
+   * Arms the hold: the next message containing `marker` (and all after it on its connection) is held.
+   * `onHold` is told when that happens (the message really stopped here), not when the hold is armed.
+   */
+  holdNext(marker: string, onHold?: (held: { bytes: number }) => void): void {
     this.holdAt = Buffer.from(marker, 'utf8');
+    this.onHold = onHold;
   }
 
   /** Whether a hold is armed or holding bytes. */
@@ -87,6 +93,7 @@ export class PacketRelay {
   /** Sends every held byte on, in order, disarms the hold, and forwards again. Returns the bytes released. */
   release(): number {
     this.holdAt = undefined;
+    this.onHold = undefined;
     let released = 0;
     for (const pipe of this.pipes) {
       const held = pipe.held;
@@ -108,6 +115,7 @@ export class PacketRelay {
     if (this.closed) return;
     this.closed = true;
     this.holdAt = undefined;
+    this.onHold = undefined;
     for (const pipe of this.pipes) {
       pipe.client.destroy();
       pipe.server.destroy();
@@ -179,6 +187,9 @@ export class PacketRelay {
         pipe.heldSince = Date.now();
         pipe.pending = Buffer.alloc(0);
         pipe.client.pause();
+        const onHold = this.onHold;
+        this.onHold = undefined;
+        onHold?.({ bytes: pipe.held.reduce((n, b) => n + b.length, 0) });
         return;
       }
       pipe.server.write(message);

@@ -205,7 +205,9 @@ export class LabSupervisor {
   async holdConnection(lab: LabInstance, ref: string): Promise<{ worker: WorkerView; message: string }> {
     const { worker, relay } = await this.relayOf(lab, ref);
     if (relay.holding) throw new FencingError('invalid_input', `${worker.name}'s connection is already held`);
-    relay.holdNext(DELAYED_WRITE_MARKER);
+    // Recorded when the write is really caught (it may come seconds later), not when the hold is armed:
+    // the walkthrough says "the proxy held those bytes" only of a write this event names.
+    relay.holdNext(DELAYED_WRITE_MARKER, ({ bytes }) => void this.recordPacket(lab, worker, 'packet_held', { bytes }));
     return {
       worker: view(worker),
       message: `the proxy holds ${worker.name}'s next write, and everything after it on that connection, until released`,
@@ -216,6 +218,16 @@ export class LabSupervisor {
   async releaseConnection(lab: LabInstance, ref: string): Promise<{ worker: WorkerView; message: string }> {
     const { worker, relay } = await this.relayOf(lab, ref);
     if (!relay.holding) throw new FencingError('invalid_input', `${worker.name}'s connection is not held`);
+    // Recorded before the bytes go on, so that it comes before the write's answer in the history.
+    const held = relay.heldConnections();
+    const heldBytes = held.reduce((n, c) => n + c.heldBytes, 0);
+    const heldSince = held[0]?.heldSince;
+    if (heldBytes > 0) {
+      await this.recordPacket(lab, worker, 'packet_released', {
+        bytes: heldBytes,
+        ...(heldSince === undefined ? {} : { heldMs: Date.now() - heldSince }),
+      });
+    }
     const bytes = relay.release();
     return {
       worker: view(worker),
@@ -491,6 +503,20 @@ export class LabSupervisor {
       if (done(latest) || Date.now() >= deadline) return view(latest);
       await sleep(POLL_MS);
     }
+  }
+
+  /** What the worker's proxy did to its bytes, in the worker's lane and run (a fact the walkthrough reads). */
+  private recordPacket(
+    lab: LabInstance,
+    worker: WorkerStatusRecord,
+    kind: 'packet_held' | 'packet_released',
+    detail: { bytes: number; heldMs?: number },
+  ): Promise<void> {
+    const event: NewEvent = { lab: worker.lab, actor: worker.name, kind, resource: lab.resource, detail };
+    return appendEvent(getPool(), event, { generation: worker.generation }).catch((error: unknown) => {
+      if (isFencingError(error, 'db_unavailable')) this.pendingRecords.add(event, worker.generation);
+      else console.error('[supervisor] could not record an event:', (error as Error).message);
+    });
   }
 
   private record(

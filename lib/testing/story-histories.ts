@@ -276,10 +276,14 @@ function heldPacketStory(sim: LabSim, c: StoryChoices): void {
   sim.start('A', { leaseTtlMs: 2_000, renewEveryMs: 1_000, writeEveryMs: 500 });
   const { grant, expiresAt } = aTakesAndWrites(sim, c, 2_000, () => ({}));
   const held = sim.send('A', grant.writes);
+  sim.push('A', 'packet_held', { detail: { bytes: 214 } });
   sim.wait(2_000);
   sim.expire('A', grant.lease, expiresAt);
   sim.start('B', { leaseTtlMs: 3_000, renewEveryMs: 1_000, writeEveryMs: 30_000 });
-  const release = () => lateAnswered(sim, c, sim.answer(held), grant.writes);
+  const release = () => {
+    sim.push('A', 'packet_released', { detail: { bytes: 214, heldMs: sim.at - held.at } });
+    lateAnswered(sim, c, sim.answer(held), grant.writes);
+  };
   // Released before B's grant: held across A's expiry, but not across a takeover (B's step says it had arrived).
   if (c.wakesBeforeB) release();
   const b = bTakesOver(sim, c);
@@ -307,9 +311,13 @@ function holdAgain(sim: LabSim, c: StoryChoices, bLease: number): void {
   const grant = sim.grant('A', 2_000);
   sim.write('A', grant.writes);
   const held = sim.send('A', grant.writes);
+  sim.push('A', 'packet_held', { detail: { bytes: 214 } });
   sim.wait(2_000);
   sim.expire('A', grant.lease, grant.expiresAt);
-  if (c.wakesBeforeB) lateAnswered(sim, c, sim.answer(held), grant.writes);
+  if (c.wakesBeforeB) {
+    sim.push('A', 'packet_released', { detail: { bytes: 214, heldMs: sim.at - held.at } });
+    lateAnswered(sim, c, sim.answer(held), grant.writes);
+  }
 }
 
 /** A history of `lab`'s story, drawn with the perturbations above: ids in commit order, times that never go back. */

@@ -18,6 +18,12 @@ export const EVENT_KINDS = [
   'worker_restarted',
   /** A private lab was closed (idle too long): its workers were stopped, its history kept. */
   'lab_closed',
+  /**
+   * The delayed-packet labs' proxy (lib/os/packet-relay.ts), recorded by the server that runs it:
+   * a worker's write statement caught and held, its bytes unsent; and those bytes sent on.
+   */
+  'packet_held',
+  'packet_released',
   // The failover lab's cluster (lib/supervisor/failover/): steps of the whole lab, not of a holder.
   'pair_started',
   'replication_cut',

@@ -384,6 +384,25 @@ function checkSettingsAndDurations(text: string, events: readonly WireEvent[], c
     });
     check(timed, `${claim}: the times were otherwise`);
   }
+  // "The proxy held those bytes": the proxy recorded catching that write (its packet_held follows the
+  // write's first send, before any other send of A's, and before its answer).
+  for (const [claim, value] of matches(
+    text,
+    `A sent ${VALUE} with token \\d+ at [^,]*, while its lease still ran\\. The proxy held those bytes`,
+  )) {
+    const sent = events.find(
+      (e) => e.actor === 'A' && e.kind === 'write_sent' && e.detail.value === value && attemptOf(e) === 'first',
+    );
+    const caught =
+      sent &&
+      events.find(
+        (e) =>
+          e.actor === 'A' &&
+          e.id > sent.id &&
+          (e.kind === 'write_sent' || e.kind === 'packet_held' || (isWrite(e) && e.detail.value === value)),
+      );
+    check(caught?.kind === 'packet_held', `${claim}: the proxy recorded no hold of that write`);
+  }
   for (const [claim, value, after] of matches(
     text,
     `A wrote ${VALUE} with (?:its old |its )?token \\d+, (-?\\d+) ms after its lease ran out`,

@@ -181,3 +181,19 @@ test("the oracle holds the drifting clock's clauses to A's start, A's sent write
     assert.notDeepEqual(falseClaims(text.replace(truth, lie), events, row), [], `${id} with ${JSON.stringify(lie)}`);
   }
 });
+
+test('"The proxy held those bytes" is said only of a write the proxy recorded catching', () => {
+  const events = recorded('delayed-packet');
+  const facts = factsFrom(events, 'delayed-packet');
+  const row = rowAfter(events);
+  const text =
+    walkthroughFor('delayed-packet')
+      .find((s) => s.id === 'write-held')
+      ?.narrate(facts, row) ?? '';
+  assert.match(text, /The proxy held those bytes/);
+  assert.deepEqual(falseClaims(text, events, row), [], 'as told, with the proxy’s packet_held');
+  // The same words over a history where that write went unanswered for another reason (A stopped by the
+  // operating system, say): the proxy recorded no hold.
+  const unheld = events.filter((e) => e.kind !== 'packet_held');
+  assert.notDeepEqual(falseClaims(text, unheld, row), [], 'a hold the proxy never recorded');
+});

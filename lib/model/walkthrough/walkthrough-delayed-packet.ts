@@ -86,7 +86,8 @@ const attemptOf = (e: WireEvent) => (e.detail.attempt === 'retry' ? 'retry' : 'f
 type Held = { sent: WireEvent; lease: WireEvent; expiry: WireEvent; outcome: WireEvent | undefined };
 
 /**
- * A's write held on the wire: the last one still unanswered when the lease it was sent under ran out,
+ * A's write held on the wire (the proxy's packet_held names it: A's last write sent before it): the
+ * last one still unanswered when the lease it was sent under ran out,
  * before the story's takeover (B's first grant after the first such expiry). Once that grant is
  * recorded the choice is fixed: a later hold (free play, after the story) has its expiry after it. So
  * the facts only grow with the events, and a step once reached stays reached (walkthrough-monotone.test.ts):
@@ -94,8 +95,14 @@ type Held = { sent: WireEvent; lease: WireEvent; expiry: WireEvent; outcome: Wir
  */
 function heldWrite(events: readonly WireEvent[]): Held | undefined {
   const found: Held[] = [];
-  for (const sent of events) {
-    if (sent.actor !== 'A' || sent.kind !== 'write_sent') continue;
+  for (const caught of events) {
+    // Only a write the proxy recorded catching was held on the wire: one unanswered because A's process
+    // was stopped (a stall, SIGSTOP) is not.
+    if (caught.actor !== 'A' || caught.kind !== 'packet_held') continue;
+    const sent = events.findLast(
+      (e) => e.actor === 'A' && e.kind === 'write_sent' && attemptOf(e) === 'first' && e.id < caught.id,
+    );
+    if (!sent) continue;
     const lease = events.findLast((e) => e.actor === 'A' && e.kind === 'lease_acquired' && e.id < sent.id);
     if (!lease) continue;
     // Its own answer: a client's retry of the same value, on a new connection, is answered before it.

@@ -214,15 +214,15 @@ test('a delayed packet: its own story, nothing frozen, the held write rejected w
       /^A sent "A-2" with token \d+ at .*, while its lease still ran\. The proxy held those bytes/,
     );
     if (lab === 'delayed-packet') {
-      assert.deepEqual([facts.tokenA, facts.tokenB], [5, 6]);
+      assert.deepEqual([facts.tokenA, facts.tokenB], [1, 2]);
       assert.match(
         text('held-write-arrives'),
-        /^PostgreSQL received A's write \d+ ms after A sent it, \d+ ms after A's lease ran out by the database's clock: "A-2" with token 5, rejected as stale, because the row held token 6\./,
+        /^PostgreSQL received A's write \d+ ms after A sent it, \d+ ms after A's lease ran out by the database's clock: "A-2" with token 1, rejected as stale, because the row held token 2\./,
       );
-      assert.match(text('the-row'), /retried the same write with the same token 5 would be refused the same way/);
+      assert.match(text('the-row'), /retried the same write with the same token 1 would be refused the same way/);
     } else {
-      assert.deepEqual([facts.tokenA, facts.tokenB], [7, 8]);
-      assert.match(text('held-write-arrives'), /"A-2" with token 7, accepted\. .*lost update/);
+      assert.deepEqual([facts.tokenA, facts.tokenB], [3, 4]);
+      assert.match(text('held-write-arrives'), /"A-2" with token 3, accepted\. .*lost update/);
       assert.match(text('the-row'), /the same write can be applied twice/);
     }
   }
@@ -240,11 +240,17 @@ test("a delayed packet's steps are not done before their events", () => {
         ),
       ),
     );
-  // A wrote (32); its held write sent (33), its lease not yet run out.
-  assert.deepEqual(done(33).slice(1, 5), [true, false, false, false]);
-  // A's lease ran out (34); B not yet.
-  assert.deepEqual(done(34).slice(1, 5), [true, true, false, false]);
-  // B wrote (39); the held write not yet arrived.
-  assert.deepEqual(done(39).slice(1, 5), [true, true, true, false]);
-  assert.deepEqual(done(40).slice(1, 5), [true, true, true, true]);
+  // A wrote (4); its next write sent (5) and caught by the proxy (6), its lease not yet run out.
+  assert.deepEqual(done(6).slice(1, 5), [true, false, false, false]);
+  // A's lease ran out (7); B not yet.
+  assert.deepEqual(done(7).slice(1, 5), [true, true, false, false]);
+  // B wrote (12); the held bytes released (13), the write's answer not yet recorded.
+  assert.deepEqual(done(13).slice(1, 5), [true, true, true, false]);
+  assert.deepEqual(done(14).slice(1, 5), [true, true, true, true]);
+  // Without the proxy's record of the hold, no write was held on the wire: the story stays at its start.
+  const unheld = events.filter((e) => e.kind !== 'packet_held');
+  assert.deepEqual(
+    steps.slice(1, 5).map((s) => s.done(factsFrom(unheld, 'delayed-packet'))),
+    [true, false, false, false],
+  );
 });
