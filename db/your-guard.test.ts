@@ -207,6 +207,31 @@ describe("the your-guard lab's role, tried from inside", () => {
       await installGuard(mine.id, GUARD);
       assert.equal((await write()).rows[0]?.outcome, 'accepted', `installed again after: ${tamper}`);
     }
+
+    // The body alone changed (issue 37: no test did, so a check that stopped comparing pg_proc.prosrc
+    // passed the whole suite). The lab's role cannot (no CREATE on its schema: CREATE OR REPLACE is
+    // refused), so as the owner: the function as installed, every attribute, owner and grant kept, one
+    // line added to its body. The next write is refused all the same.
+    const asRole = await owner.query('BEGIN').then(async () => {
+      await owner.query(`SET LOCAL ROLE "${role}"`);
+      const { rows } = await owner.query<{ sql: string }>('SELECT pg_get_functiondef($1::regprocedure) AS sql', [fn]);
+      const replaced = await owner.query(rows[0]?.sql ?? '').then(
+        () => 'replaced',
+        (error: { code?: string }) => error.code,
+      );
+      await owner.query('ROLLBACK');
+      return { sql: rows[0]?.sql ?? '', replaced };
+    });
+    assert.equal(asRole.replaced, '42501', "the lab's role may not replace its own guard function");
+    const bodyChanged = asRole.sql.replace(/\bBEGIN\b/, 'BEGIN\n  -- one line more, every attribute kept\n');
+    assert.notEqual(bodyChanged, asRole.sql, 'the guard function has a BEGIN to change');
+    await owner.query(bodyChanged);
+    await assert.rejects(write(), (error: Error & { cause?: { code?: string } }) => {
+      assert.equal(error.cause?.code, 'FL011', 'the body changed');
+      return true;
+    });
+    await installGuard(mine.id, GUARD);
+    assert.equal((await write()).rows[0]?.outcome, 'accepted', 'installed again after its body changed');
   });
 
   test("the worker role (whose line trainees have) reads no lab's guard: not in pg_proc, not in its table", async () => {

@@ -165,4 +165,16 @@ export const MUTANTS: Mutant[] = [
     ],
     tests: ['lib/model/checker/checker-properties'],
   },
+  {
+    name: 'guard-intact-ignores-body',
+    what: "fl_guard_intact no longer compares the guard function's body (pg_proc.prosrc): a guard_write whose body was changed, every attribute kept, still runs",
+    replacements: [
+      {
+        file: 'db/functions/fl_guard_intact.sql',
+        from: '           AND p.prosrc = public.fl_guard_body()\n',
+        to: '',
+      },
+    ],
+    tests: ['db/your-guard.test'],
+  },
 ];
