@@ -54,6 +54,12 @@ export const WORKER_BOUNDS = {
    */
   worker_call_burst: 100,
   worker_calls_per_second: 50,
+  /**
+   * The workers one person's worker line runs at once (its 4 connections: a lease loop and a listener
+   * each): what it records and calls in a lab, under however many names, is bounded by that many
+   * workers' budgets (a fresh name came with a fresh burst: issue 33 review).
+   */
+  worker_line_workers: 2,
 } as const;
 
 export type WorkerBoundName = keyof typeof WORKER_BOUNDS;
