@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { type ExploreLab, exploreLabOf } from '../lib/model/explore/explore-labs';
 import { FENCED_PREDICATE, memoryStorage, NO_CHECK } from '../lib/model/explore/memory-storage';
-import { explore } from '../lib/model/explore/search';
+import { explore, stepIndexes } from '../lib/model/explore/search';
 import type { ExploreBounds } from '../lib/model/explore/story';
 import { verdictSentence } from '../lib/model/explore/verdict';
 import type { LabId } from '../lib/model/lab/lab-kinds';
-import { exploreOnDatabase, type PlantedPredicate } from './explore';
+import { exploreOnDatabase, type PlantedPredicate, walkOnDatabase } from './explore';
 import { closePool, getPool, newClient } from './pool';
 
 after(closePool);
@@ -80,6 +80,38 @@ describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () =
       "A's old token is accepted over B's write",
     );
     assert.equal(shortest?.violation.eventIds.at(-1), 5);
+  });
+
+  test('a path walked on the database (the Explore page): the shortest way to break no fencing, step by step', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    const lab = labOf('no-fencing');
+    const bounds = { holders: 2, writes: 2 };
+    const explored = await run('no-fencing', bounds);
+    const steps = explored.result.shortest?.steps ?? [];
+    const start = { rule: { tokens: [1, 2], writeWith: 'lease-token' as const }, row: { value: '', token: 0 } };
+    const path = stepIndexes(bounds, start, steps);
+    assert.equal(path.length, 5, `the path of the five steps: ${path}`);
+
+    const walked = await walkOnDatabase({ lab, bounds, path });
+    assert.deepEqual(
+      walked.taken.map((t) => t.step),
+      steps,
+    );
+    assert.match(walked.taken.at(-1)?.words ?? '', /^A's write of "A1" with token 1 reaches the row: accepted$/);
+    assert.equal(walked.violation?.rule, explored.result.shortest?.violation.rule);
+    assert.deepEqual(walked.next, [], 'nothing after the violation');
+    assert.deepEqual(walked.state.row, { value: 'A1', token: 1 }, "the row lost B's value");
+
+    // One step back: B's write is the row's, and A's write is one of what may happen next.
+    const back = await walkOnDatabase({ lab, bounds, path: path.slice(0, -1) });
+    assert.equal(back.violation, undefined);
+    assert.deepEqual(back.state.row, { value: 'B1', token: 2 });
+    assert.ok(back.next.some((step) => step.kind === 'write' && step.holder === 'A'));
+
+    // A path past what is enabled stops where it stops being one.
+    const cut = await walkOnDatabase({ lab, bounds, path: [0, 9, 0] });
+    assert.equal(cut.taken.length, 1);
   });
 
   test('token as text breaks as its SQL says: the newer token 10 is refused after 9', {

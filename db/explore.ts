@@ -3,8 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { FencingError } from '../lib/model/core/errors';
 import { type ExploreLab, tokenRuleOf } from '../lib/model/explore/explore-labs';
-import { type ExploreResult, explore, type Storage, type StorageWrite } from '../lib/model/explore/search';
-import type { ExploreBounds, WriteOutcome } from '../lib/model/explore/story';
+import {
+  type ExploreResult,
+  explore,
+  type Storage,
+  type StorageWrite,
+  type Walk,
+  walk,
+} from '../lib/model/explore/search';
+import type { ExploreBounds, StoryStart, WriteOutcome } from '../lib/model/explore/story';
 import { privateLabIdFrom, privateResourceOf } from '../lib/model/lab/lab-instance';
 import { newClient, toFencingError } from './pool';
 
@@ -51,6 +58,42 @@ export async function exploreOnDatabase(input: {
   planted?: PlantedPredicate;
 }): Promise<DatabaseExploration> {
   const { lab, bounds } = input;
+  return inScratchTransaction(lab, bounds.holders, input.planted, async (scratch, storage) => {
+    const started = performance.now();
+    const result = await explore({ bounds, start: startOf(lab, scratch), storage, lab: scratch.lab });
+    const seconds = (performance.now() - started) / 1000;
+    return { result, seconds, row: { table: lab.write.table, id: scratch.rowId }, reserved: scratch.reserved };
+  });
+}
+
+/**
+ * One path of the lab's story walked on the database (the Explore page's view of a state), in the
+ * same kind of transaction, rolled back: each write the lab's real SQL. Returns the walk and the
+ * story's start, so that a caller can turn a counterexample's steps into a path (stepIndexes).
+ */
+export async function walkOnDatabase(input: {
+  lab: ExploreLab;
+  bounds: ExploreBounds;
+  path: readonly number[];
+}): Promise<Walk> {
+  const { lab, bounds } = input;
+  return inScratchTransaction(lab, bounds.holders, undefined, (scratch, storage) =>
+    walk({ bounds, start: startOf(lab, scratch), storage, path: input.path, lab: scratch.lab }),
+  );
+}
+
+const startOf = (lab: ExploreLab, scratch: Scratch): StoryStart => ({
+  rule: tokenRuleOf(lab, scratch.reserved),
+  row: { value: scratch.value, token: scratch.token },
+});
+
+/** One owner session, one transaction with a scratch row of the lab's kind, never committed. */
+async function inScratchTransaction<T>(
+  lab: ExploreLab,
+  holders: number,
+  planted: PlantedPredicate | undefined,
+  run: (scratch: Scratch, storage: Storage) => Promise<T>,
+): Promise<T> {
   const client = newClient();
   try {
     await client.connect();
@@ -59,18 +102,9 @@ export async function exploreOnDatabase(input: {
   }
   try {
     await client.query('BEGIN');
-    if (input.planted) await plantPredicate(client, input.planted);
-    const scratch = await openScratchRow(client, lab, bounds.holders);
-    const storage = savepointStorage(client, scratch);
-    const started = performance.now();
-    const result = await explore({
-      bounds,
-      start: { rule: tokenRuleOf(lab, scratch.reserved), row: { value: scratch.value, token: scratch.token } },
-      storage,
-      lab: scratch.lab,
-    });
-    const seconds = (performance.now() - started) / 1000;
-    return { result, seconds, row: { table: lab.write.table, id: scratch.rowId }, reserved: scratch.reserved };
+    if (planted) await plantPredicate(client, planted);
+    const scratch = await openScratchRow(client, lab, holders);
+    return await run(scratch, savepointStorage(client, scratch));
   } catch (error) {
     throw toFencingError(error);
   } finally {

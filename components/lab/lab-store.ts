@@ -59,8 +59,10 @@ export type LabState = {
   replayPlaying: boolean;
 };
 
-/** A walkthrough step's moment: `step` from 1, `at` in database time, `past` when the lab has gone on past the step. */
-/** A walkthrough step's moment: its time, and the last event by then (the panels cut by id, as the words do). */
+/**
+ * A walkthrough step's moment: `step` from 1, `at` in database time, the last event by then (`upToId`: the
+ * panels cut by id, as the words do), and `past` when the lab has gone on past the step.
+ */
 export type StepMoment = { step: number; at: number; upToId: number; past: boolean };
 
 export type LabActions = {

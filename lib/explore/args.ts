@@ -1,15 +1,9 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { EXPLORABLE_LABS } from '../model/explore/explore-labs';
+import { EXPLORABLE_LABS, EXPLORE_BOUNDS } from '../model/explore/explore-labs';
 import { LAB_IDS, type LabId } from '../model/lab/lab-kinds';
 
 /** `npm run explore -- --lab <lab> [--holders N] [--writes N] [--depth N] [--json]`, checked with zod. */
-
-export const EXPLORE_BOUNDS = {
-  holders: { min: 1, max: 3, default: 2 },
-  writes: { min: 1, max: 3, default: 3 },
-  depth: { min: 1, max: 40 },
-} as const;
 
 export const EXPLORE_USAGE = `usage: npm run explore -- --lab <${EXPLORABLE_LABS.join('|')}> [--holders ${EXPLORE_BOUNDS.holders.default}] [--writes ${EXPLORE_BOUNDS.writes.default}] [--depth N] [--json]
   Every interleaving of the lab's story (holders A, B, C: acquire the lease, then write up to --writes

@@ -6,6 +6,7 @@ import { LabPageShell } from '@/components/lab/lab-page-shell';
 import { LabView } from '@/components/lab/lab-view';
 import { OwnMachineWorker } from '@/components/lab/own-machine-worker';
 import { takesTraineeGuard } from '@/lib/labs/traits';
+import { exploreLabOf } from '@/lib/model/explore/explore-labs';
 import { summaryTitle } from '@/lib/model/lab/lab-instance';
 import { hasPacketRelay } from '@/lib/model/lab/lab-kinds';
 import { doorsOfLab, forkOfLab, labForPage } from '@/lib/server/lab-page-data';
@@ -45,6 +46,12 @@ export default async function LabPage({ params }: Props) {
           <Link href={`/labs/${lab.id}/present`} className="text-base font-semibold underline">
             Presenter mode
           </Link>
+          {/* Every interleaving of its small story, on the real SQL (nothing committed): the labs the explorer runs. */}
+          {'refusal' in exploreLabOf(lab.kind) ? null : (
+            <Link href={`/labs/${lab.id}/explore`} className="text-base font-semibold underline">
+              Explore every interleaving
+            </Link>
+          )}
           {fork ? (
             <Link
               href={`/compare?a=${encodeURIComponent(fork.from)}&b=${encodeURIComponent(lab.id)}`}

@@ -40,6 +40,13 @@ export function exploreLabOf(kind: LabId): ExploreLab | { refusal: string } {
   return { kind, title: lab.title, write, tokens };
 }
 
+/** The bounds a person may ask for (the command line's flags, the Explore page's choices), and their defaults. */
+export const EXPLORE_BOUNDS = {
+  holders: { min: 1, max: 3, default: 2 },
+  writes: { min: 1, max: 3, default: 3 },
+  depth: { min: 1, max: 40 },
+} as const;
+
 /** The labs the explorer runs today. */
 export const EXPLORABLE_LABS: readonly LabId[] = LAB_IDS.filter((kind) => !('refusal' in exploreLabOf(kind)));
 

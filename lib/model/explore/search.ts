@@ -16,6 +16,7 @@ import {
   tokenOf,
   type WriteOutcome,
 } from './story';
+import { eventWords } from './story-words';
 
 /*
  * The search: every interleaving of the story (story.ts) up to its bounds, depth first, each write
@@ -161,4 +162,69 @@ export async function explore(input: {
     if (violation) result.shortest = { steps: explored.toViolation.map((edge) => edge.step), events, violation };
   }
   return result;
+}
+
+/** One path walked step by step (the Explore page): what each step did, and what may come next. */
+export type Walk = {
+  /** The steps taken, each with its words once taken. */
+  taken: { step: Step; words: string }[];
+  /** The path's events as a lab's history (the up-front grants first). */
+  events: WireEvent[];
+  state: ExploreState;
+  /** The steps enabled now, in the order `path` indexes them. */
+  next: Step[];
+  /** The checker's first violation on this path, if it broke (no step is enabled after it). */
+  violation?: Violation;
+};
+
+/**
+ * Walks `path` (indexes into each state's enabled steps) from the start, each write run by the
+ * storage at its depth (one transaction, rolled back by the caller: nothing is undone here). An index
+ * past the enabled steps ends the walk there: a permalink to a path that no longer exists shows its
+ * longest valid prefix.
+ */
+export async function walk(input: {
+  bounds: ExploreBounds;
+  start: StoryStart;
+  storage: Storage;
+  path: readonly number[];
+  lab?: string;
+}): Promise<Walk> {
+  const { bounds, start, storage } = input;
+  const lab = input.lab ?? 'explore';
+  let state = initialState(bounds, start);
+  const events: StepEvent[] = [...preludeEvents(state)];
+  const taken: Walk['taken'] = [];
+  for (const index of input.path) {
+    const step = enabledSteps(state, bounds)[index];
+    if (!step) break;
+    let written: WriteOutcome | undefined;
+    if (step.kind === 'write') {
+      written = await storage.write(state.depth, {
+        holder: step.holder,
+        token: tokenOf(state, step.holder),
+        value: nextValue(state, step.holder),
+      });
+    }
+    const next = applyStep(state, step, start.rule, written);
+    state = next.state;
+    events.push(next.event);
+    taken.push({ step, words: eventWords(next.event) });
+    const verdict = checkHistory(toWire(lab, events));
+    if (!verdict.ok) return { taken, events: toWire(lab, events), state, next: [], violation: verdict.violations[0] };
+  }
+  return { taken, events: toWire(lab, events), state, next: enabledSteps(state, bounds) };
+}
+
+/** A path's steps as indexes into each state's enabled steps (which depend on no write's outcome). */
+export function stepIndexes(bounds: ExploreBounds, start: StoryStart, steps: readonly Step[]): number[] {
+  let state = initialState(bounds, start);
+  const indexes: number[] = [];
+  for (const step of steps) {
+    const index = enabledSteps(state, bounds).findIndex((s) => JSON.stringify(s) === JSON.stringify(step));
+    if (index < 0) break;
+    indexes.push(index);
+    state = applyStep(state, step, start.rule, step.kind === 'write' ? { outcome: 'accepted' } : undefined).state;
+  }
+  return indexes;
 }

@@ -1,0 +1,168 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { SiteHeader } from '@/components/site-header';
+import { isFencingError } from '@/lib/model/core/errors';
+import { exploreHref, parseExploreAddress } from '@/lib/model/explore/explore-inputs';
+import { EXPLORE_BOUNDS, exploreLabOf } from '@/lib/model/explore/explore-labs';
+import { summaryTitle } from '@/lib/model/lab/lab-instance';
+import { exploreView } from '@/lib/server/explore-page';
+import { labForPage } from '@/lib/server/lab-page-data';
+
+export const dynamic = 'force-dynamic';
+
+type Props = {
+  params: Promise<{ lab: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { lab } = await labForPage((await params).lab);
+  return { title: `Explore: ${summaryTitle(lab)} · Fencing Lab` };
+}
+
+const button =
+  'inline-block rounded-md border border-slate-400 px-3 py-1.5 font-medium hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-slate-500 dark:hover:bg-slate-800';
+
+/**
+ * Every interleaving of the lab's small story, each write run by the lab's real SQL in a transaction
+ * that is rolled back (db/explore.ts): the verdict with what was explored, and one state of the space
+ * at a time, the path to it a permalink (`?path=0.2.1`). It changes nothing: not the lab, not its rows.
+ */
+export default async function ExplorePage({ params, searchParams }: Props) {
+  const { lab } = await labForPage((await params).lab);
+  const explorable = exploreLabOf(lab.kind);
+  const title = `Explore every interleaving: ${summaryTitle(lab)}`;
+  const parsed = parseExploreAddress(await searchParams);
+  if ('refusal' in explorable || !parsed.ok) {
+    return (
+      <main className="mx-auto flex max-w-4xl flex-col gap-4 px-4 py-4">
+        <SiteHeader subtitle={title} />
+        <p role="alert" className="text-lg">
+          {'refusal' in explorable
+            ? explorable.refusal
+            : `This address cannot be explored: ${parsed.ok ? '' : parsed.error}.`}
+        </p>
+        <Link href={`/labs/${lab.id}`} className="underline">
+          Back to the lab
+        </Link>
+      </main>
+    );
+  }
+  const address = parsed.address;
+  let view: Awaited<ReturnType<typeof exploreView>>;
+  try {
+    view = await exploreView(explorable, address);
+  } catch (error) {
+    if (!isFencingError(error, 'db_unavailable')) throw error;
+    return (
+      <main className="mx-auto flex max-w-4xl flex-col gap-4 px-4 py-4">
+        <SiteHeader subtitle={title} />
+        <p role="alert" className="text-lg">
+          The database cannot be reached: nothing can be explored until it is back. Reload this page then.
+        </p>
+      </main>
+    );
+  }
+  const at = (path: number[]) => exploreHref(lab.id, { ...address, path });
+  const back = address.path.slice(0, Math.max(0, view.taken.length - 1));
+  const sizes = [
+    { holders: 2, writes: 2 },
+    { holders: EXPLORE_BOUNDS.holders.default, writes: EXPLORE_BOUNDS.writes.default },
+    { holders: 3, writes: 2 },
+  ];
+  return (
+    <main className="mx-auto flex max-w-4xl flex-col gap-5 px-4 py-4">
+      <SiteHeader subtitle={title} />
+      <section aria-labelledby="explore-verdict" className="space-y-2">
+        <h2 id="explore-verdict" className="text-xl font-semibold">
+          {view.holds ? 'Holds within these bounds' : 'Breaks'}
+        </h2>
+        <p data-testid="explore-verdict">{view.verdict}</p>
+        <p className="text-sm">
+          Each holder asks for the lease, then writes up to {address.writes} times with the token it believes it holds;
+          any holder may be delayed between any two steps, and the lease may run out. Each write is the lab’s own SQL in
+          PostgreSQL, in one transaction that is rolled back: nothing is committed.{' '}
+          {view.counts.duplicates.toLocaleString('en-US')} states reached again were not explored again.
+        </p>
+        <nav aria-label="Bounds" className="flex flex-wrap gap-2 text-sm">
+          {sizes.map((size) => (
+            <Link
+              key={`${size.holders}x${size.writes}`}
+              href={exploreHref(lab.id, { ...size, path: [] })}
+              className={button}
+              aria-current={size.holders === address.holders && size.writes === address.writes ? 'page' : undefined}
+            >
+              {size.holders} holders × {size.writes} writes
+            </Link>
+          ))}
+        </nav>
+        {view.shortestPath ? (
+          <Link href={at(view.shortestPath)} className={button}>
+            Show me the shortest way to break it
+          </Link>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="explore-path" className="space-y-2">
+        <h2 id="explore-path" className="text-xl font-semibold">
+          This interleaving, {view.taken.length} {view.taken.length === 1 ? 'step' : 'steps'} in
+        </h2>
+        {view.taken.length === 0 ? (
+          <p>Nothing has happened yet: the row holds its first value, and nobody holds the lease.</p>
+        ) : (
+          <ol className="list-decimal space-y-1 pl-6" data-testid="explore-steps">
+            {view.taken.map((step) => (
+              <li key={step.path.join('.')}>{step.words}</li>
+            ))}
+          </ol>
+        )}
+        <p data-testid="explore-row">
+          The row holds “{view.row.value}” with token {view.row.token}.
+        </p>
+        {view.violation ? (
+          <p role="alert" className="font-semibold text-red-700 dark:text-red-400" data-testid="explore-violation">
+            The checker: {view.violation}
+          </p>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          {view.taken.length > 0 ? (
+            <Link href={at(back)} className={button}>
+              Back
+            </Link>
+          ) : null}
+          {view.taken.length > 0 ? (
+            <Link href={at([])} className={button}>
+              Start over
+            </Link>
+          ) : null}
+          <Link href={`/labs/${lab.id}`} className={button}>
+            Back to the lab
+          </Link>
+        </div>
+      </section>
+
+      <section aria-labelledby="explore-next" className="space-y-2">
+        <h2 id="explore-next" className="text-xl font-semibold">
+          What may happen next
+        </h2>
+        {view.next.length === 0 ? (
+          <p>
+            {view.violation
+              ? 'Nothing: this interleaving broke here.'
+              : 'Nothing: every holder has done all its writes.'}
+          </p>
+        ) : (
+          <ul className="flex flex-wrap gap-2" data-testid="explore-next">
+            {view.next.map((step) => (
+              <li key={step.path.join('.')}>
+                <Link href={at(step.path)} className={button}>
+                  {step.words}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,78 @@
+import 'server-only';
+import { exploreOnDatabase, walkOnDatabase } from '../../db/explore';
+import type { ExploreAddress } from '../model/explore/explore-inputs';
+import type { ExploreLab } from '../model/explore/explore-labs';
+import { type ExploreCounts, stepIndexes } from '../model/explore/search';
+import { stepWords } from '../model/explore/story-words';
+import { verdictSentence } from '../model/explore/verdict';
+
+/*
+ * The Explore page's server side: the lab's verdict at the asked bounds (every interleaving, on the
+ * database, rolled back: db/explore.ts), and the state at the asked path (walked on the database too).
+ * A verdict is the same every time for a lab and its bounds, so each is explored once per server
+ * process and kept; the path is walked on every request (a few statements). Explorations run one at a
+ * time in a process, so that a page reloaded in a loop costs one connection and one CPU at most.
+ */
+
+export type ExploreView = {
+  verdict: string;
+  holds: boolean;
+  counts: ExploreCounts;
+  seconds: number;
+  /** The shortest counterexample as a path (indexes into each state's enabled steps). */
+  shortestPath?: number[];
+  /** The steps taken on the asked path, in words, and the path that leads to each. */
+  taken: { words: string; path: number[] }[];
+  /** The steps enabled now, in words, and the path that takes each. */
+  next: { words: string; path: number[] }[];
+  /** The row now: its value and token. */
+  row: { value: string; token: number };
+  /** The checker's words, if this path broke. */
+  violation?: string;
+};
+
+type Verdict = Pick<ExploreView, 'verdict' | 'holds' | 'counts' | 'seconds' | 'shortestPath'>;
+
+const verdicts = new Map<string, Verdict>();
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs `work` after every exploration this process started before it. */
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = queue.then(work, work);
+  // The queue only orders the next one: this one's failure is its caller's, through `run`.
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+export async function exploreView(lab: ExploreLab, address: ExploreAddress): Promise<ExploreView> {
+  const bounds = { holders: address.holders, writes: address.writes };
+  const key = `${lab.kind}:${bounds.holders}x${bounds.writes}`;
+  let verdict = verdicts.get(key);
+  if (!verdict) {
+    verdict = await oneAtATime(async () => {
+      const { result, seconds } = await exploreOnDatabase({ lab, bounds });
+      // The counterexample's steps as a path: enabled steps depend on no write's outcome nor token.
+      const start = { rule: { tokens: [1, 2, 3], writeWith: 'lease-token' as const }, row: { value: '', token: 0 } };
+      return {
+        verdict: verdictSentence(lab.title, result, seconds).replace(
+          /; the shortest has (\d+ steps?): .*$/,
+          '; the shortest has $1.',
+        ),
+        holds: result.counts.broken === 0,
+        counts: result.counts,
+        seconds,
+        ...(result.shortest ? { shortestPath: stepIndexes(bounds, start, result.shortest.steps) } : {}),
+      };
+    });
+    verdicts.set(key, verdict);
+  }
+  const walked = await oneAtATime(() => walkOnDatabase({ lab, bounds, path: address.path }));
+  const path = address.path.slice(0, walked.taken.length);
+  return {
+    ...verdict,
+    taken: walked.taken.map((t, i) => ({ words: t.words, path: path.slice(0, i + 1) })),
+    next: walked.next.map((step, i) => ({ words: stepWords(walked.state, step), path: [...path, i] })),
+    row: walked.state.row,
+    ...(walked.violation ? { violation: walked.violation.message } : {}),
+  };
+}
