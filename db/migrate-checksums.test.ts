@@ -3,10 +3,11 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startTestCluster, type TestCluster } from '../lib/testing/test-cluster';
-import { migrate, migrationChecksum } from './migrate';
+import { MIGRATION_LOCK_TIMEOUT_MS, migrate, migrationChecksum } from './migrate';
 
 /*
  * The runner keeps a checksum of every migration it applied and refuses to start when one of those
@@ -80,4 +81,39 @@ test('a database migrated before checksums were kept gets them on its next run, 
     '0004_labs',
   ]);
   assert.deepEqual(await migrate(cluster.url, { migrationsDir: copy }), []);
+});
+
+test("a migration waiting for a table's lock lets the room's reads by, and is applied once the lock is let go", {
+  timeout: 60_000,
+}, async () => {
+  // A session keeping a transaction open on a table (a person's worker line could) once held a migration,
+  // and every query on that table queued behind it, for as long as that session liked (issue 33 review).
+  const file = path.join(copy, '0999_waits_for_a_lock.sql');
+  await writeFile(file, 'ALTER TABLE labs ADD COLUMN waited_for_a_lock integer;\n');
+  const holder = new pg.Client({ connectionString: cluster.url });
+  const reader = new pg.Client({ connectionString: cluster.url });
+  await holder.connect();
+  await reader.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT count(*) FROM labs');
+    const migrating = migrate(cluster.url, { migrationsDir: copy });
+    // The migration is queued on the table: wait until the database says so.
+    for (;;) {
+      const { rows } = await client.query(
+        "SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'labs' AND NOT l.granted",
+      );
+      if (rows[0].n > 0) break;
+      await sleep(20);
+    }
+    const read = reader.query('SELECT count(*)::int AS n FROM labs').then(() => 'read');
+    const outcome = await Promise.race([read, sleep(MIGRATION_LOCK_TIMEOUT_MS * 3, 'still queued')]);
+    assert.equal(outcome, 'read', "a read of the table waits at most the migration's lock timeout");
+    await holder.query('COMMIT');
+    assert.ok((await migrating).includes('0999_waits_for_a_lock'));
+  } finally {
+    await holder.end();
+    await reader.end();
+    await rm(file, { force: true });
+  }
 });

@@ -2,6 +2,7 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { applyFunctions } from './apply-functions';
@@ -44,6 +45,10 @@ export async function migrate(url?: string, options: MigrateOptions = {}): Promi
   try {
     // The lock first: two starts on an empty database must not both create the table.
     await client.query("SELECT pg_advisory_lock(hashtext('fencing_lab.migrate'))");
+    // A table lock waited for briefly, then again (withLockRetry): a migration queued behind any
+    // session's open transaction (a person's worker line in a lab) would queue every query on that
+    // table behind itself, and the room would stand still as long as that session liked.
+    await client.query(`SET lock_timeout = ${MIGRATION_LOCK_TIMEOUT_MS}`);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT clock_timestamp())`);
     const applied = await checkApplied(client, files, texts);
@@ -52,22 +57,25 @@ export async function migrate(url?: string, options: MigrateOptions = {}): Promi
       const version = file.replace(/\.sql$/, '');
       if (applied.has(version)) continue;
       const sql = texts.get(file) as string;
-      await client.query('BEGIN');
-      try {
-        await client.query(sql);
-        await client.query('INSERT INTO schema_migrations (version, checksum) VALUES ($1, $2)', [
-          version,
-          migrationChecksum(sql),
-        ]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw new Error(`migration ${file} failed: ${(error as Error).message}`, { cause: error });
-      }
+      await withLockRetry(`migration ${file}`, async () => {
+        await client.query('BEGIN');
+        try {
+          await client.query(sql);
+          await client.query('INSERT INTO schema_migrations (version, checksum) VALUES ($1, $2)', [
+            version,
+            migrationChecksum(sql),
+          ]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) throw error;
+          throw new Error(`migration ${file} failed: ${(error as Error).message}`, { cause: error });
+        }
+      });
       done.push(version);
     }
     // The migrations hold tables and data; the functions are put as db/functions has them, every time.
-    await applyFunctions(client, options.functionsDir);
+    await withLockRetry('db/functions', () => applyFunctions(client, options.functionsDir));
     // What the worker role could write without bound, taken at every start (needs a superuser owner).
     const { rows: kept } = await client.query<{ kept: string[] }>('SELECT fl_revoke_worker_volume() AS kept');
     const still = kept[0]?.kept ?? [];
@@ -82,6 +90,31 @@ export async function migrate(url?: string, options: MigrateOptions = {}): Promi
     return done;
   } finally {
     await client.end();
+  }
+}
+
+/** How long a migration waits for a table's lock before it lets others by and tries again, and how often. */
+export const MIGRATION_LOCK_TIMEOUT_MS = 2_000;
+const MIGRATION_LOCK_TRIES = 15;
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/** Runs `step` again while it fails for a lock it waited on too long; past the tries, says so in words. */
+async function withLockRetry(what: string, step: () => Promise<void>): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      await step();
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+      if (tries >= MIGRATION_LOCK_TRIES) {
+        throw new Error(
+          `${what} waited ${tries} times for a table that another session keeps locked (${(error as Error).message}): ` +
+            'end that session (pg_stat_activity shows it) and start again',
+          { cause: error },
+        );
+      }
+      await sleep(500);
+    }
   }
 }
 

@@ -27,9 +27,18 @@ export type RemoteStatus = { phase: string; token?: number; believedUntil?: stri
  * Why a join is refused: besides no lab, a closed one, a name in use and a full lab, a remote worker
  * (the room's worker line) is refused a shared lab its trainer has not opened to remote workers
  * (not_open), the walkthrough's names A and B there (reserved_name), and more than its client
- * address's share of live remote workers (address_full; worker_join).
+ * address's share of live remote workers (address_full; worker_join), and a new name past the
+ * names a person's line may use in one lab (line_names).
  */
-export type JoinRefusal = 'no_lab' | 'closed' | 'name_taken' | 'full' | 'not_open' | 'reserved_name' | 'address_full';
+export type JoinRefusal =
+  | 'no_lab'
+  | 'closed'
+  | 'name_taken'
+  | 'full'
+  | 'not_open'
+  | 'reserved_name'
+  | 'address_full'
+  | 'line_names';
 
 export type JoinResult =
   | { joined: true; generation: number; lab: LabInstance }

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { WORKER_BOUNDS } from '../lib/model/core/input-bounds';
 import { sharedLab } from '../lib/model/lab/lab-instance';
 import { resetLabData } from '../lib/supervisor/lab-reset';
 import { setRemoteWorkersOpen } from './lab-doors';
@@ -213,5 +214,92 @@ test('a line queued behind another role holds nothing, and is not ended; the one
   } finally {
     holder.release();
     third.release();
+  }
+});
+
+async function joinAndStop(db: pg.Client, name: string): Promise<string | null> {
+  const instance = randomBytes(12).toString('hex');
+  const { rows } = await db.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4)', [
+    LAB,
+    name,
+    instance,
+    JSON.stringify({ name }),
+  ]);
+  const refusal = rows[0]?.refusal ?? null;
+  if (refusal === null) await db.query('SELECT worker_mark_stopped($1, $2, $3)', [LAB, name, instance]);
+  return refusal;
+}
+
+test(`a line joins a lab under at most ${WORKER_BOUNDS.worker_line_names_per_lab} names; one it used joins again`, async () => {
+  // Each new name was a row the lab kept for ever: about 150 in 2 s (issue 33 review).
+  const db = await connect(workerLineUrl(databaseUrl(), await lineOf('many-names')));
+  const names = Array.from({ length: WORKER_BOUNDS.worker_line_names_per_lab }, (_, n) => `Many${n}`);
+  for (const name of names) assert.equal(await joinAndStop(db, name), null, name);
+  assert.equal(await joinAndStop(db, 'Many one more'), 'line_names');
+  assert.equal(await joinAndStop(db, names[0] as string), null, 'a name it used');
+  // Another person's line has names of its own.
+  const other = await connect(workerLineUrl(databaseUrl(), await lineOf('other-names')));
+  assert.equal(await joinAndStop(other, 'Other0'), null);
+});
+
+test('a full room takes back a line that runs no worker, its idle session ended, never one whose worker beats', async () => {
+  // Lines could be used up: a session left open (a psql, an idle connection) kept a line from the room for ever.
+  const owner = newClient(databaseUrl());
+  await owner.connect();
+  const fillers: string[] = [];
+  try {
+    const idle = await lineOf('room-idle-session');
+    const busy = await lineOf('room-busy-worker');
+    const idleSession = await connect(workerLineUrl(databaseUrl(), idle));
+    const worker = await connect(workerLineUrl(databaseUrl(), busy));
+    const name = `Busy${randomBytes(2).toString('hex')}`;
+    await worker.query('SELECT * FROM worker_join($1, $2, $3, $4)', [
+      LAB,
+      name,
+      randomBytes(12).toString('hex'),
+      JSON.stringify({ name }),
+    ]);
+    await owner.query('UPDATE worker_lines SET issued_at = clock_timestamp()');
+    for (let n = 0; ; n++) {
+      const refused = await issueWorkerLine({
+        holder: holderOf(`room-filler-${n}`),
+        lab: LAB,
+        address: `10.77.${Math.floor(n / 4)}.${n % 4}`,
+      }).then(
+        (line) => {
+          fillers.push(line.role);
+          return null;
+        },
+        (error: Error) => error,
+      );
+      if (refused) {
+        assert.match(refused.message, /the room's worker lines are all in use/);
+        break;
+      }
+      assert.ok(n < 200, 'the room fills up');
+    }
+    // Both issued more than 10 minutes ago: the idle one is taken back, the busy one kept.
+    await owner.query(
+      "UPDATE worker_lines SET issued_at = clock_timestamp() - interval '11 minutes' WHERE role_name = ANY ($1)",
+      [[idle.role, busy.role]],
+    );
+    const next = await issueWorkerLine({ holder: holderOf('room-next'), lab: LAB, address: '10.78.0.1' });
+    fillers.push(next.role);
+    const roles = await owner.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY ($1)', [
+      [idle.role, busy.role],
+    ]);
+    assert.deepEqual(
+      roles.rows.map((row) => row.rolname),
+      [busy.role],
+    );
+    await assert.rejects(idleSession.query('SELECT 1'), /terminat|Connection terminated|not queryable/);
+    await assert.rejects(
+      issueWorkerLine({ holder: holderOf('room-after-next'), lab: LAB, address: '10.78.0.2' }),
+      /the room's worker lines are all in use/,
+    );
+    assert.equal((await worker.query('SELECT 1 AS one')).rows[0]?.one, 1, "the busy line's worker goes on");
+  } finally {
+    for (const role of fillers) await owner.query('SELECT fl_drop_worker_line($1)', [role]);
+    await owner.end();
   }
 });

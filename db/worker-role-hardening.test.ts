@@ -34,6 +34,14 @@ async function asWorker(): Promise<pg.Client> {
   return client;
 }
 
+/** A session of the line of the person `who`. */
+async function asLine(who: string): Promise<pg.Client> {
+  const client = newClient(await testWorkerLineUrl({ who }));
+  await client.connect();
+  clients.push(client);
+  return client;
+}
+
 before(async () => {
   // The room joins a shared lab only while its trainer opens it to remote workers (issue 23).
   await setRemoteWorkersOpen('fenced', true);
@@ -221,14 +229,15 @@ describe('what a review found the worker role could do, now refused', () => {
     });
     opened.push(lab.id);
     const key = (await labJoinKey(lab.id)) ?? null;
-    for (let n = 0; n < 16; n++) await join(db, lab.id, `Lane${n}`, { name: `Lane${n}` }, key);
-    const { rows } = await db.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4, $5)', [
-      lab.id,
-      'Lane16',
-      randomBytes(12).toString('hex'),
-      JSON.stringify({ name: 'Lane16' }),
-      key,
-    ]);
+    // A line joins a lab under at most 8 names: two lines plant the 16, a third is refused for the lab's sake.
+    const lines = [db, await asLine('hardening-lanes-2'), await asLine('hardening-lanes-3')];
+    for (let n = 0; n < 16; n++) {
+      await join(lines[Math.floor(n / 8)] as pg.Client, lab.id, `Lane${n}`, { name: `Lane${n}` }, key);
+    }
+    const { rows } = await (lines[2] as pg.Client).query<{ refusal: string | null }>(
+      'SELECT * FROM worker_join($1, $2, $3, $4, $5)',
+      [lab.id, 'Lane16', randomBytes(12).toString('hex'), JSON.stringify({ name: 'Lane16' }), key],
+    );
     assert.equal(rows[0]?.refusal, 'full');
   });
 });

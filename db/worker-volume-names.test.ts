@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { WORKER_BOUNDS } from '../lib/model/core/input-bounds';
 import { type Me, openPrivateLabOnLine } from '../lib/testing/private-lab-line';
@@ -10,7 +9,8 @@ import { closePool } from './pool';
  * and a new name starts with a full burst. worker_join has no rate of its own, and a worker marked
  * stopped takes no place among the lab's 16: so one connection of one line joins under a fresh name,
  * spends that name's burst at the largest detail, marks itself stopped, and goes again. Each round
- * also leaves a remote_workers row behind (one per name, never reused).
+ * also left a remote_workers row behind (one per name, never reused); a line now joins a lab under at
+ * most worker_line_names_per_lab names, so it goes round those.
  *
  * Expected: what one line records in a second is bounded by the lab's 16 workers' rates, not by how
  * fast it can think of names.
@@ -35,7 +35,8 @@ test("one line's events in a second are bounded by the lab's workers' rates, how
   const until = Date.now() + WINDOW_MS;
   let names = 0;
   while (Date.now() < until) {
-    const me: Me = await at.join(`N${randomBytes(6).toString('hex')}`);
+    // A line joins a lab under at most worker_line_names_per_lab names (then refused): it goes round them.
+    const me: Me = await at.join(`N${names % WORKER_BOUNDS.worker_line_names_per_lab}`);
     names++;
     // The name's whole burst in one round trip (the simple protocol runs the statements in turn).
     const call = `SELECT worker_record_event(${[me.lab, me.name, me.instance, 'write_sent']

@@ -12,6 +12,7 @@
 --     some of the app's passes skip what is locked rather than wait (the expiry recorder's SKIP
 --     LOCKED), so a lock held in a long transaction holds them up without anyone waiting. A worker's
 --     own calls are single statements of milliseconds.
+--   * every worker line's session that leads parallel workers (below).
 -- A line that holds up only its own sessions is left alone: that is its own lane. Returns how many
 -- sessions it ended.
 CREATE OR REPLACE FUNCTION fl_end_blocking_worker_sessions(p_wait_ms integer, p_transaction_ms integer)
@@ -29,11 +30,18 @@ LANGUAGE sql SECURITY DEFINER SET search_path = public, pg_temp AS $$
      WHERE b.datname = current_database() AND fl_is_worker_line(b.usename)
        AND wa.usename IS DISTINCT FROM b.usename
        AND NOT EXISTS (SELECT FROM pg_locks q WHERE q.pid = b.pid AND NOT q.granted)
+  ), parallel_leaders AS (
+    -- Parallel workers are backends of their own that a line's connection limit does not count, each
+    -- burning a CPU and its own work_mem: 4 sessions ran 7 backends (issue 33 review). A line's
+    -- session that leads one is ended with them.
+    SELECT DISTINCT p.leader_pid AS pid FROM pg_stat_activity p
+     WHERE p.leader_pid IS NOT NULL AND p.leader_pid <> p.pid
+       AND p.datname = current_database() AND fl_is_worker_line(p.usename)
   ), long_open AS (
     SELECT a.pid FROM pg_stat_activity a
      WHERE a.datname = current_database() AND fl_is_worker_line(a.usename)
        AND a.xact_start < clock_timestamp() - make_interval(secs => p_transaction_ms / 1000.0)
   )
   SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int
-    FROM (SELECT pid FROM blocking UNION SELECT pid FROM long_open) ended
+    FROM (SELECT pid FROM blocking UNION SELECT pid FROM parallel_leaders UNION SELECT pid FROM long_open) ended
 $$;

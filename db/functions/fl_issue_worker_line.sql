@@ -5,8 +5,9 @@
 -- browser (p_holder, the hash of its owner secret) and lab page: asked again, the same role is given
 -- a new password and its settings are put back (what its person changed reaches only them). At most
 -- p_per_address lines issued to one client address, and at most as many as fit in two fifths of
--- max_connections (the room's worker line had that many): past it, the oldest line with no session
--- for 10 minutes is taken back; else refused (FL030, in words). Returns the role's name.
+-- max_connections (the room's worker line had that many): past it, the oldest line issued 10 minutes
+-- ago or more that runs no worker (none it joined has beaten for 2 minutes) is taken back, its
+-- sessions ended, one with no session first; else refused (FL030, in words). Returns the role's name.
 --
 -- Needs an owner that may CREATE ROLE (a superuser, as the embedded cluster's, or CREATEROLE).
 CREATE OR REPLACE FUNCTION fl_issue_worker_line(p_holder text, p_lab text, p_address inet, p_password text,
@@ -43,10 +44,14 @@ BEGIN
   END IF;
   IF line IS NULL THEN
     IF ((SELECT count(*) FROM worker_lines) + 1) * p_connections > budget THEN
+      -- A line runs a worker while one it joined beats; a session alone (a psql left open, an idle
+      -- connection) keeps no line from the room: it is ended with the line. Those with no session go first.
       SELECT w.role_name INTO victim FROM worker_lines w
        WHERE w.issued_at < clock_timestamp() - interval '10 minutes'
-         AND NOT EXISTS (SELECT FROM pg_stat_activity a WHERE a.usename = w.role_name)
-       ORDER BY w.issued_at LIMIT 1;
+         AND NOT EXISTS (SELECT FROM remote_workers r
+                          WHERE r.joined_as = w.role_name AND r.stopped_at IS NULL
+                            AND r.heartbeat_at > clock_timestamp() - interval '2 minutes')
+       ORDER BY EXISTS (SELECT FROM pg_stat_activity a WHERE a.usename = w.role_name), w.issued_at LIMIT 1;
       IF victim IS NULL OR NOT fl_drop_worker_line(victim) THEN
         RAISE EXCEPTION 'the room''s worker lines are all in use (% of them): ask your trainer',
           (SELECT count(*) FROM worker_lines) USING ERRCODE = 'FL030';

@@ -99,6 +99,14 @@ BEGIN
     RETURN QUERY SELECT 'name_taken', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
     RETURN;
   END IF;
+  -- One person's line names at most WORKER_LINE_NAMES_PER_LAB workers in a lab (each name is a row the
+  -- lab keeps, its lane on the timeline): a new name past that is refused; a name it used is joined again.
+  IF from_room AND (SELECT count(*) FROM remote_workers r
+                     WHERE r.lab = p_lab AND r.joined_as = session_user AND r.name <> p_name) >= fl_bound('worker_line_names_per_lab')
+     AND NOT EXISTS (SELECT FROM remote_workers r WHERE r.lab = p_lab AND r.name = p_name AND r.joined_as = session_user) THEN
+    RETURN QUERY SELECT 'line_names', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
+    RETURN;
+  END IF;
   -- Nor the name of a worker the server runs in the lab: the last word on that name in the lab's
   -- history says whether it still runs.
   SELECT e.kind INTO last_local FROM events e
@@ -117,11 +125,12 @@ BEGIN
     RETURN QUERY SELECT 'full', NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::text;
     RETURN;
   END IF;
-  INSERT INTO remote_workers AS r (lab, name, instance, settings, phase, generation, remote, client_addr)
-  VALUES (p_lab, p_name, p_instance, p_settings, 'starting', b.generation, from_room, inet_client_addr())
+  INSERT INTO remote_workers AS r (lab, name, instance, settings, phase, generation, remote, client_addr, joined_as)
+  VALUES (p_lab, p_name, p_instance, p_settings, 'starting', b.generation, from_room, inet_client_addr(),
+          CASE WHEN from_room THEN session_user::text END)
   ON CONFLICT (lab, name) DO UPDATE
      SET instance = EXCLUDED.instance, settings = EXCLUDED.settings, phase = 'starting', token = NULL,
-         remote = EXCLUDED.remote, client_addr = EXCLUDED.client_addr,
+         remote = EXCLUDED.remote, client_addr = EXCLUDED.client_addr, joined_as = EXCLUDED.joined_as,
          generation = EXCLUDED.generation, believed_until = NULL, armed = false,
          started_at = clock_timestamp(), heartbeat_at = clock_timestamp(), stopped_at = NULL
    WHERE r.stopped_at IS NOT NULL

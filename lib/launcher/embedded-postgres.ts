@@ -240,10 +240,10 @@ async function spawnPostgres(args: {
         'fsync=on',
         '-c',
         'synchronous_commit=on',
-        // 40 local workers take two connections each, remote ones as many, the app its pools: the
-        // worker role may hold 200 (0020_worker_role_hardening.sql), and the app keeps the rest.
+        // 40 local workers take two connections each, the app its pools, and people's worker lines
+        // two fifths (fl_issue_worker_line): 160, 4 each, a line for each of a room of 40.
         '-c',
-        'max_connections=300',
+        'max_connections=400',
       ],
       // Own process group: a Ctrl-C in the terminal reaches the launcher, which stops Postgres last.
       { ...ids, detached: true, stdio: ['ignore', logFd, logFd] },

@@ -9,6 +9,7 @@ import { markRemoteWorkerStopped, RESET_WHILE_AWAY, registerRemoteWorker } from 
 import { recordWorkerOrigin } from '../../db/worker-status';
 import { takesTraineeGuard } from '../labs/traits';
 import { isFencingError } from '../model/core/errors';
+import { WORKER_BOUNDS } from '../model/core/input-bounds';
 import { labTitle } from '../model/lab/lab-instance';
 import { hasDriftingClock, hasPacketRelay } from '../model/lab/lab-kinds';
 import { parseWorkerArgs, UsageError, WORKER_USAGE, type WorkerArgs } from './args';
@@ -101,6 +102,11 @@ async function main(): Promise<number> {
     }
     if (joined.refusal === 'address_full') {
       throw new Refused('your address already runs as many remote workers as one machine may: stop one first');
+    }
+    if (joined.refusal === 'line_names') {
+      throw new Refused(
+        `your worker line has run ${WORKER_BOUNDS.worker_line_names_per_lab} workers under different names in the lab ${args.lab}: start one under a name it used before`,
+      );
     }
     if (joined.refusal === 'no_clock_drift') {
       throw new Refused(

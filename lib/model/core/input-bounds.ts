@@ -60,6 +60,12 @@ export const WORKER_BOUNDS = {
    * workers' budgets (a fresh name came with a fresh burst: issue 33 review).
    */
   worker_line_workers: 2,
+  /**
+   * The names one person's worker line may join a lab under, all told: each is a row the lab keeps
+   * and a lane on its timeline; joining under a fresh name for every run left about 150 rows in 2 s
+   * (issue 33 review). A name it used before is joined again.
+   */
+  worker_line_names_per_lab: 8,
 } as const;
 
 export type WorkerBoundName = keyof typeof WORKER_BOUNDS;
