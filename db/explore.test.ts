@@ -43,6 +43,7 @@ describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () =
     for (const [kind, predicate] of [
       ['fenced', FENCED_PREDICATE],
       ['no-fencing', NO_CHECK],
+      ['read-check-write', NO_CHECK],
     ] as const) {
       for (const bounds of [
         { holders: 3, writes: 2 },
@@ -52,12 +53,62 @@ describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () =
         const row = { value: 'initial', token: 0 };
         const inMemory = await explore({
           bounds,
-          start: { rule: { tokens: [1, 2, 3], writeWith: 'lease-token' }, row },
+          start: {
+            rule: { tokens: [1, 2, 3], writeWith: 'lease-token' },
+            row,
+            ...(kind === 'read-check-write' ? { checkFirst: true } : {}),
+          },
           storage: memoryStorage(predicate, row),
         });
         assert.deepEqual(onDatabase.result.counts, inMemory.counts, `${kind} ${bounds.holders} × ${bounds.writes}`);
       }
     }
+  });
+
+  test('read-check-write: its read and its write are two steps, and a pause between them breaks it', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    const explored = await run('read-check-write', { holders: 2, writes: 2 });
+    const { counts, shortest } = explored.result;
+    assert.ok(counts.broken > 0 && counts.broken < counts.interleavings, 'it breaks in some interleavings, not all');
+    // A checks while its token is the newest, B takes over and writes, then A's write goes in unchecked:
+    // 7 steps (the order of A's check and B's grant is one of two equally short).
+    assert.equal(shortest?.steps.length, 7);
+    const told = (shortest?.events ?? []).map((e) => [e.actor, e.kind, e.token, e.detail.checked ?? null]);
+    assert.deepEqual(told.at(-1), ['A', 'write_accepted', 1, null], 'the stale write goes in');
+    assert.deepEqual(told.at(-2), ['B', 'write_accepted', 2, null]);
+    assert.ok(
+      told.findIndex((e) => e[0] === 'A' && e[1] === 'write_sent' && e[3] === 0) < told.length - 2,
+      "A's check read the row before B's write",
+    );
+    // A check that reads the newer token gives the write up: walked on the database, A checks after B wrote.
+    const lab = labOf('read-check-write');
+    const bounds = { holders: 2, writes: 2 };
+    const start = {
+      rule: { tokens: [1, 2], writeWith: 'lease-token' as const },
+      row: { value: '', token: 0 },
+      checkFirst: true,
+    };
+    const path = stepIndexes(bounds, start, [
+      { kind: 'acquire', holder: 'A' },
+      { kind: 'expire' },
+      { kind: 'acquire', holder: 'B' },
+      { kind: 'check', holder: 'B' },
+      { kind: 'write', holder: 'B' },
+      { kind: 'check', holder: 'A' },
+      { kind: 'write', holder: 'A' },
+    ]);
+    assert.equal(path.length, 7);
+    const walked = await walkOnDatabase({ lab, bounds, path });
+    assert.deepEqual(
+      walked.taken.slice(-2).map((t) => t.words),
+      [
+        `A reads the row's token, 2, and checks its own, 1: fails: it will give up its write of "A1"`,
+        `A's write of "A1" with token 1 is given up: its check read a newer token`,
+      ],
+    );
+    assert.equal(walked.violation, undefined);
+    assert.equal(walked.state.row.value, 'B1');
   });
 
   test('no fencing breaks, and the shortest way is the known five steps', { timeout: DEADLINE_MS }, async () => {

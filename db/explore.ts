@@ -85,6 +85,7 @@ export async function walkOnDatabase(input: {
 const startOf = (lab: ExploreLab, scratch: Scratch): StoryStart => ({
   rule: tokenRuleOf(lab, scratch.reserved),
   row: { value: scratch.value, token: scratch.token },
+  ...(lab.write.table === 'unguarded_rows' && lab.write.mode === 'app-check' ? { checkFirst: true } : {}),
 });
 
 /** One owner session, one transaction with a scratch row of the lab's kind, never committed. */
@@ -204,7 +205,15 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
     if (scratch.write.table === 'protected_rows') {
       return `SELECT outcome, stored_token FROM fl_fenced_write(${scratch.rowId}, ${value}, ${token}, ${actor}, ${labName}, NULL)`;
     }
-    const mode = client.escapeLiteral(scratch.write.mode);
+    // Read-check-write's second half, as db/broken-labs.ts writeReadCheckWrite makes it: given up in
+    // the app (checked-stale) when the token was older than the check read, else written with no check.
+    const mode = client.escapeLiteral(
+      scratch.write.mode !== 'app-check'
+        ? scratch.write.mode
+        : write.checked !== undefined && write.token < write.checked
+          ? 'checked-stale'
+          : 'plain',
+    );
     return `SELECT outcome, stored_token FROM fl_broken_write(${labName}, ${scratch.rowId}, ${mode}, ${value}, ${token}, ${actor}, NULL)`;
   };
 
@@ -235,6 +244,14 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
         );
         return { outcome: 'refused', storedToken: Number(rows[0]?.last_token) };
       }
+    },
+    async read() {
+      // The lab's own read (fl_read_unguarded_token), after any pending undo: it changes nothing.
+      const results = await client.query(
+        `${flushUndo()}SELECT fl_read_unguarded_token(${client.escapeLiteral(scratch.lab)}, ${scratch.rowId}) AS token`,
+      );
+      const last = Array.isArray(results) ? results[results.length - 1] : results;
+      return Number((last?.rows[0] as { token: string } | undefined)?.token ?? 0);
     },
     async undo(depth) {
       pendingUndo = pendingUndo === undefined ? depth : Math.min(pendingUndo, depth);

@@ -1,5 +1,6 @@
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
+import { LabPage } from './pages/lab-page';
 
 /*
  * The Explore page (issue 35): every interleaving of the no-fencing lab's small story, each write run
@@ -44,6 +45,28 @@ test('explore the no-fencing lab: the shortest break, Back, a step by hand, the 
   await expect(steps).toHaveCount(5);
   await expect(page.getByTestId('explore-violation')).toBeVisible();
   expect(page.url()).toBe(permalink);
+
+  // The broken interleaving as a run: a history file to download, and Replay opens it like any run's.
+  const file = await page.request.get(
+    await page.getByRole('link', { name: 'Download it as a history file' }).getAttribute('href').then(String),
+  );
+  expect(file.status()).toBe(200);
+  expect(file.headers()['content-disposition']).toMatch(
+    /attachment; filename="fencing-lab-explore-no-fencing-2x2-[\d.]+\.json"/,
+  );
+  const history = await file.json();
+  expect(history.format).toBe('fencing-lab-history');
+  expect(history.events.map((event: { kind: string }) => event.kind)).toContain('write_accepted');
+  await page.getByRole('link', { name: 'Open it in Replay' }).click();
+  await page.waitForURL(/\/replay\?explore=no-fencing&holders=2&writes=2&path=/);
+  await expect(page.getByTestId('replayed-file')).toContainText(
+    'an explored interleaving of 2 holders × 2 writes, 5 steps',
+  );
+  // A's late write is on the replayed timeline, flagged by the checker as the page said.
+  await expect(
+    new LabPage(page, 'no-fencing').markTitled(/^Violation: A's write "A1" with token \d+: accepted/),
+  ).toBeAttached();
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('explore the fenced lab: it holds within its bounds, said with what was explored', async ({ page }) => {
@@ -61,4 +84,12 @@ test('a bad address is told in words; a lab the explorer does not run says why',
   await expect(alert).toHaveText('This address cannot be explored: holders is at most 3.');
   await page.goto('/labs/delayed-packet/explore');
   await expect(alert).toContainText('is not explored yet');
+  // The same words for a history file of a bad address, and on Replay.
+  const refused = await page.request.get('/labs/fenced/explore/history?holders=9');
+  expect(refused.status()).toBe(400);
+  expect(await refused.text()).toContain('holders is at most 3');
+  await page.goto('/replay?explore=fenced&holders=9');
+  await expect(alert).toHaveText(
+    '✗ No explored interleaving to open: this address cannot be explored: holders is at most 3.',
+  );
 });

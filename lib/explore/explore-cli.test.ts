@@ -66,9 +66,9 @@ describe('npm run explore', { timeout: 120_000 }, () => {
     const bad = await explore(['--lab', 'fenced', '--holders', '9']);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--holders must be at most 3/);
-    const notYet = await explore(['--lab', 'read-check-write']);
+    const notYet = await explore(['--lab', 'delayed-packet']);
     assert.equal(notYet.status, 2);
-    assert.match(notYet.stderr, /Read, check, write is not explored yet/);
+    assert.match(notYet.stderr, /is not explored yet: its write goes through the packet relay/);
   });
 
   test('the fenced lab holds: exit 0, with its counts and bounds', async () => {

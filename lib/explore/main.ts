@@ -75,8 +75,12 @@ async function main(argv: string[]): Promise<number> {
       );
     } else {
       console.log(verdictSentence(lab.title, result, seconds).replace(/; the shortest has .*$/, '.'));
+      const split = lab.write.table === 'unguarded_rows' && lab.write.mode === 'app-check';
+      const ran = split
+        ? `${plural(result.counts.storageSteps, 'statement')} (the lab's reads and writes)`
+        : plural(result.counts.storageSteps, 'write');
       console.log(
-        `${plural(result.counts.storageSteps, 'write')} run on the database (${stepsPerSecond?.toLocaleString('en-US') ?? '?'} a second), ${plural(result.counts.duplicates, 'state')} reached again and not explored again; nothing committed.`,
+        `${ran} run on the database (${stepsPerSecond?.toLocaleString('en-US') ?? '?'} a second), ${plural(result.counts.duplicates, 'state')} reached again and not explored again; nothing committed.`,
       );
       if (result.shortest) {
         console.log(`The shortest interleaving that breaks it, ${result.shortest.steps.length} steps:`);

@@ -1,10 +1,17 @@
 import 'server-only';
 import { exploreOnDatabase, walkOnDatabase } from '../../db/explore';
-import type { ExploreAddress } from '../model/explore/explore-inputs';
-import type { ExploreLab } from '../model/explore/explore-labs';
+import { findLab } from '../../db/labs';
+import { toFencingError } from '../../db/pool';
+import { isFencingError } from '../model/core/errors';
+import type { WireEvent } from '../model/core/wire';
+import { type ExploreAddress, parseExploreAddress } from '../model/explore/explore-inputs';
+import { type ExploreLab, exploreLabOf } from '../model/explore/explore-labs';
 import { type ExploreCounts, stepIndexes } from '../model/explore/search';
 import { stepWords } from '../model/explore/story-words';
 import { verdictSentence } from '../model/explore/verdict';
+import { type HistoryFile, toHistoryFile } from '../model/history/history-file';
+import { type LabSummary, summaryOf, summaryTitle } from '../model/lab/lab-instance';
+import { type Credentials, canView } from './access';
 
 /*
  * The Explore page's server side: the lab's verdict at the asked bounds (every interleaving, on the
@@ -75,4 +82,63 @@ export async function exploreView(lab: ExploreLab, address: ExploreAddress): Pro
     row: walked.state.row,
     ...(walked.violation ? { violation: walked.violation.message } : {}),
   };
+}
+
+/**
+ * The path at `address` as a lab's history file (issue 35): the events its steps recorded, walked on
+ * the database as the page walks it, for /replay and compare to open like any run's. The events carry
+ * the lab's id, a made-up clock a step every 100 ms, and the title says what was explored.
+ */
+export async function exploredPathHistory(
+  lab: LabSummary,
+  explorable: ExploreLab,
+  address: ExploreAddress,
+): Promise<{ file: HistoryFile; fileName: string }> {
+  const bounds = { holders: address.holders, writes: address.writes };
+  const walked = await oneAtATime(() => walkOnDatabase({ lab: explorable, bounds, path: address.path }));
+  const path = address.path.slice(0, walked.taken.length);
+  const steps = `${path.length} ${path.length === 1 ? 'step' : 'steps'}`;
+  const events: WireEvent[] = walked.events.map((event) => ({ ...event, lab: lab.id }));
+  const file = toHistoryFile({
+    lab: {
+      id: lab.id,
+      kind: lab.kind,
+      title: `${summaryTitle(lab)}: an explored interleaving of ${bounds.holders} holders × ${bounds.writes} writes, ${steps}`,
+    },
+    events,
+    exportedAt: new Date(),
+  });
+  const where = path.length > 0 ? path.join('.') : 'start';
+  return { file, fileName: `fencing-lab-explore-${lab.id}-${bounds.holders}x${bounds.writes}-${where}.json` };
+}
+
+export type ExploredFile =
+  | { ok: true; file: HistoryFile; fileName: string }
+  /** `not_found`: no lab this caller may see; `invalid_input`: a lab not explored, or a bad address. */
+  | { ok: false; code: 'not_found' | 'invalid_input' | 'db_unavailable'; message: string };
+
+/** The explored path a request names (`lab`, and `holders`, `writes`, `path` as the Explore page has them) as a history file. */
+export async function exploredFileFor(
+  labId: string,
+  params: Record<string, string | string[] | undefined>,
+  credentials: Credentials,
+): Promise<ExploredFile> {
+  const record = await findLab(labId).catch((error: unknown) => {
+    throw toFencingError(error);
+  });
+  // Someone else's private lab is answered exactly like a lab that does not exist.
+  if (!record || !canView(record, credentials)) {
+    return { ok: false, code: 'not_found', message: `no lab ${JSON.stringify(labId)}` };
+  }
+  const explorable = exploreLabOf(record.kind);
+  if ('refusal' in explorable) return { ok: false, code: 'invalid_input', message: explorable.refusal };
+  const parsed = parseExploreAddress(params);
+  if (!parsed.ok)
+    return { ok: false, code: 'invalid_input', message: `this address cannot be explored: ${parsed.error}` };
+  try {
+    return { ok: true, ...(await exploredPathHistory(summaryOf(record), explorable, parsed.address)) };
+  } catch (error) {
+    if (!isFencingError(error, 'db_unavailable')) throw error;
+    return { ok: false, code: 'db_unavailable', message: 'the database cannot be reached: try again once it is back' };
+  }
 }

@@ -7,10 +7,14 @@ import type { TokenRule } from './story';
  * cannot run yet is told why, in words a person at the command line reads.
  */
 
-/** The SQL a storage step runs: the fenced write on protected_rows, or a broken lab's mode of fl_broken_write. */
+/**
+ * The SQL a storage step runs: the fenced write on protected_rows, or a broken lab's mode of
+ * fl_broken_write; read-check-write's in two steps, as the lab splits it (a read of the row's token,
+ * then the write: 'checked-stale' when its check failed, else 'plain').
+ */
 export type ExploreWritePath =
   | { table: 'protected_rows' }
-  | { table: 'unguarded_rows'; mode: 'plain' | 'text' | 'fenced' };
+  | { table: 'unguarded_rows'; mode: 'plain' | 'text' | 'fenced' | 'app-check' };
 
 /** How the lab's tokens are made: from the sequence, from 9 (crossing a digit), or written with each holder's own count. */
 export type ExploreTokenSource = 'sequence' | 'text-epoch' | 'holder-counter';
@@ -36,7 +40,8 @@ export function exploreLabOf(kind: LabId): ExploreLab | { refusal: string } {
   else if (t.fencing === 'none') write = { table: 'unguarded_rows', mode: 'plain' };
   else if (t.fencing === 'text-compare') write = { table: 'unguarded_rows', mode: 'text' };
   else if (t.fencing === 'fenced-write') write = { table: 'unguarded_rows', mode: 'fenced' };
-  else return notYet('its write is split in two steps (a read, then a write) or takes another path');
+  else if (t.fencing === 'app-check') write = { table: 'unguarded_rows', mode: 'app-check' };
+  else return notYet('its write takes another path');
   return { kind, title: lab.title, write, tokens };
 }
 

@@ -23,9 +23,15 @@ export function memoryStorage(
   return {
     async write(depth: number, write: StorageWrite): Promise<WriteOutcome> {
       saved.set(depth, current);
-      if (!predicate(current.token, write.token)) return { outcome: 'stale', storedToken: current.token };
+      // A split write (read-check-write): the app compared with what it read, and writes without a check.
+      const allowed =
+        write.checked === undefined ? predicate(current.token, write.token) : write.token >= write.checked;
+      if (!allowed) return { outcome: 'stale', storedToken: current.token };
       current = { value: write.value, token: write.token };
       return { outcome: 'accepted' };
+    },
+    async read(): Promise<number> {
+      return current.token;
     },
     async undo(depth: number): Promise<void> {
       const before = saved.get(depth);

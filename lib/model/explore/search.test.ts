@@ -164,4 +164,31 @@ describe('the words of a step', () => {
       `A's write of "A1" with token 5 reaches the row: refused as stale (the row holds token 6)`,
     );
   });
+
+  test('a split write: the check is a step of its own, then the write it allows or gives up', () => {
+    const start = { ...sequence(5), checkFirst: true };
+    let state = applyStep(
+      initialState({ holders: 2, writes: 1 }, start),
+      { kind: 'acquire', holder: 'A' },
+      start.rule,
+    ).state;
+    assert.deepEqual(enabledSteps(state, { holders: 2, writes: 1 }), [
+      { kind: 'expire' },
+      { kind: 'check', holder: 'A' },
+    ]);
+    assert.equal(stepWords(state, { kind: 'check', holder: 'A' }), "A reads the row's token to check its own (5)");
+    const checked = applyStep(state, { kind: 'check', holder: 'A' }, start.rule, undefined, 6);
+    assert.equal(
+      eventWords(checked.event),
+      `A reads the row's token, 6, and checks its own, 5: fails: it will give up its write of "A1"`,
+    );
+    state = checked.state;
+    assert.deepEqual(enabledSteps(state, { holders: 2, writes: 1 }), [
+      { kind: 'expire' },
+      { kind: 'write', holder: 'A' },
+    ]);
+    const givenUp = applyStep(state, { kind: 'write', holder: 'A' }, start.rule, { outcome: 'stale', storedToken: 6 });
+    assert.equal(eventWords(givenUp.event), `A's write of "A1" with token 5 is given up: its check read a newer token`);
+    assert.equal(givenUp.state.holders[0]?.checked, undefined, 'the next write checks again');
+  });
 });

@@ -35,11 +35,16 @@ import { eventWords } from './story-words';
  * and it is exact for the same reason the counts are.
  */
 
-export type StorageWrite = { holder: HolderName; token: number; value: string };
+/** `checked`: in a split write, the row's token as the holder's check read it (the app's comparison is the storage's to make). */
+export type StorageWrite = { holder: HolderName; token: number; value: string; checked?: number };
 
-/** The lab's write path, one savepoint per depth: `write` runs under `depth`'s, `undo` rolls back to it. */
+/**
+ * The lab's write path, one savepoint per depth: `write` runs under `depth`'s, `undo` rolls back to it;
+ * `read` is a split write's first half, the row's token as the lab reads it (it changes nothing).
+ */
 export interface Storage {
   write(depth: number, write: StorageWrite): Promise<WriteOutcome>;
+  read(depth: number): Promise<number>;
   undo(depth: number): Promise<void>;
 }
 
@@ -50,7 +55,7 @@ export type ExploreCounts = {
   /** Paths cut by the depth bound (counted among the interleavings). */
   cut: number;
   duplicates: number;
-  /** Writes executed by the storage (on the real database: statements run). */
+  /** Writes (and a split write's reads) executed by the storage (on the real database: statements run). */
   storageSteps: number;
   /** Of those, the writes the storage refused with an error (the row's trigger), not by the predicate. */
   refused: number;
@@ -72,6 +77,24 @@ export type ExploreResult = {
 
 type Edge = { step: Step; event: StepEvent };
 type Explored = { paths: number; broken: number; cut: number; toViolation?: Edge[] };
+
+/** What the storage says of a step: a write's outcome, a check's read; nothing for the lease's steps. */
+async function runStep(
+  storage: Storage,
+  state: ExploreState,
+  step: Step,
+): Promise<{ written?: WriteOutcome; read?: number }> {
+  if (step.kind === 'check') return { read: await storage.read(state.depth) };
+  if (step.kind !== 'write') return {};
+  const checked = state.holders.find((h) => h.name === step.holder)?.checked;
+  const written = await storage.write(state.depth, {
+    holder: step.holder,
+    token: tokenOf(state, step.holder),
+    value: nextValue(state, step.holder),
+    ...(checked === undefined ? {} : { checked }),
+  });
+  return { written };
+}
 
 /** The made-up clock of the path's events: its start, and the time between two steps. */
 const CLOCK_START_MS = Date.UTC(2026, 0, 1);
@@ -113,17 +136,10 @@ export async function explore(input: {
     }
     const here: Explored = { paths: 0, broken: 0, cut: 0 };
     for (const step of steps) {
-      let written: WriteOutcome | undefined;
-      if (step.kind === 'write') {
-        counts.storageSteps += 1;
-        written = await storage.write(state.depth, {
-          holder: step.holder,
-          token: tokenOf(state, step.holder),
-          value: nextValue(state, step.holder),
-        });
-        if (written.outcome === 'refused') counts.refused += 1;
-      }
-      const next = applyStep(state, step, start.rule, written);
+      const { written, read } = await runStep(storage, state, step);
+      if (step.kind === 'write' || step.kind === 'check') counts.storageSteps += 1;
+      if (written?.outcome === 'refused') counts.refused += 1;
+      const next = applyStep(state, step, start.rule, written, read);
       path.push(next.event);
       let child: Explored;
       if (!checkHistory(toWire(lab, path)).ok) {
@@ -198,15 +214,8 @@ export async function walk(input: {
   for (const index of input.path) {
     const step = enabledSteps(state, bounds)[index];
     if (!step) break;
-    let written: WriteOutcome | undefined;
-    if (step.kind === 'write') {
-      written = await storage.write(state.depth, {
-        holder: step.holder,
-        token: tokenOf(state, step.holder),
-        value: nextValue(state, step.holder),
-      });
-    }
-    const next = applyStep(state, step, start.rule, written);
+    const { written, read } = await runStep(storage, state, step);
+    const next = applyStep(state, step, start.rule, written, read);
     state = next.state;
     events.push(next.event);
     taken.push({ step, words: eventWords(next.event) });
@@ -224,7 +233,14 @@ export function stepIndexes(bounds: ExploreBounds, start: StoryStart, steps: rea
     const index = enabledSteps(state, bounds).findIndex((s) => JSON.stringify(s) === JSON.stringify(step));
     if (index < 0) break;
     indexes.push(index);
-    state = applyStep(state, step, start.rule, step.kind === 'write' ? { outcome: 'accepted' } : undefined).state;
+    // Which steps come next depends on no write's outcome and no check's read.
+    state = applyStep(
+      state,
+      step,
+      start.rule,
+      step.kind === 'write' ? { outcome: 'accepted' } : undefined,
+      step.kind === 'check' ? 0 : undefined,
+    ).state;
   }
   return indexes;
 }

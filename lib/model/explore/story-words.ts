@@ -6,6 +6,8 @@ import { type ExploreState, type Step, type StepEvent, tokenOf } from './story';
 export function stepWords(state: ExploreState, step: Step): string {
   if (step.kind === 'acquire') return `${step.holder} asks for the lease`;
   if (step.kind === 'expire') return state.leaseHolder ? `${state.leaseHolder}'s lease runs out` : 'the lease runs out';
+  if (step.kind === 'check')
+    return `${step.holder} reads the row's token to check its own (${tokenOf(state, step.holder)})`;
   return `${step.holder}'s write with token ${tokenOf(state, step.holder)} reaches the row`;
 }
 
@@ -17,8 +19,17 @@ export function eventWords(event: StepEvent): string {
     return `${event.actor} asks for the lease and is granted token ${event.token}${counter}`;
   }
   if (event.kind === 'lease_expired') return `${event.actor}'s lease (token ${event.token}) runs out`;
+  if (event.kind === 'write_sent') {
+    const verdict = event.detail.passed
+      ? `passes: it will write "${value}"`
+      : `fails: it will give up its write of "${value}"`;
+    return `${event.actor} reads the row's token, ${event.detail.checked}, and checks its own, ${event.token}: ${verdict}`;
+  }
   if (event.kind === 'write_accepted')
     return `${event.actor}'s write of "${value}" with token ${event.token} reaches the row: accepted`;
+  if (event.detail.refusedBy === 'check') {
+    return `${event.actor}'s write of "${value}" with token ${event.token} is given up: its check read a newer token`;
+  }
   const by = event.detail.refusedBy === 'trigger' ? ' by the row’s trigger' : '';
   return `${event.actor}'s write of "${value}" with token ${event.token} reaches the row: refused as stale${by}${event.storedToken === undefined ? '' : ` (the row holds token ${event.storedToken})`}`;
 }

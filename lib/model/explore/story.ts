@@ -36,7 +36,15 @@ export type ExploreBounds = {
   leases?: LeaseMode;
 };
 
-export type Step = { kind: 'acquire'; holder: HolderName } | { kind: 'expire' } | { kind: 'write'; holder: HolderName };
+/**
+ * `check`: in a lab whose write is split in two (read-check-write), a holder's read of the row's token
+ * and its comparison in the app, before its `write` (which then writes without a check, or gives up).
+ */
+export type Step =
+  | { kind: 'acquire'; holder: HolderName }
+  | { kind: 'expire' }
+  | { kind: 'check'; holder: HolderName }
+  | { kind: 'write'; holder: HolderName };
 
 export type HolderState = {
   name: HolderName;
@@ -49,6 +57,8 @@ export type HolderState = {
   grants: number[];
   /** The token of its last accepted write (the checker's fence for this holder). */
   lastWrittenToken?: number;
+  /** In a split write: the row's token as its check read it, until its write. */
+  checked?: number;
 };
 
 export type ExploreState = {
@@ -61,12 +71,19 @@ export type ExploreState = {
   row: { value: string; token: number };
   /** Steps taken to get here. */
   depth: number;
+  /** The lab's write is split: each write is a check (a read of the row's token), then the write. */
+  checkFirst: boolean;
 };
 
 /** What the storage answered a write. `refused`: the write raised (a trigger's refusal). */
 export type WriteOutcome = { outcome: 'accepted' | 'stale' | 'refused'; storedToken?: number };
 
-export type StoryStart = { rule: TokenRule; row: { value: string; token: number } };
+export type StoryStart = {
+  rule: TokenRule;
+  row: { value: string; token: number };
+  /** The lab reads the row's token and compares it in the app before it writes (read-check-write). */
+  checkFirst?: boolean;
+};
 
 export function initialState(bounds: ExploreBounds, start: StoryStart): ExploreState {
   const holders: HolderState[] = HOLDER_NAMES.slice(0, bounds.holders).map((name) => ({
@@ -74,7 +91,13 @@ export function initialState(bounds: ExploreBounds, start: StoryStart): ExploreS
     writesDone: 0,
     grants: [],
   }));
-  let state: ExploreState = { holders, minted: 0, row: { ...start.row }, depth: 0 };
+  let state: ExploreState = {
+    holders,
+    minted: 0,
+    row: { ...start.row },
+    depth: 0,
+    checkFirst: start.checkFirst === true,
+  };
   if (bounds.leases === 'granted-up-front') {
     for (const holder of holders) state = grant(state, holder.name, start.rule).state;
     state = { ...state, leaseHolder: undefined };
@@ -98,6 +121,7 @@ export function stateKey(state: ExploreState): string {
       h.writesDone,
       h.grants,
       h.lastWrittenToken ?? null,
+      h.checked ?? null,
     ]),
     state.leaseHolder ?? null,
     state.minted,
@@ -128,7 +152,8 @@ export function enabledSteps(state: ExploreState, bounds: ExploreBounds): Step[]
     else if (waiting.length > 0) steps.push({ kind: 'expire' });
   }
   for (const h of state.holders) {
-    if (h.token !== undefined && h.writesDone < bounds.writes) steps.push({ kind: 'write', holder: h.name });
+    if (h.token === undefined || h.writesDone >= bounds.writes) continue;
+    steps.push({ kind: state.checkFirst && h.checked === undefined ? 'check' : 'write', holder: h.name });
   }
   return steps;
 }
@@ -158,14 +183,30 @@ export function tokenOf(state: ExploreState, name: HolderName): number {
 
 export type StepEvent = Omit<WireEvent, 'id' | 'at' | 'lab'>;
 
-/** The state after `step`, and the event it records (a write's outcome is the storage's). */
+/** The state after `step`, and the event it records (a write's outcome is the storage's, a check's read too). */
 export function applyStep(
   state: ExploreState,
   step: Step,
   rule: TokenRule,
   written?: WriteOutcome,
+  read?: number,
 ): { state: ExploreState; event: StepEvent } {
   const depth = state.depth + 1;
+  if (step.kind === 'check') {
+    if (read === undefined) throw new RangeError('a check step needs the row’s token as the storage read it');
+    const token = tokenOf(state, step.holder);
+    const holders = state.holders.map((h) => (h.name === step.holder ? { ...h, checked: read } : h));
+    return {
+      state: { ...state, holders, depth },
+      // What the lab's worker records as it sets out to write (write_sent), with what its check read.
+      event: {
+        actor: step.holder,
+        kind: 'write_sent',
+        token,
+        detail: { value: nextValue(state, step.holder), checked: read, passed: token >= read },
+      },
+    };
+  }
   if (step.kind === 'acquire') {
     const granted = grant(state, step.holder, rule);
     const counted = holderOf(granted.state, step.holder).writeToken;
@@ -192,11 +233,11 @@ export function applyStep(
   const token = tokenOf(state, step.holder);
   const value = nextValue(state, step.holder);
   const accepted = written.outcome === 'accepted';
-  const holders = state.holders.map((h) =>
-    h.name === step.holder
-      ? { ...h, writesDone: h.writesDone + 1, ...(accepted ? { lastWrittenToken: token } : {}) }
-      : h,
-  );
+  const holders = state.holders.map((h) => {
+    if (h.name !== step.holder) return h;
+    const { checked: _used, ...rest } = h;
+    return { ...rest, writesDone: h.writesDone + 1, ...(accepted ? { lastWrittenToken: token } : {}) };
+  });
   return {
     state: { ...state, holders, row: accepted ? { value, token } : state.row, depth },
     event: {
@@ -205,7 +246,11 @@ export function applyStep(
       token,
       ...(written.storedToken === undefined ? {} : { storedToken: written.storedToken }),
       outcome: accepted ? 'accepted' : 'stale',
-      detail: { value, ...(written.outcome === 'refused' ? { refusedBy: 'trigger' } : {}) },
+      detail: {
+        value,
+        ...(written.outcome === 'refused' ? { refusedBy: 'trigger' } : {}),
+        ...(written.outcome === 'stale' && state.checkFirst ? { refusedBy: 'check' } : {}),
+      },
     },
   };
 }

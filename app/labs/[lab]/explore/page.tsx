@@ -65,6 +65,8 @@ export default async function ExplorePage({ params, searchParams }: Props) {
   }
   const at = (path: number[]) => exploreHref(lab.id, { ...address, path });
   const back = address.path.slice(0, Math.max(0, view.taken.length - 1));
+  // The path as the page shows it (a permalink past its end shows its longest valid prefix).
+  const query = exploreHref(lab.id, { ...address, path: address.path.slice(0, view.taken.length) }).split('?')[1];
   const sizes = [
     { holders: 2, writes: 2 },
     { holders: EXPLORE_BOUNDS.holders.default, writes: EXPLORE_BOUNDS.writes.default },
@@ -139,6 +141,17 @@ export default async function ExplorePage({ params, searchParams }: Props) {
             Back to the lab
           </Link>
         </div>
+        {view.taken.length > 0 ? (
+          <p className="flex flex-wrap items-center gap-2">
+            <span>This interleaving as a run:</span>
+            <Link href={`/replay?explore=${lab.id}&${query}`} className={button}>
+              Open it in Replay
+            </Link>
+            <a href={`/labs/${lab.id}/explore/history?${query}`} download className={button}>
+              Download it as a history file
+            </a>
+          </p>
+        ) : null}
       </section>
 
       <section aria-labelledby="explore-next" className="space-y-2">
