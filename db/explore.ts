@@ -2,7 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { FencingError } from '../lib/model/core/errors';
-import { type ExploreLab, tokenRuleOf } from '../lib/model/explore/explore-labs';
+import { type ExploreLab, TEXT_EPOCH_FIRST_TOKEN, tokenRuleOf } from '../lib/model/explore/explore-labs';
 import {
   type ExploreResult,
   explore,
@@ -11,9 +11,10 @@ import {
   type Walk,
   walk,
 } from '../lib/model/explore/search';
-import type { ExploreBounds, StoryStart, WriteOutcome } from '../lib/model/explore/story';
+import { type ExploreBounds, HOLDER_NAMES, type StoryStart, type WriteOutcome } from '../lib/model/explore/story';
 import { privateLabIdFrom, privateResourceOf } from '../lib/model/lab/lab-instance';
 import { newClient, toFencingError } from './pool';
+import { GUARD_STATEMENT_TIMEOUT_MS } from './your-guard';
 
 /*
  * The explorer's one door to the database (lib/model/explore/ is the search): one owner session, one
@@ -46,7 +47,7 @@ export type DatabaseExploration = {
   result: ExploreResult;
   seconds: number;
   /** The scratch row's table and id (gone with the ROLLBACK), and the block of tokens reserved. */
-  row: { table: 'protected_rows' | 'unguarded_rows'; id: number };
+  row: { table: ExploreLab['write']['table']; id: number };
   reserved: number[];
 };
 
@@ -64,6 +65,63 @@ export async function exploreOnDatabase(input: {
     const seconds = (performance.now() - started) / 1000;
     return { result, seconds, row: { table: lab.write.table, id: scratch.rowId }, reserved: scratch.reserved };
   });
+}
+
+/**
+ * A your-guard lab's own guard (the trainee's statement), explored: every interleaving of its story up
+ * to the bounds, each write `fl_your_guard_write` on the lab's own row as a worker's write runs it
+ * (under the guard's statement timeout), in one transaction rolled back. The row is put back first as a
+ * reset puts it (token 0, the counter at 8, so the grants are 9, 10, 11: across the digit boundary the
+ * attack's story crosses), and each holder's possible grants stand in as events, since the guard's write
+ * takes only a token granted to its writer in the lab. Nothing of the lab changes; while it runs, the
+ * lab's events and row wait for it (the attack's workers have stopped by then).
+ */
+export async function exploreGuardOnDatabase(input: { lab: string; bounds: ExploreBounds }): Promise<DatabaseExploration> {
+  const { bounds } = input;
+  const client = newClient();
+  try {
+    await client.connect();
+  } catch (error) {
+    throw FencingError.unreachable(error);
+  }
+  try {
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL statement_timeout = ${GUARD_STATEMENT_TIMEOUT_MS}`);
+    const { rows } = await client.query<{ row_id: number }>('SELECT row_id FROM fl_your_guard_lab($1)', [input.lab]);
+    const rowId = (rows[0] as { row_id: number }).row_id;
+    await client.query('SELECT fl_reset_unguarded_row($1, $2)', [input.lab, INITIAL_VALUE]);
+    const reserved = Array.from({ length: bounds.holders }, (_, i) => TEXT_EPOCH_FIRST_TOKEN + i);
+    const holders = HOLDER_NAMES.slice(0, bounds.holders);
+    await client.query(
+      `INSERT INTO events (lab, actor, kind, token, detail)
+       SELECT $1, h, 'lease_acquired', t, '{"explorer":true}'::jsonb FROM unnest($2::text[]) AS h, unnest($3::bigint[]) AS t`,
+      [input.lab, holders, reserved],
+    );
+    const scratch: Scratch = {
+      lab: input.lab,
+      rowId,
+      value: INITIAL_VALUE,
+      token: 0,
+      reserved,
+      write: { table: 'guarded_row' },
+    };
+    const started = performance.now();
+    const result = await explore({
+      bounds,
+      start: { rule: { tokens: reserved, writeWith: 'lease-token' }, row: { value: INITIAL_VALUE, token: 0 } },
+      storage: savepointStorage(client, scratch),
+      lab: input.lab,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    return { result, seconds, row: { table: 'guarded_row', id: rowId }, reserved };
+  } catch (error) {
+    throw toFencingError(error);
+  } finally {
+    // A failed ROLLBACK: the session ends next, and its transaction with it (nothing was committed).
+    await client.query('ROLLBACK').catch(() => undefined);
+    // A failed end: the connection is already gone, which is all this asks.
+    await client.end().catch(() => undefined);
+  }
 }
 
 /**
@@ -205,6 +263,9 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
     if (scratch.write.table === 'protected_rows') {
       return `SELECT outcome, stored_token FROM fl_fenced_write(${scratch.rowId}, ${value}, ${token}, ${actor}, ${labName}, NULL)`;
     }
+    if (scratch.write.table === 'guarded_row') {
+      return `SELECT outcome, stored_token FROM fl_your_guard_write(${labName}, ${value}, ${token}, ${actor}, NULL)`;
+    }
     // Read-check-write's second half, as db/broken-labs.ts writeReadCheckWrite makes it: given up in
     // the app (checked-stale) when the token was older than the check read, else written with no check.
     const mode = client.escapeLiteral(
@@ -230,7 +291,8 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
         const last = Array.isArray(results) ? results[results.length - 1] : results;
         const row = last?.rows[0] as { outcome: string; stored_token: string | null } | undefined;
         if (row?.outcome === 'accepted') return { outcome: 'accepted' };
-        if (row?.outcome === 'stale') {
+        // 'refused': the trainee's statement raised an error (recorded with its words): it wrote nothing.
+        if (row?.outcome === 'stale' || row?.outcome === 'refused') {
           return { outcome: 'stale', ...(row.stored_token === null ? {} : { storedToken: Number(row.stored_token) }) };
         }
         throw new FencingError('unknown_row', `the scratch row ${scratch.rowId} is gone (${row?.outcome})`);

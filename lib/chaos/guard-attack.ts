@@ -1,8 +1,10 @@
 import 'server-only';
+import { exploreGuardOnDatabase } from '../../db/explore';
 import { readLabRow } from '../../db/lab-rows';
 import { tallyChaos } from '../model/chaos/chaos-tally';
 import { checkHistory } from '../model/checker/checker';
 import type { WireEvent } from '../model/core/wire';
+import { EXPLORE_BOUNDS } from '../model/explore/explore-labs';
 import { type GuardConstants, lateWrites, staleWriters, triedWords } from '../model/guard/guard-probes';
 import { type GuardVerdict, guardErrorVerdict, guardVerdict } from '../model/guard/guard-verdict';
 import type { LabInstance } from '../model/lab/lab-instance';
@@ -15,11 +17,16 @@ import { runChaos } from './run-chaos';
  * values the statement itself names (lib/chaos/guard-story.ts, lib/model/guard/guard-probes.ts); then,
  * for a guard that held, seeded chaos aimed at the critical window (lib/chaos/run-chaos.ts), once
  * per seed: the same seeds for every trainee, so the room's guards face the same attack. The
- * history checker judges each run from its recorded events, and the verdict says what was tried:
- * a pass is what held against these runs, never a proof.
+ * history checker judges each run from its recorded events. Then, for a guard that still held, every
+ * interleaving of GUARD_EXPLORE's small story, each write the trainee's statement on the lab's own row
+ * in a transaction rolled back (db/explore.ts exploreGuardOnDatabase, issue 35): within those bounds, a
+ * proof; the shortest interleaving that breaks it otherwise. The verdict says what was tried, and
+ * never "safe" without its bounds.
  */
 
 export const GUARD_CHAOS = { seeds: [15, 16], workers: 3, seconds: 4 } as const;
+/** The exhaustive part's bounds: the Explore page's default, 2 holders × 3 writes. */
+export const GUARD_EXPLORE = { holders: EXPLORE_BOUNDS.holders.default, writes: EXPLORE_BOUNDS.writes.default } as const;
 
 export type GuardAttack = { verdict: GuardVerdict; events: WireEvent[] };
 
@@ -47,12 +54,25 @@ export async function runGuardAttack(lab: LabInstance, constants: GuardConstants
     chaosStale += tallyChaos(chaos.events, 0).staleAttempts;
     last = chaos.events;
   }
+  const explored = await exploreGuardOnDatabase({ lab: lab.id, bounds: GUARD_EXPLORE });
+  const { counts, shortest } = explored.result;
+  const space = `${GUARD_EXPLORE.holders} holders × ${GUARD_EXPLORE.writes} writes`;
+  if (shortest) {
+    const found = guardVerdict(shortest.events, checkHistory(shortest.events));
+    return {
+      verdict: {
+        ...found,
+        headline: `${found.headline} (exploring every interleaving of ${space}: ${counts.broken.toLocaleString('en-US')} of ${counts.interleavings.toLocaleString('en-US')} break, the shortest in ${plural(shortest.steps.length, 'step')})`,
+      },
+      events: shortest.events,
+    };
+  }
   const sent = lateWrites(story);
   const storyStale = tallyChaos(story, 0).staleAttempts;
   return {
     verdict: {
       ...told,
-      headline: `your guard held against the pause story and ${plural(storyStale + chaosStale, 'stale write')} over ${plural(seeds.length, 'seed')} of chaos (${seeds.join(', ')}; the story sent ${triedWords(sent, constants.values)})`,
+      headline: `your guard held against the pause story and ${plural(storyStale + chaosStale, 'stale write')} over ${plural(seeds.length, 'seed')} of chaos (${seeds.join(', ')}; the story sent ${triedWords(sent, constants.values)}), and every interleaving of ${space} (${counts.interleavings.toLocaleString('en-US')})`,
     },
     events: last,
   };

@@ -14,7 +14,9 @@ import type { TokenRule } from './story';
  */
 export type ExploreWritePath =
   | { table: 'protected_rows' }
-  | { table: 'unguarded_rows'; mode: 'plain' | 'text' | 'fenced' | 'app-check' };
+  | { table: 'unguarded_rows'; mode: 'plain' | 'text' | 'fenced' | 'app-check' }
+  /** The your-guard lab's own row, written through the trainee's statement (fl_your_guard_write): its attack's exhaustive part. */
+  | { table: 'guarded_row' };
 
 /** How the lab's tokens are made: from the sequence, from 9 (crossing a digit), or written with each holder's own count. */
 export type ExploreTokenSource = 'sequence' | 'text-epoch' | 'holder-counter';
