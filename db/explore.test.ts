@@ -111,6 +111,35 @@ describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () =
     assert.equal(walked.state.row.value, 'B1');
   });
 
+  test('the labs whose write takes only a granted token: the fenced drifting clock holds, the same-token takeover breaks', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    const bounds = { holders: 2, writes: 3 };
+    const row = { value: 'initial', token: 0 };
+    const drifting = await run('drifting-clock-fenced', bounds);
+    assert.equal(drifting.result.counts.broken, 0);
+    const fencedInMemory = await explore({
+      bounds,
+      start: { rule: { tokens: [1, 2], writeWith: 'lease-token' }, row },
+      storage: memoryStorage(FENCED_PREDICATE, row),
+    });
+    assert.deepEqual(drifting.result.counts, fencedInMemory.counts);
+    // The takeover keeps A's token: granted twice, which the checker names before any write.
+    const same = await run('same-token-takeover', bounds);
+    assert.deepEqual(same.result.shortest?.steps, [
+      { kind: 'acquire', holder: 'A' },
+      { kind: 'expire' },
+      { kind: 'acquire', holder: 'B' },
+    ]);
+    assert.equal(same.result.shortest?.violation.rule, 'token-granted-twice');
+    const sameInMemory = await explore({
+      bounds,
+      start: { rule: { tokens: [1, 2], writeWith: 'lease-token', keptOnTakeover: true }, row },
+      storage: memoryStorage(FENCED_PREDICATE, row),
+    });
+    assert.deepEqual(same.result.counts, sameInMemory.counts);
+  });
+
   test('no fencing breaks, and the shortest way is the known five steps', { timeout: DEADLINE_MS }, async () => {
     const explored = await run('no-fencing', { holders: 2, writes: 2 });
     const shortest = explored.result.shortest;

@@ -76,7 +76,10 @@ export async function exploreOnDatabase(input: {
  * takes only a token granted to its writer in the lab. Nothing of the lab changes; while it runs, the
  * lab's events and row wait for it (the attack's workers have stopped by then).
  */
-export async function exploreGuardOnDatabase(input: { lab: string; bounds: ExploreBounds }): Promise<DatabaseExploration> {
+export async function exploreGuardOnDatabase(input: {
+  lab: string;
+  bounds: ExploreBounds;
+}): Promise<DatabaseExploration> {
   const { bounds } = input;
   const client = newClient();
   try {
@@ -91,12 +94,7 @@ export async function exploreGuardOnDatabase(input: { lab: string; bounds: Explo
     const rowId = (rows[0] as { row_id: number }).row_id;
     await client.query('SELECT fl_reset_unguarded_row($1, $2)', [input.lab, INITIAL_VALUE]);
     const reserved = Array.from({ length: bounds.holders }, (_, i) => TEXT_EPOCH_FIRST_TOKEN + i);
-    const holders = HOLDER_NAMES.slice(0, bounds.holders);
-    await client.query(
-      `INSERT INTO events (lab, actor, kind, token, detail)
-       SELECT $1, h, 'lease_acquired', t, '{"explorer":true}'::jsonb FROM unnest($2::text[]) AS h, unnest($3::bigint[]) AS t`,
-      [input.lab, holders, reserved],
-    );
+    await standInGrants(client, input.lab, bounds.holders, reserved);
     const scratch: Scratch = {
       lab: input.lab,
       rowId,
@@ -228,6 +226,11 @@ async function openScratchRow(client: Client, lab: ExploreLab, holders: number):
      VALUES ($1, $2, $3, $4, 'private', 'explore', 'explore', clock_timestamp(), NULL)`,
     [id, lab.kind, rowId, resource],
   );
+  if (lab.ownGrantOnly) {
+    // The lab's write takes only a token granted to its writer in the lab (fl_broken_write, own_grant_only):
+    // every grant a path may make stands in as an event of the scratch lab, rolled back with it.
+    await standInGrants(client, id, holders, reserved);
+  }
   if (lab.write.table === 'protected_rows') {
     // The fenced write takes only a token granted for the lab's lease (lease_grants): the block's
     // grants, as fl_acquire_lease records them, stand in for the grants the explorer makes itself.
@@ -238,6 +241,19 @@ async function openScratchRow(client: Client, lab: ExploreLab, holders: number):
     );
   }
   return { lab: id, rowId, value: INITIAL_VALUE, token, reserved, write: lab.write };
+}
+
+/**
+ * Every grant a path may make, each holder with each token, as lease_acquired events of `lab` (rolled
+ * back with the transaction): for a write that takes only a token granted to its writer in the lab
+ * (own_grant_only, and the your-guard lab's write). The explorer's grants are its own steps.
+ */
+async function standInGrants(client: Client, lab: string, holders: number, tokens: readonly number[]): Promise<void> {
+  await client.query(
+    `INSERT INTO events (lab, actor, kind, token, detail)
+     SELECT $1, h, 'lease_acquired', t, '{"explorer":true}'::jsonb FROM unnest($2::text[]) AS h, unnest($3::bigint[]) AS t`,
+    [lab, HOLDER_NAMES.slice(0, holders), tokens],
+  );
 }
 
 /** The storage on one transaction: a savepoint per depth, the lab's write under it, rolled back on the way up. */

@@ -26,7 +26,10 @@ import { runChaos } from './run-chaos';
 
 export const GUARD_CHAOS = { seeds: [15, 16], workers: 3, seconds: 4 } as const;
 /** The exhaustive part's bounds: the Explore page's default, 2 holders × 3 writes. */
-export const GUARD_EXPLORE = { holders: EXPLORE_BOUNDS.holders.default, writes: EXPLORE_BOUNDS.writes.default } as const;
+export const GUARD_EXPLORE = {
+  holders: EXPLORE_BOUNDS.holders.default,
+  writes: EXPLORE_BOUNDS.writes.default,
+} as const;
 
 export type GuardAttack = { verdict: GuardVerdict; events: WireEvent[] };
 

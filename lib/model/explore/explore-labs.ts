@@ -18,10 +18,24 @@ export type ExploreWritePath =
   /** The your-guard lab's own row, written through the trainee's statement (fl_your_guard_write): its attack's exhaustive part. */
   | { table: 'guarded_row' };
 
-/** How the lab's tokens are made: from the sequence, from 9 (crossing a digit), or written with each holder's own count. */
-export type ExploreTokenSource = 'sequence' | 'text-epoch' | 'holder-counter';
+/**
+ * How the lab's tokens are made: from the sequence, from 9 (crossing a digit), written with each
+ * holder's own count, or kept on a takeover (the same-token lab's lease service hands the old holder's
+ * token to the next).
+ */
+export type ExploreTokenSource = 'sequence' | 'text-epoch' | 'holder-counter' | 'kept-on-takeover';
 
-export type ExploreLab = { kind: LabId; title: string; write: ExploreWritePath; tokens: ExploreTokenSource };
+/**
+ * ownGrantOnly: the lab's write takes only a token granted to its writer in the lab (its grants are
+ * events): the explorer's grants stand in as events of the scratch lab (db/explore.ts).
+ */
+export type ExploreLab = {
+  kind: LabId;
+  title: string;
+  write: ExploreWritePath;
+  tokens: ExploreTokenSource;
+  ownGrantOnly: boolean;
+};
 
 /** The token-as-text lab's first token: its counter starts at 8, so the second grant crosses a digit. */
 export const TEXT_EPOCH_FIRST_TOKEN = 9;
@@ -32,11 +46,14 @@ export function exploreLabOf(kind: LabId): ExploreLab | { refusal: string } {
   const notYet = (why: string) => ({ refusal: `${lab.title} is not explored yet: ${why}` });
   if (t.runner !== 'supervised-workers') return notYet('its holders are not workers of one row');
   if (t.transport !== 'direct') return notYet('its write goes through the packet relay (fl_delayed_packet_write)');
-  if (t.ownGrantOnly) {
-    return notYet('its write takes only a token granted in the lab (its grants as events; the same-token takeover)');
-  }
   const tokens: ExploreTokenSource =
-    t.tokenSource === 'worker-counter' ? 'holder-counter' : t.textEpoch ? 'text-epoch' : 'sequence';
+    t.tokenSource === 'worker-counter'
+      ? 'holder-counter'
+      : t.tokenSource === 'kept-on-takeover'
+        ? 'kept-on-takeover'
+        : t.textEpoch
+          ? 'text-epoch'
+          : 'sequence';
   let write: ExploreWritePath;
   if (lab.table === 'protected_rows') write = { table: 'protected_rows' };
   else if (t.fencing === 'none') write = { table: 'unguarded_rows', mode: 'plain' };
@@ -44,7 +61,7 @@ export function exploreLabOf(kind: LabId): ExploreLab | { refusal: string } {
   else if (t.fencing === 'fenced-write') write = { table: 'unguarded_rows', mode: 'fenced' };
   else if (t.fencing === 'app-check') write = { table: 'unguarded_rows', mode: 'app-check' };
   else return notYet('its write takes another path');
-  return { kind, title: lab.title, write, tokens };
+  return { kind, title: lab.title, write, tokens, ownGrantOnly: t.ownGrantOnly };
 }
 
 /** The bounds a person may ask for (the command line's flags, the Explore page's choices), and their defaults. */
@@ -60,5 +77,9 @@ export const EXPLORABLE_LABS: readonly LabId[] = LAB_IDS.filter((kind) => !('ref
 /** The token rule for a lab, given the tokens the storage reserved (one per holder: each acquires once). */
 export function tokenRuleOf(lab: ExploreLab, reserved: readonly number[]): TokenRule {
   const tokens = lab.tokens === 'text-epoch' ? reserved.map((_, i) => TEXT_EPOCH_FIRST_TOKEN + i) : reserved;
-  return { tokens, writeWith: lab.tokens === 'holder-counter' ? 'holder-counter' : 'lease-token' };
+  return {
+    tokens,
+    writeWith: lab.tokens === 'holder-counter' ? 'holder-counter' : 'lease-token',
+    ...(lab.tokens === 'kept-on-takeover' ? { keptOnTakeover: true } : {}),
+  };
 }

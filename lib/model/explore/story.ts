@@ -19,7 +19,16 @@ export type HolderName = (typeof HOLDER_NAMES)[number];
  * the token-as-text lab's 9, 10, … that cross a digit); a holder writes with its grant's token, or, in
  * the per-process counter lab, with its own count of grants, from 1 (lib/worker/lease-client.ts).
  */
-export type TokenRule = { tokens: readonly number[]; writeWith: 'lease-token' | 'holder-counter' };
+export type TokenRule = {
+  tokens: readonly number[];
+  writeWith: 'lease-token' | 'holder-counter';
+  /**
+   * The same-token lab's mistake (fl_broken_takeover_same_token): a grant after another holder's lease
+   * ran out keeps that lease's token; only the first grant mints. (Each holder here acquires once, so
+   * every later grant is such a takeover.)
+   */
+  keptOnTakeover?: boolean;
+};
 
 /**
  * one-at-a-time: the lease is granted to one holder while it is free (the lab as it runs);
@@ -65,7 +74,7 @@ export type ExploreState = {
   holders: HolderState[];
   /** The live lease's holder, if one is live. */
   leaseHolder?: HolderName;
-  /** Tokens the lease service minted so far. */
+  /** Grants the lease service made so far (each minted a token, but a takeover that kept one). */
   minted: number;
   /** The row as the storage left it. */
   row: { value: string; token: number };
@@ -160,7 +169,9 @@ export function enabledSteps(state: ExploreState, bounds: ExploreBounds): Step[]
 
 function grant(state: ExploreState, name: HolderName, rule: TokenRule): { state: ExploreState; token: number } {
   const holder = holderOf(state, name);
-  const token = rule.tokens[state.minted];
+  // The lease taken over is the last one granted: its token is the newest granted so far.
+  const granted = state.holders.flatMap((h) => h.grants);
+  const token = rule.keptOnTakeover && granted.length > 0 ? Math.max(...granted) : rule.tokens[state.minted];
   if (token === undefined) throw new RangeError(`the token rule has no token number ${state.minted + 1}`);
   const writeToken = rule.writeWith === 'holder-counter' ? holder.grants.length + 1 : token;
   const holders = state.holders.map((h) =>
