@@ -24,6 +24,11 @@ test('explore the no-fencing lab: the shortest break, Back, a step by hand, the 
   await expect(page.getByTestId('explore-row')).toHaveText(/The row holds “A1” with token \d+\./);
   await expect(page.getByTestId('explore-violation')).toContainText('The checker:');
   await expect(page.getByText('Nothing: this interleaving broke here.')).toBeVisible();
+  // The same state drawn on the lab's own timeline, A's late write flagged by the checker, and still accessible.
+  const explored = new LabPage(page, 'no-fencing');
+  await expect(explored.markTitled(/^Violation: A's write "A1" with token \d+: accepted/)).toBeAttached();
+  await expect(explored.checkerViolations).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
 
   // The permalink: the same state again.
   const permalink = page.url();

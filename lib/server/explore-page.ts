@@ -36,6 +36,8 @@ export type ExploreView = {
   row: { value: string; token: number };
   /** The checker's words, if this path broke. */
   violation?: string;
+  /** The path's events (the scratch lab's id), for its history as a run. */
+  events: WireEvent[];
 };
 
 type Verdict = Pick<ExploreView, 'verdict' | 'holds' | 'counts' | 'seconds' | 'shortestPath'>;
@@ -81,7 +83,29 @@ export async function exploreView(lab: ExploreLab, address: ExploreAddress): Pro
     next: walked.next.map((step, i) => ({ words: stepWords(walked.state, step), path: [...path, i] })),
     row: walked.state.row,
     ...(walked.violation ? { violation: walked.violation.message } : {}),
+    events: walked.events,
   };
+}
+
+/** A walked path's events as the lab's history file: the lab's id on each, a title that says what was explored. */
+export function historyOfPath(
+  lab: LabSummary,
+  address: ExploreAddress,
+  walked: { events: readonly WireEvent[]; steps: number },
+): { file: HistoryFile; fileName: string } {
+  const steps = `${walked.steps} ${walked.steps === 1 ? 'step' : 'steps'}`;
+  const file = toHistoryFile({
+    lab: {
+      id: lab.id,
+      kind: lab.kind,
+      title: `${summaryTitle(lab)}: an explored interleaving of ${address.holders} holders × ${address.writes} writes, ${steps}`,
+    },
+    events: walked.events.map((event) => ({ ...event, lab: lab.id })),
+    exportedAt: new Date(),
+  });
+  const path = address.path.slice(0, walked.steps);
+  const where = path.length > 0 ? path.join('.') : 'start';
+  return { file, fileName: `fencing-lab-explore-${lab.id}-${address.holders}x${address.writes}-${where}.json` };
 }
 
 /**
@@ -96,20 +120,7 @@ export async function exploredPathHistory(
 ): Promise<{ file: HistoryFile; fileName: string }> {
   const bounds = { holders: address.holders, writes: address.writes };
   const walked = await oneAtATime(() => walkOnDatabase({ lab: explorable, bounds, path: address.path }));
-  const path = address.path.slice(0, walked.taken.length);
-  const steps = `${path.length} ${path.length === 1 ? 'step' : 'steps'}`;
-  const events: WireEvent[] = walked.events.map((event) => ({ ...event, lab: lab.id }));
-  const file = toHistoryFile({
-    lab: {
-      id: lab.id,
-      kind: lab.kind,
-      title: `${summaryTitle(lab)}: an explored interleaving of ${bounds.holders} holders × ${bounds.writes} writes, ${steps}`,
-    },
-    events,
-    exportedAt: new Date(),
-  });
-  const where = path.length > 0 ? path.join('.') : 'start';
-  return { file, fileName: `fencing-lab-explore-${lab.id}-${bounds.holders}x${bounds.writes}-${where}.json` };
+  return historyOfPath(lab, address, { events: walked.events, steps: walked.taken.length });
 }
 
 export type ExploredFile =

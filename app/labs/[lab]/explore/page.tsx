@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { ExploredRun } from '@/components/lab/explore/explored-run';
 import { SiteHeader } from '@/components/site-header';
 import { isFencingError } from '@/lib/model/core/errors';
 import { exploreHref, parseExploreAddress } from '@/lib/model/explore/explore-inputs';
 import { EXPLORE_BOUNDS, exploreLabOf } from '@/lib/model/explore/explore-labs';
 import { summaryTitle } from '@/lib/model/lab/lab-instance';
-import { exploreView } from '@/lib/server/explore-page';
+import { exploreView, historyOfPath } from '@/lib/server/explore-page';
 import { labForPage } from '@/lib/server/lab-page-data';
 
 export const dynamic = 'force-dynamic';
@@ -176,6 +177,19 @@ export default async function ExplorePage({ params, searchParams }: Props) {
           </ul>
         )}
       </section>
+
+      {view.taken.length > 0 ? (
+        <section aria-labelledby="explore-run" className="space-y-2">
+          <h2 id="explore-run" className="text-xl font-semibold">
+            This interleaving on the lab&apos;s timeline
+          </h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Drawn from the events its steps recorded, on a made-up clock of a step every 100 ms: nothing of it is live,
+            the walk was rolled back.
+          </p>
+          <ExploredRun file={historyOfPath(lab, address, { events: view.events, steps: view.taken.length }).file} />
+        </section>
+      ) : null}
     </main>
   );
 }
