@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { UsageError } from '../lib/model/core/errors';
 import { type BenchSizes, FULL_SIZES, NARRATED_LABS, QUICK_SIZES } from './sizes';
 
 /** The command line of `npm run bench`: which benchmarks, and at what size. */
@@ -49,8 +50,6 @@ export const BENCH_USAGE = `usage: npm run bench [-- <${BENCHES.join('|')}> …]
   --servers  how many app servers share its database (default ${FULL_SIZES.classroom.servers}, quick ${QUICK_SIZES.classroom.servers})
   --histories how many generated histories per lab narration checks (default ${FULL_SIZES.narration.historiesPerLab}, quick ${QUICK_SIZES.narration.historiesPerLab})
   --labs     which labs narration checks, by id, comma-separated (default all: ${NARRATED_LABS.join(', ')})`;
-
-export class UsageError extends Error {}
 
 export type BenchArgs = { selected: ReadonlySet<Bench>; quick: boolean; sizes: BenchSizes };
 

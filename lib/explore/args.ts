@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { UsageError } from '../model/core/errors';
 import { EXPLORABLE_LABS, EXPLORE_BOUNDS } from '../model/explore/explore-labs';
 import { LAB_IDS, type LabId } from '../model/lab/lab-kinds';
 
@@ -12,8 +13,6 @@ export const EXPLORE_USAGE = `usage: npm run explore -- --lab <${EXPLORABLE_LABS
   --depth    cut every path at this many steps (1 to ${EXPLORE_BOUNDS.depth.max}; default: no cut)
   --json     one JSON object: the counts, the seconds and the shortest counterexample
   Exit: 0 no interleaving breaks, 1 one does (the shortest is printed), 2 bad usage, 3 no database, 4 other failure.`;
-
-export class UsageError extends Error {}
 
 const whole = (flag: string, { min, max }: { min: number; max: number }) =>
   z.coerce

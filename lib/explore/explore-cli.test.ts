@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { parseExploreArgs, UsageError } from './args';
+import { UsageError } from '../model/core/errors';
+import { parseExploreArgs } from './args';
 
 /** One run of `npm run explore` on the lane's database (DATABASE_URL): its exit code and what it printed. */
 function explore(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {

@@ -4,10 +4,10 @@ import { migrate } from '../../db/migrate';
 import { closePool, toFencingError } from '../../db/pool';
 import { type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
-import { isFencingError } from '../model/core/errors';
+import { isFencingError, UsageError } from '../model/core/errors';
 import { exploreLabOf } from '../model/explore/explore-labs';
 import { counterexampleWords, verdictSentence } from '../model/explore/verdict';
-import { EXPLORE_USAGE, parseExploreArgs, UsageError } from './args';
+import { EXPLORE_USAGE, parseExploreArgs } from './args';
 
 /*
  * `npm run explore -- --lab <lab> [--holders N] [--writes N] [--depth N] [--json]`: every interleaving

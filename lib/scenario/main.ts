@@ -6,7 +6,7 @@ import { ensureLocalWorkerPassword } from '../../db/roles';
 import { hasPacketRelay, PAUSE_FENCED } from '../labs/traits';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, EMBEDDED_PG_PREFERRED_PORT, PROJECT_ROOT } from '../launcher/paths';
-import { isFencingError } from '../model/core/errors';
+import { isFencingError, UsageError } from '../model/core/errors';
 import { FAILOVER_LAB } from '../model/failover/failover-events';
 import { CHAOS_LIMITS } from '../model/lab/lab-inputs';
 import { sharedLab } from '../model/lab/lab-instance';
@@ -63,8 +63,6 @@ const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
   drifting-clock, drifting-clock-fenced: [--lease-clock ${LEASE_CLOCKS.join('|')}] (database: A asks the database before each write)
   failover:   [--sync] [--grants-past-cut ${GRANTS_PAST_CUT.default}]
   sweep:      --pauses ${DEFAULT_SWEEP.pausesMs.join(',')} --ttls ${DEFAULT_SWEEP.ttlsMs.join(',')} [--drifts 0] [--concurrency ${SWEEP_LIMITS.concurrency.default}] (ms, ms, % slow)`;
-
-class UsageError extends Error {}
 
 let cluster: EmbeddedCluster | undefined;
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { parseSoakArgs, UsageError } from './args';
+import { UsageError } from '../model/core/errors';
+import { parseSoakArgs } from './args';
 
 test('the soak takes --minutes and an optional --seed, checked', () => {
   assert.deepEqual(parseSoakArgs(['--minutes', '2']), { minutes: 2, seed: 1 });

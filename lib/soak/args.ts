@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { UsageError } from '../model/core/errors';
 import { CHAOS_LIMITS } from '../model/lab/lab-input-limits';
 
 /** `npm run soak -- --minutes N [--seed S]`, checked with zod: a bad command line is told, not guessed. */
@@ -7,8 +8,6 @@ import { CHAOS_LIMITS } from '../model/lab/lab-input-limits';
 export const SOAK_USAGE = `usage: npm run soak -- --minutes N [--seed S]
   --minutes  how long the soak runs in all, shared by every lab (0.5 to 1440; decimals allowed)
   --seed     the first lab's seed; each next lab takes the next one (default 1)`;
-
-export class UsageError extends Error {}
 
 const soakArgsSchema = z.strictObject({
   minutes: z.coerce

@@ -6,11 +6,12 @@ import { closePool } from '../../db/pool';
 import { ensureLocalWorkerPassword } from '../../db/roles';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, PROJECT_ROOT } from '../launcher/paths';
+import { UsageError } from '../model/core/errors';
 import { soakOk, soakTotals } from '../model/soak/soak-report';
 import { soakReportHref, soakReportId } from '../model/soak/soak-reports';
 import { startWorkersFromBundle } from '../os/worker-bundle';
 import { getSupervisor } from '../supervisor/supervisor';
-import { parseSoakArgs, SOAK_USAGE, UsageError } from './args';
+import { parseSoakArgs, SOAK_USAGE } from './args';
 import { runSoak } from './run-soak';
 
 /*

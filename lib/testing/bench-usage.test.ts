@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { parseBenchArgs, UsageError } from '../../bench/args';
+import { parseBenchArgs } from '../../bench/args';
 import { NARRATED_LABS } from '../../bench/sizes';
+import { UsageError } from '../model/core/errors';
 
 /*
  * The benchmark command's line as a person types it: --help prints the usage and exits 0, a bad

@@ -218,3 +218,13 @@ test('the rules can fail: they see a plain throw, and a swallowing catch without
   assert.deepEqual(silentCatches('try {\n  a();\n} catch (error) {\n  log(error);\n}'), []);
   assert.deepEqual(silentCatches('a().catch((error: unknown) => log(error));'), []);
 });
+
+test('one error class per meaning: FencingError for a caller, UsageError for a command line, each defined once', async () => {
+  const defined: string[] = [];
+  for (const file of await allSourceFiles()) {
+    const source = await readFile(file, 'utf8');
+    for (const match of source.matchAll(/\bclass (\w*(?:UsageError|FencingError))\b/g))
+      defined.push(`${file}: ${match[1]}`);
+  }
+  assert.deepEqual(defined.sort(), ['lib/model/core/errors.ts: FencingError', 'lib/model/core/errors.ts: UsageError']);
+});

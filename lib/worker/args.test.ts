@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseWorkerArgs, UsageError } from './args';
+import { UsageError } from '../model/core/errors';
+import { parseWorkerArgs } from './args';
 
 const env = {} as NodeJS.ProcessEnv;
 const base = ['--db', 'postgres://w:p@127.0.0.1:5432/fencing_lab', '--lab', 'drifting-clock', '--name', 'A'];

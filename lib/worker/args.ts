@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { UsageError } from '../model/core/errors';
 import {
   DEFAULT_WORKER_SETTINGS,
   labIdSchema,
@@ -17,8 +18,6 @@ export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [
   --db is your worker line's URL, from the lab's page ("Run a worker from your own machine in this lab":
   a role and password of your own, on the lab server's PostgreSQL); it defaults to DATABASE_URL. A private
   lab also takes its --join-key, which the same command carries.`;
-
-export class UsageError extends Error {}
 
 export type WorkerArgs = { databaseUrl: string; lab: string; settings: WorkerSettings; joinKey?: string };
 

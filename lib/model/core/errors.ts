@@ -59,3 +59,12 @@ export function isFencingError(error: unknown, code?: FencingErrorCode): error i
     (code === undefined || (error as FencingError).code === code)
   );
 }
+
+/**
+ * A command line's mistake (an unknown option, a value out of its bounds), in words for the person who
+ * typed it: every command (`npm run worker`, `scenario`, `explore`, `soak`, `bench`) prints its usage
+ * with the words and exits 2. The one class for all of them (issue 37).
+ */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
