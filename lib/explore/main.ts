@@ -1,10 +1,8 @@
-import path from 'node:path';
 import { exploreOnDatabase } from '../../db/explore';
-import { migrate } from '../../db/migrate';
-import { closePool, toFencingError } from '../../db/pool';
-import { type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
-import { dataDir, EMBEDDED_PG_PREFERRED_PORT } from '../launcher/paths';
-import { isFencingError, UsageError } from '../model/core/errors';
+import { closePool } from '../../db/pool';
+import { COMMAND_EXIT, cleanUpOnInterrupt, commandDatabase, commandFailure } from '../launcher/command-database';
+import type { EmbeddedCluster } from '../launcher/embedded-postgres';
+import { UsageError } from '../model/core/errors';
 import { exploreLabOf } from '../model/explore/explore-labs';
 import { counterexampleWords, verdictSentence } from '../model/explore/verdict';
 import { EXPLORE_USAGE, parseExploreArgs } from './args';
@@ -14,12 +12,12 @@ import { EXPLORE_USAGE, parseExploreArgs } from './args';
  * of the lab's story up to the bounds, each write run by the lab's real SQL in one transaction that is
  * rolled back (db/explore.ts). Exit codes as `npm run scenario`'s: 0 holds, 1 breaks, 2 bad usage,
  * 3 no database reachable, 4 any other failure, 130 interrupted. Without DATABASE_URL it starts the
- * embedded database the way `npm run scenario` does (lib/scenario/main.ts).
+ * embedded database the way `npm run scenario` does (lib/launcher/command-database.ts).
  */
 
 const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : `${one}s`}`;
 
-const EXIT = { holds: 0, help: 0, breaks: 1, usage: 2, noDatabase: 3, failed: 4, interrupted: 130 } as const;
+const EXIT = { holds: 0, help: 0, breaks: 1, ...COMMAND_EXIT } as const;
 
 let cluster: EmbeddedCluster | undefined;
 
@@ -43,15 +41,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   try {
-    if (!process.env.DATABASE_URL) {
-      // The same embedded database `npm start` uses: shared if it is running, started otherwise.
-      cluster = await startEmbeddedPostgres({
-        dataDir: path.join(dataDir(), 'pg'),
-        preferredPort: EMBEDDED_PG_PREFERRED_PORT,
-      });
-      process.env.DATABASE_URL = cluster.url;
-    }
-    await migrate();
+    cluster = await commandDatabase();
     const bounds = {
       holders: args.holders,
       writes: args.writes,
@@ -90,15 +80,9 @@ async function main(argv: string[]): Promise<number> {
     }
     return holds ? EXIT.holds : EXIT.breaks;
   } catch (error) {
-    const failure = toFencingError(error);
-    if (isFencingError(failure, 'db_unavailable')) {
-      console.error(
-        `${failure.message}\nSet DATABASE_URL to a reachable PostgreSQL, or unset it to use the embedded one.`,
-      );
-      return EXIT.noDatabase;
-    }
-    console.error(`explore failed: ${error instanceof Error ? error.message : String(error)}`);
-    return EXIT.failed;
+    const failed = commandFailure('explore', error);
+    console.error(failed.words);
+    return failed.code;
   } finally {
     await cleanUp();
   }
@@ -111,10 +95,6 @@ async function cleanUp(): Promise<void> {
   cluster = undefined;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(EXIT.interrupted));
-  });
-}
+cleanUpOnInterrupt(cleanUp);
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { migrate } from '../../db/migrate';
-import { closePool, toFencingError } from '../../db/pool';
+import { closePool } from '../../db/pool';
 import { ensureLocalWorkerPassword } from '../../db/roles';
 import { hasPacketRelay, PAUSE_FENCED } from '../labs/traits';
+import { COMMAND_EXIT, cleanUpOnInterrupt, commandDatabase, commandFailure } from '../launcher/command-database';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
-import { dataDir, EMBEDDED_PG_PREFERRED_PORT, PROJECT_ROOT } from '../launcher/paths';
-import { isFencingError, UsageError } from '../model/core/errors';
+import { dataDir, PROJECT_ROOT } from '../launcher/paths';
+import { UsageError } from '../model/core/errors';
 import { FAILOVER_LAB } from '../model/failover/failover-events';
 import { CHAOS_LIMITS } from '../model/lab/lab-inputs';
 import { sharedLab } from '../model/lab/lab-instance';
@@ -51,7 +51,7 @@ const PAUSE_SCENARIOS: ReadonlyMap<string, LabId> = new Map([
   ...WORKER_LAB_IDS.filter((lab) => lab !== PAUSE_FENCED).map((lab) => [lab, lab] as const),
 ]);
 const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability', FAILOVER_LAB, 'sweep'];
-const EXIT = { safe: 0, help: 0, unsafe: 1, usage: 2, noDatabase: 3, failed: 4, inUse: 5, interrupted: 130 } as const;
+const EXIT = { safe: 0, help: 0, unsafe: 1, ...COMMAND_EXIT, inUse: 5 } as const;
 /** Crash cycles of the durability scenario. */
 const CYCLES = { min: 1, max: 500, default: 20 } as const;
 /** Grants of other locks after the cut, in the failover scenario: past 32 or so, a token comes back. */
@@ -195,15 +195,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (name === 'durability')
       return (await runDurabilityScenario(options.cycles, print)).safe ? EXIT.safe : EXIT.unsafe;
-    if (!process.env.DATABASE_URL) {
-      // The same embedded database `npm start` uses: shared if it is running, started otherwise.
-      cluster = await startEmbeddedPostgres({
-        dataDir: path.join(dataDir(), 'pg'),
-        preferredPort: EMBEDDED_PG_PREFERRED_PORT,
-      });
-      process.env.DATABASE_URL = cluster.url;
-    }
-    await migrate();
+    cluster = await commandDatabase();
     // Its workers connect as the local worker role (db/roles.ts).
     process.env.FENCING_LAB_LOCAL_WORKER_PASSWORD = await ensureLocalWorkerPassword(process.env.DATABASE_URL as string);
     if (name === FAILOVER_LAB) {
@@ -253,19 +245,13 @@ async function main(argv: string[]): Promise<number> {
       console.error(`${USAGE}\n${error.message}`);
       return EXIT.usage;
     }
-    const failure = toFencingError(error);
-    if (isFencingError(failure, 'db_unavailable')) {
-      console.error(
-        `${failure.message}\nSet DATABASE_URL to a reachable PostgreSQL, or unset it to use the embedded one.`,
-      );
-      return EXIT.noDatabase;
-    }
     if (error instanceof LabInUseError) {
       console.error(error.message);
       return EXIT.inUse;
     }
-    console.error(`scenario failed: ${error instanceof Error ? error.message : String(error)}`);
-    return EXIT.failed;
+    const failed = commandFailure('scenario', error);
+    console.error(failed.words);
+    return failed.code;
   } finally {
     await cleanUp();
   }
@@ -299,11 +285,7 @@ async function cleanUp(): Promise<void> {
   cluster = undefined;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(EXIT.interrupted));
-  });
-}
+cleanUpOnInterrupt(cleanUp);
 
 // The workers this command's supervisors start load a bundle, not the TypeScript (lib/os/worker-bundle.ts).
 await startWorkersFromBundle(PROJECT_ROOT);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { migrate } from '../../db/migrate';
 import { closePool } from '../../db/pool';
 import { ensureLocalWorkerPassword } from '../../db/roles';
+import { COMMAND_EXIT, cleanUpOnInterrupt } from '../launcher/command-database';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, PROJECT_ROOT } from '../launcher/paths';
 import { UsageError } from '../model/core/errors';
@@ -23,7 +24,7 @@ import { runSoak } from './run-soak';
  * 130 interrupted.
  */
 
-const EXIT = { expected: 0, unexpected: 1, usage: 2, failed: 4, interrupted: 130 } as const;
+const EXIT = { expected: 0, unexpected: 1, usage: COMMAND_EXIT.usage, failed: COMMAND_EXIT.failed } as const;
 
 let cluster: EmbeddedCluster | undefined;
 let scratch: string | undefined;
@@ -90,11 +91,7 @@ async function cleanUp(): Promise<void> {
   scratch = undefined;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(EXIT.interrupted));
-  });
-}
+cleanUpOnInterrupt(cleanUp);
 
 // The workers this command's supervisors start load a bundle, not the TypeScript (lib/os/worker-bundle.ts).
 await startWorkersFromBundle(PROJECT_ROOT);
