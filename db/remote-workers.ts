@@ -1,4 +1,5 @@
 import 'server-only';
+import { WORKER_PROTOCOL_VERSION } from '../lib/model/core/input-bounds';
 import type { WorkerCommand } from '../lib/model/core/worker-commands';
 import type { WorkerSettings } from '../lib/model/lab/lab-inputs';
 import type { LabInstance, LabVisibility } from '../lib/model/lab/lab-instance';
@@ -44,7 +45,9 @@ export type JoinResult =
   | { joined: true; generation: number; lab: LabInstance }
   | { joined: false; refusal: JoinRefusal }
   /** A clock drift setting in a lab of this kind: only the drifting-clock labs' workers have one. */
-  | { joined: false; refusal: 'no_clock_drift'; kind: string };
+  | { joined: false; refusal: 'no_clock_drift'; kind: string }
+  /** Another protocol version: `speaks` is the version this database speaks. */
+  | { joined: false; refusal: 'protocol'; speaks: number };
 
 /**
  * Joins the lab's current run under `name` with a fresh `instance`, the worker's per-run secret, which
@@ -61,7 +64,7 @@ export async function registerRemoteWorker(
 ): Promise<JoinResult> {
   const { rows } = await db
     .query<{
-      refusal: JoinRefusal | 'no_clock_drift' | null;
+      refusal: JoinRefusal | 'no_clock_drift' | 'protocol' | null;
       generation: string | null;
       kind: string | null;
       row_id: number | null;
@@ -71,7 +74,8 @@ export async function registerRemoteWorker(
       input.lab,
       input.name,
       input.instance,
-      JSON.stringify(input.settings),
+      // The protocol this client speaks (docs/protocol.md): worker_join refuses another, and keeps the settings without it.
+      JSON.stringify({ ...input.settings, protocol: WORKER_PROTOCOL_VERSION }),
       input.joinKey ?? null,
     ])
     .catch((error: unknown) => {
@@ -79,6 +83,7 @@ export async function registerRemoteWorker(
     });
   const row = rows[0];
   if (row?.refusal === 'no_clock_drift') return { joined: false, refusal: row.refusal, kind: String(row.kind) };
+  if (row?.refusal === 'protocol') return { joined: false, refusal: row.refusal, speaks: Number(row.kind) };
   if (!row || row.refusal !== null) return { joined: false, refusal: row?.refusal ?? 'no_lab' };
   if (!isLabId(row.kind)) throw new Error(`lab ${input.lab} has an unknown kind ${row.kind}`);
   return {

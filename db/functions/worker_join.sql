@@ -34,6 +34,18 @@ BEGIN
      OR p_settings ->> 'name' IS DISTINCT FROM p_name THEN
     RAISE EXCEPTION 'a worker''s settings are a small object that names it' USING ERRCODE = '22023';
   END IF;
+  -- The protocol version the client speaks (docs/protocol.md), in its settings: absent means the
+  -- first; another is refused before anything is stored (its kind column says the version spoken
+  -- here), and the version is not kept with the settings.
+  IF p_settings ? 'protocol' THEN
+    IF jsonb_typeof(p_settings -> 'protocol') IS DISTINCT FROM 'number'
+       OR (p_settings ->> 'protocol')::numeric <> fl_bound('worker_protocol_version') THEN
+      RETURN QUERY SELECT 'protocol', NULL::bigint, fl_bound('worker_protocol_version')::text, NULL::integer,
+                          NULL::text, NULL::text;
+      RETURN;
+    END IF;
+    p_settings := p_settings - 'protocol';
+  END IF;
   -- The drifting-clock labs' setting, as the app's own rule makes it (lib/model/lab/lab-inputs.ts
   -- workerSettingsSchema clockSlowPercent): a whole percentage from 0 to 90.
   IF p_settings ? 'clockSlowPercent' THEN

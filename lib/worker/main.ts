@@ -108,6 +108,11 @@ async function main(): Promise<number> {
         `your worker line has run ${WORKER_BOUNDS.worker_line_names_per_lab} workers under different names in the lab ${args.lab}: start one under a name it used before`,
       );
     }
+    if (joined.refusal === 'protocol') {
+      throw new Refused(
+        `this worker speaks protocol version ${WORKER_BOUNDS.worker_protocol_version}; the lab's database speaks version ${joined.speaks} (docs/protocol.md): update the worker`,
+      );
+    }
     if (joined.refusal === 'no_clock_drift') {
       throw new Refused(
         `--clock-slow-percent: only the drifting-clock labs have a drifting clock (${args.lab} is ${joined.kind})`,

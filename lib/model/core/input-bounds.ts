@@ -66,7 +66,15 @@ export const WORKER_BOUNDS = {
    * (issue 33 review). A name it used before is joined again.
    */
   worker_line_names_per_lab: 8,
+  /**
+   * Not a bound: the version of the worker protocol (docs/protocol.md) worker_join speaks. A client
+   * names it in its join settings ("protocol": 1, absent meaning 1); another is refused in words.
+   */
+  worker_protocol_version: 1,
 } as const;
+
+/** The worker protocol's version (docs/protocol.md), as worker_join checks it. */
+export const WORKER_PROTOCOL_VERSION = WORKER_BOUNDS.worker_protocol_version;
 
 export type WorkerBoundName = keyof typeof WORKER_BOUNDS;
 
