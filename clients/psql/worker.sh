@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# A Fencing Lab worker in bash with psql alone (protocol version 1, docs/protocol.md): join a fenced
+# lab, take the lease, write with the token it was granted, renew, and treat a refusal as "I lost
+# the lease". One psql session for the whole run (a coprocess); every call is a worker_* function.
+#   FENCING_LAB_URL=postgres://fencing_line_…:…@host:port/db FENCING_LAB_LAB=fenced \
+#   FENCING_LAB_NAME=Bash [FENCING_LAB_JOIN_KEY=…] clients/psql/worker.sh
+set -uo pipefail
+url=${FENCING_LAB_URL:?set FENCING_LAB_URL}; lab=${FENCING_LAB_LAB:?set FENCING_LAB_LAB}
+name=${FENCING_LAB_NAME:?set FENCING_LAB_NAME}; key=${FENCING_LAB_JOIN_KEY:-}
+ttl_ms=${FENCING_LAB_TTL_MS:-2000}; every_s=${FENCING_LAB_WRITE_EVERY_S:-0.3}
+instance=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+
+coproc PG { exec psql "$url" -XAtq -F '|' -v ON_ERROR_STOP=0 2>&1; }
+# One statement on the session; its rows (fields split by |), or "ERROR: …" as psql says it.
+q() {
+  printf '%s;\n\\echo __done__\n' "$1" >&"${PG[1]}"
+  local line out=''
+  while IFS= read -r line <&"${PG[0]}"; do
+    [[ $line == __done__ ]] && break
+    out+=$line$'\n'
+  done
+  printf '%s' "${out%$'\n'}"
+}
+lit() { local s=${1//\'/\'\'}; printf "'%s'" "$s"; }          # a SQL string literal
+me="$(lit "$lab"), $(lit "$name"), $(lit "$instance")"
+event() { q "SELECT worker_record_event($me, $(lit "$1"), ${2:-NULL}, $(lit "${3:-{\}}")::jsonb)" >/dev/null; }
+fail() { echo "$name: $*" >&2; exit 1; }
+
+settings="{\"name\": \"$name\", \"protocol\": 1, \"leaseTtlMs\": $ttl_ms}"
+joined=$(q "SELECT refusal, generation, kind FROM worker_join($(lit "$lab"), $(lit "$name"), $(lit "$instance"), $(lit "$settings")::jsonb, $([[ -n $key ]] && lit "$key" || echo NULL))")
+[[ $joined == ERROR* ]] && fail "$joined"
+IFS='|' read -r refusal _generation kind <<<"$joined"
+[[ -n $refusal ]] && fail "the lab refused me: $refusal"
+[[ $kind == fenced ]] || fail "this client writes only in the fenced lab (this one is $kind)"
+q "SELECT worker_record_origin($me, NULL)" >/dev/null
+event worker_started NULL '{"remote": true, "client": "psql"}'
+echo "$name joined $lab"
+
+stopping=''
+trap 'stopping="a stop signal"' TERM INT
+token=''; until_ms=0; writes=0; next_renew_ms=0
+
+while [[ -z $stopping ]]; do
+  phase=$([[ -n $token ]] && echo holding || echo acquiring)
+  told=$(q "SELECT worker_beat($me, $(lit "$phase"), ${token:-NULL}, NULL, false)")
+  [[ -n $told ]] && { stopping="the lab said: $told"; break; }
+  while IFS='|' read -r _id command _seconds; do
+    case $command in stop) stopping='a stop from the lab' ;; crash) kill -9 $$ ;; esac
+  done <<<"$(q "SELECT * FROM worker_take_commands($me)")"
+  [[ -n $stopping ]] && break
+  now=$(date +%s%3N)
+  if [[ -z $token ]]; then
+    IFS='|' read -r outcome _r _h granted _rest <<<"$(q "SELECT * FROM worker_acquire_lease($me, $ttl_ms)")"
+    if [[ $outcome == granted ]]; then
+      token=$granted; until_ms=$((now + ttl_ms)); next_renew_ms=$((now + ttl_ms / 3))
+      echo "I hold token $token until $(date -d "@$((until_ms / 1000))" +%T) (by my own clock)"
+    fi
+  elif ((now >= until_ms)); then
+    echo "my lease (token $token) ran out by my own clock"; token=''
+  elif ((now >= next_renew_ms)); then
+    IFS='|' read -r outcome _rest <<<"$(q "SELECT * FROM worker_renew_lease($me, $token, $ttl_ms)")"
+    if [[ $outcome == renewed ]]; then
+      until_ms=$((now + ttl_ms)); next_renew_ms=$((now + ttl_ms / 3))
+    else echo "my renewal of token $token was refused: I lost the lease"; event lease_lost "$token"; token=''; fi
+  else
+    writes=$((writes + 1)); value="$name-$writes"
+    event write_sent "$token" "{\"value\": \"$value\"}"
+    IFS='|' read -r outcome _row stored <<<"$(q "SELECT * FROM worker_fenced_write($me, $(lit "$value"), $token)")"
+    if [[ $outcome == accepted ]]; then echo "wrote $value with token $token"
+    elif [[ $outcome == stale ]]; then
+      echo "my write with token $token was rejected: the row holds $stored. I lost the lease"; token=''
+    else fail "the write failed: $outcome"; fi
+  fi
+  sleep "$every_s"
+done
+
+[[ -n $token ]] && q "SELECT * FROM worker_release_lease($me, $token)" >/dev/null
+event worker_stopped NULL "{\"reason\": $(printf '"%s"' "$stopping")}"
+q "SELECT worker_mark_stopped($me)" >/dev/null
+echo "$name stopped: $stopping"
