@@ -4,11 +4,14 @@
 # the lease". One psql session for the whole run (a coprocess); every call is a worker_* function.
 #   FENCING_LAB_URL=postgres://fencing_line_…:…@host:port/db FENCING_LAB_LAB=fenced \
 #   FENCING_LAB_NAME=Bash [FENCING_LAB_JOIN_KEY=…] clients/psql/worker.sh
+# Run by `npm run worker -- --exec clients/psql/worker.sh` (FENCING_LAB_INSTANCE set), it neither joins
+# nor beats: the runner has, and it freezes this whole process group when the lab pauses the lane.
 set -uo pipefail
 url=${FENCING_LAB_URL:?set FENCING_LAB_URL}; lab=${FENCING_LAB_LAB:?set FENCING_LAB_LAB}
 name=${FENCING_LAB_NAME:?set FENCING_LAB_NAME}; key=${FENCING_LAB_JOIN_KEY:-}
 ttl_ms=${FENCING_LAB_TTL_MS:-2000}; every_s=${FENCING_LAB_WRITE_EVERY_S:-0.3}
-instance=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+instance=${FENCING_LAB_INSTANCE:-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}
+runner=${FENCING_LAB_INSTANCE:+yes}
 
 coproc PG { exec psql "$url" -XAtq -F '|' -v ON_ERROR_STOP=0 2>&1; }
 # One statement on the session; its rows (fields split by |), or "ERROR: …" as psql says it.
@@ -26,6 +29,7 @@ me="$(lit "$lab"), $(lit "$name"), $(lit "$instance")"
 event() { q "SELECT worker_record_event($me, $(lit "$1"), ${2:-NULL}, $(lit "${3:-{\}}")::jsonb)" >/dev/null; }
 fail() { echo "$name: $*" >&2; exit 1; }
 
+if [[ -z $runner ]]; then
 settings="{\"name\": \"$name\", \"protocol\": 1, \"leaseTtlMs\": $ttl_ms}"
 joined=$(q "SELECT refusal, generation, kind FROM worker_join($(lit "$lab"), $(lit "$name"), $(lit "$instance"), $(lit "$settings")::jsonb, $([[ -n $key ]] && lit "$key" || echo NULL))")
 [[ $joined == ERROR* ]] && fail "$joined"
@@ -34,20 +38,23 @@ IFS='|' read -r refusal _generation kind <<<"$joined"
 [[ $kind == fenced ]] || fail "this client writes only in the fenced lab (this one is $kind)"
 q "SELECT worker_record_origin($me, NULL)" >/dev/null
 event worker_started NULL '{"remote": true, "client": "psql"}'
-echo "$name joined $lab"
+fi
+echo "$name writes in $lab"
 
 stopping=''
 trap 'stopping="a stop signal"' TERM INT
 token=''; until_ms=0; writes=0; next_renew_ms=0
 
 while [[ -z $stopping ]]; do
-  phase=$([[ -n $token ]] && echo holding || echo acquiring)
-  told=$(q "SELECT worker_beat($me, $(lit "$phase"), ${token:-NULL}, NULL, false)")
-  [[ -n $told ]] && { stopping="the lab said: $told"; break; }
-  while IFS='|' read -r _id command _seconds; do
-    case $command in stop) stopping='a stop from the lab' ;; crash) kill -9 $$ ;; esac
-  done <<<"$(q "SELECT * FROM worker_take_commands($me)")"
-  [[ -n $stopping ]] && break
+  if [[ -z $runner ]]; then
+    phase=$([[ -n $token ]] && echo holding || echo acquiring)
+    told=$(q "SELECT worker_beat($me, $(lit "$phase"), ${token:-NULL}, NULL, false)")
+    [[ -n $told ]] && { stopping="the lab said: $told"; break; }
+    while IFS='|' read -r _id command _seconds; do
+      case $command in stop) stopping='a stop from the lab' ;; crash) kill -9 $$ ;; esac
+    done <<<"$(q "SELECT * FROM worker_take_commands($me)")"
+    [[ -n $stopping ]] && break
+  fi
   now=$(date +%s%3N)
   if [[ -z $token ]]; then
     IFS='|' read -r outcome _r _h granted _rest <<<"$(q "SELECT * FROM worker_acquire_lease($me, $ttl_ms)")"
@@ -75,6 +82,8 @@ while [[ -z $stopping ]]; do
 done
 
 [[ -n $token ]] && q "SELECT * FROM worker_release_lease($me, $token)" >/dev/null
-event worker_stopped NULL "{\"reason\": $(printf '"%s"' "$stopping")}"
-q "SELECT worker_mark_stopped($me)" >/dev/null
+if [[ -z $runner ]]; then
+  event worker_stopped NULL "{\"reason\": $(printf '"%s"' "$stopping")}"
+  q "SELECT worker_mark_stopped($me)" >/dev/null
+fi
 echo "$name stopped: $stopping"

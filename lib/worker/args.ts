@@ -15,11 +15,24 @@ export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [
     [--lease-clock own|database] (the drifting-clock labs only: judge the lease by its own clock or ask the database)
     [--retry-after-ms 200..60000] (the delayed-packet labs only: retry an unanswered write with the same token)
     [--write-value <text>] (the your-guard lab only: write this value every time)
+    [--exec "<command>"] (your own lock client as this lane: it runs the command, hands it the connection in
+      FENCING_LAB_URL, FENCING_LAB_LAB, FENCING_LAB_NAME, FENCING_LAB_INSTANCE, beats for it, and freezes it
+      for real when the lab pauses it: docs/protocol.md)
   --db is your worker line's URL, from the lab's page ("Run a worker from your own machine in this lab":
   a role and password of your own, on the lab server's PostgreSQL); it defaults to DATABASE_URL. A private
   lab also takes its --join-key, which the same command carries.`;
 
-export type WorkerArgs = { databaseUrl: string; lab: string; settings: WorkerSettings; joinKey?: string };
+export type WorkerArgs = {
+  databaseUrl: string;
+  lab: string;
+  settings: WorkerSettings;
+  joinKey?: string;
+  /** A program to run as this lane (lib/worker/exec-lane.ts). */
+  exec?: string;
+};
+
+/** The longest command --exec takes. */
+const EXEC_MAX_CHARS = 1_000;
 
 export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerArgs {
   let values: Record<string, string | undefined>;
@@ -38,6 +51,7 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
         'lease-clock': { type: 'string' },
         'retry-after-ms': { type: 'string' },
         'write-value': { type: 'string' },
+        exec: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -52,6 +66,10 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
   const lab = labIdSchema.safeParse(values.lab);
   if (!lab.success) throw new UsageError(`--lab: ${lab.error.issues[0]?.message ?? 'not a lab id'}`);
   if (values.name === undefined) throw new UsageError('--name is required: the name of this worker in the lab');
+  const exec = values.exec;
+  if (exec !== undefined && (exec.trim() === '' || exec.length > EXEC_MAX_CHARS)) {
+    throw new UsageError(`--exec: a command of 1 to ${EXEC_MAX_CHARS} characters`);
+  }
   const joinKey = values['join-key'];
   if (joinKey !== undefined && !/^[0-9a-f]{64}$/.test(joinKey)) {
     throw new UsageError('--join-key: the key a private lab shows its owner (64 hexadecimal digits)');
@@ -88,7 +106,13 @@ export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerA
     const flag = flags[String(issue?.path[0])] ?? 'options';
     throw new UsageError(`${flag}: ${issue?.message ?? 'invalid'}`);
   }
-  return { databaseUrl, lab: lab.data, settings: settings.data, ...(joinKey ? { joinKey } : {}) };
+  return {
+    databaseUrl,
+    lab: lab.data,
+    settings: settings.data,
+    ...(joinKey ? { joinKey } : {}),
+    ...(exec === undefined ? {} : { exec }),
+  };
 }
 
 function defined<K extends string>(key: K, value: unknown): Partial<Record<K, unknown>> {

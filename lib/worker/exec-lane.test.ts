@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { labJoinKey } from '../../db/labs';
+import { closePool, getPool } from '../../db/pool';
+import { enqueueWorkerCommand } from '../../db/remote-workers';
+import { openPrivateLabOnLine } from '../testing/private-lab-line';
+import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
+import { waitFor } from '../testing/wait';
+import { testWorkerLineUrl } from '../testing/worker-line';
+
+/*
+ * Any program as a lane (issue 36, item 3): `npm run worker -- … --exec "<command>"` runs the
+ * reference client in bash (clients/psql/worker.sh) as the lane: it writes with the token it was
+ * granted; the lab's pause freezes its whole process group for real (no write lands meanwhile), the
+ * lab's stop ends it, and its end is recorded. A program that cannot run is refused with its words.
+ */
+
+let at: Awaited<ReturnType<typeof openPrivateLabOnLine>>;
+const runs: RemoteWorkerRun[] = [];
+before(async () => {
+  at = await openPrivateLabOnLine('exec-lane');
+});
+after(async () => {
+  for (const run of runs) await run.stop();
+  await at.close();
+  await closePool();
+});
+
+type Row = { id: string; kind: string; detail: Record<string, unknown> };
+const eventsOf = async (actor: string) =>
+  (
+    await getPool().query<Row>('SELECT id, kind, detail FROM events WHERE lab = $1 AND actor = $2 ORDER BY id', [
+      at.lab,
+      actor,
+    ])
+  ).rows;
+
+async function execLane(name: string, command: string): Promise<RemoteWorkerRun> {
+  const run = startRemoteWorker([
+    '--db',
+    await testWorkerLineUrl({ who: 'exec-lane' }),
+    '--lab',
+    at.lab,
+    '--join-key',
+    (await labJoinKey(at.lab)) ?? '',
+    '--name',
+    name,
+    '--exec',
+    command,
+  ]);
+  runs.push(run);
+  return run;
+}
+
+test('the bash client as a lane: it writes, a pause freezes it for real, a stop ends it, all recorded', {
+  timeout: 120_000,
+}, async () => {
+  const run = await execLane('Exec', 'bash clients/psql/worker.sh');
+  const writes = async () => (await eventsOf('Exec')).filter((e) => e.kind === 'write_accepted').length;
+  await waitFor(async () => (await writes()) >= 2, `two writes of the lane (it said: ${run.output()})`, {
+    timeoutMs: 60_000,
+  });
+  await enqueueWorkerCommand({ lab: at.lab, worker: 'Exec', command: 'pause-now', seconds: 1.5 });
+  const ended = await waitFor(
+    async () => (await eventsOf('Exec')).find((e) => e.kind === 'pause_ended'),
+    `the pause to end (it said: ${run.output()})`,
+    { timeoutMs: 30_000 },
+  );
+  const events = await eventsOf('Exec');
+  const started = events.find((e) => e.kind === 'pause_started') as Row;
+  const during = events.filter((e) => Number(e.id) > Number(started.id) && Number(e.id) < Number(ended.id));
+  assert.deepEqual(
+    during.map((e) => e.kind),
+    [],
+    'nothing of the frozen program lands',
+  );
+  assert.ok(Number(ended.detail.frozenMs) >= 1_400, `frozen for ${ended.detail.frozenMs} ms`);
+  // It carries on after the pause, then the lab stops it.
+  const before = await writes();
+  await waitFor(async () => (await writes()) > before, 'a write after the pause', { timeoutMs: 30_000 });
+  await enqueueWorkerCommand({ lab: at.lab, worker: 'Exec', command: 'stop' });
+  assert.equal(await run.exited, 0, run.output());
+  const last = (await eventsOf('Exec')).at(-1);
+  assert.equal(last?.kind, 'worker_stopped');
+  assert.equal(last?.detail.reason, 'the trainer stopped it');
+  assert.equal((await eventsOf('Exec'))[0]?.detail.exec, 'bash clients/psql/worker.sh');
+});
+
+test('a program that cannot run is refused, with its first lines of stderr, and its lane ends', {
+  timeout: 60_000,
+}, async () => {
+  const run = await execLane('Missing', 'no-such-program-of-fencing-lab --flag');
+  assert.equal(await run.exited, 1, run.output());
+  assert.match(run.output(), /could not run: your program exited with code 127 within 1 s, saying:\n.*not found/);
+  assert.equal((await eventsOf('Missing')).at(-1)?.kind, 'worker_stopped');
+});

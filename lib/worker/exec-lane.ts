@@ -1,0 +1,146 @@
+import 'server-only';
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { appendEvent } from '../../db/events';
+import { beatRemoteWorker, markRemoteWorkerStopped, takeWorkerCommands } from '../../db/remote-workers';
+import type { LabInstance } from '../model/lab/lab-instance';
+
+/*
+ * Any program as a lane (issue 36, item 3): `npm run worker -- … --exec "python3 my_client.py"`. The
+ * worker has joined the lab; it runs the program in a process group of its own, hands it the
+ * connection and its identity in environment variables (FENCING_LAB_URL, FENCING_LAB_LAB,
+ * FENCING_LAB_NAME, FENCING_LAB_INSTANCE: the program calls the lease and write functions with them,
+ * docs/protocol.md, and neither joins nor beats), beats for it, and relays the lab's commands as
+ * signals to the whole group: a pause is SIGSTOP then SIGCONT (a real freeze of the person's program,
+ * on the timeline), a crash SIGKILL, a stop SIGTERM then SIGKILL. The program's end (its code or its
+ * signal) is recorded. It runs where the person typed it: never on the server at a browser's request.
+ */
+
+/** A program that ends within this long of its start is refused as one that could not run, with its first stderr lines. */
+const STARTS_WITHIN_MS = 1_000;
+const BEAT_EVERY_MS = 500;
+const STOP_GRACE_MS = 3_000;
+
+export type ExecLane = {
+  command: string;
+  databaseUrl: string;
+  me: { lab: string; name: string; instance: string };
+  lab: LabInstance;
+  session: pg.Client;
+  /** What its start recorded: its stop carries it too. */
+  detail: Record<string, unknown>;
+};
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+const endWords = (exit: Exit) =>
+  exit.signal ? `your program was ended by ${exit.signal}` : `your program exited with code ${exit.code}`;
+
+/** Runs the lane until the program ends or the lab stops it; returns the worker's exit code (0 or 1). */
+export async function runExecLane(lane: ExecLane): Promise<number> {
+  const { me, lab, session } = lane;
+  const event = (
+    kind: 'worker_stopped' | 'worker_crashed' | 'pause_started' | 'pause_ended',
+    detail: Record<string, unknown>,
+  ) => appendEvent(session, { lab: lab.id, actor: me.name, kind, resource: lab.resource, detail }, { as: me });
+  const child = spawn('/bin/sh', ['-c', lane.command], {
+    detached: true,
+    stdio: ['ignore', 'inherit', 'pipe'],
+    env: {
+      ...process.env,
+      FENCING_LAB_URL: lane.databaseUrl,
+      FENCING_LAB_LAB: me.lab,
+      FENCING_LAB_NAME: me.name,
+      FENCING_LAB_INSTANCE: me.instance,
+    },
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    if (stderr.length < 4_000) stderr += chunk.toString();
+  });
+  let exit: Exit | undefined;
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      resolve(exit);
+    }),
+  );
+  const group = (signal: NodeJS.Signals) => {
+    if (child.pid === undefined || exit) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // The group is gone already: its end is what `exited` reports.
+    }
+  };
+  const finish = async (kind: 'worker_stopped' | 'worker_crashed', reason: string, code: number) => {
+    await event(kind, { ...lane.detail, reason }).catch(() => undefined); // the database may be away: the lane ends when its beats stop
+    await markRemoteWorkerStopped(me, session).catch(() => undefined); // the same
+    console.log(`${me.name} ${kind === 'worker_crashed' ? 'crashed' : 'stopped'} (${reason})`);
+    return code;
+  };
+
+  const early = await Promise.race([exited, sleep(STARTS_WITHIN_MS).then(() => undefined)]);
+  if (early) {
+    const lines = stderr.trim().split('\n').slice(0, 5).join('\n');
+    console.error(
+      `${JSON.stringify(lane.command)} could not run: ${endWords(early)} within ${STARTS_WITHIN_MS / 1000} s${lines ? `, saying:\n${lines}` : ''}`,
+    );
+    return finish('worker_stopped', `${endWords(early)} at once`, 1);
+  }
+
+  let pausedAt: number | undefined;
+  let resumeTimer: NodeJS.Timeout | undefined;
+  const resume = async () => {
+    clearTimeout(resumeTimer);
+    if (pausedAt === undefined) return;
+    group('SIGCONT');
+    const frozenMs = Date.now() - pausedAt;
+    pausedAt = undefined;
+    await event('pause_ended', { frozenMs, exec: lane.command });
+  };
+  const stopChild = async (reason: string) => {
+    group('SIGCONT');
+    group('SIGTERM');
+    if (!(await Promise.race([exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]))) group('SIGKILL');
+    await exited;
+    return finish('worker_stopped', reason, 0);
+  };
+  const interrupted = new Promise<string>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+  });
+  let interruption: string | undefined;
+  void interrupted.then((signal) => {
+    interruption = signal;
+  });
+
+  for (;;) {
+    if (exit) {
+      clearTimeout(resumeTimer);
+      return finish('worker_stopped', endWords(exit), exit.code === 0 ? 0 : 1);
+    }
+    if (interruption) return stopChild(interruption);
+    const phase = pausedAt === undefined ? 'holding' : 'paused';
+    const told = await beatRemoteWorker({ ...me, status: { phase, armed: false } }, session);
+    if (told.stop) return stopChild(told.stop);
+    for (const { command, seconds } of await takeWorkerCommands({ ...me, worker: me.name }, session)) {
+      if (command === 'crash') {
+        group('SIGKILL');
+        await exited;
+        return finish('worker_crashed', 'the trainer crashed it (SIGKILL to its process group)', 0);
+      }
+      if (command === 'stop') return stopChild('the trainer stopped it');
+      if (command === 'resume') await resume();
+      // A person's program has no critical window this worker can see: an armed pause strikes now.
+      if ((command === 'pause-now' || command === 'arm-critical-pause') && pausedAt === undefined && !exit) {
+        group('SIGSTOP');
+        pausedAt = Date.now();
+        await event('pause_started', { trigger: command === 'pause-now' ? 'now' : 'armed', exec: lane.command });
+        if (seconds !== undefined) resumeTimer = setTimeout(() => void resume(), seconds * 1000);
+      }
+    }
+    await Promise.race([exited, interrupted, sleep(BEAT_EVERY_MS)]);
+  }
+}
