@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { test } from 'node:test';
+
+/*
+ * The worker protocol (docs/protocol.md) against the database: the functions a worker role may call
+ * are those whose file in db/functions/ starts with `-- execute: worker`, and the page documents each
+ * of them under a `### <name>` heading, and nothing else under such a heading. A function made
+ * callable by workers without its page, or a page left for a function taken away, fails. Reads files
+ * only: no database, no process.
+ */
+
+const FUNCTIONS_DIR = 'db/functions';
+const PROTOCOL_DOC = 'docs/protocol.md';
+const WORKER_HEADER = '-- execute: worker';
+
+/** The function a db/functions file defines, by its `CREATE OR REPLACE FUNCTION name(`. */
+function definedFunction(sql: string): string | undefined {
+  return /CREATE OR REPLACE FUNCTION\s+([a-z_][a-z0-9_]*)\s*\(/i.exec(sql)?.[1];
+}
+
+/** The functions the worker role may call: the files whose first line is the worker header. */
+async function workerFunctions(): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const file of (await readdir(FUNCTIONS_DIR)).filter((name) => name.endsWith('.sql')).sort()) {
+    const sql = await readFile(path.join(FUNCTIONS_DIR, file), 'utf8');
+    if (sql.split('\n')[0]?.trim() !== WORKER_HEADER) continue;
+    const name = definedFunction(sql);
+    assert.ok(name, `${FUNCTIONS_DIR}/${file} is a worker's function but defines none`);
+    names.add(name);
+  }
+  return names;
+}
+
+/** The `### name` headings of a Markdown page, outside fenced code blocks: one identifier each. */
+function documentedFunctions(markdown: string): Set<string> {
+  const names = new Set<string>();
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (line.trimStart().startsWith('```')) fenced = !fenced;
+    else if (!fenced) {
+      const heading = /^### ([a-z_][a-z0-9_]*)\s*$/.exec(line);
+      if (heading?.[1]) names.add(heading[1]);
+    }
+  }
+  return names;
+}
+
+/** What is missing on each side, in words; empty when the page and the database agree. */
+function differences(callable: Set<string>, documented: Set<string>): string[] {
+  return [
+    ...[...callable]
+      .filter((name) => !documented.has(name))
+      .sort()
+      .map((name) => `the worker role may call ${name}, which ${PROTOCOL_DOC} does not document`),
+    ...[...documented]
+      .filter((name) => !callable.has(name))
+      .sort()
+      .map((name) => `${PROTOCOL_DOC} documents ${name}, which the worker role may not call`),
+  ];
+}
+
+test('docs/protocol.md documents every function the worker role may call, and only those', async () => {
+  const callable = await workerFunctions();
+  assert.ok(callable.size > 0, `no file in ${FUNCTIONS_DIR} starts with ${WORKER_HEADER}`);
+  const documented = documentedFunctions(await readFile(PROTOCOL_DOC, 'utf8'));
+  assert.deepEqual(differences(callable, documented), []);
+});
+
+test('the protocol check can fail: it names a function left undocumented and a heading for none', () => {
+  const page = [
+    '# A page',
+    '### worker_join',
+    '### worker_retired',
+    '```text',
+    '### worker_in_a_block',
+    '```',
+    '### Not a function',
+  ].join('\n');
+  assert.deepEqual([...documentedFunctions(page)].sort(), ['worker_join', 'worker_retired']);
+  assert.deepEqual(differences(new Set(['worker_join', 'worker_beat']), documentedFunctions(page)), [
+    'the worker role may call worker_beat, which docs/protocol.md does not document',
+    'docs/protocol.md documents worker_retired, which the worker role may not call',
+  ]);
+  assert.deepEqual(differences(new Set(['worker_join']), new Set(['worker_join'])), []);
+  assert.equal(
+    definedFunction('-- execute: worker\nCREATE OR REPLACE FUNCTION worker_beat(p_lab text) RETURNS text'),
+    'worker_beat',
+  );
+});
