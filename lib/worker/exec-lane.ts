@@ -122,7 +122,8 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
       return finish('worker_stopped', endWords(exit), exit.code === 0 ? 0 : 1);
     }
     if (interruption) return stopChild(interruption);
-    const phase = pausedAt === undefined ? 'holding' : 'paused';
+    // Whether the program holds the lease is the program's to know: its lane says it runs, or is frozen.
+    const phase = pausedAt === undefined ? 'running' : 'paused';
     const told = await beatRemoteWorker({ ...me, status: { phase, armed: false } }, session);
     if (told.stop) return stopChild(told.stop);
     for (const { command, seconds } of await takeWorkerCommands({ ...me, worker: me.name }, session)) {

@@ -9,6 +9,8 @@ const PHASE_WORDS: Record<string, string> = {
   holding: 'holds the lease',
   paused: 'frozen',
   reconnecting: 'reconnecting to the database',
+  // A person's own program (npm run worker -- --exec): its runner does not know whether it holds the lease.
+  running: 'runs its own client',
   stopped: 'stopped',
 };
 

@@ -12,6 +12,8 @@ const PHASE: Record<string, { icon: string; words: string }> = {
   expired: { icon: '◌', words: 'believes it holds the lease; it ran out' },
   paused: { icon: '‖', words: 'paused (frozen)' },
   reconnecting: { icon: '↻', words: 'reconnecting' },
+  // A person's own program (npm run worker -- --exec): its runner does not know whether it holds the lease.
+  running: { icon: '▶', words: 'runs its own client' },
   stopped: { icon: '■', words: 'stopped' },
 };
 
