@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# A Fencing Lab worker in bash with psql alone (protocol version 1, docs/protocol.md): join a fenced
-# lab, take the lease, write with the token it was granted, renew, and treat a refusal as "I lost
-# the lease". One psql session for the whole run (a coprocess); every call is a worker_* function.
+# A Fencing Lab worker in bash with psql alone (protocol version 1, docs/protocol.md): join a lab,
+# take the lease, write with the token it was granted, renew, and treat a refusal as "I lost the
+# lease". It writes in the fenced lab, and in the no-fencing lab (worker_broken_write 'plain', which
+# checks nothing). One psql session for the whole run (a coprocess); every call is a worker_* function.
 #   FENCING_LAB_URL=postgres://fencing_line_…:…@host:port/db FENCING_LAB_LAB=fenced \
 #   FENCING_LAB_NAME=Bash [FENCING_LAB_JOIN_KEY=…] clients/psql/worker.sh
-# Run by `npm run worker -- --exec clients/psql/worker.sh` (FENCING_LAB_INSTANCE set), it neither joins
+# Run by `npm run worker -- --exec clients/psql/worker.sh` (FENCING_LAB_INSTANCE and _KIND set), it neither joins
 # nor beats: the runner has, and it freezes this whole process group when the lab pauses the lane.
 set -uo pipefail
 url=${FENCING_LAB_URL:?set FENCING_LAB_URL}; lab=${FENCING_LAB_LAB:?set FENCING_LAB_LAB}
 name=${FENCING_LAB_NAME:?set FENCING_LAB_NAME}; key=${FENCING_LAB_JOIN_KEY:-}
 ttl_ms=${FENCING_LAB_TTL_MS:-2000}; every_s=${FENCING_LAB_WRITE_EVERY_S:-0.3}
 instance=${FENCING_LAB_INSTANCE:-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}
-runner=${FENCING_LAB_INSTANCE:+yes}
+runner=${FENCING_LAB_INSTANCE:+yes}; kind=${FENCING_LAB_KIND:-}
 
 coproc PG { exec psql "$url" -XAtq -F '|' -v ON_ERROR_STOP=0 2>&1; }
 # One statement on the session; its rows (fields split by |), or "ERROR: …" as psql says it.
@@ -35,12 +36,13 @@ joined=$(q "SELECT refusal, generation, kind FROM worker_join($(lit "$lab"), $(l
 [[ $joined == ERROR* ]] && fail "$joined"
 IFS='|' read -r refusal _generation kind <<<"$joined"
 [[ -n $refusal ]] && fail "the lab refused me: $refusal"
-[[ $kind == fenced ]] || fail "this client writes only in the fenced lab (this one is $kind)"
 q "SELECT worker_record_origin($me, NULL)" >/dev/null
 event worker_started NULL '{"remote": true, "client": "psql"}'
 fi
+[[ $kind == fenced || $kind == no-fencing ]] || fail "this client writes in the fenced and no-fencing labs (this one is ${kind:-unknown})"
 echo "$name writes in $lab"
 
+write=worker_fenced_write; mode=''; [[ $kind == fenced ]] || { write=worker_broken_write; mode="$(lit plain), "; }
 stopping=''
 trap 'stopping="a stop signal"' TERM INT
 token=''; until_ms=0; writes=0; next_renew_ms=0
@@ -72,7 +74,7 @@ while [[ -z $stopping ]]; do
   else
     writes=$((writes + 1)); value="$name-$writes"
     event write_sent "$token" "{\"value\": \"$value\"}"
-    IFS='|' read -r outcome _row stored <<<"$(q "SELECT * FROM worker_fenced_write($me, $(lit "$value"), $token)")"
+    IFS='|' read -r outcome _row stored <<<"$(q "SELECT * FROM $write($me, $mode$(lit "$value"), $token)")"
     if [[ $outcome == accepted ]]; then echo "wrote $value with token $token"
     elif [[ $outcome == stale ]]; then
       echo "my write with token $token was rejected: the row holds $stored. I lost the lease"; token=''

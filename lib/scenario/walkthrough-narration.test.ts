@@ -19,7 +19,8 @@ import { getSupervisor } from '../supervisor/supervisor';
  * Every lab's walkthrough, walked to the end with real workers, the way the page runs it: each
  * step's action, then its narration read from the events and the row at that moment, and every
  * token, value, holder, time and row it names checked against them (lib/model/walkthrough/narration-oracle.ts).
- * Then B writes again (every 8 s here, not 30 s) and the last step, read again, must still be true.
+ * Then A leaves (crashed), B writes again (every 8 s here, not 30 s) and the last step, read again,
+ * must still be true.
  */
 
 const B_WRITES_EVERY_MS = 8_000;
@@ -52,7 +53,7 @@ async function until(
     if (Date.now() > deadline) {
       // What the lab recorded, so that a timeout says what happened instead of only what did not.
       const last = m.events
-        .slice(-12)
+        .slice(-30)
         .map((e) => `${e.id} ${e.actor} ${e.kind} ${e.token ?? ''} ${JSON.stringify(e.detail)}`);
       throw new Error(`timed out waiting for ${what}; the lab's last events:\n${last.join('\n')}`);
     }
@@ -92,6 +93,10 @@ describe('every lab’s narration, read against the database at each step', () =
         const last = steps.at(-1) as Step;
         const late = factsFrom((await moment(lab)).events, kind).lateWriteA as WireEvent;
         const firstB = factsFrom((await moment(lab)).events, kind).writeB as WireEvent;
+        // A leaves (crashed), so that B writes again in every lab: where the row's check refuses
+        // every newer token (token-as-text, once A's "9" is in), A and B would otherwise race for
+        // each lease that runs out, and B may lose every race for as long as the test waits.
+        await getSupervisor().crash(lab, 'A');
         // B writes again after the story's end; in a fenced lab its new value is what the row holds.
         const m = await until(
           lab,

@@ -10,7 +10,7 @@ import type { LabInstance } from '../model/lab/lab-instance';
  * Any program as a lane (issue 36, item 3): `npm run worker -- … --exec "python3 my_client.py"`. The
  * worker has joined the lab; it runs the program in a process group of its own, hands it the
  * connection and its identity in environment variables (FENCING_LAB_URL, FENCING_LAB_LAB,
- * FENCING_LAB_NAME, FENCING_LAB_INSTANCE: the program calls the lease and write functions with them,
+ * FENCING_LAB_NAME, FENCING_LAB_INSTANCE, FENCING_LAB_KIND: the program calls the lease and write functions with them,
  * docs/protocol.md, and neither joins nor beats), beats for it, and relays the lab's commands as
  * signals to the whole group: a pause is SIGSTOP then SIGCONT (a real freeze of the person's program,
  * on the timeline), a crash SIGKILL, a stop SIGTERM then SIGKILL. The program's end (its code or its
@@ -53,6 +53,7 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
       FENCING_LAB_LAB: me.lab,
       FENCING_LAB_NAME: me.name,
       FENCING_LAB_INSTANCE: me.instance,
+      FENCING_LAB_KIND: lab.kind,
     },
   });
   let stderr = '';

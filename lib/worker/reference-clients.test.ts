@@ -12,11 +12,25 @@ import { testWorkerLineUrl } from '../testing/worker-line';
 
 /*
  * The reference clients in other languages (issue 36, docs/protocol.md): bash with psql alone joins a
- * fenced private lab on a person's worker line, takes the lease, writes with the token it was granted
+ * fenced private lab on a person's worker line, and so does Python with psycopg 3; takes the lease, writes with the token it was granted
  * (each write recorded as the lab's history), and, on SIGTERM, releases it and records its stop.
  */
 
 const PSQL_CLIENT = path.join(PROJECT_ROOT, 'clients/psql/worker.sh');
+const PYTHON_CLIENT = path.join(PROJECT_ROOT, 'clients/python/worker.py');
+
+/** The first python3 here that imports psycopg (Debian's python3-psycopg is for /usr/bin/python3). */
+function pythonWithPsycopg(): string | undefined {
+  for (const python of ['python3', '/usr/bin/python3']) {
+    try {
+      execFileSync(python, ['-c', 'import psycopg'], { stdio: 'ignore' });
+      return python;
+    } catch {
+      // Not this one (not there, or without psycopg): the next.
+    }
+  }
+  return undefined;
+}
 
 let at: Awaited<ReturnType<typeof openPrivateLabOnLine>>;
 const children: ChildProcess[] = [];
@@ -45,44 +59,56 @@ test('psql is installed (the bash client needs it: apt-get install postgresql-cl
   );
 });
 
-test('bash and psql alone: joins, holds the lease, writes with its token, and stops cleanly', {
-  timeout: 60_000,
-}, async () => {
-  const child = spawn('bash', [PSQL_CLIENT], {
-    env: {
-      ...process.env,
-      FENCING_LAB_URL: await testWorkerLineUrl({ who: 'psql-client' }),
-      FENCING_LAB_LAB: at.lab,
-      FENCING_LAB_NAME: 'Bash',
-      FENCING_LAB_JOIN_KEY: (await labJoinKey(at.lab)) ?? '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let said = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    said += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    said += chunk.toString();
-  });
-  await waitFor(
-    async () => (await kindsOf('Bash')).filter((e) => e.kind === 'write_accepted').length >= 3,
-    `three accepted writes of the psql client (it said: ${said})`,
-    { timeoutMs: 30_000 },
-  );
-  assert.match(said, /^I hold token \d+ until /m);
-  assert.match(said, /^wrote Bash-1 with token \d+$/m);
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const [code] = await exited;
-  assert.equal(code, 0, said);
-  const kinds = (await kindsOf('Bash')).map((e) => e.kind);
-  assert.equal(kinds[0], 'worker_started');
-  assert.ok(kinds.includes('lease_acquired') && kinds.includes('write_sent'));
-  assert.deepEqual(kinds.slice(-2), ['lease_released', 'worker_stopped'], kinds.join(', '));
-  // Every write it made carried the token it was granted.
-  const events = await kindsOf('Bash');
-  const granted = events.find((e) => e.kind === 'lease_acquired')?.token;
-  assert.ok(events.filter((e) => e.kind === 'write_accepted').every((e) => e.token === granted));
+test('python3 with psycopg is installed (the Python client needs it: apt-get install python3-psycopg)', () => {
+  assert.ok(pythonWithPsycopg(), 'no python3 here imports psycopg: apt-get install python3-psycopg (.ci/run does)');
 });
+
+const CLIENTS = [
+  { language: 'bash and psql', actor: 'Bash', command: () => ['bash', PSQL_CLIENT] },
+  { language: 'Python and psycopg', actor: 'Py', command: () => [pythonWithPsycopg() ?? 'python3', PYTHON_CLIENT] },
+];
+
+for (const client of CLIENTS) {
+  test(`${client.language} alone: joins, holds the lease, writes with its token, and stops cleanly`, {
+    timeout: 60_000,
+  }, async () => {
+    const [program, ...args] = client.command();
+    const child = spawn(program as string, args, {
+      env: {
+        ...process.env,
+        FENCING_LAB_URL: await testWorkerLineUrl({ who: 'psql-client' }),
+        FENCING_LAB_LAB: at.lab,
+        FENCING_LAB_NAME: client.actor,
+        FENCING_LAB_JOIN_KEY: (await labJoinKey(at.lab)) ?? '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let said = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+    });
+    await waitFor(
+      async () => (await kindsOf(client.actor)).filter((e) => e.kind === 'write_accepted').length >= 3,
+      `three accepted writes of the ${client.language} client (it said: ${said})`,
+      { timeoutMs: 30_000 },
+    );
+    assert.match(said, /^I hold token \d+ until /m);
+    assert.match(said, new RegExp(`^wrote ${client.actor}-1 with token \\d+$`, 'm'));
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    const [code] = await exited;
+    assert.equal(code, 0, said);
+    const kinds = (await kindsOf(client.actor)).map((e) => e.kind);
+    assert.equal(kinds[0], 'worker_started');
+    assert.ok(kinds.includes('lease_acquired') && kinds.includes('write_sent'));
+    assert.deepEqual(kinds.slice(-2), ['lease_released', 'worker_stopped'], kinds.join(', '));
+    // Every write it made carried the token it was granted.
+    const events = await kindsOf(client.actor);
+    const granted = events.find((e) => e.kind === 'lease_acquired')?.token;
+    assert.ok(events.filter((e) => e.kind === 'write_accepted').every((e) => e.token === granted));
+  });
+}
