@@ -186,3 +186,29 @@ export const COMMANDS_CHANNEL = 'fencing_worker_commands';
 export async function listenForCommands(db: Queryable): Promise<void> {
   await db.query(`LISTEN ${COMMANDS_CHANNEL}`);
 }
+
+type LaneIdentity = { lab: string; name: string; instance: string };
+const laneArgs = (lane: LaneIdentity) => [lane.lab, lane.name, lane.instance];
+
+/**
+ * An --exec lane's critical window (issue 36, lib/worker/exec-lane.ts): the runner holds it on its
+ * session while a critical pause is armed; the program's next write_sent then waits in the database
+ * until the runner has frozen the program (worker_record_event).
+ */
+export async function holdCriticalWindow(lane: LaneIdentity, db: Queryable): Promise<void> {
+  await db.query('SELECT worker_hold_critical_window($1, $2, $3)', laneArgs(lane));
+}
+
+/** Whether the program's write_sent waits at the window the runner holds. */
+export async function criticalWindowReached(lane: LaneIdentity, db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ reached: boolean }>(
+    'SELECT worker_critical_window_reached($1, $2, $3) AS reached',
+    laneArgs(lane),
+  );
+  return rows[0]?.reached === true;
+}
+
+/** Lets the program's write_sent in (once it is frozen, or when the pause is cancelled). */
+export async function releaseCriticalWindow(lane: LaneIdentity, db: Queryable): Promise<void> {
+  await db.query('SELECT worker_release_critical_window($1, $2, $3)', laneArgs(lane));
+}

@@ -6,6 +6,8 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
   joined bigint;
   b labs%ROWTYPE;
+  k record;
+  waited text;
 BEGIN
   IF p_kind NOT IN ('worker_started', 'worker_restarted', 'worker_stopped', 'worker_crashed', 'write_sent', 'lease_lost',
                     'pause_started', 'pause_ended') THEN
@@ -15,6 +17,17 @@ BEGIN
   -- rate per worker name per lab (fl_take_event_budget, FL012: the worker skips the event and goes on).
   IF octet_length(coalesce(p_detail, '{}'::jsonb)::text) > fl_bound('event_detail_max_bytes') THEN
     RAISE EXCEPTION 'an event detail is at most % bytes', fl_bound('event_detail_max_bytes') USING ERRCODE = '22023';
+  END IF;
+  IF p_kind = 'write_sent' THEN
+    -- The lane's critical window (issue 36): while its --exec runner has armed a critical pause, it
+    -- holds this lock (worker_hold_critical_window) and lets go once it has frozen the program, so
+    -- the program is frozen after deciding to write and before its write. Otherwise free at once.
+    -- Waited for before the run's lock is taken (worker_generation), so that a Reset never waits on it.
+    k := fl_critical_window_key(p_lab, p_name, p_instance);
+    waited := current_setting('lock_timeout');
+    PERFORM set_config('lock_timeout', '3s', true);
+    PERFORM pg_advisory_xact_lock_shared(k.k1, k.k2);
+    PERFORM set_config('lock_timeout', waited, true);
   END IF;
   joined := worker_generation(p_lab, p_name, p_instance);
   PERFORM fl_take_event_budget(p_lab, p_name, 'told');

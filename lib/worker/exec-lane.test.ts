@@ -86,6 +86,50 @@ test('the bash client as a lane: it writes, a pause freezes it for real, a stop 
   assert.equal((await eventsOf('Exec'))[0]?.detail.exec, 'bash clients/psql/worker.sh');
 });
 
+test('an armed pause freezes the program in its critical window: after its write_sent, before its write', {
+  timeout: 120_000,
+}, async () => {
+  const run = await execLane('Critical', 'bash clients/psql/worker.sh');
+  const writes = async () => (await eventsOf('Critical')).filter((e) => e.kind === 'write_accepted').length;
+  await waitFor(async () => (await writes()) >= 2, `two writes of the lane (it said: ${run.output()})`, {
+    timeoutMs: 60_000,
+  });
+  await enqueueWorkerCommand({ lab: at.lab, worker: 'Critical', command: 'arm-critical-pause', seconds: 1.2 });
+  const ended = await waitFor(
+    async () => (await eventsOf('Critical')).find((e) => e.kind === 'pause_ended'),
+    `the pause to end (it said: ${run.output()})`,
+    { timeoutMs: 30_000 },
+  );
+  const events = await eventsOf('Critical');
+  const started = events.find((e) => e.kind === 'pause_started') as Row;
+  assert.equal(started.detail.trigger, 'armed');
+  // The write it had decided on was in flight when the freeze struck; nothing else of it lands.
+  const during = events.filter((e) => Number(e.id) > Number(started.id) && Number(e.id) < Number(ended.id));
+  assert.deepEqual(
+    during.map((e) => e.kind),
+    ['write_sent'],
+    'only the write_sent it had sent',
+  );
+  assert.ok(Number(ended.detail.frozenMs) >= 1_100, `frozen for ${ended.detail.frozenMs} ms`);
+  // Thawed, it sends that very write, with the token it had: its first event after the pause.
+  const sent = during[0] as Row;
+  const write = await waitFor(
+    async () => (await eventsOf('Critical')).find((e) => Number(e.id) > Number(ended.id)),
+    'its write after the pause',
+    { timeoutMs: 30_000 },
+  );
+  assert.match(write.kind, /^write_(accepted|rejected)$/);
+  assert.equal(write.detail.value, sent.detail.value);
+  const tokens = (
+    await getPool().query<{ id: string; token: string }>('SELECT id, token FROM events WHERE id = ANY($1::bigint[])', [
+      [sent.id, write.id],
+    ])
+  ).rows;
+  assert.equal(new Set(tokens.map((r) => r.token)).size, 1, "the write carries the write_sent's token");
+  await enqueueWorkerCommand({ lab: at.lab, worker: 'Critical', command: 'stop' });
+  assert.equal(await run.exited, 0, run.output());
+});
+
 test('a program that cannot run is refused, with its first lines of stderr, and its lane ends', {
   timeout: 60_000,
 }, async () => {

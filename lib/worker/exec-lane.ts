@@ -3,7 +3,14 @@ import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { appendEvent } from '../../db/events';
-import { beatRemoteWorker, markRemoteWorkerStopped, takeWorkerCommands } from '../../db/remote-workers';
+import {
+  beatRemoteWorker,
+  criticalWindowReached,
+  holdCriticalWindow,
+  markRemoteWorkerStopped,
+  releaseCriticalWindow,
+  takeWorkerCommands,
+} from '../../db/remote-workers';
 import type { LabInstance } from '../model/lab/lab-instance';
 
 /*
@@ -14,12 +21,17 @@ import type { LabInstance } from '../model/lab/lab-instance';
  * docs/protocol.md, and neither joins nor beats), beats for it, and relays the lab's commands as
  * signals to the whole group: a pause is SIGSTOP then SIGCONT (a real freeze of the person's program,
  * on the timeline), a crash SIGKILL, a stop SIGTERM then SIGKILL. The program's end (its code or its
- * signal) is recorded. It runs where the person typed it: never on the server at a browser's request.
+ * signal) is recorded. An armed pause strikes in the program's critical window: the runner holds the
+ * lane's window in the database (worker_hold_critical_window), so the program's next write_sent (it
+ * has decided to write) waits there; the runner sees it waiting, freezes the program, and lets the
+ * write_sent in. The program's write goes out when it thaws, with the token it had. It runs where the person typed it: never on the server at a browser's request.
  */
 
 /** A program that ends within this long of its start is refused as one that could not run, with its first stderr lines. */
 const STARTS_WITHIN_MS = 1_000;
 const BEAT_EVERY_MS = 500;
+/** How often an armed runner looks whether the program waits at its critical window. */
+const WINDOW_POLL_MS = 10;
 const STOP_GRACE_MS = 3_000;
 
 export type ExecLane = {
@@ -94,8 +106,22 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
 
   let pausedAt: number | undefined;
   let resumeTimer: NodeJS.Timeout | undefined;
+  /** An armed critical pause: how long it freezes the program once it strikes (undefined: until resumed). */
+  let armed: { seconds: number | undefined } | undefined;
+  const disarm = async () => {
+    if (!armed) return;
+    armed = undefined;
+    await releaseCriticalWindow(me, session);
+  };
+  const freeze = async (trigger: 'now' | 'armed', seconds: number | undefined) => {
+    group('SIGSTOP');
+    pausedAt = Date.now();
+    await event('pause_started', { trigger, exec: lane.command });
+    if (seconds !== undefined) resumeTimer = setTimeout(() => void resume(), seconds * 1000);
+  };
   const resume = async () => {
     clearTimeout(resumeTimer);
+    await disarm();
     if (pausedAt === undefined) return;
     group('SIGCONT');
     const frozenMs = Date.now() - pausedAt;
@@ -103,6 +129,7 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
     await event('pause_ended', { frozenMs, exec: lane.command });
   };
   const stopChild = async (reason: string) => {
+    await disarm().catch(() => undefined); // the database may be away: the window goes with the session
     group('SIGCONT');
     group('SIGTERM');
     if (!(await Promise.race([exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]))) group('SIGKILL');
@@ -125,7 +152,7 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
     if (interruption) return stopChild(interruption);
     // Whether the program holds the lease is the program's to know: its lane says it runs, or is frozen.
     const phase = pausedAt === undefined ? 'running' : 'paused';
-    const told = await beatRemoteWorker({ ...me, status: { phase, armed: false } }, session);
+    const told = await beatRemoteWorker({ ...me, status: { phase, armed: armed !== undefined } }, session);
     if (told.stop) return stopChild(told.stop);
     for (const { command, seconds } of await takeWorkerCommands({ ...me, worker: me.name }, session)) {
       if (command === 'crash') {
@@ -135,14 +162,27 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
       }
       if (command === 'stop') return stopChild('the trainer stopped it');
       if (command === 'resume') await resume();
-      // A person's program has no critical window this worker can see: an armed pause strikes now.
-      if ((command === 'pause-now' || command === 'arm-critical-pause') && pausedAt === undefined && !exit) {
-        group('SIGSTOP');
-        pausedAt = Date.now();
-        await event('pause_started', { trigger: command === 'pause-now' ? 'now' : 'armed', exec: lane.command });
-        if (seconds !== undefined) resumeTimer = setTimeout(() => void resume(), seconds * 1000);
+      if (command === 'cancel-pauses') await disarm();
+      if (command === 'pause-now' && pausedAt === undefined && !exit) {
+        await disarm();
+        await freeze('now', seconds);
+      }
+      if (command === 'arm-critical-pause' && pausedAt === undefined && !exit && !armed) {
+        await holdCriticalWindow(me, session);
+        armed = { seconds };
       }
     }
-    await Promise.race([exited, interrupted, sleep(BEAT_EVERY_MS)]);
+    const nextBeat = Date.now() + BEAT_EVERY_MS;
+    // Armed: look every few ms whether the program waits at its window; freeze it there, then let it in.
+    while (armed && pausedAt === undefined && !exit && !interruption && Date.now() < nextBeat) {
+      if (await criticalWindowReached(me, session)) {
+        const { seconds } = armed;
+        await freeze('armed', seconds);
+        await disarm();
+        break;
+      }
+      await Promise.race([exited, interrupted, sleep(WINDOW_POLL_MS)]);
+    }
+    await Promise.race([exited, interrupted, sleep(Math.max(0, nextBeat - Date.now()))]);
   }
 }
