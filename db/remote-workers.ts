@@ -1,5 +1,6 @@
 import 'server-only';
 import { WORKER_PROTOCOL_VERSION } from '../lib/model/core/input-bounds';
+import { parseToken, type Token } from '../lib/model/core/token';
 import type { WorkerCommand } from '../lib/model/core/worker-commands';
 import type { WorkerSettings } from '../lib/model/lab/lab-inputs';
 import type { LabInstance, LabVisibility } from '../lib/model/lab/lab-instance';
@@ -208,7 +209,16 @@ export async function criticalWindowReached(lane: LaneIdentity, db: Queryable): 
   return rows[0]?.reached === true;
 }
 
-/** Lets the program's write_sent in (once it is frozen, or when the pause is cancelled). */
-export async function releaseCriticalWindow(lane: LaneIdentity, db: Queryable): Promise<void> {
-  await db.query('SELECT worker_release_critical_window($1, $2, $3)', laneArgs(lane));
+/**
+ * Lets the program's write_sent in (once it is frozen, or when the pause is cancelled); when one was
+ * waiting, the token it carries, once it is in.
+ */
+export async function releaseCriticalWindow(lane: LaneIdentity, db: Queryable): Promise<Token | undefined> {
+  const { rows } = await db.query<{ token: string | null }>(
+    'SELECT worker_release_critical_window($1, $2, $3) AS token',
+    laneArgs(lane),
+  );
+  // The program's own token: whatever it sent, a token only if it is one (a person's client may send 0).
+  const value = Number(rows[0]?.token ?? Number.NaN);
+  return Number.isSafeInteger(value) && value >= 1 ? parseToken(value) : undefined;
 }

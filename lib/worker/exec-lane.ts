@@ -11,7 +11,9 @@ import {
   releaseCriticalWindow,
   takeWorkerCommands,
 } from '../../db/remote-workers';
+import type { Token } from '../model/core/token';
 import type { LabInstance } from '../model/lab/lab-instance';
+import type { PauseTrigger } from './protocol';
 
 /*
  * Any program as a lane (issue 36, item 3): `npm run worker -- … --exec "python3 my_client.py"`. The
@@ -55,7 +57,13 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
   const event = (
     kind: 'worker_stopped' | 'worker_crashed' | 'pause_started' | 'pause_ended',
     detail: Record<string, unknown>,
-  ) => appendEvent(session, { lab: lab.id, actor: me.name, kind, resource: lab.resource, detail }, { as: me });
+    token?: Token,
+  ) =>
+    appendEvent(
+      session,
+      { lab: lab.id, actor: me.name, kind, resource: lab.resource, detail, ...(token === undefined ? {} : { token }) },
+      { as: me },
+    );
   const child = spawn('/bin/sh', ['-c', lane.command], {
     detached: true,
     stdio: ['ignore', 'inherit', 'pipe'],
@@ -109,14 +117,17 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
   /** An armed critical pause: how long it freezes the program once it strikes (undefined: until resumed). */
   let armed: { seconds: number | undefined } | undefined;
   const disarm = async () => {
-    if (!armed) return;
+    if (!armed) return undefined;
     armed = undefined;
-    await releaseCriticalWindow(me, session);
+    return releaseCriticalWindow(me, session);
   };
-  const freeze = async (trigger: 'now' | 'armed', seconds: number | undefined) => {
+  const freeze = async (trigger: PauseTrigger, seconds: number | undefined) => {
     group('SIGSTOP');
     pausedAt = Date.now();
-    await event('pause_started', { trigger, exec: lane.command });
+    // In the critical window, the program's write_sent was waiting: it goes in now (the program is
+    // frozen and cannot act on its answer), and the freeze is recorded after it, with its token.
+    const token = trigger === 'critical-window' ? await disarm() : undefined;
+    await event('pause_started', { trigger, exec: lane.command }, token);
     if (seconds !== undefined) resumeTimer = setTimeout(() => void resume(), seconds * 1000);
   };
   const resume = async () => {
@@ -176,9 +187,7 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
     // Armed: look every few ms whether the program waits at its window; freeze it there, then let it in.
     while (armed && pausedAt === undefined && !exit && !interruption && Date.now() < nextBeat) {
       if (await criticalWindowReached(me, session)) {
-        const { seconds } = armed;
-        await freeze('armed', seconds);
-        await disarm();
+        await freeze('critical-window', armed.seconds);
         break;
       }
       await Promise.race([exited, interrupted, sleep(WINDOW_POLL_MS)]);
