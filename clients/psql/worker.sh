@@ -14,7 +14,8 @@ ttl_ms=${FENCING_LAB_TTL_MS:-2000}; every_s=${FENCING_LAB_WRITE_EVERY_S:-0.3}
 instance=${FENCING_LAB_INSTANCE:-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}
 runner=${FENCING_LAB_INSTANCE:+yes}; kind=${FENCING_LAB_KIND:-}
 
-coproc PG { exec psql "$url" -XAtq -F '|' -v ON_ERROR_STOP=0 2>&1; }
+# psql ignores the stop signals (a group's SIGTERM): this script ends it, by closing its input.
+coproc PG { trap '' TERM INT; exec psql "$url" -XAtq -F '|' -v ON_ERROR_STOP=0 2>&1; }
 # One statement on the session; its rows (fields split by |), or "ERROR: …" as psql says it.
 q() {
   printf '%s;\n\\echo __done__\n' "$1" >&"${PG[1]}"

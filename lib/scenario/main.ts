@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { closePool } from '../../db/pool';
 import { ensureLocalWorkerPassword } from '../../db/roles';
-import { hasPacketRelay, PAUSE_FENCED } from '../labs/traits';
+import { hasPacketRelay, hasPauseStory, isFencedKind, PAUSE_FENCED } from '../labs/traits';
 import { COMMAND_EXIT, cleanUpOnInterrupt, commandDatabase, commandFailure } from '../launcher/command-database';
 import { crashPostmaster, type EmbeddedCluster, startEmbeddedPostgres } from '../launcher/embedded-postgres';
 import { dataDir, PROJECT_ROOT } from '../launcher/paths';
@@ -12,16 +13,19 @@ import { CHAOS_LIMITS } from '../model/lab/lab-inputs';
 import { sharedLab } from '../model/lab/lab-instance';
 import { hasDriftingClock, isWorkerLabId, type LabId, WORKER_LAB_IDS } from '../model/lab/lab-kinds';
 import { isLeaseClock, LEASE_CLOCKS, type LeaseClock } from '../model/lab/worker-clock';
+import { StoryStalled } from '../model/story/story-engine';
 import { parseNumberList, type SweepGrid, sweepInput } from '../model/sweep/sweep-grid';
 import { DEFAULT_SWEEP, SWEEP_LIMITS } from '../model/sweep/sweep-limits';
 import { startWorkersFromBundle } from '../os/worker-bundle';
 import { getSupervisor } from '../supervisor/supervisor';
 import { closeOpenCellLabs } from '../sweep/cell-labs';
+import { EXEC_MAX_CHARS } from '../worker/args';
 import { runChaosScenario } from './chaos';
 import { runDelayedPacketScenario } from './delayed-packet';
 import { runDelayedPacketRetryScenario } from './delayed-packet-retry';
 import { runDriftScenario } from './drift';
 import { runDurabilityScenario } from './durability';
+import type { ExecLanes } from './exec-lanes';
 import { runFailoverScenario, stopFailoverPair } from './failover';
 import { LabInUseError, runPauseScenario } from './pause';
 import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
@@ -40,6 +44,8 @@ import { runSweepScenario } from './sweep';
  *   failover [--sync] [--grants-past-cut 0] (a primary and a standby of its own: lib/scenario/failover.ts)
  *   sweep --pauses 200,800,2000 --ttls 500,1500 [--drifts 0,50] [--concurrency 2] (the timed pause
  *     story over a grid, without fencing and fenced, each run in a private lab: lib/scenario/sweep.ts)
+ * The pause story's scenarios take --exec-a "<command>" and --exec-b "<command>": a person's program as A or B
+ * (exec-lanes.ts); the exit code then says whether the verdict is the one the lab should give (0) or not (1).
  * Every scenario takes --json. Exit codes: 0 safe outcome, 1 unsafe outcome (the pause and drifting-clock
  * scenarios: the checker's verdict on the recorded events, lib/scenario/told-run.ts; what every broken
  * lab should show), 2 bad usage, 3 no database reachable, 4 any other failure, 5 the lab is in use
@@ -62,6 +68,9 @@ const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
   delayed-packet, delayed-packet-unfenced: [--retry] (A's client times out and retries the held write)
   drifting-clock, drifting-clock-fenced: [--lease-clock ${LEASE_CLOCKS.join('|')}] (database: A asks the database before each write)
   failover:   [--sync] [--grants-past-cut ${GRANTS_PAST_CUT.default}]
+  the pause story (pause, no-fencing, …): [--exec-a "<command>"] [--exec-b "<command>"] (your own lock client as A or B,
+              run by npm run worker -- --exec; exits 0 when the verdict is the one the lab should give, 1 when
+              it is not or your program stopped the story)
   sweep:      --pauses ${DEFAULT_SWEEP.pausesMs.join(',')} --ttls ${DEFAULT_SWEEP.ttlsMs.join(',')} [--drifts 0] [--concurrency ${SWEEP_LIMITS.concurrency.default}] (ms, ms, % slow)`;
 
 let cluster: EmbeddedCluster | undefined;
@@ -82,7 +91,20 @@ type Options = {
   grantsPastCut: number;
   /** The sweep's grid and how many runs at once. */
   sweep: { grid: SweepGrid; concurrency: number };
+  /** The pause story's workers that are a person's program (--exec-a, --exec-b): exec-lanes.ts. */
+  execLanes: ExecLanes;
 };
+
+/** --exec-a, --exec-b: a command line, as `npm run worker -- --exec` takes it. */
+const execCommand = z
+  .string()
+  .refine((command) => command.trim() !== '', 'an --exec-a or --exec-b command is not empty')
+  .refine(
+    (command) => command.length <= EXEC_MAX_CHARS,
+    `an --exec-a or --exec-b command is at most ${EXEC_MAX_CHARS} characters`,
+  )
+  .optional();
+const execLanesInput = z.object({ A: execCommand, B: execCommand }).strict();
 
 function parse(argv: string[]): { name: string; options: Options } {
   const { values, positionals } = (() => {
@@ -106,6 +128,8 @@ function parse(argv: string[]): { name: string; options: Options } {
           ttls: { type: 'string' },
           drifts: { type: 'string' },
           concurrency: { type: 'string' },
+          'exec-a': { type: 'string' },
+          'exec-b': { type: 'string' },
         },
       });
     } catch (error) {
@@ -156,6 +180,17 @@ function parse(argv: string[]): { name: string; options: Options } {
   if (!sweep.success) throw new UsageError(sweep.error.issues[0]?.message ?? 'invalid sweep');
   const lab = values.lab ?? PAUSE_FENCED;
   if (!isWorkerLabId(lab)) throw new UsageError(`--lab must be one of ${WORKER_LAB_IDS.join(', ')}`);
+  const exec = execLanesInput.safeParse({ A: values['exec-a'], B: values['exec-b'] });
+  if (!exec.success) throw new UsageError(exec.error.issues[0]?.message ?? 'invalid --exec-a or --exec-b');
+  const execLanes = Object.fromEntries(Object.entries(exec.data).filter(([, command]) => command !== undefined));
+  if (Object.keys(execLanes).length > 0 && !(story && hasPauseStory(story))) {
+    throw new UsageError(
+      `--exec-a and --exec-b are for the pause story's scenarios: ${[...PAUSE_SCENARIOS]
+        .filter(([, kind]) => hasPauseStory(kind))
+        .map(([n]) => n)
+        .join(', ')}`,
+    );
+  }
   return {
     name,
     options: {
@@ -171,6 +206,7 @@ function parse(argv: string[]): { name: string; options: Options } {
       sync: values.sync ?? false,
       grantsPastCut: whole('grants-past-cut', values['grants-past-cut'], GRANTS_PAST_CUT),
       sweep: sweep.data,
+      execLanes,
     },
   };
 }
@@ -222,6 +258,31 @@ async function main(argv: string[]): Promise<number> {
     }
     if (lab !== undefined && hasDriftingClock(lab)) {
       return (await runDriftScenario(sharedLab(lab), print, options.leaseClock)).safe ? EXIT.safe : EXIT.unsafe;
+    }
+    if (lab && Object.keys(options.execLanes).length > 0) {
+      // A person's program as A or B: 0 when the checker's verdict is the one this lab should give.
+      const exec = {
+        lanes: options.execLanes,
+        ownerUrl: process.env.DATABASE_URL as string,
+        password: process.env.FENCING_LAB_LOCAL_WORKER_PASSWORD as string,
+      };
+      let outcome: Awaited<ReturnType<typeof runPauseScenario>>;
+      try {
+        outcome = await runPauseScenario(sharedLab(lab), print, exec);
+      } catch (error) {
+        // Your program stopped the story (it ended, or never did what the step waits for): not the verdict.
+        if (!(error instanceof StoryStalled)) throw error;
+        console.error(`the story could not go on: ${error.message}`);
+        return EXIT.unsafe;
+      }
+      const should = isFencedKind(lab);
+      const as = outcome.safe === should;
+      print({
+        step: 'exec-verdict',
+        text: `${as ? 'As' : 'Not as'} the ${lab} lab should: ${should ? 'no write lost' : "A's late write lands over B's"} (${outcome.safe ? 'the checker found no violation' : 'the checker found a violation'}).`,
+        asTheLabShould: as,
+      });
+      return as ? EXIT.safe : EXIT.unsafe;
     }
     if (lab) return (await runPauseScenario(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;
     if (options.dbCrash && !cluster?.owned) {

@@ -10,6 +10,7 @@ import { runStory } from '../model/story/story-engine';
 import { factsFrom, type Step, walkthroughFor } from '../model/walkthrough/walkthrough';
 import { serverStoryDriver } from '../supervisor/story-driver';
 import { getSupervisor } from '../supervisor/supervisor';
+import { type ExecLanes, withExecLanes } from './exec-lanes';
 import type { ScenarioOutcome, StoryPrinter } from './story';
 import { checkerVerdict, narratedSteps } from './told-run';
 
@@ -29,18 +30,30 @@ const SCENARIO_SETTINGS = {
   B: { name: 'B', leaseTtlMs: LEASE_TTL_MS, renewEveryMs: 500, writeEveryMs: 30_000 },
 };
 
-export async function runPauseScenario(lab: LabInstance, print: StoryPrinter): Promise<ScenarioOutcome> {
+/** A person's programs as A or B (exec-lanes.ts), and the local worker role they join as. */
+export type PauseExec = { lanes: ExecLanes; ownerUrl: string; password: string };
+
+export async function runPauseScenario(
+  lab: LabInstance,
+  print: StoryPrinter,
+  exec?: PauseExec,
+): Promise<ScenarioOutcome> {
   const supervisor = getSupervisor();
   await refuseIfInUse(lab);
+  // With a person's program, a story it stalls is ended at once: its wait stops with it.
+  const stalled = new AbortController();
+  const driver = serverStoryDriver(lab, (events) => factsFrom(events, lab.kind), exec ? stalled.signal : undefined);
+  const story = exec ? withExecLanes(driver, lab, exec.lanes, exec, stalled) : undefined;
   try {
     // The walkthrough's story, run by the one story engine (faster workers: a shorter lease).
     const steps = walkthroughFor(lab.kind);
-    const story = serverStoryDriver(lab, (events) => factsFrom(events, lab.kind));
-    await runStory(steps, SCENARIO_SETTINGS, story);
+    await runStory(steps, SCENARIO_SETTINGS, story ?? driver);
     await supervisor.stopLab(lab);
+    await story?.stop();
     return await tellRecordedRun(lab, steps, print);
   } finally {
     await supervisor.stopLab(lab);
+    await story?.stop();
   }
 }
 

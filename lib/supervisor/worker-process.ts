@@ -144,7 +144,7 @@ export function spawnWorkerProgram(args: readonly string[], env: NodeJS.ProcessE
  * The worker program's entry: the bundle that the command which started this server or test made
  * (lib/os/worker-bundle.ts), when it is there; otherwise the TypeScript, through tsx.
  */
-function workerEntry(): string[] {
+export function workerEntry(): string[] {
   const bundle = process.env[WORKER_BUNDLE_ENV];
   const main = bundle ? path.join(bundle, 'main.mjs') : undefined;
   if (main && existsSync(main)) return [main];

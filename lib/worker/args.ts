@@ -16,7 +16,7 @@ export const WORKER_USAGE = `usage: npm run worker -- --lab <id> --name <name> [
     [--retry-after-ms 200..60000] (the delayed-packet labs only: retry an unanswered write with the same token)
     [--write-value <text>] (the your-guard lab only: write this value every time)
     [--exec "<command>"] (your own lock client as this lane: it runs the command, hands it the connection in
-      FENCING_LAB_URL, FENCING_LAB_LAB, FENCING_LAB_NAME, FENCING_LAB_INSTANCE, beats for it, and freezes it
+      FENCING_LAB_URL, FENCING_LAB_LAB, FENCING_LAB_NAME, FENCING_LAB_INSTANCE, FENCING_LAB_KIND, beats for it, and freezes it
       for real when the lab pauses it: docs/protocol.md)
   --db is your worker line's URL, from the lab's page ("Run a worker from your own machine in this lab":
   a role and password of your own, on the lab server's PostgreSQL); it defaults to DATABASE_URL. A private
@@ -32,7 +32,7 @@ export type WorkerArgs = {
 };
 
 /** The longest command --exec takes. */
-const EXEC_MAX_CHARS = 1_000;
+export const EXEC_MAX_CHARS = 1_000;
 
 export function parseWorkerArgs(argv: string[], env: NodeJS.ProcessEnv): WorkerArgs {
   let values: Record<string, string | undefined>;

@@ -35,6 +35,7 @@ const BEAT_EVERY_MS = 500;
 /** How often an armed runner looks whether the program waits at its critical window. */
 const WINDOW_POLL_MS = 10;
 const STOP_GRACE_MS = 3_000;
+const GROUP_POLL_MS = 50;
 
 export type ExecLane = {
   command: string;
@@ -96,7 +97,32 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
       // The group is gone already: its end is what `exited` reports.
     }
   };
+  /** Whether any process of the program's group still runs (its shell may end before its children). */
+  const groupRuns = () => {
+    if (child.pid === undefined) return false;
+    try {
+      process.kill(-child.pid, 0);
+      return true;
+    } catch {
+      // ESRCH: no process left in the group.
+      return false;
+    }
+  };
+  /** Waits for the whole group to end (a client's own cleanup: its lease released), then kills what is left. */
+  const groupEnded = async () => {
+    const deadline = Date.now() + STOP_GRACE_MS;
+    while (groupRuns() && Date.now() < deadline) await sleep(GROUP_POLL_MS);
+    if (groupRuns() && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile: nothing left to end.
+      }
+    }
+  };
   const finish = async (kind: 'worker_stopped' | 'worker_crashed', reason: string, code: number) => {
+    // The program's last words (a release, say) land before its lane's end is recorded; no orphan stays.
+    await groupEnded();
     await event(kind, { ...lane.detail, reason }).catch(() => undefined); // the database may be away: the lane ends when its beats stop
     await markRemoteWorkerStopped(me, session).catch(() => undefined); // the same
     console.log(`${me.name} ${kind === 'worker_crashed' ? 'crashed' : 'stopped'} (${reason})`);
@@ -134,10 +160,11 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
     clearTimeout(resumeTimer);
     await disarm();
     if (pausedAt === undefined) return;
-    group('SIGCONT');
     const frozenMs = Date.now() - pausedAt;
     pausedAt = undefined;
-    await event('pause_ended', { frozenMs, exec: lane.command });
+    // Recorded before the thaw: the program's held-back write goes out the moment it runs again,
+    // and the timeline must show the freeze ended before it (whatever the database does meanwhile).
+    await event('pause_ended', { frozenMs, exec: lane.command }).finally(() => group('SIGCONT'));
   };
   const stopChild = async (reason: string) => {
     await disarm().catch(() => undefined); // the database may be away: the window goes with the session

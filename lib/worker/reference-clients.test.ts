@@ -7,6 +7,7 @@ import { labJoinKey } from '../../db/labs';
 import { closePool, getPool } from '../../db/pool';
 import { PROJECT_ROOT } from '../launcher/paths';
 import { openPrivateLabOnLine as open, type openPrivateLabOnLine } from '../testing/private-lab-line';
+import { pythonWithPsycopg } from '../testing/python';
 import { waitFor } from '../testing/wait';
 import { testWorkerLineUrl } from '../testing/worker-line';
 
@@ -18,19 +19,6 @@ import { testWorkerLineUrl } from '../testing/worker-line';
 
 const PSQL_CLIENT = path.join(PROJECT_ROOT, 'clients/psql/worker.sh');
 const PYTHON_CLIENT = path.join(PROJECT_ROOT, 'clients/python/worker.py');
-
-/** The first python3 here that imports psycopg (Debian's python3-psycopg is for /usr/bin/python3). */
-function pythonWithPsycopg(): string | undefined {
-  for (const python of ['python3', '/usr/bin/python3']) {
-    try {
-      execFileSync(python, ['-c', 'import psycopg'], { stdio: 'ignore' });
-      return python;
-    } catch {
-      // Not this one (not there, or without psycopg): the next.
-    }
-  }
-  return undefined;
-}
 
 let at: Awaited<ReturnType<typeof openPrivateLabOnLine>>;
 const children: ChildProcess[] = [];

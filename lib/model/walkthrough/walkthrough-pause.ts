@@ -103,7 +103,13 @@ export function pauseSteps(lab: LabId): Step[] {
             : held.token === grant.token
               ? ` By then A held a later grant of the lease than its first, with the same token, ${t(held.token)}.`
               : ` By then A held a later grant of the lease than its first: token ${t(held.token)}, not ${t(grant.token)}.`;
-        return `A checked its lease ("${inClockTime(String(need(need(f.pauseA).detail.belief)))}") and froze right after, before its next write reached the database, as a stop-the-world garbage-collection pause would freeze it.${again} While frozen, its main thread runs nothing: no timers, no renewals, no writes. (A thread of its own goes on answering the lab's heartbeat, so the lab shows A frozen, not gone.)`;
+        const pause = need(f.pauseA);
+        if (typeof pause.detail.exec === 'string') {
+          // A person's program as A (npm run worker -- --exec): frozen by its runner, by signal.
+          const token = pause.token === undefined ? '' : ` with token ${t(pause.token)}`;
+          return `A, a program of your own (${JSON.stringify(pause.detail.exec)}), said it was about to write${token} and was frozen right after, before its write reached the database: SIGSTOP to its whole process group, as a stop-the-world garbage-collection pause would freeze it.${again} While frozen, it runs nothing: no timers, no renewals, no writes. (The runner that started it goes on answering the lab's heartbeat, so the lab shows A frozen, not gone.)`;
+        }
+        return `A checked its lease ("${inClockTime(String(need(pause.detail.belief)))}") and froze right after, before its next write reached the database, as a stop-the-world garbage-collection pause would freeze it.${again} While frozen, its main thread runs nothing: no timers, no renewals, no writes. (A thread of its own goes on answering the lab's heartbeat, so the lab shows A frozen, not gone.)`;
       },
     },
     {

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { listEvents } from '../../db/events';
+import { readLabRow } from '../../db/lab-rows';
+import { closePool } from '../../db/pool';
+import { toWire, type WireEvent } from '../model/core/wire';
+import { sharedLab } from '../model/lab/lab-instance';
+import type { LabId } from '../model/lab/lab-kinds';
+import { pythonWithPsycopg } from '../testing/python';
+import { runScenario } from '../testing/run-scenario';
+
+/*
+ * A person's program as A or B of the pause story (issue 36, item 5): `npm run scenario -- pause
+ * --exec-a "<command>"` runs it through `npm run worker -- --exec`, freezes it for real (SIGSTOP) in
+ * its critical window, and exits 0 when the checker's verdict is the one the lab should give: the
+ * reference clients in bash and in Python, in the fenced lab (their late write refused, the row keeps
+ * B's value) and in the no-fencing lab (their late write accepted: the lost update).
+ */
+
+after(closePool);
+
+const BASH = 'bash clients/psql/worker.sh';
+const PYTHON = `${pythonWithPsycopg() ?? 'python3'} clients/python/worker.py`;
+
+const eventsOf = async (lab: LabId) => (await listEvents({ lab })).map(toWire);
+const laterThan = (events: WireEvent[], id: number) => events.filter((e) => e.id > id);
+
+/** The story's freeze of `actor`, its thaw, and its first write after the thaw, as recorded. */
+function lateWrite(events: WireEvent[], actor: string) {
+  const froze = events.find((e) => e.actor === actor && e.kind === 'pause_started');
+  assert.ok(froze, `${actor} froze`);
+  assert.equal(froze.detail.trigger, 'critical-window');
+  const woke = laterThan(events, froze.id).find((e) => e.actor === actor && e.kind === 'pause_ended');
+  assert.ok(woke, `${actor} woke`);
+  const write = laterThan(events, woke.id).find(
+    (e) => e.actor === actor && (e.kind === 'write_accepted' || e.kind === 'write_rejected'),
+  );
+  assert.ok(write, `${actor}'s write after the thaw`);
+  // Nothing of the frozen program landed while it was frozen.
+  // (Its lease's expiry is recorded under its name by the server, which is not the program.)
+  const during = events.filter(
+    (e) => e.id > froze.id && e.id < woke.id && e.actor === actor && e.kind !== 'lease_expired',
+  );
+  assert.deepEqual(during, []);
+  return { froze, write };
+}
+
+describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
+  test('fenced, the bash client as A: frozen in its critical window, its late write refused, exit 0', {
+    timeout: 120_000,
+  }, async () => {
+    const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', BASH]);
+    assert.equal(code, 0, `${stdout}\n${stderr}`);
+    assert.match(stdout, /A, a program of your own \("bash clients\/psql\/worker\.sh"\), said it was about to write/);
+    assert.match(stdout, /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
+    assert.match(stdout, /^As the fenced lab should: no write lost \(the checker found no violation\)\.$/m);
+    // The program's own words, on stderr under its name.
+    assert.match(stderr, /^A\| I hold token \d+ until /m);
+    const events = await eventsOf('fenced');
+    assert.equal(events.find((e) => e.actor === 'A' && e.kind === 'worker_started')?.detail.exec, BASH);
+    const { froze, write } = lateWrite(events, 'A');
+    assert.equal(write.kind, 'write_rejected');
+    assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
+    assert.equal((await readLabRow(sharedLab('fenced')))?.value, 'B-1');
+  });
+
+  test("no-fencing, the Python client as A: its late write lands over B's, the lost update, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const { code, stdout, stderr } = await runScenario(['no-fencing', '--exec-a', PYTHON]);
+    assert.equal(code, 0, `${stdout}\n${stderr}`);
+    assert.match(stdout, /lost update/);
+    assert.match(
+      stdout,
+      /^As the no-fencing lab should: A's late write lands over B's \(the checker found a violation\)\.$/m,
+    );
+    const { froze, write } = lateWrite(await eventsOf('no-fencing'), 'A');
+    assert.equal(write.kind, 'write_accepted');
+    assert.equal(write.token, froze.token);
+    const row = await readLabRow(sharedLab('no-fencing'));
+    assert.equal(row?.value, write.detail.value, "the row holds A's late value");
+  });
+
+  test("fenced, the Python client as B: it takes over and writes, A's late write is refused, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const { code, stdout, stderr } = await runScenario(['pause', '--exec-b', PYTHON]);
+    assert.equal(code, 0, `${stdout}\n${stderr}`);
+    assert.match(stderr, /^B\| wrote B-1 with token \d+$/m);
+    const events = await eventsOf('fenced');
+    const { write } = lateWrite(events, 'A');
+    assert.equal(write.kind, 'write_rejected');
+    assert.match(String((await readLabRow(sharedLab('fenced')))?.value), /^B-\d+$/);
+  });
+
+  test('a program that cannot play A: the story cannot go on, in words, exit 1', { timeout: 120_000 }, async () => {
+    const { code, stderr } = await runScenario(['pause', '--exec-a', 'echo "I am no lock client" >&2; exit 3']);
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /the story could not go on: A, your program .* ended before the story did; it said:/);
+    assert.match(stderr, /I am no lock client/);
+  });
+
+  test('bad usage: an empty command, or a scenario that is not the pause story, exit 2', {
+    timeout: 60_000,
+  }, async () => {
+    const empty = await runScenario(['pause', '--exec-a', '  ']);
+    assert.equal(empty.code, 2);
+    assert.match(empty.stderr, /an --exec-a or --exec-b command is not empty/);
+    const chaos = await runScenario(['chaos', '--exec-b', BASH]);
+    assert.equal(chaos.code, 2);
+    assert.match(chaos.stderr, /--exec-a and --exec-b are for the pause story's scenarios: pause, no-fencing/);
+  });
+});
