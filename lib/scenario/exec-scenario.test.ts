@@ -93,6 +93,48 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
     assert.match(String((await readLabRow(sharedLab('fenced')))?.value), /^B-\d+$/);
   });
 
+  test('the reference client did nothing wrong the lab can see', { timeout: 120_000 }, async () => {
+    // (Told by each run above too; here on its own line, for the Python client as A in the fenced lab.)
+    const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', PYTHON]);
+    assert.equal(code, 0, `${stdout}\n${stderr}`);
+    assert.match(stdout, /^your client \(A\): nothing wrong the lab can see/m);
+  });
+
+  // Three faulty clients (lib/scenario/faulty-clients/faulty.py), each named by what it did wrong.
+  const FAULTY = `${pythonWithPsycopg() ?? 'python3'} lib/scenario/faulty-clients/faulty.py`;
+  for (const { fault, title, lab, scenario, words } of [
+    {
+      fault: 'ignores-refusals',
+      title: 'ignores refusals',
+      lab: 'fenced',
+      scenario: 'pause',
+      words: /^ {2}A kept writing with token \d+ after the row refused it as stale/m,
+    },
+    {
+      fault: 'own-counter',
+      title: 'counts its own tokens',
+      lab: 'no-fencing',
+      scenario: 'no-fencing',
+      words: /^ {2}A wrote with token 1, which the lease service never granted it \(it was granted \d+/m,
+    },
+    {
+      fault: 'never-renews',
+      title: 'never renews',
+      lab: 'fenced',
+      scenario: 'pause',
+      words: /^ {2}A never renewed its lease with token \d+: it ran out by the database's clock while A was running/m,
+    },
+  ] as const) {
+    test(`a client that ${title}: the ${lab} lab names it`, {
+      timeout: 120_000,
+    }, async () => {
+      const { code, stdout, stderr } = await runScenario([scenario, '--exec-a', `${FAULTY} ${fault}`]);
+      assert.equal(code, 0, `the lab's verdict, as it should be whatever the client did:\n${stdout}\n${stderr}`);
+      assert.match(stdout, /^your client \(A\) did wrong:$/m);
+      assert.match(stdout, words);
+    });
+  }
+
   test('a program that cannot play A: the story cannot go on, in words, exit 1', { timeout: 120_000 }, async () => {
     const { code, stderr } = await runScenario(['pause', '--exec-a', 'echo "I am no lock client" >&2; exit 3']);
     assert.equal(code, 1, stderr);

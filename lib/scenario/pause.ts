@@ -4,6 +4,7 @@ import { msUntil } from '../../db/database-clock';
 import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
 import { readLease } from '../../db/leases';
+import { clientFaults } from '../model/checker/client-faults';
 import { toWire } from '../model/core/wire';
 import { type LabInstance, labTitle } from '../model/lab/lab-instance';
 import { runStory } from '../model/story/story-engine';
@@ -50,7 +51,9 @@ export async function runPauseScenario(
     await runStory(steps, SCENARIO_SETTINGS, story ?? driver);
     await supervisor.stopLab(lab);
     await story?.stop();
-    return await tellRecordedRun(lab, steps, print);
+    const told = await tellRecordedRun(lab, steps, print);
+    if (exec) await tellClientFaults(lab, Object.keys(exec.lanes), print);
+    return told;
   } finally {
     await supervisor.stopLab(lab);
     await story?.stop();
@@ -78,6 +81,26 @@ export async function tellRecordedRun(
   const lines = [...narratedSteps(steps, lab.kind, events, row), ...judged.lines];
   for (const line of lines) print(line);
   return { safe: judged.safe, verdict: judged.verdict, lines };
+}
+
+/** What each person's program did wrong, as its recorded events show it (lib/model/checker/client-faults.ts). */
+async function tellClientFaults(lab: LabInstance, names: readonly string[], print: StoryPrinter): Promise<void> {
+  const events = (await listEvents({ lab: lab.id })).map(toWire);
+  for (const name of names) {
+    const faults = clientFaults(events, name);
+    if (faults.length === 0) {
+      print({
+        step: 'client-faults',
+        worker: name,
+        faults: [],
+        text: `your client (${name}): nothing wrong the lab can see: it wrote only with tokens it was granted, stopped after a refusal, and never wrote under a lease that ran out while it ran.`,
+      });
+      continue;
+    }
+    print({ step: 'client-faults', worker: name, faults, text: `your client (${name}) did wrong:` });
+    for (const fault of faults)
+      print({ step: 'client-fault', worker: name, kind: fault.kind, text: `  ${fault.words}` });
+  }
 }
 
 const IN_USE_GRACE_MS = 10_000;

@@ -131,7 +131,9 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
 
   const early = await Promise.race([exited, sleep(STARTS_WITHIN_MS).then(() => undefined)]);
   if (early) {
-    const lines = stderr.trim().split('\n').slice(0, 5).join('\n');
+    // Its first lines, and its last: a traceback says what went wrong at its end.
+    const all = stderr.trim().split('\n');
+    const lines = (all.length <= 6 ? all : [...all.slice(0, 3), '…', ...all.slice(-3)]).join('\n');
     console.error(
       `${JSON.stringify(lane.command)} could not run: ${endWords(early)} within ${STARTS_WITHIN_MS / 1000} s${lines ? `, saying:\n${lines}` : ''}`,
     );
