@@ -105,7 +105,9 @@ async function withLockRetry(what: string, step: () => Promise<void>): Promise<v
       await step();
       return;
     } catch (error) {
-      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+      // The lock's SQLSTATE, on the error or on the one it wraps (apply-functions.ts names the file).
+      const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+      if (code !== LOCK_NOT_AVAILABLE) throw error;
       if (tries >= MIGRATION_LOCK_TRIES) {
         throw new Error(
           `${what} waited ${tries} times for a table that another session keeps locked (${(error as Error).message}): ` +

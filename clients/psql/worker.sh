@@ -11,20 +11,24 @@ set -uo pipefail
 url=${FENCING_LAB_URL:?set FENCING_LAB_URL}; lab=${FENCING_LAB_LAB:?set FENCING_LAB_LAB}
 name=${FENCING_LAB_NAME:?set FENCING_LAB_NAME}; key=${FENCING_LAB_JOIN_KEY:-}
 ttl_ms=${FENCING_LAB_TTL_MS:-2000}; every_s=${FENCING_LAB_WRITE_EVERY_S:-0.3}
+[[ $ttl_ms =~ ^[0-9]{3,6}$ && $every_s =~ ^[0-9]{1,3}(\.[0-9]{1,3})?$ ]] || { echo "FENCING_LAB_TTL_MS: ms; FENCING_LAB_WRITE_EVERY_S: s" >&2; exit 2; }
 instance=${FENCING_LAB_INSTANCE:-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}
 runner=${FENCING_LAB_INSTANCE:+yes}; kind=${FENCING_LAB_KIND:-}
 
 # psql ignores the stop signals (a group's SIGTERM): this script ends it, by closing its input.
 coproc PG { trap '' TERM INT; exec psql "$url" -XAtq -F '|' -v ON_ERROR_STOP=0 2>&1; }
-# One statement on the session; its rows (fields split by |), or "ERROR: …" as psql says it.
+pg_pid=$PG_PID
+# One statement on the session; its rows (fields split by |), or "ERROR: …" as psql says it. A mark of
+# its own ends its answer: what a call cut short by a signal left unread is skipped, not taken for it.
 q() {
-  printf '%s;\n\\echo __done__\n' "$1" >&"${PG[1]}"
-  local line out=''
+  local mark="__done_${RANDOM}${RANDOM}__" line out=''
+  [[ -n ${PG[1]:-} ]] && printf '%s;\n\\echo %s\n' "$1" "$mark" >&"${PG[1]}" || { printf 'ERROR: psql ended'; return; }
   while IFS= read -r line <&"${PG[0]}"; do
-    [[ $line == __done__ ]] && break
+    [[ $line == "$mark" ]] && { printf '%s' "${out%$'\n'}"; return; }
+    [[ $line == __done_*__ ]] && { out=''; continue; }
     out+=$line$'\n'
   done
-  printf '%s' "${out%$'\n'}"
+  printf 'ERROR: psql ended'
 }
 lit() { local s=${1//\'/\'\'}; printf "'%s'" "$s"; }          # a SQL string literal
 me="$(lit "$lab"), $(lit "$name"), $(lit "$instance")"
@@ -49,6 +53,7 @@ trap 'stopping="a stop signal"' TERM INT
 token=''; until_ms=0; writes=0; next_renew_ms=0
 
 while [[ -z $stopping ]]; do
+  kill -0 "$pg_pid" 2>/dev/null || fail "psql ended (is FENCING_LAB_URL right?)"
   if [[ -z $runner ]]; then
     phase=$([[ -n $token ]] && echo holding || echo acquiring)
     told=$(q "SELECT worker_beat($me, $(lit "$phase"), ${token:-NULL}, NULL, false)")
@@ -86,7 +91,7 @@ done
 
 [[ -n $token ]] && q "SELECT * FROM worker_release_lease($me, $token)" >/dev/null
 if [[ -z $runner ]]; then
-  event worker_stopped NULL "{\"reason\": $(printf '"%s"' "$stopping")}"
+  event worker_stopped NULL "{\"reason\": \"${stopping//\"/\'}\"}"
   q "SELECT worker_mark_stopped($me)" >/dev/null
 fi
 echo "$name stopped: $stopping"

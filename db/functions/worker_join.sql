@@ -113,6 +113,10 @@ BEGIN
   END IF;
   -- One person's line names at most WORKER_LINE_NAMES_PER_LAB workers in a lab (each name is a row the
   -- lab keeps, its lane on the timeline): a new name past that is refused; a name it used is joined again.
+  -- Its joins to one lab take turns (until each commits), so that joins at once cannot all pass the count.
+  IF from_room THEN
+    PERFORM pg_advisory_xact_lock(hashtext('fencing_lab.line_names'), hashtext(p_lab || '/' || session_user));
+  END IF;
   IF from_room AND (SELECT count(*) FROM remote_workers r
                      WHERE r.lab = p_lab AND r.joined_as = session_user AND r.name <> p_name) >= fl_bound('worker_line_names_per_lab')
      AND NOT EXISTS (SELECT FROM remote_workers r WHERE r.lab = p_lab AND r.name = p_name AND r.joined_as = session_user) THEN

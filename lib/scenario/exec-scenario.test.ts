@@ -51,13 +51,13 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
   }, async () => {
     const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', BASH]);
     assert.equal(code, 0, `${stdout}\n${stderr}`);
-    assert.match(stdout, /A, a program of your own \("bash clients\/psql\/worker\.sh"\), said it was about to write/);
+    assert.match(stdout, /A, a program of your own \("bash worker\.sh"\), said it was about to write/);
     assert.match(stdout, /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
     assert.match(stdout, /^As the fenced lab should: no write lost \(the checker found no violation\)\.$/m);
     // The program's own words, on stderr under its name.
     assert.match(stderr, /^A\| I hold token \d+ until /m);
     const events = await eventsOf('fenced');
-    assert.equal(events.find((e) => e.actor === 'A' && e.kind === 'worker_started')?.detail.exec, BASH);
+    assert.equal(events.find((e) => e.actor === 'A' && e.kind === 'worker_started')?.detail.exec, 'bash worker.sh');
     const { froze, write } = lateWrite(events, 'A');
     assert.equal(write.kind, 'write_rejected');
     assert.equal(write.token, froze.token, 'the late write carries the token it froze with');

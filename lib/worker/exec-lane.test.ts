@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { labJoinKey } from '../../db/labs';
 import { closePool, getPool } from '../../db/pool';
@@ -83,7 +84,7 @@ test('the bash client as a lane: it writes, a pause freezes it for real, a stop 
   const last = (await eventsOf('Exec')).at(-1);
   assert.equal(last?.kind, 'worker_stopped');
   assert.equal(last?.detail.reason, 'the trainer stopped it');
-  assert.equal((await eventsOf('Exec'))[0]?.detail.exec, 'bash clients/psql/worker.sh');
+  assert.equal((await eventsOf('Exec'))[0]?.detail.exec, 'bash worker.sh', 'the program, not all that was typed');
 });
 
 test('an armed pause freezes the program in its critical window: after its write_sent, before its write', {
@@ -126,6 +127,35 @@ test('an armed pause freezes the program in its critical window: after its write
   assert.equal(write.token, sent.token, "the write carries the write_sent's token");
   await enqueueWorkerCommand({ lab: at.lab, worker: 'Critical', command: 'stop' });
   assert.equal(await run.exited, 0, run.output());
+});
+
+test('Ctrl-C on the runner ends the program with it: no process of its group is left, its stop recorded', {
+  timeout: 60_000,
+}, async () => {
+  const marker = `exec-lane-ctrl-c-${process.pid}`;
+  const run = await execLane('CtrlC', `bash clients/psql/worker.sh ${marker}`);
+  await waitFor(
+    async () => (await eventsOf('CtrlC')).some((e) => e.kind === 'write_accepted'),
+    `a write of the lane (it said: ${run.output()})`,
+    { timeoutMs: 30_000 },
+  );
+  const running = () => {
+    try {
+      return execFileSync('pgrep', ['-f', marker]).toString().trim();
+    } catch {
+      return ''; // pgrep exits 1 when nothing matches
+    }
+  };
+  assert.notEqual(running(), '', 'the program runs');
+  // Ctrl-C in the terminal: SIGINT to the foreground group (npm and the runner; the program has a group of its own).
+  process.kill(-(run.child.pid as number), 'SIGINT');
+  await run.exited;
+  await waitFor(async () => running() === '', `no process of the program left (pgrep: ${running()})`, {
+    timeoutMs: 10_000,
+  });
+  const last = (await eventsOf('CtrlC')).at(-1);
+  assert.equal(last?.kind, 'worker_stopped');
+  assert.equal(last?.detail.reason, 'SIGINT');
 });
 
 test('a program that cannot run is refused, with its first lines of stderr, and its lane ends', {

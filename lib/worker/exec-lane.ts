@@ -52,8 +52,72 @@ type Exit = { code: number | null; signal: NodeJS.Signals | null };
 const endWords = (exit: Exit) =>
   exit.signal ? `your program was ended by ${exit.signal}` : `your program exited with code ${exit.code}`;
 
-/** Runs the lane until the program ends or the lab stops it; returns the worker's exit code (0 or 1). */
+/**
+ * The program as the lab's history names it, for everyone watching the lab and every download: its
+ * name and its script's, never the rest of what was typed (a password in an argument or a variable
+ * stays on the person's machine). "PGPASSWORD=… python3 -u my_client.py --key x" is "python3".
+ */
+export function execShownAs(command: string): string {
+  const words = command
+    .trim()
+    .split(/\s+/)
+    .filter((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
+  const base = (word: string) => word.split('/').filter(Boolean).at(-1) ?? word;
+  const [program, script] = words;
+  if (program === undefined) return '';
+  const shown =
+    script !== undefined && /^[\w.-]+(\/[\w.-]+)*\.\w+$/.test(script)
+      ? `${base(program)} ${base(script)}`
+      : base(program);
+  return shown.slice(0, 60);
+}
+
+/** The signals that end the runner, and so its program: Ctrl-C, a kill, a closed terminal. */
+const ENDING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Runs the lane until the program ends or the lab stops it; returns the worker's exit code (0 or 1).
+ * The program never outlives it: a signal to the runner (any number of them, from its first moment)
+ * stops the program first, and every other way out, an error or process.exit, kills its group.
+ */
 export async function runExecLane(lane: ExecLane): Promise<number> {
+  let interruption: string | undefined;
+  let interrupt: (signal: string) => void = () => undefined;
+  const interrupted = new Promise<string>((resolve) => {
+    interrupt = resolve;
+  });
+  const onSignal = (signal: NodeJS.Signals) => {
+    interruption ??= signal;
+    interrupt(signal);
+  };
+  for (const signal of ENDING_SIGNALS) process.on(signal, onSignal);
+  let groupId: number | undefined;
+  const killGroupNow = () => {
+    if (groupId === undefined) return;
+    try {
+      process.kill(-groupId, 'SIGCONT');
+      process.kill(-groupId, 'SIGKILL');
+    } catch {
+      // ESRCH: the group has ended already.
+    }
+  };
+  process.on('exit', killGroupNow);
+  try {
+    return await runLane(lane, { interrupted, interruption: () => interruption, started: (pid) => (groupId = pid) });
+  } finally {
+    killGroupNow();
+    process.off('exit', killGroupNow);
+    for (const signal of ENDING_SIGNALS) process.off(signal, onSignal);
+  }
+}
+
+type Interruptions = {
+  interrupted: Promise<string>;
+  interruption: () => string | undefined;
+  started: (pid: number) => void;
+};
+
+async function runLane(lane: ExecLane, { interrupted, interruption, started }: Interruptions): Promise<number> {
   const { me, lab, session } = lane;
   const event = (
     kind: 'worker_stopped' | 'worker_crashed' | 'pause_started' | 'pause_ended',
@@ -77,6 +141,7 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
       FENCING_LAB_KIND: lab.kind,
     },
   });
+  if (child.pid !== undefined) started(child.pid);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);
@@ -97,6 +162,8 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
       // The group is gone already: its end is what `exited` reports.
     }
   };
+  let pausedAt: number | undefined;
+  let resumeTimer: NodeJS.Timeout | undefined;
   /** Whether any process of the program's group still runs (its shell may end before its children). */
   const groupRuns = () => {
     if (child.pid === undefined) return false;
@@ -121,6 +188,7 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
     }
   };
   const finish = async (kind: 'worker_stopped' | 'worker_crashed', reason: string, code: number) => {
+    clearTimeout(resumeTimer);
     // The program's last words (a release, say) land before its lane's end is recorded; no orphan stays.
     await groupEnded();
     await event(kind, { ...lane.detail, reason }).catch(() => undefined); // the database may be away: the lane ends when its beats stop
@@ -129,7 +197,11 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
     return code;
   };
 
-  const early = await Promise.race([exited, sleep(STARTS_WITHIN_MS).then(() => undefined)]);
+  const early = await Promise.race([
+    exited,
+    interrupted.then(() => undefined),
+    sleep(STARTS_WITHIN_MS).then(() => undefined),
+  ]);
   if (early) {
     // Its first lines, and its last: a traceback says what went wrong at its end.
     const all = stderr.trim().split('\n');
@@ -140,8 +212,6 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
     return finish('worker_stopped', `${endWords(early)} at once`, 1);
   }
 
-  let pausedAt: number | undefined;
-  let resumeTimer: NodeJS.Timeout | undefined;
   /** An armed critical pause: how long it freezes the program once it strikes (undefined: until resumed). */
   let armed: { seconds: number | undefined } | undefined;
   const disarm = async () => {
@@ -155,18 +225,30 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
     // In the critical window, the program's write_sent was waiting: it goes in now (the program is
     // frozen and cannot act on its answer), and the freeze is recorded after it, with its token.
     const token = trigger === 'critical-window' ? await disarm() : undefined;
-    await event('pause_started', { trigger, exec: lane.command }, token);
-    if (seconds !== undefined) resumeTimer = setTimeout(() => void resume(), seconds * 1000);
+    await event('pause_started', { trigger, exec: execShownAs(lane.command) }, token);
+    // A resume that fails (the database away) leaves the program frozen until the lab resumes it.
+    if (seconds !== undefined) resumeTimer = setTimeout(() => void resume().catch(() => undefined), seconds * 1000);
   };
+  let resuming = false;
   const resume = async () => {
     clearTimeout(resumeTimer);
-    await disarm();
-    if (pausedAt === undefined) return;
-    const frozenMs = Date.now() - pausedAt;
-    pausedAt = undefined;
-    // Recorded before the thaw: the program's held-back write goes out the moment it runs again,
-    // and the timeline must show the freeze ended before it (whatever the database does meanwhile).
-    await event('pause_ended', { frozenMs, exec: lane.command }).finally(() => group('SIGCONT'));
+    resumeTimer = undefined;
+    if (resuming) return;
+    resuming = true;
+    try {
+      await disarm();
+      if (pausedAt === undefined) return;
+      const frozenMs = Date.now() - pausedAt;
+      // Recorded before the thaw: the program's held-back write goes out the moment it runs again,
+      // and the timeline must show the freeze ended before it (whatever the database does meanwhile).
+      // Still paused until then, so that no new pause starts (and is thawed) meanwhile.
+      await event('pause_ended', { frozenMs, exec: execShownAs(lane.command) }).finally(() => {
+        group('SIGCONT');
+        pausedAt = undefined;
+      });
+    } finally {
+      resuming = false;
+    }
   };
   const stopChild = async (reason: string) => {
     await disarm().catch(() => undefined); // the database may be away: the window goes with the session
@@ -176,20 +258,14 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
     await exited;
     return finish('worker_stopped', reason, 0);
   };
-  const interrupted = new Promise<string>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
-  });
-  let interruption: string | undefined;
-  void interrupted.then((signal) => {
-    interruption = signal;
-  });
 
   for (;;) {
     if (exit) {
       clearTimeout(resumeTimer);
       return finish('worker_stopped', endWords(exit), exit.code === 0 ? 0 : 1);
     }
-    if (interruption) return stopChild(interruption);
+    const signal = interruption();
+    if (signal) return stopChild(signal);
     // Whether the program holds the lease is the program's to know: its lane says it runs, or is frozen.
     const phase = pausedAt === undefined ? 'running' : 'paused';
     const told = await beatRemoteWorker({ ...me, status: { phase, armed: armed !== undefined } }, session);
@@ -214,7 +290,7 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
     }
     const nextBeat = Date.now() + BEAT_EVERY_MS;
     // Armed: look every few ms whether the program waits at its window; freeze it there, then let it in.
-    while (armed && pausedAt === undefined && !exit && !interruption && Date.now() < nextBeat) {
+    while (armed && pausedAt === undefined && !exit && !interruption() && Date.now() < nextBeat) {
       if (await criticalWindowReached(me, session)) {
         await freeze('critical-window', armed.seconds);
         break;

@@ -13,7 +13,7 @@ import { WORKER_BOUNDS } from '../model/core/input-bounds';
 import { labTitle } from '../model/lab/lab-instance';
 import { hasDriftingClock, hasPacketRelay } from '../model/lab/lab-kinds';
 import { parseWorkerArgs, WORKER_USAGE, type WorkerArgs } from './args';
-import { runExecLane } from './exec-lane';
+import { execShownAs, runExecLane } from './exec-lane';
 import { freezeOnSharedMemory, markFrozen, newFreezeState } from './freeze';
 import { ACQUIRE_RETRY_MS, LeaseClient, type WorkerReport } from './lease-client';
 import { startedByServer } from './local-start';
@@ -163,7 +163,7 @@ async function main(): Promise<number> {
   const started = local?.restart ? 'worker_restarted' : 'worker_started';
   if (args.exec !== undefined && !local) {
     // A person's own program as this lane (exec-lane.ts): this process joins, beats and freezes it.
-    const execDetail = { workerId: name, remote: true, exec: args.exec };
+    const execDetail = { workerId: name, remote: true, exec: execShownAs(args.exec) };
     await appendEvent(session, { lab: lab.id, actor: name, kind: started, resource, detail: execDetail }, { as: me });
     console.log(`${name} joined ${labTitle(lab)} (${lab.id}) and runs ${JSON.stringify(args.exec)} as its lane`);
     return runExecLane({ command: args.exec, databaseUrl, me, lab, session, detail: execDetail });
