@@ -2,7 +2,7 @@ import 'server-only';
 import { exploreOnDatabase, walkOnDatabase } from '../../db/explore';
 import { findLab } from '../../db/labs';
 import { toFencingError } from '../../db/pool';
-import { isFencingError } from '../model/core/errors';
+import { FencingError, isFencingError } from '../model/core/errors';
 import type { WireEvent } from '../model/core/wire';
 import { type ExploreAddress, parseExploreAddress } from '../model/explore/explore-inputs';
 import { type ExploreLab, exploreLabOf } from '../model/explore/explore-labs';
@@ -42,12 +42,30 @@ export type ExploreView = {
 
 type Verdict = Pick<ExploreView, 'verdict' | 'holds' | 'counts' | 'seconds' | 'shortestPath'>;
 
-const verdicts = new Map<string, Verdict>();
+/** Each lab's verdict at each bounds, explored once: the page's requests at once share one exploration. */
+const verdicts = new Map<string, Promise<Verdict>>();
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Runs `work` after every exploration this process started before it. */
+/** Explorations and walks waiting their turn in this process, at most: a page's requests are cheap, each walk is not. */
+export const EXPLORE_QUEUE_MAX = 16;
+let waiting = 0;
+
+/**
+ * Runs `work` after every exploration this process started before it. Past EXPLORE_QUEUE_MAX waiting,
+ * refuses at once (rate_limited: 429, in words) rather than queue without end.
+ */
 function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-  const run = queue.then(work, work);
+  if (waiting >= EXPLORE_QUEUE_MAX) {
+    return Promise.reject(
+      new FencingError('rate_limited', `the explorer has ${waiting} explorations waiting: try again in a few seconds`),
+    );
+  }
+  waiting += 1;
+  const done = () => {
+    waiting -= 1;
+  };
+  // Counted out before its caller hears of it: a caller who asks again at once finds its place free.
+  const run = queue.then(work, work).finally(done);
   // The queue only orders the next one: this one's failure is its caller's, through `run`.
   queue = run.catch(() => undefined);
   return run;
@@ -56,9 +74,9 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 export async function exploreView(lab: ExploreLab, address: ExploreAddress): Promise<ExploreView> {
   const bounds = { holders: address.holders, writes: address.writes };
   const key = `${lab.kind}:${bounds.holders}x${bounds.writes}`;
-  let verdict = verdicts.get(key);
-  if (!verdict) {
-    verdict = await oneAtATime(async () => {
+  let exploring = verdicts.get(key);
+  if (!exploring) {
+    exploring = oneAtATime(async () => {
       const { result, seconds } = await exploreOnDatabase({ lab, bounds });
       // The counterexample's steps as a path: enabled steps depend on no write's outcome nor token.
       const start = { rule: { tokens: [1, 2, 3], writeWith: 'lease-token' as const }, row: { value: '', token: 0 } };
@@ -73,8 +91,11 @@ export async function exploreView(lab: ExploreLab, address: ExploreAddress): Pro
         ...(result.shortest ? { shortestPath: stepIndexes(bounds, start, result.shortest.steps) } : {}),
       };
     });
-    verdicts.set(key, verdict);
+    verdicts.set(key, exploring);
+    // A failed exploration is not kept: the next request tries again.
+    exploring.catch(() => verdicts.delete(key));
   }
+  const verdict = await exploring;
   const walked = await oneAtATime(() => walkOnDatabase({ lab, bounds, path: address.path }));
   const path = address.path.slice(0, walked.taken.length);
   return {
@@ -126,7 +147,7 @@ export async function exploredPathHistory(
 export type ExploredFile =
   | { ok: true; file: HistoryFile; fileName: string }
   /** `not_found`: no lab this caller may see; `invalid_input`: a lab not explored, or a bad address. */
-  | { ok: false; code: 'not_found' | 'invalid_input' | 'db_unavailable'; message: string };
+  | { ok: false; code: 'not_found' | 'invalid_input' | 'db_unavailable' | 'rate_limited'; message: string };
 
 /** The explored path a request names (`lab`, and `holders`, `writes`, `path` as the Explore page has them) as a history file. */
 export async function exploredFileFor(
@@ -149,6 +170,7 @@ export async function exploredFileFor(
   try {
     return { ok: true, ...(await exploredPathHistory(summaryOf(record), explorable, parsed.address)) };
   } catch (error) {
+    if (isFencingError(error, 'rate_limited')) return { ok: false, code: 'rate_limited', message: error.message };
     if (!isFencingError(error, 'db_unavailable')) throw error;
     return { ok: false, code: 'db_unavailable', message: 'the database cannot be reached: try again once it is back' };
   }

@@ -54,12 +54,15 @@ export default async function ExplorePage({ params, searchParams }: Props) {
   try {
     view = await exploreView(explorable, address);
   } catch (error) {
-    if (!isFencingError(error, 'db_unavailable')) throw error;
+    const busy = isFencingError(error, 'rate_limited');
+    if (!busy && !isFencingError(error, 'db_unavailable')) throw error;
     return (
       <main className="mx-auto flex max-w-4xl flex-col gap-4 px-4 py-4">
         <SiteHeader subtitle={title} />
         <p role="alert" className="text-lg">
-          The database cannot be reached: nothing can be explored until it is back. Reload this page then.
+          {busy
+            ? 'The explorer is busy with other explorations: reload this page in a few seconds.'
+            : 'The database cannot be reached: nothing can be explored until it is back. Reload this page then.'}
         </p>
       </main>
     );
