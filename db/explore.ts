@@ -14,6 +14,7 @@ import {
 import { type ExploreBounds, HOLDER_NAMES, type StoryStart, type WriteOutcome } from '../lib/model/explore/story';
 import { privateLabIdFrom, privateResourceOf } from '../lib/model/lab/lab-instance';
 import { newClient, toFencingError } from './pool';
+import { ourSqlstate } from './sqlstates';
 import { GUARD_STATEMENT_TIMEOUT_MS } from './your-guard';
 
 /*
@@ -314,7 +315,7 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
         throw new FencingError('unknown_row', `the scratch row ${scratch.rowId} is gone (${row?.outcome})`);
       } catch (error) {
         // FL001: the row's trigger refused an older token (a write that bypassed the predicate).
-        if ((error as { code?: unknown }).code !== 'FL001') throw error;
+        if (ourSqlstate(error) !== 'FL001') throw error;
         await client.query(`ROLLBACK TO SAVEPOINT d${depth}`);
         const { rows } = await client.query<{ last_token: string }>(
           'SELECT last_token FROM protected_rows WHERE id = $1',

@@ -2,6 +2,7 @@ import 'server-only';
 import { FencingError } from '../lib/model/core/errors';
 import { type GuardShare, type GuardShareKind, guardShareWords } from '../lib/model/guard/guard-share';
 import { getPool, type Queryable } from './pool';
+import { ourSqlstate } from './sqlstates';
 
 /*
  * Every guard a trainee submitted (0034_guard_attempts.sql): for the trainee's own list, the class
@@ -86,10 +87,10 @@ export function sentByParams(sentBy: SentBy, kind: GuardShareKind): unknown[] {
   ];
 }
 
-/** A share used (FLG01) as the refusal the editor shows, with when to come back; any other error as it was. */
+/** A share used (FLG02, db/sqlstates.ts) as the refusal the editor shows, with when to come back; any other error as it was. */
 export function shareUsedInWords(error: unknown, kind: GuardShareKind): unknown {
-  const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
-  if (code !== 'FLG01' || typeof detail !== 'string') return error;
+  const { detail } = (error ?? {}) as { detail?: unknown };
+  if (ourSqlstate(error) !== 'FLG02' || typeof detail !== 'string') return error;
   const used = JSON.parse(detail) as { by: 'owner' | 'address'; limit: number; wait_s: number };
   return new FencingError(
     'rate_limited',

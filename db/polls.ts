@@ -1,7 +1,6 @@
 import 'server-only';
-import { FencingError, type FencingErrorCode } from '../lib/model/core/errors';
 import type { OwnAnswer, PollState, PollView } from '../lib/model/poll/poll';
-import { getPool, type Queryable } from './pool';
+import { getPool, type Queryable, toFencingError } from './pool';
 
 /*
  * The room's questions (0042_polls.sql): asked, answered and revealed only through the functions
@@ -9,25 +8,12 @@ import { getPool, type Queryable } from './pool';
  * only for a revealed question, so that no caller gets them before the trainer shows them.
  */
 
-/** What each refusal of the poll functions means to the person who made the request. */
-const REFUSALS: Record<string, FencingErrorCode> = {
-  FLP01: 'invalid_input',
-  FLP02: 'poll_closed',
-  FLP03: 'poll_closed',
-  FLP04: 'limit_reached',
-  '22023': 'invalid_input',
-};
-
+/** A refusal of the poll functions (FLP01…FLP04), as its meaning in db/sqlstates.ts, in PostgreSQL's words. */
 async function refusedInWords<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (error) {
-    const found = [error, (error as { cause?: unknown }).cause].find(
-      (e): e is { code: string; message: string } =>
-        typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code in REFUSALS,
-    );
-    if (found) throw new FencingError(REFUSALS[found.code] as FencingErrorCode, found.message, { cause: error });
-    throw error;
+    throw toFencingError(error);
   }
 }
 

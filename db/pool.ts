@@ -4,6 +4,7 @@ import { FencingError, isFencingError } from '../lib/model/core/errors';
 import { closeSingleton, singleton } from '../lib/os/process-singletons';
 import { jobsUrlFrom } from './jobs-database';
 import { appRoleName, databaseNameOf } from './role-names';
+import { ourSqlstate, SQLSTATE_MEANINGS } from './sqlstates';
 
 export const POOL_MAX_CLIENTS = 10;
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -149,30 +150,21 @@ const CONNECTION_ERROR_CODES = new Set([
 ]);
 
 /**
- * Connection failures become `db_unavailable`, a stale generation `lab_reset`; everything else passes
- * through unchanged.
+ * Connection failures become `db_unavailable`, and each SQLSTATE of ours its meaning (db/sqlstates.ts:
+ * a stale generation `lab_reset`, …); everything else passes through unchanged.
  */
 export function toFencingError(error: unknown): unknown {
   if (isFencingError(error)) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
-  // Raised by lab_generation_current (0008_lab_generations.sql): a worker from before a reset.
-  if (code === 'FL007') return new FencingError('lab_reset', message, { cause: error });
-  // Raised by the worker's functions (0016_worker_functions.sql) and the fenced write (0015).
-  if (code === 'FL008') return new FencingError('worker_not_joined', message, { cause: error });
-  if (code === 'FL009') return new FencingError('token_not_granted', message, { cause: error });
-  if (code === 'FL003') {
+  // Ours (db/sqlstates.ts, one meaning each), on the error or on the one it wraps.
+  const ours = ourSqlstate(error);
+  if (ours === 'FL003') {
     return new FencingError('token_not_issued', 'that token was never issued by the write_epoch sequence', {
       cause: error,
     });
   }
-  // Raised by fl_take_event_budget: a worker recorded too many events too fast (0047).
-  if (code === 'FL012') return new FencingError('rate_limited', message, { cause: error });
-  // A person's worker line: none left to issue (FL030), or its settings changed by its holder (FL031).
-  if (code === 'FL030') return new FencingError('limit_reached', message, { cause: error });
-  if (code === 'FL010' || code === 'FL011' || code === 'FL031' || code === '22023') {
-    return new FencingError('invalid_input', message, { cause: error });
-  }
+  if (ours !== undefined) return new FencingError(SQLSTATE_MEANINGS[ours], message, { cause: error });
   if (
     (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) ||
     /Connection terminated|timeout exceeded when trying to connect|timeout expired|connect ECONNREFUSED|not queryable|terminating connection/.test(

@@ -1,8 +1,7 @@
 import 'server-only';
-import { FencingError } from '../lib/model/core/errors';
 import { parseStoredToken, type Token } from '../lib/model/core/token';
 import type { WriteResult } from '../lib/model/core/write-result';
-import { getPool, type Queryable, type Session, withTransaction } from './pool';
+import { getPool, type Queryable, type Session, toFencingError, withTransaction } from './pool';
 import { identityParams, type WorkerIdentity } from './worker-identity';
 
 /*
@@ -21,11 +20,8 @@ export async function installGuard(lab: string, statement: string): Promise<void
     await client.query(`SET LOCAL statement_timeout = ${GUARD_STATEMENT_TIMEOUT_MS}`);
     await client.query('SELECT fl_install_guard($1, $2)', [lab, statement]);
   }).catch((error: unknown) => {
-    const cause = (error as { cause?: unknown }).cause ?? error;
-    if ((error as { code?: unknown }).code === 'FLG01' || (cause as { code?: unknown }).code === 'FLG01') {
-      throw new FencingError('invalid_input', (error as Error).message, { cause: error });
-    }
-    throw error;
+    // PostgreSQL's refusal of the statement (FLG01) is the person's to read: invalid_input, in its words.
+    throw toFencingError(error);
   });
 }
 

@@ -1,7 +1,7 @@
 -- execute: app
 -- A trainee's share of guards a minute, for the whole room (0045): called by the statement that inserts
 -- an attempt, before the insert. It counts the owner's attempts of the same kind (an attack or a
--- refusal) in the last p_window_ms on the database's clock, then the address's, and raises FLG01 past
+-- refusal) in the last p_window_ms on the database's clock, then the address's, and raises FLG02 past
 -- either share: nothing is inserted. Its detail says whose share was used ('owner' or 'address'), the
 -- bound, and the seconds until the oldest attempt that counts leaves the window.
 --
@@ -32,7 +32,7 @@ BEGIN
    ORDER BY created_at DESC OFFSET p_per_owner - 1 LIMIT 1;
   IF FOUND THEN
     RAISE EXCEPTION 'this owner has sent % % a window of % ms', p_per_owner, p_counted_as, p_window_ms
-      USING ERRCODE = 'FLG01', DETAIL = json_build_object('by', 'owner', 'limit', p_per_owner,
+      USING ERRCODE = 'FLG02', DETAIL = json_build_object('by', 'owner', 'limit', p_per_owner,
         'wait_s', greatest(1, ceil(extract(epoch FROM frees - since))))::text;
   END IF;
   SELECT created_at INTO frees FROM guard_attempts
@@ -40,7 +40,7 @@ BEGIN
    ORDER BY created_at DESC OFFSET p_per_address - 1 LIMIT 1;
   IF FOUND THEN
     RAISE EXCEPTION 'this address has sent % % a window of % ms', p_per_address, p_counted_as, p_window_ms
-      USING ERRCODE = 'FLG01', DETAIL = json_build_object('by', 'address', 'limit', p_per_address,
+      USING ERRCODE = 'FLG02', DETAIL = json_build_object('by', 'address', 'limit', p_per_address,
         'wait_s', greatest(1, ceil(extract(epoch FROM frees - since))))::text;
   END IF;
   RETURN true;
