@@ -71,7 +71,7 @@ while [[ -z $stopping ]]; do
       echo "I hold token $token until $(date -d "@$((until_ms / 1000))" +%T) (by my own clock)"
     fi
   elif ((now >= until_ms)); then
-    echo "my lease (token $token) ran out by my own clock"; token=''
+    echo "my lease (token $token) ran out by my own clock: I lost the lease"; event lease_lost "$token"; token=''
   elif ((now >= next_renew_ms)); then
     IFS='|' read -r outcome _rest <<<"$(q "SELECT * FROM worker_renew_lease($me, $token, $ttl_ms)")"
     if [[ $outcome == renewed ]]; then
@@ -83,7 +83,7 @@ while [[ -z $stopping ]]; do
     IFS='|' read -r outcome _row stored <<<"$(q "SELECT * FROM $write($me, $mode$(lit "$value"), $token)")"
     if [[ $outcome == accepted ]]; then echo "wrote $value with token $token"
     elif [[ $outcome == stale ]]; then
-      echo "my write with token $token was rejected: the row holds $stored. I lost the lease"; token=''
+      echo "my write with token $token was rejected: the row holds $stored. I lost the lease"; event lease_lost "$token"; token=''
     else fail "the write failed: $outcome"; fi
   fi
   sleep "$every_s"

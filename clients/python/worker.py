@@ -1,14 +1,9 @@
 #!/usr/bin/env python3
-"""A Fencing Lab worker in Python with psycopg 3 (protocol version 1, docs/protocol.md).
-
-It joins a lab, takes the lease, writes with the token it was granted, renews, and treats a refusal
-as "I lost the lease". It writes in the fenced lab (worker_fenced_write) and in the no-fencing lab
-(worker_broken_write 'plain', which checks nothing: there a late write of this client is accepted).
-  FENCING_LAB_URL=postgres://fencing_line_…:…@host:port/db FENCING_LAB_LAB=fenced \\
-  FENCING_LAB_NAME=Py [FENCING_LAB_JOIN_KEY=…] python3 clients/python/worker.py
-Run by `npm run worker -- --exec "python3 clients/python/worker.py"` (FENCING_LAB_INSTANCE and
-FENCING_LAB_KIND set), it neither joins nor beats: the runner has, and freezes this process group.
-"""
+"""A Fencing Lab worker in Python with psycopg 3 (protocol version 1, docs/protocol.md): it takes the
+lease, writes with the token it was granted, renews, and treats a refusal as "I lost the lease", in the
+fenced lab and the no-fencing lab (whose write checks nothing). Alone: FENCING_LAB_URL=<worker line>
+FENCING_LAB_LAB=fenced FENCING_LAB_NAME=Py [FENCING_LAB_JOIN_KEY=…] python3 clients/python/worker.py.
+Under `npm run worker -- --exec` (FENCING_LAB_INSTANCE set) the runner joins, beats and freezes it."""
 import json, os, secrets, signal, sys, time
 from datetime import datetime
 
@@ -25,28 +20,23 @@ url, lab, name = env["FENCING_LAB_URL"], env["FENCING_LAB_LAB"], env["FENCING_LA
 ttl_ms = int(env.get("FENCING_LAB_TTL_MS", "2000"))
 every_s = float(env.get("FENCING_LAB_WRITE_EVERY_S", "0.3"))
 runner = bool(env.get("FENCING_LAB_INSTANCE"))
-instance = env.get("FENCING_LAB_INSTANCE") or secrets.token_hex(16)
-me = (lab, name, instance)
+me = (lab, name, env.get("FENCING_LAB_INSTANCE") or secrets.token_hex(16))
 db = psycopg.connect(url, autocommit=True)  # each call is one statement, committed on its own
-
 
 def call(function, *args):
     """One worker_* function on the session: its rows, as tuples."""
     marks = ", ".join(["%s"] * (len(me) + len(args)))
     return db.execute(f"SELECT * FROM {function}({marks})", (*me, *args)).fetchall()
 
-
 def event(kind, token=None, detail=None):
     call("worker_record_event", kind, token, json.dumps(detail or {}))
 
-
 kind = env.get("FENCING_LAB_KIND", "")
 if not runner:
-    settings = {"name": name, "protocol": 1, "leaseTtlMs": ttl_ms}
+    settings = json.dumps({"name": name, "protocol": 1, "leaseTtlMs": ttl_ms})
     key = env.get("FENCING_LAB_JOIN_KEY") or None
     refusal, _generation, kind, *_ = db.execute(
-        "SELECT * FROM worker_join(%s, %s, %s, %s::jsonb, %s)", (*me, json.dumps(settings), key)
-    ).fetchone()
+        "SELECT * FROM worker_join(%s, %s, %s, %s::jsonb, %s)", (*me, settings, key)).fetchone()
     if refusal:
         sys.exit(f"{name}: the lab refused me: {refusal}")
 if kind not in ("fenced", "no-fencing"):
@@ -55,31 +45,31 @@ if not runner:
     call("worker_record_origin", None)
     event("worker_started", None, {"remote": True, "client": "python"})
 print(f"{name} writes in {lab}", flush=True)
-
-stopping = ""
-
+token, until_ms, next_renew_ms, writes, stopping, told_to_stop = None, 0, 0, 0, "", False
 
 def stop(_signum, _frame):
     global stopping
     stopping = "a stop signal"
 
+def lost(why):
+    print(f"{why}: I lost the lease", flush=True)
+    event("lease_lost", token, {"reason": why})
 
-for signum in (signal.SIGTERM, signal.SIGINT):
-    signal.signal(signum, stop)
-token, until_ms, next_renew_ms, writes = None, 0, 0, 0
-while not stopping:
+def step():
+    """One turn: the lab's word (alone), then take, check, renew or write. Returns why to stop, or ''."""
+    global token, until_ms, next_renew_ms, writes, told_to_stop
     if not runner:
         (told,), = call("worker_beat", "holding" if token else "acquiring", token, None, False)
         if told:
-            stopping = f"the lab said: {told}"
-            break
+            return f"the lab said: {told}"
         for _id, command, _seconds in call("worker_take_commands"):
-            if command == "stop":
-                stopping = "a stop from the lab"
-            elif command == "crash":
+            if command == "stop":  # with a reset or a close: no event (docs/protocol.md)
+                told_to_stop = True
+                return "a stop from the lab"
+            if command == "crash":
+                event("worker_crashed", None, {"reason": "the lab crashed it"})
+                call("worker_mark_crashed")
                 os.kill(os.getpid(), signal.SIGKILL)
-        if stopping:
-            break
     now = int(time.time() * 1000)
     if token is None:
         outcome, _res, _holder, granted, *_ = call("worker_acquire_lease", ttl_ms)[0]
@@ -87,33 +77,43 @@ while not stopping:
             token, until_ms, next_renew_ms = granted, now + ttl_ms, now + ttl_ms // 3
             print(f"I hold token {token} until {datetime.fromtimestamp(until_ms / 1000):%H:%M:%S} (by my own clock)", flush=True)
     elif now >= until_ms:
-        print(f"my lease (token {token}) ran out by my own clock", flush=True)
+        lost(f"my lease (token {token}) ran out by my own clock")
         token = None
     elif now >= next_renew_ms:
         if call("worker_renew_lease", token, ttl_ms)[0][0] == "renewed":
             until_ms, next_renew_ms = now + ttl_ms, now + ttl_ms // 3
         else:
-            print(f"my renewal of token {token} was refused: I lost the lease", flush=True)
-            event("lease_lost", token)
+            lost(f"my renewal of token {token} was refused")
             token = None
     else:
         writes += 1
         value = f"{name}-{writes}"
-        event("write_sent", token, {"value": value})
-        if kind == "fenced":
-            outcome, _row, stored = call("worker_fenced_write", value, token)[0]
-        else:
-            outcome, _row, stored = call("worker_broken_write", "plain", value, token)[0]
+        event("write_sent", token, {"value": value})  # my critical window: I have decided to write
+        write = ("worker_fenced_write",) if kind == "fenced" else ("worker_broken_write", "plain")
+        outcome, _row, stored = call(*write, value, token)[0]
         if outcome == "accepted":
             print(f"wrote {value} with token {token}", flush=True)
         else:
-            print(f"my write with token {token} was rejected: the row holds {stored}. I lost the lease", flush=True)
+            lost(f"my write with token {token} was rejected: the row holds {stored}")
             token = None
-    time.sleep(every_s)
+    return ""
 
-if token is not None:
-    call("worker_release_lease", token)
-if not runner:
-    event("worker_stopped", None, {"reason": stopping})
-    call("worker_mark_stopped")
+for signum in (signal.SIGTERM, signal.SIGINT):
+    signal.signal(signum, stop)
+while not stopping:
+    try:
+        stopping = step() or stopping
+    except psycopg.Error as error:  # over the rate (FL012): skip it and go on; anything else ends me
+        if error.sqlstate != "FL012":
+            stopping = f"the database said: {str(error).splitlines()[0]}"
+    time.sleep(every_s)
+try:
+    if token is not None:
+        call("worker_release_lease", token)
+    if not runner and not told_to_stop:
+        event("worker_stopped", None, {"reason": stopping})
+    if not runner:
+        call("worker_mark_stopped")
+except psycopg.Error:
+    pass  # the lease runs out by itself, and a lane that no longer beats is shown gone
 print(f"{name} stopped: {stopping}", flush=True)

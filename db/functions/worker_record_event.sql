@@ -6,7 +6,6 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
   joined bigint;
   b labs%ROWTYPE;
-  k record;
   waited text;
 BEGIN
   IF p_kind NOT IN ('worker_started', 'worker_restarted', 'worker_stopped', 'worker_crashed', 'write_sent', 'lease_lost',
@@ -22,11 +21,16 @@ BEGIN
     -- The lane's critical window (issue 36): while its --exec runner has armed a critical pause, it
     -- holds this lock (worker_hold_critical_window) and lets go once it has frozen the program, so
     -- the program is frozen after deciding to write and before its write. Otherwise free at once.
-    -- Waited for before the run's lock is taken (worker_generation), so that a Reset never waits on it.
-    k := fl_critical_window_key(p_lab, p_name, p_instance);
+    -- Only a running worker's own call waits, at most 400 ms (the runner looks every 10 ms), and
+    -- before the run's lock is taken (worker_generation), so that a Reset never waits on it.
+    IF NOT EXISTS (SELECT FROM remote_workers r
+                    WHERE r.lab = p_lab AND r.name = p_name AND r.instance = p_instance AND r.stopped_at IS NULL) THEN
+      RAISE EXCEPTION 'no running worker % with this instance in the lab % (join the lab first)', p_name, p_lab
+        USING ERRCODE = 'FL008';
+    END IF;
     waited := current_setting('lock_timeout');
-    PERFORM set_config('lock_timeout', '3s', true);
-    PERFORM pg_advisory_xact_lock_shared(k.k1, k.k2);
+    PERFORM set_config('lock_timeout', '400ms', true);
+    PERFORM pg_advisory_xact_lock_shared(fl_critical_window_key(p_lab, p_name, p_instance));
     PERFORM set_config('lock_timeout', waited, true);
   END IF;
   joined := worker_generation(p_lab, p_name, p_instance);

@@ -1,28 +1,23 @@
 -- execute: worker
 -- The runner lets its lane's write_sent in, after freezing the program (or when the pause is
 -- cancelled): it lets go of the critical-window lock it holds, if it holds it. When the program's
--- write_sent was waiting there, returns the token it carries, once it is in (at most 1 s): the freeze
--- is recorded after it, with the token the program believed it held. No identity check: a session may
--- always let go of what it holds, even after its lab was reset.
+-- write_sent was waiting there, returns the token it carries once it is in (at most 300 ms, well
+-- inside the watchdog's budget for a transaction; null if it never lands: a reset, a rate refused):
+-- the freeze is recorded after it, with the token the program believed it held. No identity check: a
+-- session may always let go of what it holds, even after its lab was reset.
 CREATE OR REPLACE FUNCTION worker_release_critical_window(p_lab text, p_name text, p_instance text) RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
-  k record;
+  k bigint := fl_critical_window_key(p_lab, p_name, p_instance);
   waiting boolean;
   last_id bigint;
   sent bigint;
-  deadline timestamptz := clock_timestamp() + interval '1 second';
+  deadline timestamptz := clock_timestamp() + interval '300 milliseconds';
 BEGIN
-  k := fl_critical_window_key(p_lab, p_name, p_instance);
-  waiting := EXISTS (SELECT FROM pg_locks l
-                      WHERE l.locktype = 'advisory' AND NOT l.granted AND l.objsubid = 2
-                        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                        AND l.classid = k.k1::oid AND l.objid = k.k2::oid);
+  waiting := EXISTS (SELECT FROM fl_critical_window_locks(k) l WHERE NOT l.granted);
   SELECT coalesce(max(e.id), 0) INTO last_id FROM events e WHERE e.lab = p_lab;
-  WHILE EXISTS (SELECT FROM pg_locks l
-                 WHERE l.locktype = 'advisory' AND l.pid = pg_backend_pid() AND l.granted AND l.objsubid = 2
-                   AND l.classid = k.k1::oid AND l.objid = k.k2::oid) LOOP
-    PERFORM pg_advisory_unlock(k.k1, k.k2);
+  WHILE EXISTS (SELECT FROM fl_critical_window_locks(k) l WHERE l.pid = pg_backend_pid() AND l.granted) LOOP
+    PERFORM pg_advisory_unlock(k);
   END LOOP;
   IF NOT waiting THEN
     RETURN NULL;
@@ -31,7 +26,8 @@ BEGIN
     SELECT e.token INTO sent FROM events e
      WHERE e.lab = p_lab AND e.actor = p_name AND e.kind = 'write_sent' AND e.id > last_id
      ORDER BY e.id LIMIT 1;
-    IF FOUND OR clock_timestamp() > deadline THEN
+    -- In, or no longer on its way (its statement ended without it: nobody holds or waits on the key).
+    IF FOUND OR clock_timestamp() > deadline OR NOT EXISTS (SELECT FROM fl_critical_window_locks(k)) THEN
       RETURN sent;
     END IF;
     PERFORM pg_sleep(0.005);

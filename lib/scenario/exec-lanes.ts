@@ -27,7 +27,16 @@ export type ExecLanes = Partial<Record<'A' | 'B', string>>;
 
 /** A lane that ended before the story did: how long the story waits for its last words. */
 const LAST_WORDS_MS = 500;
-const STOP_GRACE_MS = 5_000;
+/** Longer than a runner's own stop (its window's release, its program's grace, its group's end: about 7 s). */
+const STOP_GRACE_MS = 10_000;
+
+/** Every story's lanes still running in this process: the command's clean-up stops them on any way out. */
+const running = new Set<() => Promise<void>>();
+
+/** Stops every runner a story of this process started and has not stopped (main.ts's clean-up). */
+export async function stopAllExecLanes(): Promise<void> {
+  await Promise.all([...running].map((stop) => stop()));
+}
 /** How often the supervisor is shown the lab's workers while the story waits (it records expiries meanwhile). */
 const LOOK_EVERY_MS = 1_000;
 
@@ -75,6 +84,20 @@ export function withExecLanes<F>(
     void lane.exited.then(() => ended?.(lane));
     return lane;
   };
+  const stop = async () => {
+    ended = undefined;
+    running.delete(stop);
+    await Promise.all(
+      started.map(async (lane) => {
+        if (lane.child.exitCode !== null || lane.child.signalCode !== null) return;
+        lane.child.kill('SIGTERM');
+        const gone = await Promise.race([lane.exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
+        if (!gone) lane.child.kill('SIGKILL');
+        await lane.exited;
+      }),
+    );
+  };
+  running.add(stop);
   const stalled = async () => {
     const lane = await endedEarly;
     await sleep(LAST_WORDS_MS);
@@ -95,7 +118,18 @@ export function withExecLanes<F>(
       // The supervisor records lease expiries while it sees live workers (a frozen holder cannot say
       // its lease ran out): a program's lane is not its process, so it is shown the lab's workers.
       const supervisor = getSupervisor();
-      const look = setInterval(() => void supervisor.listWorkers(lab).catch(() => undefined), LOOK_EVERY_MS); // the next look tries again
+      let looking = false;
+      const look = setInterval(() => {
+        if (looking) return;
+        looking = true;
+        // A look that fails is tried again at the next.
+        void supervisor
+          .listWorkers(lab)
+          .catch(() => undefined)
+          .finally(() => {
+            looking = false;
+          });
+      }, LOOK_EVERY_MS);
       try {
         await supervisor.listWorkers(lab);
         await Promise.race([driver.waitFor(what, done, timeoutMs), stalled()]);
@@ -111,17 +145,6 @@ export function withExecLanes<F>(
         clearInterval(look);
       }
     },
-    async stop() {
-      ended = undefined;
-      await Promise.all(
-        started.map(async (lane) => {
-          if (lane.child.exitCode !== null || lane.child.signalCode !== null) return;
-          lane.child.kill('SIGTERM');
-          const gone = await Promise.race([lane.exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
-          if (!gone) lane.child.kill('SIGKILL');
-          await lane.exited;
-        }),
-      );
-    },
+    stop,
   };
 }

@@ -25,7 +25,7 @@ import { runDelayedPacketScenario } from './delayed-packet';
 import { runDelayedPacketRetryScenario } from './delayed-packet-retry';
 import { runDriftScenario } from './drift';
 import { runDurabilityScenario } from './durability';
-import type { ExecLanes } from './exec-lanes';
+import { type ExecLanes, stopAllExecLanes } from './exec-lanes';
 import { runFailoverScenario, stopFailoverPair } from './failover';
 import { LabInUseError, runPauseScenario } from './pause';
 import { jsonPrinter, type StoryPrinter, textPrinter } from './story';
@@ -336,6 +336,8 @@ async function crashDatabase(): Promise<void> {
 /** Workers first, then the pool, then the database if this command started it. */
 async function cleanUp(): Promise<void> {
   await stopFailoverPair();
+  // A person's programs run by the story (--exec-a, --exec-b): their runners end them.
+  await stopAllExecLanes();
   // An interrupted sweep: its run labs still open are closed, their workers stopped, their histories kept.
   await closeOpenCellLabs('the command line running this sweep was interrupted').catch((error: unknown) =>
     console.error('[sweep] closing its run labs:', (error as Error).message),

@@ -103,7 +103,17 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
   };
   process.on('exit', killGroupNow);
   try {
-    return await runLane(lane, { interrupted, interruption: () => interruption, started: (pid) => (groupId = pid) });
+    return await runLane(lane, {
+      interrupted,
+      interruption: () => interruption,
+      started: (pid) => {
+        groupId = pid;
+      },
+      // Its group seen gone: never signalled again (its id may be another's by then).
+      ended: () => {
+        groupId = undefined;
+      },
+    });
   } finally {
     killGroupNow();
     process.off('exit', killGroupNow);
@@ -115,9 +125,10 @@ type Interruptions = {
   interrupted: Promise<string>;
   interruption: () => string | undefined;
   started: (pid: number) => void;
+  ended: () => void;
 };
 
-async function runLane(lane: ExecLane, { interrupted, interruption, started }: Interruptions): Promise<number> {
+async function runLane(lane: ExecLane, { interrupted, interruption, started, ended }: Interruptions): Promise<number> {
   const { me, lab, session } = lane;
   const event = (
     kind: 'worker_stopped' | 'worker_crashed' | 'pause_started' | 'pause_ended',
@@ -186,6 +197,7 @@ async function runLane(lane: ExecLane, { interrupted, interruption, started }: I
         // Gone meanwhile: nothing left to end.
       }
     }
+    if (!groupRuns()) ended();
   };
   const finish = async (kind: 'worker_stopped' | 'worker_crashed', reason: string, code: number) => {
     clearTimeout(resumeTimer);

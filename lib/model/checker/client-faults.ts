@@ -48,7 +48,7 @@ export function clientFaults(events: readonly WireEvent[], actor: string): Clien
       );
     }
     // A write after the row refused this token, with no new lease taken in between.
-    const refusal = mine.find((e) => e.kind === 'write_rejected' && e.token === token && e.id < write.id);
+    const refusal = mine.findLast((e) => e.kind === 'write_rejected' && e.token === token && e.id < write.id);
     const retook = refusal && mine.some((e) => e.kind === 'lease_acquired' && e.id > refusal.id && e.id < write.id);
     if (refusal && !retook) {
       add(
@@ -69,7 +69,8 @@ export function clientFaults(events: readonly WireEvent[], actor: string): Clien
     if (lastPause?.kind === 'pause_started') continue;
     const nextGrant = mine.find((e) => e.kind === 'lease_acquired' && e.at > ranOut);
     const write = mine.find(
-      (e) => e.kind === 'write_sent' && e.token === token && e.at > ranOut && (!nextGrant || e.id < nextGrant.id),
+      // Its own word (write_sent), or the database's (the write's outcome), for a client that does not say.
+      (e) => isWrite(e) && e.token === token && e.at > ranOut && (!nextGrant || e.id < nextGrant.id),
     );
     if (!write) continue;
     add(
