@@ -122,10 +122,9 @@ export function withExecLanes<F>(
       const look = setInterval(() => {
         if (looking) return;
         looking = true;
-        // A look that fails is tried again at the next.
         void supervisor
           .listWorkers(lab)
-          .catch(() => undefined)
+          .catch(() => undefined) // a look that fails is tried again at the next
           .finally(() => {
             looking = false;
           });
