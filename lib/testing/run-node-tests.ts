@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { migrate } from '../../db/migrate';
+import { newClient } from '../../db/pool';
 import { ensureLocalWorkerPassword } from '../../db/roles';
 import { PROJECT_ROOT } from '../launcher/paths';
 import { startWorkersFromBundle } from '../os/worker-bundle';
@@ -29,6 +30,12 @@ import { splitTests } from './test-groups';
 const TEST_ROOTS = ['lib', 'db', 'app', 'components'];
 const TIMES_FILE = path.resolve('node_modules/.cache/fencing-lab/node-test-seconds.json');
 const NODE_ARGS = ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec'];
+/**
+ * A hang is a failure: a database file still running after 10 minutes (the slowest takes under 3) is
+ * ended with its process group and reported; the pure files, run together, get 15.
+ */
+const FILE_DEADLINE_MS = 10 * 60_000;
+const PURE_DEADLINE_MS = 15 * 60_000;
 
 async function findTests(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -71,11 +78,14 @@ function runNodeTest(
   extraArgs: string[],
   env: NodeJS.ProcessEnv,
   header: string,
+  deadlineMs: number,
 ): Promise<{ seconds: number; code: number; output: string }> {
   const started = performance.now();
+  // A group of its own: a run past its deadline is ended with all it started.
   const child = spawn(process.execPath, [...NODE_ARGS, ...extraArgs, ...files], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
+    detached: true,
   });
   running.add(child);
   let output = '';
@@ -85,17 +95,55 @@ function runNodeTest(
   child.stderr.on('data', (chunk) => {
     output += chunk;
   });
+  let overdue = false;
+  const deadline = setTimeout(() => {
+    overdue = true;
+    output += `\n✖ failing tests:\n\n✖ ${files.length === 1 ? files[0] : `${files.length} files`} did not end within ${deadlineMs / 1000} s: its process group was ended\n`;
+    endGroup(child, 'SIGTERM');
+    setTimeout(() => endGroup(child, 'SIGKILL'), 5_000).unref();
+  }, deadlineMs);
   return new Promise((resolve) => {
-    child.on('close', (code, signal) => {
+    let done = false;
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (done) return;
+      done = true;
+      clearTimeout(deadline);
       running.delete(child);
       const seconds = (performance.now() - started) / 1000;
-      const result = code ?? (signal ? 1 : 0);
+      const result = overdue ? 1 : (code ?? (signal ? 1 : 0));
       process.stdout.write(
         `\n── ${header} · ${seconds.toFixed(1)} s · ${result === 0 ? 'passed' : 'FAILED'}\n${output.trimEnd()}\n`,
       );
       resolve({ seconds, code: result, output });
-    });
+    };
+    child.on('close', finish);
+    // A process it started that outlives it and holds its output open must not hold the run up.
+    child.on('exit', (code, signal) => setTimeout(() => finish(code, signal), 5_000).unref());
   });
+}
+
+/** A signal to a test run's whole process group (it is gone already: nothing to do). */
+function endGroup(child: ReturnType<typeof spawn>, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: the group has ended.
+  }
+}
+
+/**
+ * The worker lines the file's tests issued (db/worker-lines.ts), taken back once it ends: each file
+ * starts with none, however many files its lane runs (a lane that ran most files alone, its other one
+ * held up, once reached the room's 40 and refused the next file's).
+ */
+async function dropWorkerLines(url: string): Promise<void> {
+  const client = newClient(url);
+  await client.connect();
+  try {
+    await client.query('SELECT fl_drop_worker_line(role_name) FROM worker_lines');
+  } finally {
+    await client.end();
+  }
 }
 
 /** The environment without a database: a pure file that reaches for one fails instead of sharing a lane's. */
@@ -108,7 +156,13 @@ function withoutDatabase(): NodeJS.ProcessEnv {
 
 async function pureGroup(files: string[], fileRuns: FileRun[]): Promise<GroupRun> {
   if (files.length === 0) return { name: 'pure', seconds: 0, files: 0, failed: 0 };
-  const run = await runNodeTest(files, ['--test-concurrency=1'], withoutDatabase(), `pure: ${files.length} files`);
+  const run = await runNodeTest(
+    files,
+    ['--test-concurrency=1'],
+    withoutDatabase(),
+    `pure: ${files.length} files`,
+    PURE_DEADLINE_MS,
+  );
   const counts = countsOf(run.output);
   fileRuns.push({
     file: `(${files.length} pure files)`,
@@ -149,7 +203,9 @@ async function databaseLane(lane: number, queue: string[], fileRuns: FileRun[]):
       `${name} uses ${where} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s, cluster ${setup.toFixed(1)} s)`,
     );
     for (let file = queue.shift(); file !== undefined && !stopping; file = queue.shift()) {
-      const run = await runNodeTest([file], [], env, `${name}: ${file}`);
+      const run = await runNodeTest([file], [], env, `${name}: ${file}`, FILE_DEADLINE_MS);
+      // Only on a cluster of the run's own: a DATABASE_URL may be a room's, whose lines are people's.
+      if (db.cluster) await dropWorkerLines(db.url);
       files += 1;
       if (run.code !== 0) failed += 1;
       fileRuns.push({
@@ -246,7 +302,7 @@ async function main(): Promise<number> {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     stopping = true;
-    for (const child of running) child.kill('SIGTERM');
+    for (const child of running) endGroup(child, 'SIGTERM');
   });
 }
 

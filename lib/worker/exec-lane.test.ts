@@ -36,6 +36,15 @@ const eventsOf = async (actor: string) =>
     ])
   ).rows;
 
+/** The pids of the processes whose command line holds the marker ('' when none). */
+const pgrep = (marker: string) => {
+  try {
+    return execFileSync('pgrep', ['-f', marker]).toString().trim();
+  } catch {
+    return ''; // pgrep exits 1 when nothing matches
+  }
+};
+
 async function execLane(name: string, command: string): Promise<RemoteWorkerRun> {
   const run = startRemoteWorker([
     '--db',
@@ -139,13 +148,7 @@ test('Ctrl-C on the runner ends the program with it: no process of its group is 
     `a write of the lane (it said: ${run.output()})`,
     { timeoutMs: 30_000 },
   );
-  const running = () => {
-    try {
-      return execFileSync('pgrep', ['-f', marker]).toString().trim();
-    } catch {
-      return ''; // pgrep exits 1 when nothing matches
-    }
-  };
+  const running = () => pgrep(marker);
   assert.notEqual(running(), '', 'the program runs');
   // Ctrl-C in the terminal: SIGINT to the foreground group (npm and the runner; the program has a group of its own).
   process.kill(-(run.child.pid as number), 'SIGINT');
@@ -156,6 +159,23 @@ test('Ctrl-C on the runner ends the program with it: no process of its group is 
   const last = (await eventsOf('CtrlC')).at(-1);
   assert.equal(last?.kind, 'worker_stopped');
   assert.equal(last?.detail.reason, 'SIGINT');
+});
+
+test('a runner killed outright (SIGKILL, nothing handled) leaves no process of its program running', {
+  timeout: 60_000,
+}, async () => {
+  const marker = `exec-lane-kill-9-${process.pid}`;
+  const run = await execLane('Killed', `bash clients/psql/worker.sh ${marker}`);
+  await waitFor(
+    async () => (await eventsOf('Killed')).some((e) => e.kind === 'write_accepted'),
+    `a write of the lane (it said: ${run.output()})`,
+    { timeoutMs: 30_000 },
+  );
+  assert.notEqual(pgrep(marker), '', 'the program runs');
+  await run.stop(0);
+  await waitFor(async () => pgrep(marker) === '', `no process of the program left (pgrep: ${pgrep(marker)})`, {
+    timeoutMs: 10_000,
+  });
 });
 
 test('a program that cannot run is refused, with its first lines of stderr, and its lane ends', {

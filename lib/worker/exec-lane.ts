@@ -121,6 +121,28 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
   }
 }
 
+/**
+ * A runner ended by SIGKILL (or a crash of node) handles nothing: its program, in a group of its own,
+ * would run on with nobody to stop it. A keeper in a group of its own waits on a pipe from the runner;
+ * the pipe closes when the runner ends however it ends, and the keeper then kills the program's group.
+ * A runner that saw its program's group end kills the keeper first (that group's id may be reused).
+ */
+function keepOnlyWhileRunnerLives(groupId: number) {
+  const keeper = spawn(
+    '/bin/sh',
+    ['-c', 'read _; exec kill -KILL -- "-$1" 2>/dev/null', 'fencing-lab-keeper', `${groupId}`],
+    {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    },
+  );
+  keeper.on('error', () => undefined); // no keeper: the runner's own ways out still end the group
+  keeper.stdin?.on('error', () => undefined); // EPIPE once the keeper is gone
+  keeper.unref();
+  (keeper.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  return keeper;
+}
+
 type Interruptions = {
   interrupted: Promise<string>;
   interruption: () => string | undefined;
@@ -153,6 +175,7 @@ async function runLane(lane: ExecLane, { interrupted, interruption, started, end
     },
   });
   if (child.pid !== undefined) started(child.pid);
+  const keeper = child.pid === undefined ? undefined : keepOnlyWhileRunnerLives(child.pid);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);
@@ -197,7 +220,10 @@ async function runLane(lane: ExecLane, { interrupted, interruption, started, end
         // Gone meanwhile: nothing left to end.
       }
     }
-    if (!groupRuns()) ended();
+    if (!groupRuns()) {
+      ended();
+      keeper?.kill('SIGKILL');
+    }
   };
   const finish = async (kind: 'worker_stopped' | 'worker_crashed', reason: string, code: number) => {
     clearTimeout(resumeTimer);
