@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { FencingError } from '../lib/model/core/errors';
 import { type ExploreLab, TEXT_EPOCH_FIRST_TOKEN, tokenRuleOf } from '../lib/model/explore/explore-labs';
 import {
+  type ExploreCounts,
   type ExploreResult,
   explore,
   type Storage,
@@ -12,6 +13,7 @@ import {
   walk,
 } from '../lib/model/explore/search';
 import { type ExploreBounds, HOLDER_NAMES, type StoryStart, type WriteOutcome } from '../lib/model/explore/story';
+import type { ExploreSetting } from '../lib/model/guard/guard-probes';
 import { privateLabIdFrom, privateResourceOf } from '../lib/model/lab/lab-instance';
 import { newClient, toFencingError } from './pool';
 import { ourSqlstate } from './sqlstates';
@@ -52,6 +54,22 @@ export type DatabaseExploration = {
   reserved: number[];
 };
 
+/**
+ * A guard's exploration: the counts summed over the settings explored (each every interleaving of the
+ * bounds), and the shortest counterexample of the first setting that broke (the last one explored).
+ */
+export type GuardExploration = DatabaseExploration & { settings: ExploreSetting[] };
+
+const addCounts = (a: ExploreCounts, b: ExploreCounts): ExploreCounts => ({
+  states: a.states + b.states,
+  interleavings: a.interleavings + b.interleavings,
+  broken: a.broken + b.broken,
+  cut: a.cut + b.cut,
+  duplicates: a.duplicates + b.duplicates,
+  storageSteps: a.storageSteps + b.storageSteps,
+  refused: a.refused + b.refused,
+});
+
 type Client = ReturnType<typeof newClient>;
 
 export async function exploreOnDatabase(input: {
@@ -74,14 +92,19 @@ export async function exploreOnDatabase(input: {
  * (under the guard's statement timeout), in one transaction rolled back. The row is put back first as a
  * reset puts it (token 0, the counter at 8, so the grants are 9, 10, 11: across the digit boundary the
  * attack's story crosses), and each holder's possible grants stand in as events, since the guard's write
- * takes only a token granted to its writer in the lab. Nothing of the lab changes; while it runs, the
+ * takes only a token granted to its writer in the lab. With settings (lib/model/guard/guard-probes.ts
+ * exploreSettings), the same again from each setting's first token and with its value, each under a
+ * savepoint of its own, until one breaks. Nothing of the lab changes; while it runs, the
  * lab's events and row wait for it (the attack's workers have stopped by then).
  */
 export async function exploreGuardOnDatabase(input: {
   lab: string;
   bounds: ExploreBounds;
-}): Promise<DatabaseExploration> {
+  /** The explorations to run, one after another until one breaks (default: the story's, grants from 9). */
+  settings?: readonly ExploreSetting[];
+}): Promise<GuardExploration> {
   const { bounds } = input;
+  const settings = input.settings?.length ? input.settings : [{ firstToken: TEXT_EPOCH_FIRST_TOKEN }];
   const client = newClient();
   try {
     await client.connect();
@@ -93,26 +116,42 @@ export async function exploreGuardOnDatabase(input: {
     await client.query(`SET LOCAL statement_timeout = ${GUARD_STATEMENT_TIMEOUT_MS}`);
     const { rows } = await client.query<{ row_id: number }>('SELECT row_id FROM fl_your_guard_lab($1)', [input.lab]);
     const rowId = (rows[0] as { row_id: number }).row_id;
-    await client.query('SELECT fl_reset_unguarded_row($1, $2)', [input.lab, INITIAL_VALUE]);
-    const reserved = Array.from({ length: bounds.holders }, (_, i) => TEXT_EPOCH_FIRST_TOKEN + i);
-    await standInGrants(client, input.lab, bounds.holders, reserved);
-    const scratch: Scratch = {
-      lab: input.lab,
-      rowId,
-      value: INITIAL_VALUE,
-      token: 0,
-      reserved,
-      write: { table: 'guarded_row' },
-    };
     const started = performance.now();
-    const result = await explore({
-      bounds,
-      start: { rule: { tokens: reserved, writeWith: 'lease-token' }, row: { value: INITIAL_VALUE, token: 0 } },
-      storage: savepointStorage(client, scratch),
-      lab: input.lab,
-    });
+    let total: ExploreCounts | undefined;
+    const explored: ExploreSetting[] = [];
+    let last: DatabaseExploration | undefined;
+    for (const setting of settings) {
+      // Each setting from the same start: the row as a reset leaves it, its own stand-in grants.
+      await client.query('SAVEPOINT setting');
+      await client.query('SELECT fl_reset_unguarded_row($1, $2)', [input.lab, INITIAL_VALUE]);
+      const reserved = Array.from({ length: bounds.holders }, (_, i) => setting.firstToken + i);
+      await standInGrants(client, input.lab, bounds.holders, reserved);
+      const scratch: Scratch = {
+        lab: input.lab,
+        rowId,
+        value: INITIAL_VALUE,
+        token: 0,
+        reserved,
+        write: { table: 'guarded_row' },
+      };
+      const result = await explore({
+        bounds,
+        start: {
+          rule: { tokens: reserved, writeWith: 'lease-token' },
+          row: { value: INITIAL_VALUE, token: 0 },
+          ...(setting.value === undefined ? {} : { value: setting.value }),
+        },
+        storage: savepointStorage(client, scratch),
+        lab: input.lab,
+      });
+      await client.query('ROLLBACK TO SAVEPOINT setting');
+      explored.push(setting);
+      total = total ? addCounts(total, result.counts) : result.counts;
+      last = { result: { ...result, counts: total }, seconds: 0, row: { table: 'guarded_row', id: rowId }, reserved };
+      if (result.shortest) break;
+    }
     const seconds = (performance.now() - started) / 1000;
-    return { result, seconds, row: { table: 'guarded_row', id: rowId }, reserved };
+    return { ...(last as DatabaseExploration), seconds, settings: explored };
   } catch (error) {
     throw toFencingError(error);
   } finally {

@@ -5,7 +5,15 @@ import { tallyChaos } from '../model/chaos/chaos-tally';
 import { checkHistory } from '../model/checker/checker';
 import type { WireEvent } from '../model/core/wire';
 import { EXPLORE_BOUNDS } from '../model/explore/explore-labs';
-import { type GuardConstants, lateWrites, staleWriters, triedWords } from '../model/guard/guard-probes';
+import {
+  type ExploreSetting,
+  exploreSettings,
+  type GuardConstants,
+  lateWrites,
+  settingsWords,
+  staleWriters,
+  triedWords,
+} from '../model/guard/guard-probes';
 import { type GuardVerdict, guardErrorVerdict, guardVerdict } from '../model/guard/guard-verdict';
 import type { LabInstance } from '../model/lab/lab-instance';
 import { runGuardStory } from './guard-story';
@@ -57,25 +65,30 @@ export async function runGuardAttack(lab: LabInstance, constants: GuardConstants
     chaosStale += tallyChaos(chaos.events, 0).staleAttempts;
     last = chaos.events;
   }
-  const explored = await exploreGuardOnDatabase({ lab: lab.id, bounds: GUARD_EXPLORE });
+  const settings = exploreSettings(constants, GUARD_EXPLORE.holders);
+  const explored = await exploreGuardOnDatabase({ lab: lab.id, bounds: GUARD_EXPLORE, settings });
   const { counts, shortest } = explored.result;
   const space = `${GUARD_EXPLORE.holders} holders × ${GUARD_EXPLORE.writes} writes`;
   if (shortest) {
     const found = guardVerdict(shortest.events, checkHistory(shortest.events));
+    const setting = explored.settings.at(-1);
+    const tried =
+      setting && explored.settings.length > 1 ? ` with ${settingsWords([settings[0] as ExploreSetting, setting])}` : '';
     return {
       verdict: {
         ...found,
-        headline: `${found.headline} (exploring every interleaving of ${space}: ${counts.broken.toLocaleString('en-US')} of ${counts.interleavings.toLocaleString('en-US')} break, the shortest in ${plural(shortest.steps.length, 'step')})`,
+        headline: `${found.headline} (exploring every interleaving of ${space}${tried}: ${counts.broken.toLocaleString('en-US')} of ${counts.interleavings.toLocaleString('en-US')} break, the shortest in ${plural(shortest.steps.length, 'step')})`,
       },
       events: shortest.events,
     };
   }
+  const also = explored.settings.length > 1 ? `, again with ${settingsWords(explored.settings)}` : '';
   const sent = lateWrites(story);
   const storyStale = tallyChaos(story, 0).staleAttempts;
   return {
     verdict: {
       ...told,
-      headline: `your guard held against the pause story and ${plural(storyStale + chaosStale, 'stale write')} over ${plural(seeds.length, 'seed')} of chaos (${seeds.join(', ')}; the story sent ${triedWords(sent, constants.values)}), and every interleaving of ${space} (${counts.interleavings.toLocaleString('en-US')})`,
+      headline: `your guard held against the pause story and ${plural(storyStale + chaosStale, 'stale write')} over ${plural(seeds.length, 'seed')} of chaos (${seeds.join(', ')}; the story sent ${triedWords(sent, constants.values)}), and every interleaving of ${space} (${counts.interleavings.toLocaleString('en-US')}${also})`,
     },
     events: last,
   };

@@ -7,6 +7,7 @@ import { closePool, getPool } from '../../db/pool';
 import { dropGuard, installGuard } from '../../db/your-guard';
 import { FENCED_PREDICATE, memoryStorage, NO_CHECK, type WritePredicate } from '../model/explore/memory-storage';
 import { explore } from '../model/explore/search';
+import { exploreSettings, type GuardConstants } from '../model/guard/guard-probes';
 import { parseGuard } from '../server/guard-parser';
 import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
 
@@ -37,10 +38,11 @@ after(async () => {
 const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
 const BOUNDS = { holders: 2, writes: 3 };
 
-async function install(text: string): Promise<void> {
+async function install(text: string): Promise<GuardConstants> {
   const parsed = await parseGuard(text);
   assert.ok(parsed.ok);
   await installGuard(lab.id, parsed.statement);
+  return parsed.constants;
 }
 
 const inMemory = (predicate: WritePredicate) =>
@@ -85,5 +87,54 @@ describe("a trainee's guard, every interleaving", { timeout: 120_000 }, () => {
         ['A', 'write_accepted', 9],
       ],
     );
+  });
+
+  // Found by the explorer alone (issue 35 part 5): no story, no chaos, only the statement's constants.
+  const alone = async (text: string) => {
+    const constants = await install(text);
+    return exploreGuardOnDatabase({ lab: lab.id, bounds: BOUNDS, settings: exploreSettings(constants, 2) });
+  };
+  const staleAccepted = (explored: Awaited<ReturnType<typeof alone>>) =>
+    explored.result.shortest?.events.filter((e) => e.kind === 'write_accepted').at(-1);
+
+  test('a backdoor token is found: the grants from the number the statement names', async () => {
+    const text = `${SET} AND (last_token <= $2 OR $2 = 42)`;
+    await install(text);
+    const story = await exploreGuardOnDatabase({ lab: lab.id, bounds: BOUNDS });
+    assert.equal(story.result.counts.broken, 0, 'the grants from 9 alone never present 42');
+    const before = await labFacts();
+    const explored = await alone(text);
+    assert.ok(explored.result.shortest, 'it breaks');
+    assert.deepEqual(explored.settings.at(-1), { firstToken: 42 });
+    assert.equal(staleAccepted(explored)?.token, 42, 'the stale write with 42, over a newer token, accepted');
+    assert.deepEqual(await labFacts(), before, 'nothing of the lab changed');
+  });
+
+  test("a backdoor value is found: every write carries the statement's string", async () => {
+    const explored = await alone(`${SET} AND (last_token <= $2 OR $1 = 'let-me-in')`);
+    assert.ok(explored.result.shortest, 'it breaks');
+    assert.deepEqual(explored.settings.at(-1), { firstToken: 9, value: 'let-me-in' });
+    assert.equal(staleAccepted(explored)?.detail.value, 'let-me-in');
+  });
+
+  test('a comparison as text and an off-by-one are found from the grants from 9 alone', async () => {
+    for (const guard of [`${SET} AND last_token::text <= $2::text`, `${SET} AND last_token <= $2 + 1`]) {
+      const explored = await alone(guard);
+      assert.ok(explored.result.shortest, `${guard} breaks`);
+      assert.equal(explored.settings.length, 1, `${guard}: at the first setting`);
+    }
+  });
+
+  test('a right guard with a constant holds in every setting', async () => {
+    const explored = await alone(`${SET} AND last_token <= $2 AND $2 >= 1`);
+    assert.deepEqual(
+      explored.settings.map((s) => s.firstToken),
+      [9, 1, 2],
+      "the story's grants from 9, then from 1 and its neighbour (0 is no token)",
+    );
+    assert.equal(explored.result.shortest, undefined);
+    assert.equal(explored.result.counts.broken, 0);
+    const one = (await inMemory(FENCED_PREDICATE)).counts.interleavings;
+    assert.equal(explored.result.counts.interleavings, 3 * one, 'the counts of all three explorations');
   });
 });

@@ -82,6 +82,8 @@ export type ExploreState = {
   depth: number;
   /** The lab's write is split: each write is a check (a read of the row's token), then the write. */
   checkFirst: boolean;
+  /** Every write carries this value (a constant a trainee's statement names), not "A1", "B2". */
+  value?: string;
 };
 
 /** What the storage answered a write. `refused`: the write raised (a trigger's refusal). */
@@ -92,6 +94,8 @@ export type StoryStart = {
   row: { value: string; token: number };
   /** The lab reads the row's token and compares it in the app before it writes (read-check-write). */
   checkFirst?: boolean;
+  /** Every write carries this value: a constant the trainee's statement names (a backdoor opens on it). */
+  value?: string;
 };
 
 export function initialState(bounds: ExploreBounds, start: StoryStart): ExploreState {
@@ -106,6 +110,7 @@ export function initialState(bounds: ExploreBounds, start: StoryStart): ExploreS
     row: { ...start.row },
     depth: 0,
     checkFirst: start.checkFirst === true,
+    ...(start.value === undefined ? {} : { value: start.value }),
   };
   if (bounds.leases === 'granted-up-front') {
     for (const holder of holders) state = grant(state, holder.name, start.rule).state;
@@ -180,9 +185,9 @@ function grant(state: ExploreState, name: HolderName, rule: TokenRule): { state:
   return { state: { ...state, holders, minted: state.minted + 1, leaseHolder: name }, token };
 }
 
-/** The value a holder's next write carries: its name and the write's number ("A1", "B2"). */
+/** The value a holder's next write carries: its name and the write's number ("A1", "B2"), or the story's one value. */
 export function nextValue(state: ExploreState, name: HolderName): string {
-  return `${name}${holderOf(state, name).writesDone + 1}`;
+  return state.value ?? `${name}${holderOf(state, name).writesDone + 1}`;
 }
 
 /** The token a holder's next write presents: the one it believes it holds. */

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { guardConstants, lateWrites, MAX_STALE_WRITERS, staleWriters, triedWords } from './guard-probes';
+import { describe, it, test } from 'node:test';
+import {
+  exploreSettings,
+  guardConstants,
+  lateWrites,
+  MAX_EXPLORE_SETTINGS,
+  MAX_STALE_WRITERS,
+  settingsWords,
+  staleWriters,
+  triedWords,
+} from './guard-probes';
 
 /** `$1 = 'let-me-in' OR $2 = 42 OR $2 = 0`, as libpg-query's tree holds its constants (0 is an empty ival). */
 const TREE = {
@@ -65,4 +74,39 @@ describe("the attack's probes: what the statement names", () => {
       'tokens 9 and 42',
     );
   });
+});
+
+test("the explorations of a guard: the story's grants from 9, each number's neighbours, each string as every write's value", () => {
+  const settings = exploreSettings({ values: ['let-me-in', '42'], tokens: [42, 1, 10] }, 2);
+  assert.deepEqual(settings, [
+    { firstToken: 9 },
+    { firstToken: 41 },
+    { firstToken: 42 },
+    { firstToken: 43 },
+    { firstToken: 1 },
+    { firstToken: 2 },
+    { firstToken: 10 },
+    { firstToken: 11 },
+    { firstToken: 9, value: 'let-me-in' },
+    { firstToken: 9, value: '42' },
+  ]);
+  assert.equal(
+    settingsWords(settings.slice(0, 4).concat(settings.slice(8, 9))),
+    "grants from 41, 42 and 43; the value 'let-me-in'",
+  );
+  assert.deepEqual(
+    exploreSettings({ values: [], tokens: [] }, 2),
+    [{ firstToken: 9 }],
+    'no constants: the story alone',
+  );
+  assert.equal(
+    exploreSettings({ values: ['a', 'b', 'c'], tokens: [100, 200, 300] }, 2).length,
+    MAX_EXPLORE_SETTINGS,
+    'at most ten explorations',
+  );
+  assert.deepEqual(
+    exploreSettings({ values: [''], tokens: [2 ** 52] }, 2),
+    [{ firstToken: 9 }, { firstToken: 2 ** 52 - 1 }],
+    'no empty value; no grant past the largest token the attack stages',
+  );
 });

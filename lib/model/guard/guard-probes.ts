@@ -114,3 +114,53 @@ export function lateWrites(events: readonly StoryEvent[]): Array<{ token: number
   }
   return sent;
 }
+
+/**
+ * One exploration of a guard's small story (issue 35 part 5): its grants' first token (the next ones
+ * follow it: 9, 10, …) and, when a constant of the statement, the value every write carries.
+ */
+export type ExploreSetting = { firstToken: number; value?: string };
+
+/** At most this many explorations per attack: each is a few tenths of a second on the database. */
+export const MAX_EXPLORE_SETTINGS = 10;
+
+/**
+ * The settings the exhaustive part explores, so that the explorer alone finds a backdoor: the story's
+ * (grants from 9, across the digit boundary), then grants from each number the statement names and
+ * from its neighbours (a stale holder then presents n − 1, n or n + 1 under a newer token: `< n`,
+ * `= n`, `> n` each open at one of them), then each string constant as every write's value.
+ */
+export function exploreSettings(constants: GuardConstants, holders: number): ExploreSetting[] {
+  const settings: ExploreSetting[] = [{ firstToken: STORY_TOKEN }];
+  const seen = new Set([STORY_TOKEN]);
+  for (const n of constants.tokens) {
+    for (const first of [n - 1, n, n + 1]) {
+      if (first >= 1 && first + holders - 1 <= MAX_PROBE_TOKEN && !seen.has(first)) {
+        seen.add(first);
+        settings.push({ firstToken: first });
+      }
+    }
+  }
+  for (const value of constants.values) {
+    if (value.length >= 1 && value.length <= MAX_PROBE_VALUE_CHARS) settings.push({ firstToken: STORY_TOKEN, value });
+  }
+  return settings.slice(0, MAX_EXPLORE_SETTINGS);
+}
+
+/** "grants from 41, 42 and 43; the value 'let-me-in'": what the explorations beyond the story's tried. */
+export function settingsWords(settings: readonly ExploreSetting[]): string {
+  const extra = settings.slice(1);
+  const firsts = [...new Set(extra.filter((s) => s.value === undefined).map((s) => s.firstToken))];
+  const values = extra.flatMap((s) => (s.value === undefined ? [] : [s.value]));
+  const list = (items: readonly string[]) =>
+    items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+  const parts = [
+    ...(firsts.length ? [`grants from ${list(firsts.map(String))}`] : []),
+    ...(values.length
+      ? [
+          `${values.length === 1 ? 'the value' : 'the values'} ${list(values.map((v) => `'${v.replaceAll("'", "''")}'`))}`,
+        ]
+      : []),
+  ];
+  return parts.join('; ');
+}
