@@ -162,6 +162,44 @@ describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () =
     assert.equal(shortest?.violation.eventIds.at(-1), 5);
   });
 
+  test('the delayed packet: fenced holds with the fenced counts; unfenced breaks in the known five steps', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    const bounds = { holders: 2, writes: 3 };
+    const fenced = await run('fenced', bounds);
+    const held = await run('delayed-packet', bounds);
+    assert.equal(held.result.counts.broken, 0, verdictSentence('A delayed packet, fenced', held.result, held.seconds));
+    assert.deepEqual(held.result.counts, fenced.result.counts, 'the relay delivers the fenced rule: the same space');
+    const lost = await run('delayed-packet-unfenced', bounds);
+    assert.deepEqual(
+      lost.result.shortest?.events.slice(3).map((e) => [e.actor, e.kind, e.token]),
+      [
+        ['B', 'write_accepted', 2],
+        ['A', 'write_accepted', 1],
+      ],
+    );
+  });
+
+  test('the bypass lab breaks by an overdue write on its catch-up path; a write on time is fenced', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    const explored = await run('bypass', { holders: 2, writes: 3 });
+    const shortest = explored.result.shortest;
+    assert.equal(shortest?.steps.length, 5);
+    const [bWrite, aWrite] = shortest?.events.slice(3) ?? [];
+    assert.deepEqual([bWrite?.actor, bWrite?.kind, bWrite?.detail.path], ['B', 'write_accepted', undefined]);
+    assert.deepEqual(
+      [aWrite?.actor, aWrite?.kind, aWrite?.token, aWrite?.detail.path],
+      ['A', 'write_accepted', 1, 'catch-up'],
+    );
+    // On time, the fenced path: A is granted the lease, then writes (step 1 of [the expiry, A's write]).
+    const onTime = await walkOnDatabase({ lab: labOf('bypass'), bounds: { holders: 2, writes: 1 }, path: [0, 1] });
+    assert.deepEqual(
+      onTime.events.filter((e) => e.kind.startsWith('write_')).map((e) => [e.actor, e.detail.path]),
+      [['A', undefined]],
+    );
+  });
+
   test('a path walked on the database (the Explore page): the shortest way to break no fencing, step by step', {
     timeout: DEADLINE_MS,
   }, async () => {

@@ -322,6 +322,15 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
     if (scratch.write.table === 'guarded_row') {
       return `SELECT outcome, stored_token FROM fl_your_guard_write(${labName}, ${value}, ${token}, ${actor}, NULL)`;
     }
+    if (scratch.write.mode === 'packet') {
+      // The relay's delivery of a first attempt (db/delayed-packet-write.ts), the lab's rule in its statement.
+      return `SELECT outcome, stored_token FROM fl_delayed_packet_write(${labName}, ${scratch.rowId}, ${value}, ${token}, ${actor}, NULL, 'first')`;
+    }
+    if (scratch.write.mode === 'catch-up-bypass') {
+      // The bypass lab's worker: the fenced write while its lease runs, its catch-up path (no check) once overdue.
+      const path = client.escapeLiteral(write.overdue ? 'plain' : 'fenced');
+      return `SELECT outcome, stored_token FROM fl_broken_write(${labName}, ${scratch.rowId}, ${path}, ${value}, ${token}, ${actor}, NULL)`;
+    }
     // Read-check-write's second half, as db/broken-labs.ts writeReadCheckWrite makes it: given up in
     // the app (checked-stale) when the token was older than the check read, else written with no check.
     const mode = client.escapeLiteral(
@@ -346,10 +355,16 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
         const results = await client.query(sql);
         const last = Array.isArray(results) ? results[results.length - 1] : results;
         const row = last?.rows[0] as { outcome: string; stored_token: string | null } | undefined;
-        if (row?.outcome === 'accepted') return { outcome: 'accepted' };
+        const bypassing = scratch.write.table === 'unguarded_rows' && scratch.write.mode === 'catch-up-bypass';
+        const catchUp = bypassing && write.overdue ? { path: 'catch-up' as const } : {};
+        if (row?.outcome === 'accepted') return { outcome: 'accepted', ...catchUp };
         // 'refused': the trainee's statement raised an error (recorded with its words): it wrote nothing.
         if (row?.outcome === 'stale' || row?.outcome === 'refused') {
-          return { outcome: 'stale', ...(row.stored_token === null ? {} : { storedToken: Number(row.stored_token) }) };
+          return {
+            outcome: 'stale',
+            ...catchUp,
+            ...(row.stored_token === null ? {} : { storedToken: Number(row.stored_token) }),
+          };
         }
         throw new FencingError('unknown_row', `the scratch row ${scratch.rowId} is gone (${row?.outcome})`);
       } catch (error) {

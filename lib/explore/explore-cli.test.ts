@@ -67,9 +67,9 @@ describe('npm run explore', { timeout: 120_000 }, () => {
     const bad = await explore(['--lab', 'fenced', '--holders', '9']);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--holders must be at most 3/);
-    const notYet = await explore(['--lab', 'delayed-packet']);
+    const notYet = await explore(['--lab', 'failover']);
     assert.equal(notYet.status, 2);
-    assert.match(notYet.stderr, /is not explored yet: its write goes through the packet relay/);
+    assert.match(notYet.stderr, /Failover is not explored yet: its holders are not workers of one row/);
   });
 
   test('the fenced lab holds: exit 0, with its counts and bounds', async () => {

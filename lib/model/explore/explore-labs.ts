@@ -15,6 +15,16 @@ import type { TokenRule } from './story';
 export type ExploreWritePath =
   | { table: 'protected_rows' }
   | { table: 'unguarded_rows'; mode: 'plain' | 'text' | 'fenced' | 'app-check' }
+  /**
+   * The delayed-packet labs' write as the relay delivers it (fl_delayed_packet_write, the lab's own rule):
+   * a held packet is a write that others move before, which every interleaving already has.
+   */
+  | { table: 'unguarded_rows'; mode: 'packet' }
+  /**
+   * The bypass lab's two paths, as its worker picks one (lib/worker/write-paths.ts): the fenced write
+   * while its lease runs, the catch-up path with no check ('plain') once it ran out (an overdue write).
+   */
+  | { table: 'unguarded_rows'; mode: 'catch-up-bypass' }
   /** The your-guard lab's own row, written through the trainee's statement (fl_your_guard_write): its attack's exhaustive part. */
   | { table: 'guarded_row' };
 
@@ -45,7 +55,6 @@ export function exploreLabOf(kind: LabId): ExploreLab | { refusal: string } {
   const t = lab.traits;
   const notYet = (why: string) => ({ refusal: `${lab.title} is not explored yet: ${why}` });
   if (t.runner !== 'supervised-workers') return notYet('its holders are not workers of one row');
-  if (t.transport !== 'direct') return notYet('its write goes through the packet relay (fl_delayed_packet_write)');
   const tokens: ExploreTokenSource =
     t.tokenSource === 'worker-counter'
       ? 'holder-counter'
@@ -55,11 +64,13 @@ export function exploreLabOf(kind: LabId): ExploreLab | { refusal: string } {
           ? 'text-epoch'
           : 'sequence';
   let write: ExploreWritePath;
-  if (lab.table === 'protected_rows') write = { table: 'protected_rows' };
+  if (t.transport === 'packet-relay') write = { table: 'unguarded_rows', mode: 'packet' };
+  else if (lab.table === 'protected_rows') write = { table: 'protected_rows' };
   else if (t.fencing === 'none') write = { table: 'unguarded_rows', mode: 'plain' };
   else if (t.fencing === 'text-compare') write = { table: 'unguarded_rows', mode: 'text' };
   else if (t.fencing === 'fenced-write') write = { table: 'unguarded_rows', mode: 'fenced' };
   else if (t.fencing === 'app-check') write = { table: 'unguarded_rows', mode: 'app-check' };
+  else if (t.fencing === 'catch-up-bypass') write = { table: 'unguarded_rows', mode: 'catch-up-bypass' };
   else return notYet('its write takes another path');
   return { kind, title: lab.title, write, tokens, ownGrantOnly: t.ownGrantOnly };
 }

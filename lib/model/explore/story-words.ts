@@ -25,6 +25,8 @@ export function eventWords(event: StepEvent): string {
       : `fails: it will give up its write of "${value}"`;
     return `${event.actor} reads the row's token, ${event.detail.checked}, and checks its own, ${event.token}: ${verdict}`;
   }
+  if (event.detail.path === 'catch-up' && event.kind === 'write_accepted')
+    return `${event.actor}'s overdue write of "${value}" with token ${event.token} takes the catch-up path, which checks no token: accepted`;
   if (event.kind === 'write_accepted')
     return `${event.actor}'s write of "${value}" with token ${event.token} reaches the row: accepted`;
   if (event.detail.refusedBy === 'check') {

@@ -86,8 +86,11 @@ export type ExploreState = {
   value?: string;
 };
 
-/** What the storage answered a write. `refused`: the write raised (a trigger's refusal). */
-export type WriteOutcome = { outcome: 'accepted' | 'stale' | 'refused'; storedToken?: number };
+/**
+ * What the storage answered a write. `refused`: the write raised (a trigger's refusal). `path`: the
+ * write took the bypass lab's catch-up path (no token check), as its worker does once overdue.
+ */
+export type WriteOutcome = { outcome: 'accepted' | 'stale' | 'refused'; storedToken?: number; path?: 'catch-up' };
 
 export type StoryStart = {
   rule: TokenRule;
@@ -264,6 +267,7 @@ export function applyStep(
       outcome: accepted ? 'accepted' : 'stale',
       detail: {
         value,
+        ...(written.path === undefined ? {} : { path: written.path }),
         ...(written.outcome === 'refused' ? { refusedBy: 'trigger' } : {}),
         ...(written.outcome === 'stale' && state.checkFirst ? { refusedBy: 'check' } : {}),
       },
