@@ -4,11 +4,15 @@ import { UsageError } from '../model/core/errors';
 import { EXPLORABLE_LABS, EXPLORE_BOUNDS } from '../model/explore/explore-labs';
 import { LAB_IDS, type LabId } from '../model/lab/lab-kinds';
 
-/** `npm run explore -- --lab <lab> [--holders N] [--writes N] [--depth N] [--json]`, checked with zod. */
+/** `npm run explore -- (--lab <lab> | --guard <file.sql>) [--holders N] [--writes N] [--depth N] [--json]`, checked with zod. */
 
 export const EXPLORE_USAGE = `usage: npm run explore -- --lab <${EXPLORABLE_LABS.join('|')}> [--holders ${EXPLORE_BOUNDS.holders.default}] [--writes ${EXPLORE_BOUNDS.writes.default}] [--depth N] [--json]
+       npm run explore -- --guard <file.sql> [--holders N] [--writes N] [--depth N] [--json]
   Every interleaving of the lab's story (holders A, B, C: acquire the lease, then write up to --writes
   times), each write run by the lab's real SQL in one transaction that is rolled back.
+  --guard    your own guard statement, as the Your guard lab takes it (UPDATE guarded_row … $1 value,
+             $2 token, $3 row id), explored in a private your-guard lab of its own, also with the
+             tokens and values the statement names; the lab is closed after
   --holders  1 to 3 (default ${EXPLORE_BOUNDS.holders.default})     --writes  1 to 3 per holder (default ${EXPLORE_BOUNDS.writes.default})
   --depth    cut every path at this many steps (1 to ${EXPLORE_BOUNDS.depth.max}; default: no cut)
   --json     one JSON object: the counts, the seconds and the shortest counterexample
@@ -29,6 +33,8 @@ const exploreArgsSchema = z.strictObject({
   writes: whole('writes', EXPLORE_BOUNDS.writes).default(EXPLORE_BOUNDS.writes.default),
   depth: whole('depth', EXPLORE_BOUNDS.depth).optional(),
   json: z.boolean().default(false),
+  /** A file a person names on their own command line: read by the command, never taken from a browser. */
+  guard: z.string().min(1, '--guard names a file').optional(),
 });
 
 export type ExploreArgs = z.infer<typeof exploreArgsSchema>;
@@ -44,6 +50,7 @@ export function parseExploreArgs(argv: string[]): ExploreArgs | 'help' {
         writes: { type: 'string' },
         depth: { type: 'string' },
         json: { type: 'boolean' },
+        guard: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -53,7 +60,16 @@ export function parseExploreArgs(argv: string[]): ExploreArgs | 'help' {
     throw new UsageError(unknown ? `unknown option ${unknown}` : message.split('\n')[0]);
   }
   if (values.help) return 'help';
-  if (values.lab === undefined) throw new UsageError('--lab is required');
+  if (values.guard !== undefined) {
+    if (values.lab !== undefined && values.lab !== 'your-guard') {
+      throw new UsageError('--guard explores your statement in a your-guard lab: leave --lab out');
+    }
+    values.lab = 'your-guard';
+  }
+  if (values.lab === undefined) throw new UsageError('--lab (or --guard) is required');
+  if (values.lab === 'your-guard' && values.guard === undefined) {
+    throw new UsageError('--lab your-guard explores your own statement: give it with --guard <file.sql>');
+  }
   for (const flag of ['holders', 'writes', 'depth'] as const) {
     const raw = values[flag];
     // Blank text would coerce to 0: refused as not a number.

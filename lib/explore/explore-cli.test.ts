@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { UsageError } from '../model/core/errors';
 import { parseExploreArgs } from './args';
@@ -40,14 +43,23 @@ test('the command line is checked with zod: bounds 1 to 3, a lab the explorer ru
     },
   );
   assert.equal(parseExploreArgs(['--help']), 'help');
+  assert.deepEqual(parseExploreArgs(['--guard', 'mine.sql']), {
+    lab: 'your-guard',
+    guard: 'mine.sql',
+    holders: 2,
+    writes: 3,
+    json: false,
+  });
   for (const [argv, said] of [
-    [[], /--lab is required/],
+    [[], /--lab \(or --guard\) is required/],
     [['--lab', 'nope'], /--lab must be one of fenced, no-fencing/],
     [['--lab', 'fenced', '--holders', '4'], /--holders must be at most 3/],
     [['--lab', 'fenced', '--writes', '0'], /--writes must be at least 1/],
     [['--lab', 'fenced', '--writes', ''], /--writes must be a whole number/],
     [['--lab', 'fenced', '--depth', '1.5'], /--depth must be a whole number/],
-    [['--lab', 'fenced', '--guard', 'x.sql'], /unknown option --guard/],
+    [['--lab', 'fenced', '--guard', 'x.sql'], /--guard explores your statement in a your-guard lab: leave --lab out/],
+    [['--lab', 'your-guard'], /give it with --guard <file.sql>/],
+    [['--guard', ''], /--guard names a file/],
   ] as const) {
     assert.throws(
       () => parseExploreArgs([...argv]),
@@ -96,5 +108,35 @@ describe('npm run explore', { timeout: 120_000 }, () => {
     assert.equal(parsed.holds, false);
     assert.equal(parsed.shortest.steps.length, 5);
     assert.equal(parsed.shortest.events.length, 5);
+  });
+
+  test('--guard: your own statement, explored alone; a backdoor token is found, a bad file or statement is bad usage', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'fencing-lab-explore-'));
+    const guard = async (name: string, text: string) => {
+      await writeFile(path.join(dir, name), text);
+      return path.join(dir, name);
+    };
+    const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
+    const right = await explore(['--guard', await guard('right.sql', `${SET} AND last_token <= $2`)]);
+    assert.equal(right.status, 0, right.stderr);
+    assert.match(
+      right.stdout,
+      /^Your guard \(.*right\.sql\): [\d,]+ states, 112 interleavings of 2 holders × 3 writes/,
+    );
+    const backdoor = await explore([
+      '--guard',
+      await guard('backdoor.sql', `${SET} AND (last_token <= $2 OR $2 = 42)`),
+      '--writes',
+      '2',
+    ]);
+    assert.equal(backdoor.status, 1, backdoor.stderr);
+    assert.match(backdoor.stdout, /Also explored: grants from 41 and 42/);
+    assert.match(backdoor.stdout, /5\. A's write of "A1" with token 42 reaches the row: accepted/);
+    const missing = await explore(['--guard', path.join(dir, 'none.sql')]);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /none\.sql: cannot read it \(ENOENT\)/);
+    const refused = await explore(['--guard', await guard('delete.sql', 'DELETE FROM guarded_row')]);
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /is not a guard the lab takes: a guard is an UPDATE of guarded_row, not a DELETE/);
   });
 });
