@@ -101,3 +101,21 @@ test('a bad address is told in words; the bypass lab breaks by its catch-up path
     '✗ No explored interleaving to open: this address cannot be explored: holders is at most 3.',
   );
 });
+
+test('the shortest way plays a step at a time, and pauses', async ({ page }) => {
+  await page.goto('/labs/no-fencing/explore?holders=2&writes=2');
+  const status = page.getByTestId('explore-playing');
+  await page.getByRole('link', { name: 'Play it step by step' }).click();
+  await expect(status).toHaveText('Playing the shortest way: step 1 of 5…');
+  await expect(page.getByTestId('explore-steps').getByRole('listitem')).toHaveCount(1);
+  // Paused at a step: the address keeps it, and the way on is offered.
+  await expect(status).toHaveText('Playing the shortest way: step 2 of 5…');
+  await page.getByRole('link', { name: 'Pause' }).click();
+  await page.waitForURL((url) => !url.searchParams.has('play'));
+  await expect(page.getByRole('link', { name: 'Play on' })).toBeVisible();
+  await expect(status).toHaveText('');
+  await page.getByRole('link', { name: 'Play on' }).click();
+  await expect(status).toHaveText('Played the shortest way: all 5 steps.', { timeout: 15_000 });
+  await expect(page.getByTestId('explore-steps').getByRole('listitem')).toHaveCount(5);
+  await expect(page.getByTestId('explore-violation')).toContainText('lost update');
+});

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { PlayingControls } from '@/components/lab/explore/explore-player';
 import { ExploredRun } from '@/components/lab/explore/explored-run';
 import { SiteHeader } from '@/components/site-header';
 import { isFencingError } from '@/lib/model/core/errors';
@@ -33,7 +34,10 @@ export default async function ExplorePage({ params, searchParams }: Props) {
   const { lab } = await labForPage((await params).lab);
   const explorable = exploreLabOf(lab.kind);
   const title = `Explore every interleaving: ${summaryTitle(lab)}`;
-  const parsed = parseExploreAddress(await searchParams);
+  const search = await searchParams;
+  // `play=1`: the shortest way plays, a step at a time (PlayingControls); read apart from the explored address.
+  const { play, ...addressParams } = search;
+  const parsed = parseExploreAddress(addressParams);
   if ('refusal' in explorable || !parsed.ok) {
     return (
       <main className="mx-auto flex max-w-4xl flex-col gap-4 px-4 py-4">
@@ -68,6 +72,11 @@ export default async function ExplorePage({ params, searchParams }: Props) {
     );
   }
   const at = (path: number[]) => exploreHref(lab.id, { ...address, path });
+  const shortest = view.shortestPath;
+  const shown = address.path.slice(0, view.taken.length);
+  // Playing while the path shown is on the shortest way and short of its end.
+  const onShortest = shortest !== undefined && shown.every((index, i) => shortest[i] === index);
+  const playing = play === '1' && onShortest && shortest !== undefined && shown.length < shortest.length;
   const back = address.path.slice(0, Math.max(0, view.taken.length - 1));
   // The path as the page shows it (a permalink past its end shows its longest valid prefix).
   const query = exploreHref(lab.id, { ...address, path: address.path.slice(0, view.taken.length) }).split('?')[1];
@@ -102,10 +111,34 @@ export default async function ExplorePage({ params, searchParams }: Props) {
             </Link>
           ))}
         </nav>
-        {view.shortestPath ? (
-          <Link href={at(view.shortestPath)} className={button}>
-            Show me the shortest way to break it
-          </Link>
+        {shortest ? (
+          <p className="flex flex-wrap items-center gap-2">
+            <Link href={at(shortest)} className={button}>
+              Show me the shortest way to break it
+            </Link>
+            {playing ? (
+              <PlayingControls
+                next={`${at(shortest.slice(0, shown.length + 1))}&play=1`}
+                pause={at(shown)}
+                className={button}
+              />
+            ) : (
+              <Link
+                href={`${at(shortest.slice(0, onShortest && shown.length < shortest.length ? shown.length + 1 : 1))}&play=1`}
+                className={button}
+                scroll={false}
+              >
+                {onShortest && shown.length > 0 && shown.length < shortest.length ? 'Play on' : 'Play it step by step'}
+              </Link>
+            )}
+            <span role="status" data-testid="explore-playing">
+              {playing
+                ? `Playing the shortest way: step ${shown.length} of ${shortest.length}…`
+                : play === '1' && onShortest && shown.length === shortest.length
+                  ? `Played the shortest way: all ${shortest.length} steps.`
+                  : ''}
+            </span>
+          </p>
         ) : null}
       </section>
 
