@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { takesTraineeGuard } from '@/lib/labs/traits';
+import { hasPacketRelay, takesTraineeGuard } from '@/lib/labs/traits';
 import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { LABS } from '@/lib/model/lab/lab-kinds';
 import { ClosePrivateLab } from '../access/close-private-lab';
@@ -14,6 +14,7 @@ import { ReadOnlyPanel } from './read-only-panel';
 import { RoomStatus } from './room-status';
 import { WalkthroughPanel } from './walkthrough/walkthrough-panel';
 import { WatchedWalkthroughPanel } from './walkthrough/watched-walkthrough-panel';
+import { YourClientPanel } from './your-client-panel';
 import { GuardEditor } from './your-guard/guard-editor';
 
 /** A lab on one screen: the timeline beside the live tables, with the controls or the narration. */
@@ -57,6 +58,17 @@ export function LabView({
             <GuardEditor labId={lab.id} />
           ) : null}
           {canDrive && !walkthrough ? <LabControls /> : null}
+          {walkthrough ? null : (
+            <YourClientPanel
+              waitForOne={
+                canDrive &&
+                lab.visibility === 'private' &&
+                !lab.closed &&
+                !takesTraineeGuard(lab.kind) &&
+                !hasPacketRelay(lab.kind)
+              }
+            />
+          )}
           {canDrive && lab.visibility === 'private' ? <ClosePrivateLab lab={lab.id} /> : null}
           {canDrive && walkthrough ? (
             <p className="text-base">

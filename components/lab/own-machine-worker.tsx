@@ -61,6 +61,13 @@ export function OwnMachineWorker({ labId }: { labId: string }) {
           >
             <code>{issued.command}</code>
           </pre>
+          <p>Or your own program as the lane, in any language (the protocol: docs/protocol.md):</p>
+          <pre
+            className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 dark:bg-slate-900"
+            data-testid="worker-line-exec-command"
+          >
+            <code>{`${issued.command.replace('--name <your name>', '--name A')} --exec "python3 my_client.py"`}</code>
+          </pre>
         </div>
       ) : null}
     </details>

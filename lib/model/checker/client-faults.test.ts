@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { EventKind } from '../core/events';
 import type { WireEvent } from '../core/wire';
-import { clientFaults } from './client-faults';
+import { clientFaults, clientLanes } from './client-faults';
 
 /** A run as a list of [actor, kind, token]: ids and times in order. */
 function run(...steps: Array<[string, EventKind, number?]>): WireEvent[] {
@@ -92,4 +92,15 @@ test('a lease never renewed, run out while the client ran, written under after',
     ['A', 'write_sent', 7],
   );
   assert.deepEqual(kinds(frozen), []);
+});
+
+test("a person's own programs as lanes: named by their start, ended by their stop", () => {
+  const events = run(['A', 'worker_started'], ['B', 'worker_started'], ['C', 'worker_started'], ['A', 'worker_stopped']);
+  (events[0] as WireEvent).detail = { exec: 'python3 worker.py' };
+  (events[2] as WireEvent).detail = { exec: 'bash worker.sh' };
+  assert.deepEqual(clientLanes(events), [
+    { actor: 'A', program: 'python3 worker.py', running: false },
+    { actor: 'C', program: 'bash worker.sh', running: true },
+  ]);
+  assert.deepEqual(clientLanes(events.slice(0, 3)).at(0), { actor: 'A', program: 'python3 worker.py', running: true });
 });

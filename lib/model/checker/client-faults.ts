@@ -81,3 +81,23 @@ export function clientFaults(events: readonly WireEvent[], actor: string): Clien
   }
   return faults.sort((a, b) => a.eventId - b.eventId);
 }
+
+/** A lane that runs a person's own program (`npm run worker -- --exec`), as its start recorded it. */
+export type ClientLane = { actor: string; program: string; running: boolean };
+
+/**
+ * The lanes of `events` that run a person's own program: their start names it (`detail.exec`, the
+ * program and its script only), and a later stop or crash of the same name ends it. Oldest first.
+ */
+export function clientLanes(events: readonly WireEvent[]): ClientLane[] {
+  const lanes = new Map<string, ClientLane>();
+  for (const e of events) {
+    if ((e.kind === 'worker_started' || e.kind === 'worker_restarted') && typeof e.detail.exec === 'string') {
+      lanes.delete(e.actor);
+      lanes.set(e.actor, { actor: e.actor, program: e.detail.exec, running: true });
+    } else if ((e.kind === 'worker_stopped' || e.kind === 'worker_crashed') && lanes.has(e.actor)) {
+      lanes.set(e.actor, { ...(lanes.get(e.actor) as ClientLane), running: false });
+    }
+  }
+  return [...lanes.values()];
+}
