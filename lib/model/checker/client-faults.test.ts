@@ -95,7 +95,12 @@ test('a lease never renewed, run out while the client ran, written under after',
 });
 
 test("a person's own programs as lanes: named by their start, ended by their stop", () => {
-  const events = run(['A', 'worker_started'], ['B', 'worker_started'], ['C', 'worker_started'], ['A', 'worker_stopped']);
+  const events = run(
+    ['A', 'worker_started'],
+    ['B', 'worker_started'],
+    ['C', 'worker_started'],
+    ['A', 'worker_stopped'],
+  );
   (events[0] as WireEvent).detail = { exec: 'python3 worker.py' };
   (events[2] as WireEvent).detail = { exec: 'bash worker.sh' };
   assert.deepEqual(clientLanes(events), [
