@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
+import { roomSettings } from '../lib/config/room-settings';
 import { takesTraineeGuard, writesProtectedRows } from '../lib/labs/traits';
 import { FencingError } from '../lib/model/core/errors';
 import type { ForkRecord } from '../lib/model/history/what-if';
@@ -11,7 +12,7 @@ import {
   privateResourceOf,
 } from '../lib/model/lab/lab-instance';
 import { isLabId, type LabId } from '../lib/model/lab/lab-kinds';
-import { forkRefusal, maxPrivateLabsFrom, type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab/lab-limits';
+import { forkRefusal, type PrivateLabCounts, privateLabRefusal } from '../lib/model/lab/lab-limits';
 import { createProtectedRow } from './fenced-write';
 import { bumpLabGeneration } from './lab-generation';
 import { getPool, type Queryable, withTransaction } from './pool';
@@ -97,7 +98,7 @@ export async function checkPrivateLabLimits(
   );
   const refusal = privateLabRefusal(counted[0] as PrivateLabCounts, {
     opensPerAddress: input.opensPerAddress,
-    maxOpen: input.maxOpen ?? maxPrivateLabsFrom(process.env.FENCING_LAB_MAX_PRIVATE_LABS),
+    maxOpen: input.maxOpen ?? roomSettings().maxPrivateLabs,
   });
   if (refusal) throw new FencingError(refusal.code, refusal.message);
   if (!input.fork) return;

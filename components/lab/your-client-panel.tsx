@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo } from 'react';
-import { clientFaults, clientLanes } from '@/lib/model/checker/client-faults';
+import { clientLaneFaults, clientLanes } from '@/lib/model/checker/client-faults';
 import { useViewEvents } from './replay/use-replay-view';
 
 /**
@@ -13,7 +13,7 @@ import { useViewEvents } from './replay/use-replay-view';
 export function YourClientPanel({ waitForOne }: { waitForOne: boolean }) {
   const events = useViewEvents();
   const lanes = useMemo(
-    () => clientLanes(events).map((lane) => ({ ...lane, faults: clientFaults(events, lane.actor) })),
+    () => clientLanes(events).map((lane) => ({ ...lane, faults: clientLaneFaults(events, lane) })),
     [events],
   );
   if (lanes.length === 0 && !waitForOne) return null;

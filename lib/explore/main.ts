@@ -133,7 +133,7 @@ async function readGuardFile(file: string): Promise<{ ok: true; text: string } |
   try {
     const info = await stat(file);
     if (!info.isFile()) return { ok: false, words: `--guard ${file}: not a file` };
-    // Twice a guard's length in bytes: the parser says "at most N characters" of a longer one.
+    // Four bytes a character at most (UTF-8): a longer file cannot be a guard; the parser words one that is over in characters.
     if (info.size > MAX_GUARD_CHARS * 4)
       return { ok: false, words: `--guard ${file}: a guard is at most ${MAX_GUARD_CHARS} characters` };
     return { ok: true, text: await readFile(file, 'utf8') };
@@ -161,6 +161,7 @@ async function exploreGuardFile(
     opensPerAddress: Number.MAX_SAFE_INTEGER,
     opensWindowMs: 1,
   });
+  guardLab = lab.id;
   try {
     try {
       await installGuard(lab.id, guard.statement);
@@ -175,13 +176,29 @@ async function exploreGuardFile(
       settings: exploreSettings(guard.constants, bounds.holders),
     });
   } finally {
-    await dropGuard(lab.id).catch(() => undefined); // the close below ends the lab either way
-    await closeLab(lab.id);
+    await closeGuardLab();
   }
 }
 
-/** The pool, then the database if this command started it. */
+/** The command's own your-guard lab, while it is open: closed on every way out, Ctrl-C included. */
+let guardLab: string | undefined;
+
+async function closeGuardLab(): Promise<void> {
+  const lab = guardLab;
+  guardLab = undefined;
+  if (!lab) return;
+  await dropGuard(lab).catch(() => undefined); // the close below ends the lab either way
+  // A close that fails (the database gone) must not hide what went wrong before it: said, not thrown.
+  await closeLab(lab).catch((error: unknown) =>
+    console.error(
+      `the lab ${lab} could not be closed (${error instanceof Error ? error.message : String(error)}): its idle close will`,
+    ),
+  );
+}
+
+/** The command's lab, the pool, then the database if this command started it. */
 async function cleanUp(): Promise<void> {
+  await closeGuardLab();
   await closePool();
   await cluster?.stop();
   cluster = undefined;

@@ -1,6 +1,7 @@
 import 'server-only';
 import { deleteExpiredLabHistories } from '../../db/labs';
 import { deleteDeadTrainerSessions } from '../../db/trainer-sessions';
+import { roomSettings } from '../config/room-settings';
 import { singleton } from '../os/process-singletons';
 
 /*
@@ -11,15 +12,12 @@ import { singleton } from '../os/process-singletons';
  * process (instrumentation.ts); one timer per process (lib/os/process-singletons.ts), closable.
  */
 
-const DEFAULT_RETENTION_HOURS = 24;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const FIRST_PRUNE_AFTER_MS = 5_000;
 
-/** How long a closed private lab's history is kept: FENCING_LAB_RETENTION_HOURS (a positive number), or 24 h. */
+/** How long a closed private lab's history is kept: FENCING_LAB_RETENTION_HOURS. */
 export function retentionMs(): number {
-  const raw = process.env.FENCING_LAB_RETENTION_HOURS;
-  const hours = Number(raw);
-  return (raw && Number.isFinite(hours) && hours > 0 ? hours : DEFAULT_RETENTION_HOURS) * 3_600_000;
+  return roomSettings().retentionHours * 3_600_000;
 }
 
 /** Prunes once; returns the ids of the labs whose history it deleted. */

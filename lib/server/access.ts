@@ -1,6 +1,7 @@
 import 'server-only';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { LabRecord } from '../../db/labs';
+import { roomSettings } from '../config/room-settings';
 import { FencingError } from '../model/core/errors';
 import { singleton } from '../os/process-singletons';
 
@@ -25,7 +26,7 @@ export type Credentials = { trainerProof?: string; ownerSecret?: string };
 
 /** The trainer key: FENCING_LAB_TRAINER_KEY (the launcher sets it, printing it), or one made up now. */
 export function trainerKey(): string {
-  const fromEnv = process.env.FENCING_LAB_TRAINER_KEY?.trim();
+  const fromEnv = roomSettings().trainerKey;
   if (fromEnv) return fromEnv;
   return singleton('server.trainer-key', () => {
     const key = newTrainerKey();

@@ -8,6 +8,7 @@ import { resetLabData } from '@/lib/supervisor/lab-reset';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { openLabFeed } from '@/lib/testing/sse-client';
 import { waitFor } from '@/lib/testing/wait';
+import { overrideRoomSettings } from '../config/room-settings';
 import { getFeedSlots } from './feed-slots';
 
 /*
@@ -25,7 +26,7 @@ const HISTORY_EVENTS = 2_000;
 const from = (address: string) => ({ 'x-forwarded-for': address });
 
 before(async () => {
-  process.env.FENCING_LAB_MAX_FEEDS_PER_ADDRESS = String(PER_ADDRESS);
+  overrideRoomSettings({ maxFeedsPerAddress: PER_ADDRESS });
   await resetLabData(sharedLab(LAB));
 });
 after(async () => {

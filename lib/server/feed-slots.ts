@@ -1,4 +1,5 @@
 import 'server-only';
+import { roomSettings } from '../config/room-settings';
 import { singleton } from '../os/process-singletons';
 
 /*
@@ -8,23 +9,10 @@ import { singleton } from '../os/process-singletons';
  * page says so. The bounds can be raised for a large room behind one address (a NAT, a reverse proxy).
  */
 
-const DEFAULT_MAX_FEEDS_PER_ADDRESS = 24;
-const DEFAULT_MAX_FEEDS = 400;
-
-export function limitFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1) {
-    throw new Error(`${name} must be a whole number from 1 (got ${JSON.stringify(raw)})`);
-  }
-  return Number(raw);
-}
-
+/** FENCING_LAB_MAX_FEEDS_PER_ADDRESS and FENCING_LAB_MAX_FEEDS, as the room's settings have them. */
 function feedLimits(): { perAddress: number; total: number } {
-  return {
-    perAddress: limitFromEnv('FENCING_LAB_MAX_FEEDS_PER_ADDRESS', DEFAULT_MAX_FEEDS_PER_ADDRESS),
-    total: limitFromEnv('FENCING_LAB_MAX_FEEDS', DEFAULT_MAX_FEEDS),
-  };
+  const settings = roomSettings();
+  return { perAddress: settings.maxFeedsPerAddress, total: settings.maxFeeds };
 }
 
 export type FeedRefusal = 'address' | 'total';

@@ -1,6 +1,6 @@
 import 'server-only';
+import { roomSettings } from '../config/room-settings';
 import { type GuardShare, guardShare } from '../model/guard/guard-share';
-import { limitFromEnv } from './feed-slots';
 
 /*
  * How many guards a trainee may send to the room's line of attacks (each attack is two to four real
@@ -14,15 +14,13 @@ import { limitFromEnv } from './feed-slots';
  * (lib/model/guard/guard-share.ts); the statement stays in the editor, nothing is recorded.
  */
 
-export const DEFAULT_ATTACKS_PER_OWNER_PER_MINUTE = 6;
-export const DEFAULT_REFUSALS_PER_OWNER_PER_MINUTE = 10;
-
 export type GuardShares = { attacks: GuardShare; refusals: GuardShare };
 
-/** The bounds now (read at each submission: a test or a restart may change them). */
+/** The bounds: FENCING_LAB_GUARD_ATTACKS_PER_MINUTE and FENCING_LAB_GUARD_REFUSALS_PER_MINUTE, as the room's settings have them. */
 export function guardShares(): GuardShares {
+  const settings = roomSettings();
   return {
-    attacks: guardShare(limitFromEnv('FENCING_LAB_GUARD_ATTACKS_PER_MINUTE', DEFAULT_ATTACKS_PER_OWNER_PER_MINUTE)),
-    refusals: guardShare(limitFromEnv('FENCING_LAB_GUARD_REFUSALS_PER_MINUTE', DEFAULT_REFUSALS_PER_OWNER_PER_MINUTE)),
+    attacks: guardShare(settings.guardAttacksPerMinute),
+    refusals: guardShare(settings.guardRefusalsPerMinute),
   };
 }

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { readLabDoors } from '../../db/lab-doors';
 import { closePool } from '../../db/pool';
+import { overrideRoomSettings } from '../config/room-settings';
 import { getSupervisor } from '../supervisor/supervisor';
 import { endListenSessions } from '../testing/end-listen-sessions';
 import { openLabFeed } from '../testing/sse-client';
@@ -25,7 +26,7 @@ const QUIET = { leaseTtlMs: 60_000, renewEveryMs: 30_000, writeEveryMs: 60_000 }
 const IDLE_MS = 1_500;
 
 before(async () => {
-  process.env.FENCING_LAB_SHARED_IDLE_MINUTES = String(IDLE_MS / 60_000);
+  overrideRoomSettings({ sharedIdleMinutes: IDLE_MS / 60_000 });
   for (const lab of ['no-fencing', 'fenced']) assert.ok((await commands.resetLab({ lab }, TRAINER)).ok);
 });
 after(async () => {

@@ -1,6 +1,7 @@
 import 'server-only';
 import { claimUnwatchedSharedLabs, clearIdleStop, recordIdleStop } from '../../db/lab-doors';
 import { recordLabUse } from '../../db/labs';
+import { roomSettings } from '../config/room-settings';
 import { OutageLog } from '../log/outage-log';
 import type { WorkerSettings } from '../model/lab/lab-inputs';
 import type { LabInstance } from '../model/lab/lab-instance';
@@ -15,13 +16,11 @@ import { getPrivateLabs } from './private-labs';
  * and its page says so with one click to start them again. Its history stays as it is.
  */
 
-const DEFAULT_SHARED_IDLE_MINUTES = 15;
 const WATCH_EVERY_MS = 15_000;
 
-/** How long a shared lab may run with nobody watching or driving it: a positive number of minutes. */
+/** How long a shared lab may run with nobody watching or driving it: FENCING_LAB_SHARED_IDLE_MINUTES. */
 export function sharedIdleLimitMs(): number {
-  const minutes = Number(process.env.FENCING_LAB_SHARED_IDLE_MINUTES);
-  return (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_SHARED_IDLE_MINUTES) * 60_000;
+  return roomSettings().sharedIdleMinutes * 60_000;
 }
 
 /** The words of an idle stop, as the lanes record them and the page shows them. */

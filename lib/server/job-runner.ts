@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { availableParallelism, hostname } from 'node:os';
+import { hostname } from 'node:os';
 import { Logger, type Runner, run, type WorkerEvents } from 'graphile-worker';
 import type pg from 'pg';
 import { failAbandonedGuardAttempts, GUARD_ATTACK_TASK, SERVER_STALE_MS } from '../../db/guard-queue';
@@ -9,9 +9,9 @@ import { beatJobServer, leaveJobServers } from '../../db/job-servers';
 import { getPool, newPool } from '../../db/pool';
 import { finishSweepsWithoutJobs, SWEEP_RUN_TASK } from '../../db/sweeps';
 import { WHAT_IF_TASK } from '../../db/what-if-jobs';
+import { roomSettings } from '../config/room-settings';
 import { singleton } from '../os/process-singletons';
 import { runSweepRunJob } from '../sweep/sweep-run-job';
-import { limitFromEnv } from './feed-slots';
 import { runGuardAttackJob } from './guard-attack-job';
 import { runWhatIfJob } from './what-if-job';
 
@@ -29,13 +29,6 @@ import { runWhatIfJob } from './what-if-job';
  */
 
 const BEAT_MS = 500;
-/**
- * Two jobs per CPU, at most 4. bench/README.md, 2026-12-03, 30 trainees submitting within a minute to one
- * server on this 2-CPU machine: 2 at a time, verdicts p95 34.0 s; 4, 20.9 s; 6, 20.8 s with a shared lab's paint p99
- * over 100 ms. At most 4: an attack runs up to 6 workers at once (its story's stale writers and B), and a server's
- * private labs share 32 (lib/model/lab/lab-limits.ts); an attack refused a worker would end in a failed verdict.
- */
-const DEFAULT_SLOTS = Math.min(4, 2 * availableParallelism());
 const POLL_MS = 1_000;
 const MAX_SLOTS = 64;
 
@@ -54,7 +47,8 @@ export class JobRunner {
   private closed = false;
   private starting: Promise<void> | undefined;
 
-  constructor(slots = limitFromEnv('FENCING_LAB_MAX_GUARD_ATTACKS', DEFAULT_SLOTS)) {
+  /** Its slots: FENCING_LAB_MAX_GUARD_ATTACKS (its default, and why, in lib/model/core/room-settings.ts). */
+  constructor(slots = roomSettings().maxGuardAttacks) {
     // job_servers holds at most 64 a server (a beat refused for more would hide a live server).
     this.slots = Math.min(MAX_SLOTS, slots);
   }

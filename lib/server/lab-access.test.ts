@@ -4,6 +4,7 @@ import { listEvents } from '../../db/events';
 import { readLabRow } from '../../db/lab-rows';
 import { findLab } from '../../db/labs';
 import { closePool, getPool } from '../../db/pool';
+import { overrideRoomSettings } from '../config/room-settings';
 import { sharedLab } from '../model/lab/lab-instance';
 import { getSupervisor } from '../supervisor/supervisor';
 import { waitForEvent } from '../testing/wait-for-event';
@@ -244,8 +245,7 @@ test('one browser opens at most 3 private labs at once', async () => {
 });
 
 test('the room opens as many private labs as FENCING_LAB_MAX_PRIVATE_LABS says; closed ones do not count', async (t) => {
-  process.env.FENCING_LAB_MAX_PRIVATE_LABS = '30';
-  t.after(() => delete process.env.FENCING_LAB_MAX_PRIVATE_LABS);
+  t.after(overrideRoomSettings({ maxPrivateLabs: 30 }));
   const opened: Array<{ id: string; owner: { ownerSecret: string } }> = [];
   let refused: Awaited<ReturnType<typeof commands.openPrivateLab>> | undefined;
   for (let i = 0; i < 40 && !refused; i++) {

@@ -1,4 +1,5 @@
 import { hostname, networkInterfaces } from 'node:os';
+import { roomSettings } from '../config/room-settings';
 import { type OwnHosts, ownHostsOf } from '../model/core/hosts';
 import { closeSingleton, singleton } from '../os/process-singletons';
 
@@ -20,7 +21,7 @@ export function ownHosts({ refresh = false } = {}): OwnHosts {
   if (refresh) void closeSingleton(OWN_HOSTS);
   return singleton(OWN_HOSTS, () =>
     ownHostsOf({
-      port: process.env.PORT || '3000',
+      port: String(roomSettings().port),
       listenHost: process.env.HOST || '127.0.0.1',
       machineAddresses: Object.values(networkInterfaces())
         .flat()

@@ -11,27 +11,25 @@ import {
 } from '../../db/labs';
 import { getPool } from '../../db/pool';
 import { dropGuard } from '../../db/your-guard';
+import { roomSettings } from '../config/room-settings';
 import { takesTraineeGuard } from '../labs/traits';
 import { OutageLog } from '../log/outage-log';
 import type { ForkRecord } from '../model/history/what-if';
 import type { LabId } from '../model/lab/lab-kinds';
-import { DEFAULT_OPENS_PER_ADDRESS, OPENS_WINDOW_MS, positiveWholeNumber } from '../model/lab/lab-limits';
+import { OPENS_WINDOW_MS } from '../model/lab/lab-limits';
 import { singleton } from '../os/process-singletons';
 import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
 import { getSupervisor } from '../supervisor/supervisor';
 
 const IDLE_CHECK_MS = 15_000;
-const DEFAULT_IDLE_MINUTES = 15;
-
-/** How long a private lab may sit with nobody watching and nothing done before it is closed. */
+/** How long a private lab may sit with nobody watching and nothing done before it is closed: FENCING_LAB_IDLE_MINUTES. */
 function idleLimitMs(): number {
-  const minutes = Number(process.env.FENCING_LAB_IDLE_MINUTES);
-  return (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_IDLE_MINUTES) * 60_000;
+  return roomSettings().idleMinutes * 60_000;
 }
 
-/** Private labs one client address may open per hour: FENCING_LAB_OPENS_PER_ADDRESS, or 12. */
+/** Private labs one client address may open per hour: FENCING_LAB_OPENS_PER_ADDRESS. */
 export function opensPerAddress(): number {
-  return positiveWholeNumber(process.env.FENCING_LAB_OPENS_PER_ADDRESS, DEFAULT_OPENS_PER_ADDRESS);
+  return roomSettings().opensPerAddress;
 }
 
 /** How often one server records a lab's use in the database at most: a busy lab does not write on every click. */

@@ -1,11 +1,12 @@
 import 'server-only';
+import { roomSettings } from '../config/room-settings';
 import { FencingError } from '../model/core/errors';
 import type { WorkerSettings } from '../model/lab/lab-inputs';
 import type { LabInstance } from '../model/lab/lab-instance';
 import { type WorkerCounts, workerBudgetRefusal } from '../model/lab/lab-limits';
 import type { PacketRelay } from '../os/packet-relay';
 import { localWorkerUrl } from './local-worker-url';
-import { WarmWorkers, warmWorkersFromEnv } from './warm-workers';
+import { WarmWorkers } from './warm-workers';
 import { WorkerProcess } from './worker-process';
 
 /*
@@ -17,8 +18,8 @@ import { WorkerProcess } from './worker-process';
 export class LocalWorkers {
   /** Running processes, until they have exited (a kill takes a moment, and still counts). */
   private readonly running = new Set<WorkerProcess>();
-  /** Processes loaded ahead of need: a start takes one when one is ready (warm-workers.ts). */
-  private readonly warm = new WarmWorkers(warmWorkersFromEnv());
+  /** Processes loaded ahead of need (FENCING_LAB_WARM_WORKERS): a start takes one when one is ready (warm-workers.ts). */
+  private readonly warm = new WarmWorkers(roomSettings().warmWorkers);
 
   /**
    * The one way a worker process is started: the budget is counted and the process spawned in one

@@ -1,6 +1,5 @@
 import 'server-only';
 import type { ChildProcess } from 'node:child_process';
-import os from 'node:os';
 import { spawnWarmWorker } from './worker-process';
 
 /*
@@ -14,16 +13,6 @@ import { spawnWarmWorker } from './worker-process';
  */
 
 const IDLE_MS = 10 * 60_000;
-
-/** FENCING_LAB_WARM_WORKERS: how many to keep ready (0 turns the pool off); by default one per CPU, at most 2. */
-export function warmWorkersFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.FENCING_LAB_WARM_WORKERS;
-  if (raw === undefined || raw === '') return Math.min(2, os.availableParallelism());
-  if (!/^\d{1,2}$/.test(raw) || Number(raw) > 8) {
-    throw new Error(`FENCING_LAB_WARM_WORKERS must be a whole number from 0 to 8 (got ${JSON.stringify(raw)})`);
-  }
-  return Number(raw);
-}
 
 export class WarmWorkers {
   private readonly ready: ChildProcess[] = [];

@@ -70,7 +70,6 @@ const PLAIN_THROWS: { file: string; count: number; why: string }[] = [
   },
   { file: 'lib/supervisor/failover/replication-link.ts', count: 1, why: 'a listening server has a port' },
   { file: 'lib/supervisor/local-worker-url.ts', count: 1, why: 'the local worker password is set at start' },
-  { file: 'lib/supervisor/warm-workers.ts', count: 1, why: 'FENCING_LAB_WARM_WORKERS refused at start' },
   {
     file: 'lib/supervisor/worker-process.ts',
     count: 2,
@@ -78,7 +77,7 @@ const PLAIN_THROWS: { file: string; count: number; why: string }[] = [
   },
   { file: 'lib/supervisor/wait-for-event.ts', count: 1, why: 'a story step that timed out: the run reports it' },
   { file: 'lib/supervisor/what-if-run.ts', count: 1, why: 'the what-if job records the failure as the job’s' },
-  { file: 'lib/server/feed-slots.ts', count: 1, why: 'a feed limit setting refused at start' },
+  { file: 'lib/config/room-settings.ts', count: 1, why: 'a room setting npm start would have refused, named' },
   { file: 'lib/os/packet-relay.ts', count: 1, why: 'a listening server has a port' },
   // Invariants: only a mistake in the code (or a database changed by hand) reaches them.
   { file: 'lib/model/lab/lab-instance.ts', count: 1, why: 'a private lab id is made from 10 random bytes' },

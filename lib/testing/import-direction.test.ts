@@ -13,7 +13,18 @@ import { allSourceFiles, SOURCE_ROOTS, sourceFiles, withoutExtension } from './s
  * layer and may import any of them, and no product code may import them.
  */
 
-type Layer = 'labs' | 'model' | 'leaf' | 'db' | 'process' | 'request' | 'components' | 'app' | 'entry' | 'harness';
+type Layer =
+  | 'labs'
+  | 'model'
+  | 'leaf'
+  | 'config'
+  | 'db'
+  | 'process'
+  | 'request'
+  | 'components'
+  | 'app'
+  | 'entry'
+  | 'harness';
 
 /** Which layer a file (a path relative to the repository, without extension) belongs to. */
 function layerOf(file: string): Layer {
@@ -23,6 +34,9 @@ function layerOf(file: string): Layer {
   if (file.startsWith('lib/model/')) return 'model';
   // Leaves: console and operating-system helpers that import nothing of the project.
   if (file.startsWith('lib/log/') || file.startsWith('lib/os/')) return 'leaf';
+  // The room's settings, read from the environment once (lib/config/room-settings.ts): below every
+  // layer that runs, above the pure model whose schema it applies.
+  if (file.startsWith('lib/config/')) return 'config';
   if (file.startsWith('db/')) return 'db';
   // What runs in a process beside the requests: the supervisor and its workers, chaos runs, sweeps, and the
   // server's background jobs (instrumentation.ts), which like the supervisor use only db/ and leaves.
@@ -40,14 +54,16 @@ const MAY_IMPORT: Record<Exclude<Layer, 'harness'>, Layer[]> = {
   labs: ['labs'],
   model: ['model', 'labs'],
   leaf: ['leaf'],
-  db: ['db', 'model', 'labs', 'leaf'],
-  process: ['process', 'db', 'model', 'labs', 'leaf'],
-  request: ['request', 'process', 'db', 'model', 'labs', 'leaf'],
+  config: ['config', 'model', 'labs'],
+  db: ['db', 'config', 'model', 'labs', 'leaf'],
+  process: ['process', 'db', 'config', 'model', 'labs', 'leaf'],
+  request: ['request', 'process', 'db', 'config', 'model', 'labs', 'leaf'],
   // The UI reaches the server through server actions and the request layer, never db/ or a process.
   components: ['components', 'request', 'model', 'labs'],
   // Pages and route handlers reach the database only through the request layer (lib/server/).
-  app: ['app', 'components', 'request', 'process', 'model', 'labs', 'leaf'],
-  entry: ['entry', 'process', 'db', 'model', 'labs', 'leaf'],
+  app: ['app', 'components', 'request', 'process', 'config', 'model', 'labs', 'leaf'],
+  // As their comment says, every layer: `npm run explore -- --guard` reads a guard with the request layer's parser.
+  entry: ['entry', 'request', 'process', 'db', 'config', 'model', 'labs', 'leaf'],
 };
 
 /** Packages a layer must not use: lib/model and lib/labs stay pure (no React, pg, process, Next); db/ draws nothing. */

@@ -117,8 +117,15 @@ function runNodeTest(
       resolve({ seconds, code: result, output });
     };
     child.on('close', finish);
-    // A process it started that outlives it and holds its output open must not hold the run up.
-    child.on('exit', (code, signal) => setTimeout(() => finish(code, signal), 5_000).unref());
+    // A process it started that outlives it and holds its output open must not hold the run up: it is
+    // ended with its group (whose id cannot be reused while one of its processes lives).
+    child.on('exit', (code, signal) =>
+      setTimeout(() => {
+        if (done) return;
+        endGroup(child, 'SIGKILL');
+        finish(code, signal);
+      }, 5_000).unref(),
+    );
   });
 }
 
@@ -299,10 +306,13 @@ async function main(): Promise<number> {
   return groups.every((g) => g.failed === 0) && queue.length === 0 && !stopping ? 0 : 1;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+// Each file runs in a group of its own (its deadline ends all of it): the terminal's signals reach
+// only this runner, which passes them on; a second one kills what is left.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
+    const again = stopping;
     stopping = true;
-    for (const child of running) endGroup(child, 'SIGTERM');
+    for (const child of running) endGroup(child, again ? 'SIGKILL' : 'SIGTERM');
   });
 }
 

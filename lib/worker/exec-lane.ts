@@ -1,5 +1,5 @@
 import 'server-only';
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { appendEvent } from '../../db/events';
@@ -101,7 +101,12 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
       // ESRCH: the group has ended already.
     }
   };
-  process.on('exit', killGroupNow);
+  let keeper: ChildProcess | undefined;
+  const endAll = () => {
+    killGroupNow();
+    keeper?.kill('SIGKILL');
+  };
+  process.on('exit', endAll);
   try {
     return await runLane(lane, {
       interrupted,
@@ -113,10 +118,13 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
       ended: () => {
         groupId = undefined;
       },
+      keeping: (k) => {
+        keeper = k;
+      },
     });
   } finally {
-    killGroupNow();
-    process.off('exit', killGroupNow);
+    endAll();
+    process.off('exit', endAll);
     for (const signal of ENDING_SIGNALS) process.off(signal, onSignal);
   }
 }
@@ -125,12 +133,13 @@ export async function runExecLane(lane: ExecLane): Promise<number> {
  * A runner ended by SIGKILL (or a crash of node) handles nothing: its program, in a group of its own,
  * would run on with nobody to stop it. A keeper in a group of its own waits on a pipe from the runner;
  * the pipe closes when the runner ends however it ends, and the keeper then kills the program's group.
- * A runner that saw its program's group end kills the keeper first (that group's id may be reused).
+ * A runner that saw its program's group end, or that ends itself, kills the keeper first (that group's id
+ * may be reused once it has ended). The shell's own kill (dash's takes `-s KILL --`): no procps needed.
  */
 function keepOnlyWhileRunnerLives(groupId: number) {
   const keeper = spawn(
     '/bin/sh',
-    ['-c', 'read _; exec kill -KILL -- "-$1" 2>/dev/null', 'fencing-lab-keeper', `${groupId}`],
+    ['-c', 'read _; kill -s KILL -- "-$1" 2>/dev/null', 'fencing-lab-keeper', `${groupId}`],
     {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
@@ -148,9 +157,14 @@ type Interruptions = {
   interruption: () => string | undefined;
   started: (pid: number) => void;
   ended: () => void;
+  /** The keeper of the program's group: the runner's own end kills it, after the group. */
+  keeping: (keeper: ChildProcess) => void;
 };
 
-async function runLane(lane: ExecLane, { interrupted, interruption, started, ended }: Interruptions): Promise<number> {
+async function runLane(
+  lane: ExecLane,
+  { interrupted, interruption, started, ended, keeping }: Interruptions,
+): Promise<number> {
   const { me, lab, session } = lane;
   const event = (
     kind: 'worker_stopped' | 'worker_crashed' | 'pause_started' | 'pause_ended',
@@ -176,6 +190,7 @@ async function runLane(lane: ExecLane, { interrupted, interruption, started, end
   });
   if (child.pid !== undefined) started(child.pid);
   const keeper = child.pid === undefined ? undefined : keepOnlyWhileRunnerLives(child.pid);
+  if (keeper) keeping(keeper);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { EventKind } from '../core/events';
 import type { WireEvent } from '../core/wire';
-import { clientFaults, clientLanes } from './client-faults';
+import { type ClientLane, clientFaults, clientLaneFaults, clientLanes } from './client-faults';
 
 /** A run as a list of [actor, kind, token]: ids and times in order. */
 function run(...steps: Array<[string, EventKind, number?]>): WireEvent[] {
@@ -104,8 +104,32 @@ test("a person's own programs as lanes: named by their start, ended by their sto
   (events[0] as WireEvent).detail = { exec: 'python3 worker.py' };
   (events[2] as WireEvent).detail = { exec: 'bash worker.sh' };
   assert.deepEqual(clientLanes(events), [
-    { actor: 'A', program: 'python3 worker.py', running: false },
-    { actor: 'C', program: 'bash worker.sh', running: true },
+    { actor: 'A', program: 'python3 worker.py', running: false, fromId: 1, toId: 4 },
+    { actor: 'C', program: 'bash worker.sh', running: true, fromId: 3 },
   ]);
-  assert.deepEqual(clientLanes(events.slice(0, 3)).at(0), { actor: 'A', program: 'python3 worker.py', running: true });
+  assert.deepEqual(clientLanes(events.slice(0, 3)).at(0), {
+    actor: 'A',
+    program: 'python3 worker.py',
+    running: true,
+    fromId: 1,
+  });
+});
+
+test("a lane's faults are its program's only: our worker under the same name, before or after it, is not blamed", () => {
+  // Our A (a counter of its own: token 1 never granted) first, then A as a person's program that does right.
+  const events = run(
+    ['A', 'worker_started'],
+    ['A', 'write_accepted', 1],
+    ['A', 'worker_stopped'],
+    ['A', 'worker_started'],
+    ['A', 'lease_acquired', 7],
+    ['A', 'write_accepted', 7],
+    ['A', 'worker_started'],
+    ['A', 'write_accepted', 2],
+  );
+  (events[3] as WireEvent).detail = { exec: 'python3 worker.py' };
+  const [lane] = clientLanes(events);
+  assert.deepEqual(lane, { actor: 'A', program: 'python3 worker.py', running: false, fromId: 4, toId: 6 });
+  assert.deepEqual(clientLaneFaults(events, lane as ClientLane), []);
+  assert.equal(clientFaults(events, 'A').length, 1, 'over the whole history, our counter is a fault');
 });

@@ -82,22 +82,37 @@ export function clientFaults(events: readonly WireEvent[], actor: string): Clien
   return faults.sort((a, b) => a.eventId - b.eventId);
 }
 
-/** A lane that runs a person's own program (`npm run worker -- --exec`), as its start recorded it. */
-export type ClientLane = { actor: string; program: string; running: boolean };
+/**
+ * A lane that runs a person's own program (`npm run worker -- --exec`), as its start recorded it: the
+ * events of its run are those of its name from its start (`fromId`) to its end (`toId`, once ended).
+ */
+export type ClientLane = { actor: string; program: string; running: boolean; fromId: number; toId?: number };
 
 /**
  * The lanes of `events` that run a person's own program: their start names it (`detail.exec`, the
- * program and its script only), and a later stop or crash of the same name ends it. Oldest first.
+ * program and its script only), and a later stop or crash of the same name, or another start of it
+ * (our worker under that name), ends it. Oldest first; the last run of each name.
  */
 export function clientLanes(events: readonly WireEvent[]): ClientLane[] {
   const lanes = new Map<string, ClientLane>();
   for (const e of events) {
-    if ((e.kind === 'worker_started' || e.kind === 'worker_restarted') && typeof e.detail.exec === 'string') {
-      lanes.delete(e.actor);
-      lanes.set(e.actor, { actor: e.actor, program: e.detail.exec, running: true });
-    } else if ((e.kind === 'worker_stopped' || e.kind === 'worker_crashed') && lanes.has(e.actor)) {
-      lanes.set(e.actor, { ...(lanes.get(e.actor) as ClientLane), running: false });
+    const lane = lanes.get(e.actor);
+    if (e.kind === 'worker_started' || e.kind === 'worker_restarted') {
+      if (typeof e.detail.exec === 'string') {
+        lanes.delete(e.actor);
+        lanes.set(e.actor, { actor: e.actor, program: e.detail.exec, running: true, fromId: e.id });
+      } else if (lane?.running) {
+        lanes.set(e.actor, { ...lane, running: false, toId: e.id - 1 });
+      }
+    } else if ((e.kind === 'worker_stopped' || e.kind === 'worker_crashed') && lane?.running) {
+      lanes.set(e.actor, { ...lane, running: false, toId: e.id });
     }
   }
   return [...lanes.values()];
+}
+
+/** The faults of a person's own program in its lane's run only (not of our worker under the same name). */
+export function clientLaneFaults(events: readonly WireEvent[], lane: ClientLane): ClientFault[] {
+  const run = events.filter((e) => e.id >= lane.fromId && (lane.toId === undefined || e.id <= lane.toId));
+  return clientFaults(run, lane.actor);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHECKED_SETTINGS, settingsProblems } from './room-settings';
+import { CHECKED_SETTINGS, parseRoomSettings, settingDefaults, settingsProblems } from './room-settings';
 
 test('unset, empty and usable settings are no problem', () => {
   assert.deepEqual(settingsProblems({}), []);
@@ -54,4 +54,39 @@ test('the port and the trainer key are checked too, and a key is never echoed ba
   assert.match(short ?? '', /^FENCING_LAB_TRAINER_KEY must be at least 12 characters \(it has 7\)/);
   assert.doesNotMatch(short ?? '', /letmein/);
   assert.deepEqual(settingsProblems({ PORT: '3000', FENCING_LAB_TRAINER_KEY: 'a-long-enough-key' }), []);
+});
+
+test('parsed once into one typed object: every default where unset or empty, every usable value as a number', () => {
+  const { settings, problems } = parseRoomSettings({ FENCING_LAB_MAX_FEEDS: '', PORT: '3210' }, { cpus: 2 });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(settings, {
+    ...settingDefaults({ cpus: 2 }),
+    port: 3210,
+    trainerKey: undefined,
+  });
+  assert.equal(settings.maxFeeds, 400);
+  assert.equal(settings.maxGuardAttacks, 4, 'two per CPU, at most 4');
+  assert.equal(parseRoomSettings({}, { cpus: 1 }).settings.warmWorkers, 1, 'one warm worker per CPU, at most 2');
+  const set = parseRoomSettings(
+    {
+      FENCING_LAB_IDLE_MINUTES: '0.5',
+      FENCING_LAB_WARM_WORKERS: '0',
+      FENCING_LAB_TRAINER_KEY: '  a-long-enough-key  ',
+      FENCING_LAB_GUARD_REFUSALS_PER_MINUTE: '40',
+    },
+    { cpus: 2 },
+  ).settings;
+  assert.deepEqual(
+    [set.idleMinutes, set.warmWorkers, set.trainerKey, set.guardRefusalsPerMinute],
+    [0.5, 0, 'a-long-enough-key', 40],
+  );
+  // Each schema entry reaches the object: a setting added to the schema without a field fails here.
+  for (const name of CHECKED_SETTINGS) {
+    const raw = name === 'FENCING_LAB_TRAINER_KEY' ? 'a-long-enough-key' : name === 'PORT' ? '4321' : '7';
+    const parsed = parseRoomSettings({ [name]: raw }, { cpus: 2 });
+    assert.deepEqual(parsed.problems, [], name);
+    assert.ok(Object.values(parsed.settings).includes(name === 'FENCING_LAB_TRAINER_KEY' ? raw : Number(raw)), name);
+  }
+  const bad = parseRoomSettings({ FENCING_LAB_MAX_FEEDS: 'lots' }, { cpus: 2 });
+  assert.equal(bad.problems.length, 1, 'the caller is told; it must not use the default in silence');
 });

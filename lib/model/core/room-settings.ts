@@ -4,7 +4,9 @@ import { z } from 'zod';
  * The room's settings that have a form (docs/running-a-room.md, Settings) as one schema: the port, the
  * trainer key's length and the numeric limits. `npm start` checks them before it starts anything and
  * refuses a value it cannot use, naming the setting, what it must be and what it got: a mistyped limit
- * must not fall back to its default in silence, nor fail the first request that reads it. The modules that read a setting keep its default; unset or empty means the default.
+ * must not fall back to its default in silence, nor fail the first request that reads it. Parsed once
+ * (parseRoomSettings) into one typed object, with each default (settingDefaults): unset or empty means
+ * the default. Every module takes the object (lib/config/room-settings.ts); none reads the environment.
  */
 
 const MAX_LIMIT = 999_999;
@@ -28,6 +30,14 @@ function positiveNumber(name: string, unit: string) {
     .transform(Number)
     .refine((value) => value > 0 && Number.isFinite(value), what);
 }
+
+/**
+ * Private labs open at once in the room (every app server on the database), unless
+ * FENCING_LAB_MAX_PRIVATE_LABS says otherwise: two for each of sixty trainees.
+ */
+export const DEFAULT_MAX_PRIVATE_LABS = 120;
+/** Private labs one client address may open per hour, unless FENCING_LAB_OPENS_PER_ADDRESS says otherwise. */
+export const DEFAULT_OPENS_PER_ADDRESS = 12;
 
 /** A key chosen by hand must be long enough that guessing it (a few tries a second) is hopeless. */
 export const MIN_TRAINER_KEY_CHARS = 12;
@@ -56,6 +66,88 @@ const SETTINGS = {
   FENCING_LAB_GUARD_REFUSALS_PER_MINUTE: wholeNumber('FENCING_LAB_GUARD_REFUSALS_PER_MINUTE', 1),
   FENCING_LAB_WARM_WORKERS: wholeNumber('FENCING_LAB_WARM_WORKERS', 0, 8),
 } as const;
+
+/**
+ * The room's settings as every module takes them (lib/config/room-settings.ts reads them once from the
+ * environment): each one a number, its default where it was unset or empty.
+ */
+export type RoomSettings = {
+  port: number;
+  /** Unset: the launcher makes one up and sets it (a server started alone makes one too). */
+  trainerKey: string | undefined;
+  idleMinutes: number;
+  sharedIdleMinutes: number;
+  retentionHours: number;
+  maxPrivateLabs: number;
+  opensPerAddress: number;
+  maxFeedsPerAddress: number;
+  maxFeeds: number;
+  maxGuardAttacks: number;
+  guardAttacksPerMinute: number;
+  guardRefusalsPerMinute: number;
+  warmWorkers: number;
+};
+
+/** The machine facts some defaults follow (the guard queue's and the warm pool's size). */
+export type MachineFacts = { cpus: number };
+
+/** Every setting's default, where it has one of its own; the docs' Settings table says the same. */
+export function settingDefaults({ cpus }: MachineFacts): Omit<RoomSettings, 'trainerKey'> {
+  return {
+    port: 3000,
+    idleMinutes: 15,
+    sharedIdleMinutes: 15,
+    retentionHours: 24,
+    maxPrivateLabs: DEFAULT_MAX_PRIVATE_LABS,
+    opensPerAddress: DEFAULT_OPENS_PER_ADDRESS,
+    maxFeedsPerAddress: 24,
+    maxFeeds: 400,
+    // Two jobs per CPU, at most 4. bench/README.md, 2026-12-03, 30 trainees submitting within a minute to one
+    // server on this 2-CPU machine: 2 at a time, verdicts p95 34.0 s; 4, 20.9 s; 6, 20.8 s with a shared lab's
+    // paint p99 over 100 ms. At most 4: an attack runs up to 6 workers at once (its story's stale writers and B),
+    // and a server's private labs share 32 (lib/model/lab/lab-limits.ts); an attack refused a worker would fail.
+    maxGuardAttacks: Math.min(4, 2 * cpus),
+    guardAttacksPerMinute: 6,
+    guardRefusalsPerMinute: 10,
+    warmWorkers: Math.min(2, cpus),
+  };
+}
+
+const FIELD_OF: Record<keyof typeof SETTINGS, keyof RoomSettings> = {
+  PORT: 'port',
+  FENCING_LAB_TRAINER_KEY: 'trainerKey',
+  FENCING_LAB_IDLE_MINUTES: 'idleMinutes',
+  FENCING_LAB_SHARED_IDLE_MINUTES: 'sharedIdleMinutes',
+  FENCING_LAB_RETENTION_HOURS: 'retentionHours',
+  FENCING_LAB_MAX_PRIVATE_LABS: 'maxPrivateLabs',
+  FENCING_LAB_OPENS_PER_ADDRESS: 'opensPerAddress',
+  FENCING_LAB_MAX_FEEDS_PER_ADDRESS: 'maxFeedsPerAddress',
+  FENCING_LAB_MAX_FEEDS: 'maxFeeds',
+  FENCING_LAB_MAX_GUARD_ATTACKS: 'maxGuardAttacks',
+  FENCING_LAB_GUARD_ATTACKS_PER_MINUTE: 'guardAttacksPerMinute',
+  FENCING_LAB_GUARD_REFUSALS_PER_MINUTE: 'guardRefusalsPerMinute',
+  FENCING_LAB_WARM_WORKERS: 'warmWorkers',
+};
+
+/**
+ * The room's settings in `env`, parsed once by one schema: the typed object, and what is wrong (one
+ * sentence a setting, as settingsProblems). A setting with a problem is given its default in the
+ * object, which a caller must not use: the launcher refuses to start, lib/config refuses to read.
+ */
+export function parseRoomSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  machine: MachineFacts,
+): { settings: RoomSettings; problems: string[] } {
+  const settings: RoomSettings = { ...settingDefaults(machine), trainerKey: undefined };
+  const problems = settingsProblems(env);
+  for (const name of CHECKED_SETTINGS) {
+    const raw = env[name];
+    if (raw === undefined || raw === '' || (name === 'FENCING_LAB_TRAINER_KEY' && raw.trim() === '')) continue;
+    const parsed = SETTINGS[name].safeParse(raw);
+    if (parsed.success) Object.assign(settings, { [FIELD_OF[name]]: parsed.data });
+  }
+  return { settings, problems };
+}
 
 /** The settings this schema checks, by name. */
 export const CHECKED_SETTINGS = Object.keys(SETTINGS) as (keyof typeof SETTINGS)[];

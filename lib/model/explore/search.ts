@@ -37,8 +37,8 @@ import { eventWords } from './story-words';
 
 /** `checked`: in a split write, the row's token as the holder's check read it (the app's comparison is the storage's to make). */
 /**
- * A write as the storage runs it. `overdue`: the writer's lease ran out before it (it is no longer the
- * live lease's holder), which only the bypass lab's worker acts on: it takes its catch-up path.
+ * A write as the storage runs it. `overdue`: the writer's lease ran out before it (an expire step; never
+ * with leases granted up front), which only the bypass lab's worker acts on: it takes its catch-up path.
  */
 export type StorageWrite = { holder: HolderName; token: number; value: string; checked?: number; overdue?: boolean };
 
@@ -96,7 +96,7 @@ async function runStep(
     token: tokenOf(state, step.holder),
     value: nextValue(state, step.holder),
     ...(checked === undefined ? {} : { checked }),
-    ...(state.leaseHolder !== step.holder ? { overdue: true } : {}),
+    ...(state.holders.find((h) => h.name === step.holder)?.ranOut ? { overdue: true } : {}),
   });
   return { written };
 }

@@ -68,6 +68,8 @@ export type HolderState = {
   lastWrittenToken?: number;
   /** In a split write: the row's token as its check read it, until its write. */
   checked?: number;
+  /** Its lease ran out (an expire step): its writes from now on are overdue (the bypass lab's catch-up path). */
+  ranOut?: boolean;
 };
 
 export type ExploreState = {
@@ -243,8 +245,9 @@ export function applyStep(
     const holder = state.leaseHolder;
     if (holder === undefined) throw new RangeError('no live lease to run out');
     const { leaseHolder: _gone, ...rest } = state;
+    const holders = state.holders.map((h) => (h.name === holder ? { ...h, ranOut: true } : h));
     return {
-      state: { ...rest, depth },
+      state: { ...rest, holders, depth },
       event: { actor: holder, kind: 'lease_expired', token: holderOf(state, holder).token as number, detail: {} },
     };
   }

@@ -131,18 +131,26 @@ export const MAX_EXPLORE_SETTINGS = 10;
  * `= n`, `> n` each open at one of them), then each string constant as every write's value.
  */
 export function exploreSettings(constants: GuardConstants, holders: number): ExploreSetting[] {
-  const settings: ExploreSetting[] = [{ firstToken: STORY_TOKEN }];
+  const byToken: ExploreSetting[] = [];
   const seen = new Set([STORY_TOKEN]);
   for (const n of constants.tokens) {
     for (const first of [n - 1, n, n + 1]) {
       if (first >= 1 && first + holders - 1 <= MAX_PROBE_TOKEN && !seen.has(first)) {
         seen.add(first);
-        settings.push({ firstToken: first });
+        byToken.push({ firstToken: first });
       }
     }
   }
-  for (const value of constants.values) {
-    if (value.length >= 1 && value.length <= MAX_PROBE_VALUE_CHARS) settings.push({ firstToken: STORY_TOKEN, value });
+  const byValue = constants.values
+    .filter((value) => value.length >= 1 && value.length <= MAX_PROBE_VALUE_CHARS)
+    .map((value) => ({ firstToken: STORY_TOKEN, value }));
+  // Past the bound, numbers and strings share it: each number's three, then a string, in turn, so
+  // that many numbers never crowd out every string (nor the reverse).
+  const settings: ExploreSetting[] = [{ firstToken: STORY_TOKEN }];
+  while (settings.length < MAX_EXPLORE_SETTINGS && (byToken.length || byValue.length)) {
+    settings.push(...byToken.splice(0, 3));
+    const value = byValue.shift();
+    if (value) settings.push(value);
   }
   return settings.slice(0, MAX_EXPLORE_SETTINGS);
 }

@@ -3,9 +3,7 @@ import { test } from 'node:test';
 import { MAX_WORKERS_PER_SERVER } from './lab-inputs';
 import {
   MAX_PRIVATE_LAB_WORKERS,
-  maxPrivateLabsFrom,
   openLabsPerAddress,
-  positiveWholeNumber,
   privateLabRefusal,
   WORKERS_RESERVED_FOR_SHARED,
   workerBudgetRefusal,
@@ -44,15 +42,4 @@ test('each refusal to open a lab says which limit, the address first', () => {
   const held = privateLabRefusal({ open: 6, mine: 0, fromAddress: 6, openFromAddress: 6 }, LIMITS);
   assert.match(held?.message ?? '', /your address already has 6 private labs open/);
   assert.equal(openLabsPerAddress(100), 50, 'a room behind one NAT that raises the hourly limit raises this one too');
-});
-
-test('limits from the environment are positive whole numbers, or the default', () => {
-  assert.equal(positiveWholeNumber('50', 12), 50);
-  for (const raw of [undefined, '', ' ', '0', '-3', '2.5', 'many']) assert.equal(positiveWholeNumber(raw, 12), 12);
-});
-
-test('a room of sixty trainees may open two private labs each unless FENCING_LAB_MAX_PRIVATE_LABS says otherwise', () => {
-  assert.equal(maxPrivateLabsFrom(undefined), 120);
-  assert.equal(maxPrivateLabsFrom('300'), 300);
-  assert.equal(maxPrivateLabsFrom('none'), 120);
 });

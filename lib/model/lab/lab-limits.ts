@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER, MAX_WORKERS_PER_SERVER } from './lab-inputs';
+import { MAX_PRIVATE_LABS_PER_OWNER, MAX_WORKERS_PER_SERVER } from './lab-inputs';
 
 /*
  * The limits that keep a room's server usable whatever a script sends: how many private labs may be
@@ -7,8 +7,6 @@ import { DEFAULT_MAX_PRIVATE_LABS, MAX_PRIVATE_LABS_PER_OWNER, MAX_WORKERS_PER_S
  * synchronous step) and asks here whether one more is allowed.
  */
 
-/** Private labs one client address may open per hour (FENCING_LAB_OPENS_PER_ADDRESS). */
-export const DEFAULT_OPENS_PER_ADDRESS = 12;
 export const OPENS_WINDOW_MS = 60 * 60_000;
 
 /** Worker processes only the shared labs (the trainer's) may use: private labs share the rest. */
@@ -36,11 +34,6 @@ export function openLabsPerAddress(opensPerAddress: number): number {
 }
 
 export type LimitRefusal = { code: 'limit_reached' | 'rate_limited'; message: string };
-
-/** Private labs the room may hold open at once: FENCING_LAB_MAX_PRIVATE_LABS (a whole number), or 120. */
-export function maxPrivateLabsFrom(raw: string | undefined): number {
-  return positiveWholeNumber(raw, DEFAULT_MAX_PRIVATE_LABS);
-}
 
 export type PrivateLabLimits = {
   /** Private labs one client address may open per OPENS_WINDOW_MS. */
@@ -109,10 +102,4 @@ export function workerBudgetRefusal(counts: WorkerCounts, visibility: 'shared' |
     };
   }
   return undefined;
-}
-
-/** Reads a positive whole number from the environment's text, or the default. */
-export function positiveWholeNumber(raw: string | undefined, fallback: number): number {
-  const value = Number(raw);
-  return raw !== undefined && raw.trim() !== '' && Number.isInteger(value) && value > 0 ? value : fallback;
 }
