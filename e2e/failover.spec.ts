@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { ImportPage } from './pages/replay-page';
+import { failoverStepOf } from './steps';
 
 /*
  * The failover lab walked through to the end in each mode, on a real primary and standby: what each
@@ -202,19 +203,19 @@ test('presenter mode: → runs the lab’s next step for real and tells it; a wa
   await page.getByRole('link', { name: 'Presenter mode' }).click();
   const counter = page.getByTestId('step-counter');
   const narration = page.getByTestId('narration');
-  await expect(counter).toHaveText('Step 1 of 11');
+  await expect(counter).toHaveText(failoverStepOf(1));
   await expect(narration).toContainText('Two real PostgreSQL servers start,');
   // → runs step 1 and tells it from its record; the next → runs step 2, told the same way: never an empty box.
   await page.keyboard.press('ArrowRight');
   await expect(narration).toContainText('Two real PostgreSQL servers started', { timeout: STEP_TIMEOUT });
-  await expect(counter).toHaveText('Step 1 of 11');
+  await expect(counter).toHaveText(failoverStepOf(1));
   await page.keyboard.press('ArrowRight');
-  await expect(counter).toHaveText('Step 2 of 11', { timeout: STEP_TIMEOUT });
+  await expect(counter).toHaveText(failoverStepOf(2), { timeout: STEP_TIMEOUT });
   await expect(narration).toContainText(/A was granted the lease with token \d+ by the primary/, {
     timeout: STEP_TIMEOUT,
   });
   await page.keyboard.press('ArrowRight');
-  await expect(counter).toHaveText('Step 3 of 11', { timeout: STEP_TIMEOUT });
+  await expect(counter).toHaveText(failoverStepOf(3), { timeout: STEP_TIMEOUT });
   await expect(narration).toContainText(/A wrote "A-\d+" with token \d+: the primary accepted it/, {
     timeout: STEP_TIMEOUT,
   });
@@ -224,12 +225,12 @@ test('presenter mode: → runs the lab’s next step for real and tells it; a wa
     const watcher = await watcherContext.newPage();
     await watcher.goto('/labs/failover/present');
     const watched = watcher.getByTestId('narration');
-    await expect(watcher.getByTestId('step-counter')).toHaveText('Step 3 of 11');
+    await expect(watcher.getByTestId('step-counter')).toHaveText(failoverStepOf(3));
     await expect(watched).toContainText(/A wrote "A-\d+"/);
 
     // Back: the trainer's step 2, its words, and the timeline as of its moment (A's write not yet there).
     await page.keyboard.press('ArrowLeft');
-    await expect(counter).toHaveText('Step 2 of 11');
+    await expect(counter).toHaveText(failoverStepOf(2));
     await expect(narration).toContainText('A was granted the lease with token');
     const list = page.getByRole('list', { name: 'Marks on the timeline' });
     await expect(list.getByRole('button', { name: /^A's lease, token \d+\./ })).toHaveCount(1);
@@ -237,14 +238,14 @@ test('presenter mode: → runs the lab’s next step for real and tells it; a wa
       list.getByRole('button', { name: /^A primary and a streaming standby started \(asynchronous/ }),
     ).toHaveCount(1);
     await expect(list.getByRole('button', { name: /^A's write "A-\d+"/ })).toHaveCount(0);
-    await expect(watcher.getByTestId('step-counter')).toHaveText('Step 2 of 11');
+    await expect(watcher.getByTestId('step-counter')).toHaveText(failoverStepOf(2));
     await expect(watched).toContainText('A was granted the lease with token');
 
     // Start over: a new pair; the watcher shows step 1 told from the new story, never a blank step 2.
     await page.getByRole('button', { name: 'Start over' }).click();
     await expect(narration).toContainText('Two real PostgreSQL servers started', { timeout: STEP_TIMEOUT });
-    await expect(counter).toHaveText('Step 1 of 11');
-    await expect(watcher.getByTestId('step-counter')).toHaveText('Step 1 of 11', { timeout: STEP_TIMEOUT });
+    await expect(counter).toHaveText(failoverStepOf(1));
+    await expect(watcher.getByTestId('step-counter')).toHaveText(failoverStepOf(1), { timeout: STEP_TIMEOUT });
     await expect(watched).toContainText('Two real PostgreSQL servers started', { timeout: STEP_TIMEOUT });
   } finally {
     await watcherContext.close();

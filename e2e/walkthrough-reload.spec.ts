@@ -5,6 +5,7 @@ import { expect, test } from './fixtures';
 import { type LabState, readLabState } from './lab-state';
 import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
+import { stepOf as counterOf } from './steps';
 
 const steps = walkthroughFor('fenced');
 
@@ -113,7 +114,7 @@ test('a deep link shows its step and runs nothing until its button is pressed; o
   await fenced.reset();
 
   await fenced.gotoWalkthrough(5);
-  await expect(fenced.stepCounter).toHaveText('Step 5 of 7');
+  await expect(fenced.stepCounter).toHaveText(counterOf('fenced', 5));
   await expect(fenced.page.getByRole('heading', { name: 'B takes over' })).toBeVisible();
   await expect(fenced.narration).toHaveText(
     'Not run yet. Worker B starts, takes the lease with a newer token, and writes.',
