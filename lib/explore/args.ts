@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { kindWhere } from '../labs/traits';
 import { UsageError } from '../model/core/errors';
 import { EXPLORABLE_LABS, EXPLORE_BOUNDS } from '../model/explore/explore-labs';
 import { LAB_IDS, type LabId } from '../model/lab/lab-kinds';
@@ -17,6 +18,9 @@ export const EXPLORE_USAGE = `usage: npm run explore -- --lab <${EXPLORABLE_LABS
   --depth    cut every path at this many steps (1 to ${EXPLORE_BOUNDS.depth.max}; default: no cut)
   --json     one JSON object: the counts, the seconds and the shortest counterexample
   Exit: 0 no interleaving breaks, 1 one does (the shortest is printed), 2 bad usage, 3 no database, 4 other failure.`;
+
+/** The lab kind that runs a trainee's own guard statement (`--guard`). */
+export const GUARD_LAB: LabId = kindWhere((t) => t.fencing === 'trainee-guard');
 
 const whole = (flag: string, { min, max }: { min: number; max: number }) =>
   z.coerce
@@ -61,13 +65,13 @@ export function parseExploreArgs(argv: string[]): ExploreArgs | 'help' {
   }
   if (values.help) return 'help';
   if (values.guard !== undefined) {
-    if (values.lab !== undefined && values.lab !== 'your-guard') {
+    if (values.lab !== undefined && values.lab !== GUARD_LAB) {
       throw new UsageError('--guard explores your statement in a your-guard lab: leave --lab out');
     }
-    values.lab = 'your-guard';
+    values.lab = GUARD_LAB;
   }
   if (values.lab === undefined) throw new UsageError('--lab (or --guard) is required');
-  if (values.lab === 'your-guard' && values.guard === undefined) {
+  if (values.lab === GUARD_LAB && values.guard === undefined) {
     throw new UsageError('--lab your-guard explores your own statement: give it with --guard <file.sql>');
   }
   for (const flag of ['holders', 'writes', 'depth'] as const) {

@@ -14,7 +14,7 @@ import { exploreSettings, settingsWords } from '../model/guard/guard-probes';
 import { MAX_GUARD_CHARS } from '../model/guard/guard-statement';
 import { parseGuard } from '../server/guard-parser';
 import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
-import { EXPLORE_USAGE, parseExploreArgs } from './args';
+import { EXPLORE_USAGE, GUARD_LAB, parseExploreArgs } from './args';
 
 /*
  * `npm run explore -- --lab <lab> [--holders N] [--writes N] [--depth N] [--json]`: every interleaving
@@ -89,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
     if (args.json) {
       console.log(
         JSON.stringify({
-          lab: lab?.kind ?? 'your-guard',
+          lab: lab?.kind ?? GUARD_LAB,
           ...(guard ? { guard: guard.statement } : {}),
           bounds,
           holds,
@@ -154,7 +154,7 @@ async function exploreGuardFile(
   bounds: ExploreBounds,
 ): Promise<GuardExploration | { refused: string }> {
   const lab = await createPrivateLab({
-    kind: 'your-guard',
+    kind: GUARD_LAB,
     ownerHash: randomBytes(32).toString('hex'),
     openedFrom: 'npm run explore',
     initialValue: INITIAL_ROW_VALUE,

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { labJoinKey } from '../../db/labs';
 import { closePool } from '../../db/pool';
@@ -10,6 +9,7 @@ import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';
 import * as doors from '../server/lab-door-commands';
 import { getSupervisor } from '../supervisor/supervisor';
+import { remoteBeatPastWindow } from '../testing/remote-beat';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 import { waitFor } from '../testing/wait';
 import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
@@ -218,8 +218,8 @@ describe('a remote worker, driven from the lab', () => {
       "Near's grant",
     );
     await waitForEvent((e) => e.actor === 'Near' && e.kind === 'write_accepted' && e.id > grant.id, "Near's write");
-    // Longer than the heartbeat window: the frozen worker still beats, and shows as paused, not gone.
-    await sleep(6_000);
+    // Past the heartbeat window, by its own beat: the frozen worker still beats, and shows as paused, not gone.
+    await remoteBeatPastWindow(LAB, 'Far', frozen.at.getTime());
     const view = await listed('Far');
     assert.equal(view?.alive, true);
     assert.equal(view?.phase, 'paused');

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { listEvents } from '../../db/events';
 import { closePool } from '../../db/pool';
+import { REMOTE_HEARTBEAT_FRESH_MS } from '../../db/remote-workers';
 import type { LabEvent } from '../model/core/events';
 import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';
 import * as doors from '../server/lab-door-commands';
 import { getSupervisor } from '../supervisor/supervisor';
+import { remoteBeatPastWindow } from '../testing/remote-beat';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
 import { testWorkerLineUrl } from '../testing/worker-line';
@@ -113,7 +114,8 @@ for (const [kind, start] of Object.entries(KINDS)) {
       const paused = await commands.pauseWorker({ lab: LAB, worker: 'W', plan: { mode: 'until-resumed' } }, TRAINER);
       assert.ok(paused.ok, JSON.stringify(paused));
       const started = await waitForEvent((e) => e.actor === 'W' && e.kind === 'pause_started' && e.id > mark, 'pause');
-      await sleep(6_000);
+      // Past the heartbeat window, by its own beat (its listener thread beats while it is frozen).
+      await remoteBeatPastWindow(LAB, 'W', started.at.getTime());
       const view = await listed('W');
       assert.deepEqual([view?.alive, view?.phase], [true, 'paused']);
       const early = (await listEvents({ lab: LAB })).filter(
@@ -123,7 +125,7 @@ for (const [kind, start] of Object.entries(KINDS)) {
       const resumed = await commands.resumeWorker({ lab: LAB, worker: 'W' }, TRAINER);
       assert.ok(resumed.ok, JSON.stringify(resumed));
       const ended = await waitForEvent((e) => e.actor === 'W' && e.kind === 'pause_ended' && e.id > started.id, 'end');
-      assert.ok(Number(ended.detail?.frozenMs) >= 6_000);
+      assert.ok(Number(ended.detail?.frozenMs) >= REMOTE_HEARTBEAT_FRESH_MS, `frozen for ${ended.detail?.frozenMs} ms`);
       assert.equal((await listed('W'))?.phase === 'paused', false);
     });
 
