@@ -2,6 +2,7 @@ import 'server-only';
 import type pg from 'pg';
 import { singleton } from '../lib/os/process-singletons';
 import {
+  CLIENT_RUNS_CHANNEL,
   DroppedNotesLog,
   EVENTS_CHANNEL,
   type EventNote,
@@ -13,7 +14,8 @@ import { newClient } from './pool';
 /**
  * What NOTIFY fencing_events carries: the new event's id, or a lab that was reset (every event of
  * it up to `upTo` deleted). NOTIFY fencing_guard_attempts (0034) becomes a note of no lab ('') with
- * the new guard attempt's id, for the class wall. Parsed in db/notification-notes.ts.
+ * the new guard attempt's id, and NOTIFY fencing_client_runs (0052) one with a client run's that
+ * started or ended, for the class wall. Parsed in db/notification-notes.ts.
  */
 export type { EventNote };
 
@@ -69,6 +71,7 @@ class EventFeed {
         await client.connect();
         await client.query(`LISTEN ${EVENTS_CHANNEL}`);
         await client.query(`LISTEN ${GUARD_ATTEMPTS_CHANNEL}`);
+        await client.query(`LISTEN ${CLIENT_RUNS_CHANNEL}`);
       } catch (error) {
         this.connecting = undefined;
         // The connection that failed has nothing to end; the first error is rethrown.

@@ -68,7 +68,7 @@ export async function appendEvent(
   });
 }
 
-type EventRow = {
+export type EventRow = {
   id: string;
   lab: string;
   at: Date;
@@ -172,7 +172,7 @@ export async function eventIdRange(
   return { first: row?.first == null ? null : Number(row.first), last: row?.last == null ? null : Number(row.last) };
 }
 
-function reshapeEvent(row: EventRow): LabEvent {
+export function reshapeEvent(row: EventRow): LabEvent {
   return {
     id: Number(row.id),
     lab: row.lab,

@@ -30,14 +30,25 @@ const eventNote = z.union([
 /** fencing_guard_attempts: a new guard attempt's id (0034's trigger). */
 const guardAttemptNote = z.strictObject({ id: rowId });
 
+/** fencing_client_runs: a client run that started or ended (0052's trigger). */
+const clientRunNote = z.strictObject({ id: rowId });
+
 /** fencing_worker_commands: which worker has a new command waiting (0007's trigger). */
 const workerCommandNote = z.strictObject({ lab: labId, worker: z.string().min(1).max(WORKER_NAME_MAX_CHARS) });
 
-export type EventNote = { lab: string; id?: number; reset?: boolean; upTo?: number; guardAttempt?: number };
+export type EventNote = {
+  lab: string;
+  id?: number;
+  reset?: boolean;
+  upTo?: number;
+  guardAttempt?: number;
+  clientRun?: number;
+};
 export type WorkerCommandNote = z.infer<typeof workerCommandNote>;
 
 export const EVENTS_CHANNEL = 'fencing_events';
 export const GUARD_ATTEMPTS_CHANNEL = 'fencing_guard_attempts';
+export const CLIENT_RUNS_CHANNEL = 'fencing_client_runs';
 
 function parsed<T>(schema: z.ZodType<T>, payload: string | undefined): T | undefined {
   if (payload === undefined) return undefined;
@@ -54,12 +65,16 @@ function parsed<T>(schema: z.ZodType<T>, payload: string | undefined): T | undef
 
 /**
  * A notification on the server's LISTEN connection as a note for the feeds, or undefined when its
- * payload is not one the database sends. A guard attempt becomes a note of no lab ('').
+ * payload is not one the database sends. A guard attempt, or a client run, becomes a note of no lab ('').
  */
 export function eventNoteOf(channel: string, payload: string | undefined): EventNote | undefined {
   if (channel === GUARD_ATTEMPTS_CHANNEL) {
     const note = parsed(guardAttemptNote, payload);
     return note && { lab: '', guardAttempt: note.id };
+  }
+  if (channel === CLIENT_RUNS_CHANNEL) {
+    const note = parsed(clientRunNote, payload);
+    return note && { lab: '', clientRun: note.id };
   }
   if (channel !== EVENTS_CHANNEL) return undefined;
   const note = parsed(eventNote, payload);

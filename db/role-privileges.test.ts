@@ -69,6 +69,7 @@ const APP_FUNCTIONS = [
 
 /** Table: its privileges. No UPDATE of protected_rows or unguarded_rows: those go through the functions. */
 const APP_TABLES = [
+  'client_runs: SELECT',
   'database_identity: SELECT',
   'events: DELETE, INSERT, SELECT',
   // Its verdict columns only (0043): UPDATE of some columns is not UPDATE of the table.

@@ -8,7 +8,8 @@ import { SessionPage } from './pages/session-page';
 /*
  * Your client (issue 36): a private lab waits for a person's own program, shows the command that runs
  * it as a lane, and says in plain words what the client did wrong, from what the lab recorded: a
- * client that counts its own tokens is named for it, the reference client in Python for nothing.
+ * client that counts its own tokens is named for it, the reference client in Python for nothing. The
+ * class wall then lists both runs, and opens each on /replay.
  */
 
 test('a private lab waits for your client, and names what it does wrong', async ({ browser }) => {
@@ -66,6 +67,27 @@ test('a private lab waits for your client, and names what it does wrong', async 
     });
     await expect(panel.getByTestId('your-client-B')).toContainText('No fault seen so far');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // The class wall lists both clients (issue 36, item 6): who, which language, how each ended, what
+    // it did wrong, and its run on /replay; a trainee's wall holds their own.
+    for (const run of runs.splice(0)) await run.stop();
+    await page.goto('/wall');
+    const clients = page.getByTestId('wall-client');
+    await expect(clients).toHaveCount(2, { timeout: WORKER_STEP_TIMEOUT });
+    const [b, a] = [clients.nth(0), clients.nth(1)];
+    await expect(a).toContainText('lane A');
+    await expect(a).toContainText('python3 faulty.py');
+    await expect(a).toContainText('Python');
+    await expect(a).toContainText('its runner was ended by SIGTERM · ✗ wrote with a token it was never granted');
+    await expect(b).toContainText('lane B');
+    await expect(b).toContainText('python3 worker.py');
+    await expect(b).toContainText('✓ no fault seen');
+    expect(await seriousViolations(page)).toEqual([]);
+    await a.getByRole('link', { name: /^Open run \d+/ }).click();
+    await expect(page.getByTestId('client-run-words')).toContainText('✗ wrote with a token it was never granted');
+    await expect(page.getByText(/No client run/)).toHaveCount(0);
+    // Its history, replayed: A's write with the token it made up is drawn.
+    await expect(page.getByRole('button', { name: /^(Violation: )?The row holds/ }).first()).toBeVisible();
   } finally {
     for (const run of runs) await run.stop();
     await context.close();

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { ensureDatabaseExists, listenAddresses } from '../../db/cluster-admin';
+import { workerRoleName } from '../../db/role-names';
 import {
   commandLine,
   identify,
@@ -340,7 +341,7 @@ async function initialise(dataDir: string, password: string): Promise<void> {
 /** Our pg_hba.conf in the data directory, readable by the server (it runs as `postgres` under root). */
 async function writeHba(dataDir: string, remote: RemoteWorkerAccess | undefined): Promise<void> {
   const file = path.join(dataDir, 'pg_hba.conf');
-  await writeFileAtomically(file, hbaFor(remote, DATABASE_NAME, DB_USER), 0o600);
+  await writeFileAtomically(file, hbaFor(remote, DATABASE_NAME, DB_USER, workerRoleName(DATABASE_NAME)), 0o600);
   const { uid, gid } = await postgresUserIds();
   if (uid !== undefined && gid !== undefined) await chown(file, uid, gid);
 }

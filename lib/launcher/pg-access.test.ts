@@ -24,11 +24,15 @@ test('PostgreSQL listens on loopback, plus the address the app listens on when i
 test("pg_hba.conf lets only the worker role's members in from the network (never the local role), and only when asked", () => {
   const networkRules = (text: string) => text.split('\n').filter((line) => /0\.0\.0\.0\/0|::\/0/.test(line));
   assert.deepEqual(
-    networkRules(hbaFor(undefined, 'fencing_lab', 'postgres')).map((line) => line.split(/\s+/).join(' ')),
+    networkRules(hbaFor(undefined, 'fencing_lab', 'postgres', 'fencing_lab_worker')).map((line) =>
+      line.split(/\s+/).join(' '),
+    ),
     ['host all all 0.0.0.0/0 reject', 'host all all ::/0 reject'],
   );
   assert.deepEqual(
-    networkRules(hbaFor(remote('0.0.0.0'), 'fencing_lab', 'postgres')).map((line) => line.split(/\s+/).join(' ')),
+    networkRules(hbaFor(remote('0.0.0.0'), 'fencing_lab', 'postgres', 'fencing_lab_worker')).map((line) =>
+      line.split(/\s+/).join(' '),
+    ),
     [
       'host all postgres 0.0.0.0/0 reject',
       'host all postgres ::/0 reject',
@@ -45,8 +49,10 @@ test("pg_hba.conf lets only the worker role's members in from the network (never
       { listenOn: '0.0.0.0', workerRole: 'all trust\nhost all', localRole: 'fencing_lab_local' },
       'fencing_lab',
       'postgres',
+      'fencing_lab_worker',
     ),
   );
+  assert.throws(() => hbaFor(undefined, 'fencing_lab', 'postgres', 'all trust\nhost all'));
 });
 
 test('the worker command pastes into a shell as one --db argument, whatever the chosen password', () => {

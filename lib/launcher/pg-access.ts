@@ -29,13 +29,36 @@ export function listenAddressesFor(remote: RemoteWorkerAccess | undefined): stri
 
 /**
  * pg_hba.conf, whose lines PostgreSQL matches in order. Loopback and the unix socket admit every
- * role (with its password), as initdb set it up; from anywhere else, only the worker role on the
- * lab's database, with SCRAM, and a reject for the rest, so that a new role added later is refused
- * from the network until this file says otherwise.
+ * role (with its password), as initdb set it up, but for the worker role's members (each person's
+ * worker line, 0046, and the local worker role): they may reach the lab's database only, from here
+ * as from anywhere, so that a line used on the server's own machine cannot log in to `postgres` or
+ * `template1`, where none of the lab database's limits hold (issue 33: a 1.3 GB temporary table, a
+ * sort past the memory watch, a large object that kept the line from being dropped). The owner is a
+ * member too (0016) and keeps every database: its lines come first. From anywhere else, only the
+ * worker role on the lab's database, with SCRAM, and a reject for the rest, so that a new role added
+ * later is refused from the network until this file says otherwise.
  */
-export function hbaFor(remote: RemoteWorkerAccess | undefined, database: string, owner: string): string {
+export function hbaFor(
+  remote: RemoteWorkerAccess | undefined,
+  database: string,
+  owner: string,
+  workerRole: string,
+): string {
+  for (const role of [owner, workerRole]) {
+    if (!PLAIN_ROLE.test(role)) throw new Error(`not a plain role name: ${role}`);
+  }
+  if (!PLAIN_ROLE.test(database)) throw new Error(`not a plain database name: ${database}`);
   const rows: string[][] = [
     ['# TYPE', 'DATABASE', 'USER', 'ADDRESS', 'METHOD'],
+    ['local', 'all', owner, '', 'scram-sha-256'],
+    ['host', 'all', owner, '127.0.0.1/32', 'scram-sha-256'],
+    ['host', 'all', owner, '::1/128', 'scram-sha-256'],
+    ['local', database, `+${workerRole}`, '', 'scram-sha-256'],
+    ['host', database, `+${workerRole}`, '127.0.0.1/32', 'scram-sha-256'],
+    ['host', database, `+${workerRole}`, '::1/128', 'scram-sha-256'],
+    ['local', 'all', `+${workerRole}`, '', 'reject'],
+    ['host', 'all', `+${workerRole}`, '127.0.0.1/32', 'reject'],
+    ['host', 'all', `+${workerRole}`, '::1/128', 'reject'],
     ['local', 'all', 'all', '', 'scram-sha-256'],
     ['host', 'all', 'all', '127.0.0.1/32', 'scram-sha-256'],
     ['host', 'all', 'all', '::1/128', 'scram-sha-256'],
@@ -45,10 +68,9 @@ export function hbaFor(remote: RemoteWorkerAccess | undefined, database: string,
   ];
   if (remote) {
     // The role goes into a configuration file: a plain identifier only, nothing the file would parse.
-    for (const role of [remote.workerRole, remote.localRole, owner]) {
+    for (const role of [remote.workerRole, remote.localRole]) {
       if (!PLAIN_ROLE.test(role)) throw new Error(`not a plain role name: ${role}`);
     }
-    if (!PLAIN_ROLE.test(database)) throw new Error(`not a plain database name: ${database}`);
     // `+role` admits the role's members: each person's worker line (0046). The local worker role and
     // the owner (0016 makes it one, to end worker sessions) are members too, and the network never
     // lets them in: their rejects come first.

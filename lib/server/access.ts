@@ -66,6 +66,11 @@ export function ownerHashOf(secret: string): string {
   return createHash('sha256').update(`fencing-lab owner:${secret}`).digest('hex');
 }
 
+/** The key a person is shown by (the class wall's, a counterexample's): from the owner's hash, never the hash itself. */
+export function traineeKeyOf(ownerHash: string): string {
+  return createHash('sha256').update(`wall:${ownerHash}`).digest('hex').slice(0, 16);
+}
+
 function ownsLab(lab: LabRecord, credentials: Credentials): boolean {
   return (
     lab.ownerHash !== undefined &&

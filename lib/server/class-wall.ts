@@ -1,12 +1,12 @@
 import 'server-only';
-import { createHash } from 'node:crypto';
 import { getEventFeed } from '../../db/event-feed';
 import { findGuardAttempt, type GuardAttempt, listGuardAttempts } from '../../db/guard-attempts';
 import { queueFacts } from '../../db/guard-queue';
 import type { WallAttempt } from '../model/guard/class-wall';
 import type { GuardQueuePlace } from '../model/guard/guard-inputs';
 import { queuePlace } from '../model/guard/guard-queue';
-import { type Credentials, isTrainer, ownerHashOf } from './access';
+import { type Credentials, isTrainer, ownerHashOf, traineeKeyOf } from './access';
+import { wallClientRunFor, wallClientRunsFor } from './client-runs';
 import type { Send } from './event-stream';
 
 /*
@@ -16,11 +16,6 @@ import type { Send } from './event-stream';
  */
 
 const WALL_LIMIT = 500;
-
-/** The key a trainee is shown by (the wall's, a counterexample's): from the owner's hash, never the hash itself. */
-export function traineeKeyOf(ownerHash: string): string {
-  return createHash('sha256').update(`wall:${ownerHash}`).digest('hex').slice(0, 16);
-}
 
 function wallAttempt(attempt: GuardAttempt, queue: GuardQueuePlace | undefined): WallAttempt {
   return {
@@ -71,24 +66,33 @@ export async function wallAttemptFor(id: number, credentials: Credentials): Prom
 }
 
 /**
- * The caller's wall, live: first every attempt it may see (`attempts`), then each new or changed one
- * (`attempt`: in line, claimed, its verdict) as its row commits (NOTIFY fencing_guard_attempts, through
- * the server's one LISTEN connection). Subscribed before the list is read, so none falls between; the
+ * The caller's wall, live: first every attempt it may see (`attempts`) and every client run
+ * (`clients`), then each new or changed one (`attempt`: in line, claimed, its verdict; `client`: started,
+ * ended) as its row commits (NOTIFY fencing_guard_attempts and fencing_client_runs, through the
+ * server's one LISTEN connection). Subscribed before the list is read, so none falls between; the
  * browser keeps the newest version of each id.
  */
 export async function streamWall(credentials: Credentials, send: Send, close: () => void): Promise<() => void> {
   const unsubscribe = await getEventFeed().subscribe({
     onNote: (note) => {
-      if (!note.guardAttempt) return;
-      void wallAttemptFor(note.guardAttempt, credentials).then(
-        (attempt) => attempt && send({ event: 'attempt', data: attempt }),
-        () => close(),
-      );
+      if (note.guardAttempt) {
+        void wallAttemptFor(note.guardAttempt, credentials).then(
+          (attempt) => attempt && send({ event: 'attempt', data: attempt }),
+          () => close(),
+        );
+      }
+      if (note.clientRun) {
+        void wallClientRunFor(note.clientRun, credentials).then(
+          (run) => run && send({ event: 'client', data: run }),
+          () => close(),
+        );
+      }
     },
     onClose: close,
   });
   try {
     send({ event: 'attempts', data: await wallAttemptsFor(credentials) });
+    send({ event: 'clients', data: await wallClientRunsFor(credentials) });
   } catch (error) {
     unsubscribe();
     throw error;

@@ -4,8 +4,7 @@ import { counterexampleName, traineeLabel } from '../model/guard/class-wall';
 import { guardAttemptIdSchema } from '../model/guard/guard-inputs';
 import { counterexampleWithStatement } from '../model/guard/guard-replay';
 import { type HistoryFile, parseHistoryFile } from '../model/history/history-file';
-import { type Credentials, isTrainer, ownerHashOf } from './access';
-import { traineeKeyOf } from './class-wall';
+import { type Credentials, isTrainer, ownerHashOf, traineeKeyOf } from './access';
 
 /**
  * A guard attempt's counterexample, for /replay?attempt=…: to the trainee who made the attempt, and

@@ -23,9 +23,26 @@ import { JobRunner } from './job-runner';
  */
 
 const INSUFFICIENT_PRIVILEGE = '42501';
+/** pg_hba.conf's refusal: on the embedded cluster a worker role reaches the lab's database only (lib/launcher/pg-access.ts). */
+const INVALID_AUTHORIZATION = '28000';
 const BREAKING = `NOTIFY "worker:migrate", '{"breaking":true,"migrationNumber":999}'`;
 
 const runner = new JobRunner(1);
+
+/** Whether the server's pg_hba.conf is the one the launcher writes (lib/launcher/pg-access.ts): its embedded cluster. */
+async function hbaIsOurs(): Promise<boolean> {
+  const owner = newClient();
+  await owner.connect();
+  try {
+    const { rows } = await owner.query<{ hba: string }>("SELECT pg_read_file(current_setting('hba_file')) AS hba");
+    return rows[0]?.hba.startsWith('# Written by Fencing Lab') ?? false;
+  } catch {
+    // Not a superuser (an operator's own PostgreSQL): not ours to judge.
+    return false;
+  } finally {
+    await owner.end();
+  }
+}
 
 /** A trainee's worker line (a member of the worker role, db/worker-lines.ts) and the local worker role. */
 async function workerUrls(): Promise<string[]> {
@@ -114,16 +131,40 @@ test("the worker roles' NOTIFY worker:migrate reaches no job runner: they cannot
     { timeoutMs: 10_000 },
   );
 
-  // Neither a trainee's line nor the local worker role can even connect to the queue's database.
+  // Neither a trainee's line nor the local worker role can even connect to the queue's database: on
+  // any PostgreSQL, no CONNECT; on the embedded cluster, pg_hba.conf refuses them first.
   for (const url of await workerUrls()) {
     const jobs = newClient(jobsUrlFrom(url));
     await assert.rejects(
       jobs.connect(),
       (error: { code?: string; message?: string }) =>
-        error.code === INSUFFICIENT_PRIVILEGE && /permission denied for database/.test(error.message ?? ''),
+        (error.code === INSUFFICIENT_PRIVILEGE && /permission denied for database/.test(error.message ?? '')) ||
+        (error.code === INVALID_AUTHORIZATION && /pg_hba\.conf rejects connection/.test(error.message ?? '')),
       `${new URL(url).username} connecting to the jobs database`,
     );
     // The refused connection has nothing to end.
     await jobs.end().catch(() => undefined);
+  }
+});
+
+test("on the embedded cluster a worker role reaches the lab's database only: not postgres, not template1 (issue 33)", async (t) => {
+  if (!(await hbaIsOurs())) return t.skip('pg_hba.conf is the operator’s on their own PostgreSQL');
+  for (const url of await workerUrls()) {
+    for (const database of ['postgres', 'template1']) {
+      const other = new URL(url);
+      other.pathname = `/${database}`;
+      const client = newClient(other.toString());
+      await assert.rejects(
+        client.connect(),
+        (error: { code?: string; message?: string }) =>
+          error.code === INVALID_AUTHORIZATION && /pg_hba\.conf rejects connection/.test(error.message ?? ''),
+        `${other.username} connecting to ${database}`,
+      );
+      await client.end().catch(() => undefined);
+    }
+    // Its own database still lets it in.
+    const own = newClient(url);
+    await own.connect();
+    await own.end();
   }
 });

@@ -1,4 +1,8 @@
+import { CLIENT_RUNS_CHANNEL, EVENTS_CHANNEL, GUARD_ATTEMPTS_CHANNEL } from '../../db/notification-notes';
 import { newClient } from '../../db/pool';
+
+/** The server's one LISTEN connection's statements, in its order (db/event-feed.ts): pg_stat_activity shows its last. */
+const LISTENS = [EVENTS_CHANNEL, GUARD_ATTEMPTS_CHANNEL, CLIENT_RUNS_CHANNEL].map((channel) => `LISTEN ${channel}`);
 
 /**
  * Ends the server's LISTEN sessions (so that a test process exits, or to break its feed on purpose).
@@ -9,9 +13,8 @@ export async function endListenSessions(): Promise<void> {
   await owner.connect();
   try {
     await owner.query(
-      // The server's one LISTEN connection listens on fencing_events, then fencing_guard_attempts (db/event-feed.ts):
-      // pg_stat_activity shows its last statement.
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query IN ('LISTEN fencing_events', 'LISTEN fencing_guard_attempts') AND pid <> pg_backend_pid()",
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = ANY($1) AND pid <> pg_backend_pid()',
+      [LISTENS],
     );
   } finally {
     await owner.end();

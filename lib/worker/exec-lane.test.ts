@@ -158,7 +158,7 @@ test('Ctrl-C on the runner ends the program with it: no process of its group is 
   });
   const last = (await eventsOf('CtrlC')).at(-1);
   assert.equal(last?.kind, 'worker_stopped');
-  assert.equal(last?.detail.reason, 'SIGINT');
+  assert.equal(last?.detail.reason, 'its runner was stopped with Ctrl-C (SIGINT)');
 });
 
 test('a runner killed outright (SIGKILL, nothing handled) leaves no process of its program running', {

@@ -72,6 +72,10 @@ export function execShownAs(command: string): string {
   return shown.slice(0, 60);
 }
 
+/** Why a lane ended when its runner was told to end, as its stop records it (and the class wall shows it). */
+export const interruptedWords = (signal: string) =>
+  signal === 'SIGINT' ? 'its runner was stopped with Ctrl-C (SIGINT)' : `its runner was ended by ${signal}`;
+
 /** The signals that end the runner, and so its program: Ctrl-C, a kill, a closed terminal. */
 const ENDING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -318,7 +322,7 @@ async function runLane(
       return finish('worker_stopped', endWords(exit), exit.code === 0 ? 0 : 1);
     }
     const signal = interruption();
-    if (signal) return stopChild(signal);
+    if (signal) return stopChild(interruptedWords(signal));
     // Whether the program holds the lease is the program's to know: its lane says it runs, or is frozen.
     const phase = pausedAt === undefined ? 'running' : 'paused';
     const told = await beatRemoteWorker({ ...me, status: { phase, armed: armed !== undefined } }, session);
