@@ -261,3 +261,37 @@ test("a server's own lock it no longer runs (a failure it could not record) is r
     [null, 'my-pool'],
   );
 });
+
+test("a left-over lock in a named queue (a sweep's run) is released with its queue's, as the library's failure frees both", async () => {
+  const queue = `guard-queue-test:${randomBytes(4).toString('hex')}`;
+  await getJobsPool().query(
+    `SELECT graphile_worker.add_job('sweep_run', '{}'::json, queue_name => $1, job_key => $1)`,
+    [queue],
+  );
+  // Staged as a failure its live pool could not record, on the private tables: no public function
+  // locks a job (their columns are pinned by db/job-queue-surface.test.ts).
+  await getJobsPool().query(
+    `WITH job AS (
+       UPDATE graphile_worker._private_jobs SET locked_at = now() - interval '30 seconds', locked_by = 'my-pool', attempts = 1
+        WHERE key = $1 RETURNING job_queue_id)
+     UPDATE graphile_worker._private_job_queues q SET locked_at = now() - interval '30 seconds', locked_by = 'my-pool'
+       FROM job WHERE q.id = job.job_queue_id`,
+    [queue],
+  );
+  await beatJobServer({
+    server: 'test-me',
+    poolIds: ['my-pool'],
+    slots: 1,
+    staleMs: 60_000,
+    judge: false,
+    activeJobIds: [],
+  });
+  await leaveJobServers('test-me');
+  const { rows } = await getJobsPool().query(
+    `SELECT j.locked_by AS job, q.locked_by AS queue
+       FROM graphile_worker._private_jobs j JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id
+      WHERE j.key = $1`,
+    [queue],
+  );
+  assert.deepEqual(rows[0], { job: null, queue: null });
+});
