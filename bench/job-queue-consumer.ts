@@ -2,25 +2,21 @@ import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger, run, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
-import PgBoss from 'pg-boss';
 
 /*
  * One "app server" of the job-queue benchmark (bench/job-queue.ts), its own OS process so that it can
- * be killed with SIGKILL: it runs jobs from one library's queue, `concurrency` at a time. A job sleeps
+ * be killed with SIGKILL: it runs jobs from graphile-worker's queue, `concurrency` at a time. A job sleeps
  * its `ms` and records its start and its completion in bench_job_run, so completions are counted in SQL.
  * Argument: a JSON ConsumerArgs. Prints `ready` once it takes jobs.
  */
 
 export type ConsumerArgs = {
-  lib: 'pg-boss' | 'graphile-worker';
   name: string;
   /** The app role's URL (or the owner's, when the app role cannot run the library). */
   url: string;
   queue: string;
   concurrency: number;
-  /** pg-boss: a running job expires after this long (the crash detector); maintenance runs every second. */
-  expireInSeconds: number;
-  /** graphile-worker: a consumer whose heartbeat is older than this is dead, and its jobs are unlocked. */
+  /** A consumer whose heartbeat is older than this is dead, and its jobs are unlocked. */
   staleAfterMs: number;
 };
 
@@ -36,24 +32,6 @@ async function runJob(data: JobData): Promise<void> {
   );
   await sleep(data.ms);
   await db.query('UPDATE bench_job_run SET done_at = clock_timestamp() WHERE id = $1', [rows[0]?.id]);
-}
-
-async function startPgBoss(): Promise<void> {
-  const boss = new PgBoss({
-    connectionString: args.url,
-    migrate: false,
-    supervise: true,
-    maintenanceIntervalSeconds: 1,
-    monitorStateIntervalSeconds: 60,
-  });
-  boss.on('error', (error) => console.error(`${args.name}: pg-boss:`, error.message));
-  await boss.start();
-  // pg-boss 10 runs one fetch-then-handle loop per work(): two loops, two jobs at a time.
-  for (let i = 0; i < args.concurrency; i++) {
-    await boss.work<JobData>(args.queue, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      if (job) await runJob(job.data);
-    });
-  }
 }
 
 async function startGraphileWorker(): Promise<void> {
@@ -96,9 +74,4 @@ async function startGraphileWorker(): Promise<void> {
   }
 }
 
-if (args.lib === 'pg-boss') {
-  await startPgBoss();
-  console.log('ready');
-} else {
-  await startGraphileWorker();
-}
+await startGraphileWorker();

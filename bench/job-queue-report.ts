@@ -1,11 +1,14 @@
-import type { Lib, Run } from './job-queue-setup';
+import type { Run } from './job-queue-setup';
 import type { BenchSizes } from './sizes';
 import { type Figure, percentile } from './stats';
 
-/** The job-queue benchmark's figures (bench/job-queue.ts): per library, then side by side. */
+/**
+ * The job-queue benchmark's figures (bench/job-queue.ts), per library measured: graphile-worker alone
+ * since issue 37 (pg-boss's column of issue 24 is kept in bench/README.md).
+ */
 
 export type LibResult = {
-  lib: Lib;
+  lib: 'graphile-worker';
   schema: string;
   appInstalls: string;
   appRuns: string;

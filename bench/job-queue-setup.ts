@@ -1,15 +1,15 @@
 import { makeWorkerUtils, runMigrations } from 'graphile-worker';
 import type pg from 'pg';
-import PgBoss from 'pg-boss';
 import { appRoleName, databaseNameOf } from '../db/roles';
 
 /*
- * The job-queue benchmark's database side (bench/job-queue.ts): each library's schema installed by
+ * The job-queue benchmark's database side (bench/job-queue.ts): graphile-worker's schema installed by
  * the owner, the benchmark's own tables, the app role's grants, and what each role can and cannot do.
+ * (pg-boss, which it was measured against in issue 24, left the dependencies in issue 37: bench/README.md
+ * keeps that comparison's figures.)
  */
 
-export type Lib = 'pg-boss' | 'graphile-worker';
-export const SCHEMA: Record<Lib, string> = { 'pg-boss': 'pgboss', 'graphile-worker': 'graphile_worker' };
+export const SCHEMA = 'graphile_worker';
 export const QUEUE = 'bench-job';
 export type JobData = { n: number; ms: number };
 /** One job of bench_job as its runs recorded it (job-queue.ts's RUNS query; job-queue-report.ts reads it). */
@@ -42,32 +42,19 @@ export async function createBenchTables(owner: pg.Client): Promise<void> {
 }
 
 /** The library's install, tried as the app role first (the answer is printed), then as the owner. */
-export async function install(lib: Lib, ownerUrl: string, expireInSeconds: number): Promise<string> {
-  const asApp = await installAs(lib, appUrl(ownerUrl), expireInSeconds).then(
+export async function install(ownerUrl: string): Promise<string> {
+  const asApp = await runMigrations({ connectionString: appUrl(ownerUrl) }).then(
     () => 'yes',
     (error: Error) => `no (${error.message})`,
   );
-  if (asApp !== 'yes') await installAs(lib, ownerUrl, expireInSeconds);
+  if (asApp !== 'yes') await runMigrations({ connectionString: ownerUrl });
   return asApp;
 }
 
-async function installAs(lib: Lib, url: string, expireInSeconds: number): Promise<void> {
-  if (lib === 'graphile-worker') return runMigrations({ connectionString: url });
-  const boss = new PgBoss({ connectionString: url, supervise: false, schedule: false });
-  boss.on('error', () => {});
-  try {
-    await boss.start();
-    // One retry: a job whose server died expires, fails, and is run once more by another server.
-    await boss.createQueue(QUEUE, { name: QUEUE, policy: 'standard', retryLimit: 1, retryDelay: 0, expireInSeconds });
-  } finally {
-    await boss.stop({ graceful: false, wait: true });
-  }
-}
-
 /** The app role gets what a running library needs: the schema's tables, sequences and functions. */
-export async function grantApp(owner: pg.Client, lib: Lib, ownerUrl: string): Promise<void> {
+export async function grantApp(owner: pg.Client, ownerUrl: string): Promise<void> {
   const app = `"${appRoleName(databaseNameOf(ownerUrl))}"`;
-  const schema = SCHEMA[lib];
+  const schema = SCHEMA;
   await owner.query(`
     GRANT USAGE ON SCHEMA ${schema} TO ${app};
     GRANT ALL ON ALL TABLES IN SCHEMA ${schema} TO ${app};
@@ -78,7 +65,7 @@ export async function grantApp(owner: pg.Client, lib: Lib, ownerUrl: string): Pr
   `);
   /*
    * graphile-worker turns row-level security on for its tables (with no policy: only their owner sees a
-   * row), so a role that does not own them needs a policy on each. pg-boss has none.
+   * row), so a role that does not own them needs a policy on each.
    */
   const { rows } = await owner.query<{ name: string }>(
     "SELECT format('%I.%I', $1::text, relname) AS name FROM pg_class WHERE relnamespace = $1::regnamespace AND relrowsecurity",
@@ -89,20 +76,20 @@ export async function grantApp(owner: pg.Client, lib: Lib, ownerUrl: string): Pr
 }
 
 /** What the library made: its tables and functions. */
-export async function describeSchema(owner: pg.Client, lib: Lib): Promise<string> {
+export async function describeSchema(owner: pg.Client): Promise<string> {
   const { rows } = await owner.query<{ tables: string; functions: string; rls: string }>(
     `SELECT (SELECT string_agg(c.relname, ', ' ORDER BY c.relname) FROM pg_class c
               WHERE c.relnamespace = $1::regnamespace AND c.relkind IN ('r', 'p')) AS tables,
             (SELECT count(*) FROM pg_proc p WHERE p.pronamespace = $1::regnamespace)::text AS functions,
             (SELECT count(*) FROM pg_class c WHERE c.relnamespace = $1::regnamespace AND c.relrowsecurity)::text AS rls`,
-    [SCHEMA[lib]],
+    [SCHEMA],
   );
-  return `schema ${SCHEMA[lib]}: tables ${rows[0]?.tables}; ${rows[0]?.functions} functions; row-level security on ${rows[0]?.rls}`;
+  return `schema ${SCHEMA}: tables ${rows[0]?.tables}; ${rows[0]?.functions} functions; row-level security on ${rows[0]?.rls}`;
 }
 
 /** Can the worker role (what the room's workers log in as) reach the library's jobs? It must not. */
-export async function workerReach(workerDb: pg.Client, lib: Lib): Promise<string> {
-  const table = lib === 'pg-boss' ? 'pgboss.job' : 'graphile_worker.jobs';
+export async function workerReach(workerDb: pg.Client): Promise<string> {
+  const table = 'graphile_worker.jobs';
   return workerDb.query(`SELECT count(*) FROM ${table}`).then(
     () => `REACHES ${table}`,
     (error: Error) => `denied (${error.message})`,
@@ -110,19 +97,10 @@ export async function workerReach(workerDb: pg.Client, lib: Lib): Promise<string
 }
 
 /** What the app server that took the request does: put a job in the queue. */
-export async function makeEnqueuer(lib: Lib, url: string) {
-  if (lib === 'graphile-worker') {
-    const utils = await makeWorkerUtils({ connectionString: url });
-    return {
-      send: async (data: JobData) => void (await utils.addJob(QUEUE, data)),
-      close: () => utils.release(),
-    };
-  }
-  const boss = new PgBoss({ connectionString: url, migrate: false, supervise: false, schedule: false });
-  boss.on('error', (error) => console.error('job-queue: pg-boss (enqueue):', error.message));
-  await boss.start();
+export async function makeEnqueuer(url: string) {
+  const utils = await makeWorkerUtils({ connectionString: url });
   return {
-    send: async (data: JobData) => void (await boss.send(QUEUE, data)),
-    close: () => boss.stop({ graceful: false, wait: true }),
+    send: async (data: JobData) => void (await utils.addJob(QUEUE, data)),
+    close: () => utils.release(),
   };
 }

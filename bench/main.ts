@@ -104,10 +104,12 @@ async function main(argv: string[]): Promise<number> {
       }
       if (selected.has('job-queue')) {
         const { jobs, jobMs } = sizes.jobQueue;
-        console.log(`job-queue: pg-boss vs graphile-worker, ${jobs} jobs of ${jobMs} ms, then a kill -9…`);
+        console.log(`job-queue: graphile-worker, ${jobs} jobs of ${jobMs} ms, then a kill -9…`);
         const workerUrl = await testWorkerLineUrl({ who: 'bench' });
-        await run('job-queue', 'Issue 24: which job queue (2 consumer processes × 2 jobs at a time)', () =>
-          benchJobQueue(cluster.url, workerUrl, sizes.jobQueue),
+        await run(
+          'job-queue',
+          'Issue 24: the job queue, graphile-worker (2 consumer processes × 2 jobs at a time)',
+          () => benchJobQueue(cluster.url, workerUrl, sizes.jobQueue),
         );
       }
     } finally {

@@ -43,9 +43,7 @@ export type BenchSizes = {
     jobMs: number;
     crashJobs: number;
     crashJobMs: number;
-    /** pg-boss: a running job is failed (and retried) this long after it started: longer than the longest attack. */
-    expireInSeconds: number;
-    /** graphile-worker: a consumer whose heartbeat is older is dead, and its jobs are unlocked. */
+    /** A consumer whose heartbeat is older is dead, and its jobs are unlocked. */
     staleAfterMs: number;
     crashBoundMs: number;
     idleMs: number;
@@ -76,7 +74,6 @@ export const FULL_SIZES: BenchSizes = {
     jobMs: 2_000,
     crashJobs: 4,
     crashJobMs: 5_000,
-    expireInSeconds: 15,
     staleAfterMs: 2_000,
     crashBoundMs: 60_000,
     idleMs: 10_000,
@@ -101,7 +98,6 @@ export const QUICK_SIZES: BenchSizes = {
     jobMs: 300,
     crashJobs: 4,
     crashJobMs: 1_000,
-    expireInSeconds: 3,
     staleAfterMs: 2_000,
     crashBoundMs: 20_000,
     idleMs: 2_000,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, test } from 'node:test';
 import { guardShare } from '../lib/model/guard/guard-share';
 import { INITIAL_ROW_VALUE } from '../lib/supervisor/lab-reset';
+import { holdJobs } from '../lib/testing/held-jobs';
 import { findGuardAttempt } from './guard-attempts';
 import {
   addGuardAttackJob,
@@ -11,6 +12,7 @@ import {
   failAbandonedGuardAttempts,
   finishGuardAttempt,
   GUARD_ATTACK_MAX_RUNS,
+  GUARD_ATTACK_TASK,
   insertQueuedAttempt,
   queueFacts,
 } from './guard-queue';
@@ -21,7 +23,10 @@ import { closePool, getJobsPool, getPool } from './pool';
 /*
  * The line of guard attacks in PostgreSQL (0043, db/guard-queue.ts): one guard in line per trainee,
  * a verdict written once and only by the newest claim, places counted from the line, a spent job's
- * attempt failed in words, and a silent server's jobs unlocked by a peer's beat.
+ * attempt failed in words, and a silent server's jobs unlocked by a peer's beat. A job a server runs
+ * is taken by a pool of the test's (lib/testing/held-jobs.ts); only a crash (a pool that died, or
+ * could not record a failure, holding a job) is staged on graphile-worker's private tables, as no
+ * public function locks a job (their columns are pinned by db/job-queue-surface.test.ts).
  */
 
 const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3 AND last_token <= $2';
@@ -53,8 +58,12 @@ async function clearLine(): Promise<void> {
     `UPDATE guard_attempts SET outcome = 'failed', verdict = 'cleared by a test' WHERE outcome = 'queued'`,
   );
   // Every job, of every kind: a place in line counts them all (this file has its lane's database to itself).
-  await getJobsPool().query('DELETE FROM graphile_worker._private_jobs');
-  await getJobsPool().query('UPDATE graphile_worker._private_job_queues SET locked_at = NULL, locked_by = NULL');
+  // The pools locking any are the tests' staged dead ones (a held pool is stopped by its test).
+  await getJobsPool().query(
+    `SELECT graphile_worker.force_unlock_workers(
+              array(SELECT DISTINCT locked_by FROM graphile_worker.jobs WHERE locked_by IS NOT NULL))`,
+  );
+  await getJobsPool().query('SELECT graphile_worker.complete_jobs(array(SELECT id FROM graphile_worker.jobs))');
 }
 
 before(clearLine);
@@ -108,11 +117,9 @@ test('places: the waiting counted in order, the attacked at 0; slots from the se
   const a = await enqueue(await labOf(), 'A');
   const b = await enqueue(await labOf(), 'B');
   const c = await enqueue(await labOf(), 'C');
+  const server = await holdJobs([GUARD_ATTACK_TASK]);
+  assert.equal(await server.taken(), `guard_attempt:${a.id}`, 'the oldest is taken first');
   await claimGuardAttempt(a.id, 'server-1');
-  await getJobsPool().query(
-    `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test-pool' WHERE key = $1`,
-    [`guard_attempt:${a.id}`],
-  );
   await beatJobServer({
     server: 'test-server-1',
     poolIds: [],
@@ -135,6 +142,7 @@ test('places: the waiting counted in order, the attacked at 0; slots from the se
     assert.ok((facts.get(c.id)?.slots ?? 0) >= 2);
   } finally {
     await leaveJobServers('test-server-1');
+    await server.stop();
   }
 });
 
@@ -146,25 +154,30 @@ test("a place counts the room's other jobs a server takes first (a fork's run), 
   );
   const a = await enqueue(await labOf(), 'A');
   assert.equal((await queueFacts([a.id])).get(a.id)?.ahead, 1, "the fork's run is taken first");
-  await getJobsPool().query(
-    `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test-pool' WHERE key = $1`,
-    [`what_if:${fork}`],
-  );
-  const facts = (await queueFacts([a.id])).get(a.id);
-  assert.deepEqual([facts?.ahead, facts?.runningNow], [0, 1], "the fork's run now holds a slot");
+  const server = await holdJobs(['what_if']);
+  try {
+    assert.equal(await server.taken(), `what_if:${fork}`);
+    const facts = (await queueFacts([a.id])).get(a.id);
+    assert.deepEqual([facts?.ahead, facts?.runningNow], [0, 1], "the fork's run now holds a slot");
+  } finally {
+    await server.stop();
+  }
 });
 
 test('an attempt whose job is spent (its servers died every time) is failed in words, not left in line', async () => {
   const attempt = await enqueue(await labOf());
-  await getJobsPool().query(`UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key = $1`, [
-    `guard_attempt:${attempt.id}`,
-  ]);
+  // Its tries spent, with the last one's error, as graphile-worker's administrative function leaves it.
+  await getJobsPool().query(
+    `SELECT graphile_worker.permanently_fail_jobs(array(SELECT id FROM graphile_worker.jobs WHERE key = $1),
+                                                  'the lab closed under it')`,
+    [`guard_attempt:${attempt.id}`],
+  );
   assert.ok((await failAbandonedGuardAttempts()) >= 1);
   const stored = await findGuardAttempt(attempt.id);
   assert.equal(stored?.outcome, 'failed');
   assert.equal(
     stored?.verdict,
-    `the attack could not finish after ${GUARD_ATTACK_MAX_RUNS} tries: the app servers running it stopped; submit it again`,
+    `the attack could not finish after ${GUARD_ATTACK_MAX_RUNS} tries: the lab closed under it; submit it again`,
   );
 });
 
@@ -206,6 +219,7 @@ test('a crash between an attempt and its job (two databases): not judged within 
 test("a server that stops beating is forgotten by a peer's beat, which unlocks its pools' jobs", async () => {
   const attempt = await enqueue(await labOf());
   const key = `guard_attempt:${attempt.id}`;
+  // A crash, staged on the private tables: a pool that died holding the job.
   await getJobsPool().query(
     `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'dead-pool', attempts = 1 WHERE key = $1`,
     [key],
@@ -225,16 +239,16 @@ test("a server that stops beating is forgotten by a peer's beat, which unlocks i
   const gone = await beatJobServer({ ...beat, judge: true });
   await leaveJobServers('test-alive');
   assert.deepEqual(gone, ['test-dead']);
-  const { rows } = await getJobsPool().query(
-    'SELECT locked_at, locked_by FROM graphile_worker._private_jobs WHERE key = $1',
-    [key],
-  );
+  const { rows } = await getJobsPool().query('SELECT locked_at, locked_by FROM graphile_worker.jobs WHERE key = $1', [
+    key,
+  ]);
   assert.deepEqual(rows[0], { locked_at: null, locked_by: null });
 });
 
 test("a server's own lock it no longer runs (a failure it could not record) is released by its next beat", async () => {
   const mine = await enqueue(await labOf(), 'Mine');
   const running = await enqueue(await labOf(), 'Running');
+  // Staged on the private tables: a live pool holding one job it runs and one whose failure it could not record.
   const lock = (attempt: number) =>
     getJobsPool().query(
       `UPDATE graphile_worker._private_jobs SET locked_at = now() - interval '30 seconds', locked_by = 'my-pool', attempts = 1
@@ -253,11 +267,45 @@ test("a server's own lock it no longer runs (a failure it could not record) is r
   });
   await leaveJobServers('test-me');
   const { rows } = await getJobsPool().query<{ key: string; locked_by: string | null }>(
-    'SELECT key, locked_by FROM graphile_worker._private_jobs WHERE key = ANY($1) ORDER BY id',
+    'SELECT key, locked_by FROM graphile_worker.jobs WHERE key = ANY($1) ORDER BY id',
     [[`guard_attempt:${mine.id}`, `guard_attempt:${running.id}`]],
   );
   assert.deepEqual(
     rows.map((row) => row.locked_by),
     [null, 'my-pool'],
   );
+});
+
+test("a left-over lock in a named queue (a sweep's run) is released with its queue's, as the library's failure frees both", async () => {
+  const queue = `guard-queue-test:${randomBytes(4).toString('hex')}`;
+  await getJobsPool().query(
+    `SELECT graphile_worker.add_job('sweep_run', '{}'::json, queue_name => $1, job_key => $1)`,
+    [queue],
+  );
+  // Staged as a failure its live pool could not record, on the private tables: no public function
+  // locks a job (their columns are pinned by db/job-queue-surface.test.ts).
+  await getJobsPool().query(
+    `WITH job AS (
+       UPDATE graphile_worker._private_jobs SET locked_at = now() - interval '30 seconds', locked_by = 'my-pool', attempts = 1
+        WHERE key = $1 RETURNING job_queue_id)
+     UPDATE graphile_worker._private_job_queues q SET locked_at = now() - interval '30 seconds', locked_by = 'my-pool'
+       FROM job WHERE q.id = job.job_queue_id`,
+    [queue],
+  );
+  await beatJobServer({
+    server: 'test-me',
+    poolIds: ['my-pool'],
+    slots: 1,
+    staleMs: 60_000,
+    judge: false,
+    activeJobIds: [],
+  });
+  await leaveJobServers('test-me');
+  const { rows } = await getJobsPool().query(
+    `SELECT j.locked_by AS job, q.locked_by AS queue
+       FROM graphile_worker._private_jobs j JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id
+      WHERE j.key = $1`,
+    [queue],
+  );
+  assert.deepEqual(rows[0], { job: null, queue: null });
 });

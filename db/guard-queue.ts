@@ -168,14 +168,14 @@ export async function failAbandonedGuardAttempts(
     `SELECT a.id::text, left(coalesce(
               (SELECT 'the attack could not finish after ' || j.attempts || ' tries: ' ||
                       coalesce(j.last_error, 'the app servers running it stopped')
-                 FROM graphile_worker._private_jobs j WHERE j.key = 'guard_attempt:' || a.id),
+                 FROM graphile_worker.jobs j WHERE j.key = 'guard_attempt:' || a.id),
               'the attack could not finish: its job is gone') || '; submit it again', 2000) AS verdict
        FROM unnest($1::bigint[], $2::boolean[]) AS a(id, settled)
-      WHERE NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
+      WHERE NOT EXISTS (SELECT FROM graphile_worker.jobs j
                          WHERE j.key = 'guard_attempt:' || a.id AND j.attempts < j.max_attempts)
-        AND NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
+        AND NOT EXISTS (SELECT FROM graphile_worker.jobs j
                          WHERE j.key = 'guard_attempt:' || a.id AND j.locked_at IS NOT NULL)
-        AND (a.settled OR EXISTS (SELECT FROM graphile_worker._private_jobs j WHERE j.key = 'guard_attempt:' || a.id))`,
+        AND (a.settled OR EXISTS (SELECT FROM graphile_worker.jobs j WHERE j.key = 'guard_attempt:' || a.id))`,
     [queued.rows.map((row) => row.id), queued.rows.map((row) => row.settled)],
   );
   if (judged.length === 0) return 0;
@@ -231,12 +231,12 @@ export async function queueFacts(
        -- dead, puts it back in line (started_at says only when it was last claimed).
        SELECT a.id, j.id AS job_id, j.priority, j.run_at, j.locked_at IS NOT NULL AS running
          FROM unnest($1::bigint[]) AS a(id)
-         LEFT JOIN graphile_worker._private_jobs j ON j.key = 'guard_attempt:' || a.id
+         LEFT JOIN graphile_worker.jobs j ON j.key = 'guard_attempt:' || a.id
      )
      SELECT line.id, coalesce(line.running, false) AS running,
             CASE WHEN line.running OR line.job_id IS NULL THEN 0 ELSE place.ahead END AS ahead,
             CASE WHEN line.running OR line.job_id IS NULL THEN 0 ELSE place.held END AS held,
-            (SELECT count(*) FROM graphile_worker._private_jobs WHERE locked_at IS NOT NULL) AS running_now,
+            (SELECT count(*) FROM graphile_worker.jobs WHERE locked_at IS NOT NULL) AS running_now,
             room.slots
        FROM line CROSS JOIN room CROSS JOIN LATERAL ${jobsAheadSql('line', 'room.slots')} place`,
     [line.map((row) => row.id), SERVER_STALE_MS],

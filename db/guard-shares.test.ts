@@ -45,7 +45,10 @@ const newAddress = () => `198.51.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 /** Its verdict written, as a server's attack would: the owner may send the next (one in line each). */
 async function attacked(id: number): Promise<void> {
   await getPool().query(`UPDATE guard_attempts SET outcome = 'passed', verdict = 'held' WHERE id = $1`, [id]);
-  await getJobsPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = $1', [`guard_attempt:${id}`]);
+  await getJobsPool().query(
+    'SELECT graphile_worker.complete_jobs(array(SELECT id FROM graphile_worker.jobs WHERE key = $1))',
+    [`guard_attempt:${id}`],
+  );
 }
 
 /** Every attempt of this owner as if sent `seconds` ago, by the database's clock. */
@@ -88,9 +91,10 @@ after(async () => {
     `SELECT 'guard_attempt:' || id AS key FROM guard_attempts WHERE lab = ANY($1)`,
     [ids],
   );
-  await getJobsPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1)', [
-    rows.map((row) => row.key),
-  ]);
+  await getJobsPool().query(
+    'SELECT graphile_worker.complete_jobs(array(SELECT id FROM graphile_worker.jobs WHERE key = ANY($1)))',
+    [rows.map((row) => row.key)],
+  );
   for (const lab of labs) await closeLab(lab.id);
   await owner.end();
   await Promise.all(servers.map((pool) => pool.end()));

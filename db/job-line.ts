@@ -11,6 +11,15 @@
  *   - a busy queue holds a slot (`held`); when the held slots are all the room's slots, every waiting
  *     run of those queues goes first too.
  * The estimate then shares the slots not held.
+ *
+ * Read from graphile-worker's public surface only: the `graphile_worker.jobs` view, which its docs
+ * call the stable interface (columns may be added; one removed or retyped only in a major release,
+ * https://worker.graphile.org/docs/jobs-view), never its `_private_` tables, which "may change in a
+ * patch release". The view does not say whether a named queue is locked: a queue is busy while one of
+ * its jobs is locked, since the library locks and frees a queue with the job it runs (getJobs,
+ * completeJobs, failJobs, force_unlock_workers; and the beat's own release, db/job-servers.ts, frees
+ * them together too). db/job-queue-surface.test.ts pins the columns read
+ * here and the functions the product calls, so an upgrade that changes them fails there first.
  */
 
 /**
@@ -19,14 +28,16 @@
  */
 export function jobsAheadSql(m: string, slots: string): string {
   return `(
-    SELECT coalesce(count(*) FILTER (WHERE b.job_queue_id IS NULL)
-                    + count(DISTINCT b.job_queue_id) FILTER (WHERE b.job_queue_id IS NOT NULL AND NOT b.queue_busy)
-                    + CASE WHEN count(DISTINCT b.job_queue_id) FILTER (WHERE b.queue_busy) >= ${slots}
+    SELECT coalesce(count(*) FILTER (WHERE b.queue_name IS NULL)
+                    + count(DISTINCT b.queue_name) FILTER (WHERE b.queue_name IS NOT NULL AND NOT b.queue_busy)
+                    + CASE WHEN count(DISTINCT b.queue_name) FILTER (WHERE b.queue_busy) >= ${slots}
                            THEN count(*) FILTER (WHERE b.queue_busy) ELSE 0 END, 0)::int AS ahead,
-           coalesce(count(DISTINCT b.job_queue_id) FILTER (WHERE b.queue_busy), 0)::int AS held
-      FROM (SELECT j.job_queue_id, coalesce(q.locked_at IS NOT NULL, false) AS queue_busy
-              FROM graphile_worker._private_jobs j
-              LEFT JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id
+           coalesce(count(DISTINCT b.queue_name) FILTER (WHERE b.queue_busy), 0)::int AS held
+      FROM (SELECT j.queue_name,
+                   j.queue_name IS NOT NULL
+                   AND EXISTS (SELECT FROM graphile_worker.jobs r
+                                WHERE r.queue_name = j.queue_name AND r.locked_at IS NOT NULL) AS queue_busy
+              FROM graphile_worker.jobs j
              WHERE j.locked_at IS NULL AND j.attempts < j.max_attempts
                AND (j.priority, j.run_at, j.id) < (${m}.priority, ${m}.run_at, ${m}.job_id)) b
   )`;

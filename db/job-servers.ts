@@ -24,6 +24,15 @@ export type Beat = {
   activeJobIds: readonly string[];
 };
 
+/*
+ * The one place the product writes graphile-worker's private tables (db/job-queue-surface.test.ts
+ * pins the columns, and lists this use with why): a live pool's lock on a job it no longer runs (its
+ * failure could not be recorded while the database was away) would hold the job, and its named queue,
+ * for 4 hours. No public function releases it: force_unlock_workers is for dead pools only ("Do NOT
+ * pass any alive worker ids"), and the admin functions skip locked jobs. So the beat frees the job and
+ * its queue as the library's own failure would have (failJobs: the job, then the queue its pool locked).
+ */
+
 /** Left-over locks of this server's own pools are released after this long (a job is registered within ms). */
 const OWN_LEFTOVER_MS = 10_000;
 
@@ -37,6 +46,10 @@ export async function beatJobServer(beat: Beat, jobs: Queryable = getJobsPool())
        UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL
         WHERE locked_by = ANY($2) AND NOT (id::text = ANY($6))
           AND locked_at < clock_timestamp() - make_interval(secs => $7::float8 / 1000)
+       RETURNING job_queue_id
+     ), own_queues AS (
+       UPDATE graphile_worker._private_job_queues q SET locked_at = NULL, locked_by = NULL
+         FROM own WHERE q.id = own.job_queue_id AND q.locked_by = ANY($2)
      ), dead AS (
        DELETE FROM job_servers
         WHERE $5 AND id <> $1 AND beat_at < clock_timestamp() - make_interval(secs => $4::float8 / 1000)

@@ -27,7 +27,7 @@ const newId = () => `s-${randomBytes(5).toString('hex')}`;
 /** Nothing running: every test starts the room's one sweep itself. */
 async function clearSweeps(): Promise<void> {
   await getJobsPool().query(
-    "DELETE FROM graphile_worker._private_jobs WHERE task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'sweep_run')",
+    "SELECT graphile_worker.complete_jobs(array(SELECT id FROM graphile_worker.jobs WHERE task_identifier = 'sweep_run'))",
   );
   await getPool().query('UPDATE sweeps SET finished_at = clock_timestamp() WHERE finished_at IS NULL');
 }
@@ -40,9 +40,7 @@ after(async () => {
 
 async function jobsOf(id: string): Promise<Array<{ key: string; queue: string | null }>> {
   const { rows } = await getJobsPool().query<{ key: string; queue: string | null }>(
-    `SELECT j.key, q.queue_name AS queue FROM graphile_worker._private_jobs j
-       LEFT JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id
-      WHERE j.key LIKE 'sweep_run:' || $1 || ':%' ORDER BY j.id`,
+    `SELECT key, queue_name AS queue FROM graphile_worker.jobs WHERE key LIKE 'sweep_run:' || $1 || ':%' ORDER BY id`,
     [id],
   );
   return rows;
@@ -102,7 +100,8 @@ test('a sweep whose runs spent their tries ends, saying how many runs could not 
   assert.equal(await finishSweepsWithoutJobs(undefined, undefined, { graceMs: 0 }), 0, 'waiting runs keep it running');
   await recordSweepResult(id, result(0));
   await getJobsPool().query(
-    `UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key LIKE 'sweep_run:' || $1 || ':%'`,
+    `SELECT graphile_worker.permanently_fail_jobs(
+              array(SELECT id FROM graphile_worker.jobs WHERE key LIKE 'sweep_run:' || $1 || ':%'), 'spent')`,
     [id],
   );
   assert.equal(await finishSweepsWithoutJobs(), 1);
@@ -128,9 +127,10 @@ test('a crash between a sweep and its jobs (two databases): not ended within the
   await addSweepRunJobs({ id, concurrency: 1, total: 2 });
   await addSweepRunJobs({ id, concurrency: 1, total: 2 });
   assert.equal((await jobsOf(id)).length, 2);
-  await getJobsPool().query(`DELETE FROM graphile_worker._private_jobs WHERE key LIKE 'sweep_run:' || $1 || ':%'`, [
-    id,
-  ]);
+  await getJobsPool().query(
+    `SELECT graphile_worker.complete_jobs(array(SELECT id FROM graphile_worker.jobs WHERE key LIKE 'sweep_run:' || $1 || ':%'))`,
+    [id],
+  );
   // Past the grace (0 here): a sweep without jobs is ended, saying its runs could not finish.
   assert.equal(await finishSweepsWithoutJobs(undefined, undefined, { graceMs: 0 }), 1);
   assert.match((await findSweep(id))?.failure ?? '', /^2 of 2 runs could not finish/);

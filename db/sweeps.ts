@@ -8,7 +8,7 @@ import { getJobsPool, getPool, type Queryable } from './pool';
  * Sweeps as jobs (issue 24, 0044_sweep_jobs.sql): a sweep is a row in the lab's database and one
  * graphile-worker job per run in the job queue's (issue 33, db/jobs-database.ts), added just after it; each run's result is written once; a sweep is over once no job of
  * it is waiting or running. The room runs one sweep at a time (a unique index). Times are the
- * database's.
+ * database's. Jobs are read from graphile-worker's public view only (db/job-line.ts).
  */
 
 export const SWEEP_RUN_TASK = 'sweep_run';
@@ -83,7 +83,7 @@ export async function finishSweepsWithoutJobs(
   // A job spent by its tries is neither waiting nor running.
   const { rows: done } = await jobs.query<{ id: string }>(
     `SELECT s.id FROM unnest($1::text[]) AS s(id)
-      WHERE NOT EXISTS (SELECT FROM graphile_worker._private_jobs j
+      WHERE NOT EXISTS (SELECT FROM graphile_worker.jobs j
                          WHERE j.key LIKE 'sweep_run:' || s.id || ':%'
                            AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL))`,
     [open.rows.map((row) => row.id)],
@@ -197,7 +197,7 @@ export async function sweepResults(id: string, db: Queryable = getPool()): Promi
 /** How many of a sweep's runs a server has taken and not finished (their jobs are locked now). */
 export async function sweepRunsUnderWay(id: string, jobs: Queryable = getJobsPool()): Promise<number> {
   const { rows } = await jobs.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM graphile_worker._private_jobs
+    `SELECT count(*)::int AS n FROM graphile_worker.jobs
       WHERE key LIKE 'sweep_run:' || $1 || ':%' AND locked_at IS NOT NULL`,
     [id],
   );
@@ -230,7 +230,7 @@ export async function stopSweepRow(
   const { rowCount } = await db.query('UPDATE sweeps SET stopped = true WHERE id = $1 AND finished_at IS NULL', [id]);
   if (!rowCount) return;
   await jobs.query(
-    `SELECT graphile_worker.remove_job(j.key) FROM graphile_worker._private_jobs j
+    `SELECT graphile_worker.remove_job(j.key) FROM graphile_worker.jobs j
       WHERE j.key LIKE 'sweep_run:' || $1 || ':%' AND j.locked_at IS NULL`,
     [id],
   );

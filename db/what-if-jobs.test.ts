@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
+import { holdJobs } from '../lib/testing/held-jobs';
 import { beatJobServer, leaveJobServers } from './job-servers';
 import { closePool, getJobsPool } from './pool';
-import { enqueueWhatIf, whatIfWait } from './what-if-jobs';
+import { SWEEP_RUN_TASK } from './sweeps';
+import { enqueueWhatIf, WHAT_IF_TASK, whatIfPending, whatIfWait } from './what-if-jobs';
 
 /*
  * A what-if fork's run while it waits in the room's queue (db/what-if-jobs.ts): read from the job
  * rows when its page asks. Waiting while no server has taken it, with the jobs a server takes first;
- * nothing once a server has locked it, or once it is done. No job runner runs in this process: the
- * test locks the job as a server's pool would.
+ * nothing once a server has locked it, or once it is done. No app server's runner runs here: a pool
+ * of the test's (lib/testing/held-jobs.ts) takes a job and holds it when a server is to run it.
  */
 
 // Fork labs by id only: the job carries nothing else, and no runner here takes it.
@@ -27,11 +29,10 @@ async function queued(): Promise<string> {
 const QUEUE = `what-if-test:${randomBytes(4).toString('hex')}`;
 
 after(async () => {
-  await getJobsPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1) OR key LIKE $2', [
-    added.map(keyOf),
-    `${QUEUE}:%`,
-  ]);
-  await getJobsPool().query('DELETE FROM graphile_worker._private_job_queues WHERE queue_name = $1', [QUEUE]);
+  await getJobsPool().query(
+    `SELECT graphile_worker.complete_jobs(array(SELECT id FROM graphile_worker.jobs WHERE key = ANY($1) OR key LIKE $2))`,
+    [added.map(keyOf), `${QUEUE}:%`],
+  );
   await leaveJobServers('what-if-test-server');
   await closePool();
 });
@@ -43,17 +44,18 @@ test('queued and not taken: waiting, behind the jobs added before it; taken by a
   assert.ok(one && two, 'both wait');
   assert.equal(two.ahead, one.ahead + 1, 'the second is behind the first');
 
-  // A server's pool takes the first: it runs, and its page says nothing more; the second moves up.
-  await getJobsPool().query(
-    `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'what-if-test-pool', attempts = 1
-      WHERE key = $1`,
-    [keyOf(first)],
-  );
-  assert.equal(await whatIfWait(first), undefined);
-  assert.equal((await whatIfWait(second))?.ahead, one.ahead);
-
-  // Done (graphile-worker deletes a completed job): nothing either.
-  await getJobsPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = $1', [keyOf(first)]);
+  // A server's pool takes the first (the older): it runs, and its page says nothing more; the second moves up.
+  const server = await holdJobs([WHAT_IF_TASK]);
+  try {
+    assert.equal(await server.taken(), keyOf(first));
+    assert.equal(await whatIfWait(first), undefined);
+    assert.equal((await whatIfWait(second))?.ahead, one.ahead);
+  } finally {
+    // Done (graphile-worker deletes a completed job): nothing either.
+    await server.stop();
+  }
+  assert.deepEqual(server.keys, [keyOf(first)]);
+  assert.equal(await whatIfPending(first), false);
   assert.equal(await whatIfWait(first), undefined);
   // A fork that never had a job: nothing.
   assert.equal(await whatIfWait(forkLab()), undefined);
@@ -73,9 +75,10 @@ test('a fork whose tries are spent does not wait; whether a server takes jobs is
   });
   assert.equal((await whatIfWait(lab))?.serversUp, true);
 
-  await getJobsPool().query('UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key = $1', [
-    keyOf(lab),
-  ]);
+  await getJobsPool().query(
+    `SELECT graphile_worker.permanently_fail_jobs(array(SELECT id FROM graphile_worker.jobs WHERE key = $1), 'spent')`,
+    [keyOf(lab)],
+  );
   assert.equal(await whatIfWait(lab), undefined);
 });
 
@@ -106,19 +109,17 @@ test("a sweep's queue puts its first run ahead of a fork; once busy it holds a s
   assert.equal((await whatIfWait(lab))?.ahead, alone + 1, 'a queue not running puts its first run ahead, not both');
 
   // A server runs the first: the queue is busy, and holds one of the 2 slots; its second run waits for it.
-  await getJobsPool().query(
-    `WITH first AS (
-       UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'what-if-test-pool', attempts = 1
-        WHERE key = $1 || ':1' RETURNING job_queue_id)
-     UPDATE graphile_worker._private_job_queues q SET locked_at = now(), locked_by = 'what-if-test-pool'
-       FROM first WHERE q.id = first.job_queue_id`,
-    [QUEUE],
-  );
-  assert.equal((await whatIfWait(lab))?.ahead, alone, 'the other slot takes the fork first');
+  const server = await holdJobs([SWEEP_RUN_TASK]);
+  try {
+    assert.equal(await server.taken(), `${QUEUE}:1`);
+    assert.equal((await whatIfWait(lab))?.ahead, alone, 'the other slot takes the fork first');
 
-  // One slot in the room, held by the sweep: its next run goes first (the freed slot asks again at once).
-  await leaveJobServers('what-if-test-server');
-  await beat(1);
-  assert.equal((await whatIfWait(lab))?.ahead, alone + 1);
-  await leaveJobServers('what-if-test-server');
+    // One slot in the room, held by the sweep: its next run goes first (the freed slot asks again at once).
+    await leaveJobServers('what-if-test-server');
+    await beat(1);
+    assert.equal((await whatIfWait(lab))?.ahead, alone + 1);
+  } finally {
+    await server.stop();
+    await leaveJobServers('what-if-test-server');
+  }
 });

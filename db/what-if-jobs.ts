@@ -28,7 +28,7 @@ export async function enqueueWhatIf(lab: string, jobs: Queryable = getJobsPool()
 /** Whether a fork's run is still waiting or running (its job exists and has tries left). */
 export async function whatIfPending(lab: string, jobs: Queryable = getJobsPool()): Promise<boolean> {
   const { rows } = await jobs.query<{ pending: boolean }>(
-    `SELECT EXISTS (SELECT FROM graphile_worker._private_jobs
+    `SELECT EXISTS (SELECT FROM graphile_worker.jobs
                      WHERE key = 'what_if:' || $1::text
                        AND (attempts < max_attempts OR locked_at IS NOT NULL)) AS pending`,
     [lab],
@@ -45,7 +45,7 @@ export async function whatIfPending(lab: string, jobs: Queryable = getJobsPool()
 export async function whatIfWait(lab: string, jobs: Queryable = getJobsPool()): Promise<ForkWait | undefined> {
   const { rows } = await jobs.query<{ ahead: number; slots: number }>(
     `WITH room AS (SELECT ${roomSlotsSql('$2')} AS slots),
-          mine AS (SELECT id AS job_id, priority, run_at FROM graphile_worker._private_jobs
+          mine AS (SELECT id AS job_id, priority, run_at FROM graphile_worker.jobs
                     WHERE key = 'what_if:' || $1::text AND locked_at IS NULL AND attempts < max_attempts)
      SELECT line.ahead, room.slots FROM mine CROSS JOIN room CROSS JOIN LATERAL ${jobsAheadSql('mine', 'room.slots')} line`,
     [lab, SERVER_STALE_MS],

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { claimGuardAttempt, enqueueGuardAttack, finishGuardAttempt } from '@/db/guard-queue';
+import { claimGuardAttempt, enqueueGuardAttack, finishGuardAttempt, GUARD_ATTACK_TASK } from '@/db/guard-queue';
 import { closePool, getJobsPool } from '@/db/pool';
 import { type WallAttempt, wallWords } from '@/lib/model/guard/class-wall';
 import { guardShare } from '@/lib/model/guard/guard-share';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';
+import { type HeldJobs, holdJobs } from '@/lib/testing/held-jobs';
 import { waitFor } from '@/lib/testing/wait';
 import { newOwnerSecret, ownerHashOf, trainerKey, trainerProofOf } from './access';
 import { streamWall, wallAttemptsFor } from './class-wall';
@@ -12,7 +13,8 @@ import { streamWall, wallAttemptsFor } from './class-wall';
 /*
  * The class wall while guards wait in the room's line (issue 24): each queued attempt with its place
  * (0 = being attacked) read from the queue, and the live feed sending an attempt again as it is
- * claimed and gets its verdict. No job runner runs here: the test claims, locks and finishes the
+ * claimed and gets its verdict. No app server's runner runs here: a pool of the test's takes each job
+ * (lib/testing/held-jobs.ts) and the test claims and finishes the
  * attempts as a server would, so the places are the test's to set.
  */
 
@@ -31,12 +33,13 @@ async function finish(id: number, verdict: string) {
   finished.add(id);
 }
 
-/** As a server's runner does: its pool locks the job, then the job claims the attempt. */
+const held: HeldJobs[] = [];
+
+/** As a server's runner does: its pool takes the job (the oldest in line), then the job claims the attempt. */
 async function lockAndClaim(id: number) {
-  await getJobsPool().query(
-    `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'class-wall.test' WHERE key = $1`,
-    [`guard_attempt:${id}`],
-  );
+  const server = await holdJobs([GUARD_ATTACK_TASK]);
+  held.push(server);
+  assert.equal(await server.taken(), `guard_attempt:${id}`);
   const claim = await claimGuardAttempt(id, 'class-wall.test');
   assert.ok(claim);
   claims.set(id, claim.runToken);
@@ -63,10 +66,12 @@ test('the wall shows each queued attempt in line or being attacked, and sends it
   const [first, second, third] = attempts.map((attempt) => attempt.id) as [number, number, number];
   t.after(async () => {
     for (const id of [first, second, third]) if (!finished.has(id)) await finish(id, 'cleared by the test');
-    // No runner of a later test is to pick them up.
-    await getJobsPool().query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1)', [
-      [first, second, third].map((id) => `guard_attempt:${id}`),
-    ]);
+    // The held ones complete; no runner of a later test is to pick up the others.
+    for (const server of held) await server.stop();
+    await getJobsPool().query(
+      'SELECT graphile_worker.complete_jobs(array(SELECT id FROM graphile_worker.jobs WHERE key = ANY($1)))',
+      [[first, second, third].map((id) => `guard_attempt:${id}`)],
+    );
   });
   await lockAndClaim(first);
 

@@ -205,7 +205,7 @@ test("kill -9 of the server running a sweep's run: the other server runs it agai
   const runningOn = await waitFor(
     async () => {
       const { rows } = await getJobsPool().query<{ server: string }>(
-        `SELECT s.id AS server FROM graphile_worker._private_jobs j
+        `SELECT s.id AS server FROM graphile_worker.jobs j
            JOIN job_servers s ON j.locked_by = ANY (s.pool_ids)
           WHERE j.key LIKE 'sweep_run:' || $1 || ':%'`,
         [id],

