@@ -125,6 +125,23 @@ export function tableRows(text: string): Array<{ first: string; cells: string[] 
     });
 }
 
+/**
+ * Every cell of every table row, with its line and its number of words (runs of non-space). Cells are
+ * split at unescaped pipes, as GitHub splits them; the separator row (`| --- |`) is not a row.
+ */
+export function tableCells(text: string): Array<{ cell: string; words: number; n: number }> {
+  return proseLines(text)
+    .filter(({ line }) => line.startsWith('|') && !/^\|\s*:?-/.test(line))
+    .flatMap(({ line, n }) =>
+      line
+        .replace(/^\|/, '')
+        .replace(/\|\s*$/, '')
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim())
+        .map((cell) => ({ cell, words: cell.split(/\s+/).filter(Boolean).length, n })),
+    );
+}
+
 /** The source text of the app, its tools and its tests, for the settings the code reads. */
 export function sourceTexts(): Array<{ file: string; text: string }> {
   const out: Array<{ file: string; text: string }> = [];

@@ -15,6 +15,7 @@ import {
   relativeLinks,
   repoFileNames,
   sourceTexts,
+  tableCells,
   tableRows,
 } from './docs-check';
 import { stalePictures } from './docs-pictures';
@@ -144,6 +145,18 @@ test("bench/README.md's table of current figures has a row for every benchmark, 
 test('the README stays a page a newcomer reads in five minutes: at most 200 lines', () => {
   const lines = readDoc('README.md').split('\n').length;
   assert.ok(lines <= 200, `README.md has ${lines} lines: move the detail to docs/`);
+});
+
+/** A table cell a person reads at a glance; more goes in a short paragraph under the table. */
+const MAX_CELL_WORDS = 60;
+
+test(`no table cell runs over ${MAX_CELL_WORDS} words`, () => {
+  const long = docFiles().flatMap((doc) =>
+    tableCells(readDoc(doc))
+      .filter(({ words }) => words > MAX_CELL_WORDS)
+      .map(({ cell, words, n }) => `${doc}:${n}: ${words} words: ${cell.slice(0, 60)}…`),
+  );
+  assert.deepEqual(long, [], 'move the detail to a paragraph under the table');
 });
 
 test("the docs' pictures are what the app's SVG export draws today from their recorded histories", () => {
