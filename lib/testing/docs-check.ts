@@ -67,6 +67,20 @@ export function relativeLinks(text: string): Array<{ target: string; n: number }
   return out;
 }
 
+/** Every image `![alt](target)` whose target is in the repository, its alt text on one line (it may wrap). */
+export function images(text: string): Array<{ alt: string; target: string; n: number }> {
+  const lines = proseLines(text);
+  const prose = lines.map(({ line }) => line).join('\n');
+  const out: Array<{ alt: string; target: string; n: number }> = [];
+  for (const match of prose.matchAll(/!\[([^\]]*)\]\(([^)\s]+)\)/g)) {
+    const target = match[2] as string;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+    const n = lines[prose.slice(0, match.index).split('\n').length - 1]?.n ?? 0;
+    out.push({ alt: (match[1] as string).replace(/\s+/g, ' ').trim(), target, n });
+  }
+  return out;
+}
+
 /** Folders and files at the repository's top that a backticked path may start with. */
 const REPO_ROOTS = /^(app|components|lib|db|e2e|bench|docs|\.ci)\//;
 const FILE_NAME = /^[\w.[\]-]+\.(ts|tsx|mjs|cjs|js|sql|md|json|css)$/;
@@ -123,6 +137,23 @@ export function tableRows(text: string): Array<{ first: string; cells: string[] 
         .map((cell) => cell.trim());
       return { first: cells[0] ?? '', cells };
     });
+}
+
+/**
+ * Every cell of every table row, with its line and its number of words (runs of non-space). Cells are
+ * split at unescaped pipes, as GitHub splits them; the separator row (`| --- |`) is not a row.
+ */
+export function tableCells(text: string): Array<{ cell: string; words: number; n: number }> {
+  return proseLines(text)
+    .filter(({ line }) => line.startsWith('|') && !/^\|\s*:?-/.test(line))
+    .flatMap(({ line, n }) =>
+      line
+        .replace(/^\|/, '')
+        .replace(/\|\s*$/, '')
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim())
+        .map((cell) => ({ cell, words: cell.split(/\s+/).filter(Boolean).length, n })),
+    );
 }
 
 /** The source text of the app, its tools and its tests, for the settings the code reads. */

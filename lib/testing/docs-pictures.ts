@@ -10,7 +10,8 @@ import { recorded } from './histories';
  * The docs' pictures, drawn by the app's own SVG export (lib/model/timeline/timeline-svg.ts) from
  * histories recorded from real runs (lib/model/fixtures/): a picture in the docs is what the lab
  * draws today, not a screenshot that ages. docs.test.ts fails when a committed picture differs from
- * its drawing; `npm run docs:pictures` draws them again.
+ * its drawing; `npm run docs:pictures` draws them again. The pictures of whole screens, which no
+ * export draws, are taken in a browser by the same command: docs-screens.ts.
  */
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

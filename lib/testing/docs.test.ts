@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
@@ -10,14 +10,17 @@ import {
   anchorsOf,
   backtickedPaths,
   docFiles,
+  images,
   REPO,
   readDoc,
   relativeLinks,
   repoFileNames,
   sourceTexts,
+  tableCells,
   tableRows,
 } from './docs-check';
-import { stalePictures } from './docs-pictures';
+import { DOCS_PICTURES, stalePictures } from './docs-pictures';
+import { MAX_SCREEN_BYTES, SCREEN_SIZE, SCREENS } from './docs-screens';
 import { MUTANTS } from './mutations';
 
 /*
@@ -146,6 +149,53 @@ test('the README stays a page a newcomer reads in five minutes: at most 200 line
   assert.ok(lines <= 200, `README.md has ${lines} lines: move the detail to docs/`);
 });
 
+/** A table cell a person reads at a glance; more goes in a short paragraph under the table. */
+const MAX_CELL_WORDS = 60;
+
+test(`no table cell runs over ${MAX_CELL_WORDS} words`, () => {
+  const long = docFiles().flatMap((doc) =>
+    tableCells(readDoc(doc))
+      .filter(({ words }) => words > MAX_CELL_WORDS)
+      .map(({ cell, words, n }) => `${doc}:${n}: ${words} words: ${cell.slice(0, 60)}…`),
+  );
+  assert.deepEqual(long, [], 'move the detail to a paragraph under the table');
+});
+
 test("the docs' pictures are what the app's SVG export draws today from their recorded histories", () => {
   assert.deepEqual(stalePictures(), [], 'draw them again: npm run docs:pictures');
+});
+
+test('every picture the docs show is one `npm run docs:pictures` makes, with alt text that says what it shows', () => {
+  const made = new Set([...DOCS_PICTURES.map(({ file }) => file), ...SCREENS.map(({ file }) => file)]);
+  const wrong: string[] = [];
+  for (const doc of docFiles()) {
+    for (const { alt, target, n } of images(readDoc(doc))) {
+      const file = path.join(path.dirname(doc), decodeURIComponent(target));
+      if (!made.has(file)) wrong.push(`${doc}:${n}: ${target} is made by no one (lib/testing/docs-screens.ts)`);
+      if (alt.split(' ').length < 4) wrong.push(`${doc}:${n}: ${target} has no alt text worth the name`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('every screen of lib/testing/docs-screens.ts is taken and shown in the docs', () => {
+  const shown = new Set(
+    docFiles().flatMap((doc) =>
+      images(readDoc(doc)).map(({ target }) => path.join(path.dirname(doc), decodeURIComponent(target))),
+    ),
+  );
+  for (const { file } of SCREENS) {
+    const full = path.join(REPO, file);
+    assert.ok(existsSync(full), `${file}: missing: npm run docs:pictures`);
+    const png = readFileSync(full);
+    assert.equal(png.toString('latin1', 1, 4), 'PNG', `${file}: not a PNG`);
+    // The IHDR chunk: width and height, big-endian, at bytes 16 and 20.
+    assert.equal(png.readUInt32BE(16), SCREEN_SIZE.width, `${file}: one image pixel per CSS pixel of the window`);
+    assert.ok(png.readUInt32BE(20) <= SCREEN_SIZE.height, `${file}: at most the window's height`);
+    assert.ok(
+      statSync(full).size <= MAX_SCREEN_BYTES,
+      `${file}: ${statSync(full).size} bytes, over ${MAX_SCREEN_BYTES}`,
+    );
+    assert.ok(shown.has(file), `${file}: no doc shows it`);
+  }
 });
