@@ -44,7 +44,8 @@ export function hbaFor(
   owner: string,
   workerRole: string,
 ): string {
-  for (const role of [owner, workerRole]) {
+  // Each role goes into a configuration file: a plain identifier only, nothing the file would parse.
+  for (const role of [owner, workerRole, ...(remote ? [remote.workerRole, remote.localRole] : [])]) {
     if (!PLAIN_ROLE.test(role)) throw new Error(`not a plain role name: ${role}`);
   }
   if (!PLAIN_ROLE.test(database)) throw new Error(`not a plain database name: ${database}`);
@@ -67,10 +68,6 @@ export function hbaFor(
     ['host', 'replication', 'all', '::1/128', 'scram-sha-256'],
   ];
   if (remote) {
-    // The role goes into a configuration file: a plain identifier only, nothing the file would parse.
-    for (const role of [remote.workerRole, remote.localRole]) {
-      if (!PLAIN_ROLE.test(role)) throw new Error(`not a plain role name: ${role}`);
-    }
     // `+role` admits the role's members: each person's worker line (0046). The local worker role and
     // the owner (0016 makes it one, to end worker sessions) are members too, and the network never
     // lets them in: their rejects come first.
