@@ -1,4 +1,5 @@
 import 'server-only';
+import type { ClientFaultKind } from '../lib/model/checker/client-faults';
 import type { LabEvent } from '../lib/model/core/events';
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { type EventRow, reshapeEvent } from './events';
@@ -7,7 +8,8 @@ import { REMOTE_HEARTBEAT_FRESH_MS } from './remote-workers';
 
 /*
  * Every run of a person's own program as a lane (0052_client_runs.sql: written by a trigger on the
- * lab's events, never by a role), for the class wall and the history a wall link opens on /replay.
+ * lab's events, never by a role), for the class wall and the history a wall link opens on /replay:
+ * the lab's events between its start and its end, while the lab still has them.
  */
 
 export type ClientRun = {
@@ -19,34 +21,48 @@ export type ClientRun = {
   program: string;
   /** The owner hash of the person who ran it; undefined: this server's own machine in a shared lab. */
   holder?: string;
+  /** The private lab's owner hash (who may view the lab); undefined for a shared lab. */
+  labOwner?: string;
   /** The name that person last gave the class wall (their newest guard attempt's), if any. */
   name?: string;
   startedAt: Date;
   /** Whether its runner still beats (within the heartbeat window), while it has not ended. */
   beating: boolean;
-  ended?: { kind: 'worker_stopped' | 'worker_crashed' | 'replaced'; at: Date; reason: string };
-  hasHistory: boolean;
+  ended?: { kind: EndKind; at: Date; reason: string; endId: number };
+  startId: number;
+  /** Whether the lab still holds the run's first event (a reset clears a lab's events). */
+  kept: boolean;
+  /** What it did wrong, once worked out after its end (setClientRunFaults). */
+  faults?: KeptFault[];
 };
+
+export type EndKind = 'worker_stopped' | 'worker_crashed' | 'replaced' | 'restarted';
+export type KeptFault = { kind: ClientFaultKind; words: string };
 
 type RunRow = {
   id: string;
   lab: string;
   kind: string;
   visibility: 'shared' | 'private' | null;
+  lab_owner: string | null;
   actor: string;
   program: string;
   holder: string | null;
   name: string | null;
   started_at: Date;
   beating: boolean;
-  end_kind: 'worker_stopped' | 'worker_crashed' | 'replaced' | null;
+  start_id: string;
+  end_id: string | null;
+  end_kind: EndKind | null;
   ended_at: Date | null;
   reason: string | null;
-  has_history: boolean;
+  faults: KeptFault[] | null;
+  kept: boolean;
 };
 
-const RUN_COLUMNS = `c.id, c.lab, c.kind, l.visibility, c.actor, c.program, c.holder, c.started_at,
-  c.end_kind, c.ended_at, c.reason, c.history IS NOT NULL AS has_history,
+const RUN_COLUMNS = `c.id, c.lab, c.kind, l.visibility, l.owner_hash AS lab_owner, c.actor, c.program, c.holder,
+  c.started_at, c.start_id, c.end_id, c.end_kind, c.ended_at, c.reason, c.faults,
+  EXISTS (SELECT FROM events e WHERE e.id = c.start_id AND e.lab = c.lab) AS kept,
   (SELECT g.name FROM guard_attempts g WHERE g.owner_hash = c.holder ORDER BY g.id DESC LIMIT 1) AS name,
   EXISTS (SELECT FROM remote_workers r
            WHERE r.lab = c.lab AND r.name = c.actor AND r.stopped_at IS NULL
@@ -61,13 +77,16 @@ function runOf(row: RunRow): ClientRun {
     actor: row.actor,
     program: row.program,
     ...(row.holder === null ? {} : { holder: row.holder }),
+    ...(row.lab_owner === null ? {} : { labOwner: row.lab_owner }),
     ...(row.name === null ? {} : { name: row.name }),
     startedAt: row.started_at,
     beating: row.beating,
-    ...(row.end_kind && row.ended_at
-      ? { ended: { kind: row.end_kind, at: row.ended_at, reason: row.reason ?? '' } }
+    startId: Number(row.start_id),
+    ...(row.end_kind && row.ended_at && row.end_id !== null
+      ? { ended: { kind: row.end_kind, at: row.ended_at, reason: row.reason ?? '', endId: Number(row.end_id) } }
       : {}),
-    hasHistory: row.has_history,
+    kept: row.kept,
+    ...(row.faults === null ? {} : { faults: row.faults }),
   };
 }
 
@@ -92,30 +111,31 @@ export async function findClientRun(id: number, db: Queryable = getPool()): Prom
   return rows[0] && runOf(rows[0]);
 }
 
-/** A kept event, as to_jsonb wrote its row (numbers for ids and tokens, ISO text for the time). */
-type KeptRow = Omit<EventRow, 'id' | 'at' | 'token' | 'stored_token' | 'lab'> & {
-  id: number;
-  at: string;
-  token: number | null;
-  stored_token: number | null;
-};
+/** Far more than a story's run records, few enough to replay in a browser tab. */
+export const MAX_RUN_EVENTS = 20_000;
 
-/** The events a run kept at its end (its lab's from its start to its end, the newest 2,000), oldest first. */
-export async function readClientRunHistory(id: number, db: Queryable = getPool()): Promise<LabEvent[] | undefined> {
-  const { rows } = await db.query<{ lab: string; history: KeptRow[] | null }>(
-    'SELECT lab, history FROM client_runs WHERE id = $1',
-    [id],
+/**
+ * A run's events, from the lab (its start to its end, both kept): every lane's, or `actor`'s only,
+ * in id order, at most MAX_RUN_EVENTS. Empty once a reset cleared them.
+ */
+export async function readClientRunEvents(
+  run: Pick<ClientRun, 'lab' | 'startId' | 'ended'>,
+  { actor }: { actor?: string } = {},
+  db: Queryable = getPool(),
+): Promise<LabEvent[]> {
+  const { rows } = await db.query<EventRow>(
+    `SELECT id, lab, at, actor, kind, resource, row_id, token, stored_token, outcome, detail
+       FROM events WHERE lab = $1 AND id BETWEEN $2 AND $3 AND ($4::text IS NULL OR actor = $4)
+      ORDER BY id LIMIT $5`,
+    [run.lab, run.startId, run.ended?.endId ?? Number.MAX_SAFE_INTEGER, actor ?? null, MAX_RUN_EVENTS],
   );
-  const row = rows[0];
-  if (!row?.history) return undefined;
-  return row.history.map((kept) =>
-    reshapeEvent({
-      ...kept,
-      lab: row.lab,
-      id: String(kept.id),
-      at: new Date(kept.at),
-      token: kept.token === null ? null : String(kept.token),
-      stored_token: kept.stored_token === null ? null : String(kept.stored_token),
-    }),
-  );
+  return rows.map(reshapeEvent);
+}
+
+/** Keeps what an ended run did wrong, worked out once (the app's only write of a run). */
+export async function setClientRunFaults(id: number, faults: KeptFault[], db: Queryable = getPool()): Promise<void> {
+  await db.query('UPDATE client_runs SET faults = $2 WHERE id = $1 AND end_id IS NOT NULL', [
+    id,
+    JSON.stringify(faults),
+  ]);
 }

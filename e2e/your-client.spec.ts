@@ -53,7 +53,7 @@ test('a private lab waits for your client, and names what it does wrong', async 
       timeout: WORKER_STEP_TIMEOUT,
     });
     await expect(panel.getByTestId('your-client-A')).toContainText(
-      /A wrote with token 1, which the lease service never granted it \(it was granted \d+/,
+      /A wrote with token \d+, which the lease service never granted it \(it was granted \d+/,
       { timeout: WORKER_STEP_TIMEOUT },
     );
     // B next (A first took the lease, which it never renews: B takes it once it runs out).

@@ -12,6 +12,7 @@ const head = 'py-1 pr-3';
 
 function toneOf(run: WallClientRun): string {
   if (run.state !== 'ended' || run.ended?.how === 'replaced') return 'text-slate-700 dark:text-slate-300';
+  if (!run.faults) return 'text-slate-700 dark:text-slate-300';
   return run.faults.length ? 'text-rose-800 dark:text-rose-300' : 'text-emerald-800 dark:text-emerald-300';
 }
 
@@ -25,52 +26,54 @@ export function ClientRunsTable({ runs }: { runs: readonly WallClientRun[] }) {
     );
   }
   return (
-    <table className="w-full border-collapse text-left text-base">
-      <caption className="sr-only">Every client run as a lane, newest first</caption>
-      <thead>
-        <tr className="border-b border-slate-300 dark:border-slate-700">
-          {['Started', 'Who', 'Lab and lane', 'Program', 'Language', 'How it went', 'Run'].map((title) => (
-            <th key={title} scope="col" className={head}>
-              {title}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {runs.map((run) => (
-          <tr
-            key={run.id}
-            data-testid="wall-client"
-            className="border-b border-slate-200 align-top dark:border-slate-800"
-          >
-            <td className="py-1 pr-3 tabular-nums">{clock(run.at)}</td>
-            <th scope="row" className="py-1 pr-3 font-semibold">
-              {runnerLabel(run)}
-            </th>
-            <td className="py-1 pr-3">
-              {run.labTitle}, lane {run.actor}
-            </td>
-            <td className="py-1 pr-3">
-              <code className="font-mono text-sm">{run.program}</code>
-            </td>
-            <td className="py-1 pr-3">{run.language}</td>
-            <td className={`py-1 pr-3 ${toneOf(run)}`}>{runWords(run)}</td>
-            <td className="py-1">
-              {run.hasHistory ? (
-                <Link className="font-semibold underline" href={`/replay?client=${run.id}`}>
-                  Open run {run.id}
-                  <span className="sr-only">
-                    {' '}
-                    ({runnerLabel(run)}, {run.program})
-                  </span>
-                </Link>
-              ) : (
-                '—'
-              )}
-            </td>
+    <div className="overflow-x-auto">
+      <table className="w-full border-collapse text-left text-base">
+        <caption className="sr-only">Every client run as a lane, newest first</caption>
+        <thead>
+          <tr className="border-b border-slate-300 dark:border-slate-700">
+            {['Started', 'Who', 'Lab and lane', 'Program', 'Language', 'How it went', 'Run'].map((title) => (
+              <th key={title} scope="col" className={head}>
+                {title}
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {runs.map((run) => (
+            <tr
+              key={run.id}
+              data-testid="wall-client"
+              className="border-b border-slate-200 align-top dark:border-slate-800"
+            >
+              <td className="py-1 pr-3 tabular-nums">{clock(run.at)}</td>
+              <th scope="row" className="py-1 pr-3 font-semibold">
+                {runnerLabel(run)}
+              </th>
+              <td className="py-1 pr-3">
+                {run.labTitle}, lane {run.actor}
+              </td>
+              <td className="py-1 pr-3">
+                <code className="block max-w-xs break-words font-mono text-sm">{run.program}</code>
+              </td>
+              <td className="py-1 pr-3">{run.language}</td>
+              <td className={`max-w-md break-words py-1 pr-3 ${toneOf(run)}`}>{runWords(run)}</td>
+              <td className="py-1">
+                {run.hasHistory ? (
+                  <Link className="font-semibold underline" href={`/replay?client=${run.id}`}>
+                    Open run {run.id}
+                    <span className="sr-only">
+                      {' '}
+                      ({runnerLabel(run)}, {run.program})
+                    </span>
+                  </Link>
+                ) : (
+                  '—'
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,5 +1,11 @@
 import 'server-only';
-import { type ClientRun, findClientRun, listClientRuns, readClientRunHistory } from '../../db/client-runs';
+import {
+  type ClientRun,
+  findClientRun,
+  listClientRuns,
+  readClientRunEvents,
+  setClientRunFaults,
+} from '../../db/client-runs';
 import { languageOf, runFaults, runnerLabel, type WallClientRun } from '../model/checker/client-runs';
 import { toWire } from '../model/core/wire';
 import { type HistoryFile, toHistoryFile } from '../model/history/history-file';
@@ -9,22 +15,43 @@ import { type Credentials, isTrainer, ownerHashOf, traineeKeyOf } from './access
 /*
  * Who sees which clients on the class wall (issue 36, item 6): the trainer every run in the room
  * (for the projector), anyone else only the runs of their own lines and private labs. A person is
- * shown by a key made from the owner's hash (the guard wall's), never by the hash itself.
+ * shown by a key made from the owner's hash (the guard wall's), never by the hash itself. A run's
+ * history is its lab's events between its start and its end: replayed to the trainer, and to its
+ * person when the lab is one they may see (a shared lab, or a private lab of their own).
  */
 
 const WALL_RUNS = 200;
 
+type Viewer = { trainer: true } | { trainer: false; ownerHash: string };
+
 const titleOf = (run: ClientRun) =>
   summaryTitle({ id: run.lab, kind: run.kind, visibility: run.visibility, closed: false });
 
-/** Whose runs the caller sees: everyone's (undefined) for the trainer, else its own hash; null: none. */
-function viewerOf(credentials: Credentials): string | undefined | null {
-  if (isTrainer(credentials)) return undefined;
-  return credentials.ownerSecret ? ownerHashOf(credentials.ownerSecret) : null;
+/** Who the caller is to the wall: the trainer, a browser with its owner secret; undefined: no one it shows anything. */
+function viewerOf(credentials: Credentials): Viewer | undefined {
+  if (isTrainer(credentials)) return { trainer: true };
+  return credentials.ownerSecret ? { trainer: false, ownerHash: ownerHashOf(credentials.ownerSecret) } : undefined;
 }
 
-async function wallRun(run: ClientRun): Promise<WallClientRun> {
-  const history = run.ended && run.hasHistory ? await readClientRunHistory(run.id) : undefined;
+const mayReplay = (run: ClientRun, viewer: Viewer) =>
+  viewer.trainer || run.visibility === 'shared' || run.labOwner === viewer.ownerHash;
+
+/**
+ * What an ended run did wrong: kept on its row once worked out from its own lane's events (a few,
+ * read once), so that a wall never reads a history. Undefined while it runs, and for a run whose
+ * events a reset cleared before anyone looked.
+ */
+async function faultsOf(run: ClientRun): Promise<WallClientRun['faults']> {
+  if (run.faults) return run.faults;
+  if (!run.ended || !run.kept || run.ended.kind === 'replaced' || run.ended.kind === 'restarted') return undefined;
+  const faults = runFaults((await readClientRunEvents(run, { actor: run.actor })).map(toWire), run.actor);
+  await setClientRunFaults(run.id, faults);
+  return faults;
+}
+
+async function wallRun(run: ClientRun, viewer: Viewer): Promise<WallClientRun> {
+  const faults = await faultsOf(run);
+  const how = run.ended?.kind;
   return {
     id: run.id,
     ...(run.holder ? { trainee: traineeKeyOf(run.holder) } : {}),
@@ -39,31 +66,41 @@ async function wallRun(run: ClientRun): Promise<WallClientRun> {
       ? {
           ended: {
             how:
-              run.ended.kind === 'worker_crashed' ? 'crashed' : run.ended.kind === 'replaced' ? 'replaced' : 'stopped',
+              how === 'worker_crashed'
+                ? 'crashed'
+                : how === 'replaced' || how === 'restarted'
+                  ? how
+                  : ('stopped' as const),
             reason: run.ended.reason,
           },
         }
       : {}),
-    faults: history ? runFaults(history.map(toWire), run.actor) : [],
-    hasHistory: history !== undefined,
+    ...(faults ? { faults } : {}),
+    cleared: !run.kept,
+    hasHistory: run.ended !== undefined && run.kept && mayReplay(run, viewer),
     at: run.startedAt.getTime(),
   };
 }
 
 export async function wallClientRunsFor(credentials: Credentials): Promise<WallClientRun[]> {
   const viewer = viewerOf(credentials);
-  if (viewer === null) return [];
-  const runs = await listClientRuns({ ...(viewer ? { holder: viewer } : {}), limit: WALL_RUNS });
-  return Promise.all(runs.map(wallRun));
+  if (!viewer) return [];
+  const runs = await listClientRuns({ ...(viewer.trainer ? {} : { holder: viewer.ownerHash }), limit: WALL_RUNS });
+  return Promise.all(runs.map((run) => wallRun(run, viewer)));
+}
+
+async function visibleRun(id: number, viewer: Viewer): Promise<ClientRun | undefined> {
+  const run = await findClientRun(id);
+  if (!run || (!viewer.trainer && run.holder !== viewer.ownerHash)) return undefined;
+  return run;
 }
 
 /** One new or changed run (started, ended), if the caller may see it. */
 export async function wallClientRunFor(id: number, credentials: Credentials): Promise<WallClientRun | undefined> {
   const viewer = viewerOf(credentials);
-  if (viewer === null) return undefined;
-  const run = await findClientRun(id);
-  if (!run || (viewer !== undefined && run.holder !== viewer)) return undefined;
-  return wallRun(run);
+  if (!viewer) return undefined;
+  const run = await visibleRun(id, viewer);
+  return run && wallRun(run, viewer);
 }
 
 const clientRunId = (raw: unknown): number | undefined => {
@@ -72,27 +109,28 @@ const clientRunId = (raw: unknown): number | undefined => {
 };
 
 /**
- * A client run's history, for /replay?client=…: to the person who ran it, and to the trainer (the
- * wall's link). Anyone else, a bad id, or a run still going gets nothing.
+ * A client run's history, for /replay?client=…: to the trainer (the wall's link), and to the person
+ * who ran it in a lab they may see. Anyone else, a bad id, a run still going or one whose events a
+ * reset cleared gets nothing.
  */
 export async function clientRunFileFor(
   raw: unknown,
   credentials: Credentials,
 ): Promise<{ file: HistoryFile; fileName: string; run: WallClientRun } | undefined> {
   const id = clientRunId(raw);
-  if (id === undefined) return undefined;
-  const run = await wallClientRunFor(id, credentials);
-  if (!run?.hasHistory) return undefined;
-  const events = (await readClientRunHistory(id)) ?? [];
-  const found = await findClientRun(id);
+  const viewer = viewerOf(credentials);
+  if (id === undefined || !viewer) return undefined;
+  const found = await visibleRun(id, viewer);
   if (!found) return undefined;
+  const run = await wallRun(found, viewer);
+  if (!run.hasHistory) return undefined;
   const file = toHistoryFile({
     lab: {
       id: run.lab,
       kind: found.kind,
       title: `${run.labTitle}: ${run.actor} ran ${run.program} (${runnerLabel(run)})`,
     },
-    events: events.map(toWire),
+    events: (await readClientRunEvents(found)).map(toWire),
     exportedAt: new Date(),
   });
   return { file, fileName: `fencing-lab-client-run-${id}-${run.lab}-${run.actor}.json`, run };

@@ -47,12 +47,13 @@ const run = (over: Partial<WallClientRun>): WallClientRun => ({
   language: 'Python',
   state: 'running',
   faults: [],
+  cleared: false,
   hasHistory: false,
   at: 0,
   ...over,
 });
 
-test('the wall says how a run went: running, silent, ended with its reason and faults, or replaced', () => {
+test('the wall says how a run went: running, silent, ended with its reason and faults (or not known), replaced, restarted', () => {
   assert.equal(runWords(run({})), '▶ running');
   assert.match(runWords(run({ state: 'silent' })), /^… no word from its runner/);
   assert.equal(
@@ -71,7 +72,7 @@ test('the wall says how a run went: running, silent, ended with its reason and f
   );
   assert.equal(
     runWords(run({ state: 'ended', ended: { how: 'replaced', reason: '' } })),
-    '■ replaced by another worker under its name',
+    '■ another worker took its name',
   );
   assert.equal(runnerLabel(run({})), "the trainer's machine");
   assert.equal(runnerLabel(run({ trainee: '3f9a77', name: 'Sam' })), 'Sam · 3f9a');

@@ -24,11 +24,13 @@ export type WallClientRun = {
   program: string;
   language: string;
   state: ClientRunState;
-  /** Once ended: how (the runner's words, or that a worker under the same name replaced it). */
-  ended?: { how: 'stopped' | 'crashed' | 'replaced'; reason: string };
-  /** Once ended: what it did wrong (clientFaults over its run), in words. */
-  faults: { kind: ClientFaultKind; words: string }[];
-  /** Whether /replay?client= opens its history (kept at its end). */
+  /** Once ended: how (the runner's words; another worker took its name; the same person started it again). */
+  ended?: { how: 'stopped' | 'crashed' | 'replaced' | 'restarted'; reason: string };
+  /** Once ended: what it did wrong (clientFaults over its run), in words; undefined: not known (its events cleared first). */
+  faults?: { kind: ClientFaultKind; words: string }[];
+  /** Whether the lab no longer holds its events (a reset cleared them). */
+  cleared: boolean;
+  /** Whether /replay?client= opens its history for this viewer (ended, kept, and a lab the viewer may see). */
   hasHistory: boolean;
   /** ms since the epoch (the database's clock). */
   at: number;
@@ -105,7 +107,7 @@ const FAULT_WORDS: Record<ClientFaultKind, string> = {
  * What a run did wrong, from its history (the lab's events from its start to its end): the faults of
  * its lane's own run (clientLaneFaults), never of another lane or of our worker under its name.
  */
-export function runFaults(history: readonly WireEvent[], actor: string): WallClientRun['faults'] {
+export function runFaults(history: readonly WireEvent[], actor: string): { kind: ClientFaultKind; words: string }[] {
   const lane = clientLanes(history).find((one) => one.actor === actor);
   if (!lane) return [];
   return clientLaneFaults(history, lane).map((fault) => ({ kind: fault.kind, words: FAULT_WORDS[fault.kind] }));
@@ -118,14 +120,13 @@ export function runnerLabel(run: Pick<WallClientRun, 'trainee' | 'name'>): strin
 }
 
 /** How a run stands or ended, in the wall's words, with what it did wrong once it ended. */
-export function runWords(run: Pick<WallClientRun, 'state' | 'ended' | 'faults'>): string {
+export function runWords(run: Pick<WallClientRun, 'state' | 'ended' | 'faults' | 'cleared'>): string {
   if (run.state === 'running') return '▶ running';
   if (run.state === 'silent') return '… no word from its runner for a while (its machine asleep, or the lab reset)';
-  const how =
-    run.ended?.how === 'replaced'
-      ? 'replaced by another worker under its name'
-      : run.ended?.reason || (run.ended?.how === 'crashed' ? 'crashed' : 'stopped');
-  if (run.ended?.how === 'replaced') return `■ ${how}`;
+  if (run.ended?.how === 'replaced') return '■ another worker took its name';
+  if (run.ended?.how === 'restarted') return '■ started again (its newer run is listed apart)';
+  const how = run.ended?.reason || (run.ended?.how === 'crashed' ? 'crashed' : 'stopped');
+  if (!run.faults) return `■ ${how} · what it did is not known: its events were cleared (a reset) before it was judged`;
   const faults = run.faults.length ? `✗ ${run.faults.map((fault) => fault.words).join('; ')}` : '✓ no fault seen';
   return `■ ${how} · ${faults}`;
 }
