@@ -1,10 +1,11 @@
-import 'server-only';
 import { createHash } from 'node:crypto';
 
 /*
  * The names of the database's roles besides its owner (roles.ts says what each may do), made from the
  * database's name exactly as the migrations make them (fencing_lab_role in 0014_roles.sql). Pure: the
  * pools (pool.ts) name the app role with it, and roles.ts, which connects through pool.ts, the others.
+ * Not server-only: names hold no secret, and the launcher's pg_hba.conf (embedded-postgres.ts) needs the
+ * worker role's, where Playwright's e2e helpers (e2e/app-database.ts) load it without Next's conditions.
  */
 
 /** A role's name: its purpose and the database's name, readable and cut to fit, with a digest that keeps two databases apart. */
