@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { getEventFeed } from '@/db/event-feed';
 import { appendEvent, listEvents } from '@/db/events';
@@ -131,15 +130,30 @@ test('junk on the worker command channel: every worker keeps running and still o
   );
   await listenerListening();
   await notifyJunk(COMMANDS_CHANNEL);
-  // Long enough for a listener that threw to have taken its worker down (it did within a second).
-  await sleep(1_500);
+  // The pause's own notification comes after the junk on A's listener connection (in commit order), and a
+  // poll for commands returns only after the notifications before it: A obeying the pause, and its listener
+  // waking it when the pause has run its length, prove the listener took the junk and went on. A listener
+  // that threw took its worker down (it did within a second) and obeyed nothing more.
+  await supervisor.pause(WORKER_LAB, 'A', { mode: 'for', seconds: 1 });
+  const paused = await waitForEvent(
+    WORKER_LAB.id,
+    (e) => e.actor === 'A' && e.kind === 'pause_started' && e.id > firstWrite.id,
+    'A obeys the pause',
+    { timeoutMs: 5_000 },
+  );
+  const resumed = await waitForEvent(
+    WORKER_LAB.id,
+    (e) => e.actor === 'A' && e.kind === 'pause_ended' && e.id > paused.id,
+    'A woken by its listener',
+  );
+  await waitForEvent(
+    WORKER_LAB.id,
+    (e) => e.actor === 'A' && e.kind === 'write_accepted' && e.id > resumed.id,
+    'A writes again',
+  );
   const ended = (await listEvents({ lab: WORKER_LAB.id })).filter(
     (e) => e.actor === 'A' && e.id > firstWrite.id && ['worker_stopped', 'worker_crashed'].includes(e.kind),
   );
   assert.deepEqual(ended, [], 'A did not stop (a listener that threw stopped every worker of every lab)');
-  await supervisor.pause(WORKER_LAB, 'A', { mode: 'for', seconds: 1 });
-  await waitForEvent(WORKER_LAB.id, (e) => e.actor === 'A' && e.kind === 'pause_started', 'A obeys the pause', {
-    timeoutMs: 5_000,
-  });
   assert.deepEqual(uncaught, []);
 });

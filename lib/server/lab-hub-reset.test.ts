@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { appendEvent, clearEvents } from '@/db/events';
+import { getFeedPool } from '@/db/feed-pool';
 import { closePool, getPool } from '@/db/pool';
 import { sharedLab } from '@/lib/model/lab/lab-instance';
 import { resetLabData } from '@/lib/supervisor/lab-reset';
@@ -21,13 +22,15 @@ async function idsInDatabase(): Promise<number[]> {
   const { rows } = await getPool().query<{ id: string }>('SELECT id FROM events WHERE lab = $1 ORDER BY id', [LAB]);
   return rows.map((row) => Number(row.id));
 }
+/** The slow read the test plays (a fault it injects), not a wait for anything. */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // A pool wait or a slow network before the hub's next "id > last read" query runs.
 let delayNextRead = 0;
 before(async () => {
   await resetLabData(sharedLab(LAB));
-  const pool = getPool();
+  // The hub reads on the feeds' own pool (db/feed-pool.ts).
+  const pool = getFeedPool();
   const original = pool.query.bind(pool) as (...a: unknown[]) => unknown;
   (pool as unknown as { query: unknown }).query = async (...args: unknown[]) => {
     if (delayNextRead && typeof args[0] === 'string' && args[0].includes('id > $2')) {
@@ -51,12 +54,18 @@ test('an event committed just after a reset survives the reset, for an open view
 
   delayNextRead = 400; // the hub's next read is slow to start
   await write('deleted by the reset'); // note -> pump -> listEvents (delayed)
-  await sleep(50);
+  await waitFor(() => delayNextRead === 0, "the hub's delayed read to begin");
   await clearEvents(LAB); // reset note arrives while the read is in flight
   await write('after the reset'); // commits before the delayed read takes its snapshot
   const late = openLabFeed(LAB); // joins while the hub has not yet broadcast the reset
   await waitFor(() => late.received.some((m) => m.event === 'caught-up'), 'late caught-up');
-  await sleep(1_500);
+  // A later event proves the hub went on past the delayed read and the reset: it delivers in order.
+  await write('later');
+  const marker = Math.max(...(await idsInDatabase()));
+  await waitFor(
+    () => early.eventIds().includes(marker) && late.eventIds().includes(marker),
+    'the later event on both feeds',
+  );
   const expected = await idsInDatabase();
   const earlyIds = early.eventIds();
   const lateIds = late.eventIds();

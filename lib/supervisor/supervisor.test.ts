@@ -8,6 +8,7 @@ import type { LabEvent } from '../model/core/events';
 import { isAlive } from '../os/processes';
 import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';
+import { beatAfter } from '../testing/remote-beat';
 import { waitFor } from '../testing/wait';
 import { waitForEvent as waitForLabEvent } from '../testing/wait-for-event';
 import { getSupervisor } from './supervisor';
@@ -80,7 +81,9 @@ describe('controls, through the server actions', () => {
     const paused = await pauseWorkerAction({ lab: LAB, worker: 'w1', plan: { mode: 'until-resumed' } });
     assert.ok(paused.ok);
     const started = await waitForEvent((e) => e.actor === 'A' && e.kind === 'pause_started' && e.id > mark, 'pause');
-    await sleep(1_500);
+    // 1.5 s of A's run past the freeze, by its own heartbeat (its listener beats while the main thread is
+    // frozen): a running A would have renewed every 300 ms and written every 200 ms by then.
+    await beatAfter(LAB, 'A', started.at.getTime(), 1_500);
     const early = (await listEvents({ lab: LAB })).filter(
       (e) => e.actor === 'A' && e.id > started.id && e.kind !== 'lease_expired',
     );

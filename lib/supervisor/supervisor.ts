@@ -90,6 +90,8 @@ export class LabSupervisor {
   /** Events the database could not take when they happened, written once it is back. */
   private readonly pendingRecords = new PendingRecords();
   private liveSeenAt = 0;
+  /** The handling of each exit of a process of this server (onExit), until it has settled. */
+  private readonly exitHandling = new Set<Promise<void>>();
   /** A frozen holder cannot say its lease ran out: the server records expiries while workers live. */
   private readonly expiryRecorder = new ExpiryRecorder(
     () => this.local.processIds().length > 0 || Date.now() - this.liveSeenAt < LIVE_RECORDING_GRACE_MS,
@@ -329,6 +331,14 @@ export class LabSupervisor {
     await this.record(p.lab, worker, kind, detail);
   }
 
+  /**
+   * Settles once every exit of a process of this server so far has been handled (an unseen death
+   * recorded, an expected one let be): a fact a test waits on before it asserts what was not recorded.
+   */
+  async exitsHandled(): Promise<void> {
+    await Promise.all([...this.exitHandling]);
+  }
+
   /** The OS process ids of the workers this server runs: for shutdown checks, never for a client. */
   processIds(): number[] {
     return this.local.processIds();
@@ -435,9 +445,11 @@ export class LabSupervisor {
     const relay = await openWorkerPacketRelay(lab);
     try {
       const spawned = this.local.start(lab, settings, { ...how, ...(relay ? { relay } : {}) });
-      void spawned.exited.then(() =>
-        this.onExit(spawned).catch((error: unknown) => console.error('[supervisor] a worker ended unseen:', error)),
-      );
+      const handled = spawned.exited
+        .then(() => this.onExit(spawned))
+        .catch((error: unknown) => console.error('[supervisor] a worker ended unseen:', error))
+        .finally(() => this.exitHandling.delete(handled));
+      this.exitHandling.add(handled);
       return spawned;
     } catch (error) {
       await relay?.relay.close();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { closePool } from '../../db/pool';
 import { sharedLab } from '../model/lab/lab-instance';
 import { isAlive } from '../os/processes';
@@ -49,7 +48,6 @@ test('shutdown ends the warm processes: none is left behind', async () => {
   await waitFor(() => (supervisor.local.warmPids().length > 0 ? true : undefined), 'a warm process');
   const warm = supervisor.local.warmPids();
   await supervisor.shutdown();
-  await sleep(200);
   for (const pid of warm) await waitFor(() => !isAlive(pid) || undefined, `warm process ${pid} to end`);
   assert.deepEqual(supervisor.local.warmPids(), []);
 });

@@ -68,9 +68,15 @@ test('a crash the trainer asked for is recorded once, not again as an unseen dea
   const supervisor = newSupervisor();
   const firstWrite = await startA(supervisor);
   await supervisor.crash(LAB, 'A');
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // The crash returns once the process has exited; the server's handling of that exit (where an unseen
+  // death is recorded) may run on after it: its end is what proves a second record would be there.
+  await supervisor.exitsHandled();
   const ends = (await listEvents({ lab: LAB.id })).filter(
     (e) => e.id > firstWrite.id && e.actor === 'A' && ['worker_stopped', 'worker_crashed'].includes(e.kind),
   );
   assert.equal(ends.length, 1, JSON.stringify(ends.map((e) => e.detail)));
+  // The database keeps one end per lane (events_assign_id): a second record is dropped, so an unseen
+  // death recorded first would show as the one end, in the wrong words.
+  assert.equal(ends[0]?.kind, 'worker_crashed');
+  assert.doesNotMatch(String(ends[0]?.detail?.reason ?? ''), /without a word/, 'the trainer asked for it');
 });

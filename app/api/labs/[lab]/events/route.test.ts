@@ -77,7 +77,11 @@ test('history, then live events, then a reconnect with Last-Event-ID: nothing lo
     resumed.map((m) => m.data.detail),
     [{ value: 'while-away-1' }, { value: 'while-away-2' }],
   );
-  await new Promise((r) => setTimeout(r, 300));
+  // A later event proves the stream went on past them: the feed sends in order, so a copy of either
+  // would come before it.
+  await write('after-reconnect');
+  const [next] = await second.take('lab-event', 1);
+  assert.deepEqual(next?.data.detail, { value: 'after-reconnect' }, 'no event sent twice');
   assert.deepEqual(second.pending('lab-event'), [], 'no event sent twice');
   second.close();
 });
