@@ -65,6 +65,51 @@ describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () =
     }
   });
 
+  test('careful holders (renew before each write): fenced holds, no fencing still breaks, as in memory', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    const bounds = { holders: 2, writes: 3, renew: true };
+    for (const [kind, predicate] of [
+      ['fenced', FENCED_PREDICATE],
+      ['no-fencing', NO_CHECK],
+    ] as const) {
+      const onDatabase = await run(kind, bounds);
+      const row = { value: 'initial', token: 0 };
+      const inMemory = await explore({
+        bounds,
+        start: { rule: { tokens: [1, 2, 3], writeWith: 'lease-token' }, row },
+        storage: memoryStorage(predicate, row),
+      });
+      assert.deepEqual(onDatabase.result.counts, inMemory.counts, kind);
+      assert.equal(onDatabase.result.counts.broken > 0, kind === 'no-fencing', kind);
+    }
+    // A writes, renews (still its lease), is delayed; its lease runs out, B takes it and writes; A's write lands.
+    const lab = labOf('no-fencing');
+    const kinds = ['acquire', 'write', 'renew', 'expire', 'acquire', 'write', 'write'];
+    let path: number[] = [];
+    for (const [i, kind] of kinds.entries()) {
+      const here = await walkOnDatabase({ lab, bounds, path });
+      const holder = i === 4 || i === 5 ? 'B' : 'A';
+      const index = here.next.findIndex((s) => s.kind === kind && (!('holder' in s) || s.holder === holder));
+      assert.ok(index >= 0, `${kind} ${holder} is enabled after ${path.join('.')}`);
+      path = [...path, index];
+    }
+    const walked = await walkOnDatabase({ lab, bounds, path });
+    assert.deepEqual(
+      walked.events.map((e) => [e.actor, e.kind]),
+      [
+        ['A', 'lease_acquired'],
+        ['A', 'write_accepted'],
+        ['A', 'lease_renewed'],
+        ['A', 'lease_expired'],
+        ['B', 'lease_acquired'],
+        ['B', 'write_accepted'],
+        ['A', 'write_accepted'],
+      ],
+    );
+    assert.ok(walked.violation, 'the write after a renewal, once the lease ran out, is a lost update');
+  });
+
   test('read-check-write: its read and its write are two steps, and a pause between them breaks it', {
     timeout: DEADLINE_MS,
   }, async () => {

@@ -80,6 +80,16 @@ test('explore the fenced lab: it holds within its bounds, said with what was exp
     /^Fenced.*: [\d,]+ states, [\d,]+ interleavings of 2 holders × 2 writes, explored in [\d.]+ s: no interleaving loses a write\.$/,
   );
   await expect(page.getByRole('link', { name: 'Show me the shortest way to break it' })).toHaveCount(0);
+  // Careful holders: a renewal is a step of its own, and the verdict names it among its bounds.
+  await page.getByTestId('explore-renew').click();
+  await expect(page).toHaveURL(/renew=1/);
+  await expect(page.getByTestId('explore-verdict')).toHaveText(
+    /of 2 holders × 2 writes, each renewing its lease before every later write and giving it back after its last, explored in [\d.]+ s: no interleaving loses a write\.$/,
+  );
+  await page.getByRole('link', { name: 'A asks for the lease' }).click();
+  await page.getByRole('link', { name: /^A's write with token \d+ reaches the row$/ }).click();
+  await page.getByRole('link', { name: /^A renews its lease \(token \d+\)$/ }).click();
+  await expect(page.getByTestId('explore-steps')).toContainText(/A renews its lease \(token \d+\): it still holds it/);
 });
 
 test('a bad address is told in words; the bypass lab breaks by its catch-up path', async ({ page }) => {

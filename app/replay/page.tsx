@@ -17,7 +17,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
  * A history exported from any lab, replayed entirely in the browser; or, with `?attempt=`, the
  * counterexample of a guard attempt (its trainee's, or the trainer's to show); with `?client=`, the run
  * of a person's own lock client as the class wall lists it (theirs, or the trainer's to show); or, with
- * `?explore=<lab>` and the Explore page's `holders`, `writes` and `path`, an explored interleaving.
+ * `?explore=<lab>` and the Explore page's `holders`, `writes`, `renew` and `path`, an explored interleaving.
  */
 export default async function ReplayPage({ searchParams }: Props) {
   const query = await searchParams;

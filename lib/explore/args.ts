@@ -5,10 +5,10 @@ import { UsageError } from '../model/core/errors';
 import { EXPLORABLE_LABS, EXPLORE_BOUNDS } from '../model/explore/explore-labs';
 import { LAB_IDS, type LabId } from '../model/lab/lab-kinds';
 
-/** `npm run explore -- (--lab <lab> | --guard <file.sql>) [--holders N] [--writes N] [--depth N] [--json]`, checked with zod. */
+/** `npm run explore -- (--lab <lab> | --guard <file.sql>) [--holders N] [--writes N] [--depth N] [--renew] [--json]`, checked with zod. */
 
-export const EXPLORE_USAGE = `usage: npm run explore -- --lab <${EXPLORABLE_LABS.join('|')}> [--holders ${EXPLORE_BOUNDS.holders.default}] [--writes ${EXPLORE_BOUNDS.writes.default}] [--depth N] [--json]
-       npm run explore -- --guard <file.sql> [--holders N] [--writes N] [--depth N] [--json]
+export const EXPLORE_USAGE = `usage: npm run explore -- --lab <${EXPLORABLE_LABS.join('|')}> [--holders ${EXPLORE_BOUNDS.holders.default}] [--writes ${EXPLORE_BOUNDS.writes.default}] [--depth N] [--renew] [--json]
+       npm run explore -- --guard <file.sql> [--holders N] [--writes N] [--depth N] [--renew] [--json]
   Every interleaving of the lab's story (holders A, B, C: acquire the lease, then write up to --writes
   times), each write run by the lab's real SQL in one transaction that is rolled back.
   --guard    your own guard statement, as the Your guard lab takes it (UPDATE guarded_row … $1 value,
@@ -16,6 +16,8 @@ export const EXPLORE_USAGE = `usage: npm run explore -- --lab <${EXPLORABLE_LABS
              tokens and values the statement names; the lab is closed after
   --holders  1 to 3 (default ${EXPLORE_BOUNDS.holders.default})     --writes  1 to 3 per holder (default ${EXPLORE_BOUNDS.writes.default})
   --depth    cut every path at this many steps (1 to ${EXPLORE_BOUNDS.depth.max}; default: no cut)
+  --renew    careful holders: each renews its lease before every write after its first (a renewal
+             refused, it writes no more) and gives the lease back after its last write
   --json     one JSON object: the counts, the seconds and the shortest counterexample
   Exit: 0 no interleaving breaks, 1 one does (the shortest is printed), 2 bad usage, 3 no database, 4 other failure.`;
 
@@ -37,6 +39,7 @@ const exploreArgsSchema = z.strictObject({
   writes: whole('writes', EXPLORE_BOUNDS.writes).default(EXPLORE_BOUNDS.writes.default),
   depth: whole('depth', EXPLORE_BOUNDS.depth).optional(),
   json: z.boolean().default(false),
+  renew: z.boolean().default(false),
   /** A file a person names on their own command line: read by the command, never taken from a browser. */
   guard: z.string().min(1, '--guard names a file').optional(),
 });
@@ -54,6 +57,7 @@ export function parseExploreArgs(argv: string[]): ExploreArgs | 'help' {
         writes: { type: 'string' },
         depth: { type: 'string' },
         json: { type: 'boolean' },
+        renew: { type: 'boolean' },
         guard: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },

@@ -31,7 +31,14 @@ function explore(args: string[]): Promise<{ status: number | null; stdout: strin
 }
 
 test('the command line is checked with zod: bounds 1 to 3, a lab the explorer runs', () => {
-  assert.deepEqual(parseExploreArgs(['--lab', 'fenced']), { lab: 'fenced', holders: 2, writes: 3, json: false });
+  assert.deepEqual(parseExploreArgs(['--lab', 'fenced']), {
+    lab: 'fenced',
+    holders: 2,
+    writes: 3,
+    json: false,
+    renew: false,
+  });
+  assert.equal((parseExploreArgs(['--lab', 'fenced', '--renew']) as { renew: boolean }).renew, true);
   assert.deepEqual(
     parseExploreArgs(['--lab', 'no-fencing', '--holders', '3', '--writes', '1', '--depth', '6', '--json']),
     {
@@ -40,6 +47,7 @@ test('the command line is checked with zod: bounds 1 to 3, a lab the explorer ru
       writes: 1,
       depth: 6,
       json: true,
+      renew: false,
     },
   );
   assert.equal(parseExploreArgs(['--help']), 'help');
@@ -49,6 +57,7 @@ test('the command line is checked with zod: bounds 1 to 3, a lab the explorer ru
     holders: 2,
     writes: 3,
     json: false,
+    renew: false,
   });
   for (const [argv, said] of [
     [[], /--lab \(or --guard\) is required/],
@@ -108,6 +117,15 @@ describe('npm run explore', { timeout: 120_000 }, () => {
     assert.equal(parsed.holds, false);
     assert.equal(parsed.shortest.steps.length, 5);
     assert.equal(parsed.shortest.events.length, 5);
+  });
+
+  test('--renew: careful holders renew before each write, and no fencing still breaks in fewer interleavings', async () => {
+    const run = await explore(['--lab', 'no-fencing', '--holders', '2', '--writes', '2', '--renew']);
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(
+      run.stdout,
+      /^No fencing: breaks in 16 of 58 interleavings of 2 holders × 2 writes, each renewing its lease before every later write and giving it back after its last/,
+    );
   });
 
   test('--guard: your own statement, explored alone; a backdoor token is found, a bad file or statement is bad usage', async () => {

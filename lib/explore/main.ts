@@ -71,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
       holders: args.holders,
       writes: args.writes,
       ...(args.depth === undefined ? {} : { depth: args.depth }),
+      ...(args.renew ? { renew: true } : {}),
     };
     const explored =
       guard && guardFile !== undefined

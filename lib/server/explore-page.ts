@@ -4,7 +4,7 @@ import { findLab } from '../../db/labs';
 import { toFencingError } from '../../db/pool';
 import { FencingError, isFencingError } from '../model/core/errors';
 import type { WireEvent } from '../model/core/wire';
-import { type ExploreAddress, parseExploreAddress } from '../model/explore/explore-inputs';
+import { boundsOf, type ExploreAddress, parseExploreAddress } from '../model/explore/explore-inputs';
 import { type ExploreLab, exploreLabOf } from '../model/explore/explore-labs';
 import { type ExploreCounts, stepIndexes } from '../model/explore/search';
 import { stepWords } from '../model/explore/story-words';
@@ -72,8 +72,8 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export async function exploreView(lab: ExploreLab, address: ExploreAddress): Promise<ExploreView> {
-  const bounds = { holders: address.holders, writes: address.writes };
-  const key = `${lab.kind}:${bounds.holders}x${bounds.writes}`;
+  const bounds = boundsOf(address);
+  const key = `${lab.kind}:${bounds.holders}x${bounds.writes}${bounds.renew ? ':renew' : ''}`;
   let exploring = verdicts.get(key);
   if (!exploring) {
     exploring = oneAtATime(async () => {
@@ -119,14 +119,18 @@ export function historyOfPath(
     lab: {
       id: lab.id,
       kind: lab.kind,
-      title: `${summaryTitle(lab)}: an explored interleaving of ${address.holders} holders × ${address.writes} writes, ${steps}`,
+      title: `${summaryTitle(lab)}: an explored interleaving of ${address.holders} holders × ${address.writes} writes${address.renew ? ' (careful holders)' : ''}, ${steps}`,
     },
     events: walked.events.map((event) => ({ ...event, lab: lab.id })),
     exportedAt: new Date(),
   });
   const path = address.path.slice(0, walked.steps);
   const where = path.length > 0 ? path.join('.') : 'start';
-  return { file, fileName: `fencing-lab-explore-${lab.id}-${address.holders}x${address.writes}-${where}.json` };
+  const careful = address.renew ? '-renew' : '';
+  return {
+    file,
+    fileName: `fencing-lab-explore-${lab.id}-${address.holders}x${address.writes}${careful}-${where}.json`,
+  };
 }
 
 /**
@@ -139,7 +143,7 @@ export async function exploredPathHistory(
   explorable: ExploreLab,
   address: ExploreAddress,
 ): Promise<{ file: HistoryFile; fileName: string }> {
-  const bounds = { holders: address.holders, writes: address.writes };
+  const bounds = boundsOf(address);
   const walked = await oneAtATime(() => walkOnDatabase({ lab: explorable, bounds, path: address.path }));
   return historyOfPath(lab, address, { events: walked.events, steps: walked.taken.length });
 }

@@ -3,10 +3,14 @@ import { test } from 'node:test';
 import { exploreHref, parseExploreAddress } from './explore-inputs';
 
 test("the Explore page's address: defaults, a path, and each bad value told in words", () => {
-  assert.deepEqual(parseExploreAddress({}), { ok: true, address: { holders: 2, writes: 3, path: [] } });
+  assert.deepEqual(parseExploreAddress({}), { ok: true, address: { holders: 2, writes: 3, renew: false, path: [] } });
   assert.deepEqual(parseExploreAddress({ holders: '3', writes: '2', path: '0.1.0' }), {
     ok: true,
-    address: { holders: 3, writes: 2, path: [0, 1, 0] },
+    address: { holders: 3, writes: 2, renew: false, path: [0, 1, 0] },
+  });
+  assert.deepEqual(parseExploreAddress({ renew: '1' }), {
+    ok: true,
+    address: { holders: 2, writes: 3, renew: true, path: [] },
   });
   const refusals: Array<[Record<string, string | string[]>, string]> = [
     [{ holders: '9' }, 'holders is at most 3'],
@@ -16,6 +20,7 @@ test("the Explore page's address: defaults, a path, and each bad value told in w
     [{ path: '0..1' }, 'a path is steps like 0.2.1'],
     [{ path: Array.from({ length: 31 }, () => '0').join('.') }, 'a path is steps like 0.2.1'],
     [{ path: ['1', '2'] }, 'path is given more than once'],
+    [{ renew: 'yes' }, 'renew is 0 or 1'],
   ];
   for (const [params, words] of refusals) {
     const parsed = parseExploreAddress(params);
@@ -23,8 +28,11 @@ test("the Explore page's address: defaults, a path, and each bad value told in w
     assert.match(parsed.ok ? '' : parsed.error, new RegExp(words.replace('.', '\\.')), JSON.stringify(params));
   }
   assert.equal(
-    exploreHref('no-fencing', { holders: 2, writes: 2, path: [0, 1] }),
-    '/labs/no-fencing/explore?holders=2&writes=2&path=0.1',
+    exploreHref('no-fencing', { holders: 2, writes: 2, renew: true, path: [0, 1] }),
+    '/labs/no-fencing/explore?holders=2&writes=2&renew=1&path=0.1',
   );
-  assert.equal(exploreHref('fenced', { holders: 2, writes: 3, path: [] }), '/labs/fenced/explore?holders=2&writes=3');
+  assert.equal(
+    exploreHref('fenced', { holders: 2, writes: 3, renew: false, path: [] }),
+    '/labs/fenced/explore?holders=2&writes=3',
+  );
 });

@@ -11,6 +11,7 @@ import {
   initialState,
   nextValue,
   preludeEvents,
+  type Step,
   type StepEvent,
   type StoryStart,
   tokenOf,
@@ -126,6 +127,96 @@ describe('the explorer on a storage in memory', () => {
       assert.equal(result.counts.broken, 0);
       if (writes > 1) assert.ok(result.counts.duplicates > 0, 'states reached twice were not explored twice');
     }
+  });
+
+  test('careful holders: with the memo, the counts equal every path walked one by one', async () => {
+    for (const [holders, writes] of [
+      [1, 3],
+      [2, 2],
+      [2, 3],
+    ] as const) {
+      for (const predicate of [FENCED_PREDICATE, NO_CHECK]) {
+        const bounds = { holders, writes, renew: true };
+        const memoized = await run(predicate, bounds);
+        assert.deepEqual(
+          { paths: memoized.counts.interleavings, broken: memoized.counts.broken },
+          bruteForce(predicate, bounds, sequence(5)),
+          `${holders} × ${writes}`,
+        );
+      }
+    }
+  });
+
+  test('careful holders: one holder renews before each later write and gives the lease back after its last', async () => {
+    const result = await run(FENCED_PREDICATE, { holders: 1, writes: 3, renew: true });
+    assert.equal(result.counts.interleavings, 1);
+    const steps: string[] = [];
+    const start = sequence(5);
+    const bounds = { holders: 1, writes: 3, renew: true };
+    let state = initialState(bounds, start);
+    for (let next = enabledSteps(state, bounds); next.length > 0; next = enabledSteps(state, bounds)) {
+      const step = next[0] as Step;
+      steps.push(step.kind);
+      state = applyStep(state, step, start.rule, step.kind === 'write' ? { outcome: 'accepted' } : undefined).state;
+    }
+    assert.deepEqual(steps, ['acquire', 'write', 'renew', 'write', 'renew', 'write', 'release']);
+    assert.equal(state.leaseHolder, undefined, 'the lease is free once given back');
+  });
+
+  test('careful holders: a renewal does not save an unfenced row, and a fenced row holds', async () => {
+    const fenced = await run(FENCED_PREDICATE, { holders: 2, writes: 2, renew: true });
+    assert.equal(fenced.counts.broken, 0);
+    const unfenced = await run(NO_CHECK, { holders: 2, writes: 2, renew: true });
+    assert.ok(unfenced.counts.broken > 0);
+    // The lesson: A renewed, was delayed between its renewal and its write, and its write still landed.
+    const start = sequence(5);
+    const bounds = { holders: 2, writes: 2, renew: true };
+    let state = initialState(bounds, start);
+    const events: StepEvent[] = [];
+    for (const step of [
+      { kind: 'acquire', holder: 'A' },
+      { kind: 'write', holder: 'A' },
+      { kind: 'renew', holder: 'A' },
+      { kind: 'expire' },
+      { kind: 'acquire', holder: 'B' },
+      { kind: 'write', holder: 'B' },
+      { kind: 'write', holder: 'A' },
+    ] as Step[]) {
+      assert.ok(
+        enabledSteps(state, bounds).some((s) => JSON.stringify(s) === JSON.stringify(step)),
+        `${JSON.stringify(step)} is enabled`,
+      );
+      const next = applyStep(state, step, start.rule, step.kind === 'write' ? { outcome: 'accepted' } : undefined);
+      state = next.state;
+      events.push(next.event);
+    }
+    assert.equal(eventWords(events[2] as StepEvent), 'A renews its lease (token 5): it still holds it');
+    const verdict = checkHistory(events.map((e, i) => ({ ...e, id: i + 1, at: i * 100, lab: 'x' })));
+    assert.equal(verdict.ok, false, 'the write after a renewal, once the lease ran out, is a lost update');
+  });
+
+  test('careful holders: a refused renewal means the holder writes no more', () => {
+    const start = sequence(5);
+    const bounds = { holders: 2, writes: 2, renew: true };
+    let state = initialState(bounds, start);
+    for (const step of [
+      { kind: 'acquire', holder: 'A' },
+      { kind: 'write', holder: 'A' },
+      { kind: 'expire' },
+      { kind: 'acquire', holder: 'B' },
+    ] as Step[]) {
+      state = applyStep(state, step, start.rule, step.kind === 'write' ? { outcome: 'accepted' } : undefined).state;
+    }
+    assert.equal(stepWords(state, { kind: 'renew', holder: 'A' }), 'A renews its lease (token 5)');
+    const refused = applyStep(state, { kind: 'renew', holder: 'A' }, start.rule);
+    assert.equal(
+      eventWords(refused.event),
+      'A asks to renew its lease (token 5) and is refused, since B holds it with token 6: A knows it lost the lease and writes no more',
+    );
+    assert.deepEqual(
+      enabledSteps(refused.state, bounds).map((s) => ('holder' in s ? `${s.kind} ${s.holder}` : s.kind)),
+      ['write B'],
+    );
   });
 
   test('a depth bound cuts paths and says so', async () => {

@@ -6,6 +6,9 @@ import { type ExploreState, type Step, type StepEvent, tokenOf } from './story';
 export function stepWords(state: ExploreState, step: Step): string {
   if (step.kind === 'acquire') return `${step.holder} asks for the lease`;
   if (step.kind === 'expire') return state.leaseHolder ? `${state.leaseHolder}'s lease runs out` : 'the lease runs out';
+  if (step.kind === 'renew')
+    return `${step.holder} renews its lease (token ${state.holders.find((h) => h.name === step.holder)?.token})`;
+  if (step.kind === 'release') return `${step.holder} gives its lease back`;
   if (step.kind === 'check')
     return `${step.holder} reads the row's token to check its own (${tokenOf(state, step.holder)})`;
   return `${step.holder}'s write with token ${tokenOf(state, step.holder)} reaches the row`;
@@ -19,6 +22,17 @@ export function eventWords(event: StepEvent): string {
     return `${event.actor} asks for the lease and is granted token ${event.token}${counter}`;
   }
   if (event.kind === 'lease_expired') return `${event.actor}'s lease (token ${event.token}) runs out`;
+  if (event.kind === 'lease_renewed')
+    return `${event.actor} renews its lease (token ${event.token}): it still holds it`;
+  if (event.kind === 'lease_lost') {
+    const held =
+      event.detail.heldBy === undefined
+        ? 'nobody holds it'
+        : `${event.detail.heldBy} holds it with token ${event.detail.heldWithToken}`;
+    return `${event.actor} asks to renew its lease (token ${event.token}) and is refused, since ${held}: ${event.actor} knows it lost the lease and writes no more`;
+  }
+  if (event.kind === 'lease_released')
+    return `${event.actor} gives its lease (token ${event.token}) back: the lease is free`;
   if (event.kind === 'write_sent') {
     const verdict = event.detail.passed
       ? `passes: it will write "${value}"`

@@ -43,6 +43,13 @@ export type ExploreBounds = {
   /** At most this many steps on a path (a path cut here counts as one interleaving). */
   depth?: number;
   leases?: LeaseMode;
+  /**
+   * Careful holders: each renews its lease before every write after its first (a renewal refused, it
+   * knows it lost the lease and writes no more), and gives the lease back after its last write. The
+   * lesson they teach: a renewal does not make the next write safe, since the holder may be delayed
+   * between its renewal and its write. Only with leases granted one at a time.
+   */
+  renew?: boolean;
 };
 
 /**
@@ -52,6 +59,8 @@ export type ExploreBounds = {
 export type Step =
   | { kind: 'acquire'; holder: HolderName }
   | { kind: 'expire' }
+  | { kind: 'renew'; holder: HolderName }
+  | { kind: 'release'; holder: HolderName }
   | { kind: 'check'; holder: HolderName }
   | { kind: 'write'; holder: HolderName };
 
@@ -70,6 +79,10 @@ export type HolderState = {
   checked?: number;
   /** Its lease ran out (an expire step): its writes from now on are overdue (the bypass lab's catch-up path). */
   ranOut?: boolean;
+  /** Careful holders: its lease was renewed since its last write, so its next write may go. */
+  renewed?: boolean;
+  /** Careful holders: its renewal was refused: it knows it lost the lease, and writes no more. */
+  lost?: boolean;
 };
 
 export type ExploreState = {
@@ -141,6 +154,9 @@ export function stateKey(state: ExploreState): string {
       h.grants,
       h.lastWrittenToken ?? null,
       h.checked ?? null,
+      // Not ranOut: a holder with writes left has run out exactly when it holds a token but not the lease.
+      h.renewed === true,
+      h.lost === true,
     ]),
     state.leaseHolder ?? null,
     state.minted,
@@ -157,22 +173,30 @@ const holderOf = (state: ExploreState, name: HolderName): HolderState => {
 };
 
 /**
- * The steps that may come next, in a fixed order (acquires, the expiry, writes). The lease runs out
- * only while another holder still waits for it: an expiry nobody acts on changes no outcome (a write
- * is judged by tokens, not clocks, and these writes carry no clock), and counting it would only add
- * copies of the same schedule.
+ * The steps that may come next, in a fixed order (acquires, the expiry, each holder's next step). The
+ * lease runs out only while another holder still waits for it: an expiry nobody acts on changes no
+ * outcome (a write is judged by tokens, not clocks, and these writes carry no clock), and counting it
+ * would only add copies of the same schedule. For the same reason a careful holder releases its lease
+ * only while it still holds it (a release refused records nothing and changes nothing).
  */
 export function enabledSteps(state: ExploreState, bounds: ExploreBounds): Step[] {
   if (bounds.depth !== undefined && state.depth >= bounds.depth) return [];
   const steps: Step[] = [];
   const waiting = state.holders.filter((h) => h.token === undefined);
-  if (bounds.leases !== 'granted-up-front') {
+  const oneAtATime = bounds.leases !== 'granted-up-front';
+  const careful = oneAtATime && bounds.renew === true;
+  if (oneAtATime) {
     if (state.leaseHolder === undefined) for (const h of waiting) steps.push({ kind: 'acquire', holder: h.name });
     else if (waiting.length > 0) steps.push({ kind: 'expire' });
   }
   for (const h of state.holders) {
-    if (h.token === undefined || h.writesDone >= bounds.writes) continue;
-    steps.push({ kind: state.checkFirst && h.checked === undefined ? 'check' : 'write', holder: h.name });
+    if (h.token === undefined || h.lost) continue;
+    if (h.writesDone >= bounds.writes) {
+      if (careful && state.leaseHolder === h.name) steps.push({ kind: 'release', holder: h.name });
+      continue;
+    }
+    if (careful && h.writesDone > 0 && !h.renewed) steps.push({ kind: 'renew', holder: h.name });
+    else steps.push({ kind: state.checkFirst && h.checked === undefined ? 'check' : 'write', holder: h.name });
   }
   return steps;
 }
@@ -241,6 +265,35 @@ export function applyStep(
       },
     };
   }
+  if (step.kind === 'renew' || step.kind === 'release') {
+    const holder = holderOf(state, step.holder);
+    const token = holder.token as number;
+    const holds = state.leaseHolder === step.holder;
+    if (step.kind === 'release') {
+      if (!holds) throw new RangeError(`${step.holder} does not hold the lease to release it`);
+      const { leaseHolder: _given, ...rest } = state;
+      return { state: { ...rest, depth }, event: { actor: step.holder, kind: 'lease_released', token, detail: {} } };
+    }
+    const holders = state.holders.map((h) =>
+      h.name === step.holder ? (holds ? { ...h, renewed: true } : { ...h, lost: true }) : h,
+    );
+    const current = state.leaseHolder === undefined ? undefined : holderOf(state, state.leaseHolder);
+    return {
+      state: { ...state, holders, depth },
+      // As the lab's worker records them: fl_renew_lease's event, or the client's own "I lost it".
+      event: holds
+        ? { actor: step.holder, kind: 'lease_renewed', token, detail: {} }
+        : {
+            actor: step.holder,
+            kind: 'lease_lost',
+            token,
+            detail: {
+              reason: 'its renewal was refused',
+              ...(current ? { heldBy: current.name, heldWithToken: current.token } : {}),
+            },
+          },
+    };
+  }
   if (step.kind === 'expire') {
     const holder = state.leaseHolder;
     if (holder === undefined) throw new RangeError('no live lease to run out');
@@ -257,7 +310,7 @@ export function applyStep(
   const accepted = written.outcome === 'accepted';
   const holders = state.holders.map((h) => {
     if (h.name !== step.holder) return h;
-    const { checked: _used, ...rest } = h;
+    const { checked: _used, renewed: _spent, ...rest } = h;
     return { ...rest, writesDone: h.writesDone + 1, ...(accepted ? { lastWrittenToken: token } : {}) };
   });
   return {

@@ -10,9 +10,10 @@ const count = (n: number): string => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
 export function boundsWords(result: ExploreResult): string {
-  const { holders, writes, depth } = result.bounds;
+  const { holders, writes, depth, renew } = result.bounds;
   const cut = result.counts.cut > 0 && depth !== undefined ? `, cut at ${depth} steps` : '';
-  return `${plural(holders, 'holder')} × ${plural(writes, 'write')}${cut}`;
+  const careful = renew ? ', each renewing its lease before every later write and giving it back after its last' : '';
+  return `${plural(holders, 'holder')} × ${plural(writes, 'write')}${careful}${cut}`;
 }
 
 export function verdictSentence(title: string, result: ExploreResult, seconds: number): string {

@@ -94,22 +94,32 @@ export default async function ExplorePage({ params, searchParams }: Props) {
         </h2>
         <p data-testid="explore-verdict">{view.verdict}</p>
         <p className="text-sm">
-          Each holder asks for the lease, then writes up to {address.writes} times with the token it believes it holds;
-          any holder may be delayed between any two steps, and the lease may run out. Each write is the lab’s own SQL in
-          PostgreSQL, in one transaction that is rolled back: nothing is committed.{' '}
+          Each holder asks for the lease, then writes up to {address.writes} times with the token it believes it holds
+          {address.renew
+            ? ', renewing its lease before every write after its first (refused, it knows it lost the lease and writes no more) and giving it back after its last'
+            : ''}
+          ; any holder may be delayed between any two steps, and the lease may run out. Each write is the lab’s own SQL
+          in PostgreSQL, in one transaction that is rolled back: nothing is committed.{' '}
           {view.counts.duplicates.toLocaleString('en-US')} states reached again were not explored again.
         </p>
         <nav aria-label="Bounds" className="flex flex-wrap gap-2 text-sm">
           {sizes.map((size) => (
             <Link
               key={`${size.holders}x${size.writes}`}
-              href={exploreHref(lab.id, { ...size, path: [] })}
+              href={exploreHref(lab.id, { ...size, renew: address.renew, path: [] })}
               className={button}
               aria-current={size.holders === address.holders && size.writes === address.writes ? 'page' : undefined}
             >
               {size.holders} holders × {size.writes} writes
             </Link>
           ))}
+          <Link
+            href={exploreHref(lab.id, { ...address, renew: !address.renew, path: [] })}
+            className={button}
+            data-testid="explore-renew"
+          >
+            {address.renew ? 'Holders that do not renew' : 'Careful holders: renew before each write'}
+          </Link>
         </nav>
         {shortest ? (
           <p className="flex flex-wrap items-center gap-2">
