@@ -5,7 +5,9 @@ import { readLabRow } from '../../db/lab-rows';
 import { closePool } from '../../db/pool';
 import { toWire, type WireEvent } from '../model/core/wire';
 import { sharedLab } from '../model/lab/lab-instance';
-import type { LabId } from '../model/lab/lab-kinds';
+import type { LabId, WorkerLabId } from '../model/lab/lab-kinds';
+import { falseClaims } from '../model/walkthrough/narration-oracle';
+import { factsFrom, walkthroughFor } from '../model/walkthrough/walkthrough';
 import { pythonWithPsycopg } from '../testing/python';
 import { runScenario } from '../testing/run-scenario';
 
@@ -45,6 +47,25 @@ function lateWrite(events: WireEvent[], actor: string) {
   return { froze, write };
 }
 
+/**
+ * The narration oracle on a run with a person's program in it: the lab's walkthrough, read as of the
+ * run's end, says nothing false of the events and the row (every step the run reached, the last one
+ * included), as on a run of our own workers (walkthrough-narration.test.ts).
+ */
+async function assertNarrationHolds(kind: WorkerLabId): Promise<void> {
+  const events = await eventsOf(kind);
+  const stored = await readLabRow(sharedLab(kind));
+  const row = stored && { value: stored.value, lastToken: Number(stored.lastToken) };
+  const facts = factsFrom(events, kind);
+  const steps = walkthroughFor(kind);
+  assert.ok(steps.at(-1)?.done(facts), "the run reached the walkthrough's last step");
+  for (const step of steps) {
+    if (!step.done(facts)) continue;
+    const text = step.narrate(facts, row);
+    assert.deepEqual(falseClaims(text, events, row), [], `step "${step.id}": ${text}`);
+  }
+}
+
 describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
   test('fenced, the bash client as A: frozen in its critical window, its late write refused, exit 0', {
     timeout: 120_000,
@@ -62,6 +83,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
     assert.equal(write.kind, 'write_rejected');
     assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
     assert.equal((await readLabRow(sharedLab('fenced')))?.value, 'B-1');
+    await assertNarrationHolds('fenced');
   });
 
   test("no-fencing, the Python client as A: its late write lands over B's, the lost update, exit 0", {
@@ -79,6 +101,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
     assert.equal(write.token, froze.token);
     const row = await readLabRow(sharedLab('no-fencing'));
     assert.equal(row?.value, write.detail.value, "the row holds A's late value");
+    await assertNarrationHolds('no-fencing');
   });
 
   test("fenced, the Python client as B: it takes over and writes, A's late write is refused, exit 0", {
@@ -91,6 +114,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
     const { write } = lateWrite(events, 'A');
     assert.equal(write.kind, 'write_rejected');
     assert.match(String((await readLabRow(sharedLab('fenced')))?.value), /^B-\d+$/);
+    await assertNarrationHolds('fenced');
   });
 
   test('the reference client did nothing wrong the lab can see', { timeout: 120_000 }, async () => {
