@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
+import { waitFor } from '../lib/testing/wait';
 import { appendEvent, listEvents } from './events';
-import { closePool, newClient } from './pool';
+import { closePool, getPool, newClient } from './pool';
 
 /*
  * Events are ordered per lab (0009_events_lock_per_lab.sql): a reader of one lab that follows
@@ -28,25 +29,50 @@ async function connected(count: number): Promise<pg.Client[]> {
 
 const lastId = async (lab: string) => (await listEvents({ lab })).at(-1)?.id ?? 0;
 
+const pidOf = async (client: pg.Client) =>
+  (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid as number;
+
+/** The sessions `pid` waits on for a lock right now (none when it runs or is idle), as another session sees it. */
+const blockersOf = async (pid: number) =>
+  (await getPool().query<{ blockers: number[] }>('SELECT pg_blocking_pids($1) AS blockers', [pid])).rows[0]?.blockers ??
+  [];
+
+/*
+ * Each insert below either finishes or waits on a lock, and which one is a fact PostgreSQL records
+ * (pg_blocking_pids), so the test waits for it rather than for a time in which it would have finished.
+ */
 test("an open transaction in one lab holds up that lab's events only", async () => {
   const [a, b, c] = (await connected(3)) as [pg.Client, pg.Client, pg.Client];
+  const [pidA, pidB, pidC] = (await Promise.all([a, b, c].map(pidOf))) as [number, number, number];
   const busy = freshLab();
   const other = freshLab();
   try {
     await a.query('BEGIN');
     await appendEvent(a, { lab: busy, actor: 'A', kind: 'write_sent' });
 
-    // Another lab commits at once, while A's transaction is still open.
-    const otherLab = appendEvent(b, { lab: other, actor: 'B', kind: 'write_sent' }).then(() => 'committed');
-    assert.equal(await Promise.race([otherLab, sleep(2_000).then(() => 'waiting')]), 'committed');
+    // Another lab commits at once, while A's transaction is still open: it never waits on a lock.
+    let otherLabDone = false;
+    const otherLab = appendEvent(b, { lab: other, actor: 'B', kind: 'write_sent' }).then(() => {
+      otherLabDone = true;
+    });
+    const otherLabFate = await waitFor(
+      async () => (otherLabDone ? 'committed' : (await blockersOf(pidB)).length ? 'waiting on a lock' : undefined),
+      "the other lab's insert committed, or waiting on a lock",
+    );
+    assert.equal(otherLabFate, 'committed');
+    await otherLab;
 
-    // The same lab waits for A's commit, and comes after it.
+    // The same lab waits for A's commit (on A's lock), and comes after it.
     let sameLabDone = false;
     const sameLab = appendEvent(c, { lab: busy, actor: 'C', kind: 'write_sent' }).then(() => {
       sameLabDone = true;
     });
-    await sleep(300);
-    assert.equal(sameLabDone, false, "the same lab's insert waits for the open transaction");
+    const sameLabFate = await waitFor(async () => {
+      if (sameLabDone) return 'done';
+      const blockers = await blockersOf(pidC);
+      return blockers.length ? blockers : undefined;
+    }, "the same lab's insert done, or waiting on a lock");
+    assert.deepEqual(sameLabFate, [pidA], "the same lab's insert waits for the open transaction");
     await a.query('COMMIT');
     await sameLab;
     const events = await listEvents({ lab: busy });
@@ -78,6 +104,7 @@ test('20 sessions writing 10 labs at once: a follower of each lab ("id > last se
     };
     while (writing) {
       await follow();
+      // The follower's pace, as the feed polls, not a wait for anything: it reads until writing ends, then once more.
       await sleep(1);
     }
     await follow();

@@ -173,7 +173,11 @@ test("a trainee's private delayed packet: its worker writes through its proxy, w
     const value = packet.rowValue();
     await expect(value).toHaveText(/^A-\d+$/);
     const before = await value.textContent();
-    await trainee.page.waitForTimeout(2_000);
+    // Until A's lease has run out while A still believes it holds it (its held write unanswered, it
+    // cannot renew): a fact drawn only once A had seconds to write, and the row is still as it was.
+    await expect(packet.markTitled(/^A believes it holds token \d+, but its lease ran out/).first()).toBeVisible({
+      timeout: WORKER_STEP_TIMEOUT,
+    });
     await expect(value).toHaveText(before ?? '');
     await network.getByRole('button', { name: "Release A's connection" }).click();
     await expect(packet.notice).toHaveText(/released \d+ held bytes of A's: PostgreSQL receives its write now/, {

@@ -16,20 +16,49 @@ export type LabState = {
   workers: string[];
 };
 
+type EventRow = {
+  id: string;
+  lab: string;
+  at: Date;
+  actor: string;
+  kind: WireEvent['kind'];
+  token: string | null;
+  stored_token: string | null;
+  detail: Record<string, unknown>;
+};
+
+async function eventsOf(client: pg.Client, lab: string): Promise<WireEvent[]> {
+  const events = await client.query<EventRow>(
+    'SELECT id, lab, at, actor, kind, token, stored_token, detail FROM events WHERE lab = $1 ORDER BY id',
+    [lab],
+  );
+  return events.rows.map((e) => ({
+    id: Number(e.id),
+    lab: e.lab,
+    at: e.at.getTime(),
+    actor: e.actor,
+    kind: e.kind,
+    ...(e.token === null ? {} : { token: Number(e.token) }),
+    ...(e.stored_token === null ? {} : { storedToken: Number(e.stored_token) }),
+    detail: e.detail,
+  }));
+}
+
+/** A lab's events as its database holds them now (its history since the last reset). */
+export async function readLabEvents(lab: string): Promise<WireEvent[]> {
+  const client = new pg.Client({ connectionString: await appDatabaseUrl() });
+  await client.connect();
+  try {
+    return await eventsOf(client, lab);
+  } finally {
+    await client.end();
+  }
+}
+
 export async function readLabState(baseURL: string, lab: string): Promise<LabState> {
   const client = new pg.Client({ connectionString: await appDatabaseUrl() });
   await client.connect();
   try {
-    const events = await client.query<{
-      id: string;
-      lab: string;
-      at: Date;
-      actor: string;
-      kind: WireEvent['kind'];
-      token: string | null;
-      stored_token: string | null;
-      detail: Record<string, unknown>;
-    }>('SELECT id, lab, at, actor, kind, token, stored_token, detail FROM events WHERE lab = $1 ORDER BY id', [lab]);
     const row = await client.query<{ value: string; last_token: string }>(
       'SELECT value, last_token FROM protected_rows WHERE id = (SELECT row_id FROM labs WHERE id = $1)',
       [lab],
@@ -41,16 +70,7 @@ export async function readLabState(baseURL: string, lab: string): Promise<LabSta
     const rowNow = row.rows[0];
     const leaseNow = lease.rows[0];
     return {
-      events: events.rows.map((e) => ({
-        id: Number(e.id),
-        lab: e.lab,
-        at: e.at.getTime(),
-        actor: e.actor,
-        kind: e.kind,
-        ...(e.token === null ? {} : { token: Number(e.token) }),
-        ...(e.stored_token === null ? {} : { storedToken: Number(e.stored_token) }),
-        detail: e.detail,
-      })),
+      events: await eventsOf(client, lab),
       row: rowNow && { value: rowNow.value, lastToken: Number(rowNow.last_token) },
       lease: leaseNow && { holder: leaseNow.holder, token: Number(leaseNow.token) },
       workers: await feedWorkers(baseURL, lab),

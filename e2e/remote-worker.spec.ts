@@ -1,7 +1,11 @@
 import { startRemoteWorker } from '../lib/testing/remote-worker-process';
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { waitForBeatPastFreeze } from './worker-beat';
 import { workerLineFromPage } from './worker-line';
+
+/** REMOTE_HEARTBEAT_FRESH_MS (5 s, db/remote-workers.ts, server-only) and a second: a worker silent so long is gone. */
+const PAST_THE_HEARTBEAT_WINDOW_MS = 6_000;
 
 test('a remote worker started from a shell appears in the lab and obeys a pause from it', async ({ lab }) => {
   test.setTimeout(120_000);
@@ -32,7 +36,8 @@ test('a remote worker started from a shell appears in the lab and obeys a pause 
     await expect(fenced.worker('Far')).toHaveAccessibleName(/^Far remote frozen/, { timeout: WORKER_STEP_TIMEOUT });
     await expect(fenced.markTitled('Far frozen')).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
     // Still there and still frozen well past the heartbeat window: its listener thread keeps beating.
-    await fenced.page.waitForTimeout(6_000);
+    // Once its own beat is recorded past the window, the page must still show it frozen, not gone.
+    await waitForBeatPastFreeze('fenced', 'Far', PAST_THE_HEARTBEAT_WINDOW_MS);
     await expect(fenced.worker('Far')).toHaveAccessibleName(/^Far remote frozen/);
 
     await fenced.resume.click();

@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
 import type { HistoryFile } from '../lib/model/history/history-file';
+import { waitFor } from '../lib/testing/wait';
 import { expect, test } from './fixtures';
+import { readLabEvents } from './lab-state';
 import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { ImportPage, ReplayControls } from './pages/replay-page';
 
@@ -56,8 +58,28 @@ test('replay a real run, export it, open the export again and land on the same t
   const rowAtEnd = await fenced.rowValue().textContent();
   expect(writesAtEnd.filter((name) => name.startsWith("A's write")).length).toBeGreaterThan(0);
   expect(writesAtEnd.filter((name) => name.startsWith("B's write")).length).toBeGreaterThan(0);
-  // Still the same a moment later, though B goes on writing live.
-  await page.waitForTimeout(1_500);
+  // Still the same once the page holds a later write of B's, though B goes on writing live: the
+  // database has a write of B's after the moment shown, and the page's history reaches past it.
+  const shownSeconds = await replay.momentSeconds();
+  const laterWriteMs = await waitFor(
+    async () => {
+      const events = await readLabEvents('fenced');
+      const from = Math.min(...events.map((event) => event.at));
+      const later = events.find(
+        (event) =>
+          event.actor === 'B' && event.kind === 'write_accepted' && event.at - from > shownSeconds * 1000 + 200,
+      );
+      return later && later.at - from;
+    },
+    "a write of B's after the moment shown",
+    { timeoutMs: WORKER_STEP_TIMEOUT },
+  );
+  // The slider's "of 41.3 s" is the page's whole history, to a tenth: a tenth past the write, the page has it.
+  const tenths = (seconds: number) => Math.round(seconds * 10);
+  await expect
+    .poll(async () => tenths(await replay.historySeconds()), { timeout: WORKER_STEP_TIMEOUT })
+    .toBeGreaterThanOrEqual(Math.ceil(laterWriteMs / 100) + 1);
+  expect(await replay.momentSeconds()).toBe(shownSeconds);
   expect(await fenced.markNames(fenced.writeMarks)).toEqual(writesAtEnd);
 
   // Exports, of the history up to the replayed moment.

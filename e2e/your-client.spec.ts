@@ -69,25 +69,31 @@ test('a private lab waits for your client, and names what it does wrong', async 
     expect(await seriousViolations(page)).toEqual([]);
 
     // The class wall lists both clients (issue 36, item 6): who, which language, how each ended, what
-    // it did wrong, and its run on /replay; a trainee's wall holds their own.
-    for (const run of runs.splice(0)) await run.stop();
-    await page.goto('/wall');
-    const clients = page.getByTestId('wall-client');
+    // it did wrong, and its run on /replay; a trainee's wall holds their own. Live: opened while both
+    // run, each row then changes to how it ended without a reload.
+    const wall = await context.newPage();
+    await wall.goto('/wall');
+    const clients = wall.getByTestId('wall-client');
     await expect(clients).toHaveCount(2, { timeout: WORKER_STEP_TIMEOUT });
     const [b, a] = [clients.nth(0), clients.nth(1)];
+    await expect(a).toContainText('▶ running');
+    await expect(b).toContainText('▶ running');
+    for (const run of runs.splice(0)) await run.stop();
     await expect(a).toContainText('lane A');
     await expect(a).toContainText('python3 faulty.py');
     await expect(a).toContainText('Python');
-    await expect(a).toContainText('its runner was ended by SIGTERM · ✗ wrote with a token it was never granted');
+    await expect(a).toContainText('its runner was ended by SIGTERM · ✗ wrote with a token it was never granted', {
+      timeout: WORKER_STEP_TIMEOUT,
+    });
     await expect(b).toContainText('lane B');
     await expect(b).toContainText('python3 worker.py');
-    await expect(b).toContainText('✓ no fault seen');
-    expect(await seriousViolations(page)).toEqual([]);
+    await expect(b).toContainText('✓ no fault seen', { timeout: WORKER_STEP_TIMEOUT });
+    expect(await seriousViolations(wall)).toEqual([]);
     await a.getByRole('link', { name: /^Open run \d+/ }).click();
-    await expect(page.getByTestId('client-run-words')).toContainText('✗ wrote with a token it was never granted');
-    await expect(page.getByText(/No client run/)).toHaveCount(0);
+    await expect(wall.getByTestId('client-run-words')).toContainText('✗ wrote with a token it was never granted');
+    await expect(wall.getByText(/No client run/)).toHaveCount(0);
     // Its history, replayed: A's write with the token it made up is drawn.
-    await expect(page.getByRole('button', { name: /^(Violation: )?The row holds/ }).first()).toBeVisible();
+    await expect(wall.getByRole('button', { name: /^(Violation: )?The row holds/ }).first()).toBeVisible();
   } finally {
     for (const run of runs) await run.stop();
     await context.close();

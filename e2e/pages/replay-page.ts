@@ -53,6 +53,12 @@ export class ReplayControls {
     return Number(text.match(/^([\d.]+) s of /)?.[1]);
   }
 
+  /** Seconds the whole history held spans ("12.3 s of 40.0 s" → 40.0): it grows while live events come in. */
+  async historySeconds(): Promise<number> {
+    const text = (await this.moment.getAttribute('aria-valuetext')) ?? '';
+    return Number(text.match(/ of ([\d.]+) s/)?.[1]);
+  }
+
   /** Moves the slider with the keyboard, as a person without a mouse would ("Home", "End", …). */
   async pressOnSlider(key: string) {
     await this.moment.focus();

@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
+import { appendEvent } from '@/db/events';
 import { claimGuardAttempt, enqueueGuardAttack, finishGuardAttempt, GUARD_ATTACK_TASK } from '@/db/guard-queue';
-import { closePool, getJobsPool } from '@/db/pool';
+import { closeLab, createPrivateLab, labJoinKey } from '@/db/labs';
+import { closePool, getJobsPool, newClient } from '@/db/pool';
+import { runWords, type WallClientRun } from '@/lib/model/checker/client-runs';
 import { type WallAttempt, wallWords } from '@/lib/model/guard/class-wall';
 import { guardShare } from '@/lib/model/guard/guard-share';
 import { endListenSessions } from '@/lib/testing/end-listen-sessions';
 import { type HeldJobs, holdJobs } from '@/lib/testing/held-jobs';
 import { waitFor } from '@/lib/testing/wait';
+import { testWorkerLineUrl } from '@/lib/testing/worker-line';
 import { newOwnerSecret, ownerHashOf, trainerKey, trainerProofOf } from './access';
 import { streamWall, wallAttemptsFor } from './class-wall';
 
@@ -118,6 +123,75 @@ test('the wall shows each queued attempt in line or being attacked, and sends it
     const verdict = sent.find((row) => row.id === second && row.outcome === 'violation');
     assert.equal(verdict?.queue, undefined);
     assert.equal(wallWords(verdict as WallAttempt), '✗ your guard let token 9 overwrite token 10');
+  } finally {
+    stop();
+  }
+});
+
+test("a client run's row goes from running to silent when its runner stops beating, and to its end, without a reload (issue 36)", async (t) => {
+  const lab = (
+    await createPrivateLab({
+      kind: 'no-fencing',
+      ownerHash: randomBytes(32).toString('hex'),
+      openedFrom: `class-wall-${randomBytes(4).toString('hex')}`,
+      initialValue: 'initial',
+      opensPerAddress: 12,
+      opensWindowMs: 1,
+    })
+  ).id;
+  const line = newClient(await testWorkerLineUrl({ who: `class-wall-${process.pid}`, lab }));
+  await line.connect();
+  t.after(async () => {
+    await line.end();
+    await closeLab(lab);
+  });
+  const sent: WallClientRun[] = [];
+  const stop = await streamWall(
+    TRAINER,
+    (message) => {
+      if (message.event === 'client' && 'data' in message) sent.push(message.data as WallClientRun);
+    },
+    () => undefined,
+  );
+  try {
+    // A person's runner joins (its first beat) and starts their program as lane A.
+    const me = { lab, name: 'A', instance: randomBytes(12).toString('hex') };
+    const { rows } = await line.query<{ refusal: string | null }>('SELECT * FROM worker_join($1, $2, $3, $4, $5)', [
+      lab,
+      me.name,
+      me.instance,
+      JSON.stringify({ name: me.name }),
+      await labJoinKey(lab),
+    ]);
+    assert.equal(rows[0]?.refusal ?? null, null);
+    const detail = { remote: true, exec: 'python3 mine.py' };
+    await appendEvent(line, { lab, actor: 'A', kind: 'worker_started', detail }, { as: me });
+    const started = await waitFor(
+      () => sent.find((run) => run.lab === lab && run.state === 'running'),
+      'the run sent as running',
+    );
+    assert.equal(runWords(started), '▶ running');
+
+    // Its runner says nothing more (killed without a word, its machine asleep): no row of it changes,
+    // so no NOTIFY; the wall sends it again once its heartbeat is out of the window.
+    const silent = await waitFor(
+      () => sent.find((run) => run.id === started.id && run.state === 'silent'),
+      'the run sent again as silent',
+      { timeoutMs: 20_000 },
+    );
+    assert.match(runWords(silent), /^… no word from its runner/);
+
+    // Its end, recorded in its own words, is sent as it commits.
+    await appendEvent(
+      line,
+      { lab, actor: 'A', kind: 'worker_stopped', detail: { ...detail, reason: 'your program exited with code 0' } },
+      { as: me },
+    );
+    const ended = await waitFor(
+      () => sent.find((run) => run.id === started.id && run.state === 'ended'),
+      'the run sent again as ended',
+    );
+    assert.equal(runWords(ended), '■ your program exited with code 0 · ✓ no fault seen');
   } finally {
     stop();
   }

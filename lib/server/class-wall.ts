@@ -2,6 +2,7 @@ import 'server-only';
 import { getEventFeed } from '../../db/event-feed';
 import { findGuardAttempt, type GuardAttempt, listGuardAttempts } from '../../db/guard-attempts';
 import { queueFacts } from '../../db/guard-queue';
+import type { WallClientRun } from '../model/checker/client-runs';
 import type { WallAttempt } from '../model/guard/class-wall';
 import type { GuardQueuePlace } from '../model/guard/guard-inputs';
 import { queuePlace } from '../model/guard/guard-queue';
@@ -66,13 +67,28 @@ export async function wallAttemptFor(id: number, credentials: Credentials): Prom
 }
 
 /**
+ * How often a wall reads again the client runs it shows as not ended: whether a runner still beats is
+ * a matter of time (REMOTE_HEARTBEAT_FRESH_MS), not of a row that changes, so no NOTIFY says that one
+ * went silent (killed without a word, its machine asleep, its lab reset) or came back.
+ */
+export const CLIENT_RUN_RECHECK_MS = 2_000;
+
+/**
  * The caller's wall, live: first every attempt it may see (`attempts`) and every client run
  * (`clients`), then each new or changed one (`attempt`: in line, claimed, its verdict; `client`: started,
  * ended) as its row commits (NOTIFY fencing_guard_attempts and fencing_client_runs, through the
- * server's one LISTEN connection). Subscribed before the list is read, so none falls between; the
+ * server's one LISTEN connection), and a run not ended again when its runner goes silent or beats again
+ * (read every CLIENT_RUN_RECHECK_MS). Subscribed before the list is read, so none falls between; the
  * browser keeps the newest version of each id.
  */
 export async function streamWall(credentials: Credentials, send: Send, close: () => void): Promise<() => void> {
+  // The runs sent as not ended, with the state sent: the ones whose state time alone may change.
+  const undecided = new Map<number, WallClientRun['state']>();
+  const sendRun = (run: WallClientRun) => {
+    if (run.state === 'ended') undecided.delete(run.id);
+    else undecided.set(run.id, run.state);
+    send({ event: 'client', data: run });
+  };
   const unsubscribe = await getEventFeed().subscribe({
     onNote: (note) => {
       if (note.guardAttempt) {
@@ -82,20 +98,37 @@ export async function streamWall(credentials: Credentials, send: Send, close: ()
         );
       }
       if (note.clientRun) {
-        void wallClientRunFor(note.clientRun, credentials).then(
-          (run) => run && send({ event: 'client', data: run }),
-          () => close(),
-        );
+        void wallClientRunFor(note.clientRun, credentials).then((run) => run && sendRun(run), close);
       }
     },
     onClose: close,
   });
+  let rechecking = false;
+  const recheck = setInterval(() => {
+    if (rechecking || !undecided.size) return;
+    rechecking = true;
+    void Promise.all(
+      [...undecided].map(async ([id, state]) => {
+        const run = await wallClientRunFor(id, credentials);
+        if (!run) undecided.delete(id);
+        else if (run.state !== state) sendRun(run);
+      }),
+    ).then(() => {
+      rechecking = false;
+    }, close);
+  }, CLIENT_RUN_RECHECK_MS);
+  const stop = () => {
+    clearInterval(recheck);
+    unsubscribe();
+  };
   try {
     send({ event: 'attempts', data: await wallAttemptsFor(credentials) });
-    send({ event: 'clients', data: await wallClientRunsFor(credentials) });
+    const runs = await wallClientRunsFor(credentials);
+    for (const run of runs) if (run.state !== 'ended') undecided.set(run.id, run.state);
+    send({ event: 'clients', data: runs });
   } catch (error) {
-    unsubscribe();
+    stop();
     throw error;
   }
-  return unsubscribe;
+  return stop;
 }
