@@ -71,7 +71,8 @@ export function YourClientPanel({
           ))}
         </ul>
       )}
-      {canPlay && lanes.some((lane) => lane.actor === 'A') ? <YourClientStory /> : null}
+      {/* Mounted whatever the lanes: a story stopped by a reset (which ends A's lane) still says so. */}
+      {canPlay ? <YourClientStory /> : null}
     </section>
   );
 }

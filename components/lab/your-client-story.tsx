@@ -2,7 +2,8 @@
 
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { clientPauseStoryStatusAction, playClientPauseStoryAction } from '@/app/actions';
-import { clientRunsAsA, clientStoryFacts, clientStoryProgress } from '@/lib/model/walkthrough/client-pause-story';
+import { clientLanes } from '@/lib/model/checker/client-faults';
+import { clientStoryFacts, clientStoryProgress } from '@/lib/model/walkthrough/client-pause-story';
 import { useLabStore } from './lab-store-provider';
 
 /** How often the page asks the server whether its story has ended (its progress comes from the live feed). */
@@ -27,7 +28,9 @@ export function YourClientStory() {
   const [story, setStory] = useState<Story | undefined>(undefined);
   const [refusal, setRefusal] = useState<string | undefined>(undefined);
   const [pressed, setPressed] = useState(false);
-  const aRuns = useMemo(() => clientRunsAsA(events), [events]);
+  // A as the panel lists it (live): the button is offered once it is listed, and pressable while it runs.
+  const laneA = useMemo(() => clientLanes(events).find((lane) => lane.actor === 'A'), [events]);
+  const aRuns = laneA?.running === true;
   const progress = useMemo(
     () => (story ? clientStoryProgress(clientStoryFacts(events, story.mark, kind)) : undefined),
     [events, kind, story],
@@ -74,6 +77,7 @@ export function YourClientStory() {
     }
   }, [lab]);
 
+  if (!laneA && !story && refusal === undefined) return null;
   const words =
     refusal !== undefined
       ? `Not played: ${refusal}.`
@@ -84,14 +88,16 @@ export function YourClientStory() {
           : progress;
   return (
     <div className="space-y-1" data-testid="your-client-story">
-      <button
-        type="button"
-        className="rounded-md bg-sky-700 px-3 py-1.5 font-semibold text-white disabled:opacity-50"
-        disabled={!aRuns || running}
-        onClick={() => void play()}
-      >
-        Play the pause story with your client as A
-      </button>
+      {laneA ? (
+        <button
+          type="button"
+          className="rounded-md bg-sky-700 px-3 py-1.5 font-semibold text-white disabled:opacity-50"
+          disabled={!aRuns || running}
+          onClick={() => void play()}
+        >
+          Play the pause story with your client as A
+        </button>
+      ) : null}
       <p
         role="status"
         className={

@@ -57,5 +57,7 @@ test('A holds the lease by its last lease event; a history without the story’s
   assert.equal(holdsLease(upTo('lease_expired', 'A'), 'A'), false);
   assert.equal(holdsLease([], 'A'), false);
   const after = events.filter((e) => e.id > firstWrite.id);
-  assert.equal(clientStoryFacts(after, firstWrite.id, 'fenced').resetSince, true);
+  const reset = clientStoryFacts(after, firstWrite.id, 'fenced');
+  assert.equal(reset.resetSince, true);
+  assert.equal(clientStoryProgress(reset), 'The lab was reset: the story stops.');
 });

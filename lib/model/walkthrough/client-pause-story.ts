@@ -81,6 +81,7 @@ export function clientPauseSteps(kind: LabId): Step[] {
 
 /** The button's words while the story runs, and once it has told its end, from the recorded facts. */
 export function clientStoryProgress(f: ClientStoryFacts): string {
+  if (f.resetSince) return 'The lab was reset: the story stops.';
   const late = f.lateWriteA;
   if (late) {
     const token = late.token === undefined ? '' : ` with token ${late.token}`;
