@@ -139,6 +139,30 @@ test('A ended mid-story: stopped, in words', { timeout: 120_000 }, async () => {
   );
 });
 
+test('A killed mid-story without a word (SIGKILL, no end recorded): stopped once its runner falls silent', {
+  timeout: 120_000,
+}, async () => {
+  const { lab, owner } = await privateLab('fenced');
+  const a = await clientAsA(lab);
+  const played = await playClientPauseStory({ lab }, owner);
+  assert.ok(played.ok, JSON.stringify(played));
+  await waitFor(
+    async () =>
+      (await listEvents({ lab, afterId: played.data.mark })).some((e) => e.actor === 'A' && e.kind === 'pause_started'),
+    'A to freeze',
+    { timeoutMs: 40_000 },
+  );
+  await a.stop(0);
+  const end = await storyEnd(lab, owner, 40_000);
+  assert.equal(end.state, 'failed');
+  // Which step notices depends on the clock: a wait once A's heartbeat is 5 s late (two looks), or,
+  // when B took over sooner, A's resume, which its dead runner cannot answer. Either way, in words.
+  assert.match(
+    end.state === 'failed' ? end.message : '',
+    /^The story stopped: A (stopped answering the lab mid-story while waiting for |could not be resumed: )/,
+  );
+});
+
 test('a reset mid-story stops it, in words', { timeout: 120_000 }, async () => {
   const { lab, owner } = await privateLab('no-fencing');
   await clientAsA(lab);

@@ -122,7 +122,18 @@ async function tellStory(lab: LabInstance, credentials: Credentials, mark: numbe
       frozen = false;
     },
     async waitFor(what, done, timeoutMs) {
-      const look = setInterval(() => void listWorkers(at, credentials), LOOK_EVERY_MS);
+      // The look also tells a runner that went silent (killed without a word: no end recorded), as
+      // the worker list does: its heartbeat is late. A frozen client's runner goes on beating. Two
+      // looks in a row, so that a reset (which stops A first, then clears the history) is said as one.
+      let missedA = 0;
+      const look = setInterval(
+        () =>
+          void listWorkers(at, credentials).then((answer) => {
+            if (!answer.ok) return;
+            missedA = answer.data.some((w) => w.name === 'A' && w.alive) ? 0 : missedA + 1;
+          }),
+        LOOK_EVERY_MS,
+      );
       try {
         await base.waitFor(
           what,
@@ -130,6 +141,8 @@ async function tellStory(lab: LabInstance, credentials: Credentials, mark: numbe
             if (f.resetSince) throw new StoryStalled('the lab was reset while the story played');
             if (f.endA && !f.lateWriteA)
               throw new StoryStalled(`A ended mid-story (${endWords(f.endA.detail)}) while waiting for ${what}`);
+            if (missedA >= 2 && !f.lateWriteA)
+              throw new StoryStalled(`A stopped answering the lab mid-story while waiting for ${what}`);
             return done(f);
           },
           timeoutMs,

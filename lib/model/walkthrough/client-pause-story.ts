@@ -53,7 +53,7 @@ export function clientRunsAsA(events: readonly WireEvent[]): boolean {
 /** Long enough for a client's lease of up to a minute to run out while A is frozen (a lease is at most 60 s). */
 const LEASE_RUNS_OUT_MS = 70_000;
 /** A client that has not taken the lease in this time is held off by another holder (or does not ask). */
-export const HOLD_TIMEOUT_MS = 30_000;
+const HOLD_TIMEOUT_MS = 30_000;
 
 /** The steps: A holds the lease, then the walkthrough's pause story from A's freeze on. */
 export function clientPauseSteps(kind: LabId): Step[] {
