@@ -48,6 +48,8 @@ export type ClientStoryStatus =
 /** The server's stories, by lab: the one running in a lab, or how the last one ended. */
 const stories = () => singleton('server.client-pause-stories', () => new Map<string, ClientStoryStatus>());
 
+/** How long a story's end is kept for its page (which asks every second while it runs). */
+const ENDED_KEPT_MS = 10 * 60_000;
 /** How often the story shows the supervisor the lab's workers: it records expiries while it sees live ones. */
 const LOOK_EVERY_MS = 1_000;
 
@@ -76,7 +78,13 @@ export const playClientPauseStory = (raw: unknown, credentials: Credentials) =>
           message: `The story stopped: ${errorInWords(error, 'action').message}.`,
         }),
       )
-      .then((ended) => stories().set(lab.id, ended));
+      .then((ended) => {
+        stories().set(lab.id, ended);
+        // Kept for the page to read how it ended, then let go (private labs come and go).
+        setTimeout(() => {
+          if (stories().get(lab.id) === ended) stories().delete(lab.id);
+        }, ENDED_KEPT_MS).unref();
+      });
     return { mark };
   })(raw, credentials);
 
