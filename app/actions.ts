@@ -4,6 +4,7 @@ import { cookies } from 'next/headers';
 import type { ActionResult } from '@/lib/model/core/action-result';
 import { COOKIE_MAX_AGE_S, newOwnerSecret, OWNER_COOKIE } from '@/lib/server/access';
 import { currentClientAddress } from '@/lib/server/client-address';
+import { clientPauseStoryStatus, playClientPauseStory } from '@/lib/server/client-pause-story';
 import * as failover from '@/lib/server/failover-commands';
 import { guardAttempt, lastGuard, submitGuard } from '@/lib/server/guard-commands';
 import * as commands from '@/lib/server/lab-commands';
@@ -56,6 +57,13 @@ export async function resetLabAction(input: unknown) {
 /** The walkthrough step the trainer shows now: what every watcher of the lab is shown. */
 export async function recordWalkthroughStepAction(input: unknown) {
   return commands.recordWalkthroughStep(input, await credentials());
+}
+/** The "Your client" panel's button: the pause story with the person's client as A, told on the server. */
+export async function playClientPauseStoryAction(input: unknown) {
+  return playClientPauseStory(input, await credentials());
+}
+export async function clientPauseStoryStatusAction(input: unknown) {
+  return clientPauseStoryStatus(input, await credentials());
 }
 export async function startChaosAction(input: unknown) {
   return commands.startChaos(input, await credentials());

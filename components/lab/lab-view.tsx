@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { hasPacketRelay, takesTraineeGuard } from '@/lib/labs/traits';
 import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { LABS } from '@/lib/model/lab/lab-kinds';
+import { tellsPauseStory } from '@/lib/model/walkthrough/client-pause-story';
 import { ClosePrivateLab } from '../access/close-private-lab';
 import { RoomPoll } from '../poll/room-poll';
 import { LabControls } from './controls/lab-controls';
@@ -67,6 +68,7 @@ export function LabView({
                 !takesTraineeGuard(lab.kind) &&
                 !hasPacketRelay(lab.kind)
               }
+              canPlay={canDrive && !lab.closed && tellsPauseStory(lab.kind)}
             />
           )}
           {canDrive && lab.visibility === 'private' ? <ClosePrivateLab lab={lab.id} /> : null}
