@@ -12,14 +12,19 @@ import { PresenterPage } from './pages/presenter-page';
 
 type Box = { text: string; left: number; right: number; top: number; bottom: number };
 
-/** An init script: the boxes of the texts and circles of the canvas's last frame (one starts with its clearRect). */
+/**
+ * An init script: the boxes of the texts and circles of the canvas's last frame (one starts with its
+ * clearRect), and which frame that is and at what backing width it was painted.
+ */
 function recordPaintedBoxes() {
-  const w = window as unknown as { paintedBoxes: Box[] };
+  const w = window as unknown as { paintedBoxes: Box[]; paintedFrame: { count: number; width: number } };
   w.paintedBoxes = [];
+  w.paintedFrame = { count: 0, width: 0 };
   const proto = CanvasRenderingContext2D.prototype;
   const clearRect = proto.clearRect;
   proto.clearRect = function (this: CanvasRenderingContext2D, ...args) {
     w.paintedBoxes = [];
+    w.paintedFrame = { count: w.paintedFrame.count + 1, width: this.canvas.width };
     return clearRect.apply(this, args);
   };
   const fillText = proto.fillText;
@@ -49,6 +54,10 @@ const isWriteLabel = (text: string) =>
   /^[AB]-\d+ · \d+$/.test(text) || /^\d+ vs (\d+|\?)$/.test(text) || /: error$/.test(text) || /^[✓✗]×\d+/.test(text);
 
 const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** How many frames the canvas has painted so far. */
+const paintedFrames = (page: Page) =>
+  page.evaluate(() => (window as unknown as { paintedFrame: { count: number } }).paintedFrame.count);
 
 /** Every pair of a label and another label or a write's mark that overprint each other, in words. */
 async function overprints(page: Page) {
@@ -90,10 +99,23 @@ test('token-as-text at its last step: no write label overprints another, nor a w
     { name: 'projector', width: 1280, height: 720 },
     { name: 'phone', width: 390, height: 844 },
   ]) {
+    const framesBefore = await paintedFrames(page);
     await page.setViewportSize(size);
     // Only the rows on screen are painted: on a phone the timeline is below the narration.
     await presenter.timeline.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(1_500); // a frame or two at the new size
+    // A frame painted since, at the canvas's width now: the labels as laid out at the new size.
+    const canvas = presenter.timeline.locator('canvas').first();
+    await expect
+      .poll(
+        () =>
+          canvas.evaluate((element: HTMLCanvasElement, before: number) => {
+            const { paintedFrame } = window as unknown as { paintedFrame: { count: number; width: number } };
+            const now = Math.round(element.getBoundingClientRect().width * (window.devicePixelRatio || 1));
+            return paintedFrame.count > before && paintedFrame.width === now && element.width === now;
+          }, framesBefore),
+        `${size.name}: a frame painted at the new size`,
+      )
+      .toBe(true);
     await expect.poll(async () => (await overprints(page)).labels, `${size.name}: labels drawn`).toBeGreaterThan(0);
     const drawn = await overprints(page);
     test

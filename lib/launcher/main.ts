@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { migrate } from '../../db/migrate';
 import { ensureLocalWorkerPassword, localWorkerRoleName, workerRoleName } from '../../db/roles';
-import { settingsProblems } from '../model/core/room-settings';
+import { parseRoomSettings } from '../model/core/room-settings';
 import { identify, isSameProcess, type ProcessIdentity, terminate } from '../os/processes';
 import { startWorkersFromBundle } from '../os/worker-bundle';
 import { writeFileAtomically } from './atomic-file';
@@ -62,14 +63,14 @@ const shuttingDown = new AbortController();
 async function main(mode: Mode): Promise<void> {
   // A setting it cannot use (a trainer key too short to hold off guessing, a limit that is not a number)
   // stops the start here, before anything runs: each one named, with what it must be.
-  const problems = settingsProblems(process.env);
+  const { settings, problems } = parseRoomSettings(process.env, { cpus: availableParallelism() });
   if (problems.length > 0) throw new Error(problems.join('\n[fencing-lab] '));
-  const port = process.env.PORT ? Number(process.env.PORT) : 3000;
+  const port = settings.port;
   // `npm start`: the workers its server starts load a bundle, not the TypeScript (dev keeps tsx, for edits).
   if (mode === 'start') await startWorkersFromBundle(ROOT, say);
   await mkdir(DATA_DIR, { recursive: true });
   // Loopback unless asked otherwise: the lab starts processes on behalf of whoever can reach it.
-  const host = process.env.HOST || '127.0.0.1';
+  const host = settings.listenHost;
   await stopOrphanedServer();
   await rm(DATABASE_STATE_FILE, { force: true });
 
@@ -107,7 +108,7 @@ async function main(mode: Mode): Promise<void> {
 
   // The trainer key: set by FENCING_LAB_TRAINER_KEY, or a fresh one per start. Only a browser that
   // has it drives the shared labs, whatever the address the server listens on.
-  const trainerKey = chosenTrainerKey() ?? randomBytes(12).toString('base64url');
+  const trainerKey = settings.trainerKey ?? randomBytes(12).toString('base64url');
   const env = {
     ...process.env,
     DATABASE_URL: databaseUrl,
@@ -335,11 +336,6 @@ async function stopOrphanedServer(): Promise<void> {
     await terminate(state.next.pid, { signal: 'SIGTERM', graceMs: NEXT_STOP_GRACE_MS, group: true });
   }
   await rm(STATE_FILE, { force: true });
-}
-
-/** The trainer key chosen by hand (its length checked at start: lib/model/core/room-settings.ts), if any. */
-function chosenTrainerKey(): string | undefined {
-  return process.env.FENCING_LAB_TRAINER_KEY?.trim() || undefined;
 }
 
 // Whoever reads our output may go away first (a closed terminal, a dead pipe): a failed write must

@@ -22,12 +22,12 @@ export function ownHosts({ refresh = false } = {}): OwnHosts {
   return singleton(OWN_HOSTS, () =>
     ownHostsOf({
       port: String(roomSettings().port),
-      listenHost: process.env.HOST || '127.0.0.1',
+      listenHost: roomSettings().listenHost,
       machineAddresses: Object.values(networkInterfaces())
         .flat()
         .flatMap((iface) => (iface && !iface.address.includes('%') ? [iface.address] : [])),
       machineNames: [hostname(), `${hostname()}.local`],
-      allowed: (process.env.FENCING_LAB_ALLOWED_HOSTS ?? '').split(','),
+      allowed: roomSettings().allowedHosts,
     }),
   );
 }

@@ -1,3 +1,4 @@
+import { roomSettings } from '../config/room-settings';
 import 'server-only';
 import { isIP } from 'node:net';
 import { readLabDoors } from '../../db/lab-doors';
@@ -28,7 +29,7 @@ export type IssuedWorkerLine = { role: string; command: string };
  * (FENCING_LAB_WORKER_HOST), else the database URL's own host (a worker on this machine).
  */
 function workerHost(): string | undefined {
-  return process.env.FENCING_LAB_WORKER_HOST || undefined;
+  return roomSettings().workerHost;
 }
 
 export function issueMyWorkerLine(

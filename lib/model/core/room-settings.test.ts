@@ -63,6 +63,7 @@ test('parsed once into one typed object: every default where unset or empty, eve
     ...settingDefaults({ cpus: 2 }),
     port: 3210,
     trainerKey: undefined,
+    workerHost: undefined,
   });
   assert.equal(settings.maxFeeds, 400);
   assert.equal(settings.maxGuardAttacks, 4, 'two per CPU, at most 4');
@@ -81,12 +82,56 @@ test('parsed once into one typed object: every default where unset or empty, eve
     [0.5, 0, 'a-long-enough-key', 40],
   );
   // Each schema entry reaches the object: a setting added to the schema without a field fails here.
+  const HOSTS: Record<string, [string, unknown]> = {
+    HOST: ['10.1.2.3', '10.1.2.3'],
+    FENCING_LAB_WORKER_HOST: ['[2001:db8::7]', '[2001:db8::7]'],
+    FENCING_LAB_ALLOWED_HOSTS: ['lab.example.org, proxy:8080', ['lab.example.org', 'proxy:8080']],
+    FENCING_LAB_TRUSTED_PROXIES: ['10.9.9.9, ::1', ['10.9.9.9', '::1']],
+  };
   for (const name of CHECKED_SETTINGS) {
-    const raw = name === 'FENCING_LAB_TRAINER_KEY' ? 'a-long-enough-key' : name === 'PORT' ? '4321' : '7';
+    const [raw, value] = HOSTS[name] ?? [
+      name === 'FENCING_LAB_TRAINER_KEY' ? 'a-long-enough-key' : name === 'PORT' ? '4321' : '7',
+      undefined,
+    ];
     const parsed = parseRoomSettings({ [name]: raw }, { cpus: 2 });
     assert.deepEqual(parsed.problems, [], name);
-    assert.ok(Object.values(parsed.settings).includes(name === 'FENCING_LAB_TRAINER_KEY' ? raw : Number(raw)), name);
+    const wanted = value ?? (name === 'FENCING_LAB_TRAINER_KEY' ? raw : Number(raw));
+    assert.ok(
+      Object.values(parsed.settings).some((v) => JSON.stringify(v) === JSON.stringify(wanted)),
+      name,
+    );
   }
   const bad = parseRoomSettings({ FENCING_LAB_MAX_FEEDS: 'lots' }, { cpus: 2 });
   assert.equal(bad.problems.length, 1, 'the caller is told; it must not use the default in silence');
+});
+
+test('host names and addresses: a list is split at commas and trimmed, each entry checked, each bad one named', () => {
+  const { settings } = parseRoomSettings(
+    {
+      HOST: '0.0.0.0',
+      FENCING_LAB_ALLOWED_HOSTS: ' lab.example.org ,, [::1]:3000 ',
+      FENCING_LAB_WORKER_HOST: '192.168.1.20',
+    },
+    { cpus: 2 },
+  );
+  assert.deepEqual(
+    [settings.listenHost, settings.allowedHosts, settings.workerHost, settings.trustedProxies],
+    ['0.0.0.0', ['lab.example.org', '[::1]:3000'], '192.168.1.20', []],
+  );
+  assert.equal(parseRoomSettings({}, { cpus: 2 }).settings.listenHost, '127.0.0.1', 'loopback unless told otherwise');
+  assert.deepEqual(
+    settingsProblems({
+      HOST: 'my host',
+      FENCING_LAB_ALLOWED_HOSTS: 'a.example;b.example',
+      FENCING_LAB_TRUSTED_PROXIES: '10.0.0.1, proxy.example',
+      FENCING_LAB_WORKER_HOST: 'http://x',
+    }),
+    [
+      'HOST must be a host name or an IP address (got "my host")',
+      'FENCING_LAB_ALLOWED_HOSTS must be host names (each may end in :port), comma-separated: "a.example;b.example" is not (got "a.example;b.example")',
+      'FENCING_LAB_TRUSTED_PROXIES must be IP addresses, comma-separated: "proxy.example" is not (got "10.0.0.1, proxy.example")',
+      'FENCING_LAB_WORKER_HOST must be a host name or an IP address (got "http://x")',
+    ],
+  );
+  assert.equal(settingsProblems({ FENCING_LAB_ALLOWED_HOSTS: 'lab:99999' }).length, 1, 'a port past 65535');
 });

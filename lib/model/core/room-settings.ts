@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /*
  * The room's settings that have a form (docs/running-a-room.md, Settings) as one schema: the port, the
- * trainer key's length and the numeric limits. `npm start` checks them before it starts anything and
+ * trainer key's length, the numeric limits, and the host names and addresses (where the server listens,
+ * the names it answers to, its reverse proxies, where people's worker lines reach PostgreSQL). `npm start` checks them before it starts anything and
  * refuses a value it cannot use, naming the setting, what it must be and what it got: a mistyped limit
  * must not fall back to its default in silence, nor fail the first request that reads it. Parsed once
  * (parseRoomSettings) into one typed object, with each default (settingDefaults): unset or empty means
@@ -29,6 +30,48 @@ function positiveNumber(name: string, unit: string) {
     .regex(/^\d*\.?\d+$/, what)
     .transform(Number)
     .refine((value) => value > 0 && Number.isFinite(value), what);
+}
+
+/** A host name, or an IPv4 or IPv6 address (without brackets). */
+const hostOrAddress = z.union([z.hostname(), z.ipv4(), z.ipv6()]);
+
+/** `name`, `name:port`, `[v6]` or `[v6]:port`: a host the server answers to, as a browser's Host names it. */
+const hostWithPort = z.string().refine((entry) => {
+  const parts = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/.exec(entry);
+  if (!parts) return hostOrAddress.safeParse(entry).success && entry.includes(':'); // a bare IPv6 address
+  const host = parts[1] ?? parts[2] ?? '';
+  const port = parts[3] === undefined ? 1 : Number(parts[3]);
+  return (parts[1] ? z.ipv6() : hostOrAddress).safeParse(host).success && port >= 1 && port <= 65_535;
+});
+
+/** One value: a host name or an address, as written. */
+function host(name: string) {
+  // An IPv6 address may come in brackets, as a URL's host name gives it (the launcher's DATABASE_URL host).
+  return z
+    .string()
+    .refine(
+      (value) => hostOrAddress.safeParse(value.replace(/^\[(.*)\]$/, '$1')).success,
+      `${name} must be a host name or an IP address`,
+    );
+}
+
+/** A comma-separated list: each entry trimmed, an empty one skipped, each one `entry`. */
+function list(name: string, what: string, entry: z.ZodType<string>) {
+  return z.string().transform((raw, ctx) => {
+    const entries = raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+    const bad = entries.filter((item) => !entry.safeParse(item).success);
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be ${what}, comma-separated: ${bad.map((item) => JSON.stringify(item)).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 }
 
 /**
@@ -65,6 +108,16 @@ const SETTINGS = {
   FENCING_LAB_GUARD_ATTACKS_PER_MINUTE: wholeNumber('FENCING_LAB_GUARD_ATTACKS_PER_MINUTE', 1),
   FENCING_LAB_GUARD_REFUSALS_PER_MINUTE: wholeNumber('FENCING_LAB_GUARD_REFUSALS_PER_MINUTE', 1),
   FENCING_LAB_WARM_WORKERS: wholeNumber('FENCING_LAB_WARM_WORKERS', 0, 8),
+  HOST: host('HOST'),
+  FENCING_LAB_ALLOWED_HOSTS: list('FENCING_LAB_ALLOWED_HOSTS', 'host names (each may end in :port)', hostWithPort),
+  // Read by the launcher's preload too (lib/server/peer-address.cjs, which cannot take this object):
+  // checked here, so that `npm start` refuses a list it would read as no proxy at all.
+  FENCING_LAB_TRUSTED_PROXIES: list(
+    'FENCING_LAB_TRUSTED_PROXIES',
+    'IP addresses',
+    z.string().refine((entry) => z.union([z.ipv4(), z.ipv6()]).safeParse(entry).success),
+  ),
+  FENCING_LAB_WORKER_HOST: host('FENCING_LAB_WORKER_HOST'),
 } as const;
 
 /**
@@ -86,15 +139,26 @@ export type RoomSettings = {
   guardAttacksPerMinute: number;
   guardRefusalsPerMinute: number;
   warmWorkers: number;
+  /** The address the web app listens on (HOST). */
+  listenHost: string;
+  /** More host names (each may carry a port) the server answers to. */
+  allowedHosts: string[];
+  /** The reverse proxies' addresses (the launcher's preload reads them; here for the check and the record). */
+  trustedProxies: string[];
+  /** Where people's worker lines reach PostgreSQL (the launcher sets it beyond loopback); unset, the database URL's host. */
+  workerHost: string | undefined;
 };
 
 /** The machine facts some defaults follow (the guard queue's and the warm pool's size). */
 export type MachineFacts = { cpus: number };
 
 /** Every setting's default, where it has one of its own; the docs' Settings table says the same. */
-export function settingDefaults({ cpus }: MachineFacts): Omit<RoomSettings, 'trainerKey'> {
+export function settingDefaults({ cpus }: MachineFacts): Omit<RoomSettings, 'trainerKey' | 'workerHost'> {
   return {
     port: 3000,
+    listenHost: '127.0.0.1',
+    allowedHosts: [],
+    trustedProxies: [],
     idleMinutes: 15,
     sharedIdleMinutes: 15,
     retentionHours: 24,
@@ -127,6 +191,10 @@ const FIELD_OF: Record<keyof typeof SETTINGS, keyof RoomSettings> = {
   FENCING_LAB_GUARD_ATTACKS_PER_MINUTE: 'guardAttacksPerMinute',
   FENCING_LAB_GUARD_REFUSALS_PER_MINUTE: 'guardRefusalsPerMinute',
   FENCING_LAB_WARM_WORKERS: 'warmWorkers',
+  HOST: 'listenHost',
+  FENCING_LAB_ALLOWED_HOSTS: 'allowedHosts',
+  FENCING_LAB_TRUSTED_PROXIES: 'trustedProxies',
+  FENCING_LAB_WORKER_HOST: 'workerHost',
 };
 
 /**
@@ -138,7 +206,7 @@ export function parseRoomSettings(
   env: Readonly<Record<string, string | undefined>>,
   machine: MachineFacts,
 ): { settings: RoomSettings; problems: string[] } {
-  const settings: RoomSettings = { ...settingDefaults(machine), trainerKey: undefined };
+  const settings: RoomSettings = { ...settingDefaults(machine), trainerKey: undefined, workerHost: undefined };
   const problems = settingsProblems(env);
   for (const name of CHECKED_SETTINGS) {
     const raw = env[name];
