@@ -103,6 +103,16 @@ export async function listClientRuns(
   return rows.map(runOf);
 }
 
+/** The runs with these ids (those that exist), in one read: a wall's check of the runs it shows as not ended. */
+export async function findClientRuns(ids: readonly number[], db: Queryable = getPool()): Promise<ClientRun[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM client_runs c LEFT JOIN labs l ON l.id = c.lab WHERE c.id = ANY($2::bigint[]) ORDER BY c.id`,
+    [REMOTE_HEARTBEAT_FRESH_MS, ids],
+  );
+  return rows.map(runOf);
+}
+
 export async function findClientRun(id: number, db: Queryable = getPool()): Promise<ClientRun | undefined> {
   const { rows } = await db.query<RunRow>(
     `SELECT ${RUN_COLUMNS} FROM client_runs c LEFT JOIN labs l ON l.id = c.lab WHERE c.id = $2`,

@@ -7,7 +7,7 @@ import type { WallAttempt } from '../model/guard/class-wall';
 import type { GuardQueuePlace } from '../model/guard/guard-inputs';
 import { queuePlace } from '../model/guard/guard-queue';
 import { type Credentials, isTrainer, ownerHashOf, traineeKeyOf } from './access';
-import { wallClientRunFor, wallClientRunsFor } from './client-runs';
+import { wallClientRunFor, wallClientRunsById, wallClientRunsFor } from './client-runs';
 import type { Send } from './event-stream';
 
 /*
@@ -107,13 +107,15 @@ export async function streamWall(credentials: Credentials, send: Send, close: ()
   const recheck = setInterval(() => {
     if (rechecking || !undecided.size) return;
     rechecking = true;
-    void Promise.all(
-      [...undecided].map(async ([id, state]) => {
-        const run = await wallClientRunFor(id, credentials);
+    // One read for all of them, however many runs the wall shows as not ended.
+    const ids = [...undecided.keys()];
+    void wallClientRunsById(ids, credentials).then((runs) => {
+      const found = new Map(runs.map((run) => [run.id, run]));
+      for (const id of ids) {
+        const run = found.get(id);
         if (!run) undecided.delete(id);
-        else if (run.state !== state) sendRun(run);
-      }),
-    ).then(() => {
+        else if (run.state !== undecided.get(id)) sendRun(run);
+      }
       rechecking = false;
     }, close);
   }, CLIENT_RUN_RECHECK_MS);

@@ -2,6 +2,7 @@ import 'server-only';
 import {
   type ClientRun,
   findClientRun,
+  findClientRuns,
   listClientRuns,
   readClientRunEvents,
   setClientRunFaults,
@@ -93,6 +94,14 @@ async function visibleRun(id: number, viewer: Viewer): Promise<ClientRun | undef
   const run = await findClientRun(id);
   if (!run || (!viewer.trainer && run.holder !== viewer.ownerHash)) return undefined;
   return run;
+}
+
+/** The runs with these ids the caller may see, read in one query (the wall's recheck of its runs not ended). */
+export async function wallClientRunsById(ids: readonly number[], credentials: Credentials): Promise<WallClientRun[]> {
+  const viewer = viewerOf(credentials);
+  if (!viewer || ids.length === 0) return [];
+  const runs = (await findClientRuns(ids)).filter((run) => viewer.trainer || run.holder === viewer.ownerHash);
+  return Promise.all(runs.map((run) => wallRun(run, viewer)));
 }
 
 /** One new or changed run (started, ended), if the caller may see it. */
