@@ -95,6 +95,7 @@ test('a private lab waits for your client, and names what it does wrong', async 
     await expect(wall.getByText(/No client run/)).toHaveCount(0);
     // Its history, replayed: A's write with the token it made up is drawn.
     await expect(wall.getByRole('button', { name: /^(Violation: )?The row holds/ }).first()).toBeVisible();
+    await closeTheLab(page);
   } finally {
     for (const run of runs) await run.stop();
     await context.close();
@@ -143,7 +144,10 @@ async function labWithClientAsA(page: Page, title: string, runs: RemoteWorkerRun
 /** Closes the test's lab from its page: its workers stop, and its worker line is taken back (8 an address). */
 async function closeTheLab(page: Page) {
   await page.getByRole('button', { name: 'Close this lab' }).click();
-  await expect(page.getByTestId('your-client-story')).toHaveCount(0, { timeout: WORKER_STEP_TIMEOUT });
+  await expect(new SessionPage(page).readOnly).toContainText('Its owner closed this private lab.', {
+    timeout: WORKER_STEP_TIMEOUT,
+  });
+  await expect(page.getByTestId('your-client-story')).toHaveCount(0);
 }
 
 for (const { title, fenced } of [
