@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import type pg from 'pg';
 import { parseToken } from '../lib/model/core/token';
 import { testWorkerLineUrl } from '../lib/testing/worker-line';
-import { findClientRun, listClientRuns, readClientRunEvents } from './client-runs';
+import { findClientRun, findClientRuns, listClientRuns, readClientRunEvents } from './client-runs';
 import { appendEvent } from './events';
 import { closeLab, createPrivateLab, labJoinKey } from './labs';
 import { closePool, getPool, newClient } from './pool';
@@ -177,6 +177,18 @@ test("a private lab's own server-side start is its owner's; a person's loop of s
     (await runsOfLab()).some((run) => run.holder === OWNER),
     "another person's run is still there",
   );
+  // A wall's recheck reads the runs it shows in one query: those that exist, in id order, as one by one.
+  const [newest, older] = mine;
+  const both = await findClientRuns([newest?.id ?? 0, 9_000_000_000, older?.id ?? 0]);
+  assert.deepEqual(
+    both.map((run) => run.id),
+    [older?.id, newest?.id],
+  );
+  assert.deepEqual(
+    both.map((run) => run.program),
+    [older?.program, newest?.program],
+  );
+  assert.deepEqual(await findClientRuns([]), []);
 });
 
 test('the trigger that writes the runs is the one its file makes (a changed file needs a migration that drops it)', async () => {
