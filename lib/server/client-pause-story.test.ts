@@ -119,9 +119,8 @@ test('fenced, the Python client as A: frozen, B takes over, A resumed and its la
   assert.match(secondEnd.state === 'done' ? secondEnd.words : '', /was refused as stale, and the row keeps B's value/);
 });
 
-test('A ended mid-story: stopped, in words', { timeout: 120_000 }, async () => {
-  const { lab, owner } = await privateLab('no-fencing');
-  const a = await clientAsA(lab);
+/** Presses the button and waits until the story has frozen A (its pause_started after the press). */
+async function playUntilAFreezes(lab: string, owner: Parameters<typeof playClientPauseStory>[1]): Promise<void> {
   const played = await playClientPauseStory({ lab }, owner);
   assert.ok(played.ok, JSON.stringify(played));
   await waitFor(
@@ -130,6 +129,12 @@ test('A ended mid-story: stopped, in words', { timeout: 120_000 }, async () => {
     'A to freeze',
     { timeoutMs: 40_000 },
   );
+}
+
+test('A ended mid-story: stopped, in words', { timeout: 120_000 }, async () => {
+  const { lab, owner } = await privateLab('no-fencing');
+  const a = await clientAsA(lab);
+  await playUntilAFreezes(lab, owner);
   await a.stop();
   const end = await storyEnd(lab, owner, 30_000);
   assert.equal(end.state, 'failed');
@@ -144,14 +149,7 @@ test('A killed mid-story without a word (SIGKILL, no end recorded): stopped once
 }, async () => {
   const { lab, owner } = await privateLab('fenced');
   const a = await clientAsA(lab);
-  const played = await playClientPauseStory({ lab }, owner);
-  assert.ok(played.ok, JSON.stringify(played));
-  await waitFor(
-    async () =>
-      (await listEvents({ lab, afterId: played.data.mark })).some((e) => e.actor === 'A' && e.kind === 'pause_started'),
-    'A to freeze',
-    { timeoutMs: 40_000 },
-  );
+  await playUntilAFreezes(lab, owner);
   await a.stop(0);
   const end = await storyEnd(lab, owner, 40_000);
   assert.equal(end.state, 'failed');
@@ -166,14 +164,7 @@ test('A killed mid-story without a word (SIGKILL, no end recorded): stopped once
 test('a reset mid-story stops it, in words', { timeout: 120_000 }, async () => {
   const { lab, owner } = await privateLab('no-fencing');
   await clientAsA(lab);
-  const played = await playClientPauseStory({ lab }, owner);
-  assert.ok(played.ok, JSON.stringify(played));
-  await waitFor(
-    async () =>
-      (await listEvents({ lab, afterId: played.data.mark })).some((e) => e.actor === 'A' && e.kind === 'pause_started'),
-    'A to freeze',
-    { timeoutMs: 40_000 },
-  );
+  await playUntilAFreezes(lab, owner);
   const reset = await commands.resetLab({ lab }, owner);
   assert.ok(reset.ok, JSON.stringify(reset));
   const end = await storyEnd(lab, owner, 30_000);
