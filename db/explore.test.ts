@@ -319,6 +319,26 @@ describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () =
     }
   });
 
+  test('two sessions side by side: the same counts and the same shortest way as one session', {
+    timeout: DEADLINE_MS,
+  }, async () => {
+    // The second session writes its own block's tokens for the story's; a wrong map shows as another outcome.
+    for (const kind of ['fenced', 'no-fencing', 'read-check-write'] as const) {
+      const bounds = { holders: 3, writes: 2 };
+      const one = await exploreOnDatabase({ lab: labOf(kind), bounds, sessions: 1 });
+      const two = await exploreOnDatabase({ lab: labOf(kind), bounds, sessions: 2 });
+      assert.equal(one.sessions, 1);
+      assert.equal(two.sessions, 2);
+      assert.deepEqual(two.result.counts, one.result.counts, kind);
+      assert.deepEqual(
+        two.result.shortest?.steps,
+        one.result.shortest?.steps,
+        `${kind}: the shortest way is the same steps`,
+      );
+      console.log(`${kind} 3×2: one session ${one.seconds.toFixed(2)} s, two ${two.seconds.toFixed(2)} s`);
+    }
+  });
+
   test('nothing committed: the tables are as before, the sequence moved only by the block', {
     timeout: DEADLINE_MS,
   }, async () => {
@@ -327,7 +347,9 @@ describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () =
     const broken = await run('no-fencing', { holders: 2, writes: 2 });
     const after = await snapshot();
     assert.deepEqual(after.tables, before.tables);
-    assert.equal(after.epoch - before.epoch, 3, 'the reserved block of 3 tokens, and nothing else');
+    // Each session's own block of 3 tokens (lease_grants holds a token once), and nothing else.
+    assert.equal(fenced.sessions, 2);
+    assert.equal(after.epoch - before.epoch, 3 * fenced.sessions, 'a block of 3 tokens a session, and nothing else');
     assert.deepEqual(fenced.reserved, [before.epoch + 1, before.epoch + 2, before.epoch + 3]);
     const gone = await getPool().query('SELECT 1 FROM protected_rows WHERE id = $1', [fenced.row.id]);
     assert.equal(gone.rowCount, 0);

@@ -49,6 +49,8 @@ const PLANTED_BRANCH: Record<PlantedPredicate, string> = {
 export type DatabaseExploration = {
   result: ExploreResult;
   seconds: number;
+  /** The sessions it ran on side by side. */
+  sessions: number;
   /** The scratch row's table and id (gone with the ROLLBACK), and the block of tokens reserved. */
   row: { table: ExploreLab['write']['table']; id: number };
   reserved: number[];
@@ -76,14 +78,30 @@ export async function exploreOnDatabase(input: {
   lab: ExploreLab;
   bounds: ExploreBounds;
   planted?: PlantedPredicate;
+  /** Sessions side by side (default two); one for a test that wants the search as it runs alone. */
+  sessions?: number;
 }): Promise<DatabaseExploration> {
   const { lab, bounds } = input;
-  return inScratchTransaction(lab, bounds.holders, input.planted, async (scratch, storage) => {
-    const started = performance.now();
-    const result = await explore({ bounds, start: startOf(lab, scratch), storage, lab: scratch.lab });
-    const seconds = (performance.now() - started) / 1000;
-    return { result, seconds, row: { table: lab.write.table, id: scratch.rowId }, reserved: scratch.reserved };
-  });
+  return inScratchTransaction(
+    lab,
+    bounds.holders,
+    input.planted,
+    async (scratch, storage, moreStorages) => {
+      const started = performance.now();
+      const result = await explore({ bounds, start: startOf(lab, scratch), storage, moreStorages, lab: scratch.lab });
+      const seconds = (performance.now() - started) / 1000;
+      return {
+        result,
+        seconds,
+        sessions: 1 + moreStorages.length,
+        row: { table: lab.write.table, id: scratch.rowId },
+        reserved: scratch.reserved,
+      };
+    },
+    // A planted bug replaces a function in its transaction: a second session would wait on that
+    // uncommitted change until the first one ends.
+    input.planted ? 1 : (input.sessions ?? EXPLORE_SESSIONS),
+  );
 }
 
 /**
@@ -147,7 +165,13 @@ export async function exploreGuardOnDatabase(input: {
       await client.query('ROLLBACK TO SAVEPOINT setting');
       explored.push(setting);
       total = total ? addCounts(total, result.counts) : result.counts;
-      last = { result: { ...result, counts: total }, seconds: 0, row: { table: 'guarded_row', id: rowId }, reserved };
+      last = {
+        result: { ...result, counts: total },
+        seconds: 0,
+        sessions: 1,
+        row: { table: 'guarded_row', id: rowId },
+        reserved,
+      };
       if (result.shortest) break;
     }
     const seconds = (performance.now() - started) / 1000;
@@ -184,33 +208,76 @@ const startOf = (lab: ExploreLab, scratch: Scratch): StoryStart => ({
   ...(lab.write.table === 'unguarded_rows' && lab.write.mode === 'app-check' ? { checkFirst: true } : {}),
 });
 
-/** One owner session, one transaction with a scratch row of the lab's kind, never committed. */
+/**
+ * The sessions an exploration runs side by side (search.ts takes shallow states' next steps on
+ * whichever is free): two, for a 2-CPU machine, where one session leaves a CPU idle while the search
+ * judges a step (bench/README.md, explore).
+ */
+const EXPLORE_SESSIONS = 2;
+
+/**
+ * Owner sessions, each one transaction with a scratch row of the lab's kind, never committed. Tokens
+ * are unique in lease_grants, so each session of the fenced lab has a block of its own, born and
+ * reserved after the one before: the story is told in the first session's tokens, and each other
+ * session's storage turns them into its own (its row's birth for the first's, its block's nth for the
+ * first's nth). The map keeps their order, and a write's outcome depends on nothing else.
+ */
 async function inScratchTransaction<T>(
   lab: ExploreLab,
   holders: number,
   planted: PlantedPredicate | undefined,
-  run: (scratch: Scratch, storage: Storage) => Promise<T>,
+  run: (scratch: Scratch, storage: Storage, more: Storage[]) => Promise<T>,
+  sessions = 1,
 ): Promise<T> {
-  const client = newClient();
+  const clients: Client[] = [];
   try {
-    await client.connect();
+    for (let i = 0; i < sessions; i++) {
+      const client = newClient();
+      clients.push(client);
+      await client.connect();
+    }
   } catch (error) {
+    await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
     throw FencingError.unreachable(error);
   }
   try {
-    await client.query('BEGIN');
-    if (planted) await plantPredicate(client, planted);
-    const scratch = await openScratchRow(client, lab, holders);
-    return await run(scratch, savepointStorage(client, scratch));
+    const scratches: Scratch[] = [];
+    for (const client of clients) {
+      await client.query('BEGIN');
+      if (planted) await plantPredicate(client, planted);
+      const born = await createScratchRow(client, lab);
+      const reserved = await reserveTokens(client, lab, holders);
+      scratches.push(await finishScratchRow(client, lab, born, holders, reserved));
+    }
+    const [scratch, ...others] = scratches as [Scratch, ...Scratch[]];
+    const storage = savepointStorage(clients[0] as Client, scratch);
+    const more = others.map((other, i) =>
+      savepointStorage(clients[i + 1] as Client, other, tokenMapOf(scratch, other)),
+    );
+    return await run(scratch, storage, more);
   } catch (error) {
     throw toFencingError(error);
   } finally {
-    // A failed ROLLBACK: the session ends next, and its transaction with it (nothing was committed).
-    await client.query('ROLLBACK').catch(() => undefined);
-    // A failed end: the connection is already gone, which is all this asks.
-    await client.end().catch(() => undefined);
+    for (const client of clients) {
+      // A failed ROLLBACK: the session ends next, and its transaction with it (nothing was committed).
+      await client.query('ROLLBACK').catch(() => undefined);
+      // A failed end: the connection is already gone, which is all this asks.
+      await client.end().catch(() => undefined);
+    }
   }
 }
+
+/** Another session's tokens for the first session's: the rows' births, then each block's nth token. */
+function tokenMapOf(first: Scratch, other: Scratch): TokenMap {
+  const pairs: [number, number][] = [
+    [first.token, other.token],
+    ...first.reserved.map((token, i): [number, number] => [token, other.reserved[i] as number]),
+  ];
+  return { own: new Map(pairs), story: new Map(pairs.map(([a, b]) => [b, a])) };
+}
+
+/** The first session's tokens (the story's) to a session's own, and back. */
+type TokenMap = { own: Map<number, number>; story: Map<number, number> };
 
 /** The lab's own fl_may_write, with its 'fenced' branch replaced, inside the explorer's transaction only. */
 async function plantPredicate(client: Client, planted: PlantedPredicate): Promise<void> {
@@ -232,35 +299,52 @@ type Scratch = {
 
 const INITIAL_VALUE = 'initial';
 
-async function openScratchRow(client: Client, lab: ExploreLab, holders: number): Promise<Scratch> {
+/** A scratch row made the lab's way, and the id of the private lab that will own it. */
+type Born = { id: string; rowId: number; token: number };
+
+async function createScratchRow(client: Client, lab: ExploreLab): Promise<Born> {
   // A private lab of the kind, opened inside the transaction as db/labs.ts createPrivateLab opens one:
   // the write functions ask the lab that owns the row for its kind, mode and lease.
   const id = privateLabIdFrom(randomBytes(10));
-  const resource = privateResourceOf(id);
-  let rowId: number;
-  let token = 0;
-  let reserved = Array.from({ length: holders }, (_, i) => i + 1);
   if (lab.write.table === 'protected_rows') {
     const { rows } = await client.query<{ id: number; last_token: string }>(
       'SELECT id, last_token FROM fl_create_protected_row($1)',
       [INITIAL_VALUE],
     );
     const row = rows[0] as { id: number; last_token: string };
-    rowId = row.id;
-    token = Number(row.last_token);
-    const { rows: block } = await client.query<{ token: string }>(
-      "SELECT nextval('write_epoch') AS token FROM generate_series(1, $1)",
-      [holders],
-    );
-    reserved = block.map((b) => Number(b.token)).sort((a, b) => a - b);
-  } else {
-    const { rows } = await client.query<{ id: number }>(
-      `INSERT INTO unguarded_rows (id, lab, value, last_token, last_token_text)
-       VALUES (nextval('unguarded_row_ids'), $1, $2, 0, '0') RETURNING id`,
-      [id, INITIAL_VALUE],
-    );
-    rowId = (rows[0] as { id: number }).id;
+    return { id, rowId: row.id, token: Number(row.last_token) };
   }
+  const { rows } = await client.query<{ id: number }>(
+    `INSERT INTO unguarded_rows (id, lab, value, last_token, last_token_text)
+     VALUES (nextval('unguarded_row_ids'), $1, $2, 0, '0') RETURNING id`,
+    [id, INITIAL_VALUE],
+  );
+  return { id, rowId: (rows[0] as { id: number }).id, token: 0 };
+}
+
+/**
+ * The tokens the holders' grants take: for the fenced lab a block reserved with nextval (above every
+ * scratch row's birth: the row's trigger refuses only tokens above the high-water mark, which the
+ * reservation raised); a broken lab's rows are their own, from 1.
+ */
+async function reserveTokens(client: Client, lab: ExploreLab, holders: number): Promise<number[]> {
+  if (lab.write.table !== 'protected_rows') return Array.from({ length: holders }, (_, i) => i + 1);
+  const { rows: block } = await client.query<{ token: string }>(
+    "SELECT nextval('write_epoch') AS token FROM generate_series(1, $1)",
+    [holders],
+  );
+  return block.map((b) => Number(b.token)).sort((a, b) => a - b);
+}
+
+async function finishScratchRow(
+  client: Client,
+  lab: ExploreLab,
+  born: Born,
+  holders: number,
+  reserved: number[],
+): Promise<Scratch> {
+  const { id, rowId } = born;
+  const resource = privateResourceOf(id);
   await client.query(
     `INSERT INTO labs (id, kind, row_id, resource, visibility, owner_hash, opened_from, last_used_at, join_key)
      VALUES ($1, $2, $3, $4, 'private', 'explore', 'explore', clock_timestamp(), NULL)`,
@@ -280,7 +364,7 @@ async function openScratchRow(client: Client, lab: ExploreLab, holders: number):
       [reserved, resource, id],
     );
   }
-  return { lab: id, rowId, value: INITIAL_VALUE, token, reserved, write: lab.write };
+  return { lab: id, rowId, value: INITIAL_VALUE, token: born.token, reserved, write: lab.write };
 }
 
 /**
@@ -297,7 +381,10 @@ async function standInGrants(client: Client, lab: string, holders: number, token
 }
 
 /** The storage on one transaction: a savepoint per depth, the lab's write under it, rolled back on the way up. */
-function savepointStorage(client: Client, scratch: Scratch): Storage {
+function savepointStorage(client: Client, scratch: Scratch, tokens?: TokenMap): Storage {
+  /** The story's token as this session has it, and back (the same without a map). */
+  const own = (token: number): number => tokens?.own.get(token) ?? token;
+  const story = (token: number): number => tokens?.story.get(token) ?? token;
   /** Depths whose savepoint is established (a ROLLBACK TO keeps it; it ends those deeper). */
   const established = new Set<number>();
   /** The shallowest depth to roll back to before the next statement. */
@@ -315,7 +402,7 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
     const value = client.escapeLiteral(write.value);
     const actor = client.escapeLiteral(write.holder);
     const labName = client.escapeLiteral(scratch.lab);
-    const token = Math.trunc(write.token);
+    const token = Math.trunc(own(write.token));
     if (scratch.write.table === 'protected_rows') {
       return `SELECT outcome, stored_token FROM fl_fenced_write(${scratch.rowId}, ${value}, ${token}, ${actor}, ${labName}, NULL)`;
     }
@@ -363,7 +450,7 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
           return {
             outcome: 'stale',
             ...catchUp,
-            ...(row.stored_token === null ? {} : { storedToken: Number(row.stored_token) }),
+            ...(row.stored_token === null ? {} : { storedToken: story(Number(row.stored_token)) }),
           };
         }
         throw new FencingError('unknown_row', `the scratch row ${scratch.rowId} is gone (${row?.outcome})`);
@@ -375,7 +462,7 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
           'SELECT last_token FROM protected_rows WHERE id = $1',
           [scratch.rowId],
         );
-        return { outcome: 'refused', storedToken: Number(rows[0]?.last_token) };
+        return { outcome: 'refused', storedToken: story(Number(rows[0]?.last_token)) };
       }
     },
     async read() {
@@ -384,7 +471,7 @@ function savepointStorage(client: Client, scratch: Scratch): Storage {
         `${flushUndo()}SELECT fl_read_unguarded_token(${client.escapeLiteral(scratch.lab)}, ${scratch.rowId}) AS token`,
       );
       const last = Array.isArray(results) ? results[results.length - 1] : results;
-      return Number((last?.rows[0] as { token: string } | undefined)?.token ?? 0);
+      return story(Number((last?.rows[0] as { token: string } | undefined)?.token ?? 0));
     },
     async undo(depth) {
       pendingUndo = pendingUndo === undefined ? depth : Math.min(pendingUndo, depth);

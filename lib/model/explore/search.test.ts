@@ -232,6 +232,55 @@ describe('the explorer on a storage in memory', () => {
     assert.deepEqual(storage.row(), start.row);
   });
 
+  test('on several storages side by side: the same counts and the same shortest way as on one', async () => {
+    // Each storage answers after a few turns of the event loop, differently each call, so that the
+    // branches run on them really interleave and wait on each other's states.
+    let seed = 7;
+    const turns = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % 4;
+    };
+    const slow = (predicate: WritePredicate, row: StoryStart['row']) => {
+      const inner = memoryStorage(predicate, row);
+      const later = async () => {
+        for (let i = turns(); i > 0; i--) await new Promise((resolve) => setImmediate(resolve));
+      };
+      return {
+        write: async (depth: number, write: Parameters<typeof inner.write>[1]) => {
+          await later();
+          return inner.write(depth, write);
+        },
+        read: async (depth: number) => {
+          await later();
+          return inner.read(depth);
+        },
+        undo: async (depth: number) => {
+          await later();
+          return inner.undo(depth);
+        },
+      };
+    };
+    const cases: [WritePredicate, ExploreBounds][] = [
+      [FENCED_PREDICATE, { holders: 2, writes: 2 }],
+      [NO_CHECK, { holders: 2, writes: 2 }],
+      [NO_CHECK, { holders: 3, writes: 2 }],
+      [FENCED_PREDICATE, { holders: 3, writes: 2, renew: true }],
+      [NO_CHECK, { holders: 2, writes: 3, renew: true }],
+    ];
+    for (const [predicate, bounds] of cases) {
+      const start = sequence(5);
+      const alone = await explore({ bounds, start, storage: memoryStorage(predicate, start.row) });
+      const sideBySide = await explore({
+        bounds,
+        start,
+        storage: slow(predicate, start.row),
+        moreStorages: [slow(predicate, start.row), slow(predicate, start.row)],
+      });
+      assert.deepEqual(sideBySide.counts, alone.counts, JSON.stringify(bounds));
+      assert.deepEqual(sideBySide.shortest, alone.shortest, JSON.stringify(bounds));
+    }
+  });
+
   test('a value and a token are what a holder believes', () => {
     const state = initialState({ holders: 2, writes: 1, leases: 'granted-up-front' }, sequence(9));
     assert.equal(tokenOf(state, 'B'), 10);

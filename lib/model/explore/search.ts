@@ -30,6 +30,11 @@ import { eventWords } from './story-words';
  * the future depends on, the checker's memory of the past included (story.ts stateKey); the step
  * into a state is still judged on its own path, before the memo is asked.
  *
+ * With more than one storage (sessions of their own on the database), shallow states' next steps run
+ * side by side, one memo for all (a state being explored is waited for, not explored again), so the
+ * counts are those of one storage; each state's children are summed in their own order, so the
+ * shortest counterexample is too.
+ *
  * The shortest counterexample is kept the same way, by dynamic programming over the explored graph:
  * each state remembers its shortest way to a violation, so no second (breadth-first) pass is needed,
  * and it is exact for the same reason the counts are.
@@ -82,23 +87,28 @@ export type ExploreResult = {
 type Edge = { step: Step; event: StepEvent };
 type Explored = { paths: number; broken: number; cut: number; toViolation?: Edge[] };
 
+/** The write a step sends to the storage, as the state says: the holder's token and next value. */
+function storageWriteOf(state: ExploreState, holder: HolderName): StorageWrite {
+  const h = state.holders.find((x) => x.name === holder);
+  return {
+    holder,
+    token: tokenOf(state, holder),
+    value: nextValue(state, holder),
+    ...(h?.checked === undefined ? {} : { checked: h.checked }),
+    ...(h?.ranOut ? { overdue: true } : {}),
+  };
+}
+
 /** What the storage says of a step: a write's outcome, a check's read; nothing for the lease's steps. */
 async function runStep(
   storage: Storage,
   state: ExploreState,
   step: Step,
-): Promise<{ written?: WriteOutcome; read?: number }> {
+): Promise<{ written?: WriteOutcome; read?: number; write?: StorageWrite }> {
   if (step.kind === 'check') return { read: await storage.read(state.depth) };
   if (step.kind !== 'write') return {};
-  const checked = state.holders.find((h) => h.name === step.holder)?.checked;
-  const written = await storage.write(state.depth, {
-    holder: step.holder,
-    token: tokenOf(state, step.holder),
-    value: nextValue(state, step.holder),
-    ...(checked === undefined ? {} : { checked }),
-    ...(state.holders.find((h) => h.name === step.holder)?.ranOut ? { overdue: true } : {}),
-  });
-  return { written };
+  const write = storageWriteOf(state, step.holder);
+  return { written: await storage.write(state.depth, write), write };
 }
 
 /** The made-up clock of the path's events: its start, and the time between two steps. */
@@ -109,14 +119,94 @@ function toWire(lab: string, events: readonly StepEvent[]): WireEvent[] {
   return events.map((event, i) => ({ ...event, id: i + 1, at: CLOCK_START_MS + i * STEP_MS, lab }));
 }
 
+/** A write on a path, at its depth, with the outcome the storage gave it (a replay must give the same). */
+type PathWrite = { depth: number; write: StorageWrite; outcome: string };
+
+/** One storage the search runs steps on (a session of its own on the database), and the writes it holds now. */
+type Lane = { storage: Storage; applied: PathWrite[] };
+
+/** Where a branch of the search stands: its path's events and writes, and the lane it holds (if any). */
+type Walker = { lane?: Lane; events: StepEvent[]; writes: PathWrite[] };
+
+/**
+ * States shallower than this have their next steps taken side by side, each on whichever lane is free
+ * (when there is more than one); deeper, a branch keeps its lane. A lane taken by a branch first brings
+ * its storage to the branch's path (undo to the common part, then the path's own writes again).
+ */
+const SIDE_BY_SIDE_DEPTH = 4;
+
+/** The free lanes, handed out most recently freed first (its path is likeliest to be the next one's). */
+function lanePool(storages: readonly Storage[]) {
+  const free: Lane[] = storages.map((storage) => ({ storage, applied: [] }));
+  const waiting: { take: (lane: Lane) => void; fail: (error: unknown) => void }[] = [];
+  let failure: { error: unknown } | undefined;
+  return {
+    size: storages.length,
+    acquire(): Promise<Lane> {
+      if (failure) return Promise.reject(failure.error);
+      const lane = free.pop();
+      if (lane) return Promise.resolve(lane);
+      return new Promise((take, fail) => waiting.push({ take, fail }));
+    },
+    release(lane: Lane): void {
+      const next = waiting.shift();
+      if (next) next.take(lane);
+      else free.push(lane);
+    },
+    /** A branch failed: every branch waiting for a lane fails too (the caller ends the sessions). */
+    fail(error: unknown): void {
+      failure ??= { error };
+      for (const w of waiting.splice(0)) w.fail(error);
+    },
+  };
+}
+
+const sameWrite = (a: PathWrite, b: PathWrite) =>
+  a.depth === b.depth && JSON.stringify(a.write) === JSON.stringify(b.write);
+
+/** Brings a lane's storage to a path: undo what differs, run the path's writes after it (each must end as it did). */
+async function moveLane(lane: Lane, to: readonly PathWrite[]): Promise<number> {
+  let common = 0;
+  while (
+    common < lane.applied.length &&
+    common < to.length &&
+    sameWrite(lane.applied[common] as PathWrite, to[common] as PathWrite)
+  ) {
+    common += 1;
+  }
+  const first = lane.applied[common];
+  if (first) {
+    await lane.storage.undo(first.depth);
+    lane.applied.length = common;
+  }
+  for (const write of to.slice(common)) {
+    const outcome = await lane.storage.write(write.depth, write.write);
+    if (outcome.outcome !== write.outcome) {
+      throw new Error(
+        `a write replayed on another session ended ${outcome.outcome}, not ${write.outcome} as it first did`,
+      );
+    }
+    lane.applied.push(write);
+  }
+  return to.length - common;
+}
+
+type MemoEntry = { result?: Explored; promise: Promise<Explored> };
+
 export async function explore(input: {
   bounds: ExploreBounds;
   start: StoryStart;
   storage: Storage;
+  /**
+   * More storages, each at the same start (sessions of their own on the database): the search then
+   * takes shallow states' next steps side by side, one memo for all, with the same counts and the same
+   * shortest counterexample as with one.
+   */
+  moreStorages?: readonly Storage[];
   /** The lab name the path's events carry. */
   lab?: string;
 }): Promise<ExploreResult> {
-  const { bounds, start, storage } = input;
+  const { bounds, start } = input;
   const lab = input.lab ?? 'explore';
   const counts: ExploreCounts = {
     states: 0,
@@ -127,52 +217,117 @@ export async function explore(input: {
     storageSteps: 0,
     refused: 0,
   };
-  const memo = new Map<string, Explored>();
+  const lanes = lanePool([input.storage, ...(input.moreStorages ?? [])]);
+  const memo = new Map<string, MemoEntry>();
   const root = initialState(bounds, start);
   const prelude = preludeEvents(root);
-  const path: StepEvent[] = [...prelude];
 
-  const visit = async (state: ExploreState): Promise<Explored> => {
+  const holdLane = async (walker: Walker): Promise<Lane> => {
+    if (walker.lane) return walker.lane;
+    const lane = await lanes.acquire();
+    walker.lane = lane;
+    await moveLane(lane, walker.writes);
+    return lane;
+  };
+  const letGo = (walker: Walker): void => {
+    if (walker.lane) lanes.release(walker.lane);
+    walker.lane = undefined;
+  };
+
+  /** One step from `state` on the walker's path, and everything after it; the storage is back as it was after. */
+  const take = async (state: ExploreState, step: Step, walker: Walker): Promise<{ edge: Edge; child: Explored }> => {
+    const lane = await holdLane(walker);
+    const { written, read, write } = await runStep(lane.storage, state, step);
+    if (step.kind === 'write' || step.kind === 'check') counts.storageSteps += 1;
+    if (written?.outcome === 'refused') counts.refused += 1;
+    const next = applyStep(state, step, start.rule, written, read);
+    if (write && written) {
+      const applied = { depth: state.depth, write, outcome: written.outcome };
+      lane.applied.push(applied);
+      walker.writes.push(applied);
+    }
+    walker.events.push(next.event);
+    let child: Explored;
+    if (!checkHistory(toWire(lab, walker.events)).ok) {
+      child = { paths: 1, broken: 1, cut: 0, toViolation: [] };
+    } else {
+      const key = stateKey(next.state);
+      const known = memo.get(key);
+      if (known) {
+        counts.duplicates += 1;
+        if (known.result) child = known.result;
+        else {
+          // Another branch explores it now: wait for it without holding a lane.
+          letGo(walker);
+          child = await known.promise;
+        }
+      } else {
+        let settle: { resolve: (e: Explored) => void; reject: (error: unknown) => void } | undefined;
+        const entry: MemoEntry = { promise: new Promise((resolve, reject) => (settle = { resolve, reject })) };
+        entry.promise.catch(() => undefined);
+        memo.set(key, entry);
+        try {
+          child = await visit(next.state, walker);
+        } catch (error) {
+          settle?.reject(error);
+          throw error;
+        }
+        entry.result = child;
+        settle?.resolve(child);
+      }
+    }
+    walker.events.pop();
+    if (write && written) {
+      walker.writes.pop();
+      if (walker.lane) {
+        await walker.lane.storage.undo(state.depth);
+        walker.lane.applied = walker.lane.applied.filter((w) => w.depth < state.depth);
+      }
+    }
+    return { edge: { step, event: next.event }, child };
+  };
+
+  const visit = async (state: ExploreState, walker: Walker): Promise<Explored> => {
     counts.states += 1;
     const steps = enabledSteps(state, bounds);
     if (steps.length === 0) {
       const cut = bounds.depth !== undefined && enabledSteps(state, { ...bounds, depth: undefined }).length > 0;
       return { paths: 1, broken: 0, cut: cut ? 1 : 0 };
     }
+    let taken: { edge: Edge; child: Explored }[];
+    if (lanes.size > 1 && state.depth < SIDE_BY_SIDE_DEPTH) {
+      letGo(walker);
+      taken = await Promise.all(
+        steps.map(async (step) => {
+          const branch: Walker = { events: [...walker.events], writes: [...walker.writes] };
+          try {
+            return await take(state, step, branch);
+          } catch (error) {
+            lanes.fail(error);
+            throw error;
+          } finally {
+            letGo(branch);
+          }
+        }),
+      );
+    } else {
+      taken = [];
+      for (const step of steps) taken.push(await take(state, step, walker));
+    }
+    // Folded in the steps' own order, whichever branch ended first: the shortest way is the same every run.
     const here: Explored = { paths: 0, broken: 0, cut: 0 };
-    for (const step of steps) {
-      const { written, read } = await runStep(storage, state, step);
-      if (step.kind === 'write' || step.kind === 'check') counts.storageSteps += 1;
-      if (written?.outcome === 'refused') counts.refused += 1;
-      const next = applyStep(state, step, start.rule, written, read);
-      path.push(next.event);
-      let child: Explored;
-      if (!checkHistory(toWire(lab, path)).ok) {
-        child = { paths: 1, broken: 1, cut: 0, toViolation: [] };
-      } else {
-        const key = stateKey(next.state);
-        const known = memo.get(key);
-        if (known) {
-          counts.duplicates += 1;
-          child = known;
-        } else {
-          child = await visit(next.state);
-          memo.set(key, child);
-        }
-      }
-      path.pop();
-      if (step.kind === 'write') await storage.undo(state.depth);
+    for (const { edge, child } of taken) {
       here.paths += child.paths;
       here.broken += child.broken;
       here.cut += child.cut;
       if (child.toViolation && (!here.toViolation || child.toViolation.length + 1 < here.toViolation.length)) {
-        here.toViolation = [{ step, event: next.event }, ...child.toViolation];
+        here.toViolation = [edge, ...child.toViolation];
       }
     }
     return here;
   };
 
-  const explored = await visit(root);
+  const explored = await visit(root, { events: [...prelude], writes: [] });
   counts.interleavings = explored.paths;
   counts.broken = explored.broken;
   counts.cut = explored.cut;
