@@ -15,8 +15,8 @@ import { runScenario } from '../testing/run-scenario';
  * A person's program as A or B of the pause story (issue 36, item 5): `npm run scenario -- pause
  * --exec-a "<command>"` runs it through `npm run worker -- --exec`, freezes it for real (SIGSTOP) in
  * its critical window, and exits 0 when the checker's verdict is the one the lab should give: the
- * reference clients in bash and in Python, in the fenced lab (their late write refused, the row keeps
- * B's value) and in the no-fencing lab (their late write accepted: the lost update).
+ * reference clients in bash and in Python, each in the fenced lab (its late write refused, the row keeps
+ * B's value) and in the no-fencing lab (its late write accepted: the checker names the lost update).
  */
 
 after(closePool);
@@ -99,6 +99,32 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
     const { froze, write } = lateWrite(await eventsOf('no-fencing'), 'A');
     assert.equal(write.kind, 'write_accepted');
     assert.equal(write.token, froze.token);
+    const row = await readLabRow(sharedLab('no-fencing'));
+    assert.equal(row?.value, write.detail.value, "the row holds A's late value");
+    await assertNarrationHolds('no-fencing');
+  });
+
+  test("no-fencing, the bash client as A (pause --lab no-fencing): its late write lands over B's, the lost update, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const { code, stdout, stderr } = await runScenario(['pause', '--lab', 'no-fencing', '--exec-a', BASH]);
+    assert.equal(code, 0, `${stdout}\n${stderr}`);
+    assert.match(stdout, /A, a program of your own \("bash worker\.sh"\), said it was about to write/);
+    // The checker names the lost update: B's value overwritten by A with its old token.
+    assert.match(
+      stdout,
+      /^UNSAFE \(No fencing\) \(the checker\): .*lost update: B's value "B-\d+" \(token \d+\) overwritten by A/m,
+    );
+    assert.match(
+      stdout,
+      /^As the no-fencing lab should: A's late write lands over B's \(the checker found a violation\)\.$/m,
+    );
+    assert.match(stderr, /^A\| I hold token \d+ until /m);
+    const events = await eventsOf('no-fencing');
+    assert.equal(events.find((e) => e.actor === 'A' && e.kind === 'worker_started')?.detail.exec, 'bash worker.sh');
+    const { froze, write } = lateWrite(events, 'A');
+    assert.equal(write.kind, 'write_accepted');
+    assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
     const row = await readLabRow(sharedLab('no-fencing'));
     assert.equal(row?.value, write.detail.value, "the row holds A's late value");
     await assertNarrationHolds('no-fencing');
