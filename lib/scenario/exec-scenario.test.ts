@@ -23,6 +23,8 @@ after(closePool);
 
 const BASH = 'bash clients/psql/worker.sh';
 const PYTHON = `${pythonWithPsycopg() ?? 'python3'} clients/python/worker.py`;
+/** The correct client in about twenty lines that docs/protocol.md shows (it runs only under the runner). */
+const MINIMAL = `${pythonWithPsycopg() ?? 'python3'} clients/python/minimal.py`;
 
 const eventsOf = async (lab: LabId) => (await listEvents({ lab })).map(toWire);
 const laterThan = (events: WireEvent[], id: number) => events.filter((e) => e.id > id);
@@ -141,6 +143,52 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
     assert.equal(write.kind, 'write_rejected');
     assert.match(String((await readLabRow(sharedLab('fenced')))?.value), /^B-\d+$/);
     await assertNarrationHolds('fenced');
+  });
+
+  test("fenced, the twenty-line Python client as A: frozen in its critical window, its late write refused, the row keeps B's value, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', MINIMAL]);
+    assert.equal(code, 0, `${stdout}\n${stderr}`);
+    assert.match(stdout, /A, a program of your own \("python3 minimal\.py"\), said it was about to write/);
+    assert.match(stdout, /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
+    assert.match(stdout, /^As the fenced lab should: no write lost \(the checker found no violation\)\.$/m);
+    assert.match(stdout, /^your client \(A\): nothing wrong the lab can see/m);
+    // What it believes, on stderr under its name: the token it holds, and the refusal as the lease lost.
+    assert.match(stderr, /^A\| I hold token \d+$/m);
+    assert.match(stderr, /^A\| my write with token \d+ was refused: I lost the lease$/m);
+    const events = await eventsOf('fenced');
+    const { froze, write } = lateWrite(events, 'A');
+    assert.equal(write.kind, 'write_rejected');
+    assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
+    const lost = laterThan(events, write.id).find((e) => e.actor === 'A' && e.kind === 'lease_lost');
+    assert.equal(lost?.token, write.token, 'it records the refusal as its lease lost');
+    const bWrites = events.filter((e) => e.actor === 'B' && e.kind === 'write_accepted');
+    assert.equal(
+      (await readLabRow(sharedLab('fenced')))?.value,
+      bWrites.at(-1)?.detail.value,
+      "the row keeps B's value",
+    );
+    await assertNarrationHolds('fenced');
+  });
+
+  test("no-fencing, the twenty-line Python client as A: the same late write lands over B's, the lost update, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const { code, stdout, stderr } = await runScenario(['pause', '--lab', 'no-fencing', '--exec-a', MINIMAL]);
+    assert.equal(code, 0, `${stdout}\n${stderr}`);
+    assert.match(
+      stdout,
+      /^UNSAFE \(No fencing\) \(the checker\): .*lost update: B's value "B-\d+" \(token \d+\) overwritten by A/m,
+    );
+    const { froze, write } = lateWrite(await eventsOf('no-fencing'), 'A');
+    assert.equal(write.kind, 'write_accepted');
+    assert.equal(write.token, froze.token);
+    assert.equal(
+      (await readLabRow(sharedLab('no-fencing')))?.value,
+      write.detail.value,
+      "the row holds A's late value",
+    );
   });
 
   test('the reference client did nothing wrong the lab can see', { timeout: 120_000 }, async () => {
