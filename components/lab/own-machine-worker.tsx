@@ -13,7 +13,7 @@ const BUTTON =
  * again, the same line gets a new password, and its settings are put back as issued.
  */
 export function OwnMachineWorker({ labId }: { labId: string }) {
-  const [issued, setIssued] = useState<{ role: string; command: string } | undefined>();
+  const [issued, setIssued] = useState<{ role: string; command: string; execCommand: string } | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const issue = async () => {
@@ -66,7 +66,7 @@ export function OwnMachineWorker({ labId }: { labId: string }) {
             className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 dark:bg-slate-900"
             data-testid="worker-line-exec-command"
           >
-            <code>{`${issued.command.replace('--name <your name>', '--name A')} --exec "python3 my_client.py"`}</code>
+            <code>{issued.execCommand}</code>
           </pre>
         </div>
       ) : null}

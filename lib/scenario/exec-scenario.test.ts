@@ -15,14 +15,16 @@ import { runScenario } from '../testing/run-scenario';
  * A person's program as A or B of the pause story (issue 36, item 5): `npm run scenario -- pause
  * --exec-a "<command>"` runs it through `npm run worker -- --exec`, freezes it for real (SIGSTOP) in
  * its critical window, and exits 0 when the checker's verdict is the one the lab should give: the
- * reference clients in bash and in Python, in the fenced lab (their late write refused, the row keeps
- * B's value) and in the no-fencing lab (their late write accepted: the lost update).
+ * reference clients in bash and in Python, each in the fenced lab (its late write refused, the row keeps
+ * B's value) and in the no-fencing lab (its late write accepted: the checker names the lost update).
  */
 
 after(closePool);
 
 const BASH = 'bash clients/psql/worker.sh';
 const PYTHON = `${pythonWithPsycopg() ?? 'python3'} clients/python/worker.py`;
+/** The correct client in about twenty lines that docs/protocol.md shows (it runs only under the runner). */
+const MINIMAL = `${pythonWithPsycopg() ?? 'python3'} clients/python/minimal.py`;
 
 const eventsOf = async (lab: LabId) => (await listEvents({ lab })).map(toWire);
 const laterThan = (events: WireEvent[], id: number) => events.filter((e) => e.id > id);
@@ -104,6 +106,32 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
     await assertNarrationHolds('no-fencing');
   });
 
+  test("no-fencing, the bash client as A (pause --lab no-fencing): its late write lands over B's, the lost update, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const { code, stdout, stderr } = await runScenario(['pause', '--lab', 'no-fencing', '--exec-a', BASH]);
+    assert.equal(code, 0, `${stdout}\n${stderr}`);
+    assert.match(stdout, /A, a program of your own \("bash worker\.sh"\), said it was about to write/);
+    // The checker names the lost update: B's value overwritten by A with its old token.
+    assert.match(
+      stdout,
+      /^UNSAFE \(No fencing\) \(the checker\): .*lost update: B's value "B-\d+" \(token \d+\) overwritten by A/m,
+    );
+    assert.match(
+      stdout,
+      /^As the no-fencing lab should: A's late write lands over B's \(the checker found a violation\)\.$/m,
+    );
+    assert.match(stderr, /^A\| I hold token \d+ until /m);
+    const events = await eventsOf('no-fencing');
+    assert.equal(events.find((e) => e.actor === 'A' && e.kind === 'worker_started')?.detail.exec, 'bash worker.sh');
+    const { froze, write } = lateWrite(events, 'A');
+    assert.equal(write.kind, 'write_accepted');
+    assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
+    const row = await readLabRow(sharedLab('no-fencing'));
+    assert.equal(row?.value, write.detail.value, "the row holds A's late value");
+    await assertNarrationHolds('no-fencing');
+  });
+
   test("fenced, the Python client as B: it takes over and writes, A's late write is refused, exit 0", {
     timeout: 120_000,
   }, async () => {
@@ -115,6 +143,52 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
     assert.equal(write.kind, 'write_rejected');
     assert.match(String((await readLabRow(sharedLab('fenced')))?.value), /^B-\d+$/);
     await assertNarrationHolds('fenced');
+  });
+
+  test("fenced, the twenty-line Python client as A: frozen in its critical window, its late write refused, the row keeps B's value, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', MINIMAL]);
+    assert.equal(code, 0, `${stdout}\n${stderr}`);
+    assert.match(stdout, /A, a program of your own \("python3 minimal\.py"\), said it was about to write/);
+    assert.match(stdout, /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
+    assert.match(stdout, /^As the fenced lab should: no write lost \(the checker found no violation\)\.$/m);
+    assert.match(stdout, /^your client \(A\): nothing wrong the lab can see/m);
+    // What it believes, on stderr under its name: the token it holds, and the refusal as the lease lost.
+    assert.match(stderr, /^A\| I hold token \d+$/m);
+    assert.match(stderr, /^A\| my write with token \d+ was refused: I lost the lease$/m);
+    const events = await eventsOf('fenced');
+    const { froze, write } = lateWrite(events, 'A');
+    assert.equal(write.kind, 'write_rejected');
+    assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
+    const lost = laterThan(events, write.id).find((e) => e.actor === 'A' && e.kind === 'lease_lost');
+    assert.equal(lost?.token, write.token, 'it records the refusal as its lease lost');
+    const bWrites = events.filter((e) => e.actor === 'B' && e.kind === 'write_accepted');
+    assert.equal(
+      (await readLabRow(sharedLab('fenced')))?.value,
+      bWrites.at(-1)?.detail.value,
+      "the row keeps B's value",
+    );
+    await assertNarrationHolds('fenced');
+  });
+
+  test("no-fencing, the twenty-line Python client as A: the same late write lands over B's, the lost update, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const { code, stdout, stderr } = await runScenario(['pause', '--lab', 'no-fencing', '--exec-a', MINIMAL]);
+    assert.equal(code, 0, `${stdout}\n${stderr}`);
+    assert.match(
+      stdout,
+      /^UNSAFE \(No fencing\) \(the checker\): .*lost update: B's value "B-\d+" \(token \d+\) overwritten by A/m,
+    );
+    const { froze, write } = lateWrite(await eventsOf('no-fencing'), 'A');
+    assert.equal(write.kind, 'write_accepted');
+    assert.equal(write.token, froze.token);
+    assert.equal(
+      (await readLabRow(sharedLab('no-fencing')))?.value,
+      write.detail.value,
+      "the row holds A's late value",
+    );
   });
 
   test('the reference client did nothing wrong the lab can see', { timeout: 120_000 }, async () => {

@@ -33,8 +33,8 @@ import { runSweepScenario } from './sweep';
 
 /*
  * `npm run scenario -- <name> [options]`, with real worker processes.
- *   pause | no-fencing | read-check-write | token-as-text | per-process-counter | bypass
- *     | same-token-takeover (the pause, where B's takeover keeps A's token)
+ *   pause [--lab <a lab of the pause story>] | no-fencing | read-check-write | token-as-text
+ *     | per-process-counter | bypass | same-token-takeover (the pause, where B's takeover keeps A's token)
  *     | drifting-clock | drifting-clock-fenced [--lease-clock own|database] (nothing freezes: A's slow
  *       clock, lib/scenario/drift.ts; with database, A asks the database before each write)
  *     | delayed-packet | delayed-packet-unfenced [--retry] (nothing freezes: the network holds A's write,
@@ -57,6 +57,8 @@ const PAUSE_SCENARIOS: ReadonlyMap<string, LabId> = new Map([
   ...WORKER_LAB_IDS.filter((lab) => lab !== PAUSE_FENCED).map((lab) => [lab, lab] as const),
 ]);
 const NAMES = [...PAUSE_SCENARIOS.keys(), 'chaos', 'durability', FAILOVER_LAB, 'sweep'];
+/** The labs that tell the pause story: `pause --lab` takes one. */
+const PAUSE_STORY_LABS = WORKER_LAB_IDS.filter(hasPauseStory);
 const EXIT = { safe: 0, help: 0, unsafe: 1, ...COMMAND_EXIT, inUse: 5 } as const;
 /** Crash cycles of the durability scenario. */
 const CYCLES = { min: 1, max: 500, default: 20 } as const;
@@ -68,6 +70,7 @@ const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
   delayed-packet, delayed-packet-unfenced: [--retry] (A's client times out and retries the held write)
   drifting-clock, drifting-clock-fenced: [--lease-clock ${LEASE_CLOCKS.join('|')}] (database: A asks the database before each write)
   failover:   [--sync] [--grants-past-cut ${GRANTS_PAST_CUT.default}]
+  pause:      [--lab <lab>] (the pause story in that lab, one of ${PAUSE_STORY_LABS.join(', ')})
   the pause story (pause, no-fencing, …): [--exec-a "<command>"] [--exec-b "<command>"] (your own lock client as A or B,
               run by npm run worker -- --exec; exits 0 when the verdict is the one the lab should give, 1 when
               it is not or your program stopped the story)
@@ -93,6 +96,8 @@ type Options = {
   sweep: { grid: SweepGrid; concurrency: number };
   /** The pause story's workers that are a person's program (--exec-a, --exec-b): exec-lanes.ts. */
   execLanes: ExecLanes;
+  /** The lab whose story a lab's scenario tells (its name's, or `pause --lab`'s); none for the others. */
+  story: LabId | undefined;
 };
 
 /** --exec-a, --exec-b: a command line, as `npm run worker -- --exec` takes it. */
@@ -156,7 +161,19 @@ function parse(argv: string[]): { name: string; options: Options } {
   };
   const leaseClock = values['lease-clock'] ?? 'own';
   if (!isLeaseClock(leaseClock)) throw new UsageError(`--lease-clock must be one of ${LEASE_CLOCKS.join(', ')}`);
-  const story = PAUSE_SCENARIOS.get(name);
+  // --lab: chaos's lab, or the lab the pause scenario tells its story in (`pause --lab no-fencing
+  // --exec-a …`, as issue 36 writes it); every other scenario names its lab itself.
+  if (values.lab !== undefined && name !== 'chaos' && name !== 'pause') {
+    throw new UsageError(
+      `--lab is for chaos and pause only, not ${name} (the pause story in another lab: pause --lab <lab>)`,
+    );
+  }
+  const lab = values.lab ?? PAUSE_FENCED;
+  if (!isWorkerLabId(lab)) throw new UsageError(`--lab must be one of ${WORKER_LAB_IDS.join(', ')}`);
+  if (name === 'pause' && !hasPauseStory(lab)) {
+    throw new UsageError(`--lab for the pause story must be one of ${PAUSE_STORY_LABS.join(', ')}`);
+  }
+  const story = name === 'pause' ? lab : PAUSE_SCENARIOS.get(name);
   if (leaseClock !== 'own' && !(story && hasDriftingClock(story))) {
     throw new UsageError('--lease-clock is for the drifting-clock scenarios only');
   }
@@ -178,8 +195,6 @@ function parse(argv: string[]): { name: string; options: Options } {
     concurrency: values.concurrency === undefined ? SWEEP_LIMITS.concurrency.default : Number(values.concurrency),
   });
   if (!sweep.success) throw new UsageError(sweep.error.issues[0]?.message ?? 'invalid sweep');
-  const lab = values.lab ?? PAUSE_FENCED;
-  if (!isWorkerLabId(lab)) throw new UsageError(`--lab must be one of ${WORKER_LAB_IDS.join(', ')}`);
   const exec = execLanesInput.safeParse({ A: values['exec-a'], B: values['exec-b'] });
   if (!exec.success) throw new UsageError(exec.error.issues[0]?.message ?? 'invalid --exec-a or --exec-b');
   const execLanes = Object.fromEntries(Object.entries(exec.data).filter(([, command]) => command !== undefined));
@@ -207,6 +222,7 @@ function parse(argv: string[]): { name: string; options: Options } {
       grantsPastCut: whole('grants-past-cut', values['grants-past-cut'], GRANTS_PAST_CUT),
       sweep: sweep.data,
       execLanes,
+      story,
     },
   };
 }
@@ -248,7 +264,7 @@ async function main(argv: string[]): Promise<number> {
       if (bar) process.stderr.write('\n');
       return outcome.safe ? EXIT.safe : EXIT.unsafe;
     }
-    const lab = PAUSE_SCENARIOS.get(name);
+    const lab = options.story;
     if (lab !== undefined && hasPacketRelay(lab)) {
       const story = options.retry ? runDelayedPacketRetryScenario : runDelayedPacketScenario;
       return (await story(sharedLab(lab), print)).safe ? EXIT.safe : EXIT.unsafe;

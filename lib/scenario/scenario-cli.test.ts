@@ -123,6 +123,33 @@ describe('npm run scenario -- pause', () => {
     assert.equal(lines.at(-1).safe, false);
   });
 
+  test('pause --lab <lab>: the pause story in that lab (no-fencing: exit 1, the lost update); --lab elsewhere, exit 2', {
+    timeout: 120_000,
+  }, async () => {
+    const run = await runScenario(['pause', '--lab', 'no-fencing', '--json']);
+    assert.equal(run.code, 1, run.stderr);
+    const lines = jsonLines(run.stdout);
+    const { events, row, checked } = await recorded('no-fencing');
+    assert.equal(checked.ok, false);
+    const ids = walkthroughFor('no-fencing').map((step) => step.id);
+    assert.deepEqual(
+      lines.slice(0, ids.length).map(({ step, narration }) => ({ step, narration })),
+      walkthroughWords('no-fencing', events, row),
+    );
+    assert.match(lines.at(-1).text, /^UNSAFE \(No fencing\) \(the checker\): .*lost update/);
+    for (const [args, words] of [
+      [['pause', '--lab', 'drifting-clock'], /\n--lab for the pause story must be one of fenced, no-fencing, /],
+      [['no-fencing', '--lab', 'fenced'], /\n--lab is for chaos and pause only, not no-fencing /],
+      [['durability', '--lab', 'fenced'], /\n--lab is for chaos and pause only, not durability /],
+      [['pause', '--lab', 'nowhere'], /\n--lab must be one of fenced, /],
+    ] as const) {
+      const refused = await runScenario([...args]);
+      assert.equal(refused.code, 2, `${args.join(' ')}: ${refused.stderr}`);
+      assert.match(refused.stderr, words);
+      assert.equal(refused.stdout, '');
+    }
+  });
+
   test("the drifting clock judged by the database's clock: the steps to B's takeover, and the checker finds nothing (exit 0)", async () => {
     const asks = await runScenario(['drifting-clock', '--lease-clock', 'database', '--json']);
     assert.equal(asks.code, 0, asks.stderr);

@@ -11,7 +11,8 @@ import { issueMyWorkerLine } from './worker-line-commands';
 /*
  * A person's worker line as a lab's page issues it (issue 33): a private lab's owner gets a command
  * with the lab's join key and a URL that logs in; nobody else gets one for that lab; a shared lab's
- * watcher gets one only while its trainer lets remote workers in; a delayed-packet lab has none.
+ * watcher gets one only while its trainer lets remote workers in; a delayed-packet lab has none. The
+ * `--exec` form names the lane A in a private lab, and leaves the name to the person in a shared one.
  */
 
 const ALICE = newOwnerSecret();
@@ -36,6 +37,11 @@ test("a private lab's owner gets a command with the lab's join key, and its URL 
       `^npm run worker -- --db postgres://fencing_line_\\w+:\\S+ --lab ${lab} --join-key ${key} --name <your name>$`,
     ),
   );
+  // Its own program runs as A, the lane the Your client story freezes.
+  assert.equal(
+    issued.data.execCommand,
+    `${issued.data.command.replace(/<your name>$/, 'A')} --exec "python3 my_client.py"`,
+  );
   const url = /--db (\S+)/.exec(issued.data.command)?.[1] as string;
   const db = new pg.Client({ connectionString: url });
   await db.connect();
@@ -58,6 +64,9 @@ test("a shared lab's watcher gets a line only while the trainer lets remote work
   const open = await issueMyWorkerLine({ lab: 'no-fencing' }, caller(BOB, '198.20.0.3'));
   assert.ok(open.ok, JSON.stringify(open));
   assert.match(open.data.command, /--lab no-fencing --name <your name>$/);
+  // The trainer keeps the names A and B in a shared lab (worker_join: reserved_name): a program of
+  // one's own runs under one's own name there too.
+  assert.match(open.data.execCommand, /--lab no-fencing --name <your name> --exec "python3 my_client\.py"$/);
   const relay = await issueMyWorkerLine({ lab: 'delayed-packet' }, caller(BOB, '198.20.0.3'));
   assert.equal(!relay.ok && relay.error.code, 'invalid_input');
   const junk = await issueMyWorkerLine({ lab: 'fenced', extra: 1 }, caller(BOB, '198.20.0.3'));

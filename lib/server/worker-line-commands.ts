@@ -9,7 +9,7 @@ import { runsOnFailoverPair } from '../labs/traits';
 import { FencingError } from '../model/core/errors';
 import { labInput } from '../model/lab/lab-inputs';
 import { hasPacketRelay } from '../model/lab/lab-kinds';
-import { workerCommand } from '../model/lab/worker-command';
+import { workerCommand, workerExecCommand } from '../model/lab/worker-command';
 import { type Credentials, canDrive, ownerHashOf } from './access';
 import { labFor } from './lab-commands';
 import { validatedAction } from './validated-action';
@@ -18,11 +18,12 @@ import { validatedAction } from './validated-action';
  * A person's own worker line (issue 33; db/worker-lines.ts), issued from a lab's page to the browser
  * that asks: its private lab's owner, or anyone watching a shared lab while its trainer lets remote
  * workers in. One line per browser and lab: asked again, the same role gets a new password and its
- * settings as issued. The answer is the command to paste, with the line's URL in it; it is shown to
- * that browser once and kept nowhere but in PostgreSQL's own password hash.
+ * settings as issued. The answer is the command to paste, with the line's URL in it (and the same with a
+ * program of one's own as the lane, `--exec`); it is shown to that browser once and kept nowhere but in
+ * PostgreSQL's own password hash.
  */
 
-export type IssuedWorkerLine = { role: string; command: string };
+export type IssuedWorkerLine = { role: string; command: string; execCommand: string };
 
 /**
  * Where a person's machine reaches PostgreSQL: the address the launcher found for the room
@@ -55,9 +56,11 @@ export function issueMyWorkerLine(
     }
     const address = caller.address && isIP(caller.address) ? caller.address : undefined;
     const line = await issueWorkerLine({ holder: ownerHashOf(caller.ownerSecret), lab: lab.id, address });
+    const url = workerLineUrl(databaseUrl(), line, workerHost());
     return {
       role: line.role,
-      command: workerCommand(workerLineUrl(databaseUrl(), line, workerHost()), lab.id, joinKey),
+      command: workerCommand(url, lab.id, joinKey),
+      execCommand: workerExecCommand(url, lab.id, joinKey),
     };
   })(raw);
 }

@@ -89,3 +89,29 @@ test('the protocol check can fail: it names a function left undocumented and a h
     'worker_beat',
   );
 });
+
+/** The lines of a program that are code: neither blank nor a comment, its opening docstring left out. */
+function codeLines(source: string): string[] {
+  const body = source.replace(/^"""[\s\S]*?"""\n/, '');
+  return body.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
+}
+
+test('the page shows the client in twenty lines as it is, and it stays about that short; the reference clients fit a slide', async () => {
+  const minimal = await readFile('clients/python/minimal.py', 'utf8');
+  const page = await readFile(PROTOCOL_DOC, 'utf8');
+  const shown = /\n## A client in twenty lines\n[\s\S]*?\n```python\n([\s\S]*?)```\n/.exec(page)?.[1];
+  assert.equal(shown, minimal, `${PROTOCOL_DOC}'s "A client in twenty lines" shows clients/python/minimal.py as it is`);
+  const code = codeLines(minimal);
+  assert.ok(code.length <= 30, `about twenty lines of code, not ${code.length}`);
+  for (const client of ['clients/python/worker.py', 'clients/psql/worker.sh']) {
+    const lines = (await readFile(client, 'utf8')).trimEnd().split('\n').length;
+    assert.ok(lines <= 120, `${client} is short enough to read on a slide (at most 120 lines), not ${lines}`);
+  }
+});
+
+test('the count of code lines can fail: comments, blank lines and the docstring are not code', () => {
+  assert.deepEqual(codeLines('"""A client.\nIn two lines."""\nimport os\n\n# a comment\n  x = 1  # then\n'), [
+    'import os',
+    '  x = 1  # then',
+  ]);
+});

@@ -145,6 +145,7 @@ function Stage({ lab, mode, canDrive, initialStep }: Parameters<typeof FailoverP
                     : undefined,
               },
               togglePause: noWorkers,
+              freezeBeforeWrite: noWorkers,
               resume: noWorkers,
               askOrReveal: () =>
                 store.getState().notify('error', 'The failover lab asks the room no questions: use a worker lab'),

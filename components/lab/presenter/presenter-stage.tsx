@@ -31,6 +31,8 @@ const headerButton =
 export type StageDrive = {
   narration: NarrationDrive;
   togglePause: () => unknown;
+  /** W: freeze the selected worker before its next write, until resumed (the lab page's W). */
+  freezeBeforeWrite: () => unknown;
   resume: () => unknown;
   /** Q: asks the room about the next step, or reveals the open question's answers. */
   askOrReveal: () => unknown;
@@ -68,6 +70,7 @@ export function PresenterStage(props: {
     back: drive.narration.back,
     toggleAutoplay: drive.narration.toggleAutoplay,
     togglePause: drive.togglePause,
+    freezeBeforeWrite: drive.freezeBeforeWrite,
     resume: drive.resume,
     askOrReveal: drive.askOrReveal,
   };

@@ -100,6 +100,16 @@ function DrivenPresenter({
           if (!worker) return;
           return worker.phase === 'paused' ? commands.resume(worker.id) : commands.pause(worker.id, 'until-resumed');
         },
+        // The lab page's W, until resumed (P, or R): one freeze at a time, as there.
+        freezeBeforeWrite: () => {
+          const worker = selected();
+          if (!worker) return;
+          if (worker.phase === 'paused') {
+            store.getState().notify('error', `${worker.name} is frozen already: R resumes it`);
+            return;
+          }
+          return commands.pause(worker.id, 'critical-window');
+        },
         resume: () => {
           const worker = selected();
           return worker && commands.resume(worker.id);

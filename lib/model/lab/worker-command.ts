@@ -9,6 +9,18 @@ export function workerCommand(workerUrl: string, lab: string, joinKey?: string):
   return `npm run worker -- --db ${shellWord(workerUrl)} --lab ${shellWord(lab)}${key} --name <your name>`;
 }
 
+/**
+ * The same command with a program of one's own as the lane (the runner, `--exec`; docs/protocol.md).
+ * In a private lab its owner runs it as A, the lane the Your client story freezes; a shared lab's
+ * trainer keeps the names A and B (worker_join refuses them there: `reserved_name`), so the person
+ * picks a name of their own, as in the plain command.
+ */
+export function workerExecCommand(workerUrl: string, lab: string, joinKey?: string): string {
+  const command = workerCommand(workerUrl, lab, joinKey);
+  const named = joinKey ? command.replace(/--name <your name>$/, '--name A') : command;
+  return `${named} --exec "python3 my_client.py"`;
+}
+
 /** One shell word: as it is when that is safe to paste, else in single quotes. */
 function shellWord(text: string): string {
   return /^[A-Za-z0-9@%:/._~+=-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
