@@ -97,7 +97,7 @@ test("a watcher's presenter page follows the trainer's steps, and its driving ke
     const watcher = new PresenterPage(await context.newPage(), 'fenced');
     await watcher.gotoPresenter();
     await expect(watcher.driveStatus).toHaveText('Watching');
-    await expect(watcher.readOnly).toContainText('The keys → ← Space P R are disabled here.');
+    await expect(watcher.readOnly).toContainText('The keys → ← Space P W R Q are disabled here.');
     await watcher.expectStep(1, 'The lab has been reset');
     await expect(watcher.next).toHaveCount(0);
     await expect(watcher.autoplay).toHaveCount(0);

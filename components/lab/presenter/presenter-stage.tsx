@@ -13,7 +13,7 @@ import { LiveTables } from '../live-tables';
 import { Timeline } from '../timeline/timeline';
 import { VerdictBanner } from '../verdict-banner';
 import { PresenterHelp } from './presenter-help';
-import { type DriveKeys, usePresenterKeys } from './presenter-keys';
+import { type DriveKeys, PRESENTER_KEYS, usePresenterKeys } from './presenter-keys';
 import { type NarrationDrive, type NarrationView, PresenterNarration } from './presenter-narration';
 import { useDrawingFit } from './presenter-verdict';
 import { WorkerStrip } from './worker-strip';
@@ -162,6 +162,11 @@ function DriveHints() {
 }
 
 /** A watcher's notice, in two lines (the stage must fit the screen): what they see, and why the driving keys do nothing. */
+/** The keys that drive the lab, named as the keys' help names them: a watcher's are disabled. */
+const DRIVING_KEYS = PRESENTER_KEYS.filter((k) => k.drives)
+  .map((k) => k.keys)
+  .join(' ');
+
 function WatchingBanner({ labHref, refusal }: { labHref: string; refusal: string }) {
   return (
     <section
@@ -173,7 +178,7 @@ function WatchingBanner({ labHref, refusal }: { labHref: string; refusal: string
         Watching: read-only
       </h2>
       <p>
-        Only the trainer drives this lab; the narration shows the step the trainer shows. The keys → ← Space P R are
+        Only the trainer drives this lab; the narration shows the step the trainer shows. The keys {DRIVING_KEYS} are
         disabled here. To drive, enter the trainer key on{' '}
         <Link className="font-semibold underline" href={labHref}>
           the lab's page
