@@ -50,6 +50,11 @@ export interface Storage {
   write(depth: number, write: StorageWrite): Promise<WriteOutcome>;
   read(depth: number): Promise<number>;
   undo(depth: number): Promise<void>;
+  /**
+   * The failover lab's pair (db/explore-failover.ts), under `depth`'s savepoint: the standby's row made
+   * the primary's (a catch-up), or the standby's row the one written from now on (the promotion).
+   */
+  pair?(depth: number, step: 'catch-up' | 'promote'): Promise<void>;
 }
 
 export type ExploreCounts = {
@@ -59,7 +64,7 @@ export type ExploreCounts = {
   /** Paths cut by the depth bound (counted among the interleavings). */
   cut: number;
   duplicates: number;
-  /** Writes (and a split write's reads) executed by the storage (on the real database: statements run). */
+  /** Writes (and a split write's reads, the failover pair's steps) executed by the storage (on the real database: statements run). */
   storageSteps: number;
   /** Of those, the writes the storage refused with an error (the row's trigger), not by the predicate. */
   refused: number;
@@ -89,6 +94,11 @@ async function runStep(
   step: Step,
 ): Promise<{ written?: WriteOutcome; read?: number }> {
   if (step.kind === 'check') return { read: await storage.read(state.depth) };
+  if (step.kind === 'catch-up' || step.kind === 'promote') {
+    if (!storage.pair) throw new RangeError(`this storage has no pair for a ${step.kind} step`);
+    await storage.pair(state.depth, step.kind);
+    return {};
+  }
   if (step.kind !== 'write') return {};
   const checked = state.holders.find((h) => h.name === step.holder)?.checked;
   const written = await storage.write(state.depth, {
@@ -143,6 +153,7 @@ export async function explore(input: {
     for (const step of steps) {
       const { written, read } = await runStep(storage, state, step);
       if (step.kind === 'write' || step.kind === 'check') counts.storageSteps += 1;
+      if (step.kind === 'catch-up' || step.kind === 'promote') counts.storageSteps += 1;
       if (written?.outcome === 'refused') counts.refused += 1;
       const next = applyStep(state, step, start.rule, written, read);
       path.push(next.event);
@@ -162,6 +173,7 @@ export async function explore(input: {
       }
       path.pop();
       if (step.kind === 'write') await storage.undo(state.depth);
+      if (step.kind === 'catch-up' || step.kind === 'promote') await storage.undo(state.depth);
       here.paths += child.paths;
       here.broken += child.broken;
       here.cut += child.cut;
