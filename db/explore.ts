@@ -15,6 +15,7 @@ import {
 import { type ExploreBounds, HOLDER_NAMES, type StoryStart, type WriteOutcome } from '../lib/model/explore/story';
 import type { ExploreSetting } from '../lib/model/guard/guard-probes';
 import { privateLabIdFrom, privateResourceOf } from '../lib/model/lab/lab-instance';
+import { exploreFailoverOnDatabase, walkFailoverOnDatabase } from './explore-failover';
 import { newClient, toFencingError } from './pool';
 import { ourSqlstate } from './sqlstates';
 import { GUARD_STATEMENT_TIMEOUT_MS } from './your-guard';
@@ -78,6 +79,7 @@ export async function exploreOnDatabase(input: {
   planted?: PlantedPredicate;
 }): Promise<DatabaseExploration> {
   const { lab, bounds } = input;
+  if (lab.write.table === 'fo_rows') return exploreFailoverOnDatabase({ lab, bounds });
   return inScratchTransaction(lab, bounds.holders, input.planted, async (scratch, storage) => {
     const started = performance.now();
     const result = await explore({ bounds, start: startOf(lab, scratch), storage, lab: scratch.lab });
@@ -173,6 +175,7 @@ export async function walkOnDatabase(input: {
   path: readonly number[];
 }): Promise<Walk> {
   const { lab, bounds } = input;
+  if (lab.write.table === 'fo_rows') return walkFailoverOnDatabase({ lab, bounds, path: input.path });
   return inScratchTransaction(lab, bounds.holders, undefined, (scratch, storage) =>
     walk({ bounds, start: startOf(lab, scratch), storage, path: input.path, lab: scratch.lab }),
   );
@@ -227,12 +230,16 @@ type Scratch = {
   value: string;
   token: number;
   reserved: number[];
-  write: ExploreLab['write'];
+  /** A lab of one row in the app's database (the failover lab's pair is db/explore-failover.ts). */
+  write: Exclude<ExploreLab['write'], { table: 'fo_rows' }>;
 };
 
 const INITIAL_VALUE = 'initial';
 
 async function openScratchRow(client: Client, lab: ExploreLab, holders: number): Promise<Scratch> {
+  const write = lab.write;
+  if (write.table === 'fo_rows')
+    throw new RangeError('the failover lab is explored on its pair (db/explore-failover.ts)');
   // A private lab of the kind, opened inside the transaction as db/labs.ts createPrivateLab opens one:
   // the write functions ask the lab that owns the row for its kind, mode and lease.
   const id = privateLabIdFrom(randomBytes(10));
@@ -280,7 +287,7 @@ async function openScratchRow(client: Client, lab: ExploreLab, holders: number):
       [reserved, resource, id],
     );
   }
-  return { lab: id, rowId, value: INITIAL_VALUE, token, reserved, write: lab.write };
+  return { lab: id, rowId, value: INITIAL_VALUE, token, reserved, write };
 }
 
 /**
