@@ -7,7 +7,7 @@ import { dropGuard, installGuard } from '../../db/your-guard';
 import { COMMAND_EXIT, cleanUpOnInterrupt, commandDatabase, commandFailure } from '../launcher/command-database';
 import type { EmbeddedCluster } from '../launcher/embedded-postgres';
 import { isFencingError, UsageError } from '../model/core/errors';
-import { type ExploreLab, exploreLabOf } from '../model/explore/explore-labs';
+import { type ExploreLab, exploreLabOf, failoverLab } from '../model/explore/explore-labs';
 import type { ExploreBounds } from '../model/explore/story';
 import { counterexampleWords, verdictSentence } from '../model/explore/verdict';
 import { exploreSettings, settingsWords } from '../model/guard/guard-probes';
@@ -45,7 +45,8 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.help;
   }
   const guardFile = args.guard;
-  const lab = guardFile === undefined ? exploreLabOf(args.lab) : undefined;
+  const lab =
+    guardFile === undefined ? (args.sync ? failoverLab(args.lab, 'sync') : exploreLabOf(args.lab)) : undefined;
   if (lab && 'refusal' in lab) {
     console.error(`${EXPLORE_USAGE}\n${lab.refusal}`);
     return EXIT.usage;
@@ -93,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
           lab: lab?.kind ?? GUARD_LAB,
           ...(guard ? { guard: guard.statement } : {}),
           bounds,
+          ...(lab?.write.table === 'fo_rows' ? { replication: lab.write.replication } : {}),
           holds,
           verdict: verdictSentence(title, result, seconds),
           ...(settings ? { alsoExplored: settingsWords(settings) } : {}),
@@ -109,7 +111,9 @@ async function main(argv: string[]): Promise<number> {
       const split = lab?.write.table === 'unguarded_rows' && lab.write.mode === 'app-check';
       const ran = split
         ? `${plural(result.counts.storageSteps, 'statement')} (the lab's reads and writes)`
-        : plural(result.counts.storageSteps, 'write');
+        : lab?.write.table === 'fo_rows'
+          ? `${plural(result.counts.storageSteps, 'step')} (the lab's writes, the standby's catch-ups and promotions)`
+          : plural(result.counts.storageSteps, 'write');
       console.log(
         `${ran} run on the database (${stepsPerSecond?.toLocaleString('en-US') ?? '?'} a second), ${plural(result.counts.duplicates, 'state')} reached again and not explored again; nothing committed.`,
       );
