@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { FencingError } from '../lib/model/core/errors';
 import type { ExploreLab } from '../lib/model/explore/explore-labs';
 import type { Replication } from '../lib/model/explore/failover-story';
-import { explore, type Storage, type Walk, walk } from '../lib/model/explore/search';
+import { type ExploreResult, explore, type Storage, type Walk, walk } from '../lib/model/explore/search';
 import {
   applyStep,
   type ExploreBounds,
@@ -17,7 +17,6 @@ import {
   type WriteOutcome,
 } from '../lib/model/explore/story';
 import { FAILOVER_LAB } from '../lib/model/failover/failover-events';
-import type { DatabaseExploration } from './explore';
 import { PROTECTED_ROW_SCHEMA, type ProtectedRow, readProtectedRow, writeFencedRow } from './failover-cluster';
 import { newClient, toFencingError } from './pool';
 
@@ -45,14 +44,14 @@ type ScratchPair = { primary: string; standby: string };
 export async function exploreFailoverOnDatabase(input: {
   lab: ExploreLab;
   bounds: ExploreBounds;
-}): Promise<DatabaseExploration> {
+}): Promise<{ result: ExploreResult; seconds: number }> {
   const { bounds } = input;
   const replication = replicationOf(input.lab);
   return inScratchPair(replication, async (storage) => {
     const started = performance.now();
     const result = await explore({ bounds, start: startOf(replication), storage, lab: FAILOVER_LAB });
     const seconds = (performance.now() - started) / 1000;
-    return { result, seconds, row: { table: 'fo_rows', id: 1 }, reserved: [] };
+    return { result, seconds };
   });
 }
 

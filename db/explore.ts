@@ -79,7 +79,10 @@ export async function exploreOnDatabase(input: {
   planted?: PlantedPredicate;
 }): Promise<DatabaseExploration> {
   const { lab, bounds } = input;
-  if (lab.write.table === 'fo_rows') return exploreFailoverOnDatabase({ lab, bounds });
+  if (lab.write.table === 'fo_rows') {
+    // The failover lab's pair: two scratch servers' rows, no row of the app's and no tokens reserved.
+    return { ...(await exploreFailoverOnDatabase({ lab, bounds })), row: { table: 'fo_rows', id: 1 }, reserved: [] };
+  }
   return inScratchTransaction(lab, bounds.holders, input.planted, async (scratch, storage) => {
     const started = performance.now();
     const result = await explore({ bounds, start: startOf(lab, scratch), storage, lab: scratch.lab });

@@ -1,8 +1,8 @@
 import { LABS } from '../../labs/index';
 import type { NewEvent } from '../core/events';
+import type { WireEvent } from '../core/wire';
 import { CLUSTER_ACTOR, FAILOVER_LAB, failoverEvent } from '../failover/failover-events';
 import type { FailoverServerRole } from '../failover/failover-steps';
-import type { HolderName, StepEvent } from './story';
 
 /*
  * The failover lab's story for the explorer (story.ts holds the holders' steps): the lock service on
@@ -30,7 +30,12 @@ export const SEQUENCE_LOGGED_AHEAD = 32;
 /** The lock the failover lab's holders take, as its events name it (the checker's grants by resource). */
 export const FAILOVER_RESOURCE = LABS[FAILOVER_LAB].resource;
 
-export type ServerLease = { holder: HolderName; token: number };
+/** A holder's name (story.ts HolderName: A, B, C), kept apart here so that story.ts alone imports this file. */
+type Holder = string;
+/** An event of a step, as story.ts StepEvent: the path gives it its id, its time and its lab. */
+type StepEvent = Omit<WireEvent, 'id' | 'at' | 'lab'>;
+
+export type ServerLease = { holder: Holder; token: number };
 type Row = { value: string; token: number };
 
 export type FailoverState = {
@@ -79,7 +84,7 @@ export function failoverSteps(fo: FailoverState): PairStep[] {
 }
 
 /** A grant on the serving server: its sequence's next value (and a new WAL record when past what it logged). */
-export function grantOnPair(fo: FailoverState, holder: HolderName): { token: number; failover: FailoverState } {
+export function grantOnPair(fo: FailoverState, holder: Holder): { token: number; failover: FailoverState } {
   const token = fo.sequence.last + 1;
   const sequence = {
     last: token,
@@ -111,7 +116,7 @@ const leaseDetail = (lease?: ServerLease) =>
   lease ? { resource: FAILOVER_RESOURCE, holder: lease.holder, token: String(lease.token) } : undefined;
 
 /** A grant as the failover lab records it (its resource, the server that acknowledged it). */
-export function grantEvent(fo: FailoverState, holder: HolderName, token: number): StepEvent {
+export function grantEvent(fo: FailoverState, holder: Holder, token: number): StepEvent {
   return withoutLab(
     failoverEvent({
       kind: 'grant',
@@ -126,7 +131,7 @@ export function grantEvent(fo: FailoverState, holder: HolderName, token: number)
 /** A write as the failover lab records it (the server that decided it, the row's token when refused). */
 export function writeEvent(
   fo: FailoverState,
-  write: { holder: HolderName; token: number; value: string; accepted: boolean; storedToken?: number },
+  write: { holder: Holder; token: number; value: string; accepted: boolean; storedToken?: number },
 ): StepEvent {
   return withoutLab(
     failoverEvent({
