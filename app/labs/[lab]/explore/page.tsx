@@ -23,7 +23,7 @@ type Props = {
 };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { lab } = await labForPage((await params).lab);
+  const { lab } = await labForPage((await params).lab, { failoverPage: true });
   return { title: `Explore: ${summaryTitle(lab)} · Fencing Lab` };
 }
 
@@ -125,7 +125,7 @@ export default async function ExplorePage({ params, searchParams }: Props) {
               className={button}
               aria-current={size.holders === address.holders && size.writes === address.writes ? 'page' : undefined}
             >
-              {size.holders} holders × {size.writes} writes
+              {size.holders} holders × {size.writes} {size.writes === 1 ? 'write' : 'writes'}
             </Link>
           ))}
           {pair ? (
