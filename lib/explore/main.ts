@@ -17,9 +17,9 @@ import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
 import { EXPLORE_USAGE, GUARD_LAB, parseExploreArgs } from './args';
 
 /*
- * `npm run explore -- --lab <lab> [--holders N] [--writes N] [--depth N] [--json]`: every interleaving
- * of the lab's story up to the bounds, each write run by the lab's real SQL in one transaction that is
- * rolled back (db/explore.ts). `--guard file.sql` in place of --lab: a person's own guard statement,
+ * `npm run explore -- --lab <lab> [--holders N] [--writes N] [--depth N] [--renew | --sync] [--json]`: every
+ * interleaving of the lab's story up to the bounds, each write run by the lab's real SQL in one transaction that is
+ * rolled back (db/explore.ts; the failover lab's pair, asynchronous or with --sync, db/explore-failover.ts). `--guard file.sql` in place of --lab: a person's own guard statement,
  * in a private your-guard lab of its own (closed after), explored as the attack's exhaustive part is. Exit codes as `npm run scenario`'s: 0 holds, 1 breaks, 2 bad usage,
  * 3 no database reachable, 4 any other failure, 130 interrupted. Without DATABASE_URL it starts the
  * embedded database the way `npm run scenario` does (lib/launcher/command-database.ts).

@@ -92,7 +92,7 @@ export function explorableAt(
   if (address.renew && failover) return { refusal: `${lab.title}: its holders do not renew their leases (renew=1)` };
   if (failover && !FAILOVER_PAGE_SIZES.some((s) => s.holders === address.holders && s.writes === address.writes)) {
     return {
-      refusal: `${lab.title} is explored here at ${FAILOVER_PAGE_SIZES.map((s) => `${s.holders} × ${s.writes}`).join(', ')}: its pair's steps multiply the interleavings, and 3 holders × 2 writes takes about a minute and a half on the database (npm run explore -- --lab failover --holders 3 --writes 2)`,
+      refusal: `${lab.title} is explored here at ${FAILOVER_PAGE_SIZES.map((s) => `${s.holders} × ${s.writes}`).join(', ')}: its pair's steps multiply the interleavings, and 3 holders × 2 writes takes one to two minutes on the database (npm run explore -- --lab failover --holders 3 --writes 2)`,
     };
   }
   return address.sync ? failoverLab(kind, 'sync') : lab;
