@@ -191,7 +191,8 @@ function pairStorage(client: Client, pair: ScratchPair, replication: Replication
 
   return {
     async write(depth, write): Promise<WriteOutcome> {
-      await client.query(savepoint(depth));
+      const sql = savepoint(depth);
+      if (sql !== '') await client.query(sql);
       // The lab's own write, on whichever server the search_path names now.
       const written = await writeFencedRow(client, { value: write.value, token: String(write.token) });
       if (!written.accepted) return { outcome: 'stale', storedToken: Number(written.rowToken) };
