@@ -15,6 +15,7 @@ import {
 import { type ExploreBounds, HOLDER_NAMES, type StoryStart, type WriteOutcome } from '../lib/model/explore/story';
 import type { ExploreSetting } from '../lib/model/guard/guard-probes';
 import { privateLabIdFrom, privateResourceOf } from '../lib/model/lab/lab-instance';
+import { exploreFailoverOnDatabase, walkFailoverOnDatabase } from './explore-failover';
 import { newClient, toFencingError } from './pool';
 import { ourSqlstate } from './sqlstates';
 import { GUARD_STATEMENT_TIMEOUT_MS } from './your-guard';
@@ -82,6 +83,11 @@ export async function exploreOnDatabase(input: {
   sessions?: number;
 }): Promise<DatabaseExploration> {
   const { lab, bounds } = input;
+  if (lab.write.table === 'fo_rows') {
+    // The failover lab's pair: two scratch servers' rows, no row of the app's and no tokens reserved.
+    const explored = await exploreFailoverOnDatabase({ lab, bounds });
+    return { ...explored, sessions: 1, row: { table: 'fo_rows', id: 1 }, reserved: [] };
+  }
   return inScratchTransaction(
     lab,
     bounds.holders,
@@ -197,6 +203,7 @@ export async function walkOnDatabase(input: {
   path: readonly number[];
 }): Promise<Walk> {
   const { lab, bounds } = input;
+  if (lab.write.table === 'fo_rows') return walkFailoverOnDatabase({ lab, bounds, path: input.path });
   return inScratchTransaction(lab, bounds.holders, undefined, (scratch, storage) =>
     walk({ bounds, start: startOf(lab, scratch), storage, path: input.path, lab: scratch.lab }),
   );
@@ -294,7 +301,8 @@ type Scratch = {
   value: string;
   token: number;
   reserved: number[];
-  write: ExploreLab['write'];
+  /** A lab of one row in the app's database (the failover lab's pair is db/explore-failover.ts). */
+  write: Exclude<ExploreLab['write'], { table: 'fo_rows' }>;
 };
 
 const INITIAL_VALUE = 'initial';
@@ -343,6 +351,9 @@ async function finishScratchRow(
   holders: number,
   reserved: number[],
 ): Promise<Scratch> {
+  const write = lab.write;
+  if (write.table === 'fo_rows')
+    throw new RangeError('the failover lab is explored on its pair (db/explore-failover.ts)');
   const { id, rowId } = born;
   const resource = privateResourceOf(id);
   await client.query(
@@ -364,7 +375,7 @@ async function finishScratchRow(
       [reserved, resource, id],
     );
   }
-  return { lab: id, rowId, value: INITIAL_VALUE, token: born.token, reserved, write: lab.write };
+  return { lab: id, rowId, value: INITIAL_VALUE, token: born.token, reserved, write };
 }
 
 /**

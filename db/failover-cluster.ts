@@ -19,6 +19,19 @@ export async function connectFailoverServer(url: string, { timeoutMs = 5_000 } =
   return client;
 }
 
+/**
+ * The protected row's table and its one row, as the lock service has them (the explorer's scratch
+ * servers, db/explore-failover.ts, are made with the same statements).
+ */
+export const PROTECTED_ROW_SCHEMA = `
+    CREATE TABLE fo_rows (
+      id int PRIMARY KEY,
+      value text NOT NULL,
+      last_token bigint NOT NULL
+    );
+    INSERT INTO fo_rows (id, value, last_token) VALUES (1, 'initial', 0);
+  `;
+
 /** The lock service's schema, on the primary (the standby receives it by replication). */
 export async function createLockServiceSchema(session: FailoverSession): Promise<void> {
   await session.query(`
@@ -29,12 +42,7 @@ export async function createLockServiceSchema(session: FailoverSession): Promise
       token bigint NOT NULL,
       expires_at timestamptz NOT NULL
     );
-    CREATE TABLE fo_rows (
-      id int PRIMARY KEY,
-      value text NOT NULL,
-      last_token bigint NOT NULL
-    );
-    INSERT INTO fo_rows (id, value, last_token) VALUES (1, 'initial', 0);
+    ${PROTECTED_ROW_SCHEMA}
   `);
 }
 
@@ -79,15 +87,15 @@ export async function grantLease(
 
 export type FencedRowWriteResult = { accepted: true } | { accepted: false; rowToken: string };
 
+/** The lab's fenced write, $1 the value and $2 the token (the explorer runs this very function on its scratch rows). */
+export const FENCED_ROW_WRITE = 'UPDATE fo_rows SET value = $1, last_token = $2 WHERE id = 1 AND last_token <= $2';
+
 /** The fenced write: accepted only if the row's token is not newer than `token`, in one statement. */
 export async function writeFencedRow(
   session: FailoverSession,
   write: { value: string; token: string },
 ): Promise<FencedRowWriteResult> {
-  const { rowCount } = await session.query(
-    'UPDATE fo_rows SET value = $1, last_token = $2 WHERE id = 1 AND last_token <= $2',
-    [write.value, write.token],
-  );
+  const { rowCount } = await session.query(FENCED_ROW_WRITE, [write.value, write.token]);
   if (rowCount === 1) return { accepted: true };
   const row = await readProtectedRow(session);
   return { accepted: false, rowToken: row.lastToken };

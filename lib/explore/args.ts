@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { kindWhere } from '../labs/traits';
 import { UsageError } from '../model/core/errors';
 import { EXPLORABLE_LABS, EXPLORE_BOUNDS } from '../model/explore/explore-labs';
+import { FAILOVER_LAB } from '../model/failover/failover-events';
 import { LAB_IDS, type LabId } from '../model/lab/lab-kinds';
 
-/** `npm run explore -- (--lab <lab> | --guard <file.sql>) [--holders N] [--writes N] [--depth N] [--renew] [--json]`, checked with zod. */
+/** `npm run explore -- (--lab <lab> | --guard <file.sql>) [--holders N] [--writes N] [--depth N] [--renew] [--sync] [--json]`, checked with zod. */
 
-export const EXPLORE_USAGE = `usage: npm run explore -- --lab <${EXPLORABLE_LABS.join('|')}> [--holders ${EXPLORE_BOUNDS.holders.default}] [--writes ${EXPLORE_BOUNDS.writes.default}] [--depth N] [--renew] [--json]
+export const EXPLORE_USAGE = `usage: npm run explore -- --lab <${EXPLORABLE_LABS.join('|')}> [--holders ${EXPLORE_BOUNDS.holders.default}] [--writes ${EXPLORE_BOUNDS.writes.default}] [--depth N] [--renew | --sync] [--json]
        npm run explore -- --guard <file.sql> [--holders N] [--writes N] [--depth N] [--renew] [--json]
   Every interleaving of the lab's story (holders A, B, C: acquire the lease, then write up to --writes
   times), each write run by the lab's real SQL in one transaction that is rolled back.
@@ -18,6 +19,8 @@ export const EXPLORE_USAGE = `usage: npm run explore -- --lab <${EXPLORABLE_LABS
   --depth    cut every path at this many steps (1 to ${EXPLORE_BOUNDS.depth.max}; default: no cut)
   --renew    careful holders: each renews its lease before every write after its first (a renewal
              refused, it writes no more) and gives the lease back after its last write
+  --sync     the failover lab with synchronous replication (default: asynchronous, as its page starts);
+             its story adds the standby catching up and the primary dying, the standby promoted
   --json     one JSON object: the counts, the seconds and the shortest counterexample
   Exit: 0 no interleaving breaks, 1 one does (the shortest is printed), 2 bad usage, 3 no database, 4 other failure.`;
 
@@ -40,6 +43,8 @@ const exploreArgsSchema = z.strictObject({
   depth: whole('depth', EXPLORE_BOUNDS.depth).optional(),
   json: z.boolean().default(false),
   renew: z.boolean().default(false),
+  /** The failover lab's replication: synchronous (the default is asynchronous, the lab page's). */
+  sync: z.boolean().default(false),
   /** A file a person names on their own command line: read by the command, never taken from a browser. */
   guard: z.string().min(1, '--guard names a file').optional(),
 });
@@ -58,6 +63,7 @@ export function parseExploreArgs(argv: string[]): ExploreArgs | 'help' {
         depth: { type: 'string' },
         json: { type: 'boolean' },
         renew: { type: 'boolean' },
+        sync: { type: 'boolean' },
         guard: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -77,6 +83,11 @@ export function parseExploreArgs(argv: string[]): ExploreArgs | 'help' {
   if (values.lab === undefined) throw new UsageError('--lab (or --guard) is required');
   if (values.lab === GUARD_LAB && values.guard === undefined) {
     throw new UsageError('--lab your-guard explores your own statement: give it with --guard <file.sql>');
+  }
+  const failover = values.lab === FAILOVER_LAB;
+  if (values.sync && !failover) throw new UsageError(`--sync is the ${FAILOVER_LAB} lab's: its pair's replication`);
+  if (values.renew && failover) {
+    throw new UsageError(`--renew: the ${FAILOVER_LAB} lab's holders do not renew their leases`);
   }
   for (const flag of ['holders', 'writes', 'depth'] as const) {
     const raw = values[flag];

@@ -37,6 +37,7 @@ test('the command line is checked with zod: bounds 1 to 3, a lab the explorer ru
     writes: 3,
     json: false,
     renew: false,
+    sync: false,
   });
   assert.equal((parseExploreArgs(['--lab', 'fenced', '--renew']) as { renew: boolean }).renew, true);
   assert.deepEqual(
@@ -48,8 +49,10 @@ test('the command line is checked with zod: bounds 1 to 3, a lab the explorer ru
       depth: 6,
       json: true,
       renew: false,
+      sync: false,
     },
   );
+  assert.equal((parseExploreArgs(['--lab', 'failover', '--sync']) as { sync: boolean }).sync, true);
   assert.equal(parseExploreArgs(['--help']), 'help');
   assert.deepEqual(parseExploreArgs(['--guard', 'mine.sql']), {
     lab: 'your-guard',
@@ -58,6 +61,7 @@ test('the command line is checked with zod: bounds 1 to 3, a lab the explorer ru
     writes: 3,
     json: false,
     renew: false,
+    sync: false,
   });
   for (const [argv, said] of [
     [[], /--lab \(or --guard\) is required/],
@@ -69,6 +73,8 @@ test('the command line is checked with zod: bounds 1 to 3, a lab the explorer ru
     [['--lab', 'fenced', '--guard', 'x.sql'], /--guard explores your statement in a your-guard lab: leave --lab out/],
     [['--lab', 'your-guard'], /give it with --guard <file.sql>/],
     [['--guard', ''], /--guard names a file/],
+    [['--lab', 'fenced', '--sync'], /--sync is the failover lab's: its pair's replication/],
+    [['--lab', 'failover', '--renew'], /the failover lab's holders do not renew their leases/],
   ] as const) {
     assert.throws(
       () => parseExploreArgs([...argv]),
@@ -84,13 +90,13 @@ describe('npm run explore', { timeout: 120_000 }, () => {
     assert.match(run.stdout, /^usage: npm run explore -- --lab </);
   });
 
-  test('bad usage exits 2 and says why, a lab not explored yet included', async () => {
+  test('bad usage exits 2 and says why', async () => {
     const bad = await explore(['--lab', 'fenced', '--holders', '9']);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--holders must be at most 3/);
-    const notYet = await explore(['--lab', 'failover']);
-    assert.equal(notYet.status, 2);
-    assert.match(notYet.stderr, /Failover is not explored yet: its holders are not workers of one row/);
+    const sync = await explore(['--lab', 'no-fencing', '--sync']);
+    assert.equal(sync.status, 2);
+    assert.match(sync.stderr, /--sync is the failover lab's/);
   });
 
   test('the fenced lab holds: exit 0, with its counts and bounds', async () => {
@@ -156,5 +162,29 @@ describe('npm run explore', { timeout: 120_000 }, () => {
     const refused = await explore(['--guard', await guard('delete.sql', 'DELETE FROM guarded_row')]);
     assert.equal(refused.status, 2);
     assert.match(refused.stderr, /is not a guard the lab takes: a guard is an UPDATE of guarded_row, not a DELETE/);
+  });
+});
+
+// Its own time: two explorations of the pair, each starting the command and its database.
+describe('npm run explore -- --lab failover', { timeout: 120_000 }, () => {
+  test('failover: asynchronous breaks (exit 1, an acknowledged write lost), synchronous holds (exit 0)', async () => {
+    const async = await explore(['--lab', 'failover', '--holders', '2', '--writes', '2']);
+    assert.equal(async.status, 1, async.stderr);
+    assert.match(
+      async.stdout,
+      /^Failover \(asynchronous replication\): breaks in 1,236 of 4,734 interleavings of 2 holders × 2 writes \(712 states/,
+    );
+    assert.match(
+      async.stdout,
+      /The shortest interleaving that breaks it, 3 steps:\n {2}1\. A asks for the lease and is granted token 1 on the primary\n {2}2\. A's write of "A1" with token 1 reaches the row on the primary: accepted\n {2}3\. The primary dies; the standby, 1 grant and 1 write behind, is promoted: its row holds "initial" with token 0, it holds no lease, and its next token is 1\nThe checker: acknowledged write lost: A's write "A1" \(token 1\)/,
+    );
+    const sync = await explore(['--lab', 'failover', '--sync', '--holders', '2', '--writes', '2', '--json']);
+    assert.equal(sync.status, 0, sync.stderr);
+    const parsed = JSON.parse(sync.stdout) as {
+      holds: boolean;
+      replication: string;
+      counts: { interleavings: number };
+    };
+    assert.deepEqual([parsed.holds, parsed.replication, parsed.counts.interleavings], [true, 'sync', 240]);
   });
 });

@@ -7,7 +7,7 @@ import { dropGuard, installGuard } from '../../db/your-guard';
 import { COMMAND_EXIT, cleanUpOnInterrupt, commandDatabase, commandFailure } from '../launcher/command-database';
 import type { EmbeddedCluster } from '../launcher/embedded-postgres';
 import { isFencingError, UsageError } from '../model/core/errors';
-import { type ExploreLab, exploreLabOf } from '../model/explore/explore-labs';
+import { type ExploreLab, exploreLabOf, failoverLab } from '../model/explore/explore-labs';
 import type { ExploreBounds } from '../model/explore/story';
 import { counterexampleWords, verdictSentence } from '../model/explore/verdict';
 import { exploreSettings, settingsWords } from '../model/guard/guard-probes';
@@ -17,9 +17,9 @@ import { INITIAL_ROW_VALUE } from '../supervisor/lab-reset';
 import { EXPLORE_USAGE, GUARD_LAB, parseExploreArgs } from './args';
 
 /*
- * `npm run explore -- --lab <lab> [--holders N] [--writes N] [--depth N] [--json]`: every interleaving
- * of the lab's story up to the bounds, each write run by the lab's real SQL in one transaction that is
- * rolled back (db/explore.ts). `--guard file.sql` in place of --lab: a person's own guard statement,
+ * `npm run explore -- --lab <lab> [--holders N] [--writes N] [--depth N] [--renew | --sync] [--json]`: every
+ * interleaving of the lab's story up to the bounds, each write run by the lab's real SQL in one transaction that is
+ * rolled back (db/explore.ts; the failover lab's pair, asynchronous or with --sync, db/explore-failover.ts). `--guard file.sql` in place of --lab: a person's own guard statement,
  * in a private your-guard lab of its own (closed after), explored as the attack's exhaustive part is. Exit codes as `npm run scenario`'s: 0 holds, 1 breaks, 2 bad usage,
  * 3 no database reachable, 4 any other failure, 130 interrupted. Without DATABASE_URL it starts the
  * embedded database the way `npm run scenario` does (lib/launcher/command-database.ts).
@@ -45,7 +45,8 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.help;
   }
   const guardFile = args.guard;
-  const lab = guardFile === undefined ? exploreLabOf(args.lab) : undefined;
+  const lab =
+    guardFile === undefined ? (args.sync ? failoverLab(args.lab, 'sync') : exploreLabOf(args.lab)) : undefined;
   if (lab && 'refusal' in lab) {
     console.error(`${EXPLORE_USAGE}\n${lab.refusal}`);
     return EXIT.usage;
@@ -93,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
           lab: lab?.kind ?? GUARD_LAB,
           ...(guard ? { guard: guard.statement } : {}),
           bounds,
+          ...(lab?.write.table === 'fo_rows' ? { replication: lab.write.replication } : {}),
           holds,
           verdict: verdictSentence(title, result, seconds),
           ...(settings ? { alsoExplored: settingsWords(settings) } : {}),
@@ -109,7 +111,9 @@ async function main(argv: string[]): Promise<number> {
       const split = lab?.write.table === 'unguarded_rows' && lab.write.mode === 'app-check';
       const ran = split
         ? `${plural(result.counts.storageSteps, 'statement')} (the lab's reads and writes)`
-        : plural(result.counts.storageSteps, 'write');
+        : lab?.write.table === 'fo_rows'
+          ? `${plural(result.counts.storageSteps, 'step')} (the lab's writes, the standby's catch-ups and promotions)`
+          : plural(result.counts.storageSteps, 'write');
       console.log(
         `${ran} run on the database (${stepsPerSecond?.toLocaleString('en-US') ?? '?'} a second), ${plural(result.counts.duplicates, 'state')} reached again and not explored again; nothing committed.`,
       );

@@ -4,8 +4,8 @@ import { findLab } from '../../db/labs';
 import { toFencingError } from '../../db/pool';
 import { FencingError, isFencingError } from '../model/core/errors';
 import type { WireEvent } from '../model/core/wire';
-import { boundsOf, type ExploreAddress, parseExploreAddress } from '../model/explore/explore-inputs';
-import { type ExploreLab, exploreLabOf } from '../model/explore/explore-labs';
+import { boundsOf, type ExploreAddress, explorableAt, parseExploreAddress } from '../model/explore/explore-inputs';
+import type { ExploreLab } from '../model/explore/explore-labs';
 import { type ExploreCounts, stepIndexes } from '../model/explore/search';
 import { stepWords } from '../model/explore/story-words';
 import { verdictSentence } from '../model/explore/verdict';
@@ -34,6 +34,8 @@ export type ExploreView = {
   next: { words: string; path: number[] }[];
   /** The row now: its value and token. */
   row: { value: string; token: number };
+  /** The failover lab: the server whose row that is, and the standby's row until it is promoted. */
+  pair?: { serving: 'the primary' | 'the promoted standby'; standby?: { value: string; token: number } };
   /** The checker's words, if this path broke. */
   violation?: string;
   /** The path's events (the scratch lab's id), for its history as a run. */
@@ -73,13 +75,19 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 
 export async function exploreView(lab: ExploreLab, address: ExploreAddress): Promise<ExploreView> {
   const bounds = boundsOf(address);
-  const key = `${lab.kind}:${bounds.holders}x${bounds.writes}${bounds.renew ? ':renew' : ''}`;
+  const replication = lab.write.table === 'fo_rows' ? `:${lab.write.replication}` : '';
+  const key = `${lab.kind}:${bounds.holders}x${bounds.writes}${bounds.renew ? ':renew' : ''}${replication}`;
   let exploring = verdicts.get(key);
   if (!exploring) {
     exploring = oneAtATime(async () => {
       const { result, seconds } = await exploreOnDatabase({ lab, bounds });
       // The counterexample's steps as a path: enabled steps depend on no write's outcome nor token.
-      const start = { rule: { tokens: [1, 2, 3], writeWith: 'lease-token' as const }, row: { value: '', token: 0 } };
+      const start = {
+        rule: { tokens: [1, 2, 3], writeWith: 'lease-token' as const },
+        row: { value: '', token: 0 },
+        // The failover lab's pair steps are enabled by its pair's state (failover-story.ts).
+        ...(lab.write.table === 'fo_rows' ? { failover: { replication: lab.write.replication } } : {}),
+      };
       return {
         verdict: verdictSentence(lab.title, result, seconds).replace(
           /; the shortest has (\d+ steps?): .*$/,
@@ -103,6 +111,13 @@ export async function exploreView(lab: ExploreLab, address: ExploreAddress): Pro
     taken: walked.taken.map((t, i) => ({ words: t.words, path: path.slice(0, i + 1) })),
     next: walked.next.map((step, i) => ({ words: stepWords(walked.state, step), path: [...path, i] })),
     row: walked.state.row,
+    ...(walked.state.failover
+      ? {
+          pair: walked.state.failover.promoted
+            ? { serving: 'the promoted standby' as const }
+            : { serving: 'the primary' as const, standby: walked.state.failover.standby.row },
+        }
+      : {}),
     ...(walked.violation ? { violation: walked.violation.message } : {}),
     events: walked.events,
   };
@@ -119,14 +134,14 @@ export function historyOfPath(
     lab: {
       id: lab.id,
       kind: lab.kind,
-      title: `${summaryTitle(lab)}: an explored interleaving of ${address.holders} holders × ${address.writes} writes${address.renew ? ' (careful holders)' : ''}, ${steps}`,
+      title: `${summaryTitle(lab)}: an explored interleaving of ${address.holders} holders × ${address.writes} writes${address.renew ? ' (careful holders)' : ''}${address.sync ? ' (synchronous replication)' : ''}, ${steps}`,
     },
     events: walked.events.map((event) => ({ ...event, lab: lab.id })),
     exportedAt: new Date(),
   });
   const path = address.path.slice(0, walked.steps);
   const where = path.length > 0 ? path.join('.') : 'start';
-  const careful = address.renew ? '-renew' : '';
+  const careful = `${address.renew ? '-renew' : ''}${address.sync ? '-sync' : ''}`;
   return {
     file,
     fileName: `fencing-lab-explore-${lab.id}-${address.holders}x${address.writes}${careful}-${where}.json`,
@@ -166,11 +181,11 @@ export async function exploredFileFor(
   if (!record || !canView(record, credentials)) {
     return { ok: false, code: 'not_found', message: `no lab ${JSON.stringify(labId)}` };
   }
-  const explorable = exploreLabOf(record.kind);
-  if ('refusal' in explorable) return { ok: false, code: 'invalid_input', message: explorable.refusal };
   const parsed = parseExploreAddress(params);
   if (!parsed.ok)
     return { ok: false, code: 'invalid_input', message: `this address cannot be explored: ${parsed.error}` };
+  const explorable = explorableAt(record.kind, parsed.address);
+  if ('refusal' in explorable) return { ok: false, code: 'invalid_input', message: explorable.refusal };
   try {
     return { ok: true, ...(await exploredPathHistory(summaryOf(record), explorable, parsed.address)) };
   } catch (error) {

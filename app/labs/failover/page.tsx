@@ -23,9 +23,18 @@ export default async function FailoverLabPage({ searchParams }: Props) {
       mode="free"
       subtitle="Failover: is the token sequence durable when the primary dies?"
       links={
-        <Link href={`/labs/failover/present?mode=${mode}`} className="text-base font-semibold underline">
-          Presenter mode
-        </Link>
+        <>
+          <Link href={`/labs/failover/present?mode=${mode}`} className="text-base font-semibold underline">
+            Presenter mode
+          </Link>
+          {/* Every interleaving of its story, the pair's steps included, on the real UPDATE (nothing committed). */}
+          <Link
+            href={`/labs/failover/explore${mode === 'sync' ? '?sync=1' : ''}`}
+            className="text-base font-semibold underline"
+          >
+            Explore every interleaving
+          </Link>
+        </>
       }
     >
       <p className="max-w-4xl">

@@ -1,4 +1,5 @@
 import { LAB_IDS, LABS, type LabId } from '../../labs/index';
+import type { Replication } from './failover-story';
 import type { TokenRule } from './story';
 
 /*
@@ -26,14 +27,19 @@ export type ExploreWritePath =
    */
   | { table: 'unguarded_rows'; mode: 'catch-up-bypass' }
   /** The your-guard lab's own row, written through the trainee's statement (fl_your_guard_write): its attack's exhaustive part. */
-  | { table: 'guarded_row' };
+  | { table: 'guarded_row' }
+  /**
+   * The failover lab's protected row on each server of its pair, written with the lab's own fenced
+   * UPDATE (db/failover-cluster.ts writeFencedRow) on scratch copies of `fo_rows` (db/explore-failover.ts).
+   */
+  | { table: 'fo_rows'; replication: Replication };
 
 /**
  * How the lab's tokens are made: from the sequence, from 9 (crossing a digit), written with each
  * holder's own count, or kept on a takeover (the same-token lab's lease service hands the old holder's
  * token to the next).
  */
-export type ExploreTokenSource = 'sequence' | 'text-epoch' | 'holder-counter' | 'kept-on-takeover';
+export type ExploreTokenSource = 'sequence' | 'text-epoch' | 'holder-counter' | 'kept-on-takeover' | 'pair-sequence';
 
 /**
  * ownGrantOnly: the lab's write takes only a token granted to its writer in the lab (its grants are
@@ -54,6 +60,7 @@ export function exploreLabOf(kind: LabId): ExploreLab | { refusal: string } {
   const lab = LABS[kind];
   const t = lab.traits;
   const notYet = (why: string) => ({ refusal: `${lab.title} is not explored yet: ${why}` });
+  if (t.runner === 'failover-pair') return failoverLab(kind, 'async');
   if (t.runner !== 'supervised-workers') return notYet('its holders are not workers of one row');
   const tokens: ExploreTokenSource =
     t.tokenSource === 'worker-counter'
@@ -75,6 +82,21 @@ export function exploreLabOf(kind: LabId): ExploreLab | { refusal: string } {
   return { kind, title: lab.title, write, tokens, ownGrantOnly: t.ownGrantOnly };
 }
 
+/**
+ * The failover lab with a mode of replication (asynchronous is its page's default): its tokens are
+ * the pair's sequence's (lib/model/explore/failover-story.ts), its write the lab's fenced UPDATE.
+ */
+export function failoverLab(kind: LabId, replication: Replication): ExploreLab {
+  const mode = replication === 'sync' ? 'synchronous' : 'asynchronous';
+  return {
+    kind,
+    title: `${LABS[kind].title} (${mode} replication)`,
+    write: { table: 'fo_rows', replication },
+    tokens: 'pair-sequence',
+    ownGrantOnly: false,
+  };
+}
+
 /** The bounds a person may ask for (the command line's flags, the Explore page's choices), and their defaults. */
 export const EXPLORE_BOUNDS = {
   holders: { min: 1, max: 3, default: 2 },
@@ -87,7 +109,13 @@ export const EXPLORABLE_LABS: readonly LabId[] = LAB_IDS.filter((kind) => !('ref
 
 /** The token rule for a lab, given the tokens the storage reserved (one per holder: each acquires once). */
 export function tokenRuleOf(lab: ExploreLab, reserved: readonly number[]): TokenRule {
-  const tokens = lab.tokens === 'text-epoch' ? reserved.map((_, i) => TEXT_EPOCH_FIRST_TOKEN + i) : reserved;
+  // The failover lab's pair mints its own (StoryStart.failover): no tokens are reserved for it.
+  const tokens =
+    lab.tokens === 'text-epoch'
+      ? reserved.map((_, i) => TEXT_EPOCH_FIRST_TOKEN + i)
+      : lab.tokens === 'pair-sequence'
+        ? []
+        : reserved;
   return {
     tokens,
     writeWith: lab.tokens === 'holder-counter' ? 'holder-counter' : 'lease-token',

@@ -41,3 +41,45 @@ export function memoryStorage(
     row: () => current,
   };
 }
+
+/**
+ * The failover lab's pair in memory: a row per server, the fenced rule on the serving one; a catch-up
+ * copies the primary's row to the standby, the promotion makes the standby's the one written, and with
+ * synchronous replication an accepted write is on the standby at once. The real one: db/explore-failover.ts.
+ */
+export function pairMemoryStorage(
+  replication: 'async' | 'sync',
+  row: { value: string; token: number },
+): Storage & { rows(): { primary: Row; standby: Row; promoted: boolean } } {
+  type Pair = { primary: Row; standby: Row; promoted: boolean };
+  const saved = new Map<number, Pair>();
+  let current: Pair = { primary: { ...row }, standby: { ...row }, promoted: false };
+  const save = (depth: number) => saved.set(depth, current);
+  return {
+    async write(depth: number, write: StorageWrite): Promise<WriteOutcome> {
+      save(depth);
+      const serving = current.promoted ? current.standby : current.primary;
+      if (!FENCED_PREDICATE(serving.token, write.token)) return { outcome: 'stale', storedToken: serving.token };
+      const written = { value: write.value, token: write.token };
+      current = current.promoted
+        ? { ...current, standby: written }
+        : { ...current, primary: written, ...(replication === 'sync' ? { standby: written } : {}) };
+      return { outcome: 'accepted' };
+    },
+    async read(): Promise<number> {
+      return (current.promoted ? current.standby : current.primary).token;
+    },
+    async pair(depth: number, step: 'catch-up' | 'promote'): Promise<void> {
+      save(depth);
+      current = step === 'catch-up' ? { ...current, standby: { ...current.primary } } : { ...current, promoted: true };
+    },
+    async undo(depth: number): Promise<void> {
+      const before = saved.get(depth);
+      if (before) current = before;
+      saved.delete(depth);
+    },
+    rows: () => current,
+  };
+}
+
+type Row = { value: string; token: number };

@@ -55,6 +55,11 @@ export interface Storage {
   write(depth: number, write: StorageWrite): Promise<WriteOutcome>;
   read(depth: number): Promise<number>;
   undo(depth: number): Promise<void>;
+  /**
+   * The failover lab's pair (db/explore-failover.ts), under `depth`'s savepoint: the standby's row made
+   * the primary's (a catch-up), or the standby's row the one written from now on (the promotion).
+   */
+  pair?(depth: number, step: 'catch-up' | 'promote'): Promise<void>;
 }
 
 export type ExploreCounts = {
@@ -64,7 +69,7 @@ export type ExploreCounts = {
   /** Paths cut by the depth bound (counted among the interleavings). */
   cut: number;
   duplicates: number;
-  /** Writes (and a split write's reads) executed by the storage (on the real database: statements run). */
+  /** Writes (and a split write's reads, the failover pair's steps) executed by the storage (on the real database: statements run). */
   storageSteps: number;
   /** Of those, the writes the storage refused with an error (the row's trigger), not by the predicate. */
   refused: number;
@@ -104,11 +109,34 @@ async function runStep(
   storage: Storage,
   state: ExploreState,
   step: Step,
-): Promise<{ written?: WriteOutcome; read?: number; write?: StorageWrite }> {
+): Promise<{ written?: WriteOutcome; read?: number; op?: PathOp }> {
   if (step.kind === 'check') return { read: await storage.read(state.depth) };
+  if (step.kind === 'catch-up' || step.kind === 'promote') {
+    const op: PathOp = { depth: state.depth, pair: step.kind, outcome: 'done' };
+    await runOp(storage, op);
+    return { op };
+  }
   if (step.kind !== 'write') return {};
   const write = storageWriteOf(state, step.holder);
-  return { written: await storage.write(state.depth, write), write };
+  const written = await storage.write(state.depth, write);
+  return { written, op: { depth: state.depth, write, outcome: written.outcome } };
+}
+
+/**
+ * A step on a path that changes the storage, at its depth: a write, with the outcome the storage gave
+ * it (a replay must give the same), or the failover pair's catch-up or promotion.
+ */
+type PathOp = { depth: number; write?: StorageWrite; pair?: 'catch-up' | 'promote'; outcome: string };
+
+/** Runs a path's step on a storage again (or for the first time, for the pair's steps): its outcome. */
+async function runOp(storage: Storage, op: PathOp): Promise<string> {
+  if (op.pair) {
+    if (!storage.pair) throw new RangeError(`this storage has no pair for a ${op.pair} step`);
+    await storage.pair(op.depth, op.pair);
+    return 'done';
+  }
+  if (!op.write) throw new RangeError('a path step with neither a write nor a pair step');
+  return (await storage.write(op.depth, op.write)).outcome;
 }
 
 /** The made-up clock of the path's events: its start, and the time between two steps. */
@@ -119,14 +147,11 @@ function toWire(lab: string, events: readonly StepEvent[]): WireEvent[] {
   return events.map((event, i) => ({ ...event, id: i + 1, at: CLOCK_START_MS + i * STEP_MS, lab }));
 }
 
-/** A write on a path, at its depth, with the outcome the storage gave it (a replay must give the same). */
-type PathWrite = { depth: number; write: StorageWrite; outcome: string };
-
 /** One storage the search runs steps on (a session of its own on the database), and the writes it holds now. */
-type Lane = { storage: Storage; applied: PathWrite[] };
+type Lane = { storage: Storage; applied: PathOp[] };
 
 /** Where a branch of the search stands: its path's events and writes, and the lane it holds (if any). */
-type Walker = { lane?: Lane; events: StepEvent[]; writes: PathWrite[] };
+type Walker = { lane?: Lane; events: StepEvent[]; writes: PathOp[] };
 
 /**
  * States shallower than this have their next steps taken side by side, each on whichever lane is free
@@ -161,16 +186,16 @@ function lanePool(storages: readonly Storage[]) {
   };
 }
 
-const sameWrite = (a: PathWrite, b: PathWrite) =>
-  a.depth === b.depth && JSON.stringify(a.write) === JSON.stringify(b.write);
+const sameOp = (a: PathOp, b: PathOp) =>
+  a.depth === b.depth && a.pair === b.pair && JSON.stringify(a.write) === JSON.stringify(b.write);
 
-/** Brings a lane's storage to a path: undo what differs, run the path's writes after it (each must end as it did). */
-async function moveLane(lane: Lane, to: readonly PathWrite[]): Promise<number> {
+/** Brings a lane's storage to a path: undo what differs, run the path's steps after it (each must end as it did). */
+async function moveLane(lane: Lane, to: readonly PathOp[]): Promise<number> {
   let common = 0;
   while (
     common < lane.applied.length &&
     common < to.length &&
-    sameWrite(lane.applied[common] as PathWrite, to[common] as PathWrite)
+    sameOp(lane.applied[common] as PathOp, to[common] as PathOp)
   ) {
     common += 1;
   }
@@ -179,14 +204,12 @@ async function moveLane(lane: Lane, to: readonly PathWrite[]): Promise<number> {
     await lane.storage.undo(first.depth);
     lane.applied.length = common;
   }
-  for (const write of to.slice(common)) {
-    const outcome = await lane.storage.write(write.depth, write.write);
-    if (outcome.outcome !== write.outcome) {
-      throw new Error(
-        `a write replayed on another session ended ${outcome.outcome}, not ${write.outcome} as it first did`,
-      );
+  for (const op of to.slice(common)) {
+    const outcome = await runOp(lane.storage, op);
+    if (outcome !== op.outcome) {
+      throw new Error(`a step replayed on another session ended ${outcome}, not ${op.outcome} as it first did`);
     }
-    lane.applied.push(write);
+    lane.applied.push(op);
   }
   return to.length - common;
 }
@@ -237,14 +260,13 @@ export async function explore(input: {
   /** One step from `state` on the walker's path, and everything after it; the storage is back as it was after. */
   const take = async (state: ExploreState, step: Step, walker: Walker): Promise<{ edge: Edge; child: Explored }> => {
     const lane = await holdLane(walker);
-    const { written, read, write } = await runStep(lane.storage, state, step);
-    if (step.kind === 'write' || step.kind === 'check') counts.storageSteps += 1;
+    const { written, read, op } = await runStep(lane.storage, state, step);
+    if (op || step.kind === 'check') counts.storageSteps += 1;
     if (written?.outcome === 'refused') counts.refused += 1;
     const next = applyStep(state, step, start.rule, written, read);
-    if (write && written) {
-      const applied = { depth: state.depth, write, outcome: written.outcome };
-      lane.applied.push(applied);
-      walker.writes.push(applied);
+    if (op) {
+      lane.applied.push(op);
+      walker.writes.push(op);
     }
     walker.events.push(next.event);
     let child: Explored;
@@ -277,7 +299,7 @@ export async function explore(input: {
       }
     }
     walker.events.pop();
-    if (write && written) {
+    if (op) {
       walker.writes.pop();
       if (walker.lane) {
         await walker.lane.storage.undo(state.depth);

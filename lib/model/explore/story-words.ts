@@ -1,9 +1,15 @@
+import { behindWords } from './failover-story';
 import { type ExploreState, type Step, type StepEvent, tokenOf } from './story';
 
 /* The explorer's steps in plain words: before a step is taken (a button's), and once taken (its event's). */
 
 /** A step in plain words, before it is taken ("A's write with token 5 reaches the row"). */
 export function stepWords(state: ExploreState, step: Step): string {
+  if (step.kind === 'catch-up') return 'The standby catches up';
+  if (step.kind === 'promote') {
+    const behind = state.failover ? behindWords(state.failover.behind) : 'with everything acknowledged';
+    return `The primary dies; the standby, ${behind}, is promoted`;
+  }
   if (step.kind === 'acquire') return `${step.holder} asks for the lease`;
   if (step.kind === 'expire') return state.leaseHolder ? `${state.leaseHolder}'s lease runs out` : 'the lease runs out';
   if (step.kind === 'renew')
@@ -17,10 +23,17 @@ export function stepWords(state: ExploreState, step: Step): string {
 /** A step in plain words, once taken: what its event says came of it. */
 export function eventWords(event: StepEvent): string {
   const value = String(event.detail.value ?? '');
+  /** The failover lab: the server that granted or decided, when not the only one there is. */
+  const on = typeof event.detail.server === 'string' ? ` on the ${event.detail.server}` : '';
   if (event.kind === 'lease_acquired') {
     const counter = event.detail.counter === undefined ? '' : ` (its own counter says ${event.detail.counter})`;
-    return `${event.actor} asks for the lease and is granted token ${event.token}${counter}`;
+    return `${event.actor} asks for the lease and is granted token ${event.token}${counter}${on}`;
   }
+  if (event.kind === 'replication_healed') {
+    const shipped = behindWords({ grants: Number(event.detail.grants ?? 0), writes: Number(event.detail.writes ?? 0) });
+    return `The standby catches up (it was ${shipped}): its row, lease and sequence are the primary's`;
+  }
+  if (event.kind === 'standby_promoted') return promotedWords(event);
   if (event.kind === 'lease_expired') return `${event.actor}'s lease (token ${event.token}) runs out`;
   if (event.kind === 'lease_renewed')
     return `${event.actor} renews its lease (token ${event.token}): it still holds it`;
@@ -42,10 +55,23 @@ export function eventWords(event: StepEvent): string {
   if (event.detail.path === 'catch-up' && event.kind === 'write_accepted')
     return `${event.actor}'s overdue write of "${value}" with token ${event.token} takes the catch-up path, which checks no token: accepted`;
   if (event.kind === 'write_accepted')
-    return `${event.actor}'s write of "${value}" with token ${event.token} reaches the row: accepted`;
+    return `${event.actor}'s write of "${value}" with token ${event.token} reaches the row${on}: accepted`;
   if (event.detail.refusedBy === 'check') {
     return `${event.actor}'s write of "${value}" with token ${event.token} is given up: its check read a newer token`;
   }
   const by = event.detail.refusedBy === 'trigger' ? ' by the row’s trigger' : '';
-  return `${event.actor}'s write of "${value}" with token ${event.token} reaches the row: refused as stale${by}${event.storedToken === undefined ? '' : ` (the row holds token ${event.storedToken})`}`;
+  return `${event.actor}'s write of "${value}" with token ${event.token} reaches the row${on}: refused as stale${by}${event.storedToken === undefined ? '' : ` (the row holds token ${event.storedToken})`}`;
+}
+
+/** "The primary dies; the standby, 1 grant behind, is promoted: its row holds "A1" with token 1, its lease is A's (token 1)". */
+function promotedWords(event: StepEvent): string {
+  const d = event.detail;
+  const behind = d.behind as { grants?: unknown; writes?: unknown } | undefined;
+  const row = d.row as { value?: unknown; lastToken?: unknown } | undefined;
+  const lease = d.lease as { holder?: unknown; token?: unknown } | null | undefined;
+  const lacked = behindWords({ grants: Number(behind?.grants ?? 0), writes: Number(behind?.writes ?? 0) });
+  const holds = `its row holds "${String(row?.value ?? '')}" with token ${String(row?.lastToken ?? 0)}`;
+  const leased = lease ? `its lease is ${String(lease.holder)}'s (token ${String(lease.token)})` : 'it holds no lease';
+  const next = Number(d.standbyCeiling ?? 0) + 1;
+  return `The primary dies; the standby, ${lacked}, is promoted: ${holds}, ${leased}, and its next token is ${next}`;
 }

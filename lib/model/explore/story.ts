@@ -1,4 +1,17 @@
 import type { WireEvent } from '../core/wire';
+import {
+  applyPairStep,
+  type FailoverState,
+  failoverKey,
+  failoverSteps,
+  grantEvent,
+  grantOnPair,
+  initialFailover,
+  type PairStep,
+  type Replication,
+  writeEvent,
+  writtenOnPair,
+} from './failover-story';
 
 /*
  * A lab's story as actors, for the explorer (search.ts): holders A, B (, C), each with one program,
@@ -62,7 +75,9 @@ export type Step =
   | { kind: 'renew'; holder: HolderName }
   | { kind: 'release'; holder: HolderName }
   | { kind: 'check'; holder: HolderName }
-  | { kind: 'write'; holder: HolderName };
+  | { kind: 'write'; holder: HolderName }
+  /** The failover lab's pair (failover-story.ts): the standby catches up; the primary dies and the standby is promoted. */
+  | PairStep;
 
 export type HolderState = {
   name: HolderName;
@@ -99,6 +114,8 @@ export type ExploreState = {
   checkFirst: boolean;
   /** Every write carries this value (a constant a trainee's statement names), not "A1", "B2". */
   value?: string;
+  /** The failover lab: the lock service on a primary and a standby (failover-story.ts). */
+  failover?: FailoverState;
 };
 
 /**
@@ -114,6 +131,11 @@ export type StoryStart = {
   checkFirst?: boolean;
   /** Every write carries this value: a constant the trainee's statement names (a backdoor opens on it). */
   value?: string;
+  /**
+   * The failover lab's story: the lease, the sequence and the row on a primary and a streaming standby,
+   * with the replication's mode; its tokens are the pair's (failover-story.ts), not `rule.tokens`.
+   */
+  failover?: { replication: Replication };
 };
 
 export function initialState(bounds: ExploreBounds, start: StoryStart): ExploreState {
@@ -129,6 +151,7 @@ export function initialState(bounds: ExploreBounds, start: StoryStart): ExploreS
     depth: 0,
     checkFirst: start.checkFirst === true,
     ...(start.value === undefined ? {} : { value: start.value }),
+    ...(start.failover ? { failover: initialFailover(start.failover.replication, start.row) } : {}),
   };
   if (bounds.leases === 'granted-up-front') {
     for (const holder of holders) state = grant(state, holder.name, start.rule).state;
@@ -146,7 +169,7 @@ export function preludeEvents(state: ExploreState): Omit<WireEvent, 'id' | 'at' 
 
 /** A stable key of everything the future of a path depends on, the checker's memory included. */
 export function stateKey(state: ExploreState): string {
-  return JSON.stringify([
+  const key: unknown[] = [
     state.holders.map((h) => [
       h.token ?? null,
       h.writeToken ?? null,
@@ -163,7 +186,9 @@ export function stateKey(state: ExploreState): string {
     state.row.value,
     state.row.token,
     state.depth,
-  ]);
+  ];
+  if (state.failover) key.push(failoverKey(state.failover));
+  return JSON.stringify(key);
 }
 
 const holderOf = (state: ExploreState, name: HolderName): HolderState => {
@@ -198,6 +223,7 @@ export function enabledSteps(state: ExploreState, bounds: ExploreBounds): Step[]
     if (careful && h.writesDone > 0 && !h.renewed) steps.push({ kind: 'renew', holder: h.name });
     else steps.push({ kind: state.checkFirst && h.checked === undefined ? 'check' : 'write', holder: h.name });
   }
+  if (state.failover) steps.push(...failoverSteps(state.failover));
   return steps;
 }
 
@@ -205,13 +231,19 @@ function grant(state: ExploreState, name: HolderName, rule: TokenRule): { state:
   const holder = holderOf(state, name);
   // The lease taken over is the last one granted: its token is the newest granted so far.
   const granted = state.holders.flatMap((h) => h.grants);
-  const token = rule.keptOnTakeover && granted.length > 0 ? Math.max(...granted) : rule.tokens[state.minted];
+  const onPair = state.failover ? grantOnPair(state.failover, name) : undefined;
+  const token = onPair
+    ? onPair.token
+    : rule.keptOnTakeover && granted.length > 0
+      ? Math.max(...granted)
+      : rule.tokens[state.minted];
   if (token === undefined) throw new RangeError(`the token rule has no token number ${state.minted + 1}`);
   const writeToken = rule.writeWith === 'holder-counter' ? holder.grants.length + 1 : token;
   const holders = state.holders.map((h) =>
     h.name === name ? { ...h, token, writeToken, grants: [...h.grants, token] } : h,
   );
-  return { state: { ...state, holders, minted: state.minted + 1, leaseHolder: name }, token };
+  const failover = onPair ? { failover: onPair.failover } : {};
+  return { state: { ...state, holders, minted: state.minted + 1, leaseHolder: name, ...failover }, token };
 }
 
 /** The value a holder's next write carries: its name and the write's number ("A1", "B2"), or the story's one value. */
@@ -237,6 +269,27 @@ export function applyStep(
   read?: number,
 ): { state: ExploreState; event: StepEvent } {
   const depth = state.depth + 1;
+  if (step.kind === 'catch-up' || step.kind === 'promote') {
+    if (!state.failover) throw new RangeError(`a ${step.kind} step needs the failover lab's pair`);
+    const live = state.leaseHolder === undefined ? undefined : holderOf(state, state.leaseHolder);
+    const done = applyPairStep(
+      state.failover,
+      step,
+      state.row,
+      live && { holder: live.name, token: live.token as number },
+    );
+    const { leaseHolder: _live, ...rest } = state;
+    return {
+      state: {
+        ...rest,
+        ...(done.leaseLive && live ? { leaseHolder: live.name } : {}),
+        failover: done.failover,
+        row: done.row,
+        depth,
+      },
+      event: done.event,
+    };
+  }
   if (step.kind === 'check') {
     if (read === undefined) throw new RangeError('a check step needs the row’s token as the storage read it');
     const token = tokenOf(state, step.holder);
@@ -255,6 +308,9 @@ export function applyStep(
   if (step.kind === 'acquire') {
     const granted = grant(state, step.holder, rule);
     const counted = holderOf(granted.state, step.holder).writeToken;
+    if (state.failover) {
+      return { state: { ...granted.state, depth }, event: grantEvent(state.failover, step.holder, granted.token) };
+    }
     return {
       state: { ...granted.state, depth },
       event: {
@@ -313,6 +369,25 @@ export function applyStep(
     const { checked: _used, renewed: _spent, ...rest } = h;
     return { ...rest, writesDone: h.writesDone + 1, ...(accepted ? { lastWrittenToken: token } : {}) };
   });
+  if (state.failover) {
+    const row = accepted ? { value, token } : state.row;
+    return {
+      state: {
+        ...state,
+        holders,
+        row,
+        failover: accepted ? writtenOnPair(state.failover, row) : state.failover,
+        depth,
+      },
+      event: writeEvent(state.failover, {
+        holder: step.holder,
+        token,
+        value,
+        accepted,
+        ...(written.storedToken === undefined ? {} : { storedToken: written.storedToken }),
+      }),
+    };
+  }
   return {
     state: { ...state, holders, row: accepted ? { value, token } : state.row, depth },
     event: {

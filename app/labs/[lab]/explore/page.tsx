@@ -4,7 +4,12 @@ import { PlayingControls } from '@/components/lab/explore/explore-player';
 import { ExploredRun } from '@/components/lab/explore/explored-run';
 import { SiteHeader } from '@/components/site-header';
 import { isFencingError } from '@/lib/model/core/errors';
-import { exploreHref, parseExploreAddress } from '@/lib/model/explore/explore-inputs';
+import {
+  explorableAt,
+  exploreHref,
+  FAILOVER_PAGE_SIZES,
+  parseExploreAddress,
+} from '@/lib/model/explore/explore-inputs';
 import { EXPLORE_BOUNDS, exploreLabOf } from '@/lib/model/explore/explore-labs';
 import { summaryTitle } from '@/lib/model/lab/lab-instance';
 import { exploreView, historyOfPath } from '@/lib/server/explore-page';
@@ -18,7 +23,7 @@ type Props = {
 };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { lab } = await labForPage((await params).lab);
+  const { lab } = await labForPage((await params).lab, { failoverPage: true });
   return { title: `Explore: ${summaryTitle(lab)} · Fencing Lab` };
 }
 
@@ -31,13 +36,14 @@ const button =
  * at a time, the path to it a permalink (`?path=0.2.1`). It changes nothing: not the lab, not its rows.
  */
 export default async function ExplorePage({ params, searchParams }: Props) {
-  const { lab } = await labForPage((await params).lab);
-  const explorable = exploreLabOf(lab.kind);
+  // The failover lab is explored here too (its own page is app/labs/failover): no redirect to it.
+  const { lab } = await labForPage((await params).lab, { failoverPage: true });
   const title = `Explore every interleaving: ${summaryTitle(lab)}`;
   const search = await searchParams;
   // `play=1`: the shortest way plays, a step at a time (PlayingControls); read apart from the explored address.
   const { play, ...addressParams } = search;
   const parsed = parseExploreAddress(addressParams);
+  const explorable = parsed.ok ? explorableAt(lab.kind, parsed.address) : exploreLabOf(lab.kind);
   if ('refusal' in explorable || !parsed.ok) {
     return (
       <main className="mx-auto flex max-w-4xl flex-col gap-4 px-4 py-4">
@@ -54,6 +60,8 @@ export default async function ExplorePage({ params, searchParams }: Props) {
     );
   }
   const address = parsed.address;
+  /** The failover lab's replication, for its words and its toggle (its holders do not renew). */
+  const pair = explorable.write.table === 'fo_rows' ? explorable.write.replication : undefined;
   let view: Awaited<ReturnType<typeof exploreView>>;
   try {
     view = await exploreView(explorable, address);
@@ -80,11 +88,13 @@ export default async function ExplorePage({ params, searchParams }: Props) {
   const back = address.path.slice(0, Math.max(0, view.taken.length - 1));
   // The path as the page shows it (a permalink past its end shows its longest valid prefix).
   const query = exploreHref(lab.id, { ...address, path: address.path.slice(0, view.taken.length) }).split('?')[1];
-  const sizes = [
-    { holders: 2, writes: 2 },
-    { holders: EXPLORE_BOUNDS.holders.default, writes: EXPLORE_BOUNDS.writes.default },
-    { holders: 3, writes: 2 },
-  ];
+  const sizes = pair
+    ? FAILOVER_PAGE_SIZES
+    : [
+        { holders: 2, writes: 2 },
+        { holders: EXPLORE_BOUNDS.holders.default, writes: EXPLORE_BOUNDS.writes.default },
+        { holders: 3, writes: 2 },
+      ];
   return (
     <main className="mx-auto flex max-w-4xl flex-col gap-5 px-4 py-4">
       <SiteHeader subtitle={title} />
@@ -98,28 +108,43 @@ export default async function ExplorePage({ params, searchParams }: Props) {
           {address.renew
             ? ', renewing its lease before every write after its first (refused, it knows it lost the lease and writes no more) and giving it back after its last'
             : ''}
-          ; any holder may be delayed between any two steps, and the lease may run out. Each write is the lab’s own SQL
-          in PostgreSQL, in one transaction that is rolled back: nothing is committed.{' '}
+          ; any holder may be delayed between any two steps, and the lease may run out.
+          {pair
+            ? pair === 'sync'
+              ? ' The lease, the sequence and the row are on a primary with a synchronous standby, which has every acknowledged grant and write at once; the primary may die once, at any moment, and the standby is promoted.'
+              : ' The lease, the sequence and the row are on a primary with an asynchronous standby, which may catch up at any moment; the primary may die once, at any moment, and the standby is promoted with what it has.'
+            : ''}{' '}
+          Each write is the lab’s own SQL in PostgreSQL, in one transaction that is rolled back: nothing is committed.{' '}
           {view.counts.duplicates.toLocaleString('en-US')} states reached again were not explored again.
         </p>
         <nav aria-label="Bounds" className="flex flex-wrap gap-2 text-sm">
           {sizes.map((size) => (
             <Link
               key={`${size.holders}x${size.writes}`}
-              href={exploreHref(lab.id, { ...size, renew: address.renew, path: [] })}
+              href={exploreHref(lab.id, { ...size, renew: address.renew, sync: address.sync, path: [] })}
               className={button}
               aria-current={size.holders === address.holders && size.writes === address.writes ? 'page' : undefined}
             >
-              {size.holders} holders × {size.writes} writes
+              {size.holders} holders × {size.writes} {size.writes === 1 ? 'write' : 'writes'}
             </Link>
           ))}
-          <Link
-            href={exploreHref(lab.id, { ...address, renew: !address.renew, path: [] })}
-            className={button}
-            data-testid="explore-renew"
-          >
-            {address.renew ? 'Holders that do not renew' : 'Careful holders: renew before each write'}
-          </Link>
+          {pair ? (
+            <Link
+              href={exploreHref(lab.id, { ...address, sync: !address.sync, path: [] })}
+              className={button}
+              data-testid="explore-sync"
+            >
+              {address.sync ? 'Asynchronous replication' : 'Synchronous replication'}
+            </Link>
+          ) : (
+            <Link
+              href={exploreHref(lab.id, { ...address, renew: !address.renew, path: [] })}
+              className={button}
+              data-testid="explore-renew"
+            >
+              {address.renew ? 'Holders that do not renew' : 'Careful holders: renew before each write'}
+            </Link>
+          )}
         </nav>
         {shortest ? (
           <p className="flex flex-wrap items-center gap-2">
@@ -166,7 +191,11 @@ export default async function ExplorePage({ params, searchParams }: Props) {
           </ol>
         )}
         <p data-testid="explore-row">
-          The row holds “{view.row.value}” with token {view.row.token}.
+          The row{view.pair ? ` on ${view.pair.serving}` : ''} holds “{view.row.value}” with token {view.row.token}
+          {view.pair?.standby
+            ? `; the standby’s holds “${view.pair.standby.value}” with token ${view.pair.standby.token}`
+            : ''}
+          .
         </p>
         {view.violation ? (
           <p role="alert" className="font-semibold text-red-700 dark:text-red-400" data-testid="explore-violation">
