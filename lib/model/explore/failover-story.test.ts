@@ -113,6 +113,24 @@ describe('the failover story in memory', () => {
     });
   }
 
+  test('on three pair storages side by side: the same counts and the same shortest way as on one', async () => {
+    // A branch taken by another storage replays its path there, the catch-ups and the promotion too.
+    for (const replication of ['async', 'sync'] as const) {
+      const bounds = { holders: 2, writes: 2 };
+      const start = startOf(replication);
+      const alone = await explore({ bounds, start, storage: pairMemoryStorage(replication, ROW), lab: 'failover' });
+      const sideBySide = await explore({
+        bounds,
+        start,
+        storage: pairMemoryStorage(replication, ROW),
+        moreStorages: [pairMemoryStorage(replication, ROW), pairMemoryStorage(replication, ROW)],
+        lab: 'failover',
+      });
+      assert.deepEqual(sideBySide.counts, alone.counts, replication);
+      assert.deepEqual(sideBySide.shortest, alone.shortest, replication);
+    }
+  });
+
   test('asynchronous: it breaks, and the one checker names the shortest: an acknowledged write lost at the promotion', async () => {
     const result = await explore({
       bounds: { holders: 2, writes: 2 },
