@@ -7,6 +7,7 @@ beats for it and turns the lab's commands into signals to the whole group: a pau
 SIGKILL. It records the program's end in words. Ctrl-C stops the program with it.
   python3 runner.py --db <worker line> --lab <lab> --name A [--join-key <key>] -- python3 minimal.py"""
 import argparse, json, os, re, secrets, shlex, signal, subprocess, sys, threading, time
+from contextlib import suppress
 
 try:
     import psycopg
@@ -89,14 +90,10 @@ reader = threading.Thread(target=relay, daemon=True)
 reader.start()
 threading.Thread(target=lambda: (child.wait(), woken.set()), daemon=True).start()
 
-def group(number):  # a signal to every process of the program's group, until it is seen gone
-    if gone:
-        return False
-    try:
-        os.killpg(child.pid, number)
-        return True
-    except ProcessLookupError:
-        return False  # no process left in it
+def group(number):  # a signal to every process of the program's group; False when none is left
+    with suppress(ProcessLookupError):
+        return not gone and os.killpg(child.pid, number) is None  # once seen gone, never again: its id may be reused
+    return False
 
 def end_words(code):
     return f"your program was ended by {signal.Signals(-code).name}" if code < 0 else f"your program exited with code {code}"
@@ -106,14 +103,11 @@ def finish(kind, reason, code):  # its last words land first (a release), no pro
     while group(0) and time.time() < deadline:
         time.sleep(0.05)
     global gone
-    group(signal.SIGKILL)
-    gone = True  # never signalled again: its id may be another's by then
+    gone = group(signal.SIGKILL) or True
     keeper.kill()
-    try:
+    with suppress(psycopg.Error):  # the database away: the lane ends when its beats stop
         event(kind, {**start, "reason": reason})
         call("worker_mark_stopped")
-    except psycopg.Error:
-        pass  # the database away: the lane ends when its beats stop
     print(f"{args.name} {'crashed' if kind == 'worker_crashed' else 'stopped'} ({reason})", flush=True)
     return code
 
@@ -144,10 +138,8 @@ def resume():
             paused_at, resume_at = None, None
 
 def stop_child(reason):
-    try:
+    with suppress(psycopg.Error):  # the database away: the window goes with the session
         disarm()
-    except psycopg.Error:
-        pass  # the window goes with the session
     group(signal.SIGCONT)
     group(signal.SIGTERM)
     try:
