@@ -36,7 +36,7 @@ for ok, words in checks:
         parser.error(words)
 
 def shown_as(command):  # the program's name and its script's, never the rest: execShownAs in exec-lane.ts
-    words = [w for w in command.split() if not re.match(r"[A-Za-z_]\w*=", w)]
+    words = [w for w in command.split() if not re.match(r"[A-Za-z_]\w*=", w)] or [""]
     base = lambda word: ([p for p in word.split("/") if p] or [word])[-1]
     script = len(words) > 1 and re.fullmatch(r"[\w.-]+(/[\w.-]+)*\.\w+", words[1])
     return (f"{base(words[0])} {base(words[1])}" if script else base(words[0]))[:60]
