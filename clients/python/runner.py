@@ -75,17 +75,17 @@ for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
     signal.signal(number, on_signal)
 env = {**os.environ, "FENCING_LAB_URL": args.db, "FENCING_LAB_LAB": args.lab, "FENCING_LAB_NAME": args.name,
        "FENCING_LAB_INSTANCE": me[2], "FENCING_LAB_KIND": kind}
+# In a group of its own (a new session): the lab's signals reach all of it, never me, and my Ctrl-C never reaches it.
 child = subprocess.Popen(["/bin/sh", "-c", command], env=env, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         start_new_session=True)  # its own group: the lab's signals reach all of it, never me
+                         text=True, errors="replace", start_new_session=True)
 # A runner killed outright handles nothing: this keeper, in a group of its own, kills the program's when my pipe closes.
 keeper = subprocess.Popen(["/bin/sh", "-c", 'read _; kill -s KILL -- "-$1" 2>/dev/null', "keeper", str(child.pid)],
                           stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, start_new_session=True)
 def relay():  # its stderr to mine, its first hundred lines kept
     for line in child.stderr:
-        sys.stderr.buffer.write(line)
-        sys.stderr.flush()
+        print(line, end="", file=sys.stderr, flush=True)
         if len(stderr) < 100:
-            stderr.append(line.decode(errors="replace"))
+            stderr.append(line)
 reader = threading.Thread(target=relay, daemon=True)
 reader.start()
 threading.Thread(target=lambda: (child.wait(), woken.set()), daemon=True).start()
@@ -95,8 +95,10 @@ def group(number):  # a signal to every process of the program's group; False wh
         return not gone and os.killpg(child.pid, number) is None  # once seen gone, never again: its id may be reused
     return False
 
-def end_words(code):
-    return f"your program was ended by {signal.Signals(-code).name}" if code < 0 else f"your program exited with code {code}"
+def end_words(code):  # as the Node runner says it; a negative code is the signal that ended it
+    if code < 0:
+        return f"your program was ended by {signal.Signals(-code).name}"
+    return f"your program exited with code {code}"
 
 def finish(kind, reason, code):  # its last words land first (a release), no process of its group stays
     deadline = time.time() + 3
@@ -111,13 +113,10 @@ def finish(kind, reason, code):  # its last words land first (a release), no pro
     print(f"{args.name} {'crashed' if kind == 'worker_crashed' else 'stopped'} ({reason})", flush=True)
     return code
 
-armed, armed_seconds, paused_at, resume_at = False, None, None, None
+armed, paused_at, resume_at = None, None, None  # armed: [the seconds of an armed pause (None: until resumed)]
 def disarm():  # lets the held write_sent in; the token it carried, if one was waiting
     global armed
-    if not armed:
-        return None
-    armed = False
-    token = call("worker_release_critical_window")[0][0]
+    token, armed = armed and call("worker_release_critical_window")[0][0], None
     return token if isinstance(token, int) and token >= 1 else None
 
 def freeze(trigger, seconds):
@@ -150,7 +149,7 @@ def stop_child(reason):
     return finish("worker_stopped", reason, 0)
 
 def run():
-    global armed, armed_seconds
+    global armed
     woken.wait(1)  # a program that ends within 1 s could not run: its first and last lines of stderr say why
     if child.poll() is not None and not told:
         reader.join(1)
@@ -168,7 +167,7 @@ def run():
         if told:
             return stop_child("its runner was stopped with Ctrl-C (SIGINT)" if told[0] == "SIGINT"
                               else f"its runner was ended by {told[0]}")
-        (stop,), = call("worker_beat", "running" if paused_at is None else "paused", None, None, armed)
+        (stop,), = call("worker_beat", "running" if paused_at is None else "paused", None, None, bool(armed))
         if stop:
             return stop_child(stops.get(stop, stop))
         for _id, command_, seconds in call("worker_take_commands"):
@@ -187,11 +186,11 @@ def run():
                 freeze("now", seconds)
             if command_ == "arm-critical-pause" and paused_at is None and not armed:
                 call("worker_hold_critical_window")  # its next write_sent waits in the database
-                armed, armed_seconds = True, seconds
+                armed = [seconds]
         next_beat = time.time() + 0.5
         while armed and paused_at is None and not woken.is_set() and time.time() < next_beat:
             if call("worker_critical_window_reached")[0][0]:  # it has decided to write: freeze it there
-                freeze("critical-window", armed_seconds)
+                freeze("critical-window", armed[0])
             woken.wait(0.01)
         woken.wait(max(0, min(next_beat, resume_at or next_beat) - time.time()))
         if resume_at is not None and time.time() >= resume_at:
