@@ -1,5 +1,6 @@
-"""A correct lock client in about twenty lines (docs/protocol.md). Run it under the runner, which joins, beats and
-freezes it: npm run worker -- --db <your worker line> --lab <lab> --name A --exec "python3 minimal.py" """
+"""A correct lock client in about twenty lines (docs/protocol.md). Run it under a runner, which joins, beats and
+freezes it: with Python alone, python3 runner.py --db <your worker line> --lab <lab> --name A -- python3 minimal.py
+(clients/python/runner.py), or npm run worker -- --db <your worker line> --lab <lab> --name A --exec "python3 minimal.py" """
 import json, os, time, psycopg
 
 me = (os.environ["FENCING_LAB_LAB"], os.environ["FENCING_LAB_NAME"], os.environ["FENCING_LAB_INSTANCE"])

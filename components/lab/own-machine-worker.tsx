@@ -13,7 +13,9 @@ const BUTTON =
  * again, the same line gets a new password, and its settings are put back as issued.
  */
 export function OwnMachineWorker({ labId }: { labId: string }) {
-  const [issued, setIssued] = useState<{ role: string; command: string; execCommand: string } | undefined>();
+  const [issued, setIssued] = useState<
+    { role: string; command: string; execCommand: string; pythonCommand: string } | undefined
+  >();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const issue = async () => {
@@ -32,9 +34,9 @@ export function OwnMachineWorker({ labId }: { labId: string }) {
     <details className="rounded-lg border border-slate-300 p-3 dark:border-slate-700" data-testid="own-machine-worker">
       <summary className="cursor-pointer font-semibold">Run a worker from your own machine in this lab</summary>
       <p className="mt-2 text-sm">
-        In a checkout of Fencing Lab (after <code>npm ci</code>). Your worker line is yours alone: a database role with
-        its own password, which may do what a worker does and nothing else. Keep it to yourself; asking again gives it a
-        new password.
+        In a checkout of Fencing Lab (after <code>npm ci</code>), or with Python alone (below). Your worker line is
+        yours alone: a database role with its own password, which may do what a worker does and nothing else. Keep it to
+        yourself; asking again gives it a new password.
       </p>
       <button
         type="button"
@@ -67,6 +69,16 @@ export function OwnMachineWorker({ labId }: { labId: string }) {
             data-testid="worker-line-exec-command"
           >
             <code>{issued.execCommand}</code>
+          </pre>
+          <p>
+            Or with nothing but Python 3 and psycopg (no checkout): save <code>clients/python/runner.py</code> beside
+            your program as <code>runner.py</code>, then run:
+          </p>
+          <pre
+            className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 dark:bg-slate-900"
+            data-testid="worker-line-python-command"
+          >
+            <code>{issued.pythonCommand}</code>
           </pre>
         </div>
       ) : null}

@@ -16,7 +16,8 @@ import { STARTED_BY_ENV } from '../worker/local-start';
 /*
  * A person's program as A or B of the pause story (issue 36, item 5): `npm run scenario -- pause
  * --exec-a "<command>"`. The story's start of that worker runs `npm run worker -- --exec "<command>"`
- * (lib/worker/exec-lane.ts) on this machine, as the local worker role: it joins under the worker's
+ * (lib/worker/exec-lane.ts), or another runner with the same options (`--runner`, the Python one:
+ * clients/python/runner.py), on this machine, as the local worker role: it joins under the worker's
  * name, runs the program, and freezes it for real in its critical window when the story freezes it.
  * Everything else is the story as our workers tell it; the program's own words go to stderr, each
  * line under its name, so that stdout stays the narration (and --json stays JSON).
@@ -50,7 +51,8 @@ export function withExecLanes<F>(
   driver: ServerStoryDriver<F>,
   lab: LabInstance,
   lanes: ExecLanes,
-  local: { ownerUrl: string; password: string },
+  /** `runner`: another runner's command (the Python one), given the worker's --db, --lab, --name and --exec. */
+  local: { ownerUrl: string; password: string; runner?: string | undefined },
   /** Aborted when a lane ends before the story: the driver's wait then stops too. */
   stalledStory: AbortController,
   say: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
@@ -64,11 +66,18 @@ export function withExecLanes<F>(
     const args = ['--db', localWorkerUrlFrom(local.ownerUrl, local.password), '--lab', lab.id, '--name', name];
     // A worker run as by hand (not one a server forked, which may not run a program as its lane).
     const { [STARTED_BY_ENV]: _forked, ...env } = process.env;
-    const child = spawn(process.execPath, ['--conditions=react-server', ...workerEntry(), ...args, '--exec', command], {
-      cwd: PROJECT_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = local.runner
+      ? // Its words then the runner's arguments, each one word: sh runs it as the person would type it.
+        spawn('/bin/sh', ['-c', `exec ${local.runner} "$@"`, 'runner', ...args, '--exec', command], {
+          cwd: PROJECT_ROOT,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+      : spawn(process.execPath, ['--conditions=react-server', ...workerEntry(), ...args, '--exec', command], {
+          cwd: PROJECT_ROOT,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
     // A spawn that fails ('error' before 'exit') ends the lane all the same: its stderr says why.
     const exited = once(child, 'exit').catch(() => undefined);
     const lane: Lane = { name, command, child, said: [], exited };

@@ -172,6 +172,30 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
     await assertNarrationHolds('fenced');
   });
 
+  test("fenced, the twenty-line client under the Python runner (--runner) as A: frozen in its critical window, its late write refused, the row keeps B's value, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const runner = `${pythonWithPsycopg() ?? 'python3'} clients/python/runner.py`;
+    const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', MINIMAL, '--runner', runner]);
+    assert.equal(code, 0, `${stdout}\n${stderr}`);
+    assert.match(stdout, /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
+    assert.match(stdout, /^As the fenced lab should: no write lost \(the checker found no violation\)\.$/m);
+    // The Python runner's own line, then the program's words, on stderr under its name.
+    assert.match(stderr, /^A\| A joined fenced and runs ".*minimal\.py" as its lane$/m);
+    assert.match(stderr, /^A\| my write with token \d+ was refused: I lost the lease$/m);
+    const events = await eventsOf('fenced');
+    const { froze, write } = lateWrite(events, 'A');
+    assert.equal(write.kind, 'write_rejected');
+    assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
+    const bWrites = events.filter((e) => e.actor === 'B' && e.kind === 'write_accepted');
+    assert.equal(
+      (await readLabRow(sharedLab('fenced')))?.value,
+      bWrites.at(-1)?.detail.value,
+      "the row keeps B's value",
+    );
+    await assertNarrationHolds('fenced');
+  });
+
   test("no-fencing, the twenty-line Python client as A: the same late write lands over B's, the lost update, exit 0", {
     timeout: 120_000,
   }, async () => {
@@ -246,6 +270,9 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
     const empty = await runScenario(['pause', '--exec-a', '  ']);
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /an --exec-a or --exec-b command is not empty/);
+    const alone = await runScenario(['pause', '--runner', 'python3 clients/python/runner.py']);
+    assert.equal(alone.code, 2);
+    assert.match(alone.stderr, /--runner is a command that runs the --exec-a or --exec-b program, with one of them/);
     const chaos = await runScenario(['chaos', '--exec-b', BASH]);
     assert.equal(chaos.code, 2);
     assert.match(chaos.stderr, /--exec-a and --exec-b are for the pause story's scenarios: pause, no-fencing/);

@@ -73,7 +73,8 @@ const USAGE = `usage: npm run scenario -- <${NAMES.join('|')}> [--json]
   pause:      [--lab <lab>] (the pause story in that lab, one of ${PAUSE_STORY_LABS.join(', ')})
   the pause story (pause, no-fencing, …): [--exec-a "<command>"] [--exec-b "<command>"] (your own lock client as A or B,
               run by npm run worker -- --exec; exits 0 when the verdict is the one the lab should give, 1 when
-              it is not or your program stopped the story)
+              it is not or your program stopped the story) [--runner "python3 clients/python/runner.py"] (another
+              runner that takes the worker's --db --lab --name --exec)
   sweep:      --pauses ${DEFAULT_SWEEP.pausesMs.join(',')} --ttls ${DEFAULT_SWEEP.ttlsMs.join(',')} [--drifts 0] [--concurrency ${SWEEP_LIMITS.concurrency.default}] (ms, ms, % slow)`;
 
 let cluster: EmbeddedCluster | undefined;
@@ -96,6 +97,8 @@ type Options = {
   sweep: { grid: SweepGrid; concurrency: number };
   /** The pause story's workers that are a person's program (--exec-a, --exec-b): exec-lanes.ts. */
   execLanes: ExecLanes;
+  /** The runner of those programs, when not `npm run worker` (--runner): a command taking its --db, --lab, --name, --exec. */
+  runner: string | undefined;
   /** The lab whose story a lab's scenario tells (its name's, or `pause --lab`'s); none for the others. */
   story: LabId | undefined;
 };
@@ -135,6 +138,7 @@ function parse(argv: string[]): { name: string; options: Options } {
           concurrency: { type: 'string' },
           'exec-a': { type: 'string' },
           'exec-b': { type: 'string' },
+          runner: { type: 'string' },
         },
       });
     } catch (error) {
@@ -206,6 +210,10 @@ function parse(argv: string[]): { name: string; options: Options } {
         .join(', ')}`,
     );
   }
+  const runner = values.runner;
+  if (runner !== undefined && (runner.trim() === '' || Object.keys(execLanes).length === 0)) {
+    throw new UsageError('--runner is a command that runs the --exec-a or --exec-b program, with one of them');
+  }
   return {
     name,
     options: {
@@ -222,6 +230,7 @@ function parse(argv: string[]): { name: string; options: Options } {
       grantsPastCut: whole('grants-past-cut', values['grants-past-cut'], GRANTS_PAST_CUT),
       sweep: sweep.data,
       execLanes,
+      runner,
       story,
     },
   };
@@ -279,6 +288,7 @@ async function main(argv: string[]): Promise<number> {
       // A person's program as A or B: 0 when the checker's verdict is the one this lab should give.
       const exec = {
         lanes: options.execLanes,
+        runner: options.runner,
         ownerUrl: process.env.DATABASE_URL as string,
         password: process.env.FENCING_LAB_LOCAL_WORKER_PASSWORD as string,
       };

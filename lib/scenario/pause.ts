@@ -32,7 +32,7 @@ const SCENARIO_SETTINGS = {
 };
 
 /** A person's programs as A or B (exec-lanes.ts), and the local worker role they join as. */
-export type PauseExec = { lanes: ExecLanes; ownerUrl: string; password: string };
+export type PauseExec = { lanes: ExecLanes; runner?: string | undefined; ownerUrl: string; password: string };
 
 export async function runPauseScenario(
   lab: LabInstance,

@@ -12,7 +12,8 @@ import { issueMyWorkerLine } from './worker-line-commands';
  * A person's worker line as a lab's page issues it (issue 33): a private lab's owner gets a command
  * with the lab's join key and a URL that logs in; nobody else gets one for that lab; a shared lab's
  * watcher gets one only while its trainer lets remote workers in; a delayed-packet lab has none. The
- * `--exec` form names the lane A in a private lab, and leaves the name to the person in a shared one.
+ * `--exec` form names the lane A in a private lab, and leaves the name to the person in a shared one;
+ * the Python runner's form (clients/python/runner.py) is the same, with the program after `--`.
  */
 
 const ALICE = newOwnerSecret();
@@ -42,6 +43,11 @@ test("a private lab's owner gets a command with the lab's join key, and its URL 
     issued.data.execCommand,
     `${issued.data.command.replace(/<your name>$/, 'A')} --exec "python3 my_client.py"`,
   );
+  // The same with the runner in Python, the program after its --.
+  assert.equal(
+    issued.data.pythonCommand,
+    `${issued.data.command.replace(/^npm run worker -- /, 'python3 runner.py ').replace(/<your name>$/, 'A')} -- python3 my_client.py`,
+  );
   const url = /--db (\S+)/.exec(issued.data.command)?.[1] as string;
   const db = new pg.Client({ connectionString: url });
   await db.connect();
@@ -67,6 +73,10 @@ test("a shared lab's watcher gets a line only while the trainer lets remote work
   // The trainer keeps the names A and B in a shared lab (worker_join: reserved_name): a program of
   // one's own runs under one's own name there too.
   assert.match(open.data.execCommand, /--lab no-fencing --name <your name> --exec "python3 my_client\.py"$/);
+  assert.match(
+    open.data.pythonCommand,
+    /^python3 runner\.py --db \S+ --lab no-fencing --name <your name> -- python3 my_client\.py$/,
+  );
   const relay = await issueMyWorkerLine({ lab: 'delayed-packet' }, caller(BOB, '198.20.0.3'));
   assert.equal(!relay.ok && relay.error.code, 'invalid_input');
   const junk = await issueMyWorkerLine({ lab: 'fenced', extra: 1 }, caller(BOB, '198.20.0.3'));

@@ -9,7 +9,7 @@ import { runsOnFailoverPair } from '../labs/traits';
 import { FencingError } from '../model/core/errors';
 import { labInput } from '../model/lab/lab-inputs';
 import { hasPacketRelay } from '../model/lab/lab-kinds';
-import { workerCommand, workerExecCommand } from '../model/lab/worker-command';
+import { workerCommand, workerExecCommand, workerPythonCommand } from '../model/lab/worker-command';
 import { type Credentials, canDrive, ownerHashOf } from './access';
 import { labFor } from './lab-commands';
 import { validatedAction } from './validated-action';
@@ -19,11 +19,11 @@ import { validatedAction } from './validated-action';
  * that asks: its private lab's owner, or anyone watching a shared lab while its trainer lets remote
  * workers in. One line per browser and lab: asked again, the same role gets a new password and its
  * settings as issued. The answer is the command to paste, with the line's URL in it (and the same with a
- * program of one's own as the lane, `--exec`); it is shown to that browser once and kept nowhere but in
+ * program of one's own as the lane, `--exec`, and that with the runner in Python); it is shown to that browser once and kept nowhere but in
  * PostgreSQL's own password hash.
  */
 
-export type IssuedWorkerLine = { role: string; command: string; execCommand: string };
+export type IssuedWorkerLine = { role: string; command: string; execCommand: string; pythonCommand: string };
 
 /**
  * Where a person's machine reaches PostgreSQL: the address the launcher found for the room
@@ -61,6 +61,7 @@ export function issueMyWorkerLine(
       role: line.role,
       command: workerCommand(url, lab.id, joinKey),
       execCommand: workerExecCommand(url, lab.id, joinKey),
+      pythonCommand: workerPythonCommand(url, lab.id, joinKey),
     };
   })(raw);
 }

@@ -90,13 +90,16 @@ test('the protocol check can fail: it names a function left undocumented and a h
   );
 });
 
+/** The Python runner's length: the Node runner's work (exec-lane.ts and main.ts's join, about 400 lines) in half. */
+const RUNNER_MAX_LINES = 210;
+
 /** The lines of a program that are code: neither blank nor a comment, its opening docstring left out. */
 function codeLines(source: string): string[] {
   const body = source.replace(/^"""[\s\S]*?"""\n/, '');
   return body.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
 }
 
-test('the page shows the client in twenty lines as it is, and it stays about that short; the reference clients fit a slide', async () => {
+test('the page shows the client in twenty lines as it is, and it stays about that short; the reference clients fit a slide, the runner a sitting', async () => {
   const minimal = await readFile('clients/python/minimal.py', 'utf8');
   const page = await readFile(PROTOCOL_DOC, 'utf8');
   const shown = /\n## A client in twenty lines\n[\s\S]*?\n```python\n([\s\S]*?)```\n/.exec(page)?.[1];
@@ -107,6 +110,12 @@ test('the page shows the client in twenty lines as it is, and it stays about tha
     const lines = (await readFile(client, 'utf8')).trimEnd().split('\n').length;
     assert.ok(lines <= 120, `${client} is short enough to read on a slide (at most 120 lines), not ${lines}`);
   }
+  // The runner in Python (a laptop with nothing but Python and psycopg) is a reference too: read in one sitting.
+  const runner = (await readFile('clients/python/runner.py', 'utf8')).trimEnd().split('\n').length;
+  assert.ok(
+    runner <= RUNNER_MAX_LINES,
+    `clients/python/runner.py reads in one sitting (at most ${RUNNER_MAX_LINES} lines), not ${runner}`,
+  );
 });
 
 test('the count of code lines can fail: comments, blank lines and the docstring are not code', () => {

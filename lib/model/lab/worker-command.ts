@@ -21,6 +21,15 @@ export function workerExecCommand(workerUrl: string, lab: string, joinKey?: stri
   return `${named} --exec "python3 my_client.py"`;
 }
 
+/**
+ * The same with nothing but Python 3 and psycopg on the person's machine: the runner in Python
+ * (clients/python/runner.py, saved beside their program), with the program after `--`.
+ */
+export function workerPythonCommand(workerUrl: string, lab: string, joinKey?: string): string {
+  const exec = workerExecCommand(workerUrl, lab, joinKey);
+  return `${exec.replace(/^npm run worker -- /, 'python3 runner.py ').replace(/ --exec "python3 my_client\.py"$/, '')} -- python3 my_client.py`;
+}
+
 /** One shell word: as it is when that is safe to paste, else in single quotes. */
 function shellWord(text: string): string {
   return /^[A-Za-z0-9@%:/._~+=-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
