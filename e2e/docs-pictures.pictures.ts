@@ -2,8 +2,11 @@ import type { Locator, Page } from '@playwright/test';
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { SCREEN_SIZE, SCREENS, type ScreenId } from '../lib/testing/docs-screens';
 import { expect, test } from './fixtures';
+import { GuardPage } from './pages/guard-page';
 import type { LabPage } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
+import { SessionPage } from './pages/session-page';
+import { WallPage } from './pages/wall-page';
 import { stepNumberOf, stepOf } from './steps';
 
 /*
@@ -15,9 +18,10 @@ import { stepNumberOf, stepOf } from './steps';
 
 /**
  * What to take of the window: all of it, or from a panel's top down (the lab bar above it left out), and
- * to the window's bottom or to the lowest bottom of some panels (a picture that would weigh too much).
+ * to the window's bottom or to the lowest bottom of some panels (a picture that would weigh too much);
+ * or the window scrolled down to a panel's top (a panel low on its page, with what is beside it).
  */
-type Shot = { fromTopOf?: Locator; toBottomOf?: Locator[] };
+type Shot = { fromTopOf?: Locator; toBottomOf?: Locator[]; scrolledTo?: Locator };
 type Drive = (page: Page, lab: (id: LabId) => LabPage) => Promise<Shot>;
 
 /**
@@ -56,6 +60,10 @@ function lessonStep(labId: LabId, stepId: string, says: string | RegExp, checker
     return { fromTopOf: verdict, toBottomOf: [drawing, walk.startOver] };
   };
 }
+
+/** The trainee of the your-guard pictures, and the start of every guard statement they try. */
+const GUARD_TRAINEE = 'Ada';
+const GUARD_SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
 
 const DRIVE: Record<ScreenId, Drive> = {
   'fenced-rejected': async (_page, lab) => {
@@ -112,6 +120,38 @@ const DRIVE: Record<ScreenId, Drive> = {
     'fencing does not ask what A believes',
     'holds',
   ),
+  'your-guard-broken': async (page) => {
+    const opened = await new SessionPage(page).openPrivateLab('Your guard');
+    const guard = new GuardPage(page, opened.lab);
+    await guard.name.fill(GUARD_TRAINEE);
+    await guard.submit(`${GUARD_SET} AND last_token <= $2`, /^✓ Passed: your guard held/);
+    await guard.name.fill(GUARD_TRAINEE);
+    await guard.submit(`${GUARD_SET} AND last_token::text <= $2::text`, /✗ Broken/);
+    await expect(guard.counterexample).toBeVisible();
+    // From the trainee's name to the editor's end, beside the timeline of the attack.
+    return {
+      scrolledTo: guard.editor,
+      fromTopOf: guard.editor.getByText('Your name (on the class wall)'),
+      toBottomOf: [guard.editor],
+    };
+  },
+  'class-wall': async (page) => {
+    const wall = new WallPage(page);
+    await wall.goto();
+    const rows = wall.rowsOf(GUARD_TRAINEE);
+    await expect(rows.first()).toContainText('✗', { timeout: PICTURE_STEP_TIMEOUT });
+    await expect(rows.nth(1)).toContainText('✓ your guard held against the pause story');
+    return {};
+  },
+  'explore-shortest-break': async (page) => {
+    await page.goto('/labs/no-fencing/explore?holders=2&writes=2');
+    await expect(page.getByTestId('explore-verdict')).toContainText(/breaks in [\d,]+ of [\d,]+ interleavings/, {
+      timeout: 3 * PICTURE_STEP_TIMEOUT,
+    });
+    await page.getByRole('link', { name: 'Show me the shortest way to break it' }).click();
+    await expect(page.getByTestId('explore-violation')).toBeVisible({ timeout: PICTURE_STEP_TIMEOUT });
+    return {};
+  },
   home: async (page) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1, name: 'Fencing Lab' })).toBeVisible();
@@ -146,8 +186,14 @@ test('the screens the docs show, taken as a trainer sees them', async ({ page, l
       await page.mouse.move(0, 0);
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-      // From the page's top: a step's notice may have scrolled the page down.
-      await page.evaluate(() => window.scrollTo(0, 0));
+      // From the page's top (a step's notice may have scrolled the page down), or from a panel's.
+      if (shot.scrolledTo) {
+        await shot.scrolledTo.evaluate((panel) =>
+          window.scrollTo(0, panel.getBoundingClientRect().top + window.scrollY - 12),
+        );
+      } else {
+        await page.evaluate(() => window.scrollTo(0, 0));
+      }
       const top = shot.fromTopOf ? Math.max(0, ((await shot.fromTopOf.boundingBox())?.y ?? 0) - 12) : 0;
       const boxes = await Promise.all((shot.toBottomOf ?? []).map((panel) => panel.boundingBox()));
       const bottoms = boxes.map((box) => (box ? box.y + box.height + 12 : SCREEN_SIZE.height));

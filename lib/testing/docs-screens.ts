@@ -68,6 +68,22 @@ export const SCREENS = [
     shows: "the fenced drifting-clock lab's walkthrough as A, its clock slow, writes late and is rejected as stale",
   },
   {
+    id: 'your-guard-broken',
+    file: 'docs/pictures/your-guard-broken.png',
+    shows:
+      "a trainee's your-guard lab after a guard comparing tokens as text: its verdict, broken, and the counterexample",
+  },
+  {
+    id: 'class-wall',
+    file: 'docs/pictures/class-wall.png',
+    shows: "the class wall, newest first: that trainee's broken guard above the right one they tried first",
+  },
+  {
+    id: 'explore-shortest-break',
+    file: 'docs/pictures/explore-shortest-break.png',
+    shows: "the no-fencing lab's Explore page at 2 holders × 2 writes, at the end of the shortest way to break it",
+  },
+  {
     id: 'home',
     file: 'docs/pictures/home.png',
     shows: 'the home page: the labs, the protected rows and the leases as the database holds them',
