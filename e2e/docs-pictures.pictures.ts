@@ -164,7 +164,8 @@ test.use({ viewport: SCREEN_SIZE, colorScheme: 'light' });
 
 /**
  * The screens to take: every one, or those `DOCS_SCREENS` names (ids, comma-separated), in the list's
- * order. A screen that goes on from the one before (the presenter) needs that one named too.
+ * order. A screen that goes on from another (the presenter and the home page from the fenced walkthrough,
+ * the class wall from the your-guard lab) needs that one named too.
  */
 function screensToTake() {
   const named = process.env.DOCS_SCREENS?.split(',')

@@ -68,6 +68,11 @@ export const SCREENS = [
     shows: "the fenced drifting-clock lab's walkthrough as A, its clock slow, writes late and is rejected as stale",
   },
   {
+    id: 'home',
+    file: 'docs/pictures/home.png',
+    shows: 'the home page: the labs, the protected rows and the leases as the database holds them',
+  },
+  {
     id: 'your-guard-broken',
     file: 'docs/pictures/your-guard-broken.png',
     shows:
@@ -82,11 +87,6 @@ export const SCREENS = [
     id: 'explore-shortest-break',
     file: 'docs/pictures/explore-shortest-break.png',
     shows: "the no-fencing lab's Explore page at 2 holders × 2 writes, at the end of the shortest way to break it",
-  },
-  {
-    id: 'home',
-    file: 'docs/pictures/home.png',
-    shows: 'the home page: the labs, the protected rows and the leases as the database holds them',
   },
 ] as const;
 
