@@ -22,9 +22,71 @@ export const SCREENS = [
     shows: "the no-fencing lab's walkthrough at step 6: A's late write is accepted over B's, a lost update",
   },
   {
+    id: 'read-check-write-lost-update',
+    file: 'docs/pictures/read-check-write-lost-update.png',
+    shows: "the read-check-write lab's walkthrough as A wakes: A's late write, checked before it froze, overwrites B's",
+  },
+  {
+    id: 'token-as-text-b-refused',
+    file: 'docs/pictures/token-as-text-b-refused.png',
+    shows:
+      "the token-as-text lab's walkthrough as A wakes: B's newer token was refused as text, A's late write accepted",
+  },
+  {
+    id: 'per-process-counter-lost-update',
+    file: 'docs/pictures/per-process-counter-lost-update.png',
+    shows: "the per-process-counter lab's walkthrough as A wakes: both counters said 1, A's late write overwrites B's",
+  },
+  {
+    id: 'same-token-takeover-lost-update',
+    file: 'docs/pictures/same-token-takeover-lost-update.png',
+    shows: "the same-token-takeover lab's walkthrough as A wakes: B holds A's token, A's late write overwrites B's",
+  },
+  {
+    id: 'bypass-lost-update',
+    file: 'docs/pictures/bypass-lost-update.png',
+    shows: "the bypass lab's walkthrough as A wakes: A's overdue write takes the unfenced catch-up path over B's",
+  },
+  {
+    id: 'delayed-packet-unfenced-lost-update',
+    file: 'docs/pictures/delayed-packet-unfenced-lost-update.png',
+    shows: "the unfenced delayed-packet lab's walkthrough as A's held write arrives and overwrites B's",
+  },
+  {
+    id: 'drifting-clock-lost-update',
+    file: 'docs/pictures/drifting-clock-lost-update.png',
+    shows: "the drifting-clock lab's walkthrough as A, its clock slow, writes after its lease ran out, over B's",
+  },
+  {
+    id: 'delayed-packet-rejected',
+    file: 'docs/pictures/delayed-packet-rejected.png',
+    shows: "the fenced delayed-packet lab's walkthrough as A's held write arrives and is rejected as stale",
+  },
+  {
+    id: 'drifting-clock-fenced-rejected',
+    file: 'docs/pictures/drifting-clock-fenced-rejected.png',
+    shows: "the fenced drifting-clock lab's walkthrough as A, its clock slow, writes late and is rejected as stale",
+  },
+  {
     id: 'home',
     file: 'docs/pictures/home.png',
     shows: 'the home page: the labs, the protected rows and the leases as the database holds them',
+  },
+  {
+    id: 'your-guard-broken',
+    file: 'docs/pictures/your-guard-broken.png',
+    shows:
+      "a trainee's your-guard lab after a guard comparing tokens as text: its verdict, broken, and the counterexample",
+  },
+  {
+    id: 'class-wall',
+    file: 'docs/pictures/class-wall.png',
+    shows: "the class wall, newest first: that trainee's broken guard above the right one they tried first",
+  },
+  {
+    id: 'explore-shortest-break',
+    file: 'docs/pictures/explore-shortest-break.png',
+    shows: "the no-fencing lab's Explore page at 2 holders × 2 writes, at the end of the shortest way to break it",
   },
 ] as const;
 

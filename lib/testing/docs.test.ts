@@ -86,6 +86,28 @@ test('every lab kind has its page, titled as the code titles it, and its row in 
   );
 });
 
+/** Lab pages whose trainer's section is not yet written: the failover lab's pages change apart (issue 37, item 5). */
+const TRAINER_SECTION_TO_COME = new Set(['failover']);
+
+test("each lab's page leads with what a trainer does and sees, with a picture of the real screen", () => {
+  const screens = new Set<string>(SCREENS.map(({ file }) => file));
+  const wrong: string[] = [];
+  for (const kind of LAB_KINDS) {
+    if (TRAINER_SECTION_TO_COME.has(kind.id)) continue;
+    const page = `docs/labs/${kind.id}.md`;
+    const text = readDoc(page);
+    const sections = text.split(/^(?=## )/m);
+    const first = sections[1] ?? '';
+    if (!first.startsWith('## What a trainer does and sees\n')) {
+      wrong.push(`${page}: its first section is not "What a trainer does and sees"`);
+      continue;
+    }
+    const pictures = images(first).map(({ target }) => path.join(path.dirname(page), decodeURIComponent(target)));
+    if (!pictures.some((file) => screens.has(file))) wrong.push(`${page}: its trainer's section shows no screen`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
 /** The settings tables: `| \`NAME\` | …` rows of these files. */
 const SETTINGS_DOCS = ['docs/running-a-room.md', 'docs/testing.md'];
 
