@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { takesTraineeGuard } from '@/lib/labs/traits';
+import { isFencedKind, takesTraineeGuard } from '@/lib/labs/traits';
 import { LABS } from '@/lib/model/lab/lab-kinds';
 import { clock } from './format';
 import { useLabStore } from './lab-store-provider';
@@ -57,6 +57,11 @@ export function LiveTables() {
           {takesTraineeGuard(kind) ? (
             <span data-testid="guard-heading" className="ml-2 text-sm font-normal text-slate-700 dark:text-slate-300">
               ({guardHeading(lastVerdict)})
+            </span>
+          ) : table === 'unguarded_rows' && isFencedKind(kind) ? (
+            // The fenced labs on this table (the delayed packet, the drifting clock) check the token in the write's own statement.
+            <span className="ml-2 text-sm font-normal text-slate-700 dark:text-slate-300">
+              (the token checked in the write's own statement)
             </span>
           ) : table === 'unguarded_rows' ? (
             <span className="ml-2 text-sm font-normal text-rose-700 dark:text-rose-300">(no guard: a broken lab)</span>
