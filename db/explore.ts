@@ -217,10 +217,11 @@ const startOf = (lab: ExploreLab, scratch: Scratch): StoryStart => ({
 
 /**
  * The sessions an exploration runs side by side (search.ts takes shallow states' next steps on
- * whichever is free): two, for a 2-CPU machine, where one session leaves a CPU idle while the search
- * judges a step (bench/README.md, explore).
+ * whichever is free): three. On one session the database waits while the search judges a step, and
+ * the other way round; on this 2-CPU machine, fenced 3 × 3 ran 1,262–1,582 writes a second on one
+ * session, 1,678–2,111 on two, 2,071–2,277 on three, 2,199–2,361 on four (docs/explore.md).
  */
-const EXPLORE_SESSIONS = 2;
+const EXPLORE_SESSIONS = 3;
 
 /**
  * Owner sessions, each one transaction with a scratch row of the lab's kind, never committed. Tokens

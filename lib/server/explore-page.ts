@@ -18,7 +18,7 @@ import { type Credentials, canView } from './access';
  * database, rolled back: db/explore.ts), and the state at the asked path (walked on the database too).
  * A verdict is the same every time for a lab and its bounds, so each is explored once per server
  * process and kept; the path is walked on every request (a few statements). Explorations run one at a
- * time in a process, so that a page reloaded in a loop costs one exploration (its two sessions) at most.
+ * time in a process, so that a page reloaded in a loop costs one exploration (its three sessions) at most.
  */
 
 export type ExploreView = {
