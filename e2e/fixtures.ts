@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { test as base, expect } from '@playwright/test';
+import { test as base } from '@playwright/test';
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { E2E_DATA_DIR, E2E_TRAINER_KEY } from '../playwright.config';
 import { LabPage } from './pages/lab-page';
+import { enterTrainerKey } from './trainer-link';
 
 const run = promisify(execFile);
 
@@ -23,12 +24,7 @@ type Fixtures = {
 export const test = base.extend<Fixtures>({
   /** The trainer's browser: it has entered the trainer key (the trainer link), so it drives the shared labs. */
   page: async ({ page }, use) => {
-    // The trainer link, asked for by the page's own request context, which keeps its cookies in the
-    // browser's: the session's cookie, without loading the home page the link leads to (every test
-    // opens the page it needs first; the home page's load took 1 to 2 s of every test).
-    const unlocked = await page.request.get(`/unlock?key=${encodeURIComponent(E2E_TRAINER_KEY)}`, { maxRedirects: 0 });
-    expect(unlocked.status(), 'the trainer link answers with a redirect').toBe(303);
-    expect(unlocked.headers().location, 'the trainer key is right').toBe('/');
+    await enterTrainerKey(page, E2E_TRAINER_KEY);
     await use(page);
   },
 
@@ -65,4 +61,4 @@ export const test = base.extend<Fixtures>({
   },
 });
 
-export { expect };
+export { expect } from '@playwright/test';
