@@ -5,6 +5,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { processesOf } from '../lib/supervisor/failover/pg-server-process';
 import { startAppProcess } from '../lib/testing/app-process';
 import { waitFor } from '../lib/testing/wait';
+import { enterTrainerKey } from './trainer-link';
 
 /*
  * The failover lab's servers end with the app: after `kill -9` of the Next server that owns the pair,
@@ -43,7 +44,7 @@ test('kill -9 of the Next server, then Ctrl-C of npm start: no process of the fa
   const context = await browser.newContext({ baseURL: app.baseUrl });
   try {
     const page = await context.newPage();
-    await page.goto(`/unlock?key=${encodeURIComponent(TRAINER_KEY)}`);
+    await enterTrainerKey(page, TRAINER_KEY);
     await startPair(page);
     expect((await pairProcesses(dataDir)).length).toBeGreaterThanOrEqual(6);
 

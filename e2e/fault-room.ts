@@ -6,6 +6,7 @@ import pg from 'pg';
 import { type AppProcess, startAppProcess } from '../lib/testing/app-process';
 import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { SessionPage } from './pages/session-page';
+import { enterTrainerKey } from './trainer-link';
 
 /*
  * A training room for the fault tests: an app of its own (`npm start` on its own port and data
@@ -49,7 +50,7 @@ export async function openRoom(browser: Browser, baseUrl: string): Promise<Room>
     return context.newPage();
   };
   const trainerPage = await pageIn();
-  await trainerPage.goto(`/unlock?key=${encodeURIComponent(FAULT_TRAINER_KEY)}`);
+  await enterTrainerKey(trainerPage, FAULT_TRAINER_KEY);
   const trainer = new LabPage(trainerPage, 'fenced');
   await trainer.gotoFreePlay();
   await expect(new SessionPage(trainerPage).driveStatus).toHaveText('Trainer: you drive');

@@ -4,6 +4,7 @@ import { test as base } from '@playwright/test';
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { E2E_DATA_DIR, E2E_TRAINER_KEY } from '../playwright.config';
 import { LabPage } from './pages/lab-page';
+import { enterTrainerKey } from './trainer-link';
 
 const run = promisify(execFile);
 
@@ -23,7 +24,7 @@ type Fixtures = {
 export const test = base.extend<Fixtures>({
   /** The trainer's browser: it has entered the trainer key (the trainer link), so it drives the shared labs. */
   page: async ({ page }, use) => {
-    await page.goto(`/unlock?key=${encodeURIComponent(E2E_TRAINER_KEY)}`);
+    await enterTrainerKey(page, E2E_TRAINER_KEY);
     await use(page);
   },
 

@@ -5,6 +5,7 @@ import { appDatabaseUrl } from './app-database';
 import { FAULT_TRAINER_KEY, startFaultApp } from './fault-room';
 import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { SessionPage } from './pages/session-page';
+import { enterTrainerKey } from './trainer-link';
 
 /*
  * Many app servers, one database: two `npm start` servers on the same DATABASE_URL (the shared
@@ -21,7 +22,7 @@ async function pageOn(browser: Browser, contexts: BrowserContext[], app: AppProc
   const context = await browser.newContext({ baseURL: app.baseUrl, viewport: { width: 1280, height: 720 } });
   contexts.push(context);
   const page = await context.newPage();
-  if (asTrainer) await page.goto(`/unlock?key=${encodeURIComponent(FAULT_TRAINER_KEY)}`);
+  if (asTrainer) await enterTrainerKey(page, FAULT_TRAINER_KEY);
   const lab = new LabPage(page, 'fenced');
   await lab.gotoFreePlay();
   await expect(new SessionPage(page).driveStatus).toHaveText(asTrainer ? 'Trainer: you drive' : 'Watching');

@@ -35,10 +35,35 @@ function formatted(message: SseMessage): string {
   return text;
 }
 
+/**
+ * Every stream open now, by its close. A server told to stop (SIGTERM from the launcher, SIGINT)
+ * ends them: Next's graceful close waits for every request to finish, and a live feed never does,
+ * so a server with a browser open would wait out the launcher's grace and be killed with its
+ * workers (which then could not record their own end). Ended, each browser retries by itself.
+ */
+const openStreams = new Set<() => void>();
+let endsStreamsOnStop = false;
+
+function endStreamsOnStop(): void {
+  if (endsStreamsOnStop) return;
+  endsStreamsOnStop = true;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    // Next's own handler (start-server.js) closes the server and exits once its requests are done.
+    process.once(signal, endOpenStreams);
+  }
+}
+
+/** Ends every event stream open now, as a server told to stop does. */
+export function endOpenStreams(): void {
+  for (const close of [...openStreams]) close();
+}
+
+// `Connection: close`: a stream ended (by its feed, or because the server stops) takes its socket with
+// it, which a stopping server would otherwise keep open as an idle keep-alive until its timeout.
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-cache, no-transform',
-  Connection: 'keep-alive',
+  Connection: 'close',
   'X-Accel-Buffering': 'no',
 } as const;
 
@@ -67,12 +92,14 @@ export function eventStream(
   // or all three): a cleanup run twice would, say, count a private lab's viewer out twice.
   const finish = () => {
     closed = true;
+    openStreams.delete(closeStream);
     clearInterval(heartbeat);
     wake();
     if (cleanedUp || !cleanup) return;
     cleanedUp = true;
     cleanup();
   };
+  let closeStream: () => void = () => undefined;
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
   // What was written in this task, enqueued as one chunk at its end: a history page of thousands of
   // messages is one write to the socket, not thousands (each costs a stream read and a syscall).
@@ -110,6 +137,9 @@ export function eventStream(
           }
         };
         const send: Send = (message) => write(formatted(message));
+        closeStream = close;
+        openStreams.add(close);
+        endStreamsOnStop();
         write(`retry: ${RECONNECT_MS}\n\n`);
         heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
         signal.addEventListener('abort', close, { once: true });
