@@ -6,7 +6,8 @@ import { useViewWorkers } from '../replay/use-replay-view';
 // Shorter than the controls' words: the strip is read across a room, one line per worker.
 const PHASE: Record<string, { icon: string; words: string }> = {
   starting: { icon: '…', words: 'starting' },
-  acquiring: { icon: '⌛', words: 'waiting for the lease' },
+  // Not ⌛: an emoji, which a machine without an emoji font (this one's Chromium) draws as an empty box.
+  acquiring: { icon: '○', words: 'waiting for the lease' },
   holding: { icon: '●', words: 'holds the lease' },
   // Its lease ran out by the database's clock; it has not been told (frozen, or its clock slow).
   expired: { icon: '◌', words: 'believes it holds the lease; it ran out' },
