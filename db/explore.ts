@@ -245,6 +245,7 @@ async function inScratchTransaction<T>(
       await client.connect();
     }
   } catch (error) {
+    // A session that cannot end is already gone; the failure to connect is what is thrown.
     await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
     throw FencingError.unreachable(error);
   }

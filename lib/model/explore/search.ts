@@ -286,6 +286,7 @@ export async function explore(input: {
       } else {
         let settle: { resolve: (e: Explored) => void; reject: (error: unknown) => void } | undefined;
         const entry: MemoEntry = { promise: new Promise((resolve, reject) => (settle = { resolve, reject })) };
+        // Its failure is the branch's, thrown below; a waiter that never comes must not make it unhandled.
         entry.promise.catch(() => undefined);
         memo.set(key, entry);
         try {
