@@ -106,8 +106,7 @@ export function Timeline({
   const stretchTo = stretchFrom + windowMs * STRETCH_WINDOWS;
   const until = replayAt ?? nowBucket + REBUILD_MS;
   const laneIndex = useMemo(() => new Map(full.lanes.map((lane, i) => [lane.holder, i])), [full.lanes]);
-  const visibleLanes = useVisibleLanes(box, metrics);
-  const [firstLane, lastLane] = visibleLanes;
+  const [firstLane, lastLane] = useVisibleLanes(box, metrics, full.lanes.length);
   // The marks of the stretch on the lanes on screen (and the database's), in words, from the layout
   // (which finds them by binary search).
   const listed = useMemo(() => {

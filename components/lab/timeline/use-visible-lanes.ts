@@ -2,26 +2,31 @@
 
 import { type RefObject, useEffect, useState } from 'react';
 import type { TimelineMetrics } from '@/lib/model/timeline/timeline-layout';
-
-const LANE_MARGIN = 2;
+import { listedLanes } from '@/lib/model/timeline/timeline-listed-lanes';
 
 /**
- * Which lanes are on screen, give or take two: with fifty holders the timeline is taller than the
- * window, and listing marks nobody can see would only slow the ones they can.
+ * The lanes whose marks are listed (listedLanes says which): all of a short timeline's; with fifty
+ * holders, those on screen, found again as the window scrolls or changes size.
  */
 export function useVisibleLanes(
   box: RefObject<HTMLDivElement | null>,
   metrics: TimelineMetrics,
+  laneCount: number,
 ): readonly [number, number] {
-  const [range, setRange] = useState<readonly [number, number]>([0, 12]);
+  const [range, setRange] = useState<readonly [number, number]>(() =>
+    listedLanes({ lanesTop: 0, windowHeight: 0, laneH: metrics.laneH, laneCount }),
+  );
   const { axisH, laneH } = metrics;
   useEffect(() => {
     const update = () => {
       const element = box.current;
       if (!element) return;
-      const top = element.getBoundingClientRect().top + axisH;
-      const first = Math.max(0, Math.floor(-top / laneH) - LANE_MARGIN);
-      const last = Math.max(first, Math.ceil((window.innerHeight - top) / laneH) + LANE_MARGIN);
+      const [first, last] = listedLanes({
+        lanesTop: element.getBoundingClientRect().top + axisH,
+        windowHeight: window.innerHeight,
+        laneH,
+        laneCount,
+      });
       setRange((current) => (current[0] === first && current[1] === last ? current : [first, last]));
     };
     update();
@@ -31,6 +36,6 @@ export function useVisibleLanes(
       window.removeEventListener('scroll', update);
       window.removeEventListener('resize', update);
     };
-  }, [box, axisH, laneH]);
+  }, [box, axisH, laneH, laneCount]);
   return range;
 }
