@@ -38,6 +38,8 @@ export class LabPage {
   readonly back: Locator;
   readonly autoplay: Locator;
   readonly startOver: Locator;
+  /** The walkthrough's "Waiting for …" while a step runs (the trainer's page and the presenter). */
+  readonly stepRunning: Locator;
   /** Where the lab is, when the page shows another step (a deep link) or the lab is off script. */
   readonly where: Locator;
   /** The offer to run the steps up to the one shown. */
@@ -84,6 +86,7 @@ export class LabPage {
 
     this.stepCounter = page.getByText(/^Step \d+ of \d+$/);
     this.narration = page.getByTestId('narration');
+    this.stepRunning = page.getByRole('status').filter({ hasText: /^Waiting for / });
     this.next = page.getByRole('button', { name: 'Next', exact: true });
     this.back = page.getByRole('button', { name: 'Back', exact: true });
     this.autoplay = page.getByRole('button', { name: 'Autoplay', exact: true });
@@ -206,9 +209,15 @@ export class LabPage {
    * Waits for step `n` to be complete as a reader sees it: its number, and its narration. `of`: the
    * walkthrough's length (7 for the pause story; the drifting clock tells its own in 6).
    */
+  /**
+   * Step `n` is shown and done: its counter, its narration, and no step still running. Start over on a
+   * lab already at step 1 (a test's clean-up resets it) shows step 1 while its reset runs: a key
+   * pressed then (Q, →) is refused or lost, as a trainer's would be (seen in CI: poll.spec's Q).
+   */
   async expectStep(n: number, narration: string | RegExp, of = 7) {
     await expect(this.stepCounter).toHaveText(`Step ${n} of ${of}`, { timeout: WORKER_STEP_TIMEOUT });
     await expect(this.narration).toContainText(narration, { timeout: WORKER_STEP_TIMEOUT });
+    await expect(this.stepRunning).toHaveCount(0, { timeout: WORKER_STEP_TIMEOUT });
   }
 
   /** The step shown (from 1), once the page knows where the lab is and shows a narration. */
