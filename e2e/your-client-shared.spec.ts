@@ -7,6 +7,7 @@ import { expect, test } from './fixtures';
 import { readLabEvents, readLabState } from './lab-state';
 import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
+import { takeBackWorkerLine } from './worker-line';
 
 /*
  * Issue 36's Done-when, end to end: a trainee with nothing but Python on a laptop joins the trainer's
@@ -118,6 +119,7 @@ test("a trainee's own Python client joins the trainer's fenced lab, is frozen fr
   // A word only this run's processes carry on their command line: after the run, none may be left.
   const marker = `your-client-shared-${process.pid}-${Date.now()}`;
   let runner: Shell | undefined;
+  let line: string | undefined;
   try {
     const traineeLab = new LabPage(await trainee.newPage(), 'fenced');
     await traineeLab.gotoFreePlay();
@@ -128,6 +130,7 @@ test("a trainee's own Python client joins the trainer's fenced lab, is frozen fr
     await expect(shown).toHaveText(
       /^python3 runner\.py --db postgres:\/\/fencing_line_\S+ --lab fenced --name <your name> -- python3 my_client\.py$/,
     );
+    line = /postgres:\/\/(fencing_line_\w+):/.exec((await shown.textContent()) ?? '')?.[1];
     const python = pythonWithPsycopg() ?? 'python3'; // the python3 that has psycopg, as on the trainee's laptop
     const command = ((await shown.textContent()) ?? '')
       .replace(/^python3 runner\.py /, `${python} clients/python/runner.py `)
@@ -217,6 +220,8 @@ test("a trainee's own Python client joins the trainer's fenced lab, is frozen fr
     // No process of the trainee's client outlives the test, whatever failed above.
     await runner?.stop();
     await trainee.close();
+    // And its worker line: nothing else takes a shared lab's back (8 an address).
+    if (line) await takeBackWorkerLine(line);
   }
   await waitFor(() => processesWith(marker).length === 0, `no process of ${NAME}'s client left`, {
     timeoutMs: timeout,
