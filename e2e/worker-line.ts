@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test';
+import pg from 'pg';
+import { appDatabaseUrl } from './app-database';
 import { expect } from './fixtures';
 
 /**
@@ -16,4 +18,20 @@ export async function workerLineFromPage(page: Page, lab: string): Promise<strin
     ),
   );
   return /--db (\S+)/.exec((await command.textContent()) ?? '')?.[1] as string;
+}
+
+/**
+ * Takes a shared lab's worker line back, as the node tests' runner does after each file: nothing else
+ * does (a shared lab is never closed), and one client address holds at most 8, so a spec that issues
+ * one to a fresh browser at every run would refuse its ninth against the same data directory.
+ */
+export async function takeBackWorkerLine(role: string): Promise<void> {
+  const client = new pg.Client({ connectionString: await appDatabaseUrl() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ dropped: boolean }>('SELECT fl_drop_worker_line($1) AS dropped', [role]);
+    expect(rows[0]?.dropped, `the worker line ${role} taken back`).toBe(true);
+  } finally {
+    await client.end();
+  }
 }
