@@ -1,4 +1,4 @@
-import { checkHistory, type Violation } from '../checker/checker';
+import { checkHistory, createHistoryChecker, type Violation } from '../checker/checker';
 import type { WireEvent } from '../core/wire';
 import {
   applyStep,
@@ -144,14 +144,35 @@ const CLOCK_START_MS = Date.UTC(2026, 0, 1);
 const STEP_MS = 100;
 
 function toWire(lab: string, events: readonly StepEvent[]): WireEvent[] {
-  return events.map((event, i) => ({ ...event, id: i + 1, at: CLOCK_START_MS + i * STEP_MS, lab }));
+  return events.map((event, i) => wireAt(lab, event, i));
+}
+
+/** The path's `i`th event as the lab's history has it: the same on every path that shares the prefix. */
+const wireAt = (lab: string, event: StepEvent, i: number): WireEvent => ({
+  ...event,
+  id: i + 1,
+  at: CLOCK_START_MS + i * STEP_MS,
+  lab,
+});
+
+/**
+ * Whether a path's events (already in id order, ids from 1) break a rule: the one checker, fed the path
+ * as it is (checkHistory would first sort a copy of it).
+ */
+function breaks(events: readonly WireEvent[]): boolean {
+  const checker = createHistoryChecker();
+  checker.append(events);
+  return !checker.verdict().ok;
 }
 
 /** One storage the search runs steps on (a session of its own on the database), and the writes it holds now. */
 type Lane = { storage: Storage; applied: PathOp[] };
 
-/** Where a branch of the search stands: its path's events and writes, and the lane it holds (if any). */
-type Walker = { lane?: Lane; events: StepEvent[]; writes: PathOp[] };
+/**
+ * Where a branch of the search stands: its path's events (as the lab's history: each is pushed once, on
+ * its step, not made again for every later step) and writes, and the lane it holds (if any).
+ */
+type Walker = { lane?: Lane; events: WireEvent[]; writes: PathOp[] };
 
 /**
  * States shallower than this have their next steps taken side by side, each on whichever lane is free
@@ -268,9 +289,9 @@ export async function explore(input: {
       lane.applied.push(op);
       walker.writes.push(op);
     }
-    walker.events.push(next.event);
+    walker.events.push(wireAt(lab, next.event, walker.events.length));
     let child: Explored;
-    if (!checkHistory(toWire(lab, walker.events)).ok) {
+    if (breaks(walker.events)) {
       child = { paths: 1, broken: 1, cut: 0, toViolation: [] };
     } else {
       const key = stateKey(next.state);
@@ -350,7 +371,7 @@ export async function explore(input: {
     return here;
   };
 
-  const explored = await visit(root, { events: [...prelude], writes: [] });
+  const explored = await visit(root, { events: toWire(lab, prelude), writes: [] });
   counts.interleavings = explored.paths;
   counts.broken = explored.broken;
   counts.cut = explored.cut;
