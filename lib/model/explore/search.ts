@@ -1,4 +1,4 @@
-import { checkHistory, createHistoryChecker, type Violation } from '../checker/checker';
+import { checkHistory, createHistoryChecker, type HistoryChecker, type Violation } from '../checker/checker';
 import type { WireEvent } from '../core/wire';
 import {
   applyStep,
@@ -156,13 +156,20 @@ const wireAt = (lab: string, event: StepEvent, i: number): WireEvent => ({
 });
 
 /**
- * Whether a path's events (already in id order, ids from 1) break a rule: the one checker, fed the path
- * as it is (checkHistory would first sort a copy of it).
+ * The checker of a walker's path, fed as the path grows (judging the step's event only, after the
+ * events it already judged, is judging the whole path: createHistoryChecker's append). It has judged
+ * `judged` events of the path; a step back below them drops it, and the next step judges the path anew.
  */
-function breaks(events: readonly WireEvent[]): boolean {
-  const checker = createHistoryChecker();
-  checker.append(events);
-  return !checker.verdict().ok;
+type Judge = { checker: HistoryChecker; judged: number };
+
+/** Whether the walker's path, its newest event included, breaks a rule (the one checker's verdict). */
+function breaks(walker: Walker): boolean {
+  const { events } = walker;
+  const judge: Judge = walker.judge ?? { checker: createHistoryChecker(), judged: 0 };
+  walker.judge = judge;
+  judge.checker.append(events, judge.judged, events.length);
+  judge.judged = events.length;
+  return !judge.checker.verdict().ok;
 }
 
 /** One storage the search runs steps on (a session of its own on the database), and the writes it holds now. */
@@ -172,7 +179,7 @@ type Lane = { storage: Storage; applied: PathOp[] };
  * Where a branch of the search stands: its path's events (as the lab's history: each is pushed once, on
  * its step, not made again for every later step) and writes, and the lane it holds (if any).
  */
-type Walker = { lane?: Lane; events: WireEvent[]; writes: PathOp[] };
+type Walker = { lane?: Lane; events: WireEvent[]; writes: PathOp[]; judge?: Judge };
 
 /**
  * States shallower than this have their next steps taken side by side, each on whichever lane is free
@@ -291,7 +298,7 @@ export async function explore(input: {
     }
     walker.events.push(wireAt(lab, next.event, walker.events.length));
     let child: Explored;
-    if (breaks(walker.events)) {
+    if (breaks(walker)) {
       child = { paths: 1, broken: 1, cut: 0, toViolation: [] };
     } else {
       const key = stateKey(next.state);
@@ -321,6 +328,7 @@ export async function explore(input: {
       }
     }
     walker.events.pop();
+    if (walker.judge && walker.judge.judged > walker.events.length) walker.judge = undefined;
     if (op) {
       walker.writes.pop();
       if (walker.lane) {
