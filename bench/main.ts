@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,10 @@ import { benchThroughput } from './throughput';
  */
 
 const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+/** The throwaway cluster's postmaster: the first line of its postmaster.pid. */
+const postmasterPidOf = (dataDir: string): number =>
+  Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -99,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
       if (selected.has('explore')) {
         console.log('explore: every interleaving of the fenced lab, each write on the database, rolled back…');
         await run('explore', "The explorer: the fenced lab's whole space, on the real database", () =>
-          benchExplore(sizes.explore),
+          benchExplore(sizes.explore, postmasterPidOf(cluster.dataDir)),
         );
       }
       if (selected.has('job-queue')) {

@@ -1,4 +1,4 @@
-import { checkHistory, type Violation } from '../checker/checker';
+import { checkHistory, createHistoryChecker, type HistoryChecker, type Violation } from '../checker/checker';
 import type { WireEvent } from '../core/wire';
 import {
   applyStep,
@@ -144,14 +144,42 @@ const CLOCK_START_MS = Date.UTC(2026, 0, 1);
 const STEP_MS = 100;
 
 function toWire(lab: string, events: readonly StepEvent[]): WireEvent[] {
-  return events.map((event, i) => ({ ...event, id: i + 1, at: CLOCK_START_MS + i * STEP_MS, lab }));
+  return events.map((event, i) => wireAt(lab, event, i));
+}
+
+/** The path's `i`th event as the lab's history has it: the same on every path that shares the prefix. */
+const wireAt = (lab: string, event: StepEvent, i: number): WireEvent => ({
+  ...event,
+  id: i + 1,
+  at: CLOCK_START_MS + i * STEP_MS,
+  lab,
+});
+
+/**
+ * The checker of a walker's path, fed as the path grows (judging the step's event only, after the
+ * events it already judged, is judging the whole path: createHistoryChecker's append). It has judged
+ * `judged` events of the path; a step back below them drops it, and the next step judges the path anew.
+ */
+type Judge = { checker: HistoryChecker; judged: number };
+
+/** Whether the walker's path, its newest event included, breaks a rule (the one checker's verdict). */
+function breaks(walker: Walker): boolean {
+  const { events } = walker;
+  const judge: Judge = walker.judge ?? { checker: createHistoryChecker(), judged: 0 };
+  walker.judge = judge;
+  judge.checker.append(events, judge.judged, events.length);
+  judge.judged = events.length;
+  return !judge.checker.verdict().ok;
 }
 
 /** One storage the search runs steps on (a session of its own on the database), and the writes it holds now. */
 type Lane = { storage: Storage; applied: PathOp[] };
 
-/** Where a branch of the search stands: its path's events and writes, and the lane it holds (if any). */
-type Walker = { lane?: Lane; events: StepEvent[]; writes: PathOp[] };
+/**
+ * Where a branch of the search stands: its path's events (as the lab's history: each is pushed once, on
+ * its step, not made again for every later step) and writes, and the lane it holds (if any).
+ */
+type Walker = { lane?: Lane; events: WireEvent[]; writes: PathOp[]; judge?: Judge };
 
 /**
  * States shallower than this have their next steps taken side by side, each on whichever lane is free
@@ -268,9 +296,9 @@ export async function explore(input: {
       lane.applied.push(op);
       walker.writes.push(op);
     }
-    walker.events.push(next.event);
+    walker.events.push(wireAt(lab, next.event, walker.events.length));
     let child: Explored;
-    if (!checkHistory(toWire(lab, walker.events)).ok) {
+    if (breaks(walker)) {
       child = { paths: 1, broken: 1, cut: 0, toViolation: [] };
     } else {
       const key = stateKey(next.state);
@@ -300,6 +328,7 @@ export async function explore(input: {
       }
     }
     walker.events.pop();
+    if (walker.judge && walker.judge.judged > walker.events.length) walker.judge = undefined;
     if (op) {
       walker.writes.pop();
       if (walker.lane) {
@@ -350,7 +379,7 @@ export async function explore(input: {
     return here;
   };
 
-  const explored = await visit(root, { events: [...prelude], writes: [] });
+  const explored = await visit(root, { events: toWire(lab, prelude), writes: [] });
   counts.interleavings = explored.paths;
   counts.broken = explored.broken;
   counts.cut = explored.cut;
