@@ -187,6 +187,70 @@ test("a line asked for again from another address counts in that address's share
   await assert.rejects(issueWorkerLine({ ...elsewhere, address }), /this address already holds 8 worker lines/);
 });
 
+test("a full address takes back its own oldest line that runs no worker, once 10 minutes old; never another address's", async () => {
+  // Before, a line was taken back only when its lab closed: a trainee who joined a ninth shared lab
+  // from one laptop was refused for good (found by e2e/your-client-shared.spec.ts's runs).
+  const owner = newClient(databaseUrl());
+  await owner.connect();
+  const address = `10.97.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+  const issued: string[] = [];
+  let stop: (() => Promise<unknown>) | undefined;
+  try {
+    for (let n = 0; n < WORKER_LINES_PER_ADDRESS; n++) {
+      const line = await issueWorkerLine({ holder: holderOf(`own-${address}-${n}`), lab: LAB, address });
+      issued.push(line.role);
+    }
+    const ninth = { holder: holderOf(`own-${address}-ninth`), lab: LAB, address };
+    // All eight fresh: refused, in words that say when to ask again.
+    await assert.rejects(
+      issueWorkerLine(ninth),
+      /this address already holds 8 worker lines, .*ask again in a few minutes/,
+    );
+    // Two of them 11 minutes old, one of those running a worker: the idle one is taken back.
+    const [idle, busy] = issued;
+    if (!idle || !busy) throw new Error('eight lines were issued');
+    const busyLine = await issueWorkerLine({ holder: holderOf(`own-${address}-1`), lab: LAB, address });
+    const worker = await connect(workerLineUrl(databaseUrl(), busyLine));
+    const name = `Own${randomBytes(2).toString('hex')}`;
+    const instance = randomBytes(12).toString('hex');
+    await worker.query('SELECT * FROM worker_join($1, $2, $3, $4)', [LAB, name, instance, JSON.stringify({ name })]);
+    // Stopped at the end: a live remote worker counts in this machine's share of the shared labs' (4).
+    stop = () => worker.query('SELECT worker_mark_stopped($1, $2, $3)', [LAB, name, instance]);
+    await owner.query(
+      "UPDATE worker_lines SET issued_at = clock_timestamp() - interval '11 minutes' WHERE role_name = ANY ($1)",
+      [[idle, busy]],
+    );
+    const line = await issueWorkerLine(ninth);
+    issued.push(line.role);
+    const left = await owner.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY ($1)', [
+      [idle, busy],
+    ]);
+    assert.deepEqual(
+      left.rows.map((row) => row.rolname),
+      [busy],
+    );
+    assert.equal((await worker.query('SELECT 1 AS one')).rows[0]?.one, 1, "the busy line's worker goes on");
+    // Full again, and nothing of its own is idle: refused; another address's old idle line is not its to take.
+    const other = await issueWorkerLine({ holder: holderOf(`own-${address}-other`), lab: LAB, address: '10.96.0.1' });
+    issued.push(other.role);
+    await owner.query(
+      "UPDATE worker_lines SET issued_at = clock_timestamp() - interval '11 minutes' WHERE role_name = $1",
+      [other.role],
+    );
+    await assert.rejects(
+      issueWorkerLine({ holder: holderOf(`own-${address}-tenth`), lab: LAB, address }),
+      /this address already holds 8 worker lines/,
+    );
+    const kept = await owner.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [other.role]);
+    assert.equal(kept.rows.length, 1, "another address's line is kept");
+  } finally {
+    await stop?.();
+    // The idle one was taken back already.
+    await owner.query('SELECT fl_drop_worker_line(role_name) FROM worker_lines WHERE role_name = ANY ($1)', [issued]);
+    await owner.end();
+  }
+});
+
 test('a line queued behind another role holds nothing, and is not ended; the one at the head is', async () => {
   const line = await lineOf('queued');
   const db = await connect(workerLineUrl(databaseUrl(), line));

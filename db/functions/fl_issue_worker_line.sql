@@ -4,7 +4,8 @@
 -- p_connections connections, and the issued session defaults (fl_worker_line_settings). One per
 -- browser (p_holder, the hash of its owner secret) and lab page: asked again, the same role is given
 -- a new password and its settings are put back (what its person changed reaches only them). At most
--- p_per_address lines issued to one client address, and at most as many as fit in two fifths of
+-- p_per_address lines issued to one client address (past it, the address's own idle line is taken
+-- back, by the rule that follows), and at most as many as fit in two fifths of
 -- max_connections (the room's worker line had that many): past it, the oldest line issued 10 minutes
 -- ago or more that runs no worker (none it joined has beaten for 2 minutes) is taken back, its
 -- sessions ended, one with no session first; else refused (FL030, in words). Returns the role's name.
@@ -37,10 +38,23 @@ BEGIN
   END LOOP;
   SELECT w.role_name INTO line FROM worker_lines w WHERE w.holder = p_holder AND w.lab = p_lab;
   -- An address's share counts the lines it would hold, a line asked for again from elsewhere too.
+  -- Full, the address's own oldest line that runs no worker, issued 10 minutes ago or more, is taken
+  -- back (by the room's rule below): a trainee who joins a ninth shared lab in a morning is not
+  -- refused for good (a lab's lines are taken back only when it closes), and a script at one address
+  -- makes at most p_per_address lines in 10 minutes.
   IF (SELECT count(*) FROM worker_lines w
        WHERE w.issued_from IS NOT DISTINCT FROM p_address AND w.role_name IS DISTINCT FROM line) >= p_per_address THEN
-    RAISE EXCEPTION 'this address already holds % worker lines: ask your trainer', p_per_address
-      USING ERRCODE = 'FL030';
+    SELECT w.role_name INTO victim FROM worker_lines w
+     WHERE w.issued_from IS NOT DISTINCT FROM p_address AND w.role_name IS DISTINCT FROM line
+       AND w.issued_at < clock_timestamp() - interval '10 minutes'
+       AND NOT EXISTS (SELECT FROM remote_workers r
+                        WHERE r.joined_as = w.role_name AND r.stopped_at IS NULL
+                          AND r.heartbeat_at > clock_timestamp() - interval '2 minutes')
+     ORDER BY EXISTS (SELECT FROM pg_stat_activity a WHERE a.usename = w.role_name), w.issued_at LIMIT 1;
+    IF victim IS NULL OR NOT fl_drop_worker_line(victim) THEN
+      RAISE EXCEPTION 'this address already holds % worker lines, each running a worker or issued in the last 10 minutes: ask again in a few minutes, or ask your trainer',
+        p_per_address USING ERRCODE = 'FL030';
+    END IF;
   END IF;
   IF line IS NULL THEN
     IF ((SELECT count(*) FROM worker_lines) + 1) * p_connections > budget THEN
