@@ -2,7 +2,7 @@ import { startRemoteWorker } from '../lib/testing/remote-worker-process';
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { waitForBeatPastFreeze } from './worker-beat';
-import { workerLineFromPage } from './worker-line';
+import { takeBackWorkerLine, workerLineFromPage } from './worker-line';
 
 /** REMOTE_HEARTBEAT_FRESH_MS (5 s, db/remote-workers.ts, server-only) and a second: a worker silent so long is gone. */
 const PAST_THE_HEARTBEAT_WINDOW_MS = 6_000;
@@ -48,6 +48,7 @@ test('a remote worker started from a shell appears in the lab and obeys a pause 
     await expect(fenced.markTitled(/^Far frozen.* to .*\(\d/)).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
   } finally {
     await far.stop();
+    await takeBackWorkerLine(new URL(lineUrl).username);
     await fenced.page.getByTestId('remote-workers-open').uncheck();
   }
 });

@@ -22,8 +22,9 @@ export async function workerLineFromPage(page: Page, lab: string): Promise<strin
 
 /**
  * Takes a shared lab's worker line back, as the node tests' runner does after each file: nothing else
- * does (a shared lab is never closed), and one client address holds at most 8, so a spec that issues
- * one to a fresh browser at every run would refuse its ninth against the same data directory.
+ * does within 10 minutes (a shared lab is never closed; a full address takes back its own idle lines
+ * once 10 minutes old), and one client address holds at most 8, so a spec that issues one to a fresh
+ * browser at every run would refuse its ninth run in a row against the same data directory.
  */
 export async function takeBackWorkerLine(role: string): Promise<void> {
   const client = new pg.Client({ connectionString: await appDatabaseUrl() });
