@@ -42,6 +42,9 @@ test('explore the no-fencing lab: the shortest break, Back, a step by hand, the 
   await expect(steps).toHaveCount(4);
   await expect(page.getByTestId('explore-row')).toHaveText(/The row holds “B1” with token \d+\./);
   await expect(page.getByTestId('explore-violation')).toHaveCount(0);
+  // The drawing follows the path shown: no late write of A's, nothing flagged.
+  await expect(explored.rowValue()).toHaveText('B1');
+  await expect(explored.markTitled(/^Violation: /)).toHaveCount(0);
   const late = page
     .getByTestId('explore-next')
     .getByRole('link', { name: /^A's write with token \d+ reaches the row$/ });
@@ -128,4 +131,54 @@ test('the shortest way plays a step at a time, and pauses', async ({ page }) => 
   await expect(status).toHaveText('Played the shortest way: all 5 steps.', { timeout: 15_000 });
   await expect(page.getByTestId('explore-steps').getByRole('listitem')).toHaveCount(5);
   await expect(page.getByTestId('explore-violation')).toContainText('lost update');
+});
+
+test('explore the failover lab: asynchronous breaks in 3 steps, drawn on the pair; synchronous holds', async ({
+  page,
+}) => {
+  await page.goto('/labs/failover/explore?holders=2&writes=3');
+  await expect(page.getByTestId('explore-verdict')).toContainText(
+    /^Failover \(asynchronous replication\): breaks in [\d,]+ of [\d,]+ interleavings of 2 holders × 3 writes .*the shortest has 3 steps/,
+  );
+  await page.getByRole('link', { name: 'Show me the shortest way to break it' }).click();
+  const steps = page.getByTestId('explore-steps').getByRole('listitem');
+  await expect(steps).toHaveText([
+    /^A asks for the lease and is granted token 1 on the primary$/,
+    /^A's write of "A1" with token 1 reaches the row on the primary: accepted$/,
+    /^The primary dies; the standby, 1 grant and 1 write behind, is promoted/,
+  ]);
+  await expect(page.getByTestId('explore-row')).toHaveText(
+    'The row on the promoted standby holds “initial” with token 0.',
+  );
+  await expect(page.getByTestId('explore-violation')).toContainText('acknowledged write lost');
+
+  // Drawn on the lab's timeline: the write accepted, the promotion; A's lease runs until the promotion
+  // took it, not "ran out" at its grant beside the write it made under it; the table is the pair's.
+  const explored = new LabPage(page, 'failover');
+  await expect(explored.markTitled(/^(Violation: )?A's write "A1" with token 1: accepted/)).toBeAttached();
+  await expect(
+    explored.markTitled(/^(Violation: )?The standby promoted: it takes the writes now/).first(),
+  ).toBeAttached();
+  const lease = explored.markTitled(/^A's lease, token 1\./);
+  await expect(lease).toHaveAccessibleName(/granted at 00:00:00\.000 .*ran out at 00:00:00\.200/);
+  const band = explored.markTitled(/^A believes it holds token 1, but its lease ran out/);
+  await expect(band).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: /^fo_rows/ })).toBeVisible();
+  await expect(page.getByText('no guard: a broken lab')).toHaveCount(0);
+  await expect(explored.rowValue()).toHaveText('initial');
+
+  // One step back, before the promotion: A's lease still runs, and nothing says it ran out.
+  await page.getByRole('link', { name: 'Back', exact: true }).click();
+  await expect(steps).toHaveCount(2);
+  await expect(explored.markTitled(/^A's write "A1" with token 1: accepted/)).toBeAttached();
+  await expect(lease).toHaveAccessibleName(/runs out at 00:00:00\.200/);
+  await expect(band).toHaveCount(0);
+  await expect(explored.rowValue()).toHaveText('A1');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.getByTestId('explore-sync').click();
+  await expect(page.getByRole('heading', { name: 'Holds within these bounds' })).toBeVisible();
+  await expect(page.getByTestId('explore-verdict')).toContainText(
+    /^Failover \(synchronous replication\): .*no interleaving/,
+  );
 });

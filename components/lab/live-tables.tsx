@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { isFencedKind, takesTraineeGuard } from '@/lib/labs/traits';
+import { isFencedKind, runsOnFailoverPair, takesTraineeGuard } from '@/lib/labs/traits';
 import { LABS } from '@/lib/model/lab/lab-kinds';
 import { clock } from './format';
 import { useLabStore } from './lab-store-provider';
@@ -44,6 +44,7 @@ export function LiveTables() {
   const rowFlash = useFlash(row ? `${row.value}/${row.lastToken}` : undefined);
   const leaseFlash = useFlash(lease ? `${lease.holder}/${lease.token}` : undefined);
   const table = LABS[kind].table;
+  const pair = runsOnFailoverPair(kind);
   const remaining = lease ? lease.expiresAt - now : 0;
 
   return (
@@ -53,8 +54,13 @@ export function LiveTables() {
           id="row-heading"
           className="border-b border-slate-200 px-3 py-2 text-lg font-semibold dark:border-slate-800"
         >
-          {table}
-          {takesTraineeGuard(kind) ? (
+          {pair ? 'fo_rows' : table}
+          {pair ? (
+            // The failover lab's row lives on its pair (row 8 of unguarded_rows only reserves its place).
+            <span className="ml-2 text-sm font-normal text-slate-700 dark:text-slate-300">
+              (on the server that answers: the primary, or the standby once promoted)
+            </span>
+          ) : takesTraineeGuard(kind) ? (
             <span data-testid="guard-heading" className="ml-2 text-sm font-normal text-slate-700 dark:text-slate-300">
               ({guardHeading(lastVerdict)})
             </span>

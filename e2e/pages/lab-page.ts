@@ -78,7 +78,7 @@ export class LabPage {
     this.checkerOk = page.getByRole('status').filter({ hasText: /^✓ Checker: no violation/ });
     this.checkerViolations = page.getByRole('alert').filter({ hasText: /^✗ Checker: \d+ violations?/ });
 
-    this.rowTable = page.getByRole('region', { name: /^(protected|unguarded)_rows/ });
+    this.rowTable = page.getByRole('region', { name: /^(protected|unguarded|fo)_rows/ });
     this.row = this.rowTable.getByTestId('lab-row');
     this.leaseTable = page.getByRole('region', { name: 'leases', exact: true });
     this.lease = this.leaseTable.getByTestId('lab-lease');

@@ -1,5 +1,6 @@
 import { checkHistory, createHistoryChecker, type HistoryChecker, type Violation } from '../checker/checker';
 import type { WireEvent } from '../core/wire';
+import { withLeaseEnds } from './lease-ends';
 import {
   applyStep,
   type ExploreBounds,
@@ -146,6 +147,12 @@ const STEP_MS = 100;
 function toWire(lab: string, events: readonly StepEvent[]): WireEvent[] {
   return events.map((event, i) => wireAt(lab, event, i));
 }
+
+/**
+ * A whole path's events as a page draws them and a file replays them: each lease with the moment its
+ * path ended it (lease-ends.ts). Not for the search's judging on the way, which sees a prefix only.
+ */
+const drawn = (lab: string, events: readonly StepEvent[]): WireEvent[] => withLeaseEnds(toWire(lab, events), STEP_MS);
 
 /** The path's `i`th event as the lab's history has it: the same on every path that shares the prefix. */
 const wireAt = (lab: string, event: StepEvent, i: number): WireEvent => ({
@@ -385,7 +392,7 @@ export async function explore(input: {
   counts.cut = explored.cut;
   const result: ExploreResult = { bounds, counts };
   if (explored.toViolation) {
-    const events = toWire(lab, [...prelude, ...explored.toViolation.map((edge) => edge.event)]);
+    const events = drawn(lab, [...prelude, ...explored.toViolation.map((edge) => edge.event)]);
     const violation = checkHistory(events).violations[0];
     if (violation) result.shortest = { steps: explored.toViolation.map((edge) => edge.step), events, violation };
   }
@@ -431,10 +438,10 @@ export async function walk(input: {
     state = next.state;
     events.push(next.event);
     taken.push({ step, words: eventWords(next.event) });
-    const verdict = checkHistory(toWire(lab, events));
-    if (!verdict.ok) return { taken, events: toWire(lab, events), state, next: [], violation: verdict.violations[0] };
+    const verdict = checkHistory(drawn(lab, events));
+    if (!verdict.ok) return { taken, events: drawn(lab, events), state, next: [], violation: verdict.violations[0] };
   }
-  return { taken, events: toWire(lab, events), state, next: enabledSteps(state, bounds) };
+  return { taken, events: drawn(lab, events), state, next: enabledSteps(state, bounds) };
 }
 
 /** A path's steps as indexes into each state's enabled steps (which depend on no write's outcome). */

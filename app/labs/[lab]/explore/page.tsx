@@ -262,7 +262,12 @@ export default async function ExplorePage({ params, searchParams }: Props) {
             Drawn from the events its steps recorded, on a made-up clock of a step every 100 ms: nothing of it is live,
             the walk was rolled back.
           </p>
-          <ExploredRun file={historyOfPath(lab, address, { events: view.events, steps: view.taken.length }).file} />
+          {/* Keyed by the path: a step or Back is a client navigation, and a store made for one path's
+              events would go on drawing that path beside the next one's words. */}
+          <ExploredRun
+            key={query}
+            file={historyOfPath(lab, address, { events: view.events, steps: view.taken.length }).file}
+          />
         </section>
       ) : null}
     </main>
