@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { SCREEN_SIZE, SCREENS, type ScreenId } from '../lib/testing/docs-screens';
+import { resetFailoverLab, runFailoverSteps } from './failover-walk';
 import { expect, test } from './fixtures';
 import { GuardPage } from './pages/guard-page';
 import type { LabPage } from './pages/lab-page';
@@ -151,6 +152,20 @@ const DRIVE: Record<ScreenId, Drive> = {
     await page.getByRole('link', { name: 'Show me the shortest way to break it' }).click();
     await expect(page.getByTestId('explore-violation')).toBeVisible({ timeout: PICTURE_STEP_TIMEOUT });
     return {};
+  },
+  'failover-lost-write': async (page) => {
+    await page.goto('/labs/failover');
+    await resetFailoverLab(page, PICTURE_STEP_TIMEOUT);
+    await runFailoverSteps(page, 1, 10, PICTURE_STEP_TIMEOUT);
+    await page.getByRole('button', { name: 'Show step 11', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Step 11: The verdict' })).toBeVisible();
+    const verdict = page.getByRole('alert').filter({ hasText: /^✗ Checker: \d+ violations?/ });
+    await expect(verdict).toBeVisible({ timeout: PICTURE_STEP_TIMEOUT });
+    // The banner's findings are long: the window scrolled to the timeline, the walkthrough's verdict beside
+    // it, down to the lower of the two (the servers' table below left out: a picture that would weigh too much).
+    const timeline = page.getByRole('region', { name: /^Timeline/ });
+    const told = page.getByRole('region', { name: /^Walkthrough/ }).getByText('The lab has done this step.');
+    return { scrolledTo: timeline, toBottomOf: [timeline, told] };
   },
   home: async (page) => {
     await page.goto('/');

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
+import { FAILOVER_STEP_TIMEOUT, resetFailoverLab, runFailoverSteps } from './failover-walk';
 import { expect, test } from './fixtures';
 import { ImportPage } from './pages/replay-page';
 import { failoverStepOf } from './steps';
@@ -11,21 +12,8 @@ import { failoverStepOf } from './steps';
  * keyboard-reachable list), the checker's verdict and the export.
  */
 
-const STEP_TIMEOUT = 30_000;
-
-/** Runs steps `from` to `to` on the lab's page: each shown once run, told from its record. */
-async function runSteps(page: Page, from: number, to: number) {
-  const walkthrough = page.getByRole('region', { name: /^Walkthrough/ });
-  for (let n = from; n <= to; n++) {
-    const run = page.getByRole('button', { name: `Run step ${n}`, exact: true });
-    await expect(run).toBeEnabled({ timeout: STEP_TIMEOUT });
-    await run.click();
-    await expect(walkthrough.getByRole('heading', { name: new RegExp(`^Step ${n}:`) })).toBeVisible({
-      timeout: STEP_TIMEOUT,
-    });
-    await expect(walkthrough.getByText('The lab has done this step.')).toBeVisible({ timeout: STEP_TIMEOUT });
-  }
-}
+const STEP_TIMEOUT = FAILOVER_STEP_TIMEOUT;
+const runSteps = runFailoverSteps;
 
 const server = (page: Page, role: string) => page.getByRole('row', { name: new RegExp(`^${role}\\b`) });
 /**
@@ -39,17 +27,7 @@ async function mark(page: Page, name: RegExp) {
   return page.getByRole('list', { name: 'Marks on the timeline' }).getByRole('button', { name });
 }
 
-async function resetLab(page: Page) {
-  await page.getByRole('button', { name: 'Reset the lab (stops the pair)' }).click();
-  // The room's lab: the reset asks first.
-  await page
-    .getByRole('dialog', { name: 'Reset the shared lab?' })
-    .getByRole('button', { name: 'Reset the lab' })
-    .click();
-  await expect(page.getByRole('status').filter({ hasText: 'Reset the lab: done' })).toBeVisible({
-    timeout: STEP_TIMEOUT,
-  });
-}
+const resetLab = resetFailoverLab;
 
 test('asynchronous replication: B’s acknowledged write is gone after the failover, A’s late write accepted, named', async ({
   page,

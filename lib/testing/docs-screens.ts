@@ -88,6 +88,12 @@ export const SCREENS = [
     file: 'docs/pictures/explore-shortest-break.png',
     shows: "the no-fencing lab's Explore page at 2 holders × 2 writes, at the end of the shortest way to break it",
   },
+  {
+    id: 'failover-lost-write',
+    file: 'docs/pictures/failover-lost-write.png',
+    shows:
+      "the failover lab's asynchronous walkthrough at its verdict: B's acknowledged write gone with the primary, A's late write accepted",
+  },
 ] as const;
 
 export type ScreenId = (typeof SCREENS)[number]['id'];
