@@ -39,18 +39,12 @@ BEGIN
   SELECT w.role_name INTO line FROM worker_lines w WHERE w.holder = p_holder AND w.lab = p_lab;
   -- An address's share counts the lines it would hold, a line asked for again from elsewhere too.
   -- Full, the address's own oldest line that runs no worker, issued 10 minutes ago or more, is taken
-  -- back (by the room's rule below): a trainee who joins a ninth shared lab in a morning is not
+  -- back (fl_idle_worker_line, the room's rule below too): a trainee who joins a ninth shared lab in a morning is not
   -- refused for good (a lab's lines are taken back only when it closes), and a script at one address
   -- makes at most p_per_address lines in 10 minutes.
   IF (SELECT count(*) FROM worker_lines w
        WHERE w.issued_from IS NOT DISTINCT FROM p_address AND w.role_name IS DISTINCT FROM line) >= p_per_address THEN
-    SELECT w.role_name INTO victim FROM worker_lines w
-     WHERE w.issued_from IS NOT DISTINCT FROM p_address AND w.role_name IS DISTINCT FROM line
-       AND w.issued_at < clock_timestamp() - interval '10 minutes'
-       AND NOT EXISTS (SELECT FROM remote_workers r
-                        WHERE r.joined_as = w.role_name AND r.stopped_at IS NULL
-                          AND r.heartbeat_at > clock_timestamp() - interval '2 minutes')
-     ORDER BY EXISTS (SELECT FROM pg_stat_activity a WHERE a.usename = w.role_name), w.issued_at LIMIT 1;
+    victim := fl_idle_worker_line(p_address, false, line);
     IF victim IS NULL OR NOT fl_drop_worker_line(victim) THEN
       RAISE EXCEPTION 'this address already holds % worker lines, each running a worker or issued in the last 10 minutes: ask again in a few minutes, or ask your trainer',
         p_per_address USING ERRCODE = 'FL030';
@@ -58,14 +52,8 @@ BEGIN
   END IF;
   IF line IS NULL THEN
     IF ((SELECT count(*) FROM worker_lines) + 1) * p_connections > budget THEN
-      -- A line runs a worker while one it joined beats; a session alone (a psql left open, an idle
-      -- connection) keeps no line from the room: it is ended with the line. Those with no session go first.
-      SELECT w.role_name INTO victim FROM worker_lines w
-       WHERE w.issued_at < clock_timestamp() - interval '10 minutes'
-         AND NOT EXISTS (SELECT FROM remote_workers r
-                          WHERE r.joined_as = w.role_name AND r.stopped_at IS NULL
-                            AND r.heartbeat_at > clock_timestamp() - interval '2 minutes')
-       ORDER BY EXISTS (SELECT FROM pg_stat_activity a WHERE a.usename = w.role_name), w.issued_at LIMIT 1;
+      -- A line runs a worker while one it joined beats; a session alone keeps no line from the room.
+      victim := fl_idle_worker_line(NULL, true, NULL);
       IF victim IS NULL OR NOT fl_drop_worker_line(victim) THEN
         RAISE EXCEPTION 'the room''s worker lines are all in use (% of them): ask your trainer',
           (SELECT count(*) FROM worker_lines) USING ERRCODE = 'FL030';
