@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { closeLab, createPrivateLab, type LabRecord } from '../../db/labs';
 import { closePool } from '../../db/pool';
 import { dropGuard, installGuard } from '../../db/your-guard';
@@ -14,9 +14,15 @@ import { runGuardAttack } from './guard-attack';
  * one gets its named violation and a counterexample made of the events that show it.
  */
 
-let lab: LabRecord;
-before(async () => {
-  lab = await createPrivateLab({
+/*
+ * Each test attacks a guard in a private lab of its own, so that the tests run side by side, two at a
+ * time (as one app server runs two attacks at once by default): most of an attack is real time (a
+ * lease running out, seconds of chaos).
+ */
+const labs: LabRecord[] = [];
+
+async function ownLab(): Promise<LabRecord> {
+  const lab = await createPrivateLab({
     kind: 'your-guard',
     ownerHash: randomBytes(32).toString('hex'),
     openedFrom: `guard-attack-${randomBytes(4).toString('hex')}`,
@@ -24,17 +30,23 @@ before(async () => {
     opensPerAddress: 1,
     opensWindowMs: 1,
   });
-});
+  labs.push(lab);
+  return lab;
+}
+
 after(async () => {
   await getSupervisor().shutdown();
-  await dropGuard(lab.id);
-  await closeLab(lab.id);
+  for (const lab of labs) {
+    await dropGuard(lab.id);
+    await closeLab(lab.id);
+  }
   await closePool();
 });
 
 async function attack(text: string) {
   const parsed = await parseGuard(text);
   assert.ok(parsed.ok);
+  const lab = await ownLab();
   await installGuard(lab.id, parsed.statement);
   const { verdict, events } = await runGuardAttack(lab, parsed.constants);
   // Every lane of the attack ends with its worker: its last life event is its stop (or a crash).
@@ -51,7 +63,7 @@ async function attack(text: string) {
 
 const SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id = $3';
 
-describe('your guard, attacked by the pause story across the digit boundary', () => {
+describe('your guard, attacked by the pause story across the digit boundary', { concurrency: 2 }, () => {
   test('the right guard holds, through the pause story and seeded chaos over two seeds; the verdict says what was tried', async () => {
     const { verdict } = await attack(`${SET} AND last_token <= $2`);
     assert.equal(verdict.passed, true, verdict.headline);
@@ -137,6 +149,7 @@ describe('your guard, attacked by the pause story across the digit boundary', ()
   });
 
   test('PostgreSQL refuses a statement the parser lets through but the table cannot run', async () => {
+    const lab = await ownLab();
     await assert.rejects(
       installGuard(lab.id, "UPDATE guarded_row SET last_token = 'not a number'"),
       /PostgreSQL refused the guard: invalid input syntax for type bigint/,

@@ -8,6 +8,7 @@ import { sharedLab } from '../model/lab/lab-instance';
 import type { LabId, WorkerLabId } from '../model/lab/lab-kinds';
 import { falseClaims } from '../model/walkthrough/narration-oracle';
 import { factsFrom, walkthroughFor } from '../model/walkthrough/walkthrough';
+import { labTurns } from '../testing/lab-turns';
 import { pythonWithPsycopg } from '../testing/python';
 import { runScenario } from '../testing/run-scenario';
 
@@ -68,159 +69,203 @@ async function assertNarrationHolds(kind: WorkerLabId): Promise<void> {
   }
 }
 
-describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
-  test('fenced, the bash client as A: frozen in its critical window, its late write refused, exit 0', {
-    timeout: 120_000,
-  }, async () => {
-    const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', BASH]);
-    assert.equal(code, 0, `${stdout}\n${stderr}`);
-    assert.match(stdout, /A, a program of your own \("bash worker\.sh"\), said it was about to write/);
-    assert.match(stdout, /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
-    assert.match(stdout, /^As the fenced lab should: no write lost \(the checker found no violation\)\.$/m);
-    // The program's own words, on stderr under its name.
-    assert.match(stderr, /^A\| I hold token \d+ until /m);
-    const events = await eventsOf('fenced');
-    assert.equal(events.find((e) => e.actor === 'A' && e.kind === 'worker_started')?.detail.exec, 'bash worker.sh');
-    const { froze, write } = lateWrite(events, 'A');
-    assert.equal(write.kind, 'write_rejected');
-    assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
-    assert.equal((await readLabRow(sharedLab('fenced')))?.value, 'B-1');
-    await assertNarrationHolds('fenced');
-  });
+/*
+ * The tests run side by side, a few at a time (each story is mostly real time: a program frozen past
+ * its lease), and take turns at each shared lab they drive (lib/testing/lab-turns.ts): a fenced lab's
+ * story beside a no-fencing lab's.
+ */
+const inTurn = labTurns();
 
-  test("no-fencing, the Python client as A: its late write lands over B's, the lost update, exit 0", {
-    timeout: 120_000,
-  }, async () => {
-    const { code, stdout, stderr } = await runScenario(['no-fencing', '--exec-a', PYTHON]);
-    assert.equal(code, 0, `${stdout}\n${stderr}`);
-    assert.match(stdout, /lost update/);
-    assert.match(
-      stdout,
-      /^As the no-fencing lab should: A's late write lands over B's \(the checker found a violation\)\.$/m,
-    );
-    const { froze, write } = lateWrite(await eventsOf('no-fencing'), 'A');
-    assert.equal(write.kind, 'write_accepted');
-    assert.equal(write.token, froze.token);
-    const row = await readLabRow(sharedLab('no-fencing'));
-    assert.equal(row?.value, write.detail.value, "the row holds A's late value");
-    await assertNarrationHolds('no-fencing');
-  });
+describe('npm run scenario -- <pause story> --exec-a / --exec-b', { concurrency: 3 }, () => {
+  test(
+    'fenced, the bash client as A: frozen in its critical window, its late write refused, exit 0',
+    {
+      timeout: 120_000,
+    },
+    () =>
+      inTurn(['fenced'], async () => {
+        const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', BASH]);
+        assert.equal(code, 0, `${stdout}\n${stderr}`);
+        assert.match(stdout, /A, a program of your own \("bash worker\.sh"\), said it was about to write/);
+        assert.match(stdout, /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
+        assert.match(stdout, /^As the fenced lab should: no write lost \(the checker found no violation\)\.$/m);
+        // The program's own words, on stderr under its name.
+        assert.match(stderr, /^A\| I hold token \d+ until /m);
+        const events = await eventsOf('fenced');
+        assert.equal(events.find((e) => e.actor === 'A' && e.kind === 'worker_started')?.detail.exec, 'bash worker.sh');
+        const { froze, write } = lateWrite(events, 'A');
+        assert.equal(write.kind, 'write_rejected');
+        assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
+        assert.equal((await readLabRow(sharedLab('fenced')))?.value, 'B-1');
+        await assertNarrationHolds('fenced');
+      }),
+  );
 
-  test("no-fencing, the bash client as A (pause --lab no-fencing): its late write lands over B's, the lost update, exit 0", {
-    timeout: 120_000,
-  }, async () => {
-    const { code, stdout, stderr } = await runScenario(['pause', '--lab', 'no-fencing', '--exec-a', BASH]);
-    assert.equal(code, 0, `${stdout}\n${stderr}`);
-    assert.match(stdout, /A, a program of your own \("bash worker\.sh"\), said it was about to write/);
-    // The checker names the lost update: B's value overwritten by A with its old token.
-    assert.match(
-      stdout,
-      /^UNSAFE \(No fencing\) \(the checker\): .*lost update: B's value "B-\d+" \(token \d+\) overwritten by A/m,
-    );
-    assert.match(
-      stdout,
-      /^As the no-fencing lab should: A's late write lands over B's \(the checker found a violation\)\.$/m,
-    );
-    assert.match(stderr, /^A\| I hold token \d+ until /m);
-    const events = await eventsOf('no-fencing');
-    assert.equal(events.find((e) => e.actor === 'A' && e.kind === 'worker_started')?.detail.exec, 'bash worker.sh');
-    const { froze, write } = lateWrite(events, 'A');
-    assert.equal(write.kind, 'write_accepted');
-    assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
-    const row = await readLabRow(sharedLab('no-fencing'));
-    assert.equal(row?.value, write.detail.value, "the row holds A's late value");
-    await assertNarrationHolds('no-fencing');
-  });
+  test(
+    "no-fencing, the Python client as A: its late write lands over B's, the lost update, exit 0",
+    {
+      timeout: 120_000,
+    },
+    () =>
+      inTurn(['no-fencing'], async () => {
+        const { code, stdout, stderr } = await runScenario(['no-fencing', '--exec-a', PYTHON]);
+        assert.equal(code, 0, `${stdout}\n${stderr}`);
+        assert.match(stdout, /lost update/);
+        assert.match(
+          stdout,
+          /^As the no-fencing lab should: A's late write lands over B's \(the checker found a violation\)\.$/m,
+        );
+        const { froze, write } = lateWrite(await eventsOf('no-fencing'), 'A');
+        assert.equal(write.kind, 'write_accepted');
+        assert.equal(write.token, froze.token);
+        const row = await readLabRow(sharedLab('no-fencing'));
+        assert.equal(row?.value, write.detail.value, "the row holds A's late value");
+        await assertNarrationHolds('no-fencing');
+      }),
+  );
 
-  test("fenced, the Python client as B: it takes over and writes, A's late write is refused, exit 0", {
-    timeout: 120_000,
-  }, async () => {
-    const { code, stdout, stderr } = await runScenario(['pause', '--exec-b', PYTHON]);
-    assert.equal(code, 0, `${stdout}\n${stderr}`);
-    assert.match(stderr, /^B\| wrote B-1 with token \d+$/m);
-    const events = await eventsOf('fenced');
-    const { write } = lateWrite(events, 'A');
-    assert.equal(write.kind, 'write_rejected');
-    assert.match(String((await readLabRow(sharedLab('fenced')))?.value), /^B-\d+$/);
-    await assertNarrationHolds('fenced');
-  });
+  test(
+    "no-fencing, the bash client as A (pause --lab no-fencing): its late write lands over B's, the lost update, exit 0",
+    {
+      timeout: 120_000,
+    },
+    () =>
+      inTurn(['no-fencing'], async () => {
+        const { code, stdout, stderr } = await runScenario(['pause', '--lab', 'no-fencing', '--exec-a', BASH]);
+        assert.equal(code, 0, `${stdout}\n${stderr}`);
+        assert.match(stdout, /A, a program of your own \("bash worker\.sh"\), said it was about to write/);
+        // The checker names the lost update: B's value overwritten by A with its old token.
+        assert.match(
+          stdout,
+          /^UNSAFE \(No fencing\) \(the checker\): .*lost update: B's value "B-\d+" \(token \d+\) overwritten by A/m,
+        );
+        assert.match(
+          stdout,
+          /^As the no-fencing lab should: A's late write lands over B's \(the checker found a violation\)\.$/m,
+        );
+        assert.match(stderr, /^A\| I hold token \d+ until /m);
+        const events = await eventsOf('no-fencing');
+        assert.equal(events.find((e) => e.actor === 'A' && e.kind === 'worker_started')?.detail.exec, 'bash worker.sh');
+        const { froze, write } = lateWrite(events, 'A');
+        assert.equal(write.kind, 'write_accepted');
+        assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
+        const row = await readLabRow(sharedLab('no-fencing'));
+        assert.equal(row?.value, write.detail.value, "the row holds A's late value");
+        await assertNarrationHolds('no-fencing');
+      }),
+  );
 
-  test("fenced, the twenty-line Python client as A: frozen in its critical window, its late write refused, the row keeps B's value, exit 0", {
-    timeout: 120_000,
-  }, async () => {
-    const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', MINIMAL]);
-    assert.equal(code, 0, `${stdout}\n${stderr}`);
-    assert.match(stdout, /A, a program of your own \("python3 minimal\.py"\), said it was about to write/);
-    assert.match(stdout, /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
-    assert.match(stdout, /^As the fenced lab should: no write lost \(the checker found no violation\)\.$/m);
-    assert.match(stdout, /^your client \(A\): nothing wrong the lab can see/m);
-    // What it believes, on stderr under its name: the token it holds, and the refusal as the lease lost.
-    assert.match(stderr, /^A\| I hold token \d+$/m);
-    assert.match(stderr, /^A\| my write with token \d+ was refused: I lost the lease$/m);
-    const events = await eventsOf('fenced');
-    const { froze, write } = lateWrite(events, 'A');
-    assert.equal(write.kind, 'write_rejected');
-    assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
-    const lost = laterThan(events, write.id).find((e) => e.actor === 'A' && e.kind === 'lease_lost');
-    assert.equal(lost?.token, write.token, 'it records the refusal as its lease lost');
-    const bWrites = events.filter((e) => e.actor === 'B' && e.kind === 'write_accepted');
-    assert.equal(
-      (await readLabRow(sharedLab('fenced')))?.value,
-      bWrites.at(-1)?.detail.value,
-      "the row keeps B's value",
-    );
-    await assertNarrationHolds('fenced');
-  });
+  test(
+    "fenced, the Python client as B: it takes over and writes, A's late write is refused, exit 0",
+    {
+      timeout: 120_000,
+    },
+    () =>
+      inTurn(['fenced'], async () => {
+        const { code, stdout, stderr } = await runScenario(['pause', '--exec-b', PYTHON]);
+        assert.equal(code, 0, `${stdout}\n${stderr}`);
+        assert.match(stderr, /^B\| wrote B-1 with token \d+$/m);
+        const events = await eventsOf('fenced');
+        const { write } = lateWrite(events, 'A');
+        assert.equal(write.kind, 'write_rejected');
+        assert.match(String((await readLabRow(sharedLab('fenced')))?.value), /^B-\d+$/);
+        await assertNarrationHolds('fenced');
+      }),
+  );
 
-  test("fenced, the twenty-line client under the Python runner (--runner) as A: frozen in its critical window, its late write refused, the row keeps B's value, exit 0", {
-    timeout: 120_000,
-  }, async () => {
-    const runner = `${pythonWithPsycopg() ?? 'python3'} clients/python/runner.py`;
-    const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', MINIMAL, '--runner', runner]);
-    assert.equal(code, 0, `${stdout}\n${stderr}`);
-    assert.match(stdout, /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
-    assert.match(stdout, /^As the fenced lab should: no write lost \(the checker found no violation\)\.$/m);
-    // The Python runner's own line, then the program's words, on stderr under its name.
-    assert.match(stderr, /^A\| A joined fenced and runs ".*minimal\.py" as its lane$/m);
-    assert.match(stderr, /^A\| my write with token \d+ was refused: I lost the lease$/m);
-    const events = await eventsOf('fenced');
-    const { froze, write } = lateWrite(events, 'A');
-    assert.equal(write.kind, 'write_rejected');
-    assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
-    const bWrites = events.filter((e) => e.actor === 'B' && e.kind === 'write_accepted');
-    assert.equal(
-      (await readLabRow(sharedLab('fenced')))?.value,
-      bWrites.at(-1)?.detail.value,
-      "the row keeps B's value",
-    );
-    await assertNarrationHolds('fenced');
-  });
+  test(
+    "fenced, the twenty-line Python client as A: frozen in its critical window, its late write refused, the row keeps B's value, exit 0",
+    {
+      timeout: 120_000,
+    },
+    () =>
+      inTurn(['fenced'], async () => {
+        const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', MINIMAL]);
+        assert.equal(code, 0, `${stdout}\n${stderr}`);
+        assert.match(stdout, /A, a program of your own \("python3 minimal\.py"\), said it was about to write/);
+        assert.match(stdout, /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
+        assert.match(stdout, /^As the fenced lab should: no write lost \(the checker found no violation\)\.$/m);
+        assert.match(stdout, /^your client \(A\): nothing wrong the lab can see/m);
+        // What it believes, on stderr under its name: the token it holds, and the refusal as the lease lost.
+        assert.match(stderr, /^A\| I hold token \d+$/m);
+        assert.match(stderr, /^A\| my write with token \d+ was refused: I lost the lease$/m);
+        const events = await eventsOf('fenced');
+        const { froze, write } = lateWrite(events, 'A');
+        assert.equal(write.kind, 'write_rejected');
+        assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
+        const lost = laterThan(events, write.id).find((e) => e.actor === 'A' && e.kind === 'lease_lost');
+        assert.equal(lost?.token, write.token, 'it records the refusal as its lease lost');
+        const bWrites = events.filter((e) => e.actor === 'B' && e.kind === 'write_accepted');
+        assert.equal(
+          (await readLabRow(sharedLab('fenced')))?.value,
+          bWrites.at(-1)?.detail.value,
+          "the row keeps B's value",
+        );
+        await assertNarrationHolds('fenced');
+      }),
+  );
 
-  test("no-fencing, the twenty-line Python client as A: the same late write lands over B's, the lost update, exit 0", {
-    timeout: 120_000,
-  }, async () => {
-    const { code, stdout, stderr } = await runScenario(['pause', '--lab', 'no-fencing', '--exec-a', MINIMAL]);
-    assert.equal(code, 0, `${stdout}\n${stderr}`);
-    assert.match(
-      stdout,
-      /^UNSAFE \(No fencing\) \(the checker\): .*lost update: B's value "B-\d+" \(token \d+\) overwritten by A/m,
-    );
-    const { froze, write } = lateWrite(await eventsOf('no-fencing'), 'A');
-    assert.equal(write.kind, 'write_accepted');
-    assert.equal(write.token, froze.token);
-    assert.equal(
-      (await readLabRow(sharedLab('no-fencing')))?.value,
-      write.detail.value,
-      "the row holds A's late value",
-    );
-  });
+  test(
+    "fenced, the twenty-line client under the Python runner (--runner) as A: frozen in its critical window, its late write refused, the row keeps B's value, exit 0",
+    {
+      timeout: 120_000,
+    },
+    () =>
+      inTurn(['fenced'], async () => {
+        const runner = `${pythonWithPsycopg() ?? 'python3'} clients/python/runner.py`;
+        const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', MINIMAL, '--runner', runner]);
+        assert.equal(code, 0, `${stdout}\n${stderr}`);
+        assert.match(stdout, /A woke up and sent its write "A-\d+" with its old token \d+: rejected as stale/);
+        assert.match(stdout, /^As the fenced lab should: no write lost \(the checker found no violation\)\.$/m);
+        // The Python runner's own line, then the program's words, on stderr under its name.
+        assert.match(stderr, /^A\| A joined fenced and runs ".*minimal\.py" as its lane$/m);
+        assert.match(stderr, /^A\| my write with token \d+ was refused: I lost the lease$/m);
+        const events = await eventsOf('fenced');
+        const { froze, write } = lateWrite(events, 'A');
+        assert.equal(write.kind, 'write_rejected');
+        assert.equal(write.token, froze.token, 'the late write carries the token it froze with');
+        const bWrites = events.filter((e) => e.actor === 'B' && e.kind === 'write_accepted');
+        assert.equal(
+          (await readLabRow(sharedLab('fenced')))?.value,
+          bWrites.at(-1)?.detail.value,
+          "the row keeps B's value",
+        );
+        await assertNarrationHolds('fenced');
+      }),
+  );
 
-  test('the reference client did nothing wrong the lab can see', { timeout: 120_000 }, async () => {
-    // (Told by each run above too; here on its own line, for the Python client as A in the fenced lab.)
-    const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', PYTHON]);
-    assert.equal(code, 0, `${stdout}\n${stderr}`);
-    assert.match(stdout, /^your client \(A\): nothing wrong the lab can see/m);
-  });
+  test(
+    "no-fencing, the twenty-line Python client as A: the same late write lands over B's, the lost update, exit 0",
+    {
+      timeout: 120_000,
+    },
+    () =>
+      inTurn(['no-fencing'], async () => {
+        const { code, stdout, stderr } = await runScenario(['pause', '--lab', 'no-fencing', '--exec-a', MINIMAL]);
+        assert.equal(code, 0, `${stdout}\n${stderr}`);
+        assert.match(
+          stdout,
+          /^UNSAFE \(No fencing\) \(the checker\): .*lost update: B's value "B-\d+" \(token \d+\) overwritten by A/m,
+        );
+        const { froze, write } = lateWrite(await eventsOf('no-fencing'), 'A');
+        assert.equal(write.kind, 'write_accepted');
+        assert.equal(write.token, froze.token);
+        assert.equal(
+          (await readLabRow(sharedLab('no-fencing')))?.value,
+          write.detail.value,
+          "the row holds A's late value",
+        );
+      }),
+  );
+
+  test('the reference client did nothing wrong the lab can see', { timeout: 120_000 }, () =>
+    inTurn(['fenced'], async () => {
+      // (Told by each run above too; here on its own line, for the Python client as A in the fenced lab.)
+      const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', PYTHON]);
+      assert.equal(code, 0, `${stdout}\n${stderr}`);
+      assert.match(stdout, /^your client \(A\): nothing wrong the lab can see/m);
+    }),
+  );
 
   // Three faulty clients (lib/scenario/faulty-clients/faulty.py), each named by what it did wrong.
   const FAULTY = `${pythonWithPsycopg() ?? 'python3'} lib/scenario/faulty-clients/faulty.py`;
@@ -247,22 +292,29 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', () => {
       words: /^ {2}A never renewed its lease with token \d+: it ran out by the database's clock while A was running/m,
     },
   ] as const) {
-    test(`a client that ${title}: the ${lab} lab names it`, {
-      timeout: 120_000,
-    }, async () => {
-      const { code, stdout, stderr } = await runScenario([scenario, '--exec-a', `${FAULTY} ${fault}`]);
-      assert.equal(code, 0, `the lab's verdict, as it should be whatever the client did:\n${stdout}\n${stderr}`);
-      assert.match(stdout, /^your client \(A\) did wrong:$/m);
-      assert.match(stdout, words);
-    });
+    test(
+      `a client that ${title}: the ${lab} lab names it`,
+      {
+        timeout: 120_000,
+      },
+      () =>
+        inTurn([lab], async () => {
+          const { code, stdout, stderr } = await runScenario([scenario, '--exec-a', `${FAULTY} ${fault}`]);
+          assert.equal(code, 0, `the lab's verdict, as it should be whatever the client did:\n${stdout}\n${stderr}`);
+          assert.match(stdout, /^your client \(A\) did wrong:$/m);
+          assert.match(stdout, words);
+        }),
+    );
   }
 
-  test('a program that cannot play A: the story cannot go on, in words, exit 1', { timeout: 120_000 }, async () => {
-    const { code, stderr } = await runScenario(['pause', '--exec-a', 'echo "I am no lock client" >&2; exit 3']);
-    assert.equal(code, 1, stderr);
-    assert.match(stderr, /the story could not go on: A, your program .* ended before the story did; it said:/);
-    assert.match(stderr, /I am no lock client/);
-  });
+  test('a program that cannot play A: the story cannot go on, in words, exit 1', { timeout: 120_000 }, () =>
+    inTurn(['fenced'], async () => {
+      const { code, stderr } = await runScenario(['pause', '--exec-a', 'echo "I am no lock client" >&2; exit 3']);
+      assert.equal(code, 1, stderr);
+      assert.match(stderr, /the story could not go on: A, your program .* ended before the story did; it said:/);
+      assert.match(stderr, /I am no lock client/);
+    }),
+  );
 
   test('bad usage: an empty command, or a scenario that is not the pause story, exit 2', {
     timeout: 60_000,

@@ -16,6 +16,14 @@ import { runPauseScenario } from './pause';
  * breaks in the way it names. Everything asserted is read back from the events the processes wrote.
  */
 
+/*
+ * The tests of each describe drive different labs, so they run side by side, a few at a time (each is
+ * mostly real time: a lease running out while A is frozen or slow); the machine has 2 CPUs, and a
+ * worker starved for long misses its own lease. The describes share the drifting-clock lab, and run one
+ * after another.
+ */
+const SIDE_BY_SIDE = { concurrency: 3 };
+
 after(async () => {
   await getSupervisor().shutdown();
   await closePool();
@@ -45,7 +53,7 @@ function storyOf(events: LabEvent[], wanted: Array<[string, string]>): string[] 
   });
 }
 
-describe('the pause, with real processes', () => {
+describe('the pause, with real processes', SIDE_BY_SIDE, () => {
   test('fenced: A frozen past its TTL, B takes over, A wakes and its write is rejected as stale', async () => {
     const { outcome, events, byA, byB, lateA, writeB, violations } = await run('fenced');
     assert.equal(outcome.safe, true, outcome.verdict);
@@ -139,7 +147,7 @@ describe('the pause, with real processes', () => {
   });
 });
 
-describe('two more ways a holder outlives its lease, with real processes', () => {
+describe('two more ways a holder outlives its lease, with real processes', SIDE_BY_SIDE, () => {
   test("a takeover without a new token: B is handed A's token, and A's late write with it passes the <= check", async () => {
     const { outcome, byA, byB, writeB, lateA, violations } = await run('same-token-takeover');
     assert.equal(outcome.safe, false);
@@ -234,7 +242,7 @@ describe("the drifting clock's worker judging its lease by the database's clock"
   });
 });
 
-describe('a delayed packet, with real processes and a real packet relay', () => {
+describe('a delayed packet, with real processes and a real packet relay', SIDE_BY_SIDE, () => {
   for (const lab of ['delayed-packet', 'delayed-packet-unfenced'] as const) {
     test(`${lab}: nothing freezes; A's write, held on the wire past its lease, arrives after B's`, async () => {
       const outcome = await runDelayedPacketScenario(sharedLab(lab), () => undefined);

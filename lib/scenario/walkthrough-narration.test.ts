@@ -78,7 +78,14 @@ function read(lab: LabInstance, step: Step, m: Moment) {
   return { text, wrong: falseClaims(text, m.events, m.row) };
 }
 
-describe('every lab’s narration, read against the database at each step', () => {
+/*
+ * The tests of each describe run side by side, each in its own lab (most of each test is real time:
+ * leases running out, B's write period), a few at a time: the machine has 2 CPUs, and a worker starved
+ * for long misses its own lease. The two describes share labs, so the second starts when the first ends.
+ */
+const SIDE_BY_SIDE = 3;
+
+describe('every lab’s narration, read against the database at each step', { concurrency: SIDE_BY_SIDE }, () => {
   for (const kind of WORKER_LAB_IDS) {
     test(`${kind}: every word of every step, and of the last step once B wrote again`, async () => {
       const lab = sharedLab(kind as WorkerLabId);
@@ -145,7 +152,9 @@ async function stallA(lab: LabInstance, ms: number): Promise<void> {
   }
 }
 
-describe('every lab’s narration when A stalls past its lease before the freeze', () => {
+describe('every lab’s narration when A stalls past its lease before the freeze', {
+  concurrency: SIDE_BY_SIDE,
+}, () => {
   for (const kind of STALLED_LABS) {
     test(`${kind}: each step names the lease that really ran out`, async () => {
       const lab = sharedLab(kind);

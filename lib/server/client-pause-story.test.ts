@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { listEvents } from '../../db/events';
 import { labJoinKey } from '../../db/labs';
 import { closePool } from '../../db/pool';
@@ -76,101 +76,112 @@ async function storyEnd(lab: string, owner: { ownerSecret: string }, timeoutMs: 
   );
 }
 
-test('refused in words: to anyone but the lab’s driver, and before A runs', { timeout: 30_000 }, async () => {
-  const { lab, owner } = await privateLab('fenced');
-  const stranger = await playClientPauseStory({ lab }, { ownerSecret: newOwnerSecret() });
-  assert.equal(stranger.ok, false);
-  assert.match(stranger.ok ? '' : stranger.error.message, /^no lab /);
-  const early = await playClientPauseStory({ lab }, owner);
-  assert.equal(early.ok, false);
-  assert.match(early.ok ? '' : early.error.message, /^A is not running: start your client as A first/);
-  const junk = await playClientPauseStory({ lab, worker: 'A' }, owner);
-  assert.equal(junk.ok, false, 'an input with more than the lab is refused');
-});
+/*
+ * Each test has a private lab of its own, so they run side by side, three at a time: most of each is
+ * real time (a client starting, a lease running out while A is frozen, a heartbeat falling late).
+ */
+describe("the 'Your client' panel's pause story", { concurrency: 3 }, () => {
+  test('refused in words: to anyone but the lab’s driver, and before A runs', { timeout: 30_000 }, async () => {
+    const { lab, owner } = await privateLab('fenced');
+    const stranger = await playClientPauseStory({ lab }, { ownerSecret: newOwnerSecret() });
+    assert.equal(stranger.ok, false);
+    assert.match(stranger.ok ? '' : stranger.error.message, /^no lab /);
+    const early = await playClientPauseStory({ lab }, owner);
+    assert.equal(early.ok, false);
+    assert.match(early.ok ? '' : early.error.message, /^A is not running: start your client as A first/);
+    const junk = await playClientPauseStory({ lab, worker: 'A' }, owner);
+    assert.equal(junk.ok, false, 'an input with more than the lab is refused');
+  });
 
-test('fenced, the Python client as A: frozen, B takes over, A resumed and its late write refused', {
-  timeout: 150_000,
-}, async () => {
-  const { lab, owner } = await privateLab('fenced');
-  await clientAsA(lab);
-  const played = await playClientPauseStory({ lab }, owner);
-  assert.ok(played.ok, JSON.stringify(played));
-  const again = await playClientPauseStory({ lab }, owner);
-  assert.match(again.ok ? '' : again.error.message, /already playing/);
-  const end = await storyEnd(lab, owner, 120_000);
-  assert.equal(end.state, 'done', JSON.stringify(end));
-  assert.match(
-    end.state === 'done' ? end.words : '',
-    /^A resumed: its late write with token \d+ was refused as stale, and the row keeps B's value\.$/,
-  );
-  const events = (await listEvents({ lab, afterId: played.data.mark })).map(toWire);
-  const froze = events.find((e) => e.actor === 'A' && e.kind === 'pause_started');
-  assert.equal(froze?.detail.trigger, 'critical-window');
-  assert.equal(typeof froze?.detail.exec, 'string', 'A is the person’s program, frozen by its runner');
-  const row = events.findLast((e) => e.kind === 'write_accepted');
-  assert.equal(row?.actor, 'B', 'the row keeps B’s write');
+  test('fenced, the Python client as A: frozen, B takes over, A resumed and its late write refused', {
+    timeout: 150_000,
+  }, async () => {
+    const { lab, owner } = await privateLab('fenced');
+    await clientAsA(lab);
+    const played = await playClientPauseStory({ lab }, owner);
+    assert.ok(played.ok, JSON.stringify(played));
+    const again = await playClientPauseStory({ lab }, owner);
+    assert.match(again.ok ? '' : again.error.message, /already playing/);
+    const end = await storyEnd(lab, owner, 120_000);
+    assert.equal(end.state, 'done', JSON.stringify(end));
+    assert.match(
+      end.state === 'done' ? end.words : '',
+      /^A resumed: its late write with token \d+ was refused as stale, and the row keeps B's value\.$/,
+    );
+    const events = (await listEvents({ lab, afterId: played.data.mark })).map(toWire);
+    const froze = events.find((e) => e.actor === 'A' && e.kind === 'pause_started');
+    assert.equal(froze?.detail.trigger, 'critical-window');
+    assert.equal(typeof froze?.detail.exec, 'string', 'A is the person’s program, frozen by its runner');
+    const row = events.findLast((e) => e.kind === 'write_accepted');
+    assert.equal(row?.actor, 'B', 'the row keeps B’s write');
 
-  // Pressed again: B of the first story holds the lease and renews it, so it is ended first and
-  // restarted once A's lease has run out again; the story ends the same way.
-  const second = await playClientPauseStory({ lab }, owner);
-  assert.ok(second.ok, JSON.stringify(second));
-  const secondEnd = await storyEnd(lab, owner, 120_000);
-  assert.equal(secondEnd.state, 'done', JSON.stringify(secondEnd));
-  assert.match(secondEnd.state === 'done' ? secondEnd.words : '', /was refused as stale, and the row keeps B's value/);
-});
+    // Pressed again: B of the first story holds the lease and renews it, so it is ended first and
+    // restarted once A's lease has run out again; the story ends the same way.
+    const second = await playClientPauseStory({ lab }, owner);
+    assert.ok(second.ok, JSON.stringify(second));
+    const secondEnd = await storyEnd(lab, owner, 120_000);
+    assert.equal(secondEnd.state, 'done', JSON.stringify(secondEnd));
+    assert.match(
+      secondEnd.state === 'done' ? secondEnd.words : '',
+      /was refused as stale, and the row keeps B's value/,
+    );
+  });
 
-/** Presses the button and waits until the story has frozen A (its pause_started after the press). */
-async function playUntilAFreezes(lab: string, owner: Parameters<typeof playClientPauseStory>[1]): Promise<void> {
-  const played = await playClientPauseStory({ lab }, owner);
-  assert.ok(played.ok, JSON.stringify(played));
-  await waitFor(
-    async () =>
-      (await listEvents({ lab, afterId: played.data.mark })).some((e) => e.actor === 'A' && e.kind === 'pause_started'),
-    'A to freeze',
-    { timeoutMs: 40_000 },
-  );
-}
+  /** Presses the button and waits until the story has frozen A (its pause_started after the press). */
+  async function playUntilAFreezes(lab: string, owner: Parameters<typeof playClientPauseStory>[1]): Promise<void> {
+    const played = await playClientPauseStory({ lab }, owner);
+    assert.ok(played.ok, JSON.stringify(played));
+    await waitFor(
+      async () =>
+        (await listEvents({ lab, afterId: played.data.mark })).some(
+          (e) => e.actor === 'A' && e.kind === 'pause_started',
+        ),
+      'A to freeze',
+      { timeoutMs: 40_000 },
+    );
+  }
 
-test('A ended mid-story: stopped, in words', { timeout: 120_000 }, async () => {
-  const { lab, owner } = await privateLab('no-fencing');
-  const a = await clientAsA(lab);
-  await playUntilAFreezes(lab, owner);
-  await a.stop();
-  const end = await storyEnd(lab, owner, 30_000);
-  assert.equal(end.state, 'failed');
-  assert.match(
-    end.state === 'failed' ? end.message : '',
-    /^The story stopped: A ended mid-story \(.+\) while waiting for /,
-  );
-});
+  test('A ended mid-story: stopped, in words', { timeout: 120_000 }, async () => {
+    const { lab, owner } = await privateLab('no-fencing');
+    const a = await clientAsA(lab);
+    await playUntilAFreezes(lab, owner);
+    await a.stop();
+    const end = await storyEnd(lab, owner, 30_000);
+    assert.equal(end.state, 'failed');
+    assert.match(
+      end.state === 'failed' ? end.message : '',
+      /^The story stopped: A ended mid-story \(.+\) while waiting for /,
+    );
+  });
 
-test('A killed mid-story without a word (SIGKILL, no end recorded): stopped once its runner falls silent', {
-  timeout: 120_000,
-}, async () => {
-  const { lab, owner } = await privateLab('fenced');
-  const a = await clientAsA(lab);
-  await playUntilAFreezes(lab, owner);
-  await a.stop(0);
-  const end = await storyEnd(lab, owner, 40_000);
-  assert.equal(end.state, 'failed');
-  // Which step notices depends on the clock: a wait once A's heartbeat is 5 s late (two looks), or,
-  // when B took over sooner, A's resume, which its dead runner cannot answer. Either way, in words.
-  assert.match(
-    end.state === 'failed' ? end.message : '',
-    /^The story stopped: A (stopped answering the lab mid-story while waiting for |could not be resumed: )/,
-  );
-});
+  test('A killed mid-story without a word (SIGKILL, no end recorded): stopped once its runner falls silent', {
+    timeout: 120_000,
+  }, async () => {
+    const { lab, owner } = await privateLab('fenced');
+    const a = await clientAsA(lab);
+    await playUntilAFreezes(lab, owner);
+    await a.stop(0);
+    const end = await storyEnd(lab, owner, 40_000);
+    assert.equal(end.state, 'failed');
+    // Which step notices depends on the clock: a wait once A's heartbeat is 5 s late (two looks), or,
+    // when B took over sooner, A's resume, which its dead runner cannot answer. Either way, in words.
+    assert.match(
+      end.state === 'failed' ? end.message : '',
+      /^The story stopped: A (stopped answering the lab mid-story while waiting for |could not be resumed: )/,
+    );
+  });
 
-test('a reset mid-story stops it, in words', { timeout: 120_000 }, async () => {
-  const { lab, owner } = await privateLab('no-fencing');
-  await clientAsA(lab);
-  await playUntilAFreezes(lab, owner);
-  const reset = await commands.resetLab({ lab }, owner);
-  assert.ok(reset.ok, JSON.stringify(reset));
-  const end = await storyEnd(lab, owner, 30_000);
-  assert.equal(end.state, 'failed');
-  assert.equal(
-    end.state === 'failed' ? end.message : '',
-    'The story stopped: the lab was reset while the story played.',
-  );
+  test('a reset mid-story stops it, in words', { timeout: 120_000 }, async () => {
+    const { lab, owner } = await privateLab('no-fencing');
+    await clientAsA(lab);
+    await playUntilAFreezes(lab, owner);
+    const reset = await commands.resetLab({ lab }, owner);
+    assert.ok(reset.ok, JSON.stringify(reset));
+    const end = await storyEnd(lab, owner, 30_000);
+    assert.equal(end.state, 'failed');
+    assert.equal(
+      end.state === 'failed' ? end.message : '',
+      'The story stopped: the lab was reset while the story played.',
+    );
+  });
 });

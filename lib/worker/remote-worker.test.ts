@@ -9,6 +9,7 @@ import { trainerKey, trainerProofOf } from '../server/access';
 import * as commands from '../server/lab-commands';
 import * as doors from '../server/lab-door-commands';
 import { getSupervisor } from '../supervisor/supervisor';
+import { labTurns } from '../testing/lab-turns';
 import { remoteBeatPastWindow } from '../testing/remote-beat';
 import { type RemoteWorkerRun, startRemoteWorker } from '../testing/remote-worker-process';
 import { waitFor } from '../testing/wait';
@@ -68,7 +69,14 @@ test('--help prints the usage and exits 0', async () => {
   assert.doesNotMatch(run.output(), /unknown option/);
 });
 
-describe('bad usage: a clear message and exit code 2', () => {
+/*
+ * Each refusal starts a worker process (about a second each), so they run three at a time; the three
+ * that need the fenced lab as the room left it (its door to remote workers open, and one test closes it
+ * for a while) take turns at it (lib/testing/lab-turns.ts).
+ */
+const inTurn = labTurns();
+
+describe('bad usage: a clear message and exit code 2', { concurrency: 3 }, () => {
   test('an unknown lab', async () => {
     const run = worker(['--lab', 'p-zzzzzzzzzz', '--name', 'Far']);
     assert.equal(await run.exited, 2);
@@ -100,23 +108,25 @@ describe('bad usage: a clear message and exit code 2', () => {
     }
   });
 
-  test('a shared lab its trainer has not opened to remote workers: refused, saying who opens it', async () => {
-    assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: false }, TRAINER)).ok);
-    try {
-      const run = worker(['--lab', LAB, '--name', 'Far']);
-      assert.equal(await run.exited, 2);
-      assert.match(run.output(), /the shared lab fenced takes no remote workers now: your trainer opens it to them/);
-    } finally {
-      assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: true }, TRAINER)).ok);
-    }
-  });
+  test('a shared lab its trainer has not opened to remote workers: refused, saying who opens it', () =>
+    inTurn([LAB], async () => {
+      assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: false }, TRAINER)).ok);
+      try {
+        const run = worker(['--lab', LAB, '--name', 'Far']);
+        assert.equal(await run.exited, 2);
+        assert.match(run.output(), /the shared lab fenced takes no remote workers now: your trainer opens it to them/);
+      } finally {
+        assert.ok((await doors.setRemoteWorkers({ lab: LAB, open: true }, TRAINER)).ok);
+      }
+    }));
 
-  test("the walkthrough's names in a shared lab, even opened: refused", async () => {
-    const run = worker(['--lab', LAB, '--name', 'B']);
-    assert.equal(await run.exited, 2);
-    assert.match(run.output(), /"B" is a name of the walkthrough's workers/);
-    assert.equal(await listed('B'), undefined, 'no lane is left for it');
-  });
+  test("the walkthrough's names in a shared lab, even opened: refused", () =>
+    inTurn([LAB], async () => {
+      const run = worker(['--lab', LAB, '--name', 'B']);
+      assert.equal(await run.exited, 2);
+      assert.match(run.output(), /"B" is a name of the walkthrough's workers/);
+      assert.equal(await listed('B'), undefined, 'no lane is left for it');
+    }));
 
   test('a lab id that cannot be one', async () => {
     const run = worker(['--lab', 'nope', '--name', 'Far']);
@@ -124,20 +134,21 @@ describe('bad usage: a clear message and exit code 2', () => {
     assert.match(run.output(), /--lab: lab must be one of/);
   });
 
-  test('a clock drift in a lab without a drifting clock: refused once the database says the kind, nothing recorded', async () => {
-    const before = await lastId();
-    const run = worker(['--lab', LAB, '--name', 'Drifter', '--clock-slow-percent', '50']);
-    assert.equal(await run.exited, 2);
-    assert.match(
-      run.output(),
-      /--clock-slow-percent: only the drifting-clock labs have a drifting clock \(fenced is fenced\)/,
-    );
-    assert.deepEqual(
-      (await listEvents({ lab: LAB })).filter((e) => e.id > before && e.actor === 'Drifter'),
-      [],
-    );
-    assert.equal(await listed('Drifter'), undefined, 'no lane is left for it');
-  });
+  test('a clock drift in a lab without a drifting clock: refused once the database says the kind, nothing recorded', () =>
+    inTurn([LAB], async () => {
+      const before = await lastId();
+      const run = worker(['--lab', LAB, '--name', 'Drifter', '--clock-slow-percent', '50']);
+      assert.equal(await run.exited, 2);
+      assert.match(
+        run.output(),
+        /--clock-slow-percent: only the drifting-clock labs have a drifting clock \(fenced is fenced\)/,
+      );
+      assert.deepEqual(
+        (await listEvents({ lab: LAB })).filter((e) => e.id > before && e.actor === 'Drifter'),
+        [],
+      );
+      assert.equal(await listed('Drifter'), undefined, 'no lane is left for it');
+    }));
 
   test('a worker started by hand in a delayed-packet lab: refused, since its connection would not pass the packet relay', async () => {
     const lab = 'delayed-packet-unfenced';
