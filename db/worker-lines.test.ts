@@ -187,7 +187,7 @@ test("a line asked for again from another address counts in that address's share
   await assert.rejects(issueWorkerLine({ ...elsewhere, address }), /this address already holds 8 worker lines/);
 });
 
-test("a full address takes back its own oldest line that runs no worker, once 10 minutes old; never another address's", async () => {
+test("a full address takes back its oldest line that runs no worker, once 10 minutes old, the asker's own first; never a busy one, never another address's", async () => {
   // Before, a line was taken back only when its lab closed: a trainee who joined a ninth shared lab
   // from one laptop was refused for good (found by e2e/your-client-shared.spec.ts's runs).
   const owner = newClient(databaseUrl());
@@ -206,9 +206,20 @@ test("a full address takes back its own oldest line that runs no worker, once 10
       issueWorkerLine(ninth),
       /this address already holds 8 worker lines, .*ask again in a few minutes/,
     );
-    // Two of them 11 minutes old, one of those running a worker: the idle one is taken back.
-    const [idle, busy] = issued;
-    if (!idle || !busy) throw new Error('eight lines were issued');
+    const age = (roles: string[]) =>
+      owner.query(
+        "UPDATE worker_lines SET issued_at = clock_timestamp() - interval '11 minutes' WHERE role_name = ANY ($1)",
+        [roles],
+      );
+    const roles = async (names: string[]) =>
+      (
+        await owner.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY ($1) ORDER BY 1', [
+          names,
+        ])
+      ).rows.map((row) => row.rolname);
+    const [idle, busy, mine, older] = issued;
+    if (!idle || !busy || !mine || !older) throw new Error('eight lines were issued');
+    // One old line, running a worker (its session open, as every other line's is not): never taken.
     const busyLine = await issueWorkerLine({ holder: holderOf(`own-${address}-1`), lab: LAB, address });
     const worker = await connect(workerLineUrl(databaseUrl(), busyLine));
     const name = `Own${randomBytes(2).toString('hex')}`;
@@ -216,20 +227,31 @@ test("a full address takes back its own oldest line that runs no worker, once 10
     await worker.query('SELECT * FROM worker_join($1, $2, $3, $4)', [LAB, name, instance, JSON.stringify({ name })]);
     // Stopped at the end: a live remote worker counts in this machine's share of the shared labs' (4).
     stop = () => worker.query('SELECT worker_mark_stopped($1, $2, $3)', [LAB, name, instance]);
-    await owner.query(
-      "UPDATE worker_lines SET issued_at = clock_timestamp() - interval '11 minutes' WHERE role_name = ANY ($1)",
-      [[idle, busy]],
-    );
+    await age([busy]);
+    await assert.rejects(issueWorkerLine(ninth), /this address already holds 8 worker lines/);
+    assert.deepEqual(await roles([busy]), [busy]);
+    // A line asked for again at a full address is the same line, nothing taken back.
+    const again = await issueWorkerLine({ holder: holderOf(`own-${address}-0`), lab: LAB, address });
+    assert.equal(again.role, idle);
+    // An idle one 11 minutes old as well: it is taken back, the busy one kept, its worker going on.
+    await age([idle]);
     const line = await issueWorkerLine(ninth);
     issued.push(line.role);
-    const left = await owner.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY ($1)', [
-      [idle, busy],
-    ]);
-    assert.deepEqual(
-      left.rows.map((row) => row.rolname),
-      [busy],
-    );
+    assert.deepEqual(await roles([idle, busy]), [busy]);
     assert.equal((await worker.query('SELECT 1 AS one')).rows[0]?.one, 1, "the busy line's worker goes on");
+    // Two idle ones old, another browser's the older: the asking browser's own is taken first (an
+    // address may be a few trainees behind one router).
+    const mineHolder = holderOf(`own-${address}-2`);
+    await age([older]);
+    await owner.query(
+      "UPDATE worker_lines SET issued_at = clock_timestamp() - interval '12 minutes' WHERE role_name = $1",
+      [older],
+    );
+    await age([mine]);
+    const second = await issueWorkerLine({ holder: mineHolder, lab: 'fenced', address });
+    issued.push(second.role);
+    assert.deepEqual(await roles([mine, older]), [older]);
+    await owner.query('UPDATE worker_lines SET issued_at = clock_timestamp() WHERE role_name = $1', [older]);
     // Full again, and nothing of its own is idle: refused; another address's old idle line is not its to take.
     const other = await issueWorkerLine({ holder: holderOf(`own-${address}-other`), lab: LAB, address: '10.96.0.1' });
     issued.push(other.role);

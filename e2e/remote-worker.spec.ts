@@ -47,8 +47,12 @@ test('a remote worker started from a shell appears in the lab and obeys a pause 
     });
     await expect(fenced.markTitled(/^Far frozen.* to .*\(\d/)).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
   } finally {
-    await far.stop();
-    await takeBackWorkerLine(new URL(lineUrl).username);
-    await fenced.page.getByTestId('remote-workers-open').uncheck();
+    // Each clean-up step whatever failed before it.
+    try {
+      await far.stop();
+      await takeBackWorkerLine(new URL(lineUrl).username);
+    } finally {
+      await fenced.page.getByTestId('remote-workers-open').uncheck();
+    }
   }
 });

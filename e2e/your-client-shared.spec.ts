@@ -217,17 +217,23 @@ test("a trainee's own Python client joins the trainer's fenced lab, is frozen fr
     expect(row?.lastToken).toBeGreaterThanOrEqual(tokenB);
     expect(events.findLast((e) => e.kind === 'write_accepted')?.actor).toBe('B');
   } finally {
-    // No process of the trainee's client outlives the test, whatever failed above.
-    await runner?.stop();
-    await trainee.close();
-    // And its worker line: nothing else takes a shared lab's back (8 an address).
-    if (line) await takeBackWorkerLine(line);
+    // Each clean-up step whatever failed before it: no process of the trainee's client outlives the
+    // test, its worker line is taken back (nothing else takes a shared lab's back; 8 an address), and
+    // the room's lab closes its door again.
+    try {
+      await runner?.stop();
+    } finally {
+      try {
+        await trainee.close();
+        if (line) await takeBackWorkerLine(line);
+      } finally {
+        await fenced.gotoFreePlay();
+        await fenced.page.getByTestId('remote-workers-open').uncheck();
+      }
+    }
   }
   await waitFor(() => processesWith(marker).length === 0, `no process of ${NAME}'s client left`, {
     timeoutMs: timeout,
   });
-  // The room's lab closes its door again.
-  await fenced.gotoFreePlay();
-  await fenced.page.getByTestId('remote-workers-open').uncheck();
   await expect(fenced.page.getByTestId('remote-workers-open')).not.toBeChecked();
 });

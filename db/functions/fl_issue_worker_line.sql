@@ -44,7 +44,7 @@ BEGIN
   -- makes at most p_per_address lines in 10 minutes.
   IF (SELECT count(*) FROM worker_lines w
        WHERE w.issued_from IS NOT DISTINCT FROM p_address AND w.role_name IS DISTINCT FROM line) >= p_per_address THEN
-    victim := fl_idle_worker_line(p_address, false, line);
+    victim := fl_idle_worker_line(p_address, false, line, p_holder);
     IF victim IS NULL OR NOT fl_drop_worker_line(victim) THEN
       RAISE EXCEPTION 'this address already holds % worker lines, each running a worker or issued in the last 10 minutes: ask again in a few minutes, or ask your trainer',
         p_per_address USING ERRCODE = 'FL030';
@@ -53,7 +53,7 @@ BEGIN
   IF line IS NULL THEN
     IF ((SELECT count(*) FROM worker_lines) + 1) * p_connections > budget THEN
       -- A line runs a worker while one it joined beats; a session alone keeps no line from the room.
-      victim := fl_idle_worker_line(NULL, true, NULL);
+      victim := fl_idle_worker_line(NULL, true, NULL, p_holder);
       IF victim IS NULL OR NOT fl_drop_worker_line(victim) THEN
         RAISE EXCEPTION 'the room''s worker lines are all in use (% of them): ask your trainer',
           (SELECT count(*) FROM worker_lines) USING ERRCODE = 'FL030';

@@ -206,13 +206,11 @@ export class LabPage {
   // The walkthrough.
 
   /**
-   * Waits for step `n` to be complete as a reader sees it: its number, and its narration. `of`: the
-   * walkthrough's length (7 for the pause story; the drifting clock tells its own in 6).
-   */
-  /**
-   * Step `n` is shown and done: its counter, its narration, and no step still running. Start over on a
-   * lab already at step 1 (a test's clean-up resets it) shows step 1 while its reset runs: a key
-   * pressed then (Q, →) is refused or lost, as a trainer's would be (seen in CI: poll.spec's Q).
+   * Waits for step `n` to be complete as a reader sees it: its counter, its narration, and no step
+   * still running. `of`: the walkthrough's length (7 for the pause story; the drifting clock tells its
+   * own in 6). Start over on a lab already at step 1 (a test's clean-up resets it) shows step 1 while
+   * its reset runs: a key pressed then (Q, →) is refused or lost, as a trainer's would be (seen in CI:
+   * poll.spec's Q).
    */
   async expectStep(n: number, narration: string | RegExp, of = 7) {
     await expect(this.stepCounter).toHaveText(`Step ${n} of ${of}`, { timeout: WORKER_STEP_TIMEOUT });

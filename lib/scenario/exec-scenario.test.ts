@@ -75,12 +75,17 @@ async function assertNarrationHolds(kind: WorkerLabId): Promise<void> {
  * story beside a no-fencing lab's.
  */
 const inTurn = labTurns();
+/**
+ * A test's deadline counts from its start, its wait for the lab included: three at a time, a test may
+ * wait for two others' stories at the same lab (each under 120 s), then tell its own.
+ */
+const TURN_TIMEOUT_MS = 3 * 120_000;
 
 describe('npm run scenario -- <pause story> --exec-a / --exec-b', { concurrency: 3 }, () => {
   test(
     'fenced, the bash client as A: frozen in its critical window, its late write refused, exit 0',
     {
-      timeout: 120_000,
+      timeout: TURN_TIMEOUT_MS,
     },
     () =>
       inTurn(['fenced'], async () => {
@@ -104,7 +109,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', { concurrency:
   test(
     "no-fencing, the Python client as A: its late write lands over B's, the lost update, exit 0",
     {
-      timeout: 120_000,
+      timeout: TURN_TIMEOUT_MS,
     },
     () =>
       inTurn(['no-fencing'], async () => {
@@ -127,7 +132,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', { concurrency:
   test(
     "no-fencing, the bash client as A (pause --lab no-fencing): its late write lands over B's, the lost update, exit 0",
     {
-      timeout: 120_000,
+      timeout: TURN_TIMEOUT_MS,
     },
     () =>
       inTurn(['no-fencing'], async () => {
@@ -158,7 +163,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', { concurrency:
   test(
     "fenced, the Python client as B: it takes over and writes, A's late write is refused, exit 0",
     {
-      timeout: 120_000,
+      timeout: TURN_TIMEOUT_MS,
     },
     () =>
       inTurn(['fenced'], async () => {
@@ -176,7 +181,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', { concurrency:
   test(
     "fenced, the twenty-line Python client as A: frozen in its critical window, its late write refused, the row keeps B's value, exit 0",
     {
-      timeout: 120_000,
+      timeout: TURN_TIMEOUT_MS,
     },
     () =>
       inTurn(['fenced'], async () => {
@@ -208,7 +213,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', { concurrency:
   test(
     "fenced, the twenty-line client under the Python runner (--runner) as A: frozen in its critical window, its late write refused, the row keeps B's value, exit 0",
     {
-      timeout: 120_000,
+      timeout: TURN_TIMEOUT_MS,
     },
     () =>
       inTurn(['fenced'], async () => {
@@ -237,7 +242,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', { concurrency:
   test(
     "no-fencing, the twenty-line Python client as A: the same late write lands over B's, the lost update, exit 0",
     {
-      timeout: 120_000,
+      timeout: TURN_TIMEOUT_MS,
     },
     () =>
       inTurn(['no-fencing'], async () => {
@@ -258,7 +263,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', { concurrency:
       }),
   );
 
-  test('the reference client did nothing wrong the lab can see', { timeout: 120_000 }, () =>
+  test('the reference client did nothing wrong the lab can see', { timeout: TURN_TIMEOUT_MS }, () =>
     inTurn(['fenced'], async () => {
       // (Told by each run above too; here on its own line, for the Python client as A in the fenced lab.)
       const { code, stdout, stderr } = await runScenario(['pause', '--exec-a', PYTHON]);
@@ -295,7 +300,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', { concurrency:
     test(
       `a client that ${title}: the ${lab} lab names it`,
       {
-        timeout: 120_000,
+        timeout: TURN_TIMEOUT_MS,
       },
       () =>
         inTurn([lab], async () => {
@@ -307,7 +312,7 @@ describe('npm run scenario -- <pause story> --exec-a / --exec-b', { concurrency:
     );
   }
 
-  test('a program that cannot play A: the story cannot go on, in words, exit 1', { timeout: 120_000 }, () =>
+  test('a program that cannot play A: the story cannot go on, in words, exit 1', { timeout: TURN_TIMEOUT_MS }, () =>
     inTurn(['fenced'], async () => {
       const { code, stderr } = await runScenario(['pause', '--exec-a', 'echo "I am no lock client" >&2; exit 3']);
       assert.equal(code, 1, stderr);

@@ -137,7 +137,7 @@ describe('npm run scenario -- pause', { concurrency: 3 }, () => {
   test(
     'pause --lab <lab>: the pause story in that lab (no-fencing: exit 1, the lost update); --lab elsewhere, exit 2',
     {
-      timeout: 120_000,
+      timeout: 3 * 120_000, // its wait for the no-fencing lab, behind up to two other stories, included
     },
     () =>
       inTurn(['no-fencing'], async () => {

@@ -97,12 +97,21 @@ describe('bad usage: a clear message and exit code 2', { concurrency: 3 }, () =>
 
       const key = await labJoinKey(lab);
       assert.ok(key);
-      worker(['--lab', lab, '--join-key', key, '--name', 'Own', ...FAST_FLAGS]);
-      await waitFor(
-        async () => (await listEvents({ lab })).some((e) => e.actor === 'Own' && e.kind === 'write_accepted'),
-        "the owner's own worker's accepted write",
-        { timeoutMs: STEP_MS, everyMs: 100 },
-      );
+      // The owner's own line, as its page issues it: a running worker holds two of a line's 4
+      // connections and opens a third to say it stopped, and the other refusals run beside this test
+      // on the file's shared line.
+      const ownLine = await testWorkerLineUrl({ who: `remote-worker-owner-${process.pid}`, lab });
+      const own = startRemoteWorker(['--db', ownLine, '--lab', lab, '--join-key', key, '--name', 'Own', ...FAST_FLAGS]);
+      runs.push(own);
+      try {
+        await waitFor(
+          async () => (await listEvents({ lab })).some((e) => e.actor === 'Own' && e.kind === 'write_accepted'),
+          "the owner's own worker's accepted write",
+          { timeoutMs: STEP_MS, everyMs: 100 },
+        );
+      } finally {
+        await own.stop();
+      }
     } finally {
       await commands.closePrivateLab({ lab }, owner);
     }
