@@ -69,3 +69,18 @@ test("a promoted standby keeps its own lease; every other holder's ends at the p
   );
   assert.equal(none[0]?.detail.expiresAt, iso(1));
 });
+
+test('a released lease ends at its release; a new grant to the same holder ends the one before', () => {
+  const events = withLeaseEnds(
+    [
+      ev(0, 'A', 'lease_acquired', 1),
+      ev(1, 'A', 'lease_released', 1),
+      ev(2, 'B', 'lease_acquired', 2),
+      ev(3, 'B', 'lease_acquired', 3),
+    ],
+    100,
+  );
+  assert.equal(events[0]?.detail.expiresAt, iso(1));
+  assert.equal(events[2]?.detail.expiresAt, iso(3));
+  assert.equal(events[3]?.detail.expiresAt, iso(4));
+});
