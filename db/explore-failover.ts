@@ -17,6 +17,7 @@ import {
   type WriteOutcome,
 } from '../lib/model/explore/story';
 import { FAILOVER_LAB } from '../lib/model/failover/failover-events';
+import { FAILOVER_INITIAL_ROW } from '../lib/model/failover/failover-servers-at';
 import { PROTECTED_ROW_SCHEMA, type ProtectedRow, readProtectedRow, writeFencedRow } from './failover-cluster';
 import { newClient, toFencingError } from './pool';
 
@@ -109,7 +110,8 @@ export async function playFailoverOnDatabase(input: {
   });
 }
 
-const INITIAL_ROW = { value: 'initial', token: 0 };
+/** The row each of the pair's servers starts with (PROTECTED_ROW_SCHEMA's INSERT), as the explorer's story has it. */
+const INITIAL_ROW = { value: FAILOVER_INITIAL_ROW.value, token: Number(FAILOVER_INITIAL_ROW.lastToken) };
 
 const startOf = (replication: Replication): StoryStart => ({
   rule: { tokens: [], writeWith: 'lease-token' },

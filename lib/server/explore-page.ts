@@ -9,6 +9,7 @@ import type { ExploreLab } from '../model/explore/explore-labs';
 import { type ExploreCounts, stepIndexes } from '../model/explore/search';
 import { stepWords } from '../model/explore/story-words';
 import { verdictSentence } from '../model/explore/verdict';
+import { EXPLORED_TITLE, SYNC_TITLE } from '../model/failover/failover-servers-at';
 import { type HistoryFile, toHistoryFile } from '../model/history/history-file';
 import { type LabSummary, summaryOf, summaryTitle } from '../model/lab/lab-instance';
 import { type Credentials, canView } from './access';
@@ -134,7 +135,7 @@ export function historyOfPath(
     lab: {
       id: lab.id,
       kind: lab.kind,
-      title: `${summaryTitle(lab)}: an explored interleaving of ${address.holders} holders × ${address.writes} writes${address.renew ? ' (careful holders)' : ''}${address.sync ? ' (synchronous replication)' : ''}, ${steps}`,
+      title: `${summaryTitle(lab)}: ${EXPLORED_TITLE} ${address.holders} holders × ${address.writes} writes${address.renew ? ' (careful holders)' : ''}${address.sync ? ` ${SYNC_TITLE}` : ''}, ${steps}`,
     },
     events: walked.events.map((event) => ({ ...event, lab: lab.id })),
     exportedAt: new Date(),

@@ -1,0 +1,268 @@
+import type { WireEvent } from '../core/wire';
+import { failoverStepOf } from './failover-events';
+
+/*
+ * The failover pair's servers as they were at a moment, rebuilt from the lab's events alone (issue
+ * 35): for a replayed history and an explored path, where nothing of the pair is live. The lab's page
+ * asks the servers themselves (lib/supervisor/failover/failover-lab-view.ts); here every cell is
+ * what an event up to the moment recorded, or says that none did. What no event records:
+ *
+ * - an asynchronous standby's row, lease and sequence between the pair's start and its promotion: the
+ *   live lab's replication ships without an event (its promotion records what the standby held); the
+ *   explorer's standby changes only at its recorded catch-up steps, so there they are known;
+ * - how many values the primary's sequence has logged ahead, except at the cut that recorded it;
+ * - a lease's seconds left: only whether it still ran (its recorded expiry, or a recorded run-out).
+ */
+
+export type FailoverMode = 'async' | 'sync';
+export type ServerRole = 'primary' | 'standby' | 'promoted standby';
+/** What no event up to the moment records, and why, in the view's words. */
+export type NotRecorded = { notRecorded: string };
+export type RowAt = { value: string; lastToken: string };
+export type LeaseAt = { holder: string; token: string; runs: boolean | undefined };
+/** A sequence: the last value handed out (undefined: none yet), and what its last WAL record covers, if recorded. */
+export type SequenceAt = { lastValue?: string; loggedAhead?: number; coversUpTo?: string };
+
+export type ServerAt = {
+  role: ServerRole;
+  running: boolean;
+  row: RowAt | NotRecorded;
+  /** `none`: the server has no lease row. */
+  lease: LeaseAt | 'none' | NotRecorded;
+  sequence: SequenceAt | NotRecorded;
+};
+
+export type FailoverServersAt = {
+  /** No pair yet (before its start), a pair running (or its standby promoted), or stopped. */
+  pair: 'none' | 'running' | 'stopped';
+  /** Undefined when no event up to the moment records it (an explored path says it by its address). */
+  mode: FailoverMode | undefined;
+  /** Undefined where the story records no cut or heal (an explored path: its standby catches up by steps). */
+  replicationCut: boolean | undefined;
+  promoted: boolean;
+  holders: { name: string; token?: string; waiting: boolean }[];
+  servers: ServerAt[];
+};
+
+export type ServersAtOptions = {
+  /**
+   * A story that began before its first event with the pair already running (an explored path: its
+   * pair is the explorer's, in this mode), where the standby changes only at its recorded catch-ups.
+   */
+  explored?: { mode: FailoverMode | undefined };
+  /** Holders named before they act (the explorer's A, B, C): listed with no token until they have one. */
+  holders?: readonly string[];
+};
+
+/** The lab's protected row as each pair starts with it (db/failover-cluster.ts PROTECTED_ROW_SCHEMA). */
+export const FAILOVER_INITIAL_ROW: RowAt = { value: 'initial', lastToken: '0' };
+
+/** The actor of the grants of the lock service's other locks (lib/supervisor/failover/failover-story.ts OTHER_HOLDERS). */
+const OTHER_LOCKS = 'others';
+
+const NOT_SHIPPED: NotRecorded = {
+  notRecorded: 'asynchronous replication ships without an event: what the standby had is recorded at its promotion',
+};
+const NOT_LOGGED: NotRecorded = {
+  notRecorded: 'what a standby’s sequence covers is recorded only at the cut, a catch-up, the kill and the promotion',
+};
+
+type Server = {
+  running: boolean;
+  row: RowAt | NotRecorded;
+  lease: LeaseAt | 'none' | NotRecorded;
+  sequence: SequenceAt | NotRecorded;
+};
+
+const fresh = (): Server => ({ running: true, row: { ...FAILOVER_INITIAL_ROW }, lease: 'none', sequence: {} });
+const num = (value: unknown) =>
+  typeof value === 'number' && Number.isSafeInteger(value)
+    ? String(value)
+    : typeof value === 'string'
+      ? value
+      : undefined;
+const isRecorded = <T extends object>(value: T | NotRecorded | 'none'): value is T =>
+  typeof value === 'object' && !('notRecorded' in value);
+
+/**
+ * The pair's servers at `at` (ms, as WireEvent.at), from the failover lab's events up to it: each
+ * server's row, lease row and sequence, the replication, and the token each holder was told.
+ */
+export function failoverServersAt(
+  events: readonly WireEvent[],
+  at: number,
+  options: ServersAtOptions = {},
+): FailoverServersAt {
+  const explored = options.explored !== undefined;
+  let pair: FailoverServersAt['pair'] = explored ? 'running' : 'none';
+  let mode = options.explored?.mode;
+  let cut: boolean | undefined = explored ? undefined : false;
+  let promoted = false;
+  let primary = fresh();
+  let standby = fresh();
+  /** Each grant's recorded end (ms), by holder and token, to tell whether a lease row still ran. */
+  const ends = new Map<string, number | undefined>();
+  const holders = new Map<string, { token?: string; waiting: boolean }>(
+    (options.holders ?? []).map((name) => [name, { waiting: false }]),
+  );
+  const leaseKey = (holder: string, token: string) => `${holder}/${token}`;
+
+  const ordered = events.filter((e) => e.at <= at).sort((a, b) => a.id - b.id);
+  for (const event of ordered) {
+    if (event.kind === 'lease_expired') {
+      ends.set(leaseKey(event.actor, String(event.token ?? 0)), event.at);
+      continue;
+    }
+    const step = failoverStepOf(event);
+    if (!step) continue;
+    const serving = promoted ? standby : primary;
+    switch (step.kind) {
+      case 'pair_started':
+        pair = 'running';
+        mode = step.mode;
+        cut = false;
+        promoted = false;
+        primary = fresh();
+        standby = fresh();
+        ends.clear();
+        for (const holder of holders.values()) {
+          delete holder.token;
+          holder.waiting = false;
+        }
+        break;
+      case 'grant': {
+        const lastValue = serving.sequence;
+        serving.sequence = { lastValue: step.token, ...coverage(lastValue, step.token) };
+        if (step.holder !== OTHER_LOCKS) {
+          holders.set(step.holder, { token: step.token, waiting: false });
+          const expiresAt = Date.parse(String(event.detail.expiresAt ?? ''));
+          ends.set(leaseKey(step.holder, step.token), Number.isNaN(expiresAt) ? undefined : expiresAt);
+          serving.lease = { holder: step.holder, token: step.token, runs: undefined };
+        }
+        if (!promoted) standby = shipped(standby, mode, explored, serving, 'grant');
+        break;
+      }
+      case 'grant_waiting':
+        holders.set(step.holder, { ...holders.get(step.holder), waiting: true });
+        break;
+      case 'write':
+        if (step.accepted) {
+          serving.row = { value: step.value, lastToken: step.token };
+          if (!promoted) standby = shipped(standby, mode, explored, serving, 'write');
+        } else if (step.rowToken !== undefined && isRecorded(serving.row) && serving.row.lastToken !== step.rowToken) {
+          // A refusal names the row's token: a row this view had otherwise is not what the server held.
+          serving.row = { notRecorded: 'a refusal recorded another token on the row' };
+        }
+        break;
+      case 'replication_cut':
+        cut = true;
+        if (step.sequence)
+          primary.sequence = {
+            lastValue: step.sequence.primaryLastValue,
+            loggedAhead: step.sequence.primaryLogCount,
+          };
+        break;
+      case 'replication_healed': {
+        cut = explored ? undefined : false;
+        const ceiling = num(event.detail.standbyCeiling);
+        if (event.detail.caughtUp === true) {
+          // The explorer's catch-up: the standby replays everything the primary has.
+          standby = {
+            ...standby,
+            row: copy(primary.row),
+            lease: copy(primary.lease),
+            sequence: { ...(ceiling ? { coversUpTo: ceiling } : {}) },
+          };
+        }
+        break;
+      }
+      case 'primary_killed':
+        primary.running = false;
+        if (step.sequence) {
+          primary.sequence = { lastValue: step.sequence.primaryLastValue };
+          standby.sequence = { coversUpTo: step.sequence.standbyCeiling };
+        }
+        break;
+      case 'standby_promoted': {
+        promoted = true;
+        primary.running = false;
+        const last = num(event.detail.primaryLastValue);
+        if (last !== undefined) primary.sequence = { lastValue: last };
+        const ceiling = num(event.detail.standbyCeiling);
+        const known = isRecorded(standby.sequence) ? standby.sequence.coversUpTo : undefined;
+        standby = {
+          running: true,
+          row: { ...step.row },
+          lease: step.lease ? { holder: step.lease.holder, token: step.lease.token, runs: undefined } : 'none',
+          sequence: (ceiling ?? known) ? { coversUpTo: ceiling ?? known } : NOT_LOGGED,
+        };
+        break;
+      }
+      case 'pair_stopped':
+        pair = 'stopped';
+        primary.running = false;
+        standby.running = false;
+        break;
+    }
+  }
+
+  const runs = (lease: Server['lease']): Server['lease'] => {
+    if (!isRecorded(lease)) return lease;
+    if (!ends.has(leaseKey(lease.holder, lease.token))) return lease;
+    const end = ends.get(leaseKey(lease.holder, lease.token));
+    return { ...lease, runs: end === undefined ? undefined : end > at };
+  };
+  const view = (role: ServerRole, server: Server): ServerAt => ({ role, ...server, lease: runs(server.lease) });
+  return {
+    pair,
+    mode,
+    replicationCut: cut,
+    promoted,
+    holders: [...holders].map(([name, h]) => ({ name, ...h })).sort((a, b) => a.name.localeCompare(b.name)),
+    servers:
+      pair === 'none' ? [] : [view('primary', primary), view(promoted ? 'promoted standby' : 'standby', standby)],
+  };
+}
+
+const copy = <T>(value: T): T => (typeof value === 'object' && value !== null ? { ...value } : value);
+
+/** A grant past what the sequence's last record covered writes a new one: what it covers is then not recorded. */
+function coverage(before: Server['sequence'], token: string): Pick<SequenceAt, 'coversUpTo'> {
+  if (!isRecorded(before) || before.coversUpTo === undefined) return {};
+  return Number(token) <= Number(before.coversUpTo) ? { coversUpTo: before.coversUpTo } : {};
+}
+
+/**
+ * The standby after an acknowledged grant or write on the primary: with synchronous replication it
+ * has it (an acknowledged commit is on the standby); the explorer's asynchronous standby has it only
+ * at its next catch-up; the live lab's asynchronous one, not recorded.
+ */
+function shipped(
+  standby: Server,
+  mode: FailoverMode | undefined,
+  explored: boolean,
+  primary: Server,
+  what: 'grant' | 'write',
+): Server {
+  if (mode === 'sync') {
+    return what === 'grant'
+      ? { ...standby, lease: copy(primary.lease), sequence: NOT_LOGGED }
+      : { ...standby, row: copy(primary.row) };
+  }
+  if (explored && mode === 'async') return standby;
+  // Mode unknown, or the live lab's asynchronous replication: what the standby has is not recorded.
+  return what === 'grant' ? { ...standby, lease: NOT_SHIPPED, sequence: NOT_LOGGED } : { ...standby, row: NOT_SHIPPED };
+}
+
+/** How an explored path's history file says what it is in its title (lib/server/explore-page.ts historyOfPath). */
+export const EXPLORED_TITLE = 'an explored interleaving of';
+export const SYNC_TITLE = '(synchronous replication)';
+
+/**
+ * A history file's own words on its story: an explored path's title names it and its replication (its
+ * events start with the pair already running, and record no start); any other file, nothing.
+ */
+export function serversOptionsOfTitle(title: string): ServersAtOptions {
+  if (!title.includes(`: ${EXPLORED_TITLE} `)) return {};
+  return { explored: { mode: title.includes(` ${SYNC_TITLE}`) ? 'sync' : 'async' } };
+}
