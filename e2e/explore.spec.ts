@@ -1,6 +1,7 @@
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { LabPage } from './pages/lab-page';
+import { ReplayControls } from './pages/replay-page';
 
 /*
  * The Explore page (issue 35): every interleaving of the no-fencing lab's small story, each write run
@@ -167,6 +168,18 @@ test('explore the failover lab: asynchronous breaks in 3 steps, drawn on the pai
   await expect(page.getByText('no guard: a broken lab')).toHaveCount(0);
   await expect(explored.rowValue()).toHaveText('initial');
 
+  // The pair's servers as at the last step, from its events: the promoted standby never had A's
+  // write or grant; the dead primary's row is the one it acknowledged.
+  const servers = page.getByRole('table', { name: 'Each server of the pair, after step 3' });
+  const serverCells = (role: RegExp) => servers.getByRole('row', { name: role }).getByRole('cell');
+  await expect(serverCells(/^promoted standby/)).toHaveText(['"initial", 0', 'none', 'covers up to 0']);
+  await expect(serverCells(/^primary \(down\)/)).toHaveText(['"A1", 1', 'A, token 1, ran out', 'last 1']);
+  await expect(
+    page.getByText('Asynchronous replication; the primary died and the standby was promoted.'),
+  ).toBeVisible();
+
+  const inReplay = await page.getByRole('link', { name: 'Open it in Replay' }).getAttribute('href');
+
   // One step back, before the promotion: A's lease still runs, and nothing says it ran out.
   await page.getByRole('link', { name: 'Back', exact: true }).click();
   await expect(steps).toHaveCount(2);
@@ -174,6 +187,12 @@ test('explore the failover lab: asynchronous breaks in 3 steps, drawn on the pai
   await expect(lease).toHaveAccessibleName(/runs out at 00:00:00\.200/);
   await expect(band).toHaveCount(0);
   await expect(explored.rowValue()).toHaveText('A1');
+  // Before the promotion: the primary has A's write and A's lease; the standby, not caught up, has neither.
+  const before = page.getByRole('table', { name: 'Each server of the pair, after step 2' });
+  const beforeCells = (role: RegExp) => before.getByRole('row', { name: role }).getByRole('cell');
+  await expect(beforeCells(/^primary /)).toHaveText(['"A1", 1', 'A, token 1, running', 'last 1']);
+  await expect(beforeCells(/^standby /)).toHaveText(['"initial", 0', 'none', 'none handed out']);
+  await expect(page.getByText('Holders: A token 1 · B no token')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 
   await page.getByTestId('explore-sync').click();
@@ -181,4 +200,28 @@ test('explore the failover lab: asynchronous breaks in 3 steps, drawn on the pai
   await expect(page.getByTestId('explore-verdict')).toContainText(
     /^Failover \(synchronous replication\): .*no interleaving/,
   );
+
+  // The same path in Replay: the servers at the end, then at the moment of A's write, from the file's events.
+  expect(inReplay).toMatch(/^\/replay\?explore=failover&/);
+  await page.goto(inReplay ?? '');
+  const replayed = (moment: string) =>
+    page.getByRole('table', { name: `Each server of the pair, ${moment}` }).getByRole('row');
+  await expect(
+    replayed('as at 0.2 s (replay)')
+      .filter({ hasText: /^promoted standby/ })
+      .getByRole('cell'),
+  ).toHaveText(['"initial", 0', 'none', 'covers up to 0']);
+  const replay = new ReplayControls(page);
+  await replay.pressOnSlider('Home');
+  await replay.nextEvent.click();
+  await expect(
+    replayed('as at 0.1 s (replay)')
+      .filter({ hasText: /^standby/ })
+      .getByRole('cell'),
+  ).toHaveText(['"initial", 0', 'none', 'none handed out']);
+  await expect(
+    replayed('as at 0.1 s (replay)')
+      .filter({ hasText: /^primary/ })
+      .getByRole('cell'),
+  ).toHaveText(['"A1", 1', 'A, token 1, running', 'last 1']);
 });

@@ -97,6 +97,21 @@ test('asynchronous replication: B’s acknowledged write is gone after the failo
     await mark(page, /^Violation: A's write "A-\d+" with token \d+: accepted\..* on the promoted standby$/),
   ).toHaveCount(1);
   await expect(await mark(page, /^(Violation: )?The standby promoted: it takes the writes now\./)).toHaveCount(1);
+  // The pair's servers at the replayed moment, from the file's events: the dead primary holds B's
+  // acknowledged write, the promoted standby A's late one, and B's was never on it.
+  const servers = page.getByRole('table', { name: /^Each server of the pair, as at [\d.]+ s \(replay\)$/ });
+  await expect(
+    servers
+      .getByRole('row', { name: /^primary \(down\)/ })
+      .getByRole('cell')
+      .first(),
+  ).toHaveText(/^"B-\d+", \d+$/);
+  await expect(
+    servers
+      .getByRole('row', { name: /^promoted standby/ })
+      .getByRole('cell')
+      .first(),
+  ).toHaveText(/^"A-\d+", \d+$/);
 });
 
 test('synchronous replication: B’s commit waits on the cut wire, nothing acknowledged is lost, A is rejected', async ({

@@ -1,8 +1,10 @@
 'use client';
 
 import { type DragEvent, useId, useState } from 'react';
+import { serversOptionsOfTitle } from '@/lib/model/failover/failover-servers-at';
 import type { HistoryFile } from '@/lib/model/history/history-file';
 import { ExportPanel } from '../export/export-panel';
+import { FailoverServersAt } from '../failover/failover-servers-at';
 import { LabMainColumn } from '../lab-main-column';
 import { LabStoreProvider } from '../lab-store-provider';
 import { historySummaryOf, readHistoryFile } from './read-history-file';
@@ -98,6 +100,8 @@ export function HistoryReplay({ initial }: { initial?: { file: HistoryFile; file
             {/* A counterexample's story first: its timeline before the replay bar, above the fold. */}
             <LabMainColumn storyFirst={initial !== undefined && loaded.serial === 0} />
             <div className="space-y-4 xl:col-start-2 xl:row-start-1">
+              {/* The failover lab's pair at the replayed moment, from the file's events (nothing else). */}
+              <FailoverServersAt options={serversOptionsOfTitle(loaded.file.lab.title)} />
               <ExportPanel title={loaded.file.lab.title} linkToReplay={false} />
               <ReplayedPolls polls={loaded.file.polls} />
             </div>

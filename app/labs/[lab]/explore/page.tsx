@@ -11,6 +11,7 @@ import {
   parseExploreAddress,
 } from '@/lib/model/explore/explore-inputs';
 import { EXPLORE_BOUNDS, exploreLabOf } from '@/lib/model/explore/explore-labs';
+import { HOLDER_NAMES } from '@/lib/model/explore/story';
 import { summaryTitle } from '@/lib/model/lab/lab-instance';
 import { exploreView, historyOfPath } from '@/lib/server/explore-page';
 import { labForPage } from '@/lib/server/lab-page-data';
@@ -267,6 +268,14 @@ export default async function ExplorePage({ params, searchParams }: Props) {
           <ExploredRun
             key={query}
             file={historyOfPath(lab, address, { events: view.events, steps: view.taken.length }).file}
+            servers={
+              pair
+                ? {
+                    options: { explored: { mode: pair }, holders: HOLDER_NAMES.slice(0, address.holders) },
+                    moment: `after step ${view.taken.length}`,
+                  }
+                : undefined
+            }
           />
         </section>
       ) : null}
