@@ -64,7 +64,7 @@ const NOT_SHIPPED: NotRecorded = {
   notRecorded: 'asynchronous replication ships without an event: what the standby had is recorded at its promotion',
 };
 const NOT_LOGGED: NotRecorded = {
-  notRecorded: 'what a standby’s sequence covers is recorded only at the cut, a catch-up, the kill and the promotion',
+  notRecorded: 'what a standby’s sequence covers is recorded only at a catch-up, the kill and the promotion',
 };
 
 type Server = {
