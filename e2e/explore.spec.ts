@@ -173,9 +173,13 @@ test('explore the failover lab: asynchronous breaks in 3 steps, drawn on the pai
   const servers = page.getByRole('table', { name: 'Each server of the pair, after step 3' });
   const serverCells = (role: RegExp) => servers.getByRole('row', { name: role }).getByRole('cell');
   await expect(serverCells(/^promoted standby/)).toHaveText(['"initial", 0', 'none', 'covers up to 0']);
-  await expect(serverCells(/^primary \(down\)/)).toHaveText(['"A1", 1', 'A, token 1, ran out', 'last 1']);
+  await expect(serverCells(/^primary \(down\)/)).toHaveText([
+    '"A1", 1',
+    'A, token 1 (its lease row when it went down)',
+    'last 1',
+  ]);
   await expect(
-    page.getByText('Asynchronous replication; the primary died and the standby was promoted.'),
+    page.getByText('Asynchronous replication; the primary is down; the standby was promoted.'),
   ).toBeVisible();
 
   const inReplay = await page.getByRole('link', { name: 'Open it in Replay' }).getAttribute('href');
@@ -211,6 +215,10 @@ test('explore the failover lab: asynchronous breaks in 3 steps, drawn on the pai
       .filter({ hasText: /^promoted standby/ })
       .getByRole('cell'),
   ).toHaveText(['"initial", 0', 'none', 'covers up to 0']);
+  // The file's title says its replication, and Replay reads it from there, not a guess.
+  await expect(
+    page.getByText('Asynchronous replication; the primary is down; the standby was promoted.'),
+  ).toBeVisible();
   const replay = new ReplayControls(page);
   await replay.pressOnSlider('Home');
   await replay.nextEvent.click();

@@ -2,6 +2,7 @@ import 'server-only';
 import { exploreOnDatabase, walkOnDatabase } from '../../db/explore';
 import { findLab } from '../../db/labs';
 import { toFencingError } from '../../db/pool';
+import { runsOnFailoverPair } from '../labs/traits';
 import { FencingError, isFencingError } from '../model/core/errors';
 import type { WireEvent } from '../model/core/wire';
 import { boundsOf, type ExploreAddress, explorableAt, parseExploreAddress } from '../model/explore/explore-inputs';
@@ -9,7 +10,7 @@ import type { ExploreLab } from '../model/explore/explore-labs';
 import { type ExploreCounts, stepIndexes } from '../model/explore/search';
 import { stepWords } from '../model/explore/story-words';
 import { verdictSentence } from '../model/explore/verdict';
-import { EXPLORED_TITLE, SYNC_TITLE } from '../model/failover/failover-servers-at';
+import { EXPLORED_TITLE, REPLICATION_TITLES } from '../model/failover/failover-servers-at';
 import { type HistoryFile, toHistoryFile } from '../model/history/history-file';
 import { type LabSummary, summaryOf, summaryTitle } from '../model/lab/lab-instance';
 import { type Credentials, canView } from './access';
@@ -135,7 +136,7 @@ export function historyOfPath(
     lab: {
       id: lab.id,
       kind: lab.kind,
-      title: `${summaryTitle(lab)}: ${EXPLORED_TITLE} ${address.holders} holders × ${address.writes} writes${address.renew ? ' (careful holders)' : ''}${address.sync ? ` ${SYNC_TITLE}` : ''}, ${steps}`,
+      title: `${summaryTitle(lab)}: ${EXPLORED_TITLE} ${address.holders} holders × ${address.writes} writes${address.renew ? ' (careful holders)' : ''}${runsOnFailoverPair(lab.kind) ? ` ${REPLICATION_TITLES[address.sync ? 'sync' : 'async']}` : ''}, ${steps}`,
     },
     events: walked.events.map((event) => ({ ...event, lab: lab.id })),
     exportedAt: new Date(),

@@ -1,6 +1,6 @@
 'use client';
 
-import { useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import { runsOnFailoverPair } from '@/lib/labs/traits';
 import {
   failoverServersAt,
@@ -18,10 +18,16 @@ const isNotRecorded = (value: unknown): value is NotRecorded =>
 
 const NOT_RECORDED = '— (not recorded)';
 
-function leaseWords(lease: ServerAt['lease']): string {
+function leaseWords(lease: ServerAt['lease'], running: boolean): string {
   if (isNotRecorded(lease)) return NOT_RECORDED;
   if (lease === 'none') return 'none';
-  const runs = lease.runs === undefined ? '' : lease.runs ? ', running' : ', ran out';
+  const runs = !running
+    ? ' (its lease row when it went down)'
+    : lease.runs === undefined
+      ? ''
+      : lease.runs
+        ? ', running'
+        : ', ran out';
   return `${lease.holder}, token ${lease.token}${runs}`;
 }
 
@@ -44,9 +50,10 @@ function replicationWords(view: ServersAt): string {
       ? 'Replication: its mode is not recorded in these events'
       : `${view.mode === 'sync' ? 'Synchronous' : 'Asynchronous'} replication`;
   const cut = view.replicationCut === undefined ? '' : view.replicationCut ? ', cut' : ', connected';
-  const promoted = view.promoted ? '; the primary died and the standby was promoted' : '';
+  const down = view.pair === 'running' && view.servers[0]?.running === false ? '; the primary is down' : '';
+  const promoted = view.promoted ? '; the standby was promoted' : '';
   const stopped = view.pair === 'stopped' ? '; the pair was stopped' : '';
-  return `${mode}${cut}${promoted}${stopped}.`;
+  return `${mode}${cut}${down}${promoted}${stopped}.`;
 }
 
 /**
@@ -54,15 +61,20 @@ function replicationWords(view: ServersAt): string {
  * path's last step), rebuilt from the events up to it (lib/model/failover/failover-servers-at.ts):
  * nothing is asked of a server, and a cell no event records says so.
  */
-export function FailoverServersAt({ options, moment }: { options?: ServersAtOptions; moment?: string }) {
+export function FailoverServersAt(props: { options?: ServersAtOptions; moment?: string }) {
   const kind = useLabStore((s) => s.kind);
+  return runsOnFailoverPair(kind) ? <ServersAtMoment {...props} /> : null;
+}
+
+/** `moment` names the step shown while no replay moment is chosen; a chosen one names itself. */
+function ServersAtMoment({ options, moment }: { options?: ServersAtOptions; moment?: string }) {
   const events = useViewEvents();
   const replayAt = useViewMoment();
   const label = useViewMomentLabel();
+  const headingId = useId();
   const at = replayAt ?? events.reduce((last, e) => Math.max(last, e.at), Number.NEGATIVE_INFINITY);
   const view = useMemo(() => failoverServersAt(events, at, options), [events, at, options]);
-  if (!runsOnFailoverPair(kind)) return null;
-  const when = moment ?? label ?? 'as at the last event';
+  const when = (replayAt === undefined ? moment : undefined) ?? label ?? 'as at the last event';
   const notes = [
     ...new Set(
       view.servers.flatMap((server) =>
@@ -74,10 +86,10 @@ export function FailoverServersAt({ options, moment }: { options?: ServersAtOpti
   ];
   return (
     <section
-      aria-labelledby="servers-at-heading"
+      aria-labelledby={headingId}
       className="space-y-2 rounded-lg border border-slate-200 p-3 dark:border-slate-800"
     >
-      <h2 id="servers-at-heading" className="text-lg font-semibold">
+      <h2 id={headingId} className="text-lg font-semibold">
         The pair’s servers, {when}
       </h2>
       <p className="text-sm text-slate-700 dark:text-slate-300">
@@ -94,7 +106,7 @@ export function FailoverServersAt({ options, moment }: { options?: ServersAtOpti
               role: server.role,
               running: server.running,
               row: isNotRecorded(server.row) ? NOT_RECORDED : `"${server.row.value}", ${server.row.lastToken}`,
-              lease: leaseWords(server.lease),
+              lease: leaseWords(server.lease, server.running),
               sequence: sequenceWords(server.sequence),
             }))}
           />

@@ -1,6 +1,6 @@
 'use client';
 
-import { type DragEvent, useId, useState } from 'react';
+import { type DragEvent, useId, useMemo, useState } from 'react';
 import { serversOptionsOfTitle } from '@/lib/model/failover/failover-servers-at';
 import type { HistoryFile } from '@/lib/model/history/history-file';
 import { ExportPanel } from '../export/export-panel';
@@ -21,6 +21,9 @@ export function HistoryReplay({ initial }: { initial?: { file: HistoryFile; file
   const [error, setError] = useState<string | undefined>(undefined);
   const [dragging, setDragging] = useState(false);
   const inputId = useId();
+  // Made once per file, so that the servers' view is not rebuilt at each tick for a new options object.
+  const title = loaded?.file.lab.title;
+  const servedOptions = useMemo(() => (title === undefined ? undefined : serversOptionsOfTitle(title)), [title]);
 
   const open = async (file: File | undefined) => {
     if (!file) return;
@@ -101,7 +104,7 @@ export function HistoryReplay({ initial }: { initial?: { file: HistoryFile; file
             <LabMainColumn storyFirst={initial !== undefined && loaded.serial === 0} />
             <div className="space-y-4 xl:col-start-2 xl:row-start-1">
               {/* The failover lab's pair at the replayed moment, from the file's events (nothing else). */}
-              <FailoverServersAt options={serversOptionsOfTitle(loaded.file.lab.title)} />
+              <FailoverServersAt options={servedOptions} />
               <ExportPanel title={loaded.file.lab.title} linkToReplay={false} />
               <ReplayedPolls polls={loaded.file.polls} />
             </div>

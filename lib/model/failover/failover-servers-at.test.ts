@@ -205,11 +205,12 @@ describe('an explored path', () => {
     assert.deepEqual(server(after, 'promoted standby').row, { value: 'A1', lastToken: '1' });
     assert.deepEqual(server(after, 'promoted standby').lease, { holder: 'A', token: '1', runs: false });
     assert.deepEqual(server(after, 'promoted standby').sequence, { coversUpTo: '33' });
+    // The explored promotion is the primary's death: its lease row is what it held, not a lease that ran out.
     assert.deepEqual(server(after, 'primary'), {
       role: 'primary',
       running: false,
       row: { value: 'B1', lastToken: '2' },
-      lease: { holder: 'B', token: '2', runs: false },
+      lease: { holder: 'B', token: '2', runs: undefined },
       sequence: { lastValue: '2' },
     });
   });
@@ -233,15 +234,39 @@ describe('an explored path', () => {
   });
 });
 
-test('a history file’s title says whether it is an explored path, and its replication', () => {
-  assert.deepEqual(serversOptionsOfTitle('Failover: an explored interleaving of 2 holders × 3 writes, 3 steps'), {
-    explored: { mode: 'async' },
-  });
+test('a history file’s title says whether it is an explored path, its holders and its replication; none named, none guessed', () => {
   assert.deepEqual(
     serversOptionsOfTitle(
-      'Failover: an explored interleaving of 2 holders × 2 writes (synchronous replication), 6 steps',
+      'Failover: an explored interleaving of 2 holders × 3 writes (asynchronous replication), 3 steps',
     ),
-    { explored: { mode: 'sync' } },
+    { explored: { mode: 'async' }, holders: ['A', 'B'] },
   );
-  assert.deepEqual(serversOptionsOfTitle('Failover'), {});
+  assert.deepEqual(
+    serversOptionsOfTitle(
+      'Failover: an explored interleaving of 3 holders × 2 writes (synchronous replication), 6 steps',
+    ),
+    { explored: { mode: 'sync' }, holders: ['A', 'B', 'C'] },
+  );
+  // A title that names no replication (an older file, or one edited by hand): the mode is not recorded.
+  assert.deepEqual(serversOptionsOfTitle('Failover: an explored interleaving of 2 holders × 3 writes, 3 steps'), {
+    explored: { mode: undefined },
+    holders: ['A', 'B'],
+  });
+  // The live lab's file: its three holders.
+  assert.deepEqual(serversOptionsOfTitle('Failover'), { holders: ['A', 'B', 'C'] });
+});
+
+test('the live lab’s Promote without a kill: the primary still runs beside the promoted standby, and its lease row is its own', () => {
+  const events = liveEvents([
+    { kind: 'pair_started', mode: 'async' },
+    grant('A', '1'),
+    write('A', '1', true),
+    { kind: 'standby_promoted', row: { value: 'initial', lastToken: '0' }, lease: undefined },
+  ]);
+  const view = failoverServersAt(events, at(events, 4));
+  assert.equal(view.promoted, true);
+  assert.equal(server(view, 'primary').running, true);
+  assert.deepEqual(server(view, 'primary').row, { value: 'A1', lastToken: '1' });
+  assert.deepEqual(server(view, 'primary').lease, { holder: 'A', token: '1', runs: true });
+  assert.equal(server(view, 'promoted standby').running, true);
 });

@@ -64,7 +64,8 @@ const NOT_SHIPPED: NotRecorded = {
   notRecorded: 'asynchronous replication ships without an event: what the standby had is recorded at its promotion',
 };
 const NOT_LOGGED: NotRecorded = {
-  notRecorded: 'what a standby’s sequence covers is recorded only at a catch-up, the kill and the promotion',
+  notRecorded:
+    'what a standby’s sequence covers is recorded by the live lab at the kill, and by an explored path at a catch-up and at the promotion',
 };
 
 type Server = {
@@ -185,9 +186,12 @@ export function failoverServersAt(
         break;
       case 'standby_promoted': {
         promoted = true;
-        primary.running = false;
+        // An explored promotion is the primary's death and the promotion in one step; the live lab's
+        // Promote leaves the primary running (its kill is recorded apart: primary_killed).
+        if (explored) primary.running = false;
         const last = num(event.detail.primaryLastValue);
-        if (last !== undefined) primary.sequence = { lastValue: last };
+        // A sequence hands out 1 first: a last value of 0 is none handed out.
+        if (last !== undefined && last !== '0') primary.sequence = { lastValue: last };
         const ceiling = num(event.detail.standbyCeiling);
         const known = isRecorded(standby.sequence) ? standby.sequence.coversUpTo : undefined;
         standby = {
@@ -206,13 +210,16 @@ export function failoverServersAt(
     }
   }
 
-  const runs = (lease: Server['lease']): Server['lease'] => {
+  const runs = (server: Server): Server['lease'] => {
+    const { lease } = server;
     if (!isRecorded(lease)) return lease;
+    // A server that went down keeps the lease row it held; whether that lease ran on is not its to say.
+    if (!server.running) return { ...lease, runs: undefined };
     if (!ends.has(leaseKey(lease.holder, lease.token))) return lease;
     const end = ends.get(leaseKey(lease.holder, lease.token));
     return { ...lease, runs: end === undefined ? undefined : end > at };
   };
-  const view = (role: ServerRole, server: Server): ServerAt => ({ role, ...server, lease: runs(server.lease) });
+  const view = (role: ServerRole, server: Server): ServerAt => ({ role, ...server, lease: runs(server) });
   return {
     pair,
     mode,
@@ -256,13 +263,24 @@ function shipped(
 
 /** How an explored path's history file says what it is in its title (lib/server/explore-page.ts historyOfPath). */
 export const EXPLORED_TITLE = 'an explored interleaving of';
-export const SYNC_TITLE = '(synchronous replication)';
+/** An explored failover path's replication, in its title: one of these, always. */
+export const REPLICATION_TITLES = { sync: '(synchronous replication)', async: '(asynchronous replication)' } as const;
+
+/** The failover lab's holders, A to C, as the lab and the explorer name them. */
+const HOLDERS = ['A', 'B', 'C'] as const;
 
 /**
- * A history file's own words on its story: an explored path's title names it and its replication (its
- * events start with the pair already running, and record no start); any other file, nothing.
+ * A failover history file's own words on its story: an explored path's title names it, its holders and
+ * its replication (its events start with the pair already running, and record no start); a title that
+ * names no replication leaves the mode not recorded, never guessed. Any other file: the lab's holders.
  */
 export function serversOptionsOfTitle(title: string): ServersAtOptions {
-  if (!title.includes(`: ${EXPLORED_TITLE} `)) return {};
-  return { explored: { mode: title.includes(` ${SYNC_TITLE}`) ? 'sync' : 'async' } };
+  const explored = new RegExp(`: ${EXPLORED_TITLE} ([1-3]) holders? `).exec(title);
+  if (!explored) return { holders: HOLDERS };
+  const mode = title.includes(` ${REPLICATION_TITLES.sync}`)
+    ? 'sync'
+    : title.includes(` ${REPLICATION_TITLES.async}`)
+      ? 'async'
+      : undefined;
+  return { explored: { mode }, holders: HOLDERS.slice(0, Number(explored[1])) };
 }
