@@ -66,15 +66,17 @@ export function FailoverServersAt(props: { options?: ServersAtOptions; moment?: 
   return runsOnFailoverPair(kind) ? <ServersAtMoment {...props} /> : null;
 }
 
-/** `moment` names the step shown while no replay moment is chosen; a chosen one names itself. */
+/** `moment` names the step shown, at the end of the events; a moment before it names itself. */
 function ServersAtMoment({ options, moment }: { options?: ServersAtOptions; moment?: string }) {
   const events = useViewEvents();
   const replayAt = useViewMoment();
   const label = useViewMomentLabel();
   const headingId = useId();
-  const at = replayAt ?? events.reduce((last, e) => Math.max(last, e.at), Number.NEGATIVE_INFINITY);
+  const end = useLabStore((s) => s.events.reduce((last, e) => Math.max(last, e.at), Number.NEGATIVE_INFINITY));
+  const at = replayAt ?? end;
   const view = useMemo(() => failoverServersAt(events, at, options), [events, at, options]);
-  const when = (replayAt === undefined ? moment : undefined) ?? label ?? 'as at the last event';
+  // `moment` (an explored path's "after step N") is the end of its events; a moment scrubbed back names itself.
+  const when = (replayAt === undefined || replayAt >= end ? moment : undefined) ?? label ?? 'as at the last event';
   const notes = [
     ...new Set(
       view.servers.flatMap((server) =>
