@@ -1,5 +1,6 @@
 import type { WireEvent } from '../core/wire';
 import { failoverStepOf } from './failover-events';
+import { FAILOVER_HOLDERS } from './failover-inputs';
 
 /*
  * The failover pair's servers as they were at a moment, rebuilt from the lab's events alone (issue
@@ -266,9 +267,6 @@ export const EXPLORED_TITLE = 'an explored interleaving of';
 /** An explored failover path's replication, in its title: one of these, always. */
 export const REPLICATION_TITLES = { sync: '(synchronous replication)', async: '(asynchronous replication)' } as const;
 
-/** The failover lab's holders, A to C, as the lab and the explorer name them. */
-const HOLDERS = ['A', 'B', 'C'] as const;
-
 /**
  * A failover history file's own words on its story: an explored path's title names it, its holders and
  * its replication (its events start with the pair already running, and record no start); a title that
@@ -276,11 +274,11 @@ const HOLDERS = ['A', 'B', 'C'] as const;
  */
 export function serversOptionsOfTitle(title: string): ServersAtOptions {
   const explored = new RegExp(`: ${EXPLORED_TITLE} ([1-3]) holders? `).exec(title);
-  if (!explored) return { holders: HOLDERS };
+  if (!explored) return { holders: FAILOVER_HOLDERS };
   const mode = title.includes(` ${REPLICATION_TITLES.sync}`)
     ? 'sync'
     : title.includes(` ${REPLICATION_TITLES.async}`)
       ? 'async'
       : undefined;
-  return { explored: { mode }, holders: HOLDERS.slice(0, Number(explored[1])) };
+  return { explored: { mode }, holders: FAILOVER_HOLDERS.slice(0, Number(explored[1])) };
 }
