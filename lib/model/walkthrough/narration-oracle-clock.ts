@@ -1,4 +1,5 @@
 import type { WireEvent } from '../core/wire';
+import { claimPattern, matchesIn } from './sentence-matches';
 
 /*
  * The narration oracle's reading of the drifting clock's clauses (narration-oracle.ts asks it): how
@@ -14,7 +15,7 @@ type Check = (ok: boolean, claim: string) => void;
 const TIME = '(\\d\\d:\\d\\d:\\d\\d\\.\\d\\d\\d)';
 const VALUE = '"((?:A|B)-\\d+)"';
 const ms = (secondsText: string) => Math.round(Number(secondsText) * 1000);
-const matches = (text: string, pattern: string) => [...text.matchAll(new RegExp(pattern, 'g'))];
+const matches = matchesIn;
 const isStart = (e: WireEvent) => e.kind === 'worker_started' || e.kind === 'worker_restarted';
 /** Whether an ISO time an event recorded reads `clock` (HH:MM:SS.mmm, as the narration says times). */
 const reads = (iso: unknown, clock: string | undefined) =>
@@ -29,10 +30,10 @@ export function checkDriftingClock(text: string, events: readonly WireEvent[], c
   const rate = slow === undefined ? undefined : 1 - slow / 100;
 
   // "for every real second it moves 250 ms"
-  for (const [claim, moves] of matches(text, 'for every real second it moves (\\d+(?:\\.\\d+)?) ms'))
+  for (const [claim, moves] of matches(text, claimPattern`for every real second it moves (\\d+(?:\\.\\d+)?) ms`))
     check(rate === undefined || Math.abs(Number(moves) - 1000 * rate) < 0.5, `${claim}: A's clock was set otherwise`);
   // "its clock, 75 % slow, had moved 1.25 s of the 5 s"
-  for (const [claim, moved, ttl] of matches(text, 'had moved ([\\d.]+) s of the ([\\d.]+) s')) {
+  for (const [claim, moved, ttl] of matches(text, claimPattern`had moved ([\\d.]+) s of the ([\\d.]+) s`)) {
     const leaseTtlMs = num('leaseTtlMs');
     check(
       (leaseTtlMs === undefined || ms(ttl as string) === leaseTtlMs) &&
@@ -43,7 +44,7 @@ export function checkDriftingClock(text: string, events: readonly WireEvent[], c
   // "it renews 3.75 s after each grant, … and writes every 0.2 s: 75 % slow, that is 15 s and 0.8 s of real time"
   for (const [claim, renew, write, realRenew, realWrite] of matches(
     text,
-    'it renews ([\\d.]+) s after each grant[^:]*? and writes every ([\\d.]+) s: \\d+ % slow, that is ([\\d.]+) s and ([\\d.]+) s of real time',
+    claimPattern`it renews ([\\d.]+) s after each grant[^:]*? and writes every ([\\d.]+) s: \\d+ % slow, that is ([\\d.]+) s and ([\\d.]+) s of real time`,
   )) {
     const [renewMs, writeMs] = [ms(renew as string), ms(write as string)];
     check(
@@ -62,7 +63,7 @@ export function checkDriftingClock(text: string, events: readonly WireEvent[], c
   // "A's clock read 12:00:03.056, and by it A's lease ran until 12:00:06.006. A wrote "A-3" …": the write A sent then.
   for (const [claim, clock, until, value] of matches(
     text,
-    `A's clock read ${TIME}, and by it A's lease ran until ${TIME}\\. A wrote ${VALUE}`,
+    claimPattern`A's clock read ${TIME}, and by it A's lease ran until ${TIME}\\. A wrote ${VALUE}`,
   ))
     check(
       events.some(
@@ -77,11 +78,12 @@ export function checkDriftingClock(text: string, events: readonly WireEvent[], c
     );
   if (
     /A's clock read/.test(text) &&
-    matches(text, `A's clock read ${TIME}, and by it A's lease ran until ${TIME}\\. A wrote ${VALUE}`).length === 0
+    matches(text, claimPattern`A's clock read ${TIME}, and by it A's lease ran until ${TIME}\\. A wrote ${VALUE}`)
+      .length === 0
   )
     check(false, "A's clock read: a reading the oracle cannot read");
   // "the lease's end is the database's (12:00:06.010)": the end the database recorded for A's lease.
-  for (const [claim, end] of matches(text, `the lease's end is the database's \\(${TIME}\\)`))
+  for (const [claim, end] of matches(text, claimPattern`the lease's end is the database's \\(${TIME}\\)`))
     check(
       events.some((e) => e.actor === 'A' && e.kind === 'lease_expired' && reads(e.detail.expiresAt, end)),
       `${claim}: no lease of A's ended then`,

@@ -2,6 +2,7 @@ import type { WireEvent } from '../core/wire';
 import type { WorkerLabId } from '../lab/lab-kinds';
 import type { RowNow } from './narration';
 import { checkDriftingClock } from './narration-oracle-clock';
+import { claimPattern, matchesIn } from './sentence-matches';
 import { factsFrom, walkthroughFor } from './walkthrough';
 import { stepReachedBy, walkthroughPosition } from './walkthrough-progress';
 
@@ -38,22 +39,25 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
   const check = (ok: boolean, claim: string) => {
     if (!ok) wrong.push(claim);
   };
-  const all = (pattern: string) => [...text.matchAll(new RegExp(pattern, 'g'))];
+  const all = (pattern: RegExp) => matchesIn(text, pattern);
   const writeOf = (value: string, token?: number) =>
     events.find((e) => e.detail.value === value && (token === undefined || e.token === token) && isSentOrDone(e));
 
   // The one ellipsis a sentence may hold is the statement's own (UPDATE … WHERE).
-  check(!/(?<!UPDATE )…|undefined|NaN|Waiting for/.test(text), `a fact not recorded yet: ${text}`);
+  check(all(claimPattern`(?<!UPDATE )…|undefined|NaN|Waiting for`).length === 0, `a fact not recorded yet: ${text}`);
   // Every token named is one the database handed out or a write carried in this run.
-  const tokens = new Set(events.flatMap((e) => [e.token, e.storedToken]).filter((n) => n !== undefined));
-  for (const [claim, n] of all('token,? (\\d+)')) check(tokens.has(Number(n)), `${claim}: no such token`);
+  const named = all(claimPattern`token,? (\\d+)`);
+  const tokens = named.length
+    ? new Set(events.flatMap((e) => [e.token, e.storedToken]).filter((n) => n !== undefined))
+    : undefined;
+  for (const [claim, n] of named) check(tokens?.has(Number(n)) === true, `${claim}: no such token`);
   // Every value named was written by the worker it is named after, with the token named beside it.
-  for (const [claim, value] of all(VALUE))
+  for (const [claim, value] of all(claimPattern`${VALUE}`))
     check(writeOf(value as string)?.actor === value?.split('-')[0], `${claim}: no such write`);
-  for (const [claim, value, n] of all(`${VALUE} with (?:its old |its )?token (\\d+)`))
+  for (const [claim, value, n] of all(claimPattern`${VALUE} with (?:its old |its )?token (\\d+)`))
     check(writeOf(value as string, Number(n)) !== undefined, `${claim}: no write of that value with that token`);
   for (const [claim, value, n, outcome, stored] of all(
-    `${VALUE} with (?:its old |its )?token (\\d+)(?: \\([^)]*\\))?(?:, |: )(accepted|rejected as stale, because the row held token (\\d+))`,
+    claimPattern`${VALUE} with (?:its old |its )?token (\\d+)(?: \\([^)]*\\))?(?:, |: )(accepted|rejected as stale, because the row held token (\\d+))`,
   )) {
     // A value written twice (a client's retry): either write may be the one named.
     const ended = events
@@ -67,7 +71,7 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
   }
   // A client's retry: A sent that value again, with that token, after that timeout, and the retry ended as said.
   for (const [claim, waited, value, n, outcome, stored] of all(
-    `A's client had given up waiting(?: after ([\\d.]+) s)? and sent the same write again, with the same token, on a new connection: ${VALUE} with token (\\d+), (accepted|rejected as stale, because the row held token (\\d+))`,
+    claimPattern`A's client had given up waiting(?: after ([\\d.]+) s)? and sent the same write again, with the same token, on a new connection: ${VALUE} with token (\\d+), (accepted|rejected as stale, because the row held token (\\d+))`,
   )) {
     const again = (e: WireEvent) =>
       e.actor === 'A' && e.detail.attempt === 'retry' && e.detail.value === value && e.token === Number(n);
@@ -92,7 +96,7 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
     );
   }
   // The same write applied twice: the row held that value with that token, and took it again.
-  for (const [claim, value, n] of all(`to ${VALUE} \\(token (\\d+)\\): the same write applied twice`)) {
+  for (const [claim, value, n] of all(claimPattern`to ${VALUE} \\(token (\\d+)\\): the same write applied twice`)) {
     const twice = events
       .filter((e) => e.kind === 'write_accepted' && e.detail.value === value && e.token === Number(n))
       .some((w) => {
@@ -102,12 +106,12 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
     check(twice, `${claim}: not written twice in a row`);
   }
   // Grants: who took the lease with which token; a takeover handed the old holder's token.
-  for (const [claim, actor, n] of all('(A|B)(?:, a real process,)? took the lease[^;.]*?token,? (\\d+)'))
+  for (const [claim, actor, n] of all(claimPattern`(A|B)(?:, a real process,)? took the lease[^;.]*?token,? (\\d+)`))
     check(
       events.some((e) => e.kind === 'lease_acquired' && e.actor === actor && e.token === Number(n)),
       `${claim}: no such grant`,
     );
-  for (const [claim, n] of all("handed it A's token (\\d+)"))
+  for (const [claim, n] of all(claimPattern`handed it A's token (\\d+)`))
     check(
       ['A', 'B'].every((actor) =>
         events.some((e) => e.kind === 'lease_acquired' && e.actor === actor && e.token === Number(n)),
@@ -116,7 +120,7 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
     );
   // What A believed: the token its freeze recorded, or the token of a write A sent after that token's lease ran out.
   for (const [claim, n] of all(
-    '(?:believes|believed) it (?:holds|held)(?: the lease)?,?(?: its writes carrying| with)? token (\\d+)',
+    claimPattern`(?:believes|believed) it (?:holds|held)(?: the lease)?,?(?: its writes carrying| with)? token (\\d+)`,
   )) {
     const token = Number(n);
     const froze = events.some((e) => e.actor === 'A' && e.kind === 'pause_started' && beliefOf(e) === token);
@@ -133,14 +137,18 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
     check(froze || wroteAfter || stillRunning, `${claim}: A recorded no such belief`);
   }
   // A write said to land over B's newer value: the row held B's value when it landed.
-  for (const [claim, value] of all(`${VALUE}[^.]*? over the newer value`)) {
+  for (const [claim, value] of all(claimPattern`${VALUE}[^.]*? over the newer value`)) {
     const w = events.find((e) => e.kind === 'write_accepted' && e.detail.value === value);
     check(w !== undefined && accepted(events.filter((e) => e.id < w.id)).at(-1)?.actor === 'B', `${claim}: not so`);
   }
-  for (const [claim, from] of all(`from ${VALUE} \\(token \\d+\\) to [^:]*: B's newer value was overwritten`))
+  for (const [claim, from] of all(
+    claimPattern`from ${VALUE} \\(token \\d+\\) to [^:]*: B's newer value was overwritten`,
+  ))
     check(from?.startsWith('B-') === true, `${claim}: the row did not hold B's value`);
   // An expiry's time, and when the sentence names it, the token of the lease that ran out then.
-  for (const [claim, n, at] of all("A's lease(?: with token (\\d+))? ran out at (\\d\\d:\\d\\d:\\d\\d\\.\\d\\d\\d)"))
+  for (const [claim, n, at] of all(
+    claimPattern`A's lease(?: with token (\\d+))? ran out at (\\d\\d:\\d\\d:\\d\\d\\.\\d\\d\\d)`,
+  ))
     check(
       events.some(
         (e) =>
@@ -153,7 +161,7 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
     );
   // What the row held before and after a write.
   for (const [claim, , fromToken, value, n] of all(
-    `(?:The|Then the) row went from (?:${HELD}) to ${VALUE} \\(token (\\d+)\\)`,
+    claimPattern`(?:The|Then the) row went from (?:${HELD}) to ${VALUE} \\(token (\\d+)\\)`,
   )) {
     const [, fromValue] = claim.match(new RegExp(`from ${VALUE}`)) ?? [];
     // A client's retry may write the same value with the same token twice: either write may be the one named.
@@ -165,7 +173,9 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
       });
     check(went, `${claim}: the row did not go that way`);
   }
-  for (const [claim, value, before] of all(`A's late write, ${VALUE} with token \\d+, was accepted over (?:${HELD})`)) {
+  for (const [claim, value, before] of all(
+    claimPattern`A's late write, ${VALUE} with token \\d+, was accepted over (?:${HELD})`,
+  )) {
     const over = claim.match(/over "([^"]+)"/)?.[1] ?? undefined;
     const held = events
       .filter((e) => e.kind === 'write_accepted' && e.detail.value === value)
@@ -173,7 +183,7 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
     check(held, `${claim}: the row held otherwise (${String(before)})`);
   }
   for (const [claim, value, n] of all(
-    `A's late write, ${VALUE} with token \\d+, was accepted over [^,.]*, before B's write with token (\\d+) reached the row`,
+    claimPattern`A's late write, ${VALUE} with token \\d+, was accepted over [^,.]*, before B's write with token (\\d+) reached the row`,
   )) {
     const late = events.find((e) => e.kind === 'write_accepted' && e.detail.value === value);
     check(
@@ -182,19 +192,21 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
       `${claim}: not so`,
     );
   }
-  for (const [claim, n] of all("B's write with token (\\d+) was refused"))
+  for (const [claim, n] of all(claimPattern`B's write with token (\\d+) was refused`))
     check(
       events.some((e) => e.actor === 'B' && e.kind === 'write_rejected' && e.token === Number(n)),
       `${claim}: B's write with that token was not refused`,
     );
-  for (const [claim, value, n] of all(`B's value ${VALUE} with token (\\d+) was lost: A's late write, ${VALUE}`)) {
+  for (const [claim, value, n] of all(
+    claimPattern`B's value ${VALUE} with token (\\d+) was lost: A's late write, ${VALUE}`,
+  )) {
     const w = events.find((e) => e.kind === 'write_accepted' && e.detail.value === value && e.token === Number(n));
     const next = w && accepted(events.filter((e) => e.id > w.id))[0];
     check(next?.actor === 'A' && next.detail.value === claim.match(/late write, "([^"]+)"/)?.[1], `${claim}: not so`);
   }
   // The row as it is now: its value, its token, and who wrote it.
   for (const [claim, actor, value, n] of all(
-    `The row (?:still |now )?holds (?:(A|B)'s value )?${VALUE} with token (\\d+)`,
+    claimPattern`The row (?:still |now )?holds (?:(A|B)'s value )?${VALUE} with token (\\d+)`,
   )) {
     check(row?.value === value && row?.lastToken === Number(n), `${claim}: the row holds ${JSON.stringify(row)}`);
     if (actor) check(writeOf(value as string, Number(n))?.actor === actor, `${claim}: written by someone else`);
@@ -206,7 +218,7 @@ export function falseClaims(text: string, events: readonly WireEvent[], row: Row
 }
 
 type Check = (ok: boolean, claim: string) => void;
-const matches = (text: string, pattern: string) => [...text.matchAll(new RegExp(pattern, 'g'))];
+const matches = matchesIn;
 
 /** Every newer/older/same a sentence says, computed again from the numbers and held to the events. */
 function checkComparisons(text: string, events: readonly WireEvent[], check: Check): void {
@@ -214,7 +226,7 @@ function checkComparisons(text: string, events: readonly WireEvent[], check: Che
     events.some((e) => e.kind === 'lease_acquired' && e.actor === actor && e.token === n);
   for (const [claim, article, b, a] of matches(
     text,
-    "with (a newer|an older|the same) token, (\\d+),[^.]*?\\(A's lease that ran out had token (\\d+)\\)",
+    claimPattern`with (a newer|an older|the same) token, (\\d+),[^.]*?\\(A's lease that ran out had token (\\d+)\\)`,
   ))
     check(
       holds(ARTICLE[article as string] ?? '', Number(b), Number(a)) &&
@@ -223,7 +235,10 @@ function checkComparisons(text: string, events: readonly WireEvent[], check: Che
       `${claim}: not so`,
     );
   // Beside the lease of A's that ran out before B's grant: the last expiry of A's before it, not any.
-  for (const [claim, article, b] of matches(text, 'B took the lease with (a newer|an older|the same) token, (\\d+)')) {
+  for (const [claim, article, b] of matches(
+    text,
+    claimPattern`B took the lease with (a newer|an older|the same) token, (\\d+)`,
+  )) {
     const grant = events.find((e) => e.kind === 'lease_acquired' && e.actor === 'B' && e.token === Number(b));
     const expired = grant && events.findLast((e) => e.kind === 'lease_expired' && e.actor === 'A' && e.id < grant.id);
     check(
@@ -233,35 +248,39 @@ function checkComparisons(text: string, events: readonly WireEvent[], check: Che
   }
   const bHad = (n: number) =>
     events.some((e) => e.actor === 'B' && (e.kind === 'lease_acquired' || isWrite(e)) && e.token === n);
-  for (const [claim, a, relation, b] of matches(text, `token (\\d+) \\(${RELATION} B's token (\\d+)\\)`))
+  for (const [claim, a, relation, b] of matches(text, claimPattern`token (\\d+) \\(${RELATION} B's token (\\d+)\\)`))
     check(holds(relation as string, Number(a), Number(b)) && bHad(Number(b)), `${claim}: not so`);
-  for (const [claim, a, relation, b] of matches(text, `token (\\d+), ${RELATION} the row's token (\\d+)`))
+  for (const [claim, a, relation, b] of matches(text, claimPattern`token (\\d+), ${RELATION} the row's token (\\d+)`))
     check(holds(relation as string, Number(a), Number(b)), `${claim}: not so`);
-  for (const [claim, a, relation, b] of matches(text, `the row's token (\\d+) is ${RELATION} (\\d+)`))
+  for (const [claim, a, relation, b] of matches(text, claimPattern`the row's token (\\d+) is ${RELATION} (\\d+)`))
     check(holds(relation as string, Number(a), Number(b)), `${claim}: not so`);
-  for (const [claim, a, b] of matches(text, "the row's token (\\d+) is newer than (\\d+)"))
+  for (const [claim, a, b] of matches(text, claimPattern`the row's token (\\d+) is newer than (\\d+)`))
     check(Number(a) > Number(b), `${claim}: not so`);
-  for (const [claim, a, b] of matches(text, '(\\d+) <= (\\d+)')) check(Number(a) <= Number(b), `${claim}: not so`);
+  for (const [claim, a, b] of matches(text, claimPattern`(\\d+) <= (\\d+)`))
+    check(Number(a) <= Number(b), `${claim}: not so`);
   // "its old token N": older than a token B was granted or wrote with.
-  for (const [claim, n] of matches(text, 'its old token (\\d+)'))
+  for (const [claim, n] of matches(text, claimPattern`its old token (\\d+)`))
     check(
       events.some((e) => e.actor === 'B' && (e.kind === 'lease_acquired' || isWrite(e)) && (e.token ?? 0) > Number(n)),
       `${claim}: no newer token of B's`,
     );
   for (const [claim, later, first] of matches(
     text,
-    'a later grant of the lease than its first: token (\\d+), not (\\d+)',
+    claimPattern`a later grant of the lease than its first: token (\\d+), not (\\d+)`,
   )) {
     const grants = events.filter((e) => e.actor === 'A' && e.kind === 'lease_acquired');
     const [x, y] = [grants.find((e) => e.token === Number(later)), grants.find((e) => e.token === Number(first))];
     check(x !== undefined && y !== undefined && x.id > y.id, `${claim}: A had no such grants`);
   }
-  for (const [claim, n] of matches(text, 'a later grant of the lease than its first, with the same token, (\\d+)'))
+  for (const [claim, n] of matches(
+    text,
+    claimPattern`a later grant of the lease than its first, with the same token, (\\d+)`,
+  ))
     check(
       events.filter((e) => e.actor === 'A' && e.kind === 'lease_acquired' && e.token === Number(n)).length >= 2,
       `${claim}: A was not granted that token twice`,
     );
-  for (const [claim, n] of matches(text, "A's lease with token (\\d+) ran out"))
+  for (const [claim, n] of matches(text, claimPattern`A's lease with token (\\d+) ran out`))
     check(
       events.some((e) => e.kind === 'lease_expired' && e.actor === 'A' && e.token === Number(n)),
       `${claim}: no such expiry`,
@@ -269,7 +288,7 @@ function checkComparisons(text: string, events: readonly WireEvent[], check: Che
   // The lost lease A recorded after A's write the sentence names last before it, in the words it recorded.
   for (const found of text.matchAll(/A recorded that it had lost the lease(?: \("([^"]*)"\))?/g)) {
     const [claim, reason] = found;
-    const named = matches(text.slice(0, found.index), VALUE).map(([, value]) => value);
+    const named = matches(text.slice(0, found.index), claimPattern`${VALUE}`).map(([, value]) => value);
     const write = named
       .map((value) => events.find((e) => e.actor === 'A' && isWrite(e) && e.detail.value === value))
       .findLast((e) => e !== undefined);
@@ -287,7 +306,7 @@ function checkComparisons(text: string, events: readonly WireEvent[], check: Che
   }
   for (const [claim, count, tokens] of matches(
     text,
-    'B went on: (\\d+) more writes? so far, with tokens? ([\\d, ]+),',
+    claimPattern`B went on: (\\d+) more writes? so far, with tokens? ([\\d, ]+),`,
   )) {
     const named = String(tokens).split(', ').map(Number);
     const rejected = events.filter((e) => e.actor === 'B' && e.kind === 'write_rejected');
@@ -328,7 +347,7 @@ function checkSettingsAndDurations(text: string, events: readonly WireEvent[], c
   const startOf = (actor: string) => events.findLast((e) => e.actor === actor && isStart(e))?.detail ?? {};
   for (const [claim, renew, write] of matches(
     text,
-    'It renews its lease every ([\\d.]+) s and writes (?:again )?every ([\\d.]+) s',
+    claimPattern`It renews its lease every ([\\d.]+) s and writes (?:again )?every ([\\d.]+) s`,
   )) {
     const a = startOf('A');
     check(
@@ -336,9 +355,9 @@ function checkSettingsAndDurations(text: string, events: readonly WireEvent[], c
       `${claim}: A was started otherwise`,
     );
   }
-  for (const [claim, ttl] of matches(text, "A took the lease for ([\\d.]+) s by the database's clock"))
+  for (const [claim, ttl] of matches(text, claimPattern`A took the lease for ([\\d.]+) s by the database's clock`))
     check(startOf('A').leaseTtlMs === ms(ttl as string), `${claim}: A was started otherwise`);
-  for (const [claim, retry] of matches(text, 'asked for the lease every (\\d+) ms'))
+  for (const [claim, retry] of matches(text, claimPattern`asked for the lease every (\\d+) ms`))
     check(startOf('B').acquireRetryMs === Number(retry), `${claim}: B was started otherwise`);
   if (text.includes('was told that A held it')) {
     // A's lease in force when B started: A's last grant before, not run out by then; B granted only after it ran out.
@@ -356,7 +375,7 @@ function checkSettingsAndDurations(text: string, events: readonly WireEvent[], c
       'B was not kept waiting by A’s lease',
     );
   }
-  for (const [claim, slow] of matches(text, '(\\d+) % slow'))
+  for (const [claim, slow] of matches(text, claimPattern`(\\d+) % slow`))
     check(
       startOf('A').clockSlowPercent === undefined || startOf('A').clockSlowPercent === Number(slow),
       `${claim}: A's clock was set otherwise`,
@@ -367,7 +386,7 @@ function checkSettingsAndDurations(text: string, events: readonly WireEvent[], c
   const attemptOf = (e: WireEvent) => (e.detail.attempt === 'retry' ? 'retry' : 'first');
   for (const [claim, held, afterExpiry, value] of matches(
     text,
-    `PostgreSQL received A's write (\\d+) ms after A sent it, (-?\\d+) ms after A's lease ran out by the database's clock: ${VALUE}`,
+    claimPattern`PostgreSQL received A's write (\\d+) ms after A sent it, (-?\\d+) ms after A's lease ran out by the database's clock: ${VALUE}`,
   )) {
     const timed = (['first', 'retry'] as const).some((attempt) => {
       const mine = (e: WireEvent) => e.actor === 'A' && e.detail.value === value && attemptOf(e) === attempt;
@@ -388,7 +407,7 @@ function checkSettingsAndDurations(text: string, events: readonly WireEvent[], c
   // write's first send, before any other send of A's, and before its answer).
   for (const [claim, value] of matches(
     text,
-    `A sent ${VALUE} with token \\d+ at [^,]*, while its lease still ran\\. The proxy held those bytes`,
+    claimPattern`A sent ${VALUE} with token \\d+ at [^,]*, while its lease still ran\\. The proxy held those bytes`,
   )) {
     const sent = events.find(
       (e) => e.actor === 'A' && e.kind === 'write_sent' && e.detail.value === value && attemptOf(e) === 'first',
@@ -405,7 +424,7 @@ function checkSettingsAndDurations(text: string, events: readonly WireEvent[], c
   }
   for (const [claim, value, after] of matches(
     text,
-    `A wrote ${VALUE} with (?:its old |its )?token \\d+, (-?\\d+) ms after its lease ran out`,
+    claimPattern`A wrote ${VALUE} with (?:its old |its )?token \\d+, (-?\\d+) ms after its lease ran out`,
   )) {
     const outcome = events.find((e) => e.actor === 'A' && isWrite(e) && e.detail.value === value);
     const expiry = outcome && expiryOf(events, outcome);
