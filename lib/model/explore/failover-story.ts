@@ -1,7 +1,6 @@
-import { LABS } from '../../labs/index';
 import type { NewEvent } from '../core/events';
 import type { WireEvent } from '../core/wire';
-import { CLUSTER_ACTOR, FAILOVER_LAB, failoverEvent } from '../failover/failover-events';
+import { CLUSTER_ACTOR, FAILOVER_RESOURCE, failoverEvent } from '../failover/failover-events';
 import type { FailoverServerRole } from '../failover/failover-steps';
 
 /*
@@ -26,9 +25,6 @@ export type Replication = 'async' | 'sync';
 
 /** PostgreSQL writes a sequence's WAL record this many values ahead of the value handed out (SEQ_LOG_VALS). */
 export const SEQUENCE_LOGGED_AHEAD = 32;
-
-/** The lock the failover lab's holders take, as its events name it (the checker's grants by resource). */
-export const FAILOVER_RESOURCE = LABS[FAILOVER_LAB].resource;
 
 /** A holder's name (story.ts HolderName: A, B, C), kept apart here so that story.ts alone imports this file. */
 type Holder = string;

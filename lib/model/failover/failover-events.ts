@@ -1,3 +1,4 @@
+import { LABS } from '../../labs/index';
 import { kindWhere } from '../../labs/traits';
 import type { NewEvent } from '../core/events';
 import { parseStoredToken, parseToken } from '../core/token';
@@ -15,6 +16,13 @@ import type { FailoverStep } from './failover-steps';
 export const FAILOVER_LAB = kindWhere((t) => t.runner === 'failover-pair');
 /** Who the cluster's own steps are by. */
 export const CLUSTER_ACTOR = 'cluster';
+/** The lock the failover lab's holders take, as its events name it (the checker's grants by resource). */
+export const FAILOVER_RESOURCE = LABS[FAILOVER_LAB].resource;
+/**
+ * Who the grants of the lock service's other locks are recorded for (the live story's
+ * `--grants-past-cut`): one lane for all of them on the timeline, "Another client" in the narration.
+ */
+export const OTHER_HOLDERS = 'others';
 
 const num = (token: string) => parseToken(token);
 

@@ -1,5 +1,5 @@
 import type { WireEvent } from '../core/wire';
-import { failoverStepOf } from './failover-events';
+import { FAILOVER_RESOURCE, failoverStepOf } from './failover-events';
 import { FAILOVER_HOLDERS } from './failover-inputs';
 
 /*
@@ -57,9 +57,6 @@ export type ServersAtOptions = {
 
 /** The lab's protected row as each pair starts with it (db/failover-cluster.ts PROTECTED_ROW_SCHEMA). */
 export const FAILOVER_INITIAL_ROW: RowAt = { value: 'initial', lastToken: '0' };
-
-/** The actor of the grants of the lock service's other locks (lib/supervisor/failover/failover-story.ts OTHER_HOLDERS). */
-const OTHER_LOCKS = 'others';
 
 const NOT_SHIPPED: NotRecorded = {
   notRecorded: 'asynchronous replication ships without an event: what the standby had is recorded at its promotion',
@@ -135,7 +132,8 @@ export function failoverServersAt(
       case 'grant': {
         const lastValue = serving.sequence;
         serving.sequence = { lastValue: step.token, ...coverage(lastValue, step.token) };
-        if (step.holder !== OTHER_LOCKS) {
+        // A grant of the service's other locks moves the shared sequence on, and leaves the lab's lease row.
+        if (step.resource === FAILOVER_RESOURCE) {
           holders.set(step.holder, { token: step.token, waiting: false });
           const expiresAt = Date.parse(String(event.detail.expiresAt ?? ''));
           ends.set(leaseKey(step.holder, step.token), Number.isNaN(expiresAt) ? undefined : expiresAt);
