@@ -74,12 +74,6 @@ type Server = {
 };
 
 const fresh = (): Server => ({ running: true, row: { ...FAILOVER_INITIAL_ROW }, lease: 'none', sequence: {} });
-const num = (value: unknown) =>
-  typeof value === 'number' && Number.isSafeInteger(value)
-    ? String(value)
-    : typeof value === 'string'
-      ? value
-      : undefined;
 const isRecorded = <T extends object>(value: T | NotRecorded | 'none'): value is T =>
   typeof value === 'object' && !('notRecorded' in value);
 
@@ -135,7 +129,7 @@ export function failoverServersAt(
         // A grant of the service's other locks moves the shared sequence on, and leaves the lab's lease row.
         if (step.resource === FAILOVER_RESOURCE) {
           holders.set(step.holder, { token: step.token, waiting: false });
-          const expiresAt = Date.parse(String(event.detail.expiresAt ?? ''));
+          const expiresAt = Date.parse(step.expiresAt ?? '');
           ends.set(leaseKey(step.holder, step.token), Number.isNaN(expiresAt) ? undefined : expiresAt);
           serving.lease = { holder: step.holder, token: step.token, runs: undefined };
         }
@@ -164,8 +158,8 @@ export function failoverServersAt(
         break;
       case 'replication_healed': {
         cut = explored ? undefined : false;
-        const ceiling = num(event.detail.standbyCeiling);
-        if (event.detail.caughtUp === true) {
+        const ceiling = step.caughtUp?.standbyCeiling;
+        if (step.caughtUp) {
           // The explorer's catch-up: the standby replays everything the primary has.
           standby = {
             ...standby,
@@ -188,10 +182,10 @@ export function failoverServersAt(
         // An explored promotion is the primary's death and the promotion in one step; the live lab's
         // Promote leaves the primary running (its kill is recorded apart: primary_killed).
         if (explored) primary.running = false;
-        const last = num(event.detail.primaryLastValue);
+        const last = step.sequence?.primaryLastValue;
         // A sequence hands out 1 first: a last value of 0 is none handed out.
         if (last !== undefined && last !== '0') primary.sequence = { lastValue: last };
-        const ceiling = num(event.detail.standbyCeiling);
+        const ceiling = step.sequence?.standbyCeiling;
         const known = isRecorded(standby.sequence) ? standby.sequence.coversUpTo : undefined;
         standby = {
           running: true,
