@@ -270,3 +270,52 @@ test('the live lab’s Promote without a kill: the primary still runs beside the
   assert.deepEqual(server(view, 'primary').lease, { holder: 'A', token: '1', runs: true });
   assert.equal(server(view, 'promoted standby').running, true);
 });
+
+test('a sequence past 2^53: a grant is within its last record or past it by the BIGINTs’ order, not as doubles round them', () => {
+  // The explorer's catch-up and promotion with the standby's ceiling as pg hands a BIGINT over (text),
+  // then a grant on the promoted standby: 2^53 + 4 is past 2^53 + 3, though both are 2^53 + 4 as doubles.
+  const promotedThenGranted = (ceiling: string): WireEvent[] => [
+    {
+      id: 1,
+      lab: 'failover',
+      at: T0,
+      actor: 'cluster',
+      kind: 'replication_healed',
+      detail: { caughtUp: true, grants: 1, writes: 0, standbyCeiling: ceiling },
+    },
+    {
+      id: 2,
+      lab: 'failover',
+      at: T0 + STEP_MS,
+      actor: 'cluster',
+      kind: 'standby_promoted',
+      detail: {
+        row: { value: 'initial', lastToken: 0 },
+        lease: null,
+        primaryLastValue: '9007199254740990',
+        standbyCeiling: ceiling,
+      },
+    },
+    {
+      id: 3,
+      lab: 'failover',
+      at: T0 + 2 * STEP_MS,
+      actor: 'A',
+      kind: 'lease_acquired',
+      resource: 'lab/failover',
+      token: 2 ** 53 + 4,
+      detail: { server: 'promoted standby' },
+    },
+  ];
+  const options = { explored: { mode: 'async' as const } };
+  const promoted = failoverServersAt(promotedThenGranted('9007199254740995'), T0 + STEP_MS, options);
+  assert.deepEqual(server(promoted, 'promoted standby').sequence, { coversUpTo: '9007199254740995' });
+  const past = failoverServersAt(promotedThenGranted('9007199254740995'), T0 + 2 * STEP_MS, options);
+  assert.deepEqual(server(past, 'promoted standby').sequence, { lastValue: '9007199254740996' });
+  const within = failoverServersAt(promotedThenGranted('9007199254741028'), T0 + 2 * STEP_MS, options);
+  assert.deepEqual(server(within, 'promoted standby').sequence, {
+    lastValue: '9007199254740996',
+    coversUpTo: '9007199254741028',
+  });
+  assert.deepEqual(server(within, 'primary').sequence, { lastValue: '9007199254740990' });
+});
