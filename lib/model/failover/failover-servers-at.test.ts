@@ -14,7 +14,14 @@ import {
   type WriteOutcome,
 } from '../explore/story';
 import { failoverEvent } from './failover-events';
-import { type FailoverServersAt, failoverServersAt, type ServerAt, serversOptionsOfTitle } from './failover-servers-at';
+import {
+  type FailoverServersAt,
+  failoverServersAt,
+  type ServerAt,
+  serversOptionsOfFile,
+  serversOptionsOfTitle,
+  withPairStarted,
+} from './failover-servers-at';
 import type { FailoverStep } from './failover-steps';
 
 /*
@@ -224,6 +231,42 @@ describe('an explored path', () => {
     const after = failoverServersAt(events, at(events, 6), options);
     assert.deepEqual(server(after, 'promoted standby').row, { value: 'B1', lastToken: '2' });
     assert.deepEqual(server(after, 'promoted standby').lease, { holder: 'B', token: '2', runs: true });
+  });
+
+  test('its history file records the pair’s start first, with its replication: the view reads the mode there, the title only for an older file', () => {
+    const steps = STORY.filter((s) => s.kind !== 'catch-up');
+    const path = explored('sync', steps);
+    const events = withPairStarted(path, 'sync', { lab: 'failover-1', at: 0 });
+    assert.deepEqual(events[0], {
+      id: 1,
+      lab: 'failover-1',
+      at: T0,
+      actor: 'cluster',
+      kind: 'pair_started',
+      detail: { mode: 'sync' },
+    });
+    assert.deepEqual(
+      events.slice(1).map((e) => e.id),
+      path.map((e) => e.id + 1),
+    );
+    const title = 'Failover: an explored interleaving of 2 holders × 1 writes (synchronous replication), 6 steps';
+    const options = serversOptionsOfFile(title, events);
+    assert.deepEqual(options, { explored: { mode: 'sync' }, holders: ['A', 'B'] });
+    // The mode is the event's, whatever the title says (or does not).
+    const untitled = 'Failover: an explored interleaving of 2 holders × 1 writes, 6 steps';
+    assert.deepEqual(serversOptionsOfFile(untitled, events), options);
+    // A file exported before the start was recorded: the title's words, as before.
+    assert.deepEqual(serversOptionsOfFile(title, path), options);
+    assert.deepEqual(serversOptionsOfFile(untitled, path), { explored: { mode: undefined }, holders: ['A', 'B'] });
+    // The live lab's file: its three holders; its mode is its own pair_started's.
+    assert.deepEqual(serversOptionsOfFile('Failover', events), { holders: ['A', 'B', 'C'] });
+
+    // The view of the file is the view of the path: the recorded start changes nothing of what it shows.
+    for (const moment of [T0 - 1, ...path.map((e) => e.at)])
+      assert.deepEqual(failoverServersAt(events, moment, options), failoverServersAt(path, moment, options));
+    const before = failoverServersAt(events, at(events, 6), options); // B's write
+    assert.equal(before.replicationCut, undefined);
+    assert.deepEqual(server(before, 'standby').row, { value: 'B1', lastToken: '2' });
   });
 
   test('with its mode unknown (a file that does not say), the standby after a write is not recorded', () => {

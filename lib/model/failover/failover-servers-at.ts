@@ -1,5 +1,5 @@
 import type { WireEvent } from '../core/wire';
-import { FAILOVER_RESOURCE, failoverStepOf } from './failover-events';
+import { FAILOVER_RESOURCE, failoverEvent, failoverStepOf } from './failover-events';
 import { FAILOVER_HOLDERS } from './failover-inputs';
 
 /*
@@ -113,7 +113,7 @@ export function failoverServersAt(
       case 'pair_started':
         pair = 'running';
         mode = step.mode;
-        cut = false;
+        cut = explored ? undefined : false;
         promoted = false;
         primary = fresh();
         standby = fresh();
@@ -265,9 +265,40 @@ export const EXPLORED_TITLE = 'an explored interleaving of';
 export const REPLICATION_TITLES = { sync: '(synchronous replication)', async: '(asynchronous replication)' } as const;
 
 /**
+ * An explored failover path's events as its history file has them (lib/server/explore-page.ts
+ * historyOfPath): its pair was started before its first step, in this replication, and the file
+ * records that first, as the live lab does (`pair_started`, at the path's first moment, `at` when it
+ * has none); the path's own events follow, their ids one on.
+ */
+export function withPairStarted(
+  events: readonly WireEvent[],
+  mode: FailoverMode,
+  start: { lab: string; at: number },
+): WireEvent[] {
+  const { lab: _kind, detail, ...started } = failoverEvent({ kind: 'pair_started', mode });
+  return [
+    { ...started, detail: detail ?? {}, id: 1, at: events[0]?.at ?? start.at, lab: start.lab },
+    ...events.map((event) => ({ ...event, id: event.id + 1 })),
+  ];
+}
+
+/**
+ * A failover history file's options for its servers' view: an explored path's title says it is one,
+ * and its holders; its replication is the mode its `pair_started` recorded (withPairStarted), or, in a
+ * file exported before the explorer recorded one, what its title names (serversOptionsOfTitle).
+ */
+export function serversOptionsOfFile(title: string, events: readonly WireEvent[]): ServersAtOptions {
+  const options = serversOptionsOfTitle(title);
+  if (!options.explored) return options;
+  const started = events.find((event) => event.kind === 'pair_started');
+  const step = started && failoverStepOf(started);
+  return step?.kind === 'pair_started' ? { ...options, explored: { mode: step.mode } } : options;
+}
+
+/**
  * A failover history file's own words on its story: an explored path's title names it, its holders and
- * its replication (its events start with the pair already running, and record no start); a title that
- * names no replication leaves the mode not recorded, never guessed. Any other file: the lab's holders.
+ * its replication; a title that names no replication leaves the mode not recorded, never guessed. Any
+ * other file: the lab's holders (the live lab records its mode at its pair's start).
  */
 export function serversOptionsOfTitle(title: string): ServersAtOptions {
   const explored = new RegExp(`: ${EXPLORED_TITLE} ([1-3]) holders? `).exec(title);
