@@ -125,8 +125,11 @@ const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInt
 const text = (value: unknown) => (typeof value === 'string' ? value : String(value ?? ''));
 const server = (value: unknown) => (value === 'promoted standby' ? 'promoted standby' : 'primary');
 
-/** The step an event of the failover lab records (undefined for any other event). */
-export function failoverStepOf(event: WireEvent): FailoverStep | undefined {
+/**
+ * The step an event of the failover lab records (undefined for any other event); its id, time and lab
+ * are not read, so an explored step's event (lib/model/explore/story.ts StepEvent) reads the same.
+ */
+export function failoverStepOf(event: Omit<WireEvent, 'id' | 'at' | 'lab'>): FailoverStep | undefined {
   const d = event.detail;
   const token = String(event.token ?? 0);
   switch (event.kind) {
