@@ -183,6 +183,10 @@ test('explore the failover lab: asynchronous breaks in 3 steps, drawn on the pai
   ).toBeVisible();
 
   const inReplay = await page.getByRole('link', { name: 'Open it in Replay' }).getAttribute('href');
+  // Its history file records the pair's start first, with its replication, as the live lab does.
+  const download = await page.getByRole('link', { name: 'Download it as a history file' }).getAttribute('href');
+  const exported = await (await page.request.get(String(download))).json();
+  expect(exported.events[0]).toMatchObject({ kind: 'pair_started', detail: { mode: 'async' } });
 
   // One step back, before the promotion: A's lease still runs, and nothing says it ran out.
   await page.getByRole('link', { name: 'Back', exact: true }).click();
@@ -215,7 +219,7 @@ test('explore the failover lab: asynchronous breaks in 3 steps, drawn on the pai
       .filter({ hasText: /^promoted standby/ })
       .getByRole('cell'),
   ).toHaveText(['"initial", 0', 'none', 'covers up to 0']);
-  // The file's title says its replication, and Replay reads it from there, not a guess.
+  // The file's pair_started says its replication, and Replay reads it from there, not a guess.
   await expect(
     page.getByText('Asynchronous replication; the primary is down; the standby was promoted.'),
   ).toBeVisible();

@@ -7,10 +7,10 @@ import { FencingError, isFencingError } from '../model/core/errors';
 import type { WireEvent } from '../model/core/wire';
 import { boundsOf, type ExploreAddress, explorableAt, parseExploreAddress } from '../model/explore/explore-inputs';
 import type { ExploreLab } from '../model/explore/explore-labs';
-import { type ExploreCounts, stepIndexes } from '../model/explore/search';
+import { CLOCK_START_MS, type ExploreCounts, stepIndexes } from '../model/explore/search';
 import { stepWords } from '../model/explore/story-words';
 import { verdictSentence } from '../model/explore/verdict';
-import { EXPLORED_TITLE, REPLICATION_TITLES } from '../model/failover/failover-servers-at';
+import { EXPLORED_TITLE, REPLICATION_TITLES, withPairStarted } from '../model/failover/failover-servers-at';
 import { type HistoryFile, toHistoryFile } from '../model/history/history-file';
 import { type LabSummary, summaryOf, summaryTitle } from '../model/lab/lab-instance';
 import { type Credentials, canView } from './access';
@@ -125,20 +125,28 @@ export async function exploreView(lab: ExploreLab, address: ExploreAddress): Pro
   };
 }
 
-/** A walked path's events as the lab's history file: the lab's id on each, a title that says what was explored. */
+/**
+ * A walked path's events as the lab's history file: the lab's id on each, a title that says what was
+ * explored. A failover path's pair was started before its first step: the file records it first, as
+ * the live lab does (`pair_started` with its replication), at the path's first moment.
+ */
 export function historyOfPath(
   lab: LabSummary,
   address: ExploreAddress,
   walked: { events: readonly WireEvent[]; steps: number },
 ): { file: HistoryFile; fileName: string } {
   const steps = `${walked.steps} ${walked.steps === 1 ? 'step' : 'steps'}`;
+  const ofLab = walked.events.map((event) => ({ ...event, lab: lab.id }));
+  const events = runsOnFailoverPair(lab.kind)
+    ? withPairStarted(ofLab, address.sync ? 'sync' : 'async', { lab: lab.id, at: CLOCK_START_MS })
+    : ofLab;
   const file = toHistoryFile({
     lab: {
       id: lab.id,
       kind: lab.kind,
       title: `${summaryTitle(lab)}: ${EXPLORED_TITLE} ${address.holders} holders × ${address.writes} writes${address.renew ? ' (careful holders)' : ''}${runsOnFailoverPair(lab.kind) ? ` ${REPLICATION_TITLES[address.sync ? 'sync' : 'async']}` : ''}, ${steps}`,
     },
-    events: walked.events.map((event) => ({ ...event, lab: lab.id })),
+    events,
     exportedAt: new Date(),
   });
   const path = address.path.slice(0, walked.steps);

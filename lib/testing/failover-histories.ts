@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { WireEvent } from '../model/core/wire';
-import { failoverEvent } from '../model/failover/failover-events';
+import { FAILOVER_RESOURCE, failoverEvent, OTHER_HOLDERS } from '../model/failover/failover-events';
 import type { FailoverServerRole, FailoverStep } from '../model/failover/failover-steps';
 
 /*
@@ -19,7 +19,7 @@ const T0 = Date.UTC(2026, 11, 4, 12, 0, 0);
 const SEQ_LOG_VALS = 32;
 const LEASE_MS = 800;
 
-type Holder = 'A' | 'B' | 'C' | 'others';
+type Holder = 'A' | 'B' | 'C' | typeof OTHER_HOLDERS;
 type Row = { value: string; lastToken: number };
 type Lease = { holder: string; token: number } | undefined;
 type Store = { row: Row; lease: Lease; logged: number };
@@ -27,7 +27,7 @@ type Store = { row: Row; lease: Lease; logged: number };
 type Action =
   | { kind: 'start' }
   | { kind: 'grant'; holder: Holder }
-  | { kind: 'write'; holder: Exclude<Holder, 'others'>; stale?: boolean }
+  | { kind: 'write'; holder: Exclude<Holder, typeof OTHER_HOLDERS>; stale?: boolean }
   | { kind: 'cut' }
   | { kind: 'heal' }
   | { kind: 'kill' }
@@ -70,7 +70,7 @@ class PairSim {
     return {
       kind: 'grant',
       holder,
-      resource: holder === 'others' ? `lab/failover-other-${token}` : 'lab/failover',
+      resource: holder === OTHER_HOLDERS ? `${FAILOVER_RESOURCE}-other-${token}` : FAILOVER_RESOURCE,
       token: String(token),
       server: this.server as FailoverServerRole,
     };
@@ -94,7 +94,7 @@ class PairSim {
       case 'grant': {
         if (!alive || waitingOnCut) return;
         const token = this.nextToken();
-        if (action.holder !== 'others') this.store().lease = { holder: action.holder, token };
+        if (action.holder !== OTHER_HOLDERS) this.store().lease = { holder: action.holder, token };
         if (this.mode === 'sync' && this.server === 'primary' && !this.replicating) {
           // The grant commits on the primary; its COMMIT waits for the standby.
           this.waiting = { holder: action.holder, token };
@@ -178,7 +178,7 @@ class PairSim {
         this.steps.push({
           kind: 'standby_promoted',
           row: { value: row.value, lastToken: String(row.lastToken) },
-          lease: lease && { resource: 'lab/failover', holder: lease.holder, token: String(lease.token) },
+          lease: lease && { resource: FAILOVER_RESOURCE, holder: lease.holder, token: String(lease.token) },
         });
         return;
       }
@@ -186,7 +186,7 @@ class PairSim {
   }
 }
 
-const holderArb = fc.constantFrom<Holder>('A', 'B', 'C', 'others');
+const holderArb = fc.constantFrom<Holder>('A', 'B', 'C', OTHER_HOLDERS);
 /** What the trainer may do between the story's steps. */
 const freePlay: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant('grant' as const), holder: holderArb }),

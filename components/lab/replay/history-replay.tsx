@@ -1,7 +1,7 @@
 'use client';
 
 import { type DragEvent, useId, useMemo, useState } from 'react';
-import { serversOptionsOfTitle } from '@/lib/model/failover/failover-servers-at';
+import { serversOptionsOfFile } from '@/lib/model/failover/failover-servers-at';
 import type { HistoryFile } from '@/lib/model/history/history-file';
 import { ExportPanel } from '../export/export-panel';
 import { FailoverServersAt } from '../failover/failover-servers-at';
@@ -22,8 +22,11 @@ export function HistoryReplay({ initial }: { initial?: { file: HistoryFile; file
   const [dragging, setDragging] = useState(false);
   const inputId = useId();
   // Made once per file, so that the servers' view is not rebuilt at each tick for a new options object.
-  const title = loaded?.file.lab.title;
-  const servedOptions = useMemo(() => (title === undefined ? undefined : serversOptionsOfTitle(title)), [title]);
+  const replayed = loaded?.file;
+  const servedOptions = useMemo(
+    () => (replayed ? serversOptionsOfFile(replayed.lab.title, replayed.events) : undefined),
+    [replayed],
+  );
 
   const open = async (file: File | undefined) => {
     if (!file) return;

@@ -1,7 +1,6 @@
-import { LABS } from '../../labs/index';
 import type { NewEvent } from '../core/events';
 import type { WireEvent } from '../core/wire';
-import { CLUSTER_ACTOR, FAILOVER_LAB, failoverEvent } from '../failover/failover-events';
+import { FAILOVER_RESOURCE, failoverEvent } from '../failover/failover-events';
 import type { FailoverServerRole } from '../failover/failover-steps';
 
 /*
@@ -26,9 +25,6 @@ export type Replication = 'async' | 'sync';
 
 /** PostgreSQL writes a sequence's WAL record this many values ahead of the value handed out (SEQ_LOG_VALS). */
 export const SEQUENCE_LOGGED_AHEAD = 32;
-
-/** The lock the failover lab's holders take, as its events name it (the checker's grants by resource). */
-export const FAILOVER_RESOURCE = LABS[FAILOVER_LAB].resource;
 
 /** A holder's name (story.ts HolderName: A, B, C), kept apart here so that story.ts alone imports this file. */
 type Holder = string;
@@ -168,11 +164,12 @@ export function applyPairStep(
       failover: { ...fo, standby, behind: { grants: 0, writes: 0 } },
       row: primaryRow,
       leaseLive: live !== undefined,
-      event: {
-        actor: CLUSTER_ACTOR,
-        kind: 'replication_healed',
-        detail: { caughtUp: true, grants: shipped.grants, writes: shipped.writes, standbyCeiling: fo.sequence.logged },
-      },
+      event: withoutLab(
+        failoverEvent({
+          kind: 'replication_healed',
+          caughtUp: { ...shipped, standbyCeiling: String(fo.sequence.logged) },
+        }),
+      ),
     };
   }
   const { standby } = fo;
@@ -182,14 +179,10 @@ export function applyPairStep(
       kind: 'standby_promoted',
       row: { value: standby.row.value, lastToken: String(standby.row.token) },
       lease: promotedLease,
+      sequence: { primaryLastValue: String(fo.sequence.last), standbyCeiling: String(standby.ceiling) },
     }),
   );
-  event.detail = {
-    ...event.detail,
-    behind: fo.behind,
-    primaryLastValue: fo.sequence.last,
-    standbyCeiling: standby.ceiling,
-  };
+  event.detail = { ...event.detail, behind: fo.behind };
   const { lease: _primaryLease, ...rest } = fo;
   return {
     failover: {

@@ -141,7 +141,7 @@ async function runOp(storage: Storage, op: PathOp): Promise<string> {
 }
 
 /** The made-up clock of the path's events: its start, and the time between two steps. */
-const CLOCK_START_MS = Date.UTC(2026, 0, 1);
+export const CLOCK_START_MS = Date.UTC(2026, 0, 1);
 const STEP_MS = 100;
 
 function toWire(lab: string, events: readonly StepEvent[]): WireEvent[] {

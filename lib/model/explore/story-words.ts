@@ -1,3 +1,4 @@
+import { failoverStepOf } from '../failover/failover-events';
 import { behindWords } from './failover-story';
 import { type ExploreState, type Step, type StepEvent, tokenOf } from './story';
 
@@ -30,7 +31,9 @@ export function eventWords(event: StepEvent): string {
     return `${event.actor} asks for the lease and is granted token ${event.token}${counter}${on}`;
   }
   if (event.kind === 'replication_healed') {
-    const shipped = behindWords({ grants: Number(event.detail.grants ?? 0), writes: Number(event.detail.writes ?? 0) });
+    const step = failoverStepOf(event);
+    const caughtUp = step?.kind === 'replication_healed' ? step.caughtUp : undefined;
+    const shipped = behindWords(caughtUp ?? { grants: 0, writes: 0 });
     return `The standby catches up (it was ${shipped}): its row, lease and sequence are the primary's`;
   }
   if (event.kind === 'standby_promoted') return promotedWords(event);
@@ -72,6 +75,9 @@ function promotedWords(event: StepEvent): string {
   const lacked = behindWords({ grants: Number(behind?.grants ?? 0), writes: Number(behind?.writes ?? 0) });
   const holds = `its row holds "${String(row?.value ?? '')}" with token ${String(row?.lastToken ?? 0)}`;
   const leased = lease ? `its lease is ${String(lease.holder)}'s (token ${String(lease.token)})` : 'it holds no lease';
-  const next = Number(d.standbyCeiling ?? 0) + 1;
+  // The promoted standby hands out from just above its last replayed sequence record (a BIGINT).
+  const step = failoverStepOf(event);
+  const ceiling = step?.kind === 'standby_promoted' ? step.sequence?.standbyCeiling : undefined;
+  const next = BigInt(ceiling ?? 0) + 1n;
   return `The primary dies; the standby, ${lacked}, is promoted: ${holds}, ${leased}, and its next token is ${next}`;
 }

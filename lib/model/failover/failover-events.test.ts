@@ -110,6 +110,44 @@ test('the synchronous story: nothing to name', () => {
   );
 });
 
+test('each step’s details read back from its event as they were recorded: a grant’s expiry, the explorer’s catch-up and promotion', () => {
+  const steps: FailoverStep[] = [
+    {
+      kind: 'grant',
+      holder: 'A',
+      resource: 'lab/failover',
+      token: '1',
+      server: 'primary',
+      expiresAt: '2026-12-01T10:00:01.800Z',
+    },
+    { kind: 'replication_healed' },
+    { kind: 'replication_healed', caughtUp: { grants: 1, writes: 2, standbyCeiling: '33' } },
+    {
+      kind: 'standby_promoted',
+      row: { value: 'A-1', lastToken: '1' },
+      lease: { resource: 'lab/failover', holder: 'A', token: '1' },
+      sequence: { primaryLastValue: '2', standbyCeiling: '0' },
+    },
+  ];
+  assert.deepEqual(failoverStepsOf(eventsOf(steps)), steps);
+  // A BIGINT as pg hands it over (text) reads back as its digits, however large; anything else is not recorded.
+  const healed = (detail: Record<string, unknown>): WireEvent => ({
+    id: 1,
+    lab: 'failover',
+    at: 0,
+    actor: 'cluster',
+    kind: 'replication_healed',
+    detail,
+  });
+  assert.deepEqual(
+    failoverStepsOf([healed({ caughtUp: true, grants: 1, writes: 0, standbyCeiling: '9007199254740995' })]),
+    [{ kind: 'replication_healed', caughtUp: { grants: 1, writes: 0, standbyCeiling: '9007199254740995' } }],
+  );
+  assert.deepEqual(failoverStepsOf([healed({ caughtUp: true, standbyCeiling: 1.5 })]), [
+    { kind: 'replication_healed', caughtUp: { grants: 0, writes: 0 } },
+  ]);
+});
+
 test('the timeline: the holders as lanes, the cluster’s steps as lab-wide marks, the row gone back at the promotion', () => {
   const events = eventsOf(ASYNC);
   const timeline = buildTimeline(events, events.at(-1)?.at ?? 0);

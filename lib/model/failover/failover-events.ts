@@ -1,3 +1,4 @@
+import { LABS } from '../../labs/index';
 import { kindWhere } from '../../labs/traits';
 import type { NewEvent } from '../core/events';
 import { parseStoredToken, parseToken } from '../core/token';
@@ -15,8 +16,17 @@ import type { FailoverStep } from './failover-steps';
 export const FAILOVER_LAB = kindWhere((t) => t.runner === 'failover-pair');
 /** Who the cluster's own steps are by. */
 export const CLUSTER_ACTOR = 'cluster';
+/** The lock the failover lab's holders take, as its events name it (the checker's grants by resource). */
+export const FAILOVER_RESOURCE = LABS[FAILOVER_LAB].resource;
+/**
+ * Who the grants of the lock service's other locks are recorded for (the live story's
+ * `--grants-past-cut`): one lane for all of them on the timeline, "Another client" in the narration.
+ */
+export const OTHER_HOLDERS = 'others';
 
 const num = (token: string) => parseToken(token);
+/** A sequence's value as an event records it: 0 too (a standby that replayed no record, a sequence not yet used). */
+const sequenceValue = (value: string) => parseStoredToken(value);
 
 export function failoverEvent(step: FailoverStep): NewEvent {
   const lab = FAILOVER_LAB;
@@ -70,29 +80,70 @@ export function failoverEvent(step: FailoverStep): NewEvent {
         detail: {
           row: { value: step.row.value, lastToken: parseStoredToken(step.row.lastToken) },
           lease: step.lease ? { ...step.lease, token: num(step.lease.token) } : null,
+          ...(step.sequence
+            ? {
+                primaryLastValue: sequenceValue(step.sequence.primaryLastValue),
+                standbyCeiling: sequenceValue(step.sequence.standbyCeiling),
+              }
+            : {}),
         },
       };
-    case 'replication_healed':
+    case 'replication_healed': {
+      const caughtUp = step.caughtUp;
+      return {
+        lab,
+        actor: CLUSTER_ACTOR,
+        kind: 'replication_healed',
+        detail: caughtUp
+          ? {
+              caughtUp: true,
+              grants: caughtUp.grants,
+              writes: caughtUp.writes,
+              ...(caughtUp.standbyCeiling === undefined
+                ? {}
+                : { standbyCeiling: sequenceValue(caughtUp.standbyCeiling) }),
+            }
+          : {},
+      };
+    }
     case 'pair_stopped':
       return { lab, actor: CLUSTER_ACTOR, kind: step.kind, detail: {} };
   }
 }
 
-/** A sequence value as the step carries it (a decimal string), when the event recorded one. */
+/**
+ * A sequence value as the step carries it (a decimal string), when the event recorded one: a number,
+ * or a BIGINT's decimal string (as pg hands it over, however large).
+ */
 const wholeNumber = (value: unknown) =>
-  typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+    ? String(value)
+    : typeof value === 'string' && /^(0|[1-9][0-9]*)$/.test(value)
+      ? value
+      : undefined;
+const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) ? value : 0);
 const text = (value: unknown) => (typeof value === 'string' ? value : String(value ?? ''));
 const server = (value: unknown) => (value === 'promoted standby' ? 'promoted standby' : 'primary');
 
-/** The step an event of the failover lab records (undefined for any other event). */
-export function failoverStepOf(event: WireEvent): FailoverStep | undefined {
+/**
+ * The step an event of the failover lab records (undefined for any other event); its id, time and lab
+ * are not read, so an explored step's event (lib/model/explore/story.ts StepEvent) reads the same.
+ */
+export function failoverStepOf(event: Omit<WireEvent, 'id' | 'at' | 'lab'>): FailoverStep | undefined {
   const d = event.detail;
   const token = String(event.token ?? 0);
   switch (event.kind) {
     case 'pair_started':
       return { kind: 'pair_started', mode: d.mode === 'sync' ? 'sync' : 'async' };
     case 'lease_acquired':
-      return { kind: 'grant', holder: event.actor, resource: event.resource ?? '', token, server: server(d.server) };
+      return {
+        kind: 'grant',
+        holder: event.actor,
+        resource: event.resource ?? '',
+        token,
+        server: server(d.server),
+        ...(typeof d.expiresAt === 'string' ? { expiresAt: d.expiresAt } : {}),
+      };
     case 'grant_waiting':
       return { kind: 'grant_waiting', holder: event.actor, waitedMs: Number(d.waitedMs ?? 0) };
     case 'write_accepted':
@@ -109,12 +160,17 @@ export function failoverStepOf(event: WireEvent): FailoverStep | undefined {
     case 'standby_promoted': {
       const row = (d.row ?? {}) as { value?: unknown; lastToken?: unknown };
       const lease = d.lease as { resource?: unknown; holder?: unknown; token?: unknown } | null | undefined;
+      const last = wholeNumber(d.primaryLastValue);
+      const ceiling = wholeNumber(d.standbyCeiling);
       return {
         kind: 'standby_promoted',
         row: { value: text(row.value), lastToken: String(row.lastToken ?? 0) },
         lease: lease
           ? { resource: text(lease.resource), holder: text(lease.holder), token: String(lease.token) }
           : undefined,
+        ...(last !== undefined && ceiling !== undefined
+          ? { sequence: { primaryLastValue: last, standbyCeiling: ceiling } }
+          : {}),
       };
     }
     case 'replication_cut': {
@@ -131,7 +187,18 @@ export function failoverStepOf(event: WireEvent): FailoverStep | undefined {
         ? { kind: 'primary_killed', sequence: { primaryLastValue: last, standbyCeiling: ceiling } }
         : { kind: 'primary_killed' };
     }
-    case 'replication_healed':
+    case 'replication_healed': {
+      if (d.caughtUp !== true) return { kind: 'replication_healed' };
+      const ceiling = wholeNumber(d.standbyCeiling);
+      return {
+        kind: 'replication_healed',
+        caughtUp: {
+          grants: count(d.grants),
+          writes: count(d.writes),
+          ...(ceiling === undefined ? {} : { standbyCeiling: ceiling }),
+        },
+      };
+    }
     case 'pair_stopped':
       return { kind: event.kind };
     default:

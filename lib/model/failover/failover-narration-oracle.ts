@@ -1,6 +1,7 @@
 import { checkHistory } from '../checker/checker';
 import { verdictLine } from '../checker/checker-report';
 import type { WireEvent } from '../core/wire';
+import { OTHER_HOLDERS } from './failover-events';
 import { failoverRun, failoverStepWords, failoverWalkthrough } from './failover-walkthrough';
 
 /*
@@ -170,7 +171,7 @@ export function falseFailoverClaims(text: string, events: readonly WireEvent[]):
     check(late !== undefined && row?.lastToken === Number(n) && Number(n) < (late.token ?? 0), `${claim}: not so`);
   // C's grant: a token handed out twice, or never before.
   for (const [claim, earlier, n] of all('(A|B|Another client) had been granted token (\\d+) by the old primary')) {
-    const actor = earlier === 'Another client' ? 'others' : earlier;
+    const actor = earlier === 'Another client' ? OTHER_HOLDERS : earlier;
     check(
       events.some((e) => isGrant(e) && e.actor === actor && e.token === Number(n) && e.detail.server === 'primary') &&
         events.some((e) => isGrant(e) && e.actor === 'C' && e.token === Number(n)),

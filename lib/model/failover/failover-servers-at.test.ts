@@ -14,7 +14,14 @@ import {
   type WriteOutcome,
 } from '../explore/story';
 import { failoverEvent } from './failover-events';
-import { type FailoverServersAt, failoverServersAt, type ServerAt, serversOptionsOfTitle } from './failover-servers-at';
+import {
+  type FailoverServersAt,
+  failoverServersAt,
+  type ServerAt,
+  serversOptionsOfFile,
+  serversOptionsOfTitle,
+  withPairStarted,
+} from './failover-servers-at';
 import type { FailoverStep } from './failover-steps';
 
 /*
@@ -226,6 +233,42 @@ describe('an explored path', () => {
     assert.deepEqual(server(after, 'promoted standby').lease, { holder: 'B', token: '2', runs: true });
   });
 
+  test('its history file records the pair’s start first, with its replication: the view reads the mode there, the title only for an older file', () => {
+    const steps = STORY.filter((s) => s.kind !== 'catch-up');
+    const path = explored('sync', steps);
+    const events = withPairStarted(path, 'sync', { lab: 'failover-1', at: 0 });
+    assert.deepEqual(events[0], {
+      id: 1,
+      lab: 'failover-1',
+      at: T0,
+      actor: 'cluster',
+      kind: 'pair_started',
+      detail: { mode: 'sync' },
+    });
+    assert.deepEqual(
+      events.slice(1).map((e) => e.id),
+      path.map((e) => e.id + 1),
+    );
+    const title = 'Failover: an explored interleaving of 2 holders × 1 writes (synchronous replication), 6 steps';
+    const options = serversOptionsOfFile(title, events);
+    assert.deepEqual(options, { explored: { mode: 'sync' }, holders: ['A', 'B'] });
+    // The mode is the event's, whatever the title says (or does not).
+    const untitled = 'Failover: an explored interleaving of 2 holders × 1 writes, 6 steps';
+    assert.deepEqual(serversOptionsOfFile(untitled, events), options);
+    // A file exported before the start was recorded: the title's words, as before.
+    assert.deepEqual(serversOptionsOfFile(title, path), options);
+    assert.deepEqual(serversOptionsOfFile(untitled, path), { explored: { mode: undefined }, holders: ['A', 'B'] });
+    // The live lab's file: its three holders; its mode is its own pair_started's.
+    assert.deepEqual(serversOptionsOfFile('Failover', events), { holders: ['A', 'B', 'C'] });
+
+    // The view of the file is the view of the path: the recorded start changes nothing of what it shows.
+    for (const moment of [T0 - 1, ...path.map((e) => e.at)])
+      assert.deepEqual(failoverServersAt(events, moment, options), failoverServersAt(path, moment, options));
+    const before = failoverServersAt(events, at(events, 6), options); // B's write
+    assert.equal(before.replicationCut, undefined);
+    assert.deepEqual(server(before, 'standby').row, { value: 'B1', lastToken: '2' });
+  });
+
   test('with its mode unknown (a file that does not say), the standby after a write is not recorded', () => {
     const events = explored('async', STORY);
     const view = failoverServersAt(events, at(events, 2), { explored: { mode: undefined } });
@@ -269,4 +312,53 @@ test('the live lab’s Promote without a kill: the primary still runs beside the
   assert.deepEqual(server(view, 'primary').row, { value: 'A1', lastToken: '1' });
   assert.deepEqual(server(view, 'primary').lease, { holder: 'A', token: '1', runs: true });
   assert.equal(server(view, 'promoted standby').running, true);
+});
+
+test('a sequence past 2^53: a grant is within its last record or past it by the BIGINTs’ order, not as doubles round them', () => {
+  // The explorer's catch-up and promotion with the standby's ceiling as pg hands a BIGINT over (text),
+  // then a grant on the promoted standby: 2^53 + 4 is past 2^53 + 3, though both are 2^53 + 4 as doubles.
+  const promotedThenGranted = (ceiling: string): WireEvent[] => [
+    {
+      id: 1,
+      lab: 'failover',
+      at: T0,
+      actor: 'cluster',
+      kind: 'replication_healed',
+      detail: { caughtUp: true, grants: 1, writes: 0, standbyCeiling: ceiling },
+    },
+    {
+      id: 2,
+      lab: 'failover',
+      at: T0 + STEP_MS,
+      actor: 'cluster',
+      kind: 'standby_promoted',
+      detail: {
+        row: { value: 'initial', lastToken: 0 },
+        lease: null,
+        primaryLastValue: '9007199254740990',
+        standbyCeiling: ceiling,
+      },
+    },
+    {
+      id: 3,
+      lab: 'failover',
+      at: T0 + 2 * STEP_MS,
+      actor: 'A',
+      kind: 'lease_acquired',
+      resource: 'lab/failover',
+      token: 2 ** 53 + 4,
+      detail: { server: 'promoted standby' },
+    },
+  ];
+  const options = { explored: { mode: 'async' as const } };
+  const promoted = failoverServersAt(promotedThenGranted('9007199254740995'), T0 + STEP_MS, options);
+  assert.deepEqual(server(promoted, 'promoted standby').sequence, { coversUpTo: '9007199254740995' });
+  const past = failoverServersAt(promotedThenGranted('9007199254740995'), T0 + 2 * STEP_MS, options);
+  assert.deepEqual(server(past, 'promoted standby').sequence, { lastValue: '9007199254740996' });
+  const within = failoverServersAt(promotedThenGranted('9007199254741028'), T0 + 2 * STEP_MS, options);
+  assert.deepEqual(server(within, 'promoted standby').sequence, {
+    lastValue: '9007199254740996',
+    coversUpTo: '9007199254741028',
+  });
+  assert.deepEqual(server(within, 'primary').sequence, { lastValue: '9007199254740990' });
 });

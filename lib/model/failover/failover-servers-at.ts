@@ -1,5 +1,5 @@
 import type { WireEvent } from '../core/wire';
-import { failoverStepOf } from './failover-events';
+import { FAILOVER_RESOURCE, failoverEvent, failoverStepOf } from './failover-events';
 import { FAILOVER_HOLDERS } from './failover-inputs';
 
 /*
@@ -58,9 +58,6 @@ export type ServersAtOptions = {
 /** The lab's protected row as each pair starts with it (db/failover-cluster.ts PROTECTED_ROW_SCHEMA). */
 export const FAILOVER_INITIAL_ROW: RowAt = { value: 'initial', lastToken: '0' };
 
-/** The actor of the grants of the lock service's other locks (lib/supervisor/failover/failover-story.ts OTHER_HOLDERS). */
-const OTHER_LOCKS = 'others';
-
 const NOT_SHIPPED: NotRecorded = {
   notRecorded: 'asynchronous replication ships without an event: what the standby had is recorded at its promotion',
 };
@@ -77,12 +74,6 @@ type Server = {
 };
 
 const fresh = (): Server => ({ running: true, row: { ...FAILOVER_INITIAL_ROW }, lease: 'none', sequence: {} });
-const num = (value: unknown) =>
-  typeof value === 'number' && Number.isSafeInteger(value)
-    ? String(value)
-    : typeof value === 'string'
-      ? value
-      : undefined;
 const isRecorded = <T extends object>(value: T | NotRecorded | 'none'): value is T =>
   typeof value === 'object' && !('notRecorded' in value);
 
@@ -122,7 +113,7 @@ export function failoverServersAt(
       case 'pair_started':
         pair = 'running';
         mode = step.mode;
-        cut = false;
+        cut = explored ? undefined : false;
         promoted = false;
         primary = fresh();
         standby = fresh();
@@ -135,9 +126,10 @@ export function failoverServersAt(
       case 'grant': {
         const lastValue = serving.sequence;
         serving.sequence = { lastValue: step.token, ...coverage(lastValue, step.token) };
-        if (step.holder !== OTHER_LOCKS) {
+        // A grant of the service's other locks moves the shared sequence on, and leaves the lab's lease row.
+        if (step.resource === FAILOVER_RESOURCE) {
           holders.set(step.holder, { token: step.token, waiting: false });
-          const expiresAt = Date.parse(String(event.detail.expiresAt ?? ''));
+          const expiresAt = Date.parse(step.expiresAt ?? '');
           ends.set(leaseKey(step.holder, step.token), Number.isNaN(expiresAt) ? undefined : expiresAt);
           serving.lease = { holder: step.holder, token: step.token, runs: undefined };
         }
@@ -166,8 +158,8 @@ export function failoverServersAt(
         break;
       case 'replication_healed': {
         cut = explored ? undefined : false;
-        const ceiling = num(event.detail.standbyCeiling);
-        if (event.detail.caughtUp === true) {
+        const ceiling = step.caughtUp?.standbyCeiling;
+        if (step.caughtUp) {
           // The explorer's catch-up: the standby replays everything the primary has.
           standby = {
             ...standby,
@@ -190,10 +182,10 @@ export function failoverServersAt(
         // An explored promotion is the primary's death and the promotion in one step; the live lab's
         // Promote leaves the primary running (its kill is recorded apart: primary_killed).
         if (explored) primary.running = false;
-        const last = num(event.detail.primaryLastValue);
+        const last = step.sequence?.primaryLastValue;
         // A sequence hands out 1 first: a last value of 0 is none handed out.
         if (last !== undefined && last !== '0') primary.sequence = { lastValue: last };
-        const ceiling = num(event.detail.standbyCeiling);
+        const ceiling = step.sequence?.standbyCeiling;
         const known = isRecorded(standby.sequence) ? standby.sequence.coversUpTo : undefined;
         standby = {
           running: true,
@@ -234,10 +226,15 @@ export function failoverServersAt(
 
 const copy = <T>(value: T): T => (typeof value === 'object' && value !== null ? { ...value } : value);
 
+/** A sequence value (a BIGINT, as a decimal string) as a bigint: past 2^53 a double would round it. */
+const sequenceValue = (value: string) => (/^(0|[1-9][0-9]*)$/.test(value) ? BigInt(value) : undefined);
+
 /** A grant past what the sequence's last record covered writes a new one: what it covers is then not recorded. */
 function coverage(before: Server['sequence'], token: string): Pick<SequenceAt, 'coversUpTo'> {
   if (!isRecorded(before) || before.coversUpTo === undefined) return {};
-  return Number(token) <= Number(before.coversUpTo) ? { coversUpTo: before.coversUpTo } : {};
+  const granted = sequenceValue(token);
+  const covered = sequenceValue(before.coversUpTo);
+  return granted !== undefined && covered !== undefined && granted <= covered ? { coversUpTo: before.coversUpTo } : {};
 }
 
 /**
@@ -268,9 +265,40 @@ export const EXPLORED_TITLE = 'an explored interleaving of';
 export const REPLICATION_TITLES = { sync: '(synchronous replication)', async: '(asynchronous replication)' } as const;
 
 /**
+ * An explored failover path's events as its history file has them (lib/server/explore-page.ts
+ * historyOfPath): its pair was started before its first step, in this replication, and the file
+ * records that first, as the live lab does (`pair_started`, at the path's first moment, `at` when it
+ * has none); the path's own events follow, their ids one on.
+ */
+export function withPairStarted(
+  events: readonly WireEvent[],
+  mode: FailoverMode,
+  start: { lab: string; at: number },
+): WireEvent[] {
+  const { lab: _kind, detail, ...started } = failoverEvent({ kind: 'pair_started', mode });
+  return [
+    { ...started, detail: detail ?? {}, id: 1, at: events[0]?.at ?? start.at, lab: start.lab },
+    ...events.map((event) => ({ ...event, id: event.id + 1 })),
+  ];
+}
+
+/**
+ * A failover history file's options for its servers' view: an explored path's title says it is one,
+ * and its holders; its replication is the mode its `pair_started` recorded (withPairStarted), or, in a
+ * file exported before the explorer recorded one, what its title names (serversOptionsOfTitle).
+ */
+export function serversOptionsOfFile(title: string, events: readonly WireEvent[]): ServersAtOptions {
+  const options = serversOptionsOfTitle(title);
+  if (!options.explored) return options;
+  const started = events.find((event) => event.kind === 'pair_started');
+  const step = started && failoverStepOf(started);
+  return step?.kind === 'pair_started' ? { ...options, explored: { mode: step.mode } } : options;
+}
+
+/**
  * A failover history file's own words on its story: an explored path's title names it, its holders and
- * its replication (its events start with the pair already running, and record no start); a title that
- * names no replication leaves the mode not recorded, never guessed. Any other file: the lab's holders.
+ * its replication; a title that names no replication leaves the mode not recorded, never guessed. Any
+ * other file: the lab's holders (the live lab records its mode at its pair's start).
  */
 export function serversOptionsOfTitle(title: string): ServersAtOptions {
   const explored = new RegExp(`: ${EXPLORED_TITLE} ([1-3]) holders? `).exec(title);

@@ -34,7 +34,15 @@ export type FailoverStep =
       /** The last token the primary handed out, and how many more before it logs the sequence again. */
       sequence?: { primaryLastValue: string; primaryLogCount: number };
     }
-  | { kind: 'replication_healed' }
+  | {
+      kind: 'replication_healed';
+      /**
+       * The explorer's catch-up (lib/model/explore/failover-story.ts): the standby replayed everything
+       * the primary had, the grants and accepted writes it lacked, and the value its sequence's last
+       * record now covers. The live lab's heal only lets replication run again: what ships, no event says.
+       */
+      caughtUp?: { grants: number; writes: number; standbyCeiling?: string };
+    }
   | {
       kind: 'primary_killed';
       /**
@@ -47,5 +55,11 @@ export type FailoverStep =
       kind: 'standby_promoted';
       row: { value: string; lastToken: string };
       lease: { resource: string; holder: string; token: string } | undefined;
+      /**
+       * An explored promotion (the primary's death and the promotion in one step): the last token the
+       * primary handed out and the value the standby's last replayed sequence record covers. The live
+       * lab records them at the kill (primary_killed).
+       */
+      sequence?: { primaryLastValue: string; standbyCeiling: string };
     }
   | { kind: 'pair_stopped' };

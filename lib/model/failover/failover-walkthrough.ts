@@ -2,7 +2,7 @@ import { checkHistory } from '../checker/checker';
 import { verdictLine } from '../checker/checker-report';
 import type { WireEvent } from '../core/wire';
 import { NotRecordedYet, need } from '../walkthrough/narration';
-import { failoverStepOf } from './failover-events';
+import { failoverStepOf, OTHER_HOLDERS } from './failover-events';
 import type { FailoverHolder } from './failover-inputs';
 import type { FailoverStep } from './failover-steps';
 
@@ -216,7 +216,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
         );
         const granted = `C was granted the lease with token ${c.token} by ${served(c.server)}.`;
         if (earlier)
-          return `${granted} ${earlier.holder === 'others' ? 'Another client' : earlier.holder} had been granted token ${c.token} by the old primary: one token granted twice. The standby’s sequence goes on above the last sequence record it received, and PostgreSQL logs the sequence 32 values ahead; the old primary had crossed a new 32-value boundary after the cut.`;
+          return `${granted} ${earlier.holder === OTHER_HOLDERS ? 'Another client' : earlier.holder} had been granted token ${c.token} by the old primary: one token granted twice. The standby’s sequence goes on above the last sequence record it received, and PostgreSQL logs the sequence 32 values ahead; the old primary had crossed a new 32-value boundary after the cut.`;
         return `${granted} No one was granted it before: the standby’s sequence goes on above the last sequence record it received, and PostgreSQL logs the sequence 32 values ahead, so a token comes back only when the old primary crossed a new 32-value boundary after the cut${sync ? ', which synchronous replication never lets happen' : ''}.`;
       },
       action: { kind: 'grant', holder: 'C' },

@@ -8,6 +8,7 @@ import {
   readTokenSequence,
   writeFencedRow,
 } from '../../../db/failover-cluster';
+import { FAILOVER_RESOURCE, OTHER_HOLDERS } from '../../model/failover/failover-events';
 import type { FailoverStep } from '../../model/failover/failover-steps';
 import type { ReplicaPair } from './replica-pair';
 
@@ -20,7 +21,8 @@ import type { ReplicaPair } from './replica-pair';
  * Every step is handed to `record` as it happens, so a caller keeps the history outside the pair.
  */
 
-export const LOCK_RESOURCE = 'lab/failover';
+/** The lab's lock (lib/labs/failover.ts), as its events name it. */
+export const LOCK_RESOURCE = FAILOVER_RESOURCE;
 export const STORY_LEASE_TTL_MS = 800;
 /** How long the story lets a synchronous COMMIT wait on the cut wire before it heals it. */
 export const SYNC_WAIT_SHOWN_MS = 1_500;
@@ -107,9 +109,6 @@ export async function runFailoverStory(
     for (const session of sessions) await session.end().catch(() => undefined);
   }
 }
-
-/** Who the grants of the service's other locks are recorded for (`--grants-past-cut`). */
-export const OTHER_HOLDERS = 'others';
 
 export function grantStep(
   holder: string,
