@@ -1,7 +1,11 @@
 import { expect, test } from './fixtures';
 import { HomePage } from './pages/home-page';
 
+/** The pause story runs for real in a command line (its leases run out in real time): about 15 s on a quiet machine. */
+const STORY_TIMEOUT = 90_000;
+
 test('the page shows what the pause scenario really left in Postgres', async ({ page, runScenario }) => {
+  test.setTimeout(STORY_TIMEOUT);
   const story = await runScenario('pause');
   const verdict = story.find((line) => line.step === 'verdict');
   expect(verdict?.safe).toBe(true);
@@ -24,6 +28,7 @@ test('the tables follow the database without a reload, and live refresh can be p
   page,
   runScenario,
 }) => {
+  test.setTimeout(STORY_TIMEOUT);
   const home = new HomePage(page);
   await home.goto();
   await expect(home.liveToggle).toHaveAttribute('aria-pressed', 'true');
