@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isFencingError } from './errors';
-import { isNewerThan, MAX_TOKEN, parseStoredToken, parseToken, requireToken } from './token';
+import { isBigintText, isNewerThan, MAX_TOKEN, parseStoredToken, parseToken, requireToken } from './token';
 
 describe('tokens are integers end to end', () => {
   test('BIGINT text from pg compares as numbers, not as text', () => {
@@ -43,6 +43,18 @@ describe('tokens are integers end to end', () => {
       );
     });
   }
+
+  test('BIGINT text is digits with no leading zero, however long; anything else is not', () => {
+    for (const good of ['0', '7', '9007199254740992', '99999999999999999999'])
+      assert.equal(isBigintText(good), true, good);
+    for (const bad of ['', '07', ' 7', '-1', '1.5', '1e3', 7, 7n, null])
+      assert.equal(isBigintText(bad), false, label(bad));
+    // Past 2^53 it is still whole text, but not a token: parseToken keeps its own length.
+    assert.throws(
+      () => parseToken('9007199254740992'),
+      (error) => isFencingError(error, 'invalid_input'),
+    );
+  });
 
   test('a caller must hand in a number: "7" as text is refused, even though it looks right', () => {
     assert.equal(requireToken(7), 7);

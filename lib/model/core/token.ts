@@ -37,6 +37,14 @@ export function parseStoredToken(raw: unknown): Token | 0 {
   return toSafeInteger(raw) === 0 ? 0 : parseToken(raw, 'stored token');
 }
 
+/**
+ * Whether text is a BIGINT as pg writes it: 0, or digits with no leading zero, of any length (past
+ * 2^53 too: read it with BigInt, not Number). The one check of that shape; parseToken's adds a length.
+ */
+export function isBigintText(raw: unknown): raw is string {
+  return typeof raw === 'string' && /^(0|[1-9][0-9]*)$/.test(raw);
+}
+
 /** Numeric comparison; never compare tokens as text ("10" < "9"). */
 export function isNewerThan(candidate: Token, current: Token | 0): boolean {
   return candidate > current;
@@ -47,7 +55,7 @@ function toSafeInteger(raw: unknown): number | undefined {
   if (typeof raw === 'bigint') {
     return raw >= 0n && raw <= BigInt(MAX_TOKEN) ? Number(raw) : undefined;
   }
-  if (typeof raw === 'string' && /^(0|[1-9][0-9]{0,15})$/.test(raw)) {
+  if (isBigintText(raw) && raw.length <= 16) {
     const value = Number(raw);
     return Number.isSafeInteger(value) ? value : undefined;
   }

@@ -1,7 +1,7 @@
 import { LABS } from '../../labs/index';
 import { kindWhere } from '../../labs/traits';
 import type { NewEvent } from '../core/events';
-import { parseStoredToken, parseToken } from '../core/token';
+import { isBigintText, parseStoredToken, parseToken } from '../core/token';
 import type { WireEvent } from '../core/wire';
 import type { FailoverStep } from './failover-steps';
 
@@ -25,8 +25,8 @@ export const FAILOVER_RESOURCE = LABS[FAILOVER_LAB].resource;
 export const OTHER_HOLDERS = 'others';
 
 const num = (token: string) => parseToken(token);
-/** A sequence's value as an event records it: 0 too (a standby that replayed no record, a sequence not yet used). */
-const sequenceValue = (value: string) => parseStoredToken(value);
+/** A step's sequence value as an event records it, a number: 0 too (a standby that replayed no record, a sequence not yet used). */
+const sequenceNumber = (value: string) => parseStoredToken(value);
 
 export function failoverEvent(step: FailoverStep): NewEvent {
   const lab = FAILOVER_LAB;
@@ -82,8 +82,8 @@ export function failoverEvent(step: FailoverStep): NewEvent {
           lease: step.lease ? { ...step.lease, token: num(step.lease.token) } : null,
           ...(step.sequence
             ? {
-                primaryLastValue: sequenceValue(step.sequence.primaryLastValue),
-                standbyCeiling: sequenceValue(step.sequence.standbyCeiling),
+                primaryLastValue: sequenceNumber(step.sequence.primaryLastValue),
+                standbyCeiling: sequenceNumber(step.sequence.standbyCeiling),
               }
             : {}),
         },
@@ -101,7 +101,7 @@ export function failoverEvent(step: FailoverStep): NewEvent {
               writes: caughtUp.writes,
               ...(caughtUp.standbyCeiling === undefined
                 ? {}
-                : { standbyCeiling: sequenceValue(caughtUp.standbyCeiling) }),
+                : { standbyCeiling: sequenceNumber(caughtUp.standbyCeiling) }),
             }
           : {},
       };
@@ -112,13 +112,13 @@ export function failoverEvent(step: FailoverStep): NewEvent {
 }
 
 /**
- * A sequence value as the step carries it (a decimal string), when the event recorded one: a number,
- * or a BIGINT's decimal string (as pg hands it over, however large).
+ * An event's sequence value as the step carries it (a decimal string), when the event recorded one:
+ * a number, or a BIGINT's decimal string (as pg hands it over, however large).
  */
-const wholeNumber = (value: unknown) =>
+const sequenceText = (value: unknown) =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
     ? String(value)
-    : typeof value === 'string' && /^(0|[1-9][0-9]*)$/.test(value)
+    : isBigintText(value)
       ? value
       : undefined;
 const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) ? value : 0);
@@ -160,8 +160,8 @@ export function failoverStepOf(event: Omit<WireEvent, 'id' | 'at' | 'lab'>): Fai
     case 'standby_promoted': {
       const row = (d.row ?? {}) as { value?: unknown; lastToken?: unknown };
       const lease = d.lease as { resource?: unknown; holder?: unknown; token?: unknown } | null | undefined;
-      const last = wholeNumber(d.primaryLastValue);
-      const ceiling = wholeNumber(d.standbyCeiling);
+      const last = sequenceText(d.primaryLastValue);
+      const ceiling = sequenceText(d.standbyCeiling);
       return {
         kind: 'standby_promoted',
         row: { value: text(row.value), lastToken: String(row.lastToken ?? 0) },
@@ -174,22 +174,22 @@ export function failoverStepOf(event: Omit<WireEvent, 'id' | 'at' | 'lab'>): Fai
       };
     }
     case 'replication_cut': {
-      const last = wholeNumber(d.primaryLastValue);
+      const last = sequenceText(d.primaryLastValue);
       const count = typeof d.primaryLogCount === 'number' ? d.primaryLogCount : undefined;
       return last !== undefined && count !== undefined
         ? { kind: 'replication_cut', sequence: { primaryLastValue: last, primaryLogCount: count } }
         : { kind: 'replication_cut' };
     }
     case 'primary_killed': {
-      const last = wholeNumber(d.primaryLastValue);
-      const ceiling = wholeNumber(d.standbyCeiling);
+      const last = sequenceText(d.primaryLastValue);
+      const ceiling = sequenceText(d.standbyCeiling);
       return last !== undefined && ceiling !== undefined
         ? { kind: 'primary_killed', sequence: { primaryLastValue: last, standbyCeiling: ceiling } }
         : { kind: 'primary_killed' };
     }
     case 'replication_healed': {
       if (d.caughtUp !== true) return { kind: 'replication_healed' };
-      const ceiling = wholeNumber(d.standbyCeiling);
+      const ceiling = sequenceText(d.standbyCeiling);
       return {
         kind: 'replication_healed',
         caughtUp: {

@@ -1,3 +1,4 @@
+import { isBigintText } from '../core/token';
 import type { WireEvent } from '../core/wire';
 import { FAILOVER_RESOURCE, failoverEvent, failoverStepOf } from './failover-events';
 import { FAILOVER_HOLDERS } from './failover-inputs';
@@ -227,13 +228,13 @@ export function failoverServersAt(
 const copy = <T>(value: T): T => (typeof value === 'object' && value !== null ? { ...value } : value);
 
 /** A sequence value (a BIGINT, as a decimal string) as a bigint: past 2^53 a double would round it. */
-const sequenceValue = (value: string) => (/^(0|[1-9][0-9]*)$/.test(value) ? BigInt(value) : undefined);
+const sequenceBigint = (value: string) => (isBigintText(value) ? BigInt(value) : undefined);
 
 /** A grant past what the sequence's last record covered writes a new one: what it covers is then not recorded. */
 function coverage(before: Server['sequence'], token: string): Pick<SequenceAt, 'coversUpTo'> {
   if (!isRecorded(before) || before.coversUpTo === undefined) return {};
-  const granted = sequenceValue(token);
-  const covered = sequenceValue(before.coversUpTo);
+  const granted = sequenceBigint(token);
+  const covered = sequenceBigint(before.coversUpTo);
   return granted !== undefined && covered !== undefined && granted <= covered ? { coversUpTo: before.coversUpTo } : {};
 }
 
