@@ -5,7 +5,8 @@ import { buildIsStale, sourceFingerprint, tracedProjectFiles } from '../lib/laun
  * `npm start` (this suite's web server) built the app when its sources changed. The build traces only what the
  * server needs: a file path Turbopack cannot scope to a folder makes it print "Dynamic filesystem access causes
  * tracing of the whole project" and trace every file of the repository, which this test sees without a build of
- * its own. The data directory's paths are the known case (lib/server/data-dir.ts: turbopackIgnore).
+ * its own. The data directory's paths are the known case (lib/server/data-dir.ts, lib/config/data-dir.ts:
+ * turbopackIgnore).
  */
 
 /** The one source file the server needs at run time: the supervisor spawns it as each worker process. */

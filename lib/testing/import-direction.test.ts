@@ -34,8 +34,9 @@ function layerOf(file: string): Layer {
   if (file.startsWith('lib/model/')) return 'model';
   // Leaves: console and operating-system helpers that import nothing of the project.
   if (file.startsWith('lib/log/') || file.startsWith('lib/os/')) return 'leaf';
-  // The room's settings, read from the environment once (lib/config/room-settings.ts): below every
-  // layer that runs, above the pure model whose schema it applies.
+  // The room's settings, read from the environment once (lib/config/room-settings.ts), and the data
+  // directory's one reader (lib/config/data-dir.ts): below every layer that runs, above the pure model
+  // whose schema it applies.
   if (file.startsWith('lib/config/')) return 'config';
   if (file.startsWith('db/')) return 'db';
   // What runs in a process beside the requests: the supervisor and its workers, chaos runs, sweeps, and the
