@@ -21,6 +21,10 @@ import { splitTests } from './test-groups';
  *   files one at a time, taking the next file from one queue when its last one ends. One file at a
  *   time per database, because files drive the same shared labs' real worker processes.
  *
+ * FENCING_LAB_TEST_PART (`all` unless set): `pure` runs the pure files alone, `database` the database
+ * lanes alone, so that `npm test` can run the pure files where the machine has CPU to spare (beside
+ * e2e, which leaves about 45% of it idle: lib/testing/run-suites.ts) rather than beside the lanes.
+ *
  * With DATABASE_URL set, the database files run in one lane on that database. Each file's output is
  * printed whole when it ends; at the end, the time of each group and the slowest files. The time each
  * file took in a whole run is kept in node_modules/.cache (never committed), so that the next run starts
@@ -35,6 +39,13 @@ const NODE_ARGS = ['--conditions=react-server', '--import', 'tsx', '--test', '--
  * ended with its process group and reported; the pure files, run together, get 15.
  */
 const FILE_DEADLINE_MS = 10 * 60_000;
+const PARTS = ['all', 'pure', 'database'] as const;
+type Part = (typeof PARTS)[number];
+/** Which files this run takes: FENCING_LAB_TEST_PART, read once (a bad value is refused at start). */
+function partOf(value: string | undefined): Part | undefined {
+  if (value === undefined || value === '') return 'all';
+  return PARTS.find((part) => part === value);
+}
 const PURE_DEADLINE_MS = 15 * 60_000;
 
 async function findTests(dir: string): Promise<string[]> {
@@ -282,7 +293,14 @@ async function main(): Promise<number> {
   const files = (await Promise.all(TEST_ROOTS.map(findTests))).flat();
   const filter = process.argv.slice(2);
   const selected = filter.length ? files.filter((file) => filter.some((f) => file.includes(f))) : files;
-  const { pure, database } = await splitTests(selected);
+  const part = partOf(process.env.FENCING_LAB_TEST_PART);
+  if (!part) {
+    console.error(`FENCING_LAB_TEST_PART must be one of ${PARTS.join(', ')}: got ${process.env.FENCING_LAB_TEST_PART}`);
+    return 2;
+  }
+  const split = await splitTests(selected);
+  const pure = part === 'database' ? [] : split.pure;
+  const database = part === 'pure' ? [] : split.database;
 
   const previous = await knownSeconds();
   // Slowest first (when a past run on this checkout says which), so that no lane is left with a long file at the end.
@@ -292,16 +310,16 @@ async function main(): Promise<number> {
     ? 1
     : Math.max(1, Math.min(Number.isInteger(wanted) ? wanted : 2, queue.length));
   console.log(
-    `test:node: ${pure.length} files without a database (one at a time, beside the lanes), ${database.length} with one (${lanes} lane${lanes === 1 ? '' : 's'}, one file at a time each)`,
+    `test:node: ${pure.length} files without a database (one at a time, beside the lanes), ${database.length} with one (${lanes} lane${lanes === 1 ? '' : 's'}, one file at a time each)${part === 'all' ? '' : `; FENCING_LAB_TEST_PART=${part}`}`,
   );
 
   const fileRuns: FileRun[] = [];
   const groups = await Promise.all([
-    pureGroup(pure, fileRuns),
+    ...(part === 'database' ? [] : [pureGroup(pure, fileRuns)]),
     ...(queue.length ? Array.from({ length: lanes }, (_, i) => databaseLane(i + 1, queue, fileRuns)) : []),
   ]);
   // Only a whole run says how long each file takes (a filtered run may be a planted bug failing early).
-  if (!filter.length) await keepSeconds(fileRuns, previous);
+  if (!filter.length && part !== 'pure') await keepSeconds(fileRuns, previous);
   report(groups, fileRuns, (performance.now() - started) / 1000, queue.length);
   return groups.every((g) => g.failed === 0) && queue.length === 0 && !stopping ? 0 : 1;
 }
