@@ -3,6 +3,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs as parseCommandLine } from 'node:util';
 import { z } from 'zod';
 import { MUTANTS, type Mutant } from './mutations';
 
@@ -25,19 +26,38 @@ const argsSchema = z.strictObject({
   names: z.array(z.enum(MUTANTS.map((m) => m.name) as [string, ...string[]])),
 });
 
+/** The command line, read as the product's command lines read theirs (node:util parseArgs, then zod). */
 function parseArgs(argv: string[]) {
-  const flags = argv.filter((a) => a.startsWith('--'));
-  const unknown = flags.filter((f) => f !== '--no-baseline' && !f.startsWith('--tests='));
-  const tests = flags.find((f) => f.startsWith('--tests='))?.slice('--tests='.length);
-  if (unknown.length) return { error: `unknown option ${unknown.join(', ')}` };
+  let read: ReturnType<typeof readCommandLine>;
+  try {
+    read = readCommandLine(argv);
+  } catch (error) {
+    const message = (error as Error).message;
+    const unknown = message.match(/Unknown option '([^']+)'/)?.[1];
+    return { error: unknown ? `unknown option ${unknown}` : (message.split('\n')[0] ?? message) };
+  }
+  if (read.values.help) return { help: true as const };
+  const tests = read.values.tests;
   const parsed = argsSchema.safeParse({
-    baseline: !flags.includes('--no-baseline'),
+    baseline: !read.values['no-baseline'],
     ...(tests === undefined ? {} : { tests: tests.split(',') }),
-    names: argv.filter((a) => !a.startsWith('--')),
+    names: read.positionals,
   });
   return parsed.success
     ? { args: parsed.data }
     : { error: `${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}` };
+}
+
+function readCommandLine(argv: string[]) {
+  return parseCommandLine({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'no-baseline': { type: 'boolean' },
+      tests: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
 }
 
 /** Every replacement must match exactly once, in the file as the tree has it and as it applies. */
@@ -105,10 +125,13 @@ function runTests(dir: string, filter: string, mutant?: string): Promise<Run> {
 
 async function main(): Promise<number> {
   const parsed = parseArgs(process.argv.slice(2));
+  const usage = `usage: npm run test:mutations [-- --no-baseline] [--tests=<filter>,…] [${MUTANTS.map((m) => m.name).join('|')}…]`;
+  if ('help' in parsed) {
+    console.log(usage);
+    return 0;
+  }
   if (!parsed.args) {
-    console.error(
-      `${parsed.error}\nusage: npm run test:mutations [-- --no-baseline] [--tests=<filter>,…] [${MUTANTS.map((m) => m.name).join('|')}…]`,
-    );
+    console.error(`${parsed.error}\n${usage}`);
     return 2;
   }
   const { baseline, names, tests } = parsed.args;

@@ -292,6 +292,12 @@ async function main(): Promise<number> {
   const started = performance.now();
   const files = (await Promise.all(TEST_ROOTS.map(findTests))).flat();
   const filter = process.argv.slice(2);
+  if (filter.includes('--help') || filter.includes('-h')) {
+    console.log(
+      'usage: npm run test:node [-- <path fragment>…]   every *.test.ts whose path contains one of the fragments (all without)\n  FENCING_LAB_TEST_LANES (2), FENCING_LAB_TEST_PART (all | pure | database), DATABASE_URL: docs/testing.md',
+    );
+    return 0;
+  }
   const selected = filter.length ? files.filter((file) => filter.some((f) => file.includes(f))) : files;
   const part = partOf(process.env.FENCING_LAB_TEST_PART);
   if (!part) {
