@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { stepOf } from './steps';
 
 test('the fenced walkthrough, step by step: the paused holder wakes up and its stale write is rejected', async ({
   lab,
@@ -86,7 +87,7 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
   // A step is a moment: back at step 2, every panel shows the lab as it was then, and says so.
   for (const step of [5, 4, 3, 2]) {
     await fenced.back.click();
-    await expect(fenced.stepCounter).toHaveText(`Step ${step} of 7`);
+    await expect(fenced.stepCounter).toHaveText(stepOf('fenced', step));
   }
   await expect(fenced.rowValue()).toHaveText('A-1');
   await expect(fenced.leaseHolder()).toHaveText('A');
