@@ -1,11 +1,20 @@
 import type { WireEvent } from '../lib/model/core/wire';
 import { serializeHistory } from '../lib/model/history/history-file';
+import type { LabId } from '../lib/model/lab/lab-kinds';
 import { recorded } from '../lib/testing/histories';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { ComparePage } from './pages/compare-page';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { SessionPage } from './pages/session-page';
+import { stepCountOf, stepNumberOf, stepTitleOf } from './steps';
+
+/** Where a side of the comparison is in its lab's walkthrough, as the difference names it: "the walkthrough's step n of N, “its title”". */
+function atStep(lab: LabId, id: string): string {
+  return `the walkthrough's step ${stepNumberOf(lab, id)} of ${stepCountOf(lab)}, “${stepTitleOf(lab, id)}”`;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('the fenced and the unfenced labs after the pause part at A’s late write: rejected in one, accepted in the other', async ({
   page,
@@ -29,7 +38,7 @@ test('the fenced and the unfenced labs after the pause part at A’s late write:
   await expect(compare.secondPicker.getByLabel('Lab (live)')).toHaveValue('no-fencing');
   await expect(compare.difference).toHaveText(
     new RegExp(
-      `^First difference, A's writes after it woke up: in Fenced(?: \\(at the walkthrough's step 6 of 7, “A wakes up”\\))?, A's write with token #1 \\(\\d+\\) was rejected as stale: the row held token #2 \\(${takeover}\\); in No fencing(?: \\([^)]*\\))?, A's write with token #1 \\(\\d+\\) was accepted\\.$`,
+      `^First difference, A's writes after it woke up: in Fenced(?: \\(at ${escapeRegExp(atStep('fenced', 'a-wakes'))}\\))?, A's write with token #1 \\(\\d+\\) was rejected as stale: the row held token #2 \\(${takeover}\\); in No fencing(?: \\([^)]*\\))?, A's write with token #1 \\(\\d+\\) was accepted\\.$`,
     ),
     { timeout: WORKER_STEP_TIMEOUT },
   );
@@ -89,7 +98,7 @@ test('two exported files: the same run recorded again does not differ; the fence
     .getByLabel('or a history file (JSON)')
     .setInputFiles(historyFile('unfenced.json', 'no-fencing', recorded('no-fencing')));
   await expect(compare.difference).toHaveText(
-    "First difference, A's writes after it woke up: in monday.json (at the walkthrough's step 6 of 7, “A wakes up”), A's write with token #1 (62) was rejected as stale: the row held token #2 (63); in unfenced.json (at the walkthrough's step 6 of 7, “A wakes up”), A's write with token #1 (64) was accepted.",
+    `First difference, A's writes after it woke up: in monday.json (at ${atStep('fenced', 'a-wakes')}), A's write with token #1 (62) was rejected as stale: the row held token #2 (63); in unfenced.json (at ${atStep('no-fencing', 'a-wakes')}), A's write with token #1 (64) was accepted.`,
   );
   await expect(compare.marker(compare.first)).toHaveText('first difference');
   // A file that is not a history is refused in words, and the comparison stays.

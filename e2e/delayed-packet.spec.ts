@@ -9,8 +9,6 @@ import { SessionPage } from './pages/session-page';
  * update in the table, on the timeline and named by the checker.
  */
 
-const STEPS = 6;
-
 for (const fenced of [true, false]) {
   const id = fenced ? 'delayed-packet' : 'delayed-packet-unfenced';
   test(`${id}: the held write arrives after B's and is ${fenced ? 'rejected' : 'a lost update'}`, async ({
@@ -21,16 +19,12 @@ for (const fenced of [true, false]) {
     const packet = lab(id);
     await packet.gotoWalkthrough();
     await packet.startOver.click();
-    await packet.expectStep(1, 'The lab has been reset.', STEPS);
+    await packet.expectStep(1, 'The lab has been reset.');
     await expect(packet.narration).toContainText('the held bytes are really held, on a real TCP socket');
     await expect(packet.rowTable).toHaveAccessibleName(/^unguarded_rows/);
 
     await packet.nextStep();
-    await packet.expectStep(
-      2,
-      /^A took the lease for 2 s by the database's clock, with token \d+, and wrote "A-1"/,
-      STEPS,
-    );
+    await packet.expectStep(2, /^A took the lease for 2 s by the database's clock, with token \d+, and wrote "A-1"/);
     const tokenA = Number((await packet.narration.textContent())?.match(/with token (\d+)/)?.[1]);
 
     // The proxy holds A's next write; A is not frozen, and its lease runs out.
@@ -40,17 +34,12 @@ for (const fenced of [true, false]) {
       new RegExp(
         `^A sent "A-\\d+" with token ${tokenA} at .*, while its lease still ran\\. The proxy held those bytes`,
       ),
-      STEPS,
     );
     const heldValue = (await packet.narration.textContent())?.match(/^A sent "(A-\d+)"/)?.[1] ?? '';
     await expect(packet.markTitled(/^(Violation: )?A frozen/)).toHaveCount(0);
 
     await packet.nextStep();
-    await packet.expectStep(
-      4,
-      /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./,
-      STEPS,
-    );
+    await packet.expectStep(4, /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./);
     const tokenB = Number((await packet.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
     expect(tokenB).toBeGreaterThan(tokenA);
     await expect(packet.rowValue()).toHaveText('B-1');
@@ -62,7 +51,6 @@ for (const fenced of [true, false]) {
       await packet.expectStep(
         5,
         `"${heldValue}" with token ${tokenA}, rejected as stale, because the row held token ${tokenB}.`,
-        STEPS,
       );
       const rejected = packet.writeMark('A', 'rejected', { value: heldValue, token: tokenA });
       await expect(rejected).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
@@ -76,13 +64,13 @@ for (const fenced of [true, false]) {
       await expect(packet.rowToken()).toHaveText(String(tokenB));
       await expect(packet.checkerOk).toBeVisible();
       await packet.nextStep();
-      await packet.expectStep(6, `The row holds B's value "B-1" with token ${tokenB}.`, STEPS);
+      await packet.expectStep(6, `The row holds B's value "B-1" with token ${tokenB}.`);
       await expect(packet.narration).toContainText(
         `retried the same write with the same token ${tokenA} would be refused the same way`,
       );
       await expect(page.getByRole('link', { name: 'the same delayed packet without fencing' })).toBeVisible();
     } else {
-      await packet.expectStep(5, `"${heldValue}" with token ${tokenA}, accepted.`, STEPS);
+      await packet.expectStep(5, `"${heldValue}" with token ${tokenA}, accepted.`);
       await expect(packet.narration).toContainText('lost update');
       // The table: A's held value, with A's older token, where B's newer one was.
       await expect(packet.rowValue()).toHaveText(heldValue);
@@ -105,11 +93,7 @@ for (const fenced of [true, false]) {
       ).toContainText('sent while its lease ran, received after it ran out');
       await expect(violation(/^A wrote .*: a stale write accepted after its lease expired \(sent at /)).toBeVisible();
       await packet.nextStep();
-      await packet.expectStep(
-        6,
-        `The row holds A's value "${heldValue}" with token ${tokenA}: A’s stale write.`,
-        STEPS,
-      );
+      await packet.expectStep(6, `The row holds A's value "${heldValue}" with token ${tokenA}: A’s stale write.`);
       await expect(packet.narration).toContainText('the same write can be applied twice');
     }
   });

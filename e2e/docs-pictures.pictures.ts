@@ -35,11 +35,11 @@ const PICTURE_STEP_TIMEOUT = 60_000;
 async function walkTo(walk: LabPage, n: number) {
   await walk.gotoWalkthrough();
   await walk.startOver.click();
-  await expect(walk.stepCounter).toHaveText(stepOf(walk.lab as LabId, 1), { timeout: PICTURE_STEP_TIMEOUT });
+  await expect(walk.stepCounter).toHaveText(stepOf(walk.kind, 1), { timeout: PICTURE_STEP_TIMEOUT });
   for (let step = 2; step <= n; step++) {
     await expect(walk.next).toBeEnabled({ timeout: PICTURE_STEP_TIMEOUT });
     await walk.next.click();
-    await expect(walk.stepCounter).toHaveText(stepOf(walk.lab as LabId, step), { timeout: PICTURE_STEP_TIMEOUT });
+    await expect(walk.stepCounter).toHaveText(stepOf(walk.kind, step), { timeout: PICTURE_STEP_TIMEOUT });
   }
 }
 

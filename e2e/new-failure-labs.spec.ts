@@ -96,7 +96,7 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
 
   await drifting.gotoWalkthrough();
   await drifting.startOver.click();
-  await drifting.expectStep(1, 'The lab has been reset.', 6);
+  await drifting.expectStep(1, 'The lab has been reset.');
   await expect(drifting.narration).toContainText(
     "The drift is applied to A's reading of the clock; everything else is real.",
   );
@@ -104,7 +104,7 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
 
   // A and B start together; A holds the lease, B waits for it.
   await drifting.nextStep();
-  await drifting.expectStep(2, /^A took the lease for 5 s by the database's clock, with token \d+, and wrote "A-1"/, 6);
+  await drifting.expectStep(2, /^A took the lease for 5 s by the database's clock, with token \d+, and wrote "A-1"/);
   const tokenA = Number((await drifting.narration.textContent())?.match(/with token (\d+)/)?.[1]);
   await expect(drifting.narration).toContainText('B started too');
 
@@ -112,18 +112,13 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
   await drifting.expectStep(
     3,
     /^By the database's clock, A's lease ran out at \d\d:\d\d:\d\d\.\d{3}\. A did not renew/,
-    6,
   );
   await expect(drifting.narration).toContainText(
     `Nothing froze: A kept running, and still believed it held the lease with token ${tokenA}`,
   );
 
   await drifting.nextStep();
-  await drifting.expectStep(
-    4,
-    /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./,
-    6,
-  );
+  await drifting.expectStep(4, /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./);
   const tokenB = Number((await drifting.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
   expect(tokenB).toBeGreaterThan(tokenA);
 
@@ -133,7 +128,6 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
     new RegExp(
       `A wrote "A-\\d+" with its old token ${tokenA}, \\d+ ms after its lease ran out by the database's clock: accepted\\.`,
     ),
-    6,
   );
   const lateValue = (await drifting.narration.textContent())?.match(/A wrote "(A-\d+)"/)?.[1] ?? '';
   expect(lateValue).toMatch(/^A-\d+$/);
@@ -169,7 +163,7 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
   ).toBeVisible();
 
   await drifting.nextStep();
-  await drifting.expectStep(6, `The row holds A's value "${lateValue}" with token ${tokenA}: A’s stale write.`, 6);
+  await drifting.expectStep(6, `The row holds A's value "${lateValue}" with token ${tokenA}: A’s stale write.`);
   await expect(drifting.narration).toContainText("judging the lease by the database's clock");
 });
 
@@ -182,29 +176,25 @@ test("a drifting clock, fenced: the same slow clock writes just as late, and the
 
   await drifting.gotoWalkthrough();
   await drifting.startOver.click();
-  await drifting.expectStep(1, 'The lab has been reset.', 6);
+  await drifting.expectStep(1, 'The lab has been reset.');
   await expect(drifting.narration).toContainText('every write presents its token');
   await expect(drifting.rowTable).toHaveAccessibleName(
     /^unguarded_rows ?\(the token checked in the write's own statement\)/,
   );
 
   await drifting.nextStep();
-  await drifting.expectStep(2, /^A took the lease for 5 s by the database's clock, with token \d+, and wrote "A-1"/, 6);
+  await drifting.expectStep(2, /^A took the lease for 5 s by the database's clock, with token \d+, and wrote "A-1"/);
   const tokenA = Number((await drifting.narration.textContent())?.match(/with token (\d+)/)?.[1]);
   await drifting.nextStep();
-  await drifting.expectStep(3, /^By the database's clock, A's lease ran out at /, 6);
+  await drifting.expectStep(3, /^By the database's clock, A's lease ran out at /);
   await drifting.nextStep();
-  await drifting.expectStep(
-    4,
-    /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./,
-    6,
-  );
+  await drifting.expectStep(4, /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./);
   const tokenB = Number((await drifting.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
   expect(tokenB).toBeGreaterThan(tokenA);
 
   // A believes its slow clock and writes after the database's expiry, as without fencing: refused.
   await drifting.nextStep();
-  await drifting.expectStep(5, `with its old token ${tokenA}, `, 6);
+  await drifting.expectStep(5, `with its old token ${tokenA}, `);
   await expect(drifting.narration).toContainText(`: rejected as stale, because the row held token ${tokenB}.`);
   await expect(drifting.narration).toContainText('fencing does not ask what A believes');
   await expect(drifting.writeMark('A', 'rejected', { token: tokenA })).not.toHaveCount(0, {
@@ -221,7 +211,6 @@ test("a drifting clock, fenced: the same slow clock writes just as late, and the
     new RegExp(
       `^The row holds B's value "B-\\d+" with token ${tokenB}(, written after A’s late write)?\\. A's late write, "A-\\d+" with token ${tokenA}, changed nothing: the row refused it\\.`,
     ),
-    6,
   );
   await expect(page.getByRole('link', { name: 'the same slow clock without fencing' })).toHaveAttribute(
     'href',

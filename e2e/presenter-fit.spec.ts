@@ -1,10 +1,10 @@
 import type { Page } from '@playwright/test';
 import type { LabId } from '../lib/model/lab/lab-kinds';
-import { walkthroughFor } from '../lib/model/walkthrough/walkthrough';
 import { expect, test } from './fixtures';
 import { type LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
 import { axisLabels, lastFrame, recordLastFrame } from './painted';
+import { stepCountOf, stepNumberOf, stepOf } from './steps';
 
 /*
  * The projector (1280×720) and the phone (390 px): every step of every lab's presenter fits with its
@@ -32,12 +32,12 @@ const PRESENTED: LabId[] = [
  * Runs a deep link's steps (its button) and waits until the linked step has happened: while they run
  * the page shows each step as it completes, so the wait is for all of it at once, on a loaded machine.
  */
-async function runDeepLink(page: LabPage, step: number, of: number) {
+async function runDeepLink(page: LabPage, step: number) {
   await page.runSteps.click();
   await expect
     .poll(
       async () =>
-        (await page.stepCounter.textContent()) === `Step ${step} of ${of}` &&
+        (await page.stepCounter.textContent()) === stepOf(page.kind, step) &&
         (await page.runSteps.count()) === 0 &&
         (await page.page.getByText(/^Waiting for /).count()) === 0 &&
         !/^(Not run yet|Waiting for)|^$/.test((await page.narration.textContent()) ?? ''),
@@ -104,11 +104,11 @@ for (const kind of PRESENTED) {
   }) => {
     test.setTimeout(180_000);
     lab(kind); // reset when the test ends
-    const steps = walkthroughFor(kind).length;
+    const steps = stepCountOf(kind);
     const presenter = new PresenterPage(page, kind);
     await page.goto(`/labs/${kind}/present?step=${steps}`);
     await expect(presenter.runSteps).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
-    await runDeepLink(presenter, steps, steps);
+    await runDeepLink(presenter, steps);
     await walkEveryStep(presenter, steps, kind);
     // A deep link to step 1 of a lab at its last step: step 1's words whole, beside where the lab is.
     await page.goto(`/labs/${kind}/present?step=1`);
@@ -161,9 +161,10 @@ test("the timeline frames the step being told: its marks stay in view 30 s on, a
   lab('fenced');
   await page.addInitScript(recordLastFrame);
   const presenter = new PresenterPage(page, 'fenced');
-  await page.goto('/labs/fenced/present?step=6');
-  await runDeepLink(presenter, 6, 7);
-  await presenter.expectStep(6, 'rejected as stale');
+  const wakes = stepNumberOf('fenced', 'a-wakes');
+  await page.goto(`/labs/fenced/present?step=${wakes}`);
+  await runDeepLink(presenter, wakes);
+  await presenter.expectStep(wakes, 'rejected as stale');
   const rejection = /^\d+ vs \d+$/;
   await expect.poll(async () => (await lastFrame(page)).some((t) => rejection.test(t.text))).toBe(true);
 
@@ -174,10 +175,10 @@ test("the timeline frames the step being told: its marks stay in view 30 s on, a
   expect(drawn.length, 'the rejected write is drawn').toBeGreaterThan(0);
   for (const t of drawn) expect(t.x).toBeLessThanOrEqual(width);
 
-  // Back to step 2: the view goes back to A's first write (long scrolled out of a window that follows now).
-  for (const n of [5, 4, 3, 2]) {
+  // Back to A's first write (step 2): the view goes back to it (long scrolled out of a window that follows now).
+  for (let n = wakes - 1; n >= stepNumberOf('fenced', 'a-writes'); n--) {
     await page.keyboard.press('ArrowLeft');
-    await expect(presenter.stepCounter).toHaveText(`Step ${n} of 7`);
+    await expect(presenter.stepCounter).toHaveText(stepOf('fenced', n));
   }
   await expect.poll(async () => (await lastFrame(page)).some((t) => /^A-1 · \d+$/.test(t.text))).toBe(true);
   await expect(presenter.shownSpan).toContainText('this step');
@@ -192,9 +193,10 @@ test('on a 390 px phone the lab page and presenter show the whole timeline: as w
   await page.setViewportSize({ width: 390, height: 844 });
   await page.addInitScript(recordLastFrame);
   const presenter = new PresenterPage(page, 'fenced');
-  await page.goto('/labs/fenced/present?step=2');
-  await runDeepLink(presenter, 2, 7);
-  await presenter.expectStep(2, /^A, a real process, took the lease/);
+  const writes = stepNumberOf('fenced', 'a-writes');
+  await page.goto(`/labs/fenced/present?step=${writes}`);
+  await runDeepLink(presenter, writes);
+  await presenter.expectStep(writes, /^A, a real process, took the lease/);
 
   const expectWholeTimeline = async (where: string) => {
     const group = presenter.timeline.getByRole('group', { name: /^Timeline of / });
@@ -239,8 +241,9 @@ test("a broken lab's walkthrough at 1280×720: at “A wakes up” B's lane and 
 }) => {
   test.setTimeout(180_000);
   const broken = lab('no-fencing');
-  await page.goto('/labs/no-fencing/walkthrough?step=6');
-  await runDeepLink(broken, 6, 7);
+  const wakes = stepNumberOf('no-fencing', 'a-wakes');
+  await page.goto(`/labs/no-fencing/walkthrough?step=${wakes}`);
+  await runDeepLink(broken, wakes);
   await expect(broken.narration).toContainText('A woke up');
   await expect(broken.checkerViolations).toBeVisible();
   const names = broken.timeline.getByTestId('lane-names');

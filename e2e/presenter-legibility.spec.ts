@@ -1,6 +1,7 @@
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
+import { stepCountOf } from './steps';
 
 const MIN_PX = 18;
 
@@ -32,10 +33,11 @@ test('in presenter mode at 1280×720 the timeline is the largest thing on screen
   const presenter = new PresenterPage(page, 'fenced');
   // The whole walkthrough for real (the deep link's → runs every step up to the last): two lanes,
   // accepted writes, a freeze, a belief and the stale write; the longest narrations.
-  await page.goto('/labs/fenced/present?step=7');
+  const last = stepCountOf('fenced');
+  await page.goto(`/labs/fenced/present?step=${last}`);
   await expect(presenter.runSteps).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
   await page.keyboard.press('ArrowRight');
-  await presenter.expectStep(7, "The row holds B's value");
+  await presenter.expectStep(last, "The row holds B's value");
   await expect(presenter.writeMark('A', 'rejected')).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
 
   // Lane names: DOM text, at their computed size times any CSS zoom above them.

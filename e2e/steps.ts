@@ -8,7 +8,18 @@ import { walkthroughFor } from '../lib/model/walkthrough/walkthrough';
  */
 
 export function stepOf(lab: LabId, n: number): string {
-  return `Step ${n} of ${walkthroughFor(lab).length}`;
+  return `Step ${n} of ${stepCountOf(lab)}`;
+}
+
+/** How many steps a lab's walkthrough has (its definition's; the failover lab's is `failoverStepOf`'s). */
+export function stepCountOf(lab: LabId): number {
+  if (lab === 'failover') throw new Error("the failover lab's walkthrough depends on its mode: failoverStepOf");
+  return walkthroughFor(lab).length;
+}
+
+/** The title of the step whose id is `id` in a lab's walkthrough, as its definition words it. */
+export function stepTitleOf(lab: LabId, id: string): string {
+  return walkthroughFor(lab)[stepNumberOf(lab, id) - 1]?.title as string;
 }
 
 /** The number (from 1) of the step whose id is `id` in a lab's walkthrough, as its definition orders them. */
@@ -25,5 +36,5 @@ export function failoverStepOf(n: number, mode: 'async' | 'sync' = 'async'): str
 
 /** The last step's counter. */
 export function lastStepOf(lab: LabId): string {
-  return stepOf(lab, walkthroughFor(lab).length);
+  return stepOf(lab, stepCountOf(lab));
 }

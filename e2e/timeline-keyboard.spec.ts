@@ -3,6 +3,7 @@ import { seriousViolations } from './axe';
 import { freezeWorkers, writeKey, writesInDatabase } from './fault-room';
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { stepCountOf } from './steps';
 
 const WRITE_MARK = /^(?:Violation: )?(\S+)'s write "(.*)" with token (\d+): (accepted|rejected as stale)\./;
 
@@ -19,9 +20,10 @@ test('with the keyboard alone, a person reaches every mark, and the writes among
   const fenced = lab('fenced');
   // A short real run: A writes, freezes in its critical window, B takes over and writes, A wakes and
   // its stale write is rejected. Then both are frozen, so that no write lands during the walk.
-  await fenced.gotoWalkthrough(7);
+  const lastStep = stepCountOf('fenced');
+  await fenced.gotoWalkthrough(lastStep);
   await fenced.runSteps.click();
-  await fenced.expectStep(7, "The row holds B's value");
+  await fenced.expectStep(lastStep, "The row holds B's value");
   await fenced.gotoFreePlay();
   await expect(fenced.writeMark('A', 'rejected')).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
   await freezeWorkers(fenced, ['A', 'B']);

@@ -86,7 +86,7 @@ test('token-as-text at its last step: no write label overprints another, nor a w
   await expect(presenter.runSteps).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
   await presenter.runSteps.click();
   await expect(presenter.runSteps).toHaveCount(0, { timeout: 170_000 });
-  await presenter.expectStep(steps, /./, steps);
+  await presenter.expectStep(steps, /./);
   // Refusals pile up while the trainer talks: the busiest picture is a few of them in. Whose they are
   // depends on who wins each lease after the story (A and B both try again once refused): on a busy
   // machine B may win only one in 20 s (the clean-clone CI on 9039e1f), so any holder's refusal counts.

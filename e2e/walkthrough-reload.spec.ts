@@ -91,7 +91,7 @@ test('reloading the walkthrough and presenter pages at every step changes nothin
       if (shown === steps.length) break;
       // The next step, by a click: the one thing that drives the lab.
       await fenced.nextStep();
-      await expect(fenced.stepCounter).toHaveText(`Step ${shown + 1} of 7`, { timeout: WORKER_STEP_TIMEOUT });
+      await expect(fenced.stepCounter).toHaveText(counterOf('fenced', shown + 1), { timeout: WORKER_STEP_TIMEOUT });
       await expect(fenced.page.getByRole('status').filter({ hasText: /^Waiting for/ })).toHaveCount(0, {
         timeout: WORKER_STEP_TIMEOUT,
       });
@@ -143,11 +143,11 @@ test('a deep link shows its step and runs nothing until its button is pressed; o
   expectUnchanged(atFive, await readLabState(base, 'fenced'));
 
   // A deep link ahead, in presenter mode: → runs the steps up to it, as the button would.
-  await page.goto('/labs/fenced/present?step=7');
+  await page.goto(`/labs/fenced/present?step=${steps.length}`);
   await expect(presenter.where).toHaveText('The lab is at step 5.');
-  await expect(presenter.runSteps).toHaveText('Run steps 6 to 7');
+  await expect(presenter.runSteps).toHaveText(`Run steps 6 to ${steps.length}`);
   await page.keyboard.press('ArrowRight');
-  await presenter.expectStep(7, "The row holds B's value");
+  await presenter.expectStep(steps.length, "The row holds B's value");
   await expect(presenter.where).toHaveCount(0);
 });
 

@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { stepCountOf, stepOf } from './steps';
 
 test('the fenced walkthrough, step by step: the paused holder wakes up and its stale write is rejected', async ({
   lab,
@@ -86,7 +87,7 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
   // A step is a moment: back at step 2, every panel shows the lab as it was then, and says so.
   for (const step of [5, 4, 3, 2]) {
     await fenced.back.click();
-    await expect(fenced.stepCounter).toHaveText(`Step ${step} of 7`);
+    await expect(fenced.stepCounter).toHaveText(stepOf('fenced', step));
   }
   await expect(fenced.rowValue()).toHaveText('A-1');
   await expect(fenced.leaseHolder()).toHaveText('A');
@@ -100,7 +101,8 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
   await expect(fenced.nobodyHoldsTheLease).toBeVisible();
   await expect(fenced.page.getByText('No write yet at this moment.')).toBeVisible();
   // Forward to the last step again: live, and saying how long after the step it is.
-  for (let step = 2; step <= 7; step++) await fenced.nextStep();
-  await expect(fenced.page.getByText(/^live now, \d+ s after step 7$/).first()).toBeVisible();
+  const last = stepCountOf('fenced');
+  for (let step = 2; step <= last; step++) await fenced.nextStep();
+  await expect(fenced.page.getByText(new RegExp(`^live now, \\d+ s after step ${last}$`)).first()).toBeVisible();
   await expect(fenced.rowValue()).toHaveText('B-1');
 });

@@ -22,8 +22,9 @@ export class GuardPage extends LabPage {
   /** While the guard waits: its place in the room's line (or being attacked) and estimate, visible. */
   readonly queue: Locator;
 
+  /** `lab`: a your-guard lab's id (a private one's `p-…`). */
   constructor(page: Page, lab: string) {
-    super(page, lab);
+    super(page, lab, 'your-guard');
     this.editor = page.getByRole('form', { name: 'Your guard' });
     this.name = this.editor.getByLabel('Your name (on the class wall)');
     this.statement = this.editor.getByLabel('The statement');

@@ -1,4 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { isLabId, type LabId } from '../../lib/model/lab/lab-kinds';
+import { stepOf } from '../steps';
 
 /** Generous: every worker-driven step waits on real processes, leases of seconds and a 10 s freeze. */
 export const WORKER_STEP_TIMEOUT = 20_000;
@@ -62,10 +64,19 @@ export class LabPage {
   readonly notice: Locator;
   readonly error: Locator;
 
+  /** The lab's kind, whose walkthrough definition says how many steps it has (a shared lab's id is its kind). */
+  readonly kind: LabId;
+
+  /** A shared lab, named by its kind; or a private lab (`p-…`), with its kind. */
+  constructor(page: Page, lab: LabId);
+  constructor(page: Page, lab: string, kind: LabId);
   constructor(
     readonly page: Page,
     readonly lab: string,
+    kind?: LabId,
   ) {
+    if (kind === undefined && !isLabId(lab)) throw new Error(`${lab} is a private lab: its LabPage needs its kind`);
+    this.kind = kind ?? (lab as LabId);
     this.timeline = page.getByRole('region', { name: /^Timeline/ });
     this.marks = this.timeline.getByRole('group', { name: /^Timeline of / }).getByRole('button');
     this.writeMarks = this.timeline.getByRole('button', { name: /^(Violation: )?\S+'s write ".*" with token \d+: / });
@@ -206,14 +217,13 @@ export class LabPage {
   // The walkthrough.
 
   /**
-   * Waits for step `n` to be complete as a reader sees it: its counter, its narration, and no step
-   * still running. `of`: the walkthrough's length (7 for the pause story; the drifting clock tells its
-   * own in 6). Start over on a lab already at step 1 (a test's clean-up resets it) shows step 1 while
-   * its reset runs: a key pressed then (Q, →) is refused or lost, as a trainer's would be (seen in CI:
-   * poll.spec's Q).
+   * Waits for step `n` to be complete as a reader sees it: its counter ("Step n of N", N the length of
+   * the lab's walkthrough as its definition has it), its narration, and no step still running. Start
+   * over on a lab already at step 1 (a test's clean-up resets it) shows step 1 while its reset runs: a
+   * key pressed then (Q, →) is refused or lost, as a trainer's would be (seen in CI: poll.spec's Q).
    */
-  async expectStep(n: number, narration: string | RegExp, of = 7) {
-    await expect(this.stepCounter).toHaveText(`Step ${n} of ${of}`, { timeout: WORKER_STEP_TIMEOUT });
+  async expectStep(n: number, narration: string | RegExp) {
+    await expect(this.stepCounter).toHaveText(stepOf(this.kind, n), { timeout: WORKER_STEP_TIMEOUT });
     await expect(this.narration).toContainText(narration, { timeout: WORKER_STEP_TIMEOUT });
     await expect(this.stepRunning).toHaveCount(0, { timeout: WORKER_STEP_TIMEOUT });
   }
