@@ -199,9 +199,11 @@ describe('two more ways a holder outlives its lease, with real processes', SIDE_
       }
       assert.ok(violations.includes('token-went-back'), 'the checker names the lost update');
       assert.ok(violations.includes('write-after-expiry'), "and the write after the database's expiry");
+      // How many of A's writes land late depends on the machine's timing (on a loaded machine A wrote
+      // twice before it learned, each a violation): the verdict names B's value overwritten, first.
       assert.match(
         outcome.verdict,
-        /^UNSAFE \(A drifting clock\) \(the checker\): 1 violation in \d+ writes and \d+ grants: lost update: B's value "B-1" \(token \d+\) overwritten by A with token \d+ at .*written after its lease ran out$/,
+        /^UNSAFE \(A drifting clock\) \(the checker\): (1 violation|\d+ violations) in \d+ writes and \d+ grants: lost update: B's value "B-1" \(token \d+\) overwritten by A with token \d+ at .*written after its lease ran out$/,
       );
     });
   }
