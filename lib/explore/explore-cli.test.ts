@@ -1,33 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { UsageError } from '../model/core/errors';
+import { runCommandLine } from '../testing/command-line';
 import { parseExploreArgs } from './args';
 
 /** One run of `npm run explore` on the lane's database (DATABASE_URL): its exit code and what it printed. */
-function explore(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', 'lib/explore/main.ts', ...args],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+async function explore(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await runCommandLine('lib/explore/main.ts', args);
+  return { status: code, stdout, stderr };
 }
 
 test('the command line is checked with zod: bounds 1 to 3, a lab the explorer runs', () => {

@@ -1,28 +1,16 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
 import { parseBenchArgs } from '../../bench/args';
 import { NARRATED_LABS } from '../../bench/sizes';
 import { UsageError } from '../model/core/errors';
+import { runCommandLine } from './command-line';
 
 /*
  * The benchmark command's line as a person types it: --help prints the usage and exits 0, a bad
  * option or lab is refused in words with exit 2, and --labs names the narration's labs.
  */
 
-const run = promisify(execFile);
-const bench = (args: string[]) =>
-  run(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'bench/main.ts', ...args], {
-    timeout: 30_000,
-  }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({
-      code: error.code ?? -1,
-      stdout: error.stdout ?? '',
-      stderr: error.stderr ?? '',
-    }),
-  );
+const bench = (args: string[]) => runCommandLine('bench/main.ts', args, { timeoutMs: 30_000 });
 
 test('npm run bench -- --help: the usage, exit 0; an unknown option: the usage and the reason, exit 2', {
   timeout: 60_000,
