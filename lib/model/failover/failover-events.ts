@@ -23,6 +23,8 @@ export const FAILOVER_RESOURCE = LABS[FAILOVER_LAB].resource;
  * `--grants-past-cut`): one lane for all of them on the timeline, "Another client" in the narration.
  */
 export const OTHER_HOLDERS = 'others';
+/** The `n`th of the lock service's other locks (from 1), beside the lab's own: `lab/failover-other-1`, … */
+export const otherFailoverResource = (n: number) => `${FAILOVER_RESOURCE}-other-${n}`;
 
 const num = (token: string) => parseToken(token);
 /** A step's sequence value as an event records it, a number: 0 too (a standby that replayed no record, a sequence not yet used). */

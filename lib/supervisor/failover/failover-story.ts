@@ -8,7 +8,7 @@ import {
   readTokenSequence,
   writeFencedRow,
 } from '../../../db/failover-cluster';
-import { FAILOVER_RESOURCE, OTHER_HOLDERS } from '../../model/failover/failover-events';
+import { FAILOVER_RESOURCE, OTHER_HOLDERS, otherFailoverResource } from '../../model/failover/failover-events';
 import type { FailoverStep } from '../../model/failover/failover-steps';
 import type { ReplicaPair } from './replica-pair';
 
@@ -72,8 +72,9 @@ export async function runFailoverStory(
     await record(writeStep('B', grantB.token, 'B-1', 'primary', writeB));
 
     for (let i = 1; i <= (options.grantsPastCut ?? 0); i++) {
-      const other = await grantLease(b, { resource: `lab/failover-other-${i}`, holder: `O${i}`, ttlMs: 60_000 });
-      if (!other) throw new Error(`the lock lab/failover-other-${i} was not free`);
+      const resource = otherFailoverResource(i);
+      const other = await grantLease(b, { resource, holder: `O${i}`, ttlMs: 60_000 });
+      if (!other) throw new Error(`the lock ${resource} was not free`);
       // One lane for all of them on the timeline: their holders matter less than their tokens.
       await record(grantStep(OTHER_HOLDERS, other, 'primary'));
     }
