@@ -22,8 +22,8 @@ import { splitTests } from './test-groups';
  *   time per database, because files drive the same shared labs' real worker processes.
  *
  * FENCING_LAB_TEST_PART (`all` unless set): `pure` runs the pure files alone, `database` the database
- * lanes alone, so that `npm test` can run the pure files where the machine has CPU to spare (beside
- * e2e, which leaves about 45% of it idle: lib/testing/run-suites.ts) rather than beside the lanes.
+ * lanes alone (by hand: `npm test` runs both together; the pure files beside e2e slowed it more than
+ * they saved, docs/testing.md).
  *
  * With DATABASE_URL set, the database files run in one lane on that database. Each file's output is
  * printed whole when it ends; at the end, the time of each group and the slowest files. The time each
