@@ -150,11 +150,14 @@ test('kill -9 of the server attacking a guard: the other server attacks it again
   await new Promise((resolve) => survivor.child.once('exit', resolve));
 });
 
-test('12 guards submitted at once to two servers: each verdict is the one its statement gets alone', async () => {
+/** Each guard class twice: three times the two servers' slots, so that most wait in line. */
+const AT_ONCE = GUARD_CLASSES.length * 2;
+
+test(`${AT_ONCE} guards submitted at once to two servers: each verdict is the one its statement gets alone`, async () => {
   // One attack at a time each: the two servers share this machine's two CPUs, as one server's default of 2 would.
   await Promise.all([startHost(1), startHost(1)]);
   const queued = await Promise.all(
-    Array.from({ length: 12 }, async (_, i) => {
+    Array.from({ length: AT_ONCE }, async (_, i) => {
       const solo = GUARD_CLASSES[i % GUARD_CLASSES.length] as GuardClass;
       const { lab, ownerHash } = await yourGuardLab();
       const attempt = await enqueueGuardAttack({
@@ -181,7 +184,7 @@ test('12 guards submitted at once to two servers: each verdict is the one its st
     const words = now.map((a, i) => `T${i}: ${a?.outcome}: ${a?.verdict}`).join('\n');
     throw new Error(`${error.message}; where they stand:\n${words}`);
   });
-  console.log(`12 verdicts in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  console.log(`${AT_ONCE} verdicts in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   const { rows } = await getPool().query<{ run_by: string; n: number }>(
     'SELECT run_by, count(*)::int AS n FROM guard_attempts WHERE id = ANY($1) GROUP BY run_by',
     [queued.map(({ attempt }) => attempt.id)],
