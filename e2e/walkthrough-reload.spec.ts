@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { walkthroughFor } from '../lib/model/walkthrough/walkthrough';
 import { walkthroughPosition } from '../lib/model/walkthrough/walkthrough-progress';
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { type LabState, readLabState } from './lab-state';
 import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
@@ -124,6 +125,8 @@ test('a deep link shows its step and runs nothing until its button is pressed; o
   // The page is live (its feed delivered the lab), and still nothing ran.
   await expect(fenced.noHolderYet).toBeVisible();
   await expectNothingRan(page, base);
+  // A step shown but not yet run: no serious or critical accessibility violation.
+  expect(await seriousViolations(page)).toEqual([]);
 
   // The button is reachable from the keyboard; Enter on it runs steps 2 to 5 for real.
   await focusByTab(page, fenced.runSteps);

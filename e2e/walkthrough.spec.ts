@@ -1,3 +1,4 @@
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { stepCountOf, stepOf } from './steps';
@@ -79,6 +80,8 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
   // The history checker finds nothing wrong: no write went through with an older token.
   await expect(fenced.checkerOk).toBeVisible();
   await expect(fenced.checkerViolations).toHaveCount(0);
+  // At its end, every kind of mark drawn: no serious or critical accessibility violation.
+  expect(await seriousViolations(fenced.page)).toEqual([]);
 
   // Back shows the earlier narration again without running anything.
   await fenced.back.click();
