@@ -8,7 +8,7 @@ import type { LabPage } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
 import { SessionPage } from './pages/session-page';
 import { WallPage } from './pages/wall-page';
-import { stepNumberOf, stepOf } from './steps';
+import { failoverStepHeadingOf, failoverStepNumberOf, stepNumberOf, stepOf } from './steps';
 
 /*
  * The docs' pictures of the real screens (`npm run docs:pictures`, playwright.pictures.config.ts): the
@@ -156,9 +156,10 @@ const DRIVE: Record<ScreenId, Drive> = {
   'failover-lost-write': async (page) => {
     await page.goto('/labs/failover');
     await resetFailoverLab(page, PICTURE_STEP_TIMEOUT);
-    await runFailoverSteps(page, 1, 10, PICTURE_STEP_TIMEOUT);
-    await page.getByRole('button', { name: 'Show step 11', exact: true }).click();
-    await expect(page.getByRole('heading', { name: 'Step 11: The verdict' })).toBeVisible();
+    const verdictStep = failoverStepNumberOf('the-verdict');
+    await runFailoverSteps(page, 1, verdictStep - 1, PICTURE_STEP_TIMEOUT);
+    await page.getByRole('button', { name: `Show step ${verdictStep}`, exact: true }).click();
+    await expect(page.getByRole('heading', { name: failoverStepHeadingOf('the-verdict') })).toBeVisible();
     const verdict = page.getByRole('alert').filter({ hasText: /^✗ Checker: \d+ violations?/ });
     await expect(verdict).toBeVisible({ timeout: PICTURE_STEP_TIMEOUT });
     // The banner's findings are long: the window scrolled to the timeline, the walkthrough's verdict beside

@@ -4,7 +4,7 @@ import { seriousViolations } from './axe';
 import { FAILOVER_STEP_TIMEOUT, resetFailoverLab, runFailoverSteps } from './failover-walk';
 import { expect, test } from './fixtures';
 import { ImportPage } from './pages/replay-page';
-import { failoverStepOf } from './steps';
+import { failoverStepHeadingOf, failoverStepNumberOf, failoverStepOf } from './steps';
 
 /*
  * The failover lab walked through to the end in each mode, on a real primary and standby: what each
@@ -35,14 +35,16 @@ test('asynchronous replication: B’s acknowledged write is gone after the failo
   test.setTimeout(180_000);
   await page.goto('/labs/failover');
   await resetLab(page);
-  await runSteps(page, 1, 6);
+  const writeB = failoverStepNumberOf('b-writes');
+  const verdictStep = failoverStepNumberOf('the-verdict');
+  await runSteps(page, 1, writeB);
   // B's write, acknowledged by the primary: on the timeline while it is still in view.
   await expect(
     await mark(page, /^(Violation: )?B's write "B-\d+" with token \d+: accepted\..* on the primary$/),
   ).toHaveCount(1);
-  await runSteps(page, 7, 10);
-  await page.getByRole('button', { name: 'Show step 11', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Step 11: The verdict' })).toBeVisible();
+  await runSteps(page, writeB + 1, verdictStep - 1);
+  await page.getByRole('button', { name: `Show step ${verdictStep}`, exact: true }).click();
+  await expect(page.getByRole('heading', { name: failoverStepHeadingOf('the-verdict') })).toBeVisible();
   // The verdict step is the checker's: the banner's count, in the narration's words.
   const banner = await page
     .getByRole('alert')
@@ -119,15 +121,16 @@ test('synchronous replication: B’s commit waits on the cut wire, nothing ackno
 }) => {
   test.setTimeout(180_000);
   await page.goto('/labs/failover?mode=sync');
-  await runSteps(page, 1, 4);
-  await page.getByRole('button', { name: 'Run step 5', exact: true }).click();
+  const grantB = failoverStepNumberOf('b-takes-over', 'sync');
+  await runSteps(page, 1, grantB - 1);
+  await page.getByRole('button', { name: `Run step ${grantB}`, exact: true }).click();
   await expect(
     page.getByRole('status').filter({ hasText: 'waiting (the COMMIT is not acknowledged yet)' }),
   ).toBeVisible({
     timeout: STEP_TIMEOUT,
   });
   await expect(await mark(page, /^B's grant waits for the standby\./)).toHaveCount(1);
-  await runSteps(page, 6, 11);
+  await runSteps(page, grantB + 1, failoverStepNumberOf('the-verdict', 'sync') - 1);
   await expect(
     await mark(page, /^A's write "A-\d+" with token \d+: rejected as stale\..* on the promoted standby$/),
   ).toHaveCount(1);
@@ -152,9 +155,11 @@ test('a watcher sees the failover lab read-only; the page has no serious accessi
   const watcherContext = await browser.newContext({ ...(baseURL ? { baseURL } : {}) });
   try {
     const watcher = await watcherContext.newPage();
-    await watcher.goto('/labs/failover?mode=sync&step=5');
+    await watcher.goto(`/labs/failover?mode=sync&step=${failoverStepNumberOf('b-takes-over', 'sync')}`);
     await expect(watcher.getByText('Watching: only the trainer drives the failover lab.')).toBeVisible();
-    await expect(watcher.getByRole('heading', { name: /^Step 5: A’s lease runs out; B takes it over$/ })).toBeVisible();
+    await expect(
+      watcher.getByRole('heading', { name: failoverStepHeadingOf('b-takes-over', 'sync'), exact: true }),
+    ).toBeVisible();
     await expect(watcher.getByRole('button', { name: /^Run step/ })).toHaveCount(0);
     await expect(watcher.getByRole('button', { name: 'Kill the primary (SIGKILL)' })).toHaveCount(0);
     expect(await seriousViolations(watcher)).toEqual([]);
@@ -173,12 +178,15 @@ test('a deep link shows its step and runs nothing; its button runs the steps up 
   await page.goto('/labs/failover');
   await resetLab(page);
 
-  await page.goto('/labs/failover?step=4');
-  await expect(page.getByRole('heading', { name: 'Step 4: Replication is cut' })).toBeVisible();
+  const cut = failoverStepNumberOf('replication-cut');
+  await page.goto(`/labs/failover?step=${cut}`);
+  await expect(page.getByRole('heading', { name: failoverStepHeadingOf('replication-cut') })).toBeVisible();
   await expect(page.getByText('The lab is at step 0: run the steps before this one first.')).toBeVisible();
   await expect(page.getByRole('region', { name: /^Walkthrough/ }).getByRole('status')).toHaveText('');
-  await page.getByRole('button', { name: 'Run steps 1 to 4' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Steps 1 to 4: done' })).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: `Run steps 1 to ${cut}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Steps 1 to ${cut}: done` })).toBeVisible({
+    timeout: 60_000,
+  });
   await expect(page.getByText('The lab has done this step.')).toBeVisible();
   await expect(await mark(page, /^A's write "A-\d+" with token \d+: accepted\..* on the primary$/)).toHaveCount(1);
   await expect(await mark(page, /^Replication to the standby cut\./)).toHaveCount(1);
@@ -196,19 +204,23 @@ test('presenter mode: → runs the lab’s next step for real and tells it; a wa
   await page.getByRole('link', { name: 'Presenter mode' }).click();
   const counter = page.getByTestId('step-counter');
   const narration = page.getByTestId('narration');
-  await expect(counter).toHaveText(failoverStepOf(1));
+  // The story's first steps, one → apart: the pair's start, A's grant, A's write.
+  const start = failoverStepOf(failoverStepNumberOf('start'));
+  const grantA = failoverStepOf(failoverStepNumberOf('a-takes-the-lease'));
+  const writeA = failoverStepOf(failoverStepNumberOf('a-writes'));
+  await expect(counter).toHaveText(start);
   await expect(narration).toContainText('Two real PostgreSQL servers start,');
-  // → runs step 1 and tells it from its record; the next → runs step 2, told the same way: never an empty box.
+  // → runs the start and tells it from its record; the next → runs A's grant, told the same way: never an empty box.
   await page.keyboard.press('ArrowRight');
   await expect(narration).toContainText('Two real PostgreSQL servers started', { timeout: STEP_TIMEOUT });
-  await expect(counter).toHaveText(failoverStepOf(1));
+  await expect(counter).toHaveText(start);
   await page.keyboard.press('ArrowRight');
-  await expect(counter).toHaveText(failoverStepOf(2), { timeout: STEP_TIMEOUT });
+  await expect(counter).toHaveText(grantA, { timeout: STEP_TIMEOUT });
   await expect(narration).toContainText(/A was granted the lease with token \d+ by the primary/, {
     timeout: STEP_TIMEOUT,
   });
   await page.keyboard.press('ArrowRight');
-  await expect(counter).toHaveText(failoverStepOf(3), { timeout: STEP_TIMEOUT });
+  await expect(counter).toHaveText(writeA, { timeout: STEP_TIMEOUT });
   await expect(narration).toContainText(/A wrote "A-\d+" with token \d+: the primary accepted it/, {
     timeout: STEP_TIMEOUT,
   });
@@ -218,12 +230,12 @@ test('presenter mode: → runs the lab’s next step for real and tells it; a wa
     const watcher = await watcherContext.newPage();
     await watcher.goto('/labs/failover/present');
     const watched = watcher.getByTestId('narration');
-    await expect(watcher.getByTestId('step-counter')).toHaveText(failoverStepOf(3));
+    await expect(watcher.getByTestId('step-counter')).toHaveText(writeA);
     await expect(watched).toContainText(/A wrote "A-\d+"/);
 
-    // Back: the trainer's step 2, its words, and the timeline as of its moment (A's write not yet there).
+    // Back to A's grant: the trainer's step, its words, and the timeline as of its moment (A's write not yet there).
     await page.keyboard.press('ArrowLeft');
-    await expect(counter).toHaveText(failoverStepOf(2));
+    await expect(counter).toHaveText(grantA);
     await expect(narration).toContainText('A was granted the lease with token');
     const list = page.getByRole('list', { name: 'Marks on the timeline' });
     await expect(list.getByRole('button', { name: /^A's lease, token \d+\./ })).toHaveCount(1);
@@ -231,14 +243,14 @@ test('presenter mode: → runs the lab’s next step for real and tells it; a wa
       list.getByRole('button', { name: /^A primary and a streaming standby started \(asynchronous/ }),
     ).toHaveCount(1);
     await expect(list.getByRole('button', { name: /^A's write "A-\d+"/ })).toHaveCount(0);
-    await expect(watcher.getByTestId('step-counter')).toHaveText(failoverStepOf(2));
+    await expect(watcher.getByTestId('step-counter')).toHaveText(grantA);
     await expect(watched).toContainText('A was granted the lease with token');
 
-    // Start over: a new pair; the watcher shows step 1 told from the new story, never a blank step 2.
+    // Start over: a new pair; the watcher shows the start told from the new story, never a blank A's grant.
     await page.getByRole('button', { name: 'Start over' }).click();
     await expect(narration).toContainText('Two real PostgreSQL servers started', { timeout: STEP_TIMEOUT });
-    await expect(counter).toHaveText(failoverStepOf(1));
-    await expect(watcher.getByTestId('step-counter')).toHaveText(failoverStepOf(1), { timeout: STEP_TIMEOUT });
+    await expect(counter).toHaveText(start);
+    await expect(watcher.getByTestId('step-counter')).toHaveText(start, { timeout: STEP_TIMEOUT });
     await expect(watched).toContainText('Two real PostgreSQL servers started', { timeout: STEP_TIMEOUT });
   } finally {
     await watcherContext.close();

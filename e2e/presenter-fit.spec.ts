@@ -4,7 +4,7 @@ import { expect, test } from './fixtures';
 import { type LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
 import { axisLabels, lastFrame, lastFrameAt, recordLastFrame } from './painted';
-import { stepCountOf, stepNumberOf, stepOf } from './steps';
+import { failoverStepCountOf, failoverStepOf, stepCountOf, stepNumberOf, stepOf } from './steps';
 
 /*
  * The projector (1280×720) and the phone (390 px): every step of every lab's presenter fits with its
@@ -136,13 +136,13 @@ test('failover: the asynchronous story after a synchronous one says so, and ever
   await expect(presenter.narration).toHaveText(
     "Not run yet: this lab's last story used synchronous replication. → starts the asynchronous story with a new pair (the last story's history goes).",
   );
-  const steps = (await presenter.stepCounter.textContent())?.match(/of (\d+)/)?.[1];
+  const steps = failoverStepCountOf('async');
   await page.goto(`/labs/failover/present?mode=async&step=${steps}`);
   await presenter.runSteps.click();
   await expect(presenter.runSteps).toHaveCount(0, { timeout: 180_000 });
   await expect(page.getByText(/^Waiting for /)).toHaveCount(0, { timeout: 60_000 });
-  await expect(presenter.stepCounter).toHaveText(`Step ${steps} of ${steps}`);
-  await walkEveryStep(presenter, Number(steps), 'failover');
+  await expect(presenter.stepCounter).toHaveText(failoverStepOf(steps));
+  await walkEveryStep(presenter, steps, 'failover');
   // The story ends with the pair stopped, as the failover specs leave it.
   await page.goto('/labs/failover');
   await page.getByRole('button', { name: 'Reset the lab (stops the pair)' }).click();

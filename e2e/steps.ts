@@ -1,4 +1,5 @@
-import { failoverWalkthrough } from '../lib/model/failover/failover-walkthrough';
+import type { FailoverMode } from '../lib/model/failover/failover-servers-at';
+import { type FailoverStepId, failoverWalkthrough } from '../lib/model/failover/failover-walkthrough';
 import type { LabId } from '../lib/model/lab/lab-kinds';
 import { walkthroughFor } from '../lib/model/walkthrough/walkthrough';
 
@@ -11,9 +12,9 @@ export function stepOf(lab: LabId, n: number): string {
   return `Step ${n} of ${stepCountOf(lab)}`;
 }
 
-/** How many steps a lab's walkthrough has (its definition's; the failover lab's is `failoverStepOf`'s). */
+/** How many steps a lab's walkthrough has (its definition's; the failover lab's is `failoverStepCountOf`'s). */
 export function stepCountOf(lab: LabId): number {
-  if (lab === 'failover') throw new Error("the failover lab's walkthrough depends on its mode: failoverStepOf");
+  if (lab === 'failover') throw new Error("the failover lab's walkthrough depends on its mode: failoverStepCountOf");
   return walkthroughFor(lab).length;
 }
 
@@ -29,9 +30,35 @@ export function stepNumberOf(lab: LabId, id: string): number {
   return index + 1;
 }
 
-/** The failover lab's, whose walkthrough depends on its replication mode (asynchronous by default). */
-export function failoverStepOf(n: number, mode: 'async' | 'sync' = 'async'): string {
-  return `Step ${n} of ${failoverWalkthrough(mode).length}`;
+/*
+ * The failover lab's, whose walkthrough depends on its replication mode (asynchronous by default):
+ * its steps found by id in `failoverWalkthrough(mode)`, as the other labs' in `walkthroughFor(lab)`.
+ */
+
+export function failoverStepOf(n: number, mode: FailoverMode = 'async'): string {
+  return `Step ${n} of ${failoverStepCountOf(mode)}`;
+}
+
+/** How many steps the failover walkthrough has in `mode`. */
+export function failoverStepCountOf(mode: FailoverMode = 'async'): number {
+  return failoverWalkthrough(mode).length;
+}
+
+/** The title of the failover step whose id is `id`, as its definition words it in `mode`. */
+export function failoverStepTitleOf(id: FailoverStepId, mode: FailoverMode = 'async'): string {
+  return failoverWalkthrough(mode)[failoverStepNumberOf(id, mode) - 1]?.title as string;
+}
+
+/** The number (from 1) of the failover step whose id is `id`, as its definition orders them in `mode`. */
+export function failoverStepNumberOf(id: FailoverStepId, mode: FailoverMode = 'async'): number {
+  const index = failoverWalkthrough(mode).findIndex((step) => step.id === id);
+  if (index < 0) throw new Error(`the failover lab's ${mode} walkthrough has no step ${id}`);
+  return index + 1;
+}
+
+/** A failover step's heading as the walkthrough shows it: "Step n: its title". */
+export function failoverStepHeadingOf(id: FailoverStepId, mode: FailoverMode = 'async'): string {
+  return `Step ${failoverStepNumberOf(id, mode)}: ${failoverStepTitleOf(id, mode)}`;
 }
 
 /** The last step's counter. */

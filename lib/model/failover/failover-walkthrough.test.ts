@@ -168,3 +168,12 @@ test('the synchronous heal is done once B’s grant, which waited on it, is reco
   assert.equal(failoverProgress(walkthrough, healedOnly), 5);
   assert.equal(failoverStepWords(walkthrough, healedOnly, 5).done, false);
 });
+
+test('each step has its own id, by which the tests find it; the heal is the synchronous story’s only', () => {
+  const ids = (mode: 'async' | 'sync') => failoverWalkthrough(mode).map((step) => step.id);
+  for (const mode of ['async', 'sync'] as const) assert.equal(new Set(ids(mode)).size, ids(mode).length, mode);
+  assert.deepEqual(
+    ids('sync').filter((id) => !ids('async').includes(id)),
+    ['replication-heals'],
+  );
+});

@@ -23,12 +23,28 @@ export type FailoverAction =
   | { kind: 'kill' }
   | { kind: 'promote' };
 
+/** Each step of the failover walkthrough, by what it tells (the heal only in the synchronous story). */
+export type FailoverStepId =
+  | 'start'
+  | 'a-takes-the-lease'
+  | 'a-writes'
+  | 'replication-cut'
+  | 'b-takes-over'
+  | 'replication-heals'
+  | 'b-writes'
+  | 'primary-dies'
+  | 'standby-promoted'
+  | 'a-writes-late'
+  | 'c-takes-the-lease'
+  | 'the-verdict';
+
 /**
  * A step of the failover walkthrough: what it will do (`preview`, before it has run) and its words
  * once it has, read from the steps the lab recorded (`narrate`): tokens, values, what each server
  * held. Nothing is said of a step before its record is there.
  */
 export type FailoverWalkthroughStep = {
+  id: FailoverStepId;
   title: string;
   preview: string;
   narrate: (story: FailoverStory) => string;
@@ -80,6 +96,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
 
   const steps: FailoverWalkthroughStep[] = [
     {
+      id: 'start',
       title: `Start a primary and a standby (${sync ? 'synchronous' : 'asynchronous'} replication)`,
       preview: `Two real PostgreSQL servers start, the standby streaming from the primary (${sync ? 'synchronously' : 'asynchronously'}), through a proxy the lab can cut.`,
       narrate: (story) => {
@@ -91,6 +108,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'start', mode },
     },
     {
+      id: 'a-takes-the-lease',
       title: 'A takes the lease',
       preview:
         'A asks the primary for the lease; its token comes from the sequence, in the same committed transaction.',
@@ -101,6 +119,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'grant', holder: 'A' },
     },
     {
+      id: 'a-writes',
       title: 'A writes',
       preview: 'A writes the protected row with its token, through the guard.',
       narrate: (story) => {
@@ -110,6 +129,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'write', holder: 'A' },
     },
     {
+      id: 'replication-cut',
       title: 'Replication is cut',
       preview: 'The proxy between the primary and the standby drops the connection and refuses new ones.',
       narrate: (story) => {
@@ -122,6 +142,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'cut' },
     },
     {
+      id: 'b-takes-over',
       title: 'A’s lease runs out; B takes it over',
       preview: sync
         ? 'B asks for the lease; its grant commits on the primary, whose COMMIT waits for the standby.'
@@ -144,6 +165,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
     ...(sync
       ? [
           {
+            id: 'replication-heals' as const,
             title: 'Replication heals; B’s grant goes through',
             preview: 'The proxy lets the standby reach the primary again.',
             narrate: (story: FailoverStory) => {
@@ -156,6 +178,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
         ]
       : []),
     {
+      id: 'b-writes',
       title: 'B writes',
       preview: 'B writes the protected row with its newer token.',
       narrate: (story) => {
@@ -166,6 +189,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'write', holder: 'B' },
     },
     {
+      id: 'primary-dies',
       title: 'The primary dies',
       preview: 'The primary’s postmaster is killed (SIGKILL), as a machine would die.',
       narrate: (story) => {
@@ -178,6 +202,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'kill' },
     },
     {
+      id: 'standby-promoted',
       title: 'The standby is promoted',
       preview: 'The standby is promoted: what it holds is all the lab has now.',
       narrate: (story) => {
@@ -193,6 +218,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'promote' },
     },
     {
+      id: 'a-writes-late',
       title: 'A, late, writes with its old token',
       preview: 'A, which still believes it holds the lease, sends a write with its old token to the promoted standby.',
       narrate: (story) => {
@@ -207,6 +233,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'write', holder: 'A' },
     },
     {
+      id: 'c-takes-the-lease',
       title: 'C takes the lease',
       preview: 'C asks the promoted standby for the lease.',
       narrate: (story) => {
@@ -222,6 +249,7 @@ export function failoverWalkthrough(mode: 'async' | 'sync'): FailoverWalkthrough
       action: { kind: 'grant', holder: 'C' },
     },
     {
+      id: 'the-verdict',
       title: 'The verdict',
       preview: 'What the checker found in this story.',
       narrate: (story) => {
