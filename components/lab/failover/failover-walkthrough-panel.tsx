@@ -66,7 +66,7 @@ export function FailoverWalkthroughPanel(props: {
       </p>
       <ol className="list-decimal space-y-1 pl-6">
         {walkthrough.map((step, index) => (
-          <li key={step.title} aria-current={index + 1 === shown ? 'step' : undefined}>
+          <li key={step.id} aria-current={index + 1 === shown ? 'step' : undefined}>
             <Link
               className={index + 1 === shown ? 'font-bold underline' : 'underline'}
               href={`/labs/failover?mode=${mode}&step=${index + 1}`}
