@@ -29,7 +29,8 @@ import { startWorkerSessionWatchdog, stopWorkerSessionWatchdog } from './worker-
 const TRAINER = { trainerProof: trainerProofOf(trainerKey()) };
 const LAB = 'fenced';
 const FAST = { leaseTtlMs: 1_000, renewEveryMs: 300, writeEveryMs: 200 };
-const LOOP_MS = 60_000;
+/** Long enough for the watchdog to end the probe many times over: before it, A and B were gone within 3 s. */
+const LOOP_MS = 20_000;
 
 let startedAfterId = 0;
 const pids: Record<string, number> = {};
