@@ -19,6 +19,8 @@ import { MUTANTS, type Mutant } from './mutations';
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Planted bugs tried at once, each in its own scratch copy. */
+const MUTANT_LANES = 2;
 
 const argsSchema = z.strictObject({
   baseline: z.boolean(),
@@ -152,10 +154,16 @@ async function main(): Promise<number> {
   }
 
   const started = Date.now();
-  const dir = await scratchCopy();
-  console.log(`${selected.length} planted bugs, in a scratch copy at ${dir}`);
+  // Two lanes, each with a scratch copy of its own, take the planted bugs in turn (the node suite's two
+  // database lanes, for the same 2 CPUs): each run already has a PostgreSQL of its own.
+  const lanes = Math.max(1, Math.min(MUTANT_LANES, selected.length));
+  const dirs = await Promise.all(Array.from({ length: lanes }, () => scratchCopy()));
+  console.log(
+    `${selected.length} planted bugs, in ${lanes === 1 ? 'a scratch copy' : `${lanes} scratch copies`} at ${dirs.join(', ')}`,
+  );
   try {
     if (baseline) {
+      const dir = dirs[0] as string;
       for (const filter of [...new Set(selected.flatMap((m) => m.tests))]) {
         const run = await runTests(dir, filter);
         if (!run.ok) {
@@ -166,31 +174,35 @@ async function main(): Promise<number> {
       console.log(`baseline: the tests pass unmutated (${Math.round((Date.now() - started) / 1000)} s)`);
     }
     const survivors: string[] = [];
-    for (const m of selected) {
-      const t0 = Date.now();
-      for (const file of files) await writeFile(path.join(dir, file), originals.get(file) as string);
-      for (const file of new Set(m.replacements.map((r) => r.file))) {
-        await writeFile(path.join(dir, file), plant(originals.get(file) as string, m, file));
-      }
-      let caught: { filter: string; run: Run } | undefined;
-      for (const filter of m.tests) {
-        const run = await runTests(dir, filter, m.name);
-        if (!run.ok) {
-          caught = { filter, run };
-          break;
+    const queue = [...selected];
+    const lane = async (dir: string) => {
+      for (let m = queue.shift(); m; m = queue.shift()) {
+        const t0 = Date.now();
+        for (const file of files) await writeFile(path.join(dir, file), originals.get(file) as string);
+        for (const file of new Set(m.replacements.map((r) => r.file))) {
+          await writeFile(path.join(dir, file), plant(originals.get(file) as string, m, file));
+        }
+        let caught: { filter: string; run: Run } | undefined;
+        for (const filter of m.tests) {
+          const run = await runTests(dir, filter, m.name);
+          if (!run.ok) {
+            caught = { filter, run };
+            break;
+          }
+        }
+        const seconds = Math.round((Date.now() - t0) / 1000);
+        if (caught) {
+          // The spec reporter names a failed test before the suites around it: the first is the test.
+          const by = caught.run.failed[0] ?? 'the run failed';
+          console.log(`caught    ${m.name} (${seconds} s): ${m.what}\n          by ${caught.filter}: ${by}`);
+          if (verbose) console.log(caught.run.output);
+        } else {
+          survivors.push(m.name);
+          console.log(`SURVIVED  ${m.name} (${seconds} s): ${m.what}\n          ${m.tests.join(', ')} all passed`);
         }
       }
-      const seconds = Math.round((Date.now() - t0) / 1000);
-      if (caught) {
-        // The spec reporter names a failed test before the suites around it: the first is the test.
-        const by = caught.run.failed[0] ?? 'the run failed';
-        console.log(`caught    ${m.name} (${seconds} s): ${m.what}\n          by ${caught.filter}: ${by}`);
-        if (verbose) console.log(caught.run.output);
-      } else {
-        survivors.push(m.name);
-        console.log(`SURVIVED  ${m.name} (${seconds} s): ${m.what}\n          ${m.tests.join(', ')} all passed`);
-      }
-    }
+    };
+    await Promise.all(dirs.map(lane));
     const total = Math.round((Date.now() - started) / 1000);
     console.log(
       survivors.length
@@ -199,7 +211,7 @@ async function main(): Promise<number> {
     );
     return survivors.length ? 1 : 0;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   }
 }
 
