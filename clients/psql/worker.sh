@@ -8,6 +8,8 @@
 # Run by `npm run worker -- --exec clients/psql/worker.sh` (FENCING_LAB_INSTANCE and _KIND set), it neither joins
 # nor beats: the runner has, and it freezes this whole process group when the lab pauses the lane.
 set -uo pipefail
+# Bash 5 (a coprocess, and its own clock: no GNU date needed). macOS's /bin/bash is 3.2: brew install bash.
+((BASH_VERSINFO[0] >= 5)) || { echo "this client needs bash 5 or later (this is $BASH_VERSION)" >&2; exit 2; }
 url=${FENCING_LAB_URL:?set FENCING_LAB_URL}; lab=${FENCING_LAB_LAB:?set FENCING_LAB_LAB}
 name=${FENCING_LAB_NAME:?set FENCING_LAB_NAME}; key=${FENCING_LAB_JOIN_KEY:-}
 ttl_ms=${FENCING_LAB_TTL_MS:-2000}; every_s=${FENCING_LAB_WRITE_EVERY_S:-0.3}
@@ -34,6 +36,7 @@ lit() { local s=${1//\'/\'\'}; printf "'%s'" "$s"; }          # a SQL string lit
 me="$(lit "$lab"), $(lit "$name"), $(lit "$instance")"
 event() { q "SELECT worker_record_event($me, $(lit "$1"), ${2:-NULL}, $(lit "${3:-{\}}")::jsonb)" >/dev/null; }
 fail() { echo "$name: $*" >&2; exit 1; }
+now_ms() { local us=${EPOCHREALTIME//[.,]/}; echo $((us / 1000)); }  # this machine's clock, in ms
 
 if [[ -z $runner ]]; then
 settings="{\"name\": \"$name\", \"protocol\": 1, \"leaseTtlMs\": $ttl_ms}"
@@ -63,12 +66,12 @@ while [[ -z $stopping ]]; do
     done <<<"$(q "SELECT * FROM worker_take_commands($me)")"
     [[ -n $stopping ]] && break
   fi
-  now=$(date +%s%3N)
+  now=$(now_ms)
   if [[ -z $token ]]; then
     IFS='|' read -r outcome _r _h granted _rest <<<"$(q "SELECT * FROM worker_acquire_lease($me, $ttl_ms)")"
     if [[ $outcome == granted ]]; then
       token=$granted; until_ms=$((now + ttl_ms)); next_renew_ms=$((now + ttl_ms / 3))
-      echo "I hold token $token until $(date -d "@$((until_ms / 1000))" +%T) (by my own clock)"
+      printf 'I hold token %s until %(%T)T (by my own clock)\n' "$token" $((until_ms / 1000))
     fi
   elif ((now >= until_ms)); then
     echo "my lease (token $token) ran out by my own clock: I lost the lease"; event lease_lost "$token"; token=''
