@@ -285,6 +285,33 @@ test('Ctrl-C on the runner ends the program with it, its stop recorded; a runner
   }
 });
 
+test("a join the lab refuses is told in words, with the protocol's code, exit 2, and the program never starts", {
+  timeout: 60_000,
+}, async () => {
+  // The shared fenced lab, not opened to remote workers: not_open.
+  const line = await testWorkerLineUrl({ who: 'python-runner-refused', lab: 'fenced' });
+  const marker = `never-started-${process.pid}`;
+  const shared = startRunner(['--db', line, '--lab', 'fenced', '--name', 'Refused', '--', 'sleep', '30', marker]);
+  assert.equal(await shared.exited, 2, shared.output());
+  assert.match(
+    shared.output(),
+    /^the lab fenced refused Refused: this shared lab takes no remote workers now: your trainer opens it to them on the lab's page \(not_open, docs\/protocol\.md\)$/m,
+  );
+  // A private lab without its key is no lab to this line: no_lab.
+  const { lab } = await privateLab('fenced');
+  const keyless = startRunner(['--db', line, '--lab', lab, '--name', 'Refused', '--', 'sleep', '30', marker]);
+  assert.equal(await keyless.exited, 2, keyless.output());
+  assert.match(
+    keyless.output(),
+    /refused Refused: no such lab in this database, or a private lab without its --join-key \(no_lab,/,
+  );
+  assert.deepEqual(
+    readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && programHas(pid, marker)),
+    [],
+    'the program never started',
+  );
+});
+
 test('a bad command line is refused in words, exit 2, before anything joins', { timeout: 30_000 }, async () => {
   const url = 'postgres://nobody@127.0.0.1:1/none';
   for (const { args, words } of [
