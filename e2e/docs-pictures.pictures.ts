@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
+import type { FailoverStepId } from '../lib/model/failover/failover-walkthrough';
 import type { LabId } from '../lib/model/lab/lab-kinds';
-import { SCREEN_SIZE, SCREENS, type ScreenId } from '../lib/testing/docs-screens';
+import { SCREEN_SIZE, SCREENS, type ScreenId, screenStep } from '../lib/testing/docs-screens';
 import { resetFailoverLab, runFailoverSteps } from './failover-walk';
 import { expect, test } from './fixtures';
 import { GuardPage } from './pages/guard-page';
@@ -31,6 +32,19 @@ type Drive = (page: Page, lab: (id: LabId) => LabPage) => Promise<Shot>;
  */
 const PICTURE_STEP_TIMEOUT = 60_000;
 
+/** The walkthrough step a screen shows: its `at` in lib/testing/docs-screens.ts. */
+function shownAt(id: ScreenId): { lab: LabId; step: string } {
+  const at = screenStep(id);
+  if (!at) throw new Error(`${id} names no walkthrough step (its at in lib/testing/docs-screens.ts)`);
+  return at;
+}
+
+/** The number of the walkthrough step a screen shows. */
+const shownStep = (id: ScreenId) => stepNumberOf(shownAt(id).lab, shownAt(id).step);
+
+/** The lab whose walkthrough a screen shows. */
+const screenLab = (id: ScreenId) => shownAt(id).lab;
+
 /** Runs a walkthrough from its reset to step `n`. */
 async function walkTo(walk: LabPage, n: number) {
   await walk.gotoWalkthrough();
@@ -44,14 +58,14 @@ async function walkTo(walk: LabPage, n: number) {
 }
 
 /**
- * A lab's walkthrough at the step that shows its lesson (`stepId`, found in the lab's walkthrough
+ * A lab's walkthrough at the step that shows its lesson (the screen's `at`, found in the lab's walkthrough
  * definition), once its narration says `says` and the checker gives its verdict: the picture from the
  * checker's top down to the timeline's bottom or the walkthrough's buttons.
  */
-function lessonStep(labId: LabId, stepId: string, says: string | RegExp, checker: 'holds' | 'breaks'): Drive {
+function lessonStep(id: ScreenId, says: string | RegExp, checker: 'holds' | 'breaks'): Drive {
   return async (_page, lab) => {
-    const walk = lab(labId);
-    await walkTo(walk, stepNumberOf(labId, stepId));
+    const walk = lab(screenLab(id));
+    await walkTo(walk, shownStep(id));
     await expect(walk.narration).toContainText(says, { timeout: PICTURE_STEP_TIMEOUT });
     const verdict = checker === 'holds' ? walk.checkerOk : walk.checkerViolations;
     await expect(verdict).toBeVisible({ timeout: PICTURE_STEP_TIMEOUT });
@@ -69,7 +83,7 @@ const GUARD_SET = 'UPDATE guarded_row SET value = $1, last_token = $2 WHERE id =
 const DRIVE: Record<ScreenId, Drive> = {
   'fenced-rejected': async (_page, lab) => {
     const fenced = lab('fenced');
-    await walkTo(fenced, stepNumberOf('fenced', 'a-wakes'));
+    await walkTo(fenced, shownStep('fenced-rejected'));
     await expect(fenced.narration).toContainText('rejected as stale', { timeout: PICTURE_STEP_TIMEOUT });
     await expect(fenced.writeMark('A', 'rejected')).toHaveCount(1, { timeout: PICTURE_STEP_TIMEOUT });
     await expect(fenced.checkerOk).toBeVisible();
@@ -78,7 +92,7 @@ const DRIVE: Record<ScreenId, Drive> = {
   'fenced-presenter': async (page) => {
     const presenter = new PresenterPage(page, 'fenced');
     await presenter.gotoPresenter();
-    await expect(presenter.stepCounter).toHaveText(stepOf('fenced', stepNumberOf('fenced', 'a-wakes')), {
+    await expect(presenter.stepCounter).toHaveText(stepOf('fenced', shownStep('fenced-presenter')), {
       timeout: PICTURE_STEP_TIMEOUT,
     });
     await expect(presenter.narration).toContainText('rejected as stale', { timeout: PICTURE_STEP_TIMEOUT });
@@ -87,37 +101,25 @@ const DRIVE: Record<ScreenId, Drive> = {
   },
   'no-fencing-lost-update': async (_page, lab) => {
     const noFencing = lab('no-fencing');
-    await walkTo(noFencing, stepNumberOf('no-fencing', 'a-wakes'));
+    await walkTo(noFencing, shownStep('no-fencing-lost-update'));
     await expect(noFencing.narration).toContainText('a lost update', { timeout: PICTURE_STEP_TIMEOUT });
     await expect(noFencing.checkerViolations).toHaveText('✗ Checker: 1 violation', { timeout: PICTURE_STEP_TIMEOUT });
     return { fromTopOf: noFencing.checkerViolations };
   },
-  'read-check-write-lost-update': lessonStep('read-check-write', 'a-wakes', 'a lost update', 'breaks'),
+  'read-check-write-lost-update': lessonStep('read-check-write-lost-update', 'a lost update', 'breaks'),
   'token-as-text-b-refused': lessonStep(
-    'token-as-text',
-    'a-wakes',
+    'token-as-text-b-refused',
     "it never held B's value, which was refused",
     'breaks',
   ),
-  'per-process-counter-lost-update': lessonStep('per-process-counter', 'a-wakes', 'a lost update', 'breaks'),
-  'same-token-takeover-lost-update': lessonStep('same-token-takeover', 'a-wakes', 'a lost update', 'breaks'),
-  'bypass-lost-update': lessonStep('bypass', 'a-wakes', 'catch-up path', 'breaks'),
-  'delayed-packet-unfenced-lost-update': lessonStep(
-    'delayed-packet-unfenced',
-    'held-write-arrives',
-    'a lost update',
-    'breaks',
-  ),
-  'drifting-clock-lost-update': lessonStep('drifting-clock', 'a-writes-late', 'a lost update', 'breaks'),
-  'delayed-packet-rejected': lessonStep(
-    'delayed-packet',
-    'held-write-arrives',
-    'when it arrives does not matter',
-    'holds',
-  ),
+  'per-process-counter-lost-update': lessonStep('per-process-counter-lost-update', 'a lost update', 'breaks'),
+  'same-token-takeover-lost-update': lessonStep('same-token-takeover-lost-update', 'a lost update', 'breaks'),
+  'bypass-lost-update': lessonStep('bypass-lost-update', 'catch-up path', 'breaks'),
+  'delayed-packet-unfenced-lost-update': lessonStep('delayed-packet-unfenced-lost-update', 'a lost update', 'breaks'),
+  'drifting-clock-lost-update': lessonStep('drifting-clock-lost-update', 'a lost update', 'breaks'),
+  'delayed-packet-rejected': lessonStep('delayed-packet-rejected', 'when it arrives does not matter', 'holds'),
   'drifting-clock-fenced-rejected': lessonStep(
-    'drifting-clock-fenced',
-    'a-writes-late',
+    'drifting-clock-fenced-rejected',
     'fencing does not ask what A believes',
     'holds',
   ),
@@ -156,10 +158,12 @@ const DRIVE: Record<ScreenId, Drive> = {
   'failover-lost-write': async (page) => {
     await page.goto('/labs/failover');
     await resetFailoverLab(page, PICTURE_STEP_TIMEOUT);
-    const verdictStep = failoverStepNumberOf('the-verdict');
+    // The screen's step, by id (failoverStepNumberOf throws on an id the failover walkthrough has not).
+    const shown = shownAt('failover-lost-write').step as FailoverStepId;
+    const verdictStep = failoverStepNumberOf(shown);
     await runFailoverSteps(page, 1, verdictStep - 1, PICTURE_STEP_TIMEOUT);
     await page.getByRole('button', { name: `Show step ${verdictStep}`, exact: true }).click();
-    await expect(page.getByRole('heading', { name: failoverStepHeadingOf('the-verdict') })).toBeVisible();
+    await expect(page.getByRole('heading', { name: failoverStepHeadingOf(shown) })).toBeVisible();
     const verdict = page.getByRole('alert').filter({ hasText: /^✗ Checker: \d+ violations?/ });
     await expect(verdict).toBeVisible({ timeout: PICTURE_STEP_TIMEOUT });
     // The banner's findings are long: the window scrolled to the timeline, the walkthrough's verdict beside

@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { BENCHES } from '../../bench/args';
 import { LAB_KINDS } from '../labs/index';
+import { failoverWalkthrough } from '../model/failover/failover-walkthrough';
+import { walkthroughFor } from '../model/walkthrough/walkthrough';
 import {
   anchorsOf,
   backtickedPaths,
@@ -20,7 +22,7 @@ import {
   tableRows,
 } from './docs-check';
 import { DOCS_PICTURES, stalePictures } from './docs-pictures';
-import { MAX_SCREEN_BYTES, SCREEN_SIZE, SCREENS } from './docs-screens';
+import { MAX_SCREEN_BYTES, SCREEN_SIZE, SCREENS, screenStep } from './docs-screens';
 import { MUTANTS } from './mutations';
 
 /*
@@ -191,6 +193,38 @@ test('every picture the docs show is one `npm run docs:pictures` makes, with alt
       const file = path.join(path.dirname(doc), decodeURIComponent(target));
       if (!made.has(file)) wrong.push(`${doc}:${n}: ${target} is made by no one (lib/testing/docs-screens.ts)`);
       if (alt.split(' ').length < 4) wrong.push(`${doc}:${n}: ${target} has no alt text worth the name`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test("a picture's step number, in its alt text and in what the list says it shows, is its walkthrough's today", () => {
+  const wrong: string[] = [];
+  const said: Array<{ where: string; file: string; text: string }> = SCREENS.map(({ id, file, shows }) => ({
+    where: `lib/testing/docs-screens.ts (${id})`,
+    file,
+    text: shows,
+  }));
+  for (const doc of docFiles()) {
+    for (const { alt, target, n } of images(readDoc(doc))) {
+      said.push({ where: `${doc}:${n}`, file: path.join(path.dirname(doc), decodeURIComponent(target)), text: alt });
+    }
+  }
+  for (const { where, file, text } of said) {
+    const screen = SCREENS.find((s) => s.file === file);
+    if (!screen) continue;
+    const at = screenStep(screen.id);
+    for (const [words, n, of] of text.matchAll(/\bstep (\d+)(?: of (\d+))?/gi)) {
+      if (!at) {
+        wrong.push(`${where}: "${words}", but ${screen.id} names no step it shows (its at)`);
+        continue;
+      }
+      const steps = at.lab === 'failover' ? failoverWalkthrough('async') : walkthroughFor(at.lab);
+      const number = steps.findIndex((step) => step.id === at.step) + 1;
+      const count = steps.length;
+      if (Number(n) !== number || (of !== undefined && Number(of) !== count)) {
+        wrong.push(`${where}: "${words}", but ${screen.id} shows ${at.lab}'s ${at.step}: step ${number} of ${count}`);
+      }
     }
   }
   assert.deepEqual(wrong, []);
