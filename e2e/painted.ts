@@ -8,14 +8,12 @@ export type PaintedText = { text: string; x: number; width: number; align: strin
  * so a test sees what is on screen, not what the marks' list holds.
  */
 export function recordLastFrame() {
-  const w = window as unknown as { lastFrame: PaintedText[]; lastFrameAt: number };
+  const w = window as unknown as { lastFrame: PaintedText[] };
   w.lastFrame = [];
-  w.lastFrameAt = 0;
   const proto = CanvasRenderingContext2D.prototype;
   const clearRect = proto.clearRect;
   proto.clearRect = function (this: CanvasRenderingContext2D, ...args) {
     w.lastFrame = [];
-    w.lastFrameAt = Date.now();
     return clearRect.apply(this, args);
   };
   const fillText = proto.fillText;
@@ -28,10 +26,6 @@ export function recordLastFrame() {
 
 export const lastFrame = (page: Page) =>
   page.evaluate(() => (window as unknown as { lastFrame: PaintedText[] }).lastFrame);
-
-/** When (the page's Date.now()) the canvas's last frame began: a frame painted at or after a moment. */
-export const lastFrameAt = (page: Page) =>
-  page.evaluate(() => (window as unknown as { lastFrameAt: number }).lastFrameAt);
 
 /** The axis's labels ("10:28:38", the database's clock), left to right, as [left, right] edges. */
 export async function axisLabels(page: Page) {
