@@ -9,7 +9,8 @@ import { MUTANTS, type Mutant } from './mutations';
 
 /*
  * `npm run test:mutations [-- --no-baseline] [name…]`: plants each known bug of lib/testing/mutations.ts, one
- * at a time, in a scratch copy of the working tree (never in the tree itself), and runs the node
+ * at a time in each of two lanes, each lane with a scratch copy of the working tree of its own (never in the
+ * tree itself), and runs the node
  * tests that should catch it there, each file group on a fresh embedded PostgreSQL (the mutants
  * change SQL functions), until one fails. Prints which were caught and by which test; exits 1 if any
  * survived, 2 on bad usage or a pattern that no longer matches exactly once. `--no-baseline`: skip
@@ -202,7 +203,9 @@ async function main(): Promise<number> {
         }
       }
     };
-    await Promise.all(dirs.map(lane));
+    // Both lanes end before their copies go: a lane that throws leaves no run of the other in a removed copy.
+    const ended = await Promise.allSettled(dirs.map(lane));
+    for (const lane of ended) if (lane.status === 'rejected') throw lane.reason;
     const total = Math.round((Date.now() - started) / 1000);
     console.log(
       survivors.length
