@@ -36,7 +36,7 @@ lit() { local s=${1//\'/\'\'}; printf "'%s'" "$s"; }          # a SQL string lit
 me="$(lit "$lab"), $(lit "$name"), $(lit "$instance")"
 event() { q "SELECT worker_record_event($me, $(lit "$1"), ${2:-NULL}, $(lit "${3:-{\}}")::jsonb)" >/dev/null; }
 fail() { echo "$name: $*" >&2; exit 1; }
-now_ms() { local us=${EPOCHREALTIME//[.,]/}; echo $((us / 1000)); }  # this machine's clock, in ms
+now_ms() { local us=${EPOCHREALTIME//[!0-9]/}; echo $((us / 1000)); }  # this machine's clock, in ms
 
 if [[ -z $runner ]]; then
 settings="{\"name\": \"$name\", \"protocol\": 1, \"leaseTtlMs\": $ttl_ms}"

@@ -58,7 +58,7 @@ def call(function, *more):  # one worker_* function as me (lab, name, instance):
 def event(kind, detail, token=None):
     call("worker_record_event", kind, token, json.dumps(detail))
 
-REFUSED = {  # worker_join's refusals (docs/protocol.md), in the words npm run worker says them
+REFUSED = {  # worker_join's refusals (docs/protocol.md), in words close to npm run worker's
     "no_lab": "no such lab in this database, or a private lab without its --join-key",
     "closed": "the lab was closed: open a new one in the app",
     "full": "the lab has as many workers as it takes",
@@ -67,11 +67,12 @@ REFUSED = {  # worker_join's refusals (docs/protocol.md), in the words npm run w
     "address_full": "your address already runs as many remote workers as one machine may: stop one first",
     "name_taken": "a worker of that name is already running in the lab: pick another --name",
     "line_names": "your worker line has run as many names in this lab as it may: start one under a name it used",
-    "protocol": "the lab's database speaks another protocol version than this runner's 1: update the runner"}
+    "protocol": "this runner speaks protocol version 1, the lab's database version {kind}: update the runner"}
 settings = json.dumps({"name": args.name, "protocol": 1})
 refusal, _generation, kind, *_ = call("worker_join", settings, args.join_key)[0]
-if refusal:
-    fail(f"the lab {args.lab} refused {args.name}: {REFUSED.get(refusal, refusal)} ({refusal}, docs/protocol.md)", 2)
+if refusal:  # the words, then the code; a code this runner does not know, as it is
+    words = REFUSED[refusal].format(kind=kind) + f" ({refusal}, docs/protocol.md)" if refusal in REFUSED else refusal
+    fail(f"the lab {args.lab} refused {args.name}: {words}", 2)
 call("worker_record_origin", None)
 start = {"workerId": args.name, "remote": True, "exec": shown}
 event("worker_started", start)

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { BENCHES } from '../../bench/args';
 import { LAB_KINDS } from '../labs/index';
 import { failoverWalkthrough } from '../model/failover/failover-walkthrough';
+import type { LabId } from '../model/lab/lab-kinds';
 import { walkthroughFor } from '../model/walkthrough/walkthrough';
 import {
   anchorsOf,
@@ -210,6 +211,13 @@ test("a picture's step number, in its alt text and in what the list says it show
       said.push({ where: `${doc}:${n}`, file: path.join(path.dirname(doc), decodeURIComponent(target)), text: alt });
     }
   }
+  // Every screen's step is one its walkthrough has (the failover lab's: its asynchronous one, which the screen shows).
+  const stepsOf = (lab: LabId) => (lab === 'failover' ? failoverWalkthrough('async') : walkthroughFor(lab));
+  for (const { id } of SCREENS) {
+    const at = screenStep(id);
+    if (at && !stepsOf(at.lab).some((step) => step.id === at.step))
+      wrong.push(`${id}: ${at.lab} has no step ${at.step}`);
+  }
   for (const { where, file, text } of said) {
     const screen = SCREENS.find((s) => s.file === file);
     if (!screen) continue;
@@ -219,7 +227,7 @@ test("a picture's step number, in its alt text and in what the list says it show
         wrong.push(`${where}: "${words}", but ${screen.id} names no step it shows (its at)`);
         continue;
       }
-      const steps = at.lab === 'failover' ? failoverWalkthrough('async') : walkthroughFor(at.lab);
+      const steps = stepsOf(at.lab);
       const number = steps.findIndex((step) => step.id === at.step) + 1;
       const count = steps.length;
       if (Number(n) !== number || (of !== undefined && Number(of) !== count)) {

@@ -290,8 +290,10 @@ test("a join the lab refuses is told in words, with the protocol's code, exit 2,
 }, async () => {
   // The shared fenced lab, not opened to remote workers: not_open.
   const line = await testWorkerLineUrl({ who: 'python-runner-refused', lab: 'fenced' });
+  // A program that would stay alive (sh waits on sleep before its echo) if the runner ever started it.
   const marker = `never-started-${process.pid}`;
-  const shared = startRunner(['--db', line, '--lab', 'fenced', '--name', 'Refused', '--', 'sleep', '30', marker]);
+  const program = ['--exec', `sleep 30; echo ${marker}`];
+  const shared = startRunner(['--db', line, '--lab', 'fenced', '--name', 'Refused', ...program]);
   assert.equal(await shared.exited, 2, shared.output());
   assert.match(
     shared.output(),
@@ -299,16 +301,22 @@ test("a join the lab refuses is told in words, with the protocol's code, exit 2,
   );
   // A private lab without its key is no lab to this line: no_lab.
   const { lab } = await privateLab('fenced');
-  const keyless = startRunner(['--db', line, '--lab', lab, '--name', 'Refused', '--', 'sleep', '30', marker]);
+  const keyless = startRunner(['--db', line, '--lab', lab, '--name', 'Refused', ...program]);
   assert.equal(await keyless.exited, 2, keyless.output());
   assert.match(
     keyless.output(),
     /refused Refused: no such lab in this database, or a private lab without its --join-key \(no_lab,/,
   );
+  for (const run of [shared, keyless]) assert.doesNotMatch(run.output(), / joined /, 'nothing joined');
   assert.deepEqual(
     readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && programHas(pid, marker)),
     [],
     'the program never started',
+  );
+  assert.deepEqual(
+    (await eventsOf(lab, 'Refused')).map((e) => e.kind),
+    [],
+    'the private lab recorded nothing of it',
   );
 });
 
