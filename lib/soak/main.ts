@@ -61,7 +61,8 @@ async function main(argv: string[]): Promise<number> {
     );
     console.log(`report: ${path.join(reportDir, 'report.md')} (and in the app: ${soakReportHref(id)})`);
     const ok = soakOk(soak);
-    console.log(ok ? 'every lab as expected' : 'NOT AS EXPECTED: see the report');
+    const notAsExpected = soak.labs.filter((l) => !l.judgement.ok).map((l) => `${l.lab} (${l.judgement.says})`);
+    console.log(ok ? 'every lab as expected' : `NOT AS EXPECTED: ${notAsExpected.join('; ')}; see the report`);
     return ok ? EXIT.expected : EXIT.unexpected;
   } catch (error) {
     console.error(`the soak failed: ${error instanceof Error ? error.message : String(error)}`);

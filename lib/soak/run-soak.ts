@@ -3,13 +3,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runChaos } from '../chaos/run-chaos';
-import { describeTotals } from '../model/chaos/chaos-tally';
+import { describeTotals, tallyChaos } from '../model/chaos/chaos-tally';
+import { checkHistory } from '../model/checker/checker';
 import { parseHistoryFile, serializeHistory } from '../model/history/history-file';
 import { sharedLab } from '../model/lab/lab-instance';
 import { isFencedKind, LABS, WORKER_LAB_IDS, type WorkerLabId } from '../model/lab/lab-kinds';
 import { type SoakLabResult, type SoakResult, soakHtml, soakMarkdown } from '../model/soak/soak-report';
 import { soakHistoryHref } from '../model/soak/soak-reports';
-import { judgeLab, LAB_EXPECTATIONS } from '../model/soak/soak-verdict';
+import { judgeLab, judgementSettled, LAB_EXPECTATIONS } from '../model/soak/soak-verdict';
 
 /** Workers per lab: the goal of issue 14 is stated for five. */
 const SOAK_WORKERS = 5;
@@ -65,6 +66,9 @@ export async function runSoak(request: SoakRequest): Promise<SoakResult> {
       workers: SOAK_WORKERS,
       seconds,
       crashDatabase: request.crashDatabase,
+      // Under load a lab makes fewer leases in its seconds: it goes on until its judgement is settled.
+      enough: (events) => judgementSettled(kind, checkHistory(events), tallyChaos(events, 0)),
+      onMore: (round, more) => say(`  not settled yet: ${more} s more (round ${round})`),
     });
     const judgement = judgeLab(kind, report.verdict, report.totals);
     const historyFile = `history-${kind}.json`;
@@ -79,7 +83,7 @@ export async function runSoak(request: SoakRequest): Promise<SoakResult> {
       lab: kind,
       title,
       seed: labSeed,
-      seconds,
+      seconds: report.plannedSeconds,
       workers: SOAK_WORKERS,
       totals: report.totals,
       violations: report.verdict.violations,

@@ -6,7 +6,7 @@ import { ofWrite } from '../checker/checker-violations';
 import type { WireEvent } from '../core/wire';
 import { type SoakLabResult, type SoakResult, soakHtml, soakMarkdown, soakOk, soakTotals } from './soak-report';
 import { isSoakId, soakReportId } from './soak-reports';
-import { judgeLab } from './soak-verdict';
+import { judgeLab, judgementSettled } from './soak-verdict';
 
 const counts = (staleAttempts: number, staleAccepted: number) => ({
   ...tallyChaos([], 60_000),
@@ -44,6 +44,18 @@ test('each lab is judged against what it is named for', () => {
     false,
     'another rule will not do',
   );
+});
+
+test('a lab whose judgement more chaos could still change is not settled; one that let a stale write through is', () => {
+  // Settled: as expected, or a fenced lab that failed (more time cannot take a lost update back).
+  assert.equal(judgementSettled('fenced', { violations: [] }, counts(3, 0)), true);
+  assert.equal(judgementSettled('fenced', { violations: [lostUpdate] }, counts(3, 1)), true);
+  assert.equal(judgementSettled('fenced', { violations: [] }, counts(3, 1)), true);
+  assert.equal(judgementSettled('no-fencing', { violations: [lostUpdate] }, counts(1, 1)), true);
+  // Not yet: nothing stale attempted, or the named mistake not shown (another rule will not do).
+  assert.equal(judgementSettled('fenced', { violations: [] }, counts(0, 0)), false);
+  assert.equal(judgementSettled('no-fencing', { violations: [] }, counts(0, 0)), false);
+  assert.equal(judgementSettled('token-as-text', { violations: [lostUpdate] }, counts(5, 5)), false);
 });
 
 test('the report names every violation with its events, escapes what it shows, and links histories by id', () => {

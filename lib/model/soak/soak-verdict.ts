@@ -1,6 +1,6 @@
 import { LABS, type LabId } from '../../labs/index';
 import { isFencedKind, WORKER_LAB_IDS, type WorkerLabId } from '../../labs/traits';
-import type { ChaosCounts } from '../chaos/chaos-tally';
+import type { ChaosTally } from '../chaos/chaos-tally';
 import type { Rule, Violation } from '../checker/checker';
 
 /*
@@ -29,7 +29,7 @@ export type LabJudgement = { ok: boolean; says: string };
 export function judgeLab(
   kind: WorkerLabId,
   verdict: { violations: readonly Pick<Violation, 'kinds'>[] },
-  t: ChaosCounts,
+  t: Pick<ChaosTally, 'staleAttempts' | 'staleAccepted'>,
 ): LabJudgement {
   const expected = LAB_EXPECTATIONS[kind];
   // A lost update is one violation listing every rule it broke: the lab is judged on all of them.
@@ -48,4 +48,18 @@ export function judgeLab(
     ok: false,
     says: `not as named: expected ${expected.rule}, found ${rules.length ? rules.join(', ') : 'no violation'}`,
   };
+}
+
+/**
+ * Whether a lab's history so far settles its judgement, so that more chaos could not change it: as
+ * expected already, or a fenced lab that let a stale write through (more time cannot take that back).
+ * Anything else (no stale write attempted yet, the named mistake not shown yet) wants more time.
+ */
+export function judgementSettled(
+  kind: WorkerLabId,
+  verdict: { violations: readonly Pick<Violation, 'kinds'>[] },
+  t: Pick<ChaosTally, 'staleAttempts' | 'staleAccepted'>,
+): boolean {
+  if (judgeLab(kind, verdict, t).ok) return true;
+  return isFencedKind(kind) && (verdict.violations.length > 0 || t.staleAccepted > 0);
 }
