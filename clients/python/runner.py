@@ -69,7 +69,10 @@ REFUSED = {  # worker_join's refusals (docs/protocol.md), in words close to npm 
     "line_names": "your worker line has run as many names in this lab as it may: start one under a name it used",
     "protocol": "this runner speaks protocol version 1, the lab's database version {kind}: update the runner"}
 settings = json.dumps({"name": args.name, "protocol": 1})
-refusal, _generation, kind, *_ = call("worker_join", settings, args.join_key)[0]
+try:  # what the database raises (a name it refuses, FL031 a line whose settings were changed): its words
+    refusal, _generation, kind, *_ = call("worker_join", settings, args.join_key)[0]
+except psycopg.Error as error:
+    fail(f"the lab {args.lab} refused {args.name}: {error.diag.message_primary or str(error).strip()}", 2)
 if refusal:  # the words, then the code; a code this runner does not know, as it is
     words = REFUSED[refusal].format(kind=kind) + f" ({refusal}, docs/protocol.md)" if refusal in REFUSED else refusal
     fail(f"the lab {args.lab} refused {args.name}: {words}", 2)

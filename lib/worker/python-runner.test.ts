@@ -285,7 +285,7 @@ test('Ctrl-C on the runner ends the program with it, its stop recorded; a runner
   }
 });
 
-test("a join the lab refuses is told in words, with the protocol's code, exit 2, and the program never starts", {
+test("a join the lab refuses is told in words, with the protocol's code or the database's words, exit 2, and the program never starts", {
   timeout: 60_000,
 }, async () => {
   // The shared fenced lab, not opened to remote workers: not_open.
@@ -307,7 +307,16 @@ test("a join the lab refuses is told in words, with the protocol's code, exit 2,
     keyless.output(),
     /refused Refused: no such lab in this database, or a private lab without its --join-key \(no_lab,/,
   );
-  for (const run of [shared, keyless]) assert.doesNotMatch(run.output(), / joined /, 'nothing joined');
+  // A name the runner lets through and the database refuses (it raises, 22023): its words, no traceback.
+  const named = startRunner(['--db', line, '--lab', 'fenced', '--name', 'w7', ...program]);
+  assert.equal(await named.exited, 2, named.output());
+  assert.match(
+    named.output(),
+    /^the lab fenced refused w7: names like w1 are kept for worker ids$/m,
+  );
+  for (const run of [shared, keyless, named]) {
+    assert.doesNotMatch(run.output(), / joined |Traceback/, 'nothing joined, and no traceback');
+  }
   assert.deepEqual(
     readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && programHas(pid, marker)),
     [],
