@@ -47,6 +47,7 @@ test('the soak reports in the data directory are listed at /soak, and each opens
         title: 'Fenced',
         seed: 7,
         seconds: 60,
+        rounds: 1,
         workers: 5,
         totals,
         violations: [],

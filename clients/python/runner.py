@@ -71,7 +71,9 @@ REFUSED = {  # worker_join's refusals (docs/protocol.md), in words close to npm 
 settings = json.dumps({"name": args.name, "protocol": 1})
 try:  # what the database raises (a name it refuses, FL031 a line whose settings were changed): its words
     refusal, _generation, kind, *_ = call("worker_join", settings, args.join_key)[0]
-except psycopg.Error as error:
+except psycopg.Error as error:  # no SQLSTATE, or class 08: the connection, not a refusal
+    if (error.sqlstate or "08").startswith("08"):
+        fail(f"cannot reach the database: {str(error).strip()}", 3)
     fail(f"the lab {args.lab} refused {args.name}: {error.diag.message_primary or str(error).strip()}", 2)
 if refusal:  # the words, then the code; a code this runner does not know, as it is
     words = REFUSED[refusal].format(kind=kind) + f" ({refusal}, docs/protocol.md)" if refusal in REFUSED else refusal

@@ -93,6 +93,19 @@ export class ChaosActions {
     }
   }
 
+  /**
+   * Brings back every worker the plan crashed whose restart it dropped (the run fell behind and its
+   * time was up): before a round more, so that the round has all its workers.
+   */
+  async restartCrashed(): Promise<string[]> {
+    const back = [...this.crashed];
+    for (const worker of back) {
+      this.crashed.delete(worker);
+      await getSupervisor().restart(this.lab, worker);
+    }
+    return back;
+  }
+
   /** Lets every held connection go (their writes arrive now), before the run stops its workers. */
   async releaseAll(): Promise<void> {
     await Promise.all([...this.releases]);

@@ -6,7 +6,8 @@ import { CHAOS_LIMITS } from '../model/lab/lab-input-limits';
 /** `npm run soak -- --minutes N [--seed S]`, checked with zod: a bad command line is told, not guessed. */
 
 export const SOAK_USAGE = `usage: npm run soak -- --minutes N [--seed S]
-  --minutes  how long the soak runs in all, shared by every lab (0.5 to 1440; decimals allowed)
+  --minutes  how long the soak runs in all, shared by every lab (0.5 to 1440; decimals allowed); a lab
+             whose judgement is not settled at the end of its share goes on, 8 s at a time, 24 s at most
   --seed     the first lab's seed; each next lab takes the next one (default 1)`;
 
 const soakArgsSchema = z.strictObject({

@@ -84,6 +84,7 @@ export async function runSoak(request: SoakRequest): Promise<SoakResult> {
       title,
       seed: labSeed,
       seconds: report.plannedSeconds,
+      rounds: report.rounds,
       workers: SOAK_WORKERS,
       totals: report.totals,
       violations: report.verdict.violations,

@@ -91,7 +91,7 @@ test('the protocol check can fail: it names a function left undocumented and a h
 });
 
 /** The Python runner's length: the Node runner's work (exec-lane.ts and main.ts's join, about 400 lines) in half. */
-const RUNNER_MAX_LINES = 220;
+const RUNNER_MAX_LINES = 225;
 
 /** The lines of a program that are code: neither blank nor a comment, its opening docstring left out. */
 function codeLines(source: string): string[] {

@@ -310,10 +310,7 @@ test("a join the lab refuses is told in words, with the protocol's code or the d
   // A name the runner lets through and the database refuses (it raises, 22023): its words, no traceback.
   const named = startRunner(['--db', line, '--lab', 'fenced', '--name', 'w7', ...program]);
   assert.equal(await named.exited, 2, named.output());
-  assert.match(
-    named.output(),
-    /^the lab fenced refused w7: names like w1 are kept for worker ids$/m,
-  );
+  assert.match(named.output(), /^the lab fenced refused w7: names like w1 are kept for worker ids$/m);
   for (const run of [shared, keyless, named]) {
     assert.doesNotMatch(run.output(), / joined |Traceback/, 'nothing joined, and no traceback');
   }

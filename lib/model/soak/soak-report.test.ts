@@ -64,6 +64,7 @@ test('the report names every violation with its events, escapes what it shows, a
     title: 'Fenced',
     seed: 1,
     seconds: 60,
+    rounds: 1,
     workers: 5,
     totals: counts(120, 0),
     violations: [],
@@ -122,4 +123,13 @@ test('the report names every violation with its events, escapes what it shows, a
   const failed = { ...soak, labs: [lab({ judgement: judgeLab('fenced', { violations: [] }, counts(0, 0)) })] };
   assert.equal(soakOk(failed), false);
   assert.match(soakMarkdown(failed), /^# Soak .*: NOT as expected/);
+
+  // A lab that went on past its share says so beside its seed; one that did not, nothing.
+  const longer = { ...soak, labs: [lab({ seconds: 26, rounds: 3 }), lab({ lab: 'no-fencing', seed: 2 })] };
+  assert.match(soakMarkdown(longer), /\| fenced \| 1, 2 rounds more \(26 s in all\) \| as expected/);
+  assert.match(soakMarkdown(longer), /\| no-fencing \| 2 \| /);
+  assert.match(
+    soakHtml(longer, () => '/x'),
+    /<td>1, 2 rounds more \(26 s in all\)<\/td>/,
+  );
 });

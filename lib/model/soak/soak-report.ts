@@ -16,7 +16,10 @@ export type SoakLabResult = {
   lab: LabId;
   title: string;
   seed: number;
+  /** The seconds its rounds were planned for: its share, and 8 s a round more (lib/chaos/run-chaos.ts). */
   seconds: number;
+  /** 1, or more when its judgement was not settled when its share was up. */
+  rounds: number;
   workers: number;
   totals: ChaosCounts;
   violations: Violation[];
@@ -69,6 +72,10 @@ const fencedSummary = (soak: SoakResult): string => {
   return `${t.staleAttempts} stale writes attempted under pauses, forced takeovers, held connections, crashes and database restarts in ${t.minutes.toFixed(1)} minutes of chaos; in the fenced labs ${t.staleAcceptedFenced} accepted`;
 };
 
+/** ", 2 rounds more (24 s in all)" where a lab went on past its share; nothing where it did not. */
+const roundsMore = (l: SoakLabResult): string =>
+  l.rounds > 1 ? `, ${l.rounds - 1} round${l.rounds > 2 ? 's' : ''} more (${l.seconds} s in all)` : '';
+
 export function soakMarkdown(soak: SoakResult): string {
   const lines = [
     `# Soak ${soak.id}: ${soakOk(soak) ? 'every lab as expected' : 'NOT as expected'}`,
@@ -81,7 +88,7 @@ export function soakMarkdown(soak: SoakResult): string {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...soak.labs.map((l) => {
       const t = l.totals;
-      return `| ${l.lab} | ${l.seed} | ${l.judgement.ok ? 'as expected' : '**NOT as expected**'}: ${l.judgement.says} | ${t.staleAttempts} (${stalePerMinute(t)}) | ${t.staleAccepted} | ${t.grants} | ${t.accepted} | ${t.freezes.criticalWindow} / ${t.freezes.anywhere} | ${t.forcedTakeovers} | ${t.heldConnections} | ${t.crashes} | ${t.databaseCrashes} |`;
+      return `| ${l.lab} | ${l.seed}${roundsMore(l)} | ${l.judgement.ok ? 'as expected' : '**NOT as expected**'}: ${l.judgement.says} | ${t.staleAttempts} (${stalePerMinute(t)}) | ${t.staleAccepted} | ${t.grants} | ${t.accepted} | ${t.freezes.criticalWindow} / ${t.freezes.anywhere} | ${t.forcedTakeovers} | ${t.heldConnections} | ${t.crashes} | ${t.databaseCrashes} |`;
     }),
   ];
   for (const l of soak.labs) {
@@ -115,7 +122,7 @@ export function soakHtml(soak: SoakResult, historyHref: (lab: LabId) => string):
   const rows = soak.labs
     .map((l) => {
       const t = l.totals;
-      return `<tr><th scope="row">${h(l.lab)}</th><td>${l.seed}</td><td class="${l.judgement.ok ? 'ok' : 'bad'}">${h(l.judgement.says)}</td><td>${t.staleAttempts} (${stalePerMinute(t)}/min)</td><td>${t.staleAccepted}</td><td>${t.grants}</td><td>${t.accepted}</td><td>${t.freezes.criticalWindow} / ${t.freezes.anywhere}</td><td>${t.forcedTakeovers}</td><td>${t.heldConnections}</td><td>${t.crashes}</td><td>${t.databaseCrashes}</td></tr>`;
+      return `<tr><th scope="row">${h(l.lab)}</th><td>${l.seed}${h(roundsMore(l))}</td><td class="${l.judgement.ok ? 'ok' : 'bad'}">${h(l.judgement.says)}</td><td>${t.staleAttempts} (${stalePerMinute(t)}/min)</td><td>${t.staleAccepted}</td><td>${t.grants}</td><td>${t.accepted}</td><td>${t.freezes.criticalWindow} / ${t.freezes.anywhere}</td><td>${t.forcedTakeovers}</td><td>${t.heldConnections}</td><td>${t.crashes}</td><td>${t.databaseCrashes}</td></tr>`;
     })
     .join('\n');
   const sections = soak.labs
