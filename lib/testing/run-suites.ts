@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
+import { splitSpecs } from './e2e-halves';
 
 /*
  * `npm test`: every suite. First the quick checks, side by side: lint and the type check; then the
@@ -27,8 +28,8 @@ const BUILD: Suite = {
 /*
  * FENCING_LAB_E2E_HALVES (1 unless set; 2: two halves side by side): the e2e spec files in halves, each half a Playwright run with an app (`npm start`), a port and an
  * embedded PostgreSQL of its own (E2E_PORT, E2E_DATA_DIR: playwright.config.ts), so that a spec in one
- * half never meets the other half's shared labs. Files are dealt in turn (path order), so a new spec
- * lands in a half by the rule. The ports are E2E_PORT (3210 unless set) and 10 above it per half
+ * half never meets the other half's shared labs. Files are split by their measured time
+ * (lib/testing/e2e-halves.ts), so that the halves end together. The ports are E2E_PORT (3210 unless set) and 10 above it per half
  * (feed-heals.spec.ts also takes the port after each).
  */
 const E2E_HALVES = Math.max(1, Number(process.env.FENCING_LAB_E2E_HALVES || 1) || 1);
@@ -37,14 +38,11 @@ const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 3210);
 function e2eHalves(): Suite[] {
   const specs = readdirSync('e2e')
     .filter((f) => f.endsWith('.spec.ts'))
-    .sort()
     .map((f) => `e2e/${f}`);
+  const parts = splitSpecs(specs, E2E_HALVES);
   return Array.from({ length: E2E_HALVES }, (_, i) => ({
     name: E2E_HALVES === 1 ? 'e2e' : `e2e ${i + 1}/${E2E_HALVES}`,
-    args:
-      E2E_HALVES === 1
-        ? ['run', 'test:e2e']
-        : ['run', 'test:e2e', '--', ...specs.filter((_, n) => n % E2E_HALVES === i)],
+    args: E2E_HALVES === 1 ? ['run', 'test:e2e'] : ['run', 'test:e2e', '--', ...(parts[i] ?? [])],
     env: {
       E2E_PORT: String(E2E_BASE_PORT + 10 * i),
       E2E_DATA_DIR: i === 0 ? '.data/e2e' : `.data/e2e-${i + 1}`,
