@@ -22,6 +22,9 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: false,
+  // A test that sets no deadline of its own: 60 s, not Playwright's 30. Several take 8 to 12 s alone, and
+  // 1.5 to 2.5 times that beside another e2e half (FENCING_LAB_E2E_HALVES=2) or on a busier machine.
+  timeout: 60_000,
   workers: 1,
   forbidOnly: !!process.env.CI,
   retries: 0,

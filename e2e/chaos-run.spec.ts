@@ -7,6 +7,7 @@ import { soakHistoryHref, soakReportId } from '../lib/model/soak/soak-reports';
 import { judgeLab, LAB_EXPECTATIONS } from '../lib/model/soak/soak-verdict';
 import { E2E_DATA_DIR } from '../playwright.config';
 import { expect, test } from './fixtures';
+import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
 
 test('a chaos run from the fenced lab page makes stale writes, and says how many it made and that none got through', async ({
   page,
@@ -20,7 +21,8 @@ test('a chaos run from the fenced lab page makes stale writes, and says how many
   await panel.getByLabel('Seconds').fill('10');
   await panel.getByRole('button', { name: 'Run chaos' }).click();
   const status = panel.getByRole('status');
-  await expect(status).toHaveText(/^Running: seed 42, 5 workers/);
+  // Said once the lab is reset and its five workers started, at the next once-a-second reading.
+  await expect(status).toHaveText(/^Running: seed 42, 5 workers/, { timeout: WORKER_STEP_TIMEOUT });
   await expect(status).toHaveText(
     /^Last run \(seed 42\): [1-9]\d* stale write attempts \([\d.]+ a minute\), 0 accepted; \d+ writes accepted, no violation\.$/,
     { timeout: 60_000 },

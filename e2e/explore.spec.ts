@@ -9,6 +9,10 @@ import { ReplayControls } from './pages/replay-page';
  * the permalink reopens the same state; the fenced lab holds. Nothing of the labs changes.
  */
 
+// Exploring is CPU work on the server and two of these tests scan with axe: about 10 s alone, 20 s
+// beside another e2e half, and past Playwright's 30 s on a machine busier still.
+test.describe.configure({ timeout: 90_000 });
+
 test('explore the no-fencing lab: the shortest break, Back, a step by hand, the permalink', async ({ page }) => {
   await page.goto('/labs/no-fencing/explore?holders=2&writes=2');
   await expect(page.getByTestId('explore-verdict')).toContainText(
@@ -129,7 +133,7 @@ test('the shortest way plays a step at a time, and pauses', async ({ page }) => 
   await expect(page.getByRole('link', { name: 'Play on' })).toBeVisible();
   await expect(status).toHaveText('');
   await page.getByRole('link', { name: 'Play on' }).click();
-  await expect(status).toHaveText('Played the shortest way: all 5 steps.', { timeout: 15_000 });
+  await expect(status).toHaveText('Played the shortest way: all 5 steps.', { timeout: 30_000 });
   await expect(page.getByTestId('explore-steps').getByRole('listitem')).toHaveCount(5);
   await expect(page.getByTestId('explore-violation')).toContainText('lost update');
 });

@@ -130,7 +130,9 @@ test('failover: the asynchronous story after a synchronous one says so, and ever
   await expect(async () => {
     if (!/servers started/.test((await presenter.narration.textContent()) ?? ''))
       await page.keyboard.press('ArrowRight');
-    await expect(presenter.narration).toContainText('Two real PostgreSQL servers started', { timeout: 10_000 });
+    // Step 1 starts two servers (initdb each, 30 s allowed in failover-walk.ts): a press again after a
+    // short wait would queue step 2, whose narration never says it.
+    await expect(presenter.narration).toContainText('Two real PostgreSQL servers started', { timeout: 30_000 });
   }).toPass({ timeout: 60_000 });
   await page.goto('/labs/failover/present?mode=async');
   await expect(presenter.narration).toHaveText(

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { WHOLE_WALKTHROUGH_TIMEOUT, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
 import { stepCountOf } from './steps';
 
@@ -37,7 +37,7 @@ test('in presenter mode at 1280×720 the timeline is the largest thing on screen
   await page.goto(`/labs/fenced/present?step=${last}`);
   await expect(presenter.runSteps).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
   await page.keyboard.press('ArrowRight');
-  await presenter.expectStep(last, "The row holds B's value");
+  await presenter.expectStep(last, "The row holds B's value", { timeout: WHOLE_WALKTHROUGH_TIMEOUT });
   await expect(presenter.writeMark('A', 'rejected')).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
 
   // Lane names: DOM text, at their computed size times any CSS zoom above them.

@@ -2,7 +2,7 @@ import { appDatabaseUrl } from './app-database';
 import { seriousViolations } from './axe';
 import { freezeWorkers, writeKey, writesInDatabase } from './fault-room';
 import { expect, test } from './fixtures';
-import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
+import { WHOLE_WALKTHROUGH_TIMEOUT, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { stepCountOf } from './steps';
 
 const WRITE_MARK = /^(?:Violation: )?(\S+)'s write "(.*)" with token (\d+): (accepted|rejected as stale)\./;
@@ -23,7 +23,7 @@ test('with the keyboard alone, a person reaches every mark, and the writes among
   const lastStep = stepCountOf('fenced');
   await fenced.gotoWalkthrough(lastStep);
   await fenced.runSteps.click();
-  await fenced.expectStep(lastStep, "The row holds B's value");
+  await fenced.expectStep(lastStep, "The row holds B's value", { timeout: WHOLE_WALKTHROUGH_TIMEOUT });
   await fenced.gotoFreePlay();
   await expect(fenced.writeMark('A', 'rejected')).toHaveCount(1, { timeout: WORKER_STEP_TIMEOUT });
   await freezeWorkers(fenced, ['A', 'B']);

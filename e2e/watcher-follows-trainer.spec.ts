@@ -140,11 +140,17 @@ async function walkAndWatch(
 
   // Back (← ←): the watchers follow the trainer there too, and tell the step as of its moment.
   await trainer.page.keyboard.press('ArrowLeft');
-  await expect.poll(async () => (await readPanel(trainer.page)).step).toBe(steps.length - 1);
+  await expect
+    .poll(async () => (await readPanel(trainer.page)).step, { timeout: WORKER_STEP_TIMEOUT })
+    .toBe(steps.length - 1);
   await trainer.page.keyboard.press('ArrowLeft');
   for (const { name, page } of watchers) {
-    await expect.poll(async () => (await readPanel(page)).step, { message: name }).toBe(steps.length - 2);
-    await expect(page.getByTestId('narration')).not.toHaveText(/^(Waiting for|Not run yet)/);
+    await expect
+      .poll(async () => (await readPanel(page)).step, { message: name, timeout: WORKER_STEP_TIMEOUT })
+      .toBe(steps.length - 2);
+    await expect(page.getByTestId('narration')).not.toHaveText(/^(Waiting for|Not run yet)/, {
+      timeout: WORKER_STEP_TIMEOUT,
+    });
     expectTrueAtItsMoment(lab, await readPanel(page), await eventsNow(db, lab), name);
   }
 }

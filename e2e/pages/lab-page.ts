@@ -4,6 +4,11 @@ import { stepOf } from '../steps';
 
 /** Generous: every worker-driven step waits on real processes, leases of seconds and a 10 s freeze. */
 export const WORKER_STEP_TIMEOUT = 20_000;
+/**
+ * A deep link's run of a whole walkthrough in one wait (two workers started, a lease run out, a freeze
+ * and its end): about 15 s alone, and 1.5 to 2.5 times that beside another e2e half.
+ */
+export const WHOLE_WALKTHROUGH_TIMEOUT = 90_000;
 
 /** A mark the history checker named in a violation is announced with this prefix (and drawn with a ⚠). */
 const FLAG = '(?:Violation: )?';
@@ -222,10 +227,11 @@ export class LabPage {
    * over on a lab already at step 1 (a test's clean-up resets it) shows step 1 while its reset runs: a
    * key pressed then (Q, →) is refused or lost, as a trainer's would be (seen in CI: poll.spec's Q).
    */
-  async expectStep(n: number, narration: string | RegExp) {
-    await expect(this.stepCounter).toHaveText(stepOf(this.kind, n), { timeout: WORKER_STEP_TIMEOUT });
-    await expect(this.narration).toContainText(narration, { timeout: WORKER_STEP_TIMEOUT });
-    await expect(this.stepRunning).toHaveCount(0, { timeout: WORKER_STEP_TIMEOUT });
+  /** Step `n` shown and told; `timeout` for a wait that runs several steps (WHOLE_WALKTHROUGH_TIMEOUT). */
+  async expectStep(n: number, narration: string | RegExp, { timeout = WORKER_STEP_TIMEOUT } = {}) {
+    await expect(this.stepCounter).toHaveText(stepOf(this.kind, n), { timeout });
+    await expect(this.narration).toContainText(narration, { timeout });
+    await expect(this.stepRunning).toHaveCount(0, { timeout });
   }
 
   /** The step shown (from 1), once the page knows where the lab is and shows a narration. */
