@@ -25,6 +25,10 @@ export default defineConfig({
   // A test that sets no deadline of its own: 60 s, not Playwright's 30. Several take 8 to 12 s alone, and
   // 1.5 to 2.5 times that beside another e2e half (FENCING_LAB_E2E_HALVES=2) or on a busier machine.
   timeout: 60_000,
+  // An assertion that names no deadline of its own waits 15 s for its fact, not Playwright's 5: a click
+  // answered by the server (a guard's place in line, a step's words) took over 5 s beside another
+  // e2e half (guard-queue.spec.ts, 12-07). A fact that never comes still fails; speed goals are benchmarks.
+  expect: { timeout: 15_000 },
   workers: 1,
   forbidOnly: !!process.env.CI,
   retries: 0,

@@ -125,7 +125,14 @@ test('the shortest way plays a step at a time, and pauses', async ({ page }) => 
   const status = page.getByTestId('explore-playing');
   await page.getByRole('link', { name: 'Play it step by step' }).click();
   await expect(status).toHaveText('Playing the shortest way: step 1 of 5…');
-  await expect(page.getByTestId('explore-steps').getByRole('listitem')).toHaveCount(1);
+  // The list grows with the status, a step every 1.5 s: read together, they agree on the step shown.
+  const played = page.getByTestId('explore-steps').getByRole('listitem');
+  await expect
+    .poll(async () => {
+      const [text, count] = await Promise.all([status.textContent(), played.count()]);
+      return Number(/^Playing the shortest way: step (\d) of 5…$/.exec(text ?? '')?.[1]) === count;
+    })
+    .toBe(true);
   // Paused at a step: the address keeps it, and the way on is offered.
   await expect(status).toHaveText('Playing the shortest way: step 2 of 5…');
   await page.getByRole('link', { name: 'Pause' }).click();
@@ -134,7 +141,7 @@ test('the shortest way plays a step at a time, and pauses', async ({ page }) => 
   await expect(status).toHaveText('');
   await page.getByRole('link', { name: 'Play on' }).click();
   await expect(status).toHaveText('Played the shortest way: all 5 steps.', { timeout: 30_000 });
-  await expect(page.getByTestId('explore-steps').getByRole('listitem')).toHaveCount(5);
+  await expect(played).toHaveCount(5);
   await expect(page.getByTestId('explore-violation')).toContainText('lost update');
 });
 
