@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { stepNumberOf } from './steps';
 
 /*
  * The checker's banner on a broken lab, step by step (issue 21): nothing is called a violation
@@ -17,10 +18,12 @@ test("per-process counter: no violation yet until A's late write, then one viola
 
   await counter.gotoWalkthrough();
   await counter.startOver.click();
-  await counter.expectStep(1, 'The lab has been reset.');
+  await counter.expectStep('setup', 'The lab has been reset.');
 
-  // Steps 2–5: A writes with its counter's token, freezes, its lease runs out, B takes over and writes.
-  for (const step of [2, 3, 4, 5]) {
+  // From A's first write to B's takeover: A writes with its counter's token, freezes, its lease runs
+  // out, B takes over and writes.
+  const takeover = stepNumberOf('per-process-counter', 'b-takes-over');
+  for (let step = stepNumberOf('per-process-counter', 'a-writes'); step <= takeover; step++) {
     await counter.nextStep();
     await counter.expectStep(step, /\S/);
     await expect(counter.checkerOk).toHaveText('✓ Checker: no violation yet');
@@ -28,9 +31,9 @@ test("per-process counter: no violation yet until A's late write, then one viola
   }
   await expect(counter.rowValue()).toHaveText('B-1');
 
-  // Step 6: A wakes and writes over B's value with the same counter token: one lost update.
+  // A wakes and writes over B's value with the same counter token: one lost update.
   await counter.nextStep();
-  await counter.expectStep(6, /\S/);
+  await counter.expectStep('a-wakes', /\S/);
   await expect(counter.checkerViolations).toHaveText('✗ Checker: 1 violation');
   const lost = page
     .getByRole('listitem')

@@ -19,18 +19,21 @@ for (const fenced of [true, false]) {
     const packet = lab(id);
     await packet.gotoWalkthrough();
     await packet.startOver.click();
-    await packet.expectStep(1, 'The lab has been reset.');
+    await packet.expectStep('setup', 'The lab has been reset.');
     await expect(packet.narration).toContainText('the held bytes are really held, on a real TCP socket');
     await expect(packet.rowTable).toHaveAccessibleName(/^unguarded_rows/);
 
     await packet.nextStep();
-    await packet.expectStep(2, /^A took the lease for 2 s by the database's clock, with token \d+, and wrote "A-1"/);
+    await packet.expectStep(
+      'a-writes',
+      /^A took the lease for 2 s by the database's clock, with token \d+, and wrote "A-1"/,
+    );
     const tokenA = Number((await packet.narration.textContent())?.match(/with token (\d+)/)?.[1]);
 
     // The proxy holds A's next write; A is not frozen, and its lease runs out.
     await packet.nextStep();
     await packet.expectStep(
-      3,
+      'write-held',
       new RegExp(
         `^A sent "A-\\d+" with token ${tokenA} at .*, while its lease still ran\\. The proxy held those bytes`,
       ),
@@ -39,7 +42,10 @@ for (const fenced of [true, false]) {
     await expect(packet.markTitled(/^(Violation: )?A frozen/)).toHaveCount(0);
 
     await packet.nextStep();
-    await packet.expectStep(4, /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./);
+    await packet.expectStep(
+      'b-takes-over',
+      /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./,
+    );
     const tokenB = Number((await packet.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
     expect(tokenB).toBeGreaterThan(tokenA);
     await expect(packet.rowValue()).toHaveText('B-1');
@@ -49,7 +55,7 @@ for (const fenced of [true, false]) {
     await packet.nextStep();
     if (fenced) {
       await packet.expectStep(
-        5,
+        'held-write-arrives',
         `"${heldValue}" with token ${tokenA}, rejected as stale, because the row held token ${tokenB}.`,
       );
       const rejected = packet.writeMark('A', 'rejected', { value: heldValue, token: tokenA });
@@ -64,13 +70,13 @@ for (const fenced of [true, false]) {
       await expect(packet.rowToken()).toHaveText(String(tokenB));
       await expect(packet.checkerOk).toBeVisible();
       await packet.nextStep();
-      await packet.expectStep(6, `The row holds B's value "B-1" with token ${tokenB}.`);
+      await packet.expectStep('the-row', `The row holds B's value "B-1" with token ${tokenB}.`);
       await expect(packet.narration).toContainText(
         `retried the same write with the same token ${tokenA} would be refused the same way`,
       );
       await expect(page.getByRole('link', { name: 'the same delayed packet without fencing' })).toBeVisible();
     } else {
-      await packet.expectStep(5, `"${heldValue}" with token ${tokenA}, accepted.`);
+      await packet.expectStep('held-write-arrives', `"${heldValue}" with token ${tokenA}, accepted.`);
       await expect(packet.narration).toContainText('lost update');
       // The table: A's held value, with A's older token, where B's newer one was.
       await expect(packet.rowValue()).toHaveText(heldValue);
@@ -93,7 +99,10 @@ for (const fenced of [true, false]) {
       ).toContainText('sent while its lease ran, received after it ran out');
       await expect(violation(/^A wrote .*: a stale write accepted after its lease expired \(sent at /)).toBeVisible();
       await packet.nextStep();
-      await packet.expectStep(6, `The row holds A's value "${heldValue}" with token ${tokenA}: A’s stale write.`);
+      await packet.expectStep(
+        'the-row',
+        `The row holds A's value "${heldValue}" with token ${tokenA}: A’s stale write.`,
+      );
       await expect(packet.narration).toContainText('the same write can be applied twice');
     }
   });

@@ -16,25 +16,25 @@ test('a takeover without a new token: B is handed A\'s token, and A\'s late "fen
 
   await sameToken.gotoWalkthrough();
   await sameToken.startOver.click();
-  await sameToken.expectStep(1, 'The lab has been reset.');
+  await sameToken.expectStep('setup', 'The lab has been reset.');
   await expect(sameToken.rowTable).toHaveAccessibleName(/^unguarded_rows/);
 
   await sameToken.nextStep();
   await sameToken.expectStep(
-    2,
+    'a-writes',
     /^A, a real process, took the lease with token \d+ and wrote "A-1" with it: accepted\./,
   );
   const tokenA = Number((await sameToken.narration.textContent())?.match(/took the lease with token (\d+)/)?.[1]);
 
   await sameToken.nextStep();
-  await sameToken.expectStep(3, `A checked its lease ("I hold token ${tokenA} until`);
+  await sameToken.expectStep('a-freezes', `A checked its lease ("I hold token ${tokenA} until`);
   await sameToken.nextStep();
-  await sameToken.expectStep(4, `still believed it held the lease, its writes carrying token ${tokenA}`);
+  await sameToken.expectStep('a-expires', `still believed it held the lease, its writes carrying token ${tokenA}`);
 
   // The takeover keeps the token: B holds the very token A holds.
   await sameToken.nextStep();
   await sameToken.expectStep(
-    5,
+    'b-takes-over',
     `B took over A's expired lease, and the lease service handed it A's token ${tokenA} instead of minting a new one. B wrote "B-1" with token ${tokenA}: accepted.`,
   );
   await expect(sameToken.rowValue()).toHaveText('B-1');
@@ -44,7 +44,7 @@ test('a takeover without a new token: B is handed A\'s token, and A\'s late "fen
 
   await sameToken.nextStep();
   await sameToken.expectStep(
-    6,
+    'a-wakes',
     new RegExp(
       `^A woke up and sent its write "A-\\d+" with its token ${tokenA} \\(the same as B's token ${tokenA}\\): accepted\\.`,
     ),
@@ -71,7 +71,7 @@ test('a takeover without a new token: B is handed A\'s token, and A\'s late "fen
   );
   await expect(sameToken.rowMark(lateValue, tokenA)).toHaveAccessibleName(/still there now$/);
   // The checker names the repeated grant and the lost update.
-  // Two violations: the repeated grant (recorded at step 5), and the one lost update.
+  // Two violations: the repeated grant (recorded when B takes over), and the one lost update.
   await expect(sameToken.checkerViolations).toHaveText('✗ Checker: 2 violations');
   const violation = (text: string) => page.getByRole('listitem').filter({ hasText: text });
   await expect(violation(`token ${tokenA} granted twice: to A at`)).toBeVisible();
@@ -81,7 +81,7 @@ test('a takeover without a new token: B is handed A\'s token, and A\'s late "fen
 
   await sameToken.nextStep();
   await sameToken.expectStep(
-    7,
+    'the-row',
     `The row holds A's value "${lateValue}" with token ${tokenA}: A’s stale write. B's value "B-1" with token ${tokenA} was lost`,
   );
   await expect(sameToken.narration).toContainText('every grant must mint a new token');
@@ -96,7 +96,7 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
 
   await drifting.gotoWalkthrough();
   await drifting.startOver.click();
-  await drifting.expectStep(1, 'The lab has been reset.');
+  await drifting.expectStep('setup', 'The lab has been reset.');
   await expect(drifting.narration).toContainText(
     "The drift is applied to A's reading of the clock; everything else is real.",
   );
@@ -104,13 +104,16 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
 
   // A and B start together; A holds the lease, B waits for it.
   await drifting.nextStep();
-  await drifting.expectStep(2, /^A took the lease for 5 s by the database's clock, with token \d+, and wrote "A-1"/);
+  await drifting.expectStep(
+    'both-start',
+    /^A took the lease for 5 s by the database's clock, with token \d+, and wrote "A-1"/,
+  );
   const tokenA = Number((await drifting.narration.textContent())?.match(/with token (\d+)/)?.[1]);
   await expect(drifting.narration).toContainText('B started too');
 
   await drifting.nextStep();
   await drifting.expectStep(
-    3,
+    'a-expires',
     /^By the database's clock, A's lease ran out at \d\d:\d\d:\d\d\.\d{3}\. A did not renew/,
   );
   await expect(drifting.narration).toContainText(
@@ -118,13 +121,16 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
   );
 
   await drifting.nextStep();
-  await drifting.expectStep(4, /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./);
+  await drifting.expectStep(
+    'b-takes-over',
+    /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./,
+  );
   const tokenB = Number((await drifting.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
   expect(tokenB).toBeGreaterThan(tokenA);
 
   await drifting.nextStep();
   await drifting.expectStep(
-    5,
+    'a-writes-late',
     new RegExp(
       `A wrote "A-\\d+" with its old token ${tokenA}, \\d+ ms after its lease ran out by the database's clock: accepted\\.`,
     ),
@@ -163,7 +169,7 @@ test("a drifting clock: nothing freezes, A's slow clock writes after the databas
   ).toBeVisible();
 
   await drifting.nextStep();
-  await drifting.expectStep(6, `The row holds A's value "${lateValue}" with token ${tokenA}: A’s stale write.`);
+  await drifting.expectStep('the-row', `The row holds A's value "${lateValue}" with token ${tokenA}: A’s stale write.`);
   await expect(drifting.narration).toContainText("judging the lease by the database's clock");
 });
 
@@ -176,25 +182,31 @@ test("a drifting clock, fenced: the same slow clock writes just as late, and the
 
   await drifting.gotoWalkthrough();
   await drifting.startOver.click();
-  await drifting.expectStep(1, 'The lab has been reset.');
+  await drifting.expectStep('setup', 'The lab has been reset.');
   await expect(drifting.narration).toContainText('every write presents its token');
   await expect(drifting.rowTable).toHaveAccessibleName(
     /^unguarded_rows ?\(the token checked in the write's own statement\)/,
   );
 
   await drifting.nextStep();
-  await drifting.expectStep(2, /^A took the lease for 5 s by the database's clock, with token \d+, and wrote "A-1"/);
+  await drifting.expectStep(
+    'both-start',
+    /^A took the lease for 5 s by the database's clock, with token \d+, and wrote "A-1"/,
+  );
   const tokenA = Number((await drifting.narration.textContent())?.match(/with token (\d+)/)?.[1]);
   await drifting.nextStep();
-  await drifting.expectStep(3, /^By the database's clock, A's lease ran out at /);
+  await drifting.expectStep('a-expires', /^By the database's clock, A's lease ran out at /);
   await drifting.nextStep();
-  await drifting.expectStep(4, /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./);
+  await drifting.expectStep(
+    'b-takes-over',
+    /^B took the lease with a newer token, \d+, .* wrote "B-1" with token \d+: accepted\./,
+  );
   const tokenB = Number((await drifting.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
   expect(tokenB).toBeGreaterThan(tokenA);
 
   // A believes its slow clock and writes after the database's expiry, as without fencing: refused.
   await drifting.nextStep();
-  await drifting.expectStep(5, `with its old token ${tokenA}, `);
+  await drifting.expectStep('a-writes-late', `with its old token ${tokenA}, `);
   await expect(drifting.narration).toContainText(`: rejected as stale, because the row held token ${tokenB}.`);
   await expect(drifting.narration).toContainText('fencing does not ask what A believes');
   await expect(drifting.writeMark('A', 'rejected', { token: tokenA })).not.toHaveCount(0, {
@@ -207,7 +219,7 @@ test("a drifting clock, fenced: the same slow clock writes just as late, and the
 
   await drifting.nextStep();
   await drifting.expectStep(
-    6,
+    'the-row',
     new RegExp(
       `^The row holds B's value "B-\\d+" with token ${tokenB}(, written after A’s late write)?\\. A's late write, "A-\\d+" with token ${tokenA}, changed nothing: the row refused it\\.`,
     ),

@@ -2,7 +2,7 @@ import { expect as baseExpect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
 import { PollAsker, RoomPollPanel } from './pages/room-poll';
-import { stepOf } from './steps';
+import { stepNumberOf, stepOf } from './steps';
 
 /*
  * Predict, then watch (issue 22): the trainer asks the room before a step runs, two trainees (two
@@ -24,7 +24,7 @@ test('the trainer asks, two trainees answer, the count grows, the step reveals t
   const asker = new PollAsker(page);
   await trainer.gotoWalkthrough();
   await trainer.startOver.click();
-  await trainer.expectStep(1, 'The lab has been reset');
+  await trainer.expectStep('setup', 'The lab has been reset');
 
   const question = "Will A's first write be accepted?";
   await asker.suggested(question).click();
@@ -58,7 +58,7 @@ test('the trainer asks, two trainees answer, the count grows, the step reveals t
 
     // The trainer runs the step asked about: the room sees what it predicted.
     await trainer.nextStep();
-    await trainer.expectStep(2, 'took the lease with token');
+    await trainer.expectStep('a-writes', 'took the lease with token');
     for (const room of [tina, tom]) {
       await expect(room.answers.getByRole('listitem')).toHaveText([/^Yes: 1 \(50 %\)/, /^No: 1 \(50 %\)/], {
         timeout: WORKER_STEP_TIMEOUT,
@@ -69,10 +69,11 @@ test('the trainer asks, two trainees answer, the count grows, the step reveals t
     await expect(asker.panel.getByRole('list', { name: 'The room’s answers' })).toContainText('Yes: 1 (50 %)');
 
     const history = await tina.exportHistory();
-    // The file numbers the step as the pages do: "About step 2" on /replay, `"step": 2` in the file.
+    // The file numbers the step as the pages do: "About step n" on /replay, `"step": n` in the file.
+    const askedAbout = stepNumberOf('fenced', 'a-writes');
     expect(history.polls).toEqual([
       expect.objectContaining({
-        step: 2,
+        step: askedAbout,
         question,
         choices: ['Yes', 'No'],
         state: 'revealed',
@@ -89,7 +90,7 @@ test('the trainer asks, two trainees answer, the count grows, the step reveals t
       buffer: Buffer.from(JSON.stringify(history)),
     });
     const replayed = replay.getByRole('region', { name: 'The room’s questions' });
-    await expect(replayed).toContainText(`About step 2${question}`);
+    await expect(replayed).toContainText(`About step ${askedAbout}${question}`);
     await expect(replayed.getByRole('listitem').filter({ hasText: 'Yes' }).last()).toContainText('Yes: 1 (50 %)');
     await expect(replayed.getByTestId('poll-count')).toHaveText('Revealed: 2 answers.');
     await replay.close();
@@ -125,7 +126,7 @@ test('from the projector: Q asks the room about the next step, the presenter cou
   const presenter = new PresenterPage(page, 'fenced');
   await presenter.gotoPresenter();
   await presenter.startOver.click();
-  await presenter.expectStep(1, 'The lab has been reset');
+  await presenter.expectStep('setup', 'The lab has been reset');
   const question = "Will A's first write be accepted?";
   const onScreen = page.getByTestId('presenter-poll');
   // Until asked, nothing takes the narration's room: the keys' line says what Q does.
@@ -150,19 +151,20 @@ test('from the projector: Q asks the room about the next step, the presenter cou
     await expect(onScreen).toContainText('Yes: 0 · No: 1');
     await expect(tina.answers.getByRole('listitem')).toHaveText([/^Yes: 0 /, /^No: 1 \(100 %\)/]);
 
-    // A question asked at step 3 (about step 4) stays on the projector while it is open, whichever
-    // step is shown: gone back two steps, it names its step; revealed, it belongs to its step alone.
+    // A question asked at A's freeze (about the step after it) stays on the projector while it is open,
+    // whichever step is shown: gone back two steps, it names its step; revealed, it belongs to its step alone.
+    const askedAt = stepNumberOf('fenced', 'a-freezes');
     await presenter.nextStep();
-    await presenter.expectStep(2, /\S/);
+    await presenter.expectStep('a-writes', /\S/);
     await presenter.nextStep();
-    await presenter.expectStep(3, /\S/);
+    await presenter.expectStep('a-freezes', /\S/);
     await page.keyboard.press('q');
     await expect(onScreen).toContainText('So far: no answers yet · Q reveals');
     await expect(onScreen).not.toContainText('about step');
     await presenter.back.click();
     await presenter.back.click();
-    await expect(presenter.stepCounter).toHaveText(stepOf('fenced', 1));
-    await expect(onScreen).toContainText(/^The room, about step 4: /);
+    await expect(presenter.stepCounter).toHaveText(stepOf('fenced', askedAt - 2));
+    await expect(onScreen).toContainText(new RegExp(`^The room, about step ${askedAt + 1}: `));
     await expect(onScreen).toContainText('Q reveals');
     await page.keyboard.press('q');
     await expect(onScreen).toHaveCount(0);

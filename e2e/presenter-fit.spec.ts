@@ -110,11 +110,12 @@ for (const kind of PRESENTED) {
     await expect(presenter.runSteps).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
     await runDeepLink(presenter, steps);
     await walkEveryStep(presenter, steps, kind);
-    // A deep link to step 1 of a lab at its last step: step 1's words whole, beside where the lab is.
-    await page.goto(`/labs/${kind}/present?step=1`);
-    await expect(presenter.stepCounter).toHaveText(`Step 1 of ${steps}`);
+    // A deep link to the first step, the reset, of a lab at its last step: its words whole, beside where the lab is.
+    const setup = stepNumberOf(kind, 'setup');
+    await page.goto(`/labs/${kind}/present?step=${setup}`);
+    await expect(presenter.stepCounter).toHaveText(stepOf(kind, setup));
     await expect(presenter.narration).not.toBeEmpty();
-    await expectFits(presenter, `${kind}, a deep link to step 1`);
+    await expectFits(presenter, `${kind}, a deep link to step ${setup}`);
   });
 }
 
@@ -125,13 +126,13 @@ test('failover: the asynchronous story after a synchronous one says so, and ever
   const presenter = new PresenterPage(page, 'failover');
   // A synchronous story begins; the asynchronous presenter page then says what → will do.
   await page.goto('/labs/failover/present?mode=sync');
-  // → runs step 1 and tells it. A key pressed before the page has hydrated is lost (seen in CI):
-  // press again while step 1 still says only what it will do.
+  // → runs the first step, the servers' start, and tells it. A key pressed before the page has hydrated
+  // is lost (seen in CI): press again while the start still says only what it will do.
   await expect(async () => {
     if (!/servers started/.test((await presenter.narration.textContent()) ?? ''))
       await page.keyboard.press('ArrowRight');
-    // Step 1 starts two servers (initdb each, 30 s allowed in failover-walk.ts): a press again after a
-    // short wait would queue step 2, whose narration never says it.
+    // The start starts two servers (initdb each, 30 s allowed in failover-walk.ts): a press again after
+    // a short wait would queue the next step, whose narration never says it.
     await expect(presenter.narration).toContainText('Two real PostgreSQL servers started', { timeout: 30_000 });
   }).toPass({ timeout: 60_000 });
   await page.goto('/labs/failover/present?mode=async');
@@ -177,7 +178,7 @@ test("the timeline frames the step being told: its marks stay in view 30 s on, a
   expect(drawn.length, 'the rejected write is drawn').toBeGreaterThan(0);
   for (const t of drawn) expect(t.x).toBeLessThanOrEqual(width);
 
-  // Back to A's first write (step 2): the view goes back to it (long scrolled out of a window that follows now).
+  // Back to A's first write: the view goes back to it (long scrolled out of a window that follows now).
   for (let n = wakes - 1; n >= stepNumberOf('fenced', 'a-writes'); n--) {
     await page.keyboard.press('ArrowLeft');
     await expect(presenter.stepCounter).toHaveText(stepOf('fenced', n));
@@ -211,7 +212,7 @@ test('on a 390 px phone the lab page and presenter show the whole timeline: as w
     expect(now && now.x + now.width, `${where}: "now" in view`).toBeLessThanOrEqual(box.x + box.width);
     // The newest write is drawn inside the track: the rightmost write painted (its ✓, or its label
     // while the lane has room for labels; a busy lane keeps only the ✓s) is left of the track's end
-    // (a mark past it is painted, and cut off). Only A writes by step 2.
+    // (a mark past it is painted, and cut off). Only A has written by then.
     await expect
       .poll(
         async () => {

@@ -2,6 +2,7 @@ import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
+import { stepNumberOf } from './steps';
 
 const timeout = WORKER_STEP_TIMEOUT;
 
@@ -18,20 +19,20 @@ test('the trainer presents with single keys: → runs the next step, P pauses an
   await freePlay.reset();
   await freePlay.startWorker('Z', 3);
 
-  // Arriving changes nothing (Z runs on); → runs step 1 for real: the lab is reset.
+  // Arriving changes nothing (Z runs on); → runs the first step for real: the lab is reset.
   await presenter.gotoPresenter();
   await expect(presenter.driveStatus).toHaveText('Presenting: you drive');
   await expect(presenter.narration).toContainText('Ready when you are: press → to begin.');
   await expect(presenter.stripPhase('Z')).toHaveText(/holds the lease/, { timeout });
   await page.keyboard.press('ArrowRight');
-  await presenter.expectStep(1, 'The lab has been reset: no workers, no history.');
+  await presenter.expectStep('setup', 'The lab has been reset: no workers, no history.');
   await expect(presenter.noHolderYet).toBeVisible();
   await expect(presenter.workerStrip).toContainText('none running');
 
-  // → : step 2 runs on the real lab: A starts, its lane appears with its first accepted write.
+  // → : the next step runs on the real lab: A starts, its lane appears with its first accepted write.
   await page.keyboard.press('ArrowRight');
   await presenter.expectStep(
-    2,
+    'a-writes',
     /^A, a real process, took the lease with token \d+ and wrote "A-1" with it: accepted\./,
   );
   await expect(presenter.noHolderYet).toBeHidden();
@@ -90,7 +91,7 @@ test("a watcher's presenter page follows the trainer's steps, and its driving ke
   await trainer.gotoPresenter();
   await expect(trainer.narration).toContainText('Ready when you are');
   await page.keyboard.press('ArrowRight');
-  await trainer.expectStep(1, 'The lab has been reset');
+  await trainer.expectStep('setup', 'The lab has been reset');
 
   const context = await browser.newContext();
   try {
@@ -98,7 +99,7 @@ test("a watcher's presenter page follows the trainer's steps, and its driving ke
     await watcher.gotoPresenter();
     await expect(watcher.driveStatus).toHaveText('Watching');
     await expect(watcher.readOnly).toContainText('The keys → ← Space P W R Q are disabled here.');
-    await watcher.expectStep(1, 'The lab has been reset');
+    await watcher.expectStep('setup', 'The lab has been reset');
     await expect(watcher.next).toHaveCount(0);
     await expect(watcher.autoplay).toHaveCount(0);
 
@@ -110,17 +111,17 @@ test("a watcher's presenter page follows the trainer's steps, and its driving ke
     await watcher.page.keyboard.press('p');
     await expect(watcher.readOnly.getByRole('status')).toHaveText(/^P is the trainer's key/);
     await expect(watcher.workerStrip).toContainText('none running');
-    await watcher.expectStep(1, 'The lab has been reset');
+    await watcher.expectStep('setup', 'The lab has been reset');
 
     // The trainer's → reaches the watcher: the same step, the same tokens.
     await page.keyboard.press('ArrowRight');
     await trainer.expectStep(
-      2,
+      'a-writes',
       /^A, a real process, took the lease with token \d+ and wrote "A-1" with it: accepted\./,
     );
     const narration = await trainer.narration.textContent();
     const [tokens] = narration?.match(/^A, a real process, took the lease with token \d+/) ?? [];
-    await watcher.expectStep(2, `${tokens} and wrote "A-1" with it: accepted.`);
+    await watcher.expectStep('a-writes', `${tokens} and wrote "A-1" with it: accepted.`);
     await expect(watcher.stripPhase('A')).toHaveText(/holds the lease/, { timeout });
 
     expect(await seriousViolations(watcher.page)).toEqual([]);
@@ -136,12 +137,15 @@ test('presenter mode, with a worker running and the keys shown, has no serious o
   test.setTimeout(90_000);
   lab('fenced');
   const presenter = new PresenterPage(page, 'fenced');
-  // The deep link shows step 2 and offers to run the steps up to it; the offer runs them for real.
-  await page.goto('/labs/fenced/present?step=2');
-  await expect(presenter.runSteps).toHaveText(/^Run steps? (1 to )?2/);
+  // The deep link shows A's first write and offers to run the steps up to it; the offer runs them for real.
+  const writes = stepNumberOf('fenced', 'a-writes');
+  await page.goto(`/labs/fenced/present?step=${writes}`);
+  await expect(presenter.runSteps).toHaveText(
+    new RegExp(`^Run steps? (${stepNumberOf('fenced', 'setup')} to )?${writes}`),
+  );
   await presenter.runSteps.click();
   await presenter.expectStep(
-    2,
+    'a-writes',
     /^A, a real process, took the lease with token \d+ and wrote "A-1" with it: accepted\./,
   );
   await expect(presenter.writeMark('A', 'accepted', { value: 'A-1' })).toBeVisible({ timeout });

@@ -8,8 +8,9 @@ import { walkthroughFor } from '../lib/model/walkthrough/walkthrough';
  * a step added to a story changes no test that does not look at that step.
  */
 
-export function stepOf(lab: LabId, n: number): string {
-  return `Step ${n} of ${stepCountOf(lab)}`;
+/** `step` by its id in the lab's walkthrough (its number from 1 where a loop counts them). */
+export function stepOf(lab: LabId, step: string | number): string {
+  return `Step ${typeof step === 'number' ? step : stepNumberOf(lab, step)} of ${stepCountOf(lab)}`;
 }
 
 /** How many steps a lab's walkthrough has (its definition's; the failover lab's is `failoverStepCountOf`'s). */

@@ -6,7 +6,7 @@ import { expect, test } from './fixtures';
 import { type LabState, readLabState } from './lab-state';
 import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { PresenterPage } from './pages/presenter-page';
-import { stepOf as counterOf } from './steps';
+import { stepOf as counterOf, stepNumberOf } from './steps';
 
 const steps = walkthroughFor('fenced');
 
@@ -58,14 +58,14 @@ test('reloading the walkthrough and presenter pages at every step changes nothin
 
     await fenced.gotoWalkthrough();
     // A reset mints the row a new token: wait for it, since a lab left empty by the spec before looks
-    // reset already, and the page may say step 1 before this reset has committed.
+    // reset already, and the page may show the reset's step before this reset has committed.
     const tokenBefore = (await readLabState(base, 'fenced')).row?.lastToken;
     await fenced.startOver.click();
-    await fenced.expectStep(1, 'The lab has been reset: no workers, no history.');
+    await fenced.expectStep('setup', 'The lab has been reset: no workers, no history.');
     await expect
       .poll(async () => (await readLabState(base, 'fenced')).row?.lastToken, { timeout: WORKER_STEP_TIMEOUT })
       .not.toBe(tokenBefore);
-    let shown = 1;
+    let shown = stepNumberOf('fenced', 'setup');
     for (;;) {
       const before = await readLabState(base, 'fenced');
       const at = stepOf(before);
@@ -114,41 +114,47 @@ test('a deep link shows its step and runs nothing until its button is pressed; o
   await fenced.gotoFreePlay();
   await fenced.reset();
 
-  await fenced.gotoWalkthrough(5);
-  await expect(fenced.stepCounter).toHaveText(counterOf('fenced', 5));
+  const setup = stepNumberOf('fenced', 'setup');
+  const takeover = stepNumberOf('fenced', 'b-takes-over');
+  await fenced.gotoWalkthrough('b-takes-over');
+  await expect(fenced.stepCounter).toHaveText(counterOf('fenced', 'b-takes-over'));
   await expect(fenced.page.getByRole('heading', { name: 'B takes over' })).toBeVisible();
   await expect(fenced.narration).toHaveText(
     'Not run yet. Worker B starts, takes the lease with a newer token, and writes.',
   );
-  await expect(fenced.where).toHaveText('The lab is at step 1.');
-  await expect(fenced.runSteps).toHaveText('Run steps 2 to 5');
+  await expect(fenced.where).toHaveText(`The lab is at step ${setup}.`);
+  await expect(fenced.runSteps).toHaveText(`Run steps ${setup + 1} to ${takeover}`);
   // The page is live (its feed delivered the lab), and still nothing ran.
   await expect(fenced.noHolderYet).toBeVisible();
   await expectNothingRan(page, base);
   // A step shown but not yet run: no serious or critical accessibility violation.
   expect(await seriousViolations(page)).toEqual([]);
 
-  // The button is reachable from the keyboard; Enter on it runs steps 2 to 5 for real.
+  // The button is reachable from the keyboard; Enter on it runs the steps up to B's takeover for real.
   await focusByTab(page, fenced.runSteps);
   await page.keyboard.press('Enter');
-  await fenced.expectStep(5, /^B took the lease with a newer token, \d+, .* B wrote "B-1" with token \d+: accepted\./);
+  await fenced.expectStep(
+    'b-takes-over',
+    /^B took the lease with a newer token, \d+, .* B wrote "B-1" with token \d+: accepted\./,
+  );
   await expect(fenced.runSteps).toHaveCount(0);
   await expect(page).toHaveURL(/\/labs\/fenced\/walkthrough$/);
-  const atFive = await readLabState(base, 'fenced');
-  expect(walkthroughPosition(steps, atFive.events)).toMatchObject({ kind: 'at', step: 4 });
+  const atTakeover = await readLabState(base, 'fenced');
+  // The position counts from 0.
+  expect(walkthroughPosition(steps, atTakeover.events)).toMatchObject({ kind: 'at', step: takeover - 1 });
 
   // A deep link to an earlier step, in presenter mode: the lab is past it, and nothing runs.
   const presenter = new PresenterPage(page, 'fenced');
-  await page.goto('/labs/fenced/present?step=3');
-  await presenter.expectStep(3, 'A checked its lease');
-  await expect(presenter.where).toHaveText('The lab is past this step already: it is at step 5.');
+  await page.goto(`/labs/fenced/present?step=${stepNumberOf('fenced', 'a-freezes')}`);
+  await presenter.expectStep('a-freezes', 'A checked its lease');
+  await expect(presenter.where).toHaveText(`The lab is past this step already: it is at step ${takeover}.`);
   await expect(presenter.runSteps).toHaveCount(0);
-  expectUnchanged(atFive, await readLabState(base, 'fenced'));
+  expectUnchanged(atTakeover, await readLabState(base, 'fenced'));
 
   // A deep link ahead, in presenter mode: → runs the steps up to it, as the button would.
   await page.goto(`/labs/fenced/present?step=${steps.length}`);
-  await expect(presenter.where).toHaveText('The lab is at step 5.');
-  await expect(presenter.runSteps).toHaveText(`Run steps 6 to ${steps.length}`);
+  await expect(presenter.where).toHaveText(`The lab is at step ${takeover}.`);
+  await expect(presenter.runSteps).toHaveText(`Run steps ${takeover + 1} to ${steps.length}`);
   await page.keyboard.press('ArrowRight');
   await presenter.expectStep(steps.length, "The row holds B's value");
   await expect(presenter.where).toHaveCount(0);

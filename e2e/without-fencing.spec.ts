@@ -5,28 +5,28 @@ test('without fencing, the same pause ends in a lost update: the table and the t
   test.setTimeout(120_000);
   const noFencing = lab('no-fencing');
 
-  // Start over runs step 1 for real: the lab is reset.
+  // Start over runs the first step, the reset, for real.
   await noFencing.gotoWalkthrough();
   await noFencing.startOver.click();
-  await noFencing.expectStep(1, 'The lab has been reset.');
+  await noFencing.expectStep('setup', 'The lab has been reset.');
   await expect(noFencing.rowTable).toHaveAccessibleName(/^unguarded_rows/);
 
   await noFencing.nextStep();
   await noFencing.expectStep(
-    2,
+    'a-writes',
     /^A, a real process, took the lease with token \d+ and wrote "A-1" with it: accepted\./,
   );
   const tokenA = Number((await noFencing.narration.textContent())?.match(/took the lease with token (\d+)/)?.[1]);
 
   await noFencing.nextStep();
-  await noFencing.expectStep(3, `A checked its lease ("I hold token ${tokenA} until`);
+  await noFencing.expectStep('a-freezes', `A checked its lease ("I hold token ${tokenA} until`);
 
   await noFencing.nextStep();
-  await noFencing.expectStep(4, `still believed it held the lease, its writes carrying token ${tokenA}`);
+  await noFencing.expectStep('a-expires', `still believed it held the lease, its writes carrying token ${tokenA}`);
 
   await noFencing.nextStep();
   await noFencing.expectStep(
-    5,
+    'b-takes-over',
     /^B took the lease with a newer token, \d+, .* B wrote "B-1" with token \d+: accepted\./,
   );
   const tokenB = Number((await noFencing.narration.textContent())?.match(/newer token, (\d+),/)?.[1]);
@@ -38,7 +38,7 @@ test('without fencing, the same pause ends in a lost update: the table and the t
 
   // A wakes up: with no token check, its write with the older token goes through.
   await noFencing.nextStep();
-  await noFencing.expectStep(6, /^A woke up and sent its write "A-\d+" with its old token \d+: accepted\./);
+  await noFencing.expectStep('a-wakes', /^A woke up and sent its write "A-\d+" with its old token \d+: accepted\./);
   const lateValue = (await noFencing.narration.textContent())?.match(/sent its write "(A-\d+)"/)?.[1] ?? '';
   expect(lateValue).toMatch(/^A-\d+$/);
   await expect(noFencing.narration).toContainText(
@@ -72,7 +72,7 @@ test('without fencing, the same pause ends in a lost update: the table and the t
 
   await noFencing.nextStep();
   await noFencing.expectStep(
-    7,
+    'the-row',
     `The row holds A's value "${lateValue}" with token ${tokenA}: A’s stale write. B's value "B-1" with token ${tokenB} was lost`,
   );
   await expect(noFencing.rowValue()).toHaveText(lateValue);

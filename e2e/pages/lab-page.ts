@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { isLabId, type LabId } from '../../lib/model/lab/lab-kinds';
-import { stepOf } from '../steps';
+import { stepNumberOf, stepOf } from '../steps';
 
 /** Generous: every worker-driven step waits on real processes, leases of seconds and a 10 s freeze. */
 export const WORKER_STEP_TIMEOUT = 20_000;
@@ -133,9 +133,13 @@ export class LabPage {
     await this.page.goto(`/labs/${this.lab}`);
   }
 
-  /** Opens the walkthrough; with `step`, the deep link that shows that step and offers to run up to it. */
-  async gotoWalkthrough(step?: number) {
-    await this.page.goto(`/labs/${this.lab}/walkthrough${step ? `?step=${step}` : ''}`);
+  /**
+   * Opens the walkthrough; with `step` (its id in the lab's walkthrough, or its number from 1), the deep
+   * link that shows that step and offers to run up to it.
+   */
+  async gotoWalkthrough(step?: string | number) {
+    const n = typeof step === 'string' ? stepNumberOf(this.kind, step) : step;
+    await this.page.goto(`/labs/${this.lab}/walkthrough${n ? `?step=${n}` : ''}`);
   }
 
   // The timeline.
@@ -222,14 +226,17 @@ export class LabPage {
   // The walkthrough.
 
   /**
-   * Waits for step `n` to be complete as a reader sees it: its counter ("Step n of N", N the length of
-   * the lab's walkthrough as its definition has it), its narration, and no step still running. Start
-   * over on a lab already at step 1 (a test's clean-up resets it) shows step 1 while its reset runs: a
-   * key pressed then (Q, →) is refused or lost, as a trainer's would be (seen in CI: poll.spec's Q).
+   * Waits for a step to be complete as a reader sees it: its counter ("Step n of N", n and N as the lab's
+   * walkthrough definition has them), its narration, and no step still running. Start over on a lab
+   * already at its reset (a test's clean-up resets it) shows that step while its reset runs: a key
+   * pressed then (Q, →) is refused or lost, as a trainer's would be (seen in CI: poll.spec's Q).
    */
-  /** Step `n` shown and told; `timeout` for a wait that runs several steps (WHOLE_WALKTHROUGH_TIMEOUT). */
-  async expectStep(n: number, narration: string | RegExp, { timeout = WORKER_STEP_TIMEOUT } = {}) {
-    await expect(this.stepCounter).toHaveText(stepOf(this.kind, n), { timeout });
+  /**
+   * `step` (its id in the lab's walkthrough, looked up with `stepNumberOf`; or its number from 1, where a
+   * loop counts them) shown and told; `timeout` for a wait that runs several steps (WHOLE_WALKTHROUGH_TIMEOUT).
+   */
+  async expectStep(step: string | number, narration: string | RegExp, { timeout = WORKER_STEP_TIMEOUT } = {}) {
+    await expect(this.stepCounter).toHaveText(stepOf(this.kind, step), { timeout });
     await expect(this.narration).toContainText(narration, { timeout });
     await expect(this.stepRunning).toHaveCount(0, { timeout });
   }
