@@ -230,8 +230,8 @@ export class LabPage {
    * walkthrough definition has them), its narration, and no step still running. Start over on a lab
    * already at its reset (a test's clean-up resets it) shows that step while its reset runs: a key
    * pressed then (Q, →) is refused or lost, as a trainer's would be (seen in CI: poll.spec's Q).
-   * `step` (its id in the lab's walkthrough, looked up with `stepNumberOf`; or its number from 1, where a
-   * loop counts them) shown and told; `timeout` for a wait that runs several steps (WHOLE_WALKTHROUGH_TIMEOUT).
+   * `step` is its id in the lab's walkthrough (looked up with `stepNumberOf`), or its number from 1 where a
+   * loop counts them; `timeout` is for a wait that runs several steps (WHOLE_WALKTHROUGH_TIMEOUT).
    */
   async expectStep(step: string | number, narration: string | RegExp, { timeout = WORKER_STEP_TIMEOUT } = {}) {
     await expect(this.stepCounter).toHaveText(stepOf(this.kind, step), { timeout });

@@ -127,8 +127,12 @@ for (const [kind, start] of Object.entries(KINDS)) {
       assert.ok(resumed.ok, JSON.stringify(resumed));
       const ended = await waitForEvent((e) => e.actor === 'W' && e.kind === 'pause_ended' && e.id > started.id, 'end');
       assert.ok(Number(ended.detail?.frozenMs) >= REMOTE_HEARTBEAT_FRESH_MS, `frozen for ${ended.detail?.frozenMs} ms`);
-      // The list shows the phase of W's latest beat, which may come a moment after its pause_ended.
-      await waitFor(async () => (await listed('W'))?.phase !== 'paused', 'W listed as no longer paused');
+      // The list shows the phase of W's latest beat, which may come a moment after its pause_ended; W
+      // gone from the list, or dead, is no resume.
+      await waitFor(async () => {
+        const view = await listed('W');
+        return view?.alive === true && view.phase !== 'paused';
+      }, 'W listed as alive and no longer paused');
     });
 
     test('frozen in its critical window past its lease: another takes over, and its late write is rejected', async () => {
