@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freshResource, waitForExpiry } from '../lib/testing/fixtures';
+import { waitFor } from '../lib/testing/wait';
 import { msUntil } from './database-clock';
 import { acquireLease, type Lease, recordExpiredLeases, renewLease } from './leases';
 import { closePool, getPool, newClient } from './pool';
@@ -14,6 +15,14 @@ after(closePool);
  * The pass that runs between must not record an expiry at X: the lease never ran out there. Each
  * lease's expiry is recorded once, at its real end.
  */
+
+/** Whether a session waits on a lock that `pid` holds. */
+async function blockedBy(pid: number): Promise<boolean> {
+  const { rows } = await getPool().query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [
+    pid,
+  ]);
+  return rows.length > 0;
+}
 
 async function expiriesOf(lab: string): Promise<Array<{ token: string; expiresAt: string }>> {
   const { rows } = await getPool().query<{ token: string; expires_at: string }>(
@@ -32,17 +41,26 @@ test('a renewal committed after the old end, with an expiry pass between: one ex
 
   const renewer = newClient();
   await renewer.connect();
+  const { rows: me } = await renewer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const renewerPid = me[0]?.pid as number;
   try {
     // The renewal's statement runs well before X, by the database's clock…
     await sleep(Math.max(0, (await msUntil(lease.expiresAt)) - 300));
     await renewer.query('BEGIN');
     const renewed = await renewLease({ lab, resource, holder: 'A', token: lease.token, ttlMs: 1_500 }, renewer);
     assert.equal(renewed.outcome, 'renewed', 'renewed before its end');
-    // …and commits after it, with an expiry pass between.
+    // …and commits after it, with an expiry pass between: the renewal commits once the pass has
+    // run (it skips the locked lease) or waits for the renewal's lock, as the database shows.
     await waitForExpiry(lease);
     await sleep(50);
-    const pass = recordExpiredLeases();
-    await sleep(100);
+    let passDone = false;
+    const pass = recordExpiredLeases().finally(() => {
+      passDone = true;
+    });
+    await waitFor(
+      async () => passDone || (await blockedBy(renewerPid)),
+      'the expiry pass to run, or to wait for the renewal',
+    );
     await renewer.query('COMMIT');
     await pass;
     assert.deepEqual(await expiriesOf(lab), [], 'the lease did not run out at its old end');

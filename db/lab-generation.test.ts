@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isFencingError } from '../lib/model/core/errors';
 import { requireToken } from '../lib/model/core/token';
 import { INITIAL_ROW_VALUE, resetLabData } from '../lib/supervisor/lab-reset';
@@ -152,7 +151,8 @@ describe('a worker from before a reset is refused by the database', () => {
       const reset = resetLabData(lab).then(() => {
         resetDone = true;
       });
-      await sleep(300);
+      // Asked once the reset's session waits on the worker's transaction, as the database shows.
+      await waitForBlockedBy(worker);
       assert.equal(resetDone, false, 'the reset waits for the worker statement in flight');
       await appendEvent(worker, { lab: lab.id, actor: 'Old', kind: 'write_sent' }, { generation: joined });
       await worker.query('COMMIT');

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { WORKER_BOUNDS } from '../lib/model/core/input-bounds';
 import { sharedLab } from '../lib/model/lab/lab-instance';
 import { resetLabData } from '../lib/supervisor/lab-reset';
+import { waitFor } from '../lib/testing/wait';
 import { setRemoteWorkersOpen } from './lab-doors';
 import { closeLab, createPrivateLab } from './labs';
 import { closePool, databaseUrl, getPool, newClient } from './pool';
@@ -285,13 +285,16 @@ test('a line queued behind another role holds nothing, and is not ended; the one
   const holder = await getPool().connect();
   const third = await getPool().connect();
   try {
+    const linePid = await backendPid(db);
+    const thirdPid = await backendPid(third);
     await holder.query('BEGIN');
     await holder.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'), hashtext($1))", [LAB]);
     const queued = db.query("SELECT worker_record_event($1, $2, $3, 'write_sent', NULL, '{}')", [LAB, name, instance]);
-    await sleep(100);
+    await waitFor(() => waitsOnALock(linePid, 0), 'the line to queue on the lock');
     await third.query('BEGIN');
     const behind = third.query("SELECT pg_advisory_xact_lock(hashtext('fencing_lab.events'), hashtext($1))", [LAB]);
-    await sleep(400);
+    // Asked once the app's second session has waited well past the 150 ms budget, by the database's clock.
+    await waitFor(() => waitsOnALock(thirdPid, 400), "the app's second session to wait 400 ms");
     assert.equal(await endBlockingWorkerSessions({ waitMs: 150, transactionMs: 60_000 }), 0, 'nobody ended');
     await holder.query('COMMIT');
     await queued;
@@ -302,6 +305,20 @@ test('a line queued behind another role holds nothing, and is not ended; the one
     third.release();
   }
 });
+
+async function backendPid(db: pg.ClientBase): Promise<number> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  return rows[0]?.pid as number;
+}
+
+/** Whether the session `pid` has waited on a lock for at least `ms`, by the database's clock. */
+async function waitsOnALock(pid: number, ms: number): Promise<boolean> {
+  const { rows } = await getPool().query(
+    'SELECT 1 FROM pg_locks WHERE pid = $1 AND NOT granted AND waitstart <= clock_timestamp() - make_interval(secs => $2 / 1000.0)',
+    [pid, ms],
+  );
+  return rows.length > 0;
+}
 
 async function joinAndStop(db: pg.Client, name: string): Promise<string | null> {
   const instance = randomBytes(12).toString('hex');

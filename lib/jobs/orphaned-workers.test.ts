@@ -3,13 +3,15 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { workerBackendPids } from '../../db/cluster-admin';
 import { appendEvent, listEvents } from '../../db/events';
 import { closeLab, createPrivateLab } from '../../db/labs';
-import { closePool, getPool } from '../../db/pool';
+import { closePool, getPool, newClient } from '../../db/pool';
 import { sharedLab } from '../model/lab/lab-instance';
 import { processRunOf } from '../os/processes';
 import { INITIAL_ROW_VALUE, resetLabData } from '../supervisor/lab-reset';
 import { thisServerRun } from '../supervisor/worker-process';
+import { waitFor } from '../testing/wait';
 import { recordOrphanedWorkers } from './orphaned-workers';
 
 /*
@@ -130,7 +132,12 @@ function groupAlive(group: number): boolean {
   }
 }
 
-test('kill -9 of a real server, then the launcher’s SIGCONT and SIGTERM to its group, then the next server’s pass: one worker_stopped for each worker', async () => {
+test('kill -9 of a real server, then the launcher’s SIGCONT and SIGTERM to its group, then the next server’s pass: one worker_stopped for each worker', async (t) => {
+  // The worker sessions already open before this server starts are not its workers'.
+  const admin = newClient();
+  await admin.connect();
+  t.after(() => admin.end());
+  const openBefore = new Set(await workerBackendPids(admin));
   // The server stands in for Next (lib/testing/supervisor-host.ts: workers A, frozen, and B), in a
   // process group of its own, as the launcher starts Next.
   const host = spawn(
@@ -164,7 +171,12 @@ test('kill -9 of a real server, then the launcher’s SIGCONT and SIGTERM to its
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline && groupAlive(group)) await sleep(50);
   assert.equal(groupAlive(group), false, 'every worker is gone');
-  await sleep(500); // a statement sent before a worker ended may commit a moment later
+  // A statement sent before a worker ended may commit a moment later: its session runs what it was
+  // sent before it closes, so the pass below waits until none of the workers' sessions is left.
+  await waitFor(
+    async () => (await workerBackendPids(admin)).every((pid) => openBefore.has(pid)),
+    "the ended workers' database sessions to close",
+  );
   await recordOrphanedWorkers();
 
   const ends = (await listEvents({ lab: 'no-fencing' })).filter(

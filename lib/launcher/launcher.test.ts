@@ -4,7 +4,6 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive } from '../os/processes';
 import { spawnLauncher, watchLauncher } from '../testing/app-process';
 import { waitFor } from '../testing/wait';
@@ -130,14 +129,16 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
 
   // A killed launcher leaves its children running, holding the port and the database's lock file.
   const orphans = await state();
+  const killed = new Promise((resolve) => first.child.once('exit', resolve));
   first.child.kill('SIGKILL');
-  await sleep(300);
+  await killed;
   assert.ok(isAlive(orphans.postmasterPid) && isAlive(orphans.nextPid), 'SIGKILL leaves orphans, as expected');
 
+  // The next start finds those very processes still running: they outlived their launcher.
   const second = startLauncher();
   await second.ready;
-  assert.match(second.output(), /stopping Next server \d+, orphaned by an earlier run/);
-  assert.match(second.output(), /stopping PostgreSQL \d+, orphaned by an earlier run/);
+  assert.match(second.output(), new RegExp(`stopping Next server ${orphans.nextPid}, orphaned by an earlier run`));
+  assert.match(second.output(), new RegExp(`stopping PostgreSQL ${orphans.postmasterPid}, orphaned by an earlier run`));
   assert.equal((await fetch(`http://127.0.0.1:${port}/api/health`)).status, 200);
   const before = await state();
 

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { waitFor } from '../testing/wait';
 import { PacketRelay } from './packet-relay';
 
 /*
@@ -51,6 +52,8 @@ test('a held statement reaches PostgreSQL only when released, while the other co
       `UPDATE ${table} SET value = $1, received_at = clock_timestamp() WHERE id = 1 /* held-write */ RETURNING received_at`,
       ['A-late'],
     );
+    // The write's bytes reach the relay and are held there; then the hold lasts HOLD_MS.
+    await waitFor(() => (relay.heldConnections()[0]?.heldBytes ?? 0) > 0, 'the write held at the relay');
     await sleep(HOLD_MS);
     assert.equal(relay.heldConnections().length, 1, 'one connection held');
     assert.ok((relay.heldConnections()[0]?.heldBytes ?? 0) > 0, 'its bytes are in the relay');
@@ -83,7 +86,8 @@ test('a client that gives up on a held write: the write still lands when the byt
   const write = a
     .query(`UPDATE ${table} SET value = 'A-abandoned' WHERE id = 1 /* gave-up */`)
     .catch((error: Error) => error);
-  await sleep(200);
+  // The client gives up once its write is on the wire, held at the relay.
+  await waitFor(() => (relay.heldConnections()[0]?.heldBytes ?? 0) > 0, 'the write held at the relay');
   // The client's own timeout: it drops its socket. The network still carries what it sent.
   (a as unknown as { connection: { stream: net.Socket } }).connection.stream.destroy();
   assert.ok((await write) instanceof Error, 'the client saw its connection go');

@@ -75,11 +75,16 @@ test('a viewer joining mid-run gets the history, then live events, with no gap a
   await resetLabData(sharedLab(LAB));
   const early = openLabFeed(LAB);
   const stop = keepWriting('mid');
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Events committed before the late viewer joins, for its history: the early viewer has them live.
+  await waitFor(() => early.eventIds().length >= 20, 'twenty events to the early viewer');
   // Joins while events commit: some land in its history, some reach it live, some both ways.
   const late = openLabFeed(LAB);
   await waitFor(() => late.received.some((m) => m.event === 'caught-up'), 'the late viewer caught up');
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  const historyEnd = late.received.find((m) => m.event === 'caught-up')?.data.lastId as number;
+  await waitFor(
+    () => late.eventIds().filter((id) => id > historyEnd).length >= 20,
+    'twenty events live to the late viewer after its history',
+  );
   await stop();
   const expected = await idsInDatabase();
   await waitFor(() => late.eventIds().length >= expected.length, 'the late viewer has every event');
