@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freshResource, waitForExpiry } from '../lib/testing/fixtures';
+import { backendPid, sessionBlockedBy } from '../lib/testing/lock-waits';
 import { waitFor } from '../lib/testing/wait';
 import { msUntil } from './database-clock';
 import { acquireLease, type Lease, recordExpiredLeases, renewLease } from './leases';
@@ -15,14 +16,6 @@ after(closePool);
  * The pass that runs between must not record an expiry at X: the lease never ran out there. Each
  * lease's expiry is recorded once, at its real end.
  */
-
-/** Whether a session waits on a lock that `pid` holds. */
-async function blockedBy(pid: number): Promise<boolean> {
-  const { rows } = await getPool().query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [
-    pid,
-  ]);
-  return rows.length > 0;
-}
 
 async function expiriesOf(lab: string): Promise<Array<{ token: string; expiresAt: string }>> {
   const { rows } = await getPool().query<{ token: string; expires_at: string }>(
@@ -41,8 +34,7 @@ test('a renewal committed after the old end, with an expiry pass between: one ex
 
   const renewer = newClient();
   await renewer.connect();
-  const { rows: me } = await renewer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  const renewerPid = me[0]?.pid as number;
+  const renewerPid = await backendPid(renewer);
   try {
     // The renewal's statement runs well before X, by the database's clock…
     await sleep(Math.max(0, (await msUntil(lease.expiresAt)) - 300));
@@ -58,7 +50,7 @@ test('a renewal committed after the old end, with an expiry pass between: one ex
       passDone = true;
     });
     await waitFor(
-      async () => passDone || (await blockedBy(renewerPid)),
+      async () => passDone || (await sessionBlockedBy(renewerPid)) !== undefined,
       'the expiry pass to run, or to wait for the renewal',
     );
     await renewer.query('COMMIT');

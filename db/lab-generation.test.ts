@@ -4,7 +4,7 @@ import { after, describe, test } from 'node:test';
 import { isFencingError } from '../lib/model/core/errors';
 import { requireToken } from '../lib/model/core/token';
 import { INITIAL_ROW_VALUE, resetLabData } from '../lib/supervisor/lab-reset';
-import { waitFor } from '../lib/testing/wait';
+import { backendPid, waitForBlockedBy } from '../lib/testing/lock-waits';
 import { writeWithoutFencing } from './broken-labs';
 import { appendEvent, listEvents } from './events';
 import { fencedWrite, readProtectedRow } from './fenced-write';
@@ -152,7 +152,7 @@ describe('a worker from before a reset is refused by the database', () => {
         resetDone = true;
       });
       // Asked once the reset's session waits on the worker's transaction, as the database shows.
-      await waitForBlockedBy(worker);
+      await waitForBlockedBy(await backendPid(worker), 'the reset to wait on the row');
       assert.equal(resetDone, false, 'the reset waits for the worker statement in flight');
       await appendEvent(worker, { lab: lab.id, actor: 'Old', kind: 'write_sent' }, { generation: joined });
       await worker.query('COMMIT');
@@ -211,7 +211,7 @@ describe('the reset is one transaction', () => {
         () => 'reset',
         (error: unknown) => error,
       );
-      const waiting = await waitForBlockedBy(blocker);
+      const waiting = await waitForBlockedBy(await backendPid(blocker), 'the reset to wait on the row');
       // As the owner (the blocker's own session): the app role may not cancel the owner's queries.
       await blocker.query('SELECT pg_cancel_backend($1)', [waiting]);
       const failed = await outcome;
@@ -227,19 +227,6 @@ describe('the reset is one transaction', () => {
     assert.equal(renewed.outcome, 'renewed');
   });
 });
-
-/** The backend that waits on a lock `holder` holds (the reset's), once it waits. */
-async function waitForBlockedBy(holder: ReturnType<typeof newClient>): Promise<number> {
-  const { rows: me } = await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  const holderPid = me[0]?.pid;
-  return waitFor(async () => {
-    const { rows } = await getPool().query<{ pid: number }>(
-      'SELECT pid FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))',
-      [holderPid],
-    );
-    return rows[0]?.pid;
-  }, 'the reset to wait on the row');
-}
 
 test('closing a private lab ends its run: a worker still out there is refused by the database', async () => {
   const lab = await openLab('no-fencing');

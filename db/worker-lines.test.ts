@@ -5,6 +5,7 @@ import pg from 'pg';
 import { WORKER_BOUNDS } from '../lib/model/core/input-bounds';
 import { sharedLab } from '../lib/model/lab/lab-instance';
 import { resetLabData } from '../lib/supervisor/lab-reset';
+import { backendPid } from '../lib/testing/lock-waits';
 import { waitFor } from '../lib/testing/wait';
 import { setRemoteWorkersOpen } from './lab-doors';
 import { closeLab, createPrivateLab } from './labs';
@@ -305,11 +306,6 @@ test('a line queued behind another role holds nothing, and is not ended; the one
     third.release();
   }
 });
-
-async function backendPid(db: pg.ClientBase): Promise<number> {
-  const { rows } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  return rows[0]?.pid as number;
-}
 
 /** Whether the session `pid` has waited on a lock for at least `ms`, by the database's clock. */
 async function waitsOnALock(pid: number, ms: number): Promise<boolean> {

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
 import { parseToken } from '../lib/model/core/token';
+import { backendPid, waitForBlockedBy } from '../lib/testing/lock-waits';
 import { refusedWith } from '../lib/testing/refused-with';
-import { waitFor } from '../lib/testing/wait';
 import { appendEvent } from './events';
 import { closeLab, createPrivateLab, deleteExpiredLabHistories, type LabRecord } from './labs';
 import { closePool, newClient, withTransaction } from './pool';
@@ -332,18 +332,13 @@ describe("the lab's row as the pages show it, under concurrent writes", () => {
     try {
       // C's write (token 10) holds the row, uncommitted; A's (token 8) is refused on the row B left and,
       // before the fix, copied that row into the lab's row once C committed.
-      const { rows: me } = await newer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const newerPid = await backendPid(newer);
       await newer.query('BEGIN');
       assert.equal((await write(newer, 'C', 'by C', 10)).rows[0]?.outcome, 'accepted');
       await older.query('BEGIN');
       const refused = write(older, 'A', 'by A', 8);
       // C commits once A's write waits on the row C holds, as the database shows.
-      await waitFor(async () => {
-        const { rows } = await owner.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [
-          me[0]?.pid,
-        ]);
-        return rows.length > 0;
-      }, "A's write to wait on C's");
+      await waitForBlockedBy(newerPid, "A's write to wait on C's", owner);
       await newer.query('COMMIT');
       assert.equal((await refused).rows[0]?.outcome, 'stale');
       await older.query('COMMIT');
