@@ -1,16 +1,18 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { createInterface } from 'node:readline';
 import { splitSpecs } from './e2e-halves';
+import { busyCpuSeconds, type SuiteRun, suiteReport } from './suite-report';
 
 /*
  * `npm test`: every suite. First the quick checks, side by side: lint and the type check; then the
  * production build (made once here, because the suites after it start the app at the same time, and
  * two builds into one .next would break each other: lib/testing/build-if-stale.ts). If all pass, the
  * long suites, one after another on a machine of fewer than 4 CPUs, or in two lanes side by side on a
- * bigger one (SERIAL below), each lane stopping at its first failure. Every line a suite prints is prefixed with its name. At the end: how long each suite took, and when
- * it started, so that a slow suite is seen (and the CI's time explained). Exits 1 if any suite failed.
+ * bigger one (SERIAL below), each lane stopping at its first failure. Every line a suite prints is prefixed with its name. At the end: how long each suite took, when
+ * it started, and how busy the CPUs were meanwhile, so that a slow suite is seen and CI's time explained
+ * (lib/testing/suite-report.ts). Exits 1 if any suite failed.
  */
 
 type Suite = { name: string; args: string[]; env?: Record<string, string> };
@@ -102,11 +104,10 @@ const LANES: Step[][] = SERIAL
     ]
   : SIDE_BY_SIDE;
 
-type Ran = { name: string; startedAt: number; seconds: number; code: number };
-
 const running = new Set<ReturnType<typeof spawn>>();
 const t0 = performance.now();
 const since = () => (performance.now() - t0) / 1000;
+const busyAtStart = busyCpuSeconds();
 
 function prefixLines(stream: NodeJS.ReadableStream, prefix: string, out: NodeJS.WriteStream): void {
   createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
@@ -114,8 +115,9 @@ function prefixLines(stream: NodeJS.ReadableStream, prefix: string, out: NodeJS.
   });
 }
 
-function run(suite: Suite, width: number): Promise<Ran> {
+function run(suite: Suite, width: number): Promise<SuiteRun> {
   const startedAt = since();
+  const busyBefore = busyCpuSeconds();
   // A process group of its own, so that a signal reaches everything the suite started (npm does not pass it on).
   const child = spawn('npm', suite.args, {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -129,12 +131,18 @@ function run(suite: Suite, width: number): Promise<Ran> {
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       running.delete(child);
-      resolve({ name: suite.name, startedAt, seconds: since() - startedAt, code: code ?? (signal ? 1 : 0) });
+      resolve({
+        name: suite.name,
+        startedAt,
+        seconds: since() - startedAt,
+        busyCpuSeconds: busyCpuSeconds() - busyBefore,
+        code: code ?? (signal ? 1 : 0),
+      });
     });
   });
 }
 
-async function runLane(lane: readonly Step[], width: number, ran: Ran[]): Promise<boolean> {
+async function runLane(lane: readonly Step[], width: number, ran: SuiteRun[]): Promise<boolean> {
   for (const step of lane) {
     const results = await Promise.all((Array.isArray(step) ? step : [step]).map((suite) => run(suite, width)));
     ran.push(...results);
@@ -143,27 +151,17 @@ async function runLane(lane: readonly Step[], width: number, ran: Ran[]): Promis
   return true;
 }
 
-function report(ran: readonly Ran[], totalSeconds: number): void {
-  const width = Math.max(...ran.map((r) => r.name.length), 'total'.length);
-  console.log('\nnpm test: time per suite (started at, took)');
-  for (const r of ran) {
-    console.log(
-      `  ${r.name.padEnd(width)}  at ${r.startedAt.toFixed(0).padStart(5)} s  ${r.seconds.toFixed(0).padStart(5)} s  ${r.code === 0 ? 'passed' : 'FAILED'}`,
-    );
-  }
-  console.log(`  ${'total'.padEnd(width)}  ${''.padStart(10)}  ${totalSeconds.toFixed(0).padStart(5)} s`);
-}
-
 async function main(): Promise<number> {
   const all = [...QUICK, BUILD, ...LANES.flat(2)];
   const width = Math.max(...all.map((s) => s.name.length));
-  const ran: Ran[] = [];
+  const ran: SuiteRun[] = [];
   const quick = await Promise.all(QUICK.map((suite) => run(suite, width)));
   ran.push(...quick);
   if (quick.every((r) => r.code === 0) && (await runLane([BUILD], width, ran))) {
     await Promise.all(LANES.map((lane) => runLane(lane, width, ran)));
   }
-  report(ran, since());
+  const total = { seconds: since(), busyCpuSeconds: busyCpuSeconds() - busyAtStart, cpuCount: cpus().length };
+  console.log(`\n${suiteReport(ran, total).join('\n')}`);
   return ran.every((r) => r.code === 0) && ran.length === all.length ? 0 : 1;
 }
 
