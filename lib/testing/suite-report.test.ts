@@ -19,10 +19,7 @@ describe("npm test's closing table", () => {
 
   test('the total and the floor: the busy CPU-seconds spread over every CPU', () => {
     assert.match(lines.at(-2) ?? '', /^ {2}total +2400 s +3300 CPU-s +69%$/);
-    assert.equal(
-      lines.at(-1),
-      '  the same work with every CPU busy all the time: about 1650 s (27.5 min) on 2 CPUs',
-    );
+    assert.equal(lines.at(-1), '  the same work with every CPU busy all the time: about 1650 s (27.5 min) on 2 CPUs');
   });
 
   test("the machine's busy CPU time only grows, and grows while this process computes", () => {
