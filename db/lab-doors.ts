@@ -55,7 +55,8 @@ type ClaimedRow = { id: string; kind: string; row_id: number; resource: string; 
 
 /**
  * The idle watch's choice: the open shared labs with a live worker that nobody used (watched through
- * any app server, or drove) for `idleMs` by the database's clock, except `keepOpen` (labs the caller
+ * any app server, or drove: a worker started in it, from a page, a command line or a worker line) for
+ * `idleMs` by the database's clock, except `keepOpen` (labs the caller
  * has live viewers on). Each is marked stopped and used in the one statement that picks it, rows
  * another server holds skipped, so two servers watching at once never both stop a lab.
  */
@@ -67,7 +68,9 @@ export async function claimUnwatchedSharedLabs(
     `UPDATE labs SET idle_stopped_at = clock_timestamp(), idle_stopped_workers = NULL, last_used_at = clock_timestamp()
       WHERE id IN (SELECT l.id FROM labs l
                     WHERE l.visibility = 'shared' AND l.closed_at IS NULL AND NOT (l.id = ANY($2))
-                      AND coalesce(l.last_used_at, l.created_at)
+                      AND greatest(coalesce(l.last_used_at, l.created_at),
+                                   (SELECT max(s.started_at) FROM remote_workers s
+                                     WHERE s.lab = l.id AND s.generation = l.generation))
                           < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
                       AND EXISTS (SELECT 1 FROM remote_workers r
                                    WHERE r.lab = l.id AND r.generation = l.generation AND r.stopped_at IS NULL

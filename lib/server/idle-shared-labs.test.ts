@@ -75,3 +75,18 @@ test("an unwatched shared lab's workers stop after its idle time; a watched one'
   assert.deepEqual(await alive('no-fencing'), ['A']);
   assert.equal((await readLabDoors('no-fencing')).idleStop, undefined, 'the notice is gone');
 });
+
+test('a worker started in an unwatched shared lab drives it: its workers run on for the idle time from that start', async () => {
+  for (const lab of ['no-fencing', 'fenced']) assert.ok((await commands.resetLab({ lab }, TRAINER)).ok);
+  // Nobody has watched or driven the lab for longer than its idle time (the story's own time)...
+  await sleep(IDLE_MS + 500);
+  // ...when someone starts a worker in it without a page (as `npm run scenario` does, or a worker line).
+  const started = await commands.startWorker({ lab: 'no-fencing', settings: { name: 'C', ...QUIET } }, TRAINER);
+  assert.ok(started.ok, JSON.stringify(started));
+  assert.deepEqual(await stopUnwatchedSharedLabs(), [], 'a lab driven just now is not idle');
+  assert.deepEqual(await alive('no-fencing'), ['C']);
+  // Left to run with nobody watching for its idle time since that start, it stops.
+  await sleep(IDLE_MS + 500);
+  assert.deepEqual(await stopUnwatchedSharedLabs(), ['no-fencing']);
+  assert.deepEqual(await alive('no-fencing'), []);
+});
