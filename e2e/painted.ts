@@ -36,3 +36,22 @@ export async function axisLabels(page: Page) {
     )
     .toSorted((a, b) => a[0] - b[0]);
 }
+
+/** From now on, counts the timeline canvas's frames (each starts with its clearRect); `canvasPaints` reads the count. */
+export async function countCanvasPaints(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { canvasPaints?: number };
+    if (w.canvasPaints === undefined) {
+      const proto = CanvasRenderingContext2D.prototype;
+      const clearRect = proto.clearRect;
+      proto.clearRect = function (this: CanvasRenderingContext2D, ...args) {
+        w.canvasPaints = (w.canvasPaints ?? 0) + 1;
+        return clearRect.apply(this, args);
+      };
+    }
+    w.canvasPaints = 0;
+  });
+}
+
+export const canvasPaints = (page: Page) =>
+  page.evaluate(() => (window as unknown as { canvasPaints?: number }).canvasPaints ?? 0);

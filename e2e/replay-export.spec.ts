@@ -5,6 +5,7 @@ import { expect, test } from './fixtures';
 import { readLabEvents } from './lab-state';
 import { LabPage, WORKER_STEP_TIMEOUT } from './pages/lab-page';
 import { ImportPage, ReplayControls } from './pages/replay-page';
+import { canvasPaints, countCanvasPaints } from './painted';
 
 const FILE_NAME = (ext: string) => new RegExp(`^fencing-lab-fenced-\\d{8}T\\d{6}Z\\.${ext}$`);
 const isWrite = (kind: string) => kind === 'write_accepted' || kind === 'write_rejected';
@@ -46,6 +47,9 @@ test('replay a real run, export it, open the export again and land on the same t
   await expect(fenced.leaseHolder()).toHaveText('B', { timeout: WORKER_STEP_TIMEOUT });
   await expect(fenced.writeMark('B', 'accepted').first()).toBeVisible({ timeout: WORKER_STEP_TIMEOUT });
   await expect(replay.tableCaptions).toHaveCount(0); // live: the tables are the database now
+  // Live, the drawing moves with the clock: the canvas is painted again and again.
+  await countCanvasPaints(page);
+  await expect.poll(() => canvasPaints(page)).toBeGreaterThan(3);
 
   // Replay at the latest moment: from here on the page holds still while the workers go on.
   await fenced.zoomOutTo(56);
@@ -61,6 +65,8 @@ test('replay a real run, export it, open the export again and land on the same t
   // Still the same once the page holds a later write of B's, though B goes on writing live: the
   // database has a write of B's after the moment shown, and the page's history reaches past it.
   const shownSeconds = await replay.momentSeconds();
+  // Held still, the canvas is not painted again while the lab goes on and its events come in.
+  await countCanvasPaints(page);
   const laterWriteMs = await waitFor(
     async () => {
       const events = await readLabEvents('fenced');
@@ -81,6 +87,7 @@ test('replay a real run, export it, open the export again and land on the same t
     .toBeGreaterThanOrEqual(Math.ceil(laterWriteMs / 100) + 1);
   expect(await replay.momentSeconds()).toBe(shownSeconds);
   expect(await fenced.markNames(fenced.writeMarks)).toEqual(writesAtEnd);
+  expect(await canvasPaints(page)).toBe(0);
 
   // Exports, of the history up to the replayed moment.
   await expect(replay.exportArea).toContainText('Up to the replay moment');

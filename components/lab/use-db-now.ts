@@ -3,13 +3,24 @@
 import { useEffect, useState } from 'react';
 import { useLabStore } from './lab-store-provider';
 
-/** The database's clock as this browser estimates it (offset from the latest snapshot), ticking. */
-export function useDbNow(tickMs = 100): number {
+/**
+ * The database's clock as this browser estimates it (offset from the latest snapshot), ticking every
+ * `tickMs` while `ticking`; held still otherwise (a view at a fixed moment draws nothing from it, and a
+ * page that shows one asks for no re-render, no repaint, until something it shows changes). Ticking
+ * again, it reads the clock at once: the first render after a pause is never one of the old moment.
+ */
+export function useDbNow(tickMs = 100, ticking = true): number {
   const offset = useLabStore((s) => s.clockOffsetMs);
-  const [now, setNow] = useState(() => Date.now());
+  const [clock, setClock] = useState(() => ({ at: Date.now(), ticking }));
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), tickMs);
+    if (!ticking) {
+      setClock((held) => (held.ticking ? { at: held.at, ticking: false } : held));
+      return;
+    }
+    const tick = () => setClock({ at: Date.now(), ticking: true });
+    tick();
+    const timer = setInterval(tick, tickMs);
     return () => clearInterval(timer);
-  }, [tickMs]);
-  return now + offset;
+  }, [tickMs, ticking]);
+  return (ticking && !clock.ticking ? Date.now() : clock.at) + offset;
 }

@@ -35,7 +35,8 @@ export function useViewMomentLabel(): string | undefined {
   const replayAt = useLabStore((s) => s.replayAt);
   const stepMoment = useLabStore((s) => s.stepMoment);
   const bounds = useReplayBounds();
-  const dbNow = useDbNow(1_000);
+  // Only "live now, 12 s after step 3" moves with the clock.
+  const dbNow = useDbNow(1_000, replayAt === undefined && stepMoment !== undefined && !stepMoment.past);
   if (replayAt !== undefined) return `as at ${bounds ? momentOffsetLabel(replayAt, bounds) : '0.0 s'} (replay)`;
   if (!stepMoment) return undefined;
   if (stepMoment.past) return `as at step ${stepMoment.step}, ${clock(stepMoment.at)}`;
@@ -65,10 +66,10 @@ export function useViewEvents(): readonly WireEvent[] {
   }, [events, replayAt, upToId]);
 }
 
-/** "Now" as the views draw it: the moment shown, or the database's clock ticking every `tickMs`. */
+/** "Now" as the views draw it: the moment shown, or the database's clock ticking every `tickMs` (live only). */
 export function useViewNow(tickMs = 100): number {
   const replayAt = useViewMoment();
-  const dbNow = useDbNow(tickMs);
+  const dbNow = useDbNow(tickMs, replayAt === undefined);
   return replayAt ?? dbNow;
 }
 
@@ -93,7 +94,7 @@ export function useViewWorkers(): readonly ViewWorker[] {
   const lease = useLabStore((s) => s.snapshot?.lease);
   const events = useLabStore((s) => s.events);
   const moment = useViewMoment();
-  const ticking = useDbNow(1_000);
+  const ticking = useDbNow(1_000, moment === undefined);
   // At a fixed moment nothing ticks: the workers are rebuilt only when the moment or the events change.
   const now = moment === undefined ? ticking : 0;
   return useMemo(() => {

@@ -29,10 +29,31 @@ function visibleRows(canvas: HTMLCanvasElement, height: number, margin: number):
   return [Math.max(0, -top - margin), Math.min(height, window.innerHeight - top + margin)];
 }
 
+type Drawn = { view: CanvasView; dark: boolean };
+
+/** Whether two renders draw the same picture: the same timeline, stretch, size, marks flagged and focused, theme. */
+function sameDrawing({ view: a, dark }: Drawn, { view: b, dark: bDark }: Drawn): boolean {
+  return (
+    dark === bDark &&
+    a.timeline === b.timeline &&
+    a.from === b.from &&
+    a.to === b.to &&
+    a.width === b.width &&
+    a.height === b.height &&
+    a.metrics === b.metrics &&
+    a.origin === b.origin &&
+    a.until === b.until &&
+    a.flagged === b.flagged &&
+    a.minLanes === b.minLanes &&
+    a.focused === b.focused
+  );
+}
+
 /**
- * The timeline's marks on a canvas sized for the screen's pixel density. Any change (pan, zoom,
- * resize, new events, the clock, the theme, the focus, scrolling) asks for a frame; the layout and
- * the paint run once in that frame, however many changes came before it.
+ * The timeline's marks on a canvas sized for the screen's pixel density. Any change to what it draws
+ * (pan, zoom, resize, new events, the clock, the theme, the focus, scrolling) asks for a frame; the
+ * layout and the paint run once in that frame, however many changes came before it. A render that
+ * changes nothing drawn (a moment held still while the lab goes on) asks for none.
  */
 export function TimelineCanvas({
   view,
@@ -45,8 +66,9 @@ export function TimelineCanvas({
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const dark = useDarkTheme();
-  const latest = useRef({ view, dark });
+  const latest = useRef<Drawn>({ view, dark });
   latest.current = { view, dark };
+  const drawn = useRef<Drawn | undefined>(undefined);
   const laidOut = useRef<TimelineLayout | undefined>(undefined);
   const frame = useRef<number | undefined>(undefined);
   const hovered = useRef<string | undefined>(undefined);
@@ -56,6 +78,7 @@ export function TimelineCanvas({
     const element = canvas.current;
     const ctx = element?.getContext('2d');
     if (!element || !ctx) return;
+    drawn.current = latest.current;
     const { view: v, dark: isDark } = latest.current;
     const dpr = window.devicePixelRatio || 1;
     const backingW = Math.round(v.width * dpr);
@@ -88,9 +111,9 @@ export function TimelineCanvas({
     if (frame.current === undefined) frame.current = requestAnimationFrame(paint.current);
   });
 
-  // Every render is a change to draw (the view's inputs are its props); the frame coalesces them.
+  // A render that changes what is drawn (the view's inputs are its props) asks for a frame, which coalesces them.
   useLayoutEffect(() => {
-    request.current();
+    if (!drawn.current || !sameDrawing(drawn.current, latest.current)) request.current();
   });
 
   useEffect(() => {
