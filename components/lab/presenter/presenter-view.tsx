@@ -91,7 +91,7 @@ function DrivenPresenter({
           canBack: walk.shown > 0,
           autoplay,
           atEnd: walk.shown === walk.steps.length - 1 && walk.pending.length === 0 && !working,
-          toggleAutoplay: () => setAutoplay(!autoplay),
+          toggleAutoplay: () => setAutoplay((on) => !on),
           startOver: { run: restart, disabled: working },
           offer: offer.run ? { label: offer.run, run: walk.runToShown, disabled: working } : undefined,
         },

@@ -100,7 +100,7 @@ export function WalkthroughPanel({
           type="button"
           className={controlButton}
           aria-pressed={walk.autoplay}
-          onClick={() => walk.setAutoplay(!walk.autoplay)}
+          onClick={() => walk.setAutoplay((on) => !on)}
         >
           Autoplay
         </button>
