@@ -53,5 +53,9 @@ export async function countCanvasPaints(page: Page): Promise<void> {
   });
 }
 
+/** The canvas's frames since `countCanvasPaints`, once a frame already asked for has been painted. */
 export const canvasPaints = (page: Page) =>
-  page.evaluate(() => (window as unknown as { canvasPaints?: number }).canvasPaints ?? 0);
+  page.evaluate(async () => {
+    await new Promise(requestAnimationFrame);
+    return (window as unknown as { canvasPaints?: number }).canvasPaints ?? 0;
+  });

@@ -17,9 +17,9 @@ export function useDbNow(tickMs = 100, ticking = true): number {
       setClock((held) => (held.ticking ? { at: held.at, ticking: false } : held));
       return;
     }
-    const tick = () => setClock({ at: Date.now(), ticking: true });
-    tick();
-    const timer = setInterval(tick, tickMs);
+    // Ticking again after a pause: the clock read now (the first render did already); at mount, as it is.
+    setClock((held) => (held.ticking ? held : { at: Date.now(), ticking: true }));
+    const timer = setInterval(() => setClock({ at: Date.now(), ticking: true }), tickMs);
     return () => clearInterval(timer);
   }, [tickMs, ticking]);
   return (ticking && !clock.ticking ? Date.now() : clock.at) + offset;

@@ -22,6 +22,12 @@ describe("npm test's closing table", () => {
     assert.equal(lines.at(-1), '  the same work with every CPU busy all the time: about 1650 s (27.5 min) on 2 CPUs');
   });
 
+  test('a machine that shows no CPU: no share and no floor, and no NaN', () => {
+    const blind = suiteReport(ran, { seconds: 2_400, busyCpuSeconds: 0, cpuCount: 0 });
+    assert.match(blind.at(-1) ?? '', /^ {2}total +2400 s +0 CPU-s +\?$/);
+    assert.ok(!blind.some((line) => /NaN|Infinity/.test(line)), blind.join('\n'));
+  });
+
   test("the machine's busy CPU time only grows, and grows while this process computes", () => {
     const before = busyCpuSeconds();
     const until = performance.now() + 200;

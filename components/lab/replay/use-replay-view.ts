@@ -56,11 +56,7 @@ export function useViewEvents(): readonly WireEvent[] {
   const previous = useRef<readonly WireEvent[] | undefined>(undefined);
   return useMemo(() => {
     if (replayAt === undefined) return events;
-    const until = stableEventsUntil(previous.current, events, replayAt);
-    const shown =
-      upToId === undefined || until.at(-1) === undefined || (until.at(-1)?.id ?? 0) <= upToId
-        ? until
-        : until.filter((e) => e.id <= upToId);
+    const shown = stableEventsUntil(previous.current, events, replayAt, upToId);
     previous.current = shown;
     return shown;
   }, [events, replayAt, upToId]);

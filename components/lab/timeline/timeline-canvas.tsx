@@ -118,10 +118,12 @@ export function TimelineCanvas({
 
   useEffect(() => {
     const again = request.current;
-    window.addEventListener('scroll', again, { passive: true });
+    // Captured: a scroll inside a box (the presenter's drawing column) does not bubble to the window, and
+    // only the rows on screen are painted; a page held at a moment has no tick to paint the rest.
+    window.addEventListener('scroll', again, { passive: true, capture: true });
     window.addEventListener('resize', again);
     return () => {
-      window.removeEventListener('scroll', again);
+      window.removeEventListener('scroll', again, { capture: true });
       window.removeEventListener('resize', again);
       if (frame.current !== undefined) cancelAnimationFrame(frame.current);
       frame.current = undefined;

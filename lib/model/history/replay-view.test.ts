@@ -49,6 +49,22 @@ describe('the events shown at a moment', () => {
       'stepping back drops the later events',
     );
   });
+
+  test("at a step's moment, up to the event that reached it: the same array while later events come in, of the same millisecond too", () => {
+    const log = [
+      ev(1, 0, 'A', 'worker_started'),
+      ev(2, 1, 'A', 'write_accepted', { token: 7, rowId: 1, detail: { value: 'A-1' } }),
+      ev(3, 1, 'B', 'worker_started'),
+    ];
+    const held = stableEventsUntil(undefined, log, at(1.2), 2);
+    assert.deepEqual(
+      held.map((e) => e.id),
+      [1, 2],
+      "the event of the same millisecond after the step is the next step's",
+    );
+    const grown = [...log, ev(4, 1.1, 'B', 'worker_stopped')];
+    assert.equal(stableEventsUntil(held, grown, at(1.2), 2), held, 'a later event changes nothing shown');
+  });
 });
 
 describe('links and file names', () => {

@@ -18,16 +18,22 @@ export function momentOffsetLabel(at: number, bounds: ReplayBounds): string {
 }
 
 /**
- * The events that had happened by `at`, as the same array as `previous` when nothing changed: while
- * a replay plays, the moment moves every frame but the set of events only now and then, and what is
- * derived from that set (the timeline, the verdict) is rebuilt only when the array changes.
+ * The events that had happened by `at` (and, with `upToId`, none after that event: a walkthrough
+ * step's moment ends at the event that reached it), as the same array as `previous` when nothing
+ * changed: while a replay plays, the moment moves every frame but the set of events only now and
+ * then, and while a step is held, events come in after it; what is derived from that set (the
+ * timeline, the verdict) is rebuilt, and drawn, only when the array changes.
  */
 export function stableEventsUntil(
   previous: readonly WireEvent[] | undefined,
   events: readonly WireEvent[],
   at: number,
+  upToId?: number,
 ): readonly WireEvent[] {
-  const shown = eventsUntil(events, at);
+  const until = eventsUntil(events, at);
+  const last = until.at(-1);
+  const shown =
+    upToId === undefined || last === undefined || last.id <= upToId ? until : until.filter((e) => e.id <= upToId);
   if (previous && previous.length === shown.length && shown.every((event, i) => event === previous[i])) {
     return previous;
   }
