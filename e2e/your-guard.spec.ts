@@ -38,6 +38,10 @@ test('a trainee submits a right guard, three classic wrong ones and one that fai
       /^✓ Passed: your guard held against the pause story and \d+ stale writes over 2 seeds/,
     );
     await expect(guard.counterexample).toHaveCount(0);
+    // A screen reader hears the words, not the mark ("check mark"): the mark is for the eye.
+    const heard = await guard.verdict.ariaSnapshot();
+    expect(heard).toContain('Passed: your guard held against the pause story');
+    expect(heard).not.toContain('✓');
     await expect(guard.attemptStatement).toHaveText(`${SET} AND last_token <= $2`);
     await expect(guard.guardHeading).toHaveText('(guarded by your statement: it held its last attack)');
     // A reload opens the editor with the trainee's last name, statement and verdict, not the starter.

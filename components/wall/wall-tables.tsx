@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { clock } from '@/components/lab/format';
-import { traineeLabel, type WallAttempt, wallWords } from '@/lib/model/guard/class-wall';
+import { traineeLabel, type WallAttempt, wallVerdict } from '@/lib/model/guard/class-wall';
 
 /*
  * The wall's two tables: every attacked attempt, one row each (its time, who, the statement that ran,
@@ -18,6 +18,16 @@ function Statement({ text }: { text: string }) {
 function toneOf(attempt: WallAttempt): string {
   if (attempt.outcome === 'queued') return 'text-slate-700 dark:text-slate-300';
   return attempt.outcome === 'passed' ? 'text-emerald-800 dark:text-emerald-300' : 'text-rose-800 dark:text-rose-300';
+}
+
+/** The verdict's mark for the eye only (a screen reader would read "hourglass not done"), then its words. */
+function VerdictWords({ attempt }: { attempt: WallAttempt }) {
+  const { mark, words } = wallVerdict(attempt);
+  return (
+    <>
+      <span aria-hidden="true">{mark}</span> {words}
+    </>
+  );
 }
 
 export function AttemptsTable({ attempts }: { attempts: readonly WallAttempt[] }) {
@@ -47,7 +57,9 @@ export function AttemptsTable({ attempts }: { attempts: readonly WallAttempt[] }
             <td className="py-1 pr-3">
               <Statement text={attempt.statement} />
             </td>
-            <td className={`py-1 pr-3 ${toneOf(attempt)}`}>{wallWords(attempt)}</td>
+            <td className={`py-1 pr-3 ${toneOf(attempt)}`}>
+              <VerdictWords attempt={attempt} />
+            </td>
             <td className="py-1">
               {attempt.hasCounterexample ? (
                 <Link className="font-semibold underline" href={`/replay?attempt=${attempt.id}`}>

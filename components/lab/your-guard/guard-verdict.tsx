@@ -34,7 +34,9 @@ export function Waiting({
 }) {
   return (
     <div data-testid="guard-queue" className="space-y-1 text-base">
-      <p className="font-semibold text-slate-800 dark:text-slate-200">⏳ {waitWords(result)}</p>
+      <p className="font-semibold text-slate-800 dark:text-slate-200">
+        <span aria-hidden="true">⏳</span> {waitWords(result)}
+      </p>
       <p id={reasonId} className="text-sm">
         Attempt {result.attemptId}: Attack my guard is off until its verdict is in (one guard in line per trainee); your
         statement stays here.
@@ -51,17 +53,20 @@ export function Waiting({
 export function Verdict({ result }: { result: GuardResult }) {
   const tone =
     result.outcome === 'passed' ? 'text-emerald-800 dark:text-emerald-300' : 'text-rose-800 dark:text-rose-300';
-  const word = {
-    queued: '⏳ Waiting',
-    passed: '✓ Passed',
-    violation: '✗ Broken',
-    refused: '✗ Refused',
-    failed: '✗ Not finished',
-  }[result.outcome];
+  // The mark is for the eye: hidden from screen readers, which would read "hourglass not done".
+  const [mark, word] = (
+    {
+      queued: ['⏳', 'Waiting'],
+      passed: ['✓', 'Passed'],
+      violation: ['✗', 'Broken'],
+      refused: ['✗', 'Refused'],
+      failed: ['✗', 'Not finished'],
+    } as const
+  )[result.outcome];
   return (
     <>
       <p className={`font-semibold ${tone}`}>
-        {word}: {result.headline}
+        <span aria-hidden="true">{mark}</span> {word}: {result.headline}
       </p>
       {result.detail ? <p className="text-sm">{result.detail}</p> : null}
       <p className="text-sm">

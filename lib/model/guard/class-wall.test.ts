@@ -6,6 +6,7 @@ import {
   traineeLabel,
   type WallAttempt,
   wallOf,
+  wallVerdict,
   wallWords,
   withAttempt,
 } from './class-wall';
@@ -96,6 +97,9 @@ describe('the class wall while guards wait', () => {
     assert.equal(wallWords({ ...queued(3, undefined), verdict: 'being attacked' }), '⏳ being attacked');
     const failed = { ...attempt(4, 'd', 'failed'), verdict: 'the attack could not finish: the app servers stopped' };
     assert.equal(wallWords(failed), '✗ the attack could not finish: the app servers stopped');
+    // The mark apart from the words: a page shows it to the eye only (a screen reader reads the words).
+    assert.deepEqual(wallVerdict(queued(1, 3)), { mark: '⏳', words: 'in line' });
+    assert.deepEqual(wallVerdict(failed), { mark: '✗', words: 'the attack could not finish: the app servers stopped' });
   });
 
   it('counts the attempts in line and being attacked, for the trainer’s line', () => {

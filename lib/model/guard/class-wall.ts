@@ -107,9 +107,21 @@ export function counterexampleName(attempt: Pick<WallAttempt, 'id' | 'name' | 't
   return `attempt ${attempt.id}, the guard of ${traineeLabel(attempt)}`;
 }
 
-/** What the wall says of an attempt's verdict. */
-export function wallWords(attempt: Pick<WallAttempt, 'outcome' | 'verdict' | 'queue'>): string {
+/**
+ * What the wall says of an attempt's verdict, as a mark and words: the mark is for the eye (a page shows
+ * it hidden from screen readers, which would read "hourglass not done"), the words say it all.
+ */
+export function wallVerdict(attempt: Pick<WallAttempt, 'outcome' | 'verdict' | 'queue'>): {
+  mark: '⏳' | '✓' | '✗';
+  words: string;
+} {
   const waiting = waitingOf(attempt);
-  if (waiting) return `⏳ ${waiting}`;
-  return attempt.outcome === 'passed' ? `✓ ${attempt.verdict}` : `✗ ${attempt.verdict}`;
+  if (waiting) return { mark: '⏳', words: waiting };
+  return { mark: attempt.outcome === 'passed' ? '✓' : '✗', words: attempt.verdict };
+}
+
+/** What the wall says of an attempt's verdict, mark and words in one line ("⏳ in line"). */
+export function wallWords(attempt: Pick<WallAttempt, 'outcome' | 'verdict' | 'queue'>): string {
+  const { mark, words } = wallVerdict(attempt);
+  return `${mark} ${words}`;
 }
