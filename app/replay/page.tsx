@@ -74,7 +74,9 @@ export default async function ReplayPage({ searchParams }: Props) {
           <pre data-testid="counterexample-statement" className="whitespace-pre-wrap break-words font-mono text-sm">
             {counterexample.statement}
           </pre>
-          <p className="text-sm text-rose-800 dark:text-rose-300">✗ {counterexample.verdict}</p>
+          <p className="text-sm text-rose-800 dark:text-rose-300">
+            <span aria-hidden="true">✗</span> {counterexample.verdict}
+          </p>
         </section>
       ) : null}
       <HistoryReplay initial={initial} />

@@ -53,7 +53,8 @@ export function Waiting({
 export function Verdict({ result }: { result: GuardResult }) {
   const tone =
     result.outcome === 'passed' ? 'text-emerald-800 dark:text-emerald-300' : 'text-rose-800 dark:text-rose-300';
-  // The mark is for the eye: hidden from screen readers, which would read "hourglass not done".
+  // The mark is for the eye: hidden from screen readers, which would read "check mark" or "cross mark"
+  // before the words (this paragraph is the editor's live region once the verdict is in).
   const [mark, word] = (
     {
       queued: ['⏳', 'Waiting'],
