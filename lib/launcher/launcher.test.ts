@@ -150,7 +150,13 @@ test('npm start serves the app with its own Postgres, recovers from a killed run
     if (healthSeen.at(-1) !== health) healthSeen.push(health);
     const { postmasterPid } = await state();
     return postmasterPid !== before.postmasterPid && health === '200 up' ? 'restarted' : 'waiting';
-  }, 'restarted');
+  }, 'restarted').catch((error: Error) => {
+    // What the app said and what the launcher printed: a run that never came back says why (once seen in
+    // a clean-clone run, 12-07, with nothing more than "waiting").
+    throw new Error(
+      `${error.message}; health: ${healthSeen.join(' → ')}; the launcher's last words:\n${second.output().slice(-3_000)}`,
+    );
+  });
   // A query may still get through a backend of the dead server for a moment; then the app says
   // it is recovering (the launcher is restarting it), never that all is well, until it is.
   assert.ok(healthSeen.includes('503 recovering'), healthSeen.join(' → '));

@@ -108,6 +108,12 @@ for (const [kind, start] of Object.entries(KINDS)) {
         during.map((e) => e.kind),
         [],
       );
+      // Listed as paused until W's next beat after its pause_ended: the next test's pause would be refused
+      // as "already paused" before it (seen in a clean-clone run, 12-07).
+      await waitFor(async () => {
+        const view = await listed('W');
+        return view?.alive === true && view.phase !== 'paused';
+      }, 'W listed as alive and no longer paused');
     });
 
     test('paused until resumed: still listed as paused past the heartbeat window, then resumed', async () => {
