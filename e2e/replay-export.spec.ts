@@ -31,6 +31,17 @@ test('replay a real run, export it, open the export again and land on the same t
   test.setTimeout(240_000);
   const fenced = lab('fenced');
   const replay = new ReplayControls(page);
+  // The media queries the page asks about the pixel density, kept where the test can reach them (below).
+  await page.addInitScript(() => {
+    const w = window as unknown as { densityQueries: MediaQueryList[] };
+    w.densityQueries = [];
+    const matchMedia = window.matchMedia.bind(window);
+    window.matchMedia = (query: string) => {
+      const list = matchMedia(query);
+      if (query.includes('resolution')) w.densityQueries.push(list);
+      return list;
+    };
+  });
 
   // A real run: A takes the lease and writes, B waits, A freezes, its lease runs out, B takes over and writes.
   await fenced.gotoFreePlay();
@@ -88,6 +99,33 @@ test('replay a real run, export it, open the export again and land on the same t
   expect(await replay.momentSeconds()).toBe(shownSeconds);
   expect(await fenced.markNames(fenced.writeMarks)).toEqual(writesAtEnd);
   expect(await canvasPaints(page)).toBe(0);
+
+  // The window dragged to a screen of twice the pixel density (no resize comes): the held drawing is
+  // painted again at that density, not left blurred; and back. The density is Chromium's own (CDP's
+  // emulation); its media query's change event is dispatched by hand, since the emulation changes the
+  // density without one (checked 12-07: it fires only with a change of size, which a resize covers).
+  const cdp = await page.context().newCDPSession(page);
+  const density = async (deviceScaleFactor: number) => {
+    await cdp.send('Emulation.setDeviceMetricsOverride', {
+      width: 1280,
+      height: 720,
+      deviceScaleFactor,
+      mobile: false,
+    });
+    await page.evaluate(() => {
+      // A snapshot: a listener asks a new query, for the new density.
+      for (const query of [...(window as unknown as { densityQueries: MediaQueryList[] }).densityQueries])
+        query.dispatchEvent(new Event('change'));
+    });
+  };
+  const backingPerPixel = () =>
+    page.locator('canvas').evaluate((c: HTMLCanvasElement) => c.width / c.getBoundingClientRect().width);
+  expect(await backingPerPixel()).toBe(1);
+  await density(2);
+  await expect.poll(backingPerPixel, { message: 'the canvas at twice the density' }).toBe(2);
+  await density(1);
+  await expect.poll(backingPerPixel, { message: 'the canvas back at one' }).toBe(1);
+  await cdp.detach();
 
   // Exports, of the history up to the replayed moment.
   await expect(replay.exportArea).toContainText('Up to the replay moment');

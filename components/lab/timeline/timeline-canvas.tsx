@@ -122,7 +122,20 @@ export function TimelineCanvas({
     // only the rows on screen are painted; a page held at a moment has no tick to paint the rest.
     window.addEventListener('scroll', again, { passive: true, capture: true });
     window.addEventListener('resize', again);
+    // A window dragged to a screen of another pixel density fires no resize: a page held at a moment
+    // would keep a backing store of the old density (blurred, or too fine) until its next change.
+    // The query names the density now, so it changes once; then it is asked again for the new one.
+    let density: MediaQueryList | undefined;
+    const onDensity = () => {
+      density?.removeEventListener('change', onDensity);
+      density = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+      density.addEventListener('change', onDensity);
+      again();
+    };
+    density = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+    density.addEventListener('change', onDensity);
     return () => {
+      density?.removeEventListener('change', onDensity);
       window.removeEventListener('scroll', again, { capture: true });
       window.removeEventListener('resize', again);
       if (frame.current !== undefined) cancelAnimationFrame(frame.current);
