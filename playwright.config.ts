@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumPath } from './lib/testing/chromium-path';
 
 /*
  * End-to-end tests in real Chromium against `npm start` (the production build, real Postgres).
- * Chromium comes from the system (Debian's package); Playwright cannot download browsers here.
+ * Chromium comes from the system (Debian's packages: lib/testing/chromium-path.ts); Playwright cannot
+ * download browsers here.
  * Without DATABASE_URL the app runs its embedded Postgres in .data/e2e, apart from a developer's .data.
  * E2E_PORT and E2E_DATA_DIR choose another port and directory, so that two runs (npm test runs the
  * spec files in two halves side by side: lib/testing/run-suites.ts) each have an app, a database and
@@ -41,7 +43,7 @@ export default defineConfig({
     // (docs/testing.md, "Where the e2e time goes").
     trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+    launchOptions: { executablePath: chromiumPath() },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } }],
   webServer: {
