@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Glyph } from '@/components/glyph';
 import { HistoryReplay } from '@/components/lab/replay/history-replay';
 import { SiteHeader } from '@/components/site-header';
 import { runWords } from '@/lib/model/checker/client-runs';
@@ -75,7 +76,7 @@ export default async function ReplayPage({ searchParams }: Props) {
             {counterexample.statement}
           </pre>
           <p className="text-sm text-rose-800 dark:text-rose-300">
-            <span aria-hidden="true">✗</span> {counterexample.verdict}
+            <Glyph>✗</Glyph> {counterexample.verdict}
           </p>
         </section>
       ) : null}

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { Glyph } from '@/components/glyph';
 import { clock } from '@/components/lab/format';
 import { traineeLabel, type WallAttempt, wallVerdict } from '@/lib/model/guard/class-wall';
 
@@ -25,7 +26,7 @@ function VerdictWords({ attempt }: { attempt: WallAttempt }) {
   const { mark, words } = wallVerdict(attempt);
   return (
     <>
-      <span aria-hidden="true">{mark}</span> {words}
+      <Glyph>{mark}</Glyph> {words}
     </>
   );
 }

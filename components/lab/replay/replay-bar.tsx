@@ -1,5 +1,6 @@
 'use client';
 
+import { Glyph } from '@/components/glyph';
 import { nextEventTime, previousEventTime, REPLAY_SPEEDS, type ReplaySpeed } from '@/lib/model/history/replay';
 import { momentOffsetLabel } from '@/lib/model/history/replay-view';
 import { controlButton } from '../controls/styles';
@@ -134,6 +135,3 @@ export function ReplayBar() {
     </section>
   );
 }
-
-/** A symbol beside a button's words: seen, not read out. */
-const Glyph = ({ children }: { children: string }) => <span aria-hidden="true">{children}</span>;

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
+import { Glyph } from '@/components/glyph';
 import type { GuardResult } from '@/lib/model/guard/guard-inputs';
 import { type Said, waitAnnouncement, waitWords } from '@/lib/model/guard/guard-wait';
 
@@ -35,7 +36,7 @@ export function Waiting({
   return (
     <div data-testid="guard-queue" className="space-y-1 text-base">
       <p className="font-semibold text-slate-800 dark:text-slate-200">
-        <span aria-hidden="true">⏳</span> {waitWords(result)}
+        <Glyph>⏳</Glyph> {waitWords(result)}
       </p>
       <p id={reasonId} className="text-sm">
         Attempt {result.attemptId}: Attack my guard is off until its verdict is in (one guard in line per trainee); your
@@ -67,7 +68,7 @@ export function Verdict({ result }: { result: GuardResult }) {
   return (
     <>
       <p className={`font-semibold ${tone}`}>
-        <span aria-hidden="true">{mark}</span> {word}: {result.headline}
+        <Glyph>{mark}</Glyph> {word}: {result.headline}
       </p>
       {result.detail ? <p className="text-sm">{result.detail}</p> : null}
       <p className="text-sm">

@@ -1,0 +1,8 @@
+/**
+ * A symbol for the eye beside words that say the same (✓ ✗ ⏳ ▶ ■ ‖): hidden from screen readers, which
+ * would read it aloud ("check mark", "hourglass not done"), in a live region at every change. Where the
+ * symbol says more than the words beside it, add words for a screen reader (`sr-only`).
+ */
+export function Glyph({ children }: { children: string }) {
+  return <span aria-hidden="true">{children}</span>;
+}
