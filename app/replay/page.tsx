@@ -39,17 +39,18 @@ export default async function ReplayPage({ searchParams }: Props) {
       <SiteHeader subtitle="Replay a saved history" />
       {attempt !== undefined && !counterexample ? (
         <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
-          ✗ No counterexample {String(attempt)} that this browser may open.
+          <Glyph>✗</Glyph> No counterexample {String(attempt)} that this browser may open.
         </p>
       ) : null}
       {explore !== undefined && !explored?.ok ? (
         <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
-          ✗ No explored interleaving to open: {explored && !explored.ok ? explored.message : 'name one lab'}.
+          <Glyph>✗</Glyph> No explored interleaving to open:{' '}
+          {explored && !explored.ok ? explored.message : 'name one lab'}.
         </p>
       ) : null}
       {client !== undefined && !clientRun ? (
         <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
-          ✗ No client run {String(client)} that this browser may open (a run is kept once it has ended).
+          <Glyph>✗</Glyph> No client run {String(client)} that this browser may open (a run is kept once it has ended).
         </p>
       ) : null}
       {clientRun ? (

@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { Glyph } from '@/components/glyph';
 import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { readHistoryFile } from '../lab/replay/read-history-file';
 import { type CompareSource, labChoiceName } from './compare-source';
@@ -81,7 +82,11 @@ export function SourcePicker({
         </p>
       ) : null}
       <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
-        {error ? `✗ ${error}` : ''}
+        {error ? (
+          <>
+            <Glyph>✗</Glyph> {error}
+          </>
+        ) : null}
       </p>
     </fieldset>
   );

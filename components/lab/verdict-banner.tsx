@@ -1,6 +1,7 @@
 'use client';
 
 import { startTransition, useEffect, useState } from 'react';
+import { Glyph } from '@/components/glyph';
 import { hasDetail } from '@/lib/model/checker/checker-violations';
 import { expectsViolation } from '@/lib/model/soak/soak-verdict';
 import type { LabStoreApi } from './lab-store';
@@ -57,15 +58,17 @@ export function VerdictBanner({ listed = LISTED }: { listed?: number }) {
   // every new write or every new line of the list.
   return verdict.ok ? (
     <div className="rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-base dark:border-emerald-800 dark:bg-emerald-950">
-      <strong role="status">✓ Checker: no violation{yet}</strong> in {plural(verdict.checked.writes, 'accepted write')}{' '}
-      and {plural(verdict.checked.grants, 'grant')}
+      <strong role="status">
+        <Glyph>✓</Glyph> Checker: no violation{yet}
+      </strong>{' '}
+      in {plural(verdict.checked.writes, 'accepted write')} and {plural(verdict.checked.grants, 'grant')}
       {scope}.
     </div>
   ) : (
     <div className="rounded-lg border border-rose-400 bg-rose-50 px-3 py-2 text-base dark:border-rose-700 dark:bg-rose-950">
       <p>
         <strong role="alert">
-          ✗ Checker: {count} violation{count === 1 ? '' : 's'}
+          <Glyph>✗</Glyph> Checker: {count} violation{count === 1 ? '' : 's'}
         </strong>{' '}
         {scope ? `${scope.trim()} ` : ''}(marked ⚠ on the timeline)
       </p>

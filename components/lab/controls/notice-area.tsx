@@ -1,5 +1,6 @@
 'use client';
 
+import { Glyph } from '@/components/glyph';
 import { useLabStore } from '../lab-store-provider';
 
 /** The result of the last command: a status for success, an alert for an error. */
@@ -8,10 +9,18 @@ export function NoticeArea() {
   return (
     <div className="min-h-8">
       <p role="status" className="text-emerald-800 dark:text-emerald-300">
-        {notice?.tone === 'ok' ? `✓ ${notice.message}` : ''}
+        {notice?.tone === 'ok' ? (
+          <>
+            <Glyph>✓</Glyph> {notice.message}
+          </>
+        ) : null}
       </p>
       <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
-        {notice?.tone === 'error' ? `✗ ${notice.message}` : ''}
+        {notice?.tone === 'error' ? (
+          <>
+            <Glyph>✗</Glyph> {notice.message}
+          </>
+        ) : null}
       </p>
     </div>
   );

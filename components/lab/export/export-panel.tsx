@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useId, useState } from 'react';
+import { Glyph } from '@/components/glyph';
 import { type ExportKind, exportFileName, momentOffsetLabel } from '@/lib/model/history/replay-view';
 import { isPrivateLabId } from '@/lib/model/lab/lab-instance';
 import { LABS } from '@/lib/model/lab/lab-kinds';
@@ -94,10 +95,18 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
         ))}
       </div>
       <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
-        {outcome?.ok ? `✓ Downloaded ${outcome.fileName}` : ''}
+        {outcome?.ok ? (
+          <>
+            <Glyph>✓</Glyph> Downloaded {outcome.fileName}
+          </>
+        ) : null}
       </p>
       <p role="alert" className="text-sm font-semibold text-rose-800 dark:text-rose-300">
-        {outcome && !outcome.ok ? `✗ Could not export: ${outcome.message}` : ''}
+        {outcome && !outcome.ok ? (
+          <>
+            <Glyph>✗</Glyph> Could not export: {outcome.message}
+          </>
+        ) : null}
       </p>
       {linkToReplay ? (
         <p className="text-sm">

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
+import { Glyph } from '@/components/glyph';
 import type { ActionResult } from '@/lib/model/core/action-result';
 import type { FailoverAction } from '@/lib/model/failover/failover-walkthrough';
 import { controlButton } from '../controls/styles';
@@ -73,7 +74,13 @@ export function FailoverWalkthroughPanel(props: {
             >
               {step.title}
             </Link>
-            {index < progress ? ' ✓' : ''}
+            {index < progress ? (
+              <>
+                {' '}
+                <Glyph>✓</Glyph>
+                <span className="sr-only">(done)</span>
+              </>
+            ) : null}
           </li>
         ))}
       </ol>

@@ -1,6 +1,7 @@
 'use client';
 
 import { useRef } from 'react';
+import { Glyph } from '@/components/glyph';
 import type { WalkthroughStatus } from '../walkthrough/use-walkthrough';
 import { useShrinkToFit } from './use-shrink-to-fit';
 
@@ -133,7 +134,19 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
             Autoplay
           </button>
           <span data-testid="autoplay-status" className="text-lg font-semibold">
-            {drive.autoplay ? '▶ playing' : drive.atEnd ? '■ at the last step' : '‖ paused'}
+            {drive.autoplay ? (
+              <>
+                <Glyph>▶</Glyph> playing
+              </>
+            ) : drive.atEnd ? (
+              <>
+                <Glyph>■</Glyph> at the last step
+              </>
+            ) : (
+              <>
+                <Glyph>‖</Glyph> paused
+              </>
+            )}
           </span>
           <button
             type="button"

@@ -2,6 +2,7 @@
 
 import { useId, useState } from 'react';
 import { forkWhatIfAction } from '@/app/actions';
+import { Glyph } from '@/components/glyph';
 import { isFencedKind, PAUSE_FENCED, PAUSE_UNFENCED } from '@/lib/labs/traits';
 import {
   FENCING_MODES,
@@ -106,7 +107,11 @@ export function WhatIfPanel({ moment }: { moment: number }) {
         </button>
       </div>
       <p role="alert" className="mt-1 font-semibold text-rose-800 dark:text-rose-300">
-        {error ? `✗ ${error}` : ''}
+        {error ? (
+          <>
+            <Glyph>✗</Glyph> {error}
+          </>
+        ) : null}
       </p>
     </details>
   );

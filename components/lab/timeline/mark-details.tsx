@@ -1,5 +1,6 @@
 'use client';
 
+import { Glyph } from '@/components/glyph';
 import type { MarkText } from '@/lib/model/timeline/timeline-layout';
 
 /** What the panel says while no mark is chosen: the legend in full, in one line, or nothing. */
@@ -34,7 +35,11 @@ export function MarkDetails({
       {info ? (
         <>
           <p className="font-semibold">
-            {info.flagged ? '⚠ Violation: ' : ''}
+            {info.flagged ? (
+              <>
+                <Glyph>⚠</Glyph> Violation:{' '}
+              </>
+            ) : null}
             {info.title}
           </p>
           <ul className="mt-1 list-disc pl-5 text-slate-700 dark:text-slate-300">
