@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Glyph } from '@/components/glyph';
 import { HistoryReplay } from '@/components/lab/replay/history-replay';
 import { SiteHeader } from '@/components/site-header';
-import { runWords } from '@/lib/model/checker/client-runs';
+import { RunWords } from '@/components/wall/client-runs-table';
 import { clientRunFileFor } from '@/lib/server/client-runs';
 import { exploredFileFor } from '@/lib/server/explore-page';
 import { counterexampleFor } from '@/lib/server/guard-counterexamples';
@@ -63,7 +63,7 @@ export default async function ReplayPage({ searchParams }: Props) {
             {clientRun.run.language}) in {clientRun.run.labTitle}:
           </p>
           <p data-testid="client-run-words" className="text-sm">
-            {runWords(clientRun.run)}
+            <RunWords run={clientRun.run} />
           </p>
         </section>
       ) : null}

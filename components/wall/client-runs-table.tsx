@@ -1,6 +1,8 @@
 import Link from 'next/link';
+import { Fragment } from 'react';
+import { Glyph } from '@/components/glyph';
 import { clock } from '@/components/lab/format';
-import { runnerLabel, runWords, type WallClientRun } from '@/lib/model/checker/client-runs';
+import { runnerLabel, runParts, type WallClientRun } from '@/lib/model/checker/client-runs';
 
 /*
  * The wall's clients (issue 36, item 6): one row per run of a person's own program as a lane, newest
@@ -14,6 +16,21 @@ function toneOf(run: WallClientRun): string {
   if (run.state !== 'ended' || run.ended?.how === 'replaced') return 'text-slate-700 dark:text-slate-300';
   if (!run.faults) return 'text-slate-700 dark:text-slate-300';
   return run.faults.length ? 'text-rose-800 dark:text-rose-300' : 'text-emerald-800 dark:text-emerald-300';
+}
+
+/** How a run went (runParts): its marks for the eye only, its words for everyone; the /replay page's too. */
+export function RunWords({ run }: { run: Pick<WallClientRun, 'state' | 'ended' | 'faults' | 'cleared'> }) {
+  return runParts(run).map(({ mark, words }, index) => (
+    <Fragment key={words}>
+      {index > 0 ? ' · ' : null}
+      {mark ? (
+        <>
+          <Glyph>{mark}</Glyph>{' '}
+        </>
+      ) : null}
+      {words}
+    </Fragment>
+  ));
 }
 
 export function ClientRunsTable({ runs }: { runs: readonly WallClientRun[] }) {
@@ -56,7 +73,9 @@ export function ClientRunsTable({ runs }: { runs: readonly WallClientRun[] }) {
                 <code className="block max-w-xs break-words font-mono text-sm">{run.program}</code>
               </td>
               <td className="py-1 pr-3">{run.language}</td>
-              <td className={`max-w-md break-words py-1 pr-3 ${toneOf(run)}`}>{runWords(run)}</td>
+              <td className={`max-w-md break-words py-1 pr-3 ${toneOf(run)}`}>
+                <RunWords run={run} />
+              </td>
               <td className="py-1">
                 {run.hasHistory ? (
                   <Link className="font-semibold underline" href={`/replay?client=${run.id}`}>

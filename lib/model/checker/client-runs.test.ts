@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WireEvent } from '../core/wire';
-import { languageOf, runFaults, runnerLabel, runWords, type WallClientRun, withClientRun } from './client-runs';
+import {
+  languageOf,
+  runFaults,
+  runnerLabel,
+  runParts,
+  runWords,
+  type WallClientRun,
+  withClientRun,
+} from './client-runs';
 
 test('a run says its language from its script, then its program, else names its program', () => {
   assert.equal(languageOf('python3 worker.py'), 'Python');
@@ -51,6 +59,30 @@ const run = (over: Partial<WallClientRun>): WallClientRun => ({
   hasHistory: false,
   at: 0,
   ...over,
+});
+
+test('the marks are apart from the words, for a page to hide from screen readers: the words say it all', () => {
+  assert.deepEqual(runParts(run({})), [{ mark: '▶', words: 'running' }]);
+  assert.deepEqual(
+    runParts(
+      run({
+        state: 'ended',
+        ended: { how: 'crashed', reason: 'the trainer crashed it (SIGKILL to its process group)' },
+        faults: [{ kind: 'wrote-after-refusal', words: 'kept writing after a refusal' }],
+      }),
+    ),
+    [
+      { mark: '■', words: 'the trainer crashed it (SIGKILL to its process group)' },
+      { mark: '✗', words: 'kept writing after a refusal' },
+    ],
+  );
+  const cleared = runParts(run({ state: 'ended', ended: { how: 'stopped', reason: '' }, faults: undefined }));
+  assert.deepEqual(cleared[0], { mark: '■', words: 'stopped' });
+  assert.equal(cleared[1]?.mark, undefined, 'no mark: the words stand alone');
+  assert.match(cleared[1]?.words ?? '', /^what it did is not known/);
+  for (const part of [...runParts(run({ state: 'silent' })), ...cleared]) {
+    assert.doesNotMatch(part.words, /[▶…■✓✗]/, 'no mark left in the words');
+  }
 });
 
 test('the wall says how a run went: running, silent, ended with its reason and faults (or not known), replaced, restarted', () => {

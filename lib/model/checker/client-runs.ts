@@ -119,16 +119,39 @@ export function runnerLabel(run: Pick<WallClientRun, 'trainee' | 'name'>): strin
   return `${run.name ?? 'a trainee'} · ${run.trainee.slice(0, 4)}`;
 }
 
-/** How a run stands or ended, in the wall's words, with what it did wrong once it ended. */
+/**
+ * A part of what the wall says of a run, with the mark the eye sees before its words (▶ running, ■ ended,
+ * ✓ or ✗ its faults, … silent): a page shows the mark hidden from screen readers, which would read "black
+ * square" or "ballot x"; the words say it all. No mark: the words stand alone.
+ */
+export type RunPart = { mark?: '▶' | '…' | '■' | '✓' | '✗'; words: string };
+
+/** How a run stands or ended, in the wall's words, with what it did wrong once it ended: a part each. */
+export function runParts(run: Pick<WallClientRun, 'state' | 'ended' | 'faults' | 'cleared'>): RunPart[] {
+  if (run.state === 'running') return [{ mark: '▶', words: 'running' }];
+  if (run.state === 'silent') {
+    return [{ mark: '…', words: 'no word from its runner for a while (its machine asleep, or the lab reset)' }];
+  }
+  if (run.ended?.how === 'replaced') return [{ mark: '■', words: 'another worker took its name' }];
+  if (run.ended?.how === 'restarted') return [{ mark: '■', words: 'started again (its newer run is listed apart)' }];
+  const how: RunPart = {
+    mark: '■',
+    words: run.ended?.reason || (run.ended?.how === 'crashed' ? 'crashed' : 'stopped'),
+  };
+  if (!run.faults) {
+    return [how, { words: 'what it did is not known: its events were cleared (a reset) before it was judged' }];
+  }
+  const faults: RunPart = run.faults.length
+    ? { mark: '✗', words: run.faults.map((fault) => fault.words).join('; ') }
+    : { mark: '✓', words: 'no fault seen' };
+  return [how, faults];
+}
+
+/** What the wall says of a run in one line, marks and all, as the eye reads it ("■ stopped · ✓ no fault seen"). */
 export function runWords(run: Pick<WallClientRun, 'state' | 'ended' | 'faults' | 'cleared'>): string {
-  if (run.state === 'running') return '▶ running';
-  if (run.state === 'silent') return '… no word from its runner for a while (its machine asleep, or the lab reset)';
-  if (run.ended?.how === 'replaced') return '■ another worker took its name';
-  if (run.ended?.how === 'restarted') return '■ started again (its newer run is listed apart)';
-  const how = run.ended?.reason || (run.ended?.how === 'crashed' ? 'crashed' : 'stopped');
-  if (!run.faults) return `■ ${how} · what it did is not known: its events were cleared (a reset) before it was judged`;
-  const faults = run.faults.length ? `✗ ${run.faults.map((fault) => fault.words).join('; ')}` : '✓ no fault seen';
-  return `■ ${how} · ${faults}`;
+  return runParts(run)
+    .map(({ mark, words }) => (mark ? `${mark} ${words}` : words))
+    .join(' · ');
 }
 
 /**
