@@ -2,10 +2,11 @@ import Link from 'next/link';
 import { OpenPrivateLab } from '@/components/access/open-private-lab';
 import { TrainerLock, TrainerUnlock } from '@/components/access/trainer-unlock';
 import { AutoRefresh } from '@/components/lab/auto-refresh';
+import { LabTitle } from '@/components/lab/lab-title';
 import { LeasesTable } from '@/components/lab/leases-table';
 import { ProtectedRowsTable } from '@/components/lab/protected-rows-table';
 import { ThemeToggle } from '@/components/theme-toggle';
-import { isFencedKind, LABS, WORKER_LAB_IDS } from '@/lib/model/lab/lab-kinds';
+import { LABS, WORKER_LAB_IDS } from '@/lib/model/lab/lab-kinds';
 import { isTrainer } from '@/lib/server/access';
 import { sharedLabTables } from '@/lib/server/home-tables';
 import { privateLabsOf } from '@/lib/server/lab-commands';
@@ -113,8 +114,7 @@ export default async function HomePage({ searchParams }: Props) {
           {WORKER_LAB_IDS.map((lab) => (
             <li key={lab} className="rounded-lg border border-slate-200 p-4 dark:border-slate-800">
               <h3 className="text-lg font-semibold">
-                {isFencedKind(lab) ? '✓ ' : '✗ '}
-                {LABS[lab].title}
+                <LabTitle lab={lab} />
               </h3>
               <p className="mt-1 text-slate-700 dark:text-slate-300">{LABS[lab].summary}</p>
               {LABS[lab].failure ? (

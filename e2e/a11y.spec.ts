@@ -39,6 +39,11 @@ test("a watcher's pages (home, and a lab read-only) have no serious or critical 
     await page.goto('/labs/no-fencing');
     await expect(page.getByRole('region', { name: 'Watching: read-only' })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+    // The lab picker's ✓ and ✗ are for the eye: a screen reader hears in words whether a lab holds or breaks.
+    const picker = await page.getByRole('navigation', { name: 'Labs' }).ariaSnapshot();
+    expect(picker).toContain('link "Fenced (holds)"');
+    expect(picker).toContain('link "No fencing (breaks)"');
+    expect(picker).not.toMatch(/[✓✗]/);
   } finally {
     await context.close();
   }

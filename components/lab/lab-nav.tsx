@@ -1,5 +1,6 @@
 import Link from 'next/link';
-import { isFencedKind, LABS, WORKER_LAB_IDS } from '@/lib/model/lab/lab-kinds';
+import { WORKER_LAB_IDS } from '@/lib/model/lab/lab-kinds';
+import { LabTitle } from './lab-title';
 
 /** The labs side by side: the fenced one first, then each mistake. */
 export function LabNav({ current, mode }: { current: string; mode: 'free' | 'walkthrough' }) {
@@ -17,8 +18,7 @@ export function LabNav({ current, mode }: { current: string; mode: 'free' | 'wal
                   : 'border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-900'
               }`}
             >
-              {isFencedKind(lab) ? '✓ ' : '✗ '}
-              {LABS[lab].title}
+              <LabTitle lab={lab} />
             </Link>
           </li>
         ))}
