@@ -29,12 +29,19 @@ test("per-process counter: no violation yet until A's late write, then one viola
     await expect(counter.checkerOk).toHaveText('✓ Checker: no violation yet');
     await expect(counter.checkerViolations).toHaveCount(0);
   }
+  // The banner is a live region: a screen reader hears its words at each change, not the mark ("check mark").
+  const heardOk = await counter.checkerOk.ariaSnapshot();
+  expect(heardOk).toContain('Checker: no violation yet');
+  expect(heardOk).not.toContain('✓');
   await expect(counter.rowValue()).toHaveText('B-1');
 
   // A wakes and writes over B's value with the same counter token: one lost update.
   await counter.nextStep();
   await counter.expectStep('a-wakes', /\S/);
   await expect(counter.checkerViolations).toHaveText('✗ Checker: 1 violation');
+  const heardViolation = await counter.checkerViolations.ariaSnapshot();
+  expect(heardViolation).toContain('Checker: 1 violation');
+  expect(heardViolation).not.toContain('✗');
   const lost = page
     .getByRole('listitem')
     .filter({ hasText: /^lost update: B's value "B-1" \(token 1\) overwritten by A/ });
