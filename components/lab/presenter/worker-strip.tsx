@@ -1,5 +1,6 @@
 'use client';
 
+import { Glyph } from '@/components/glyph';
 import { useLabStore } from '../lab-store-provider';
 import { useViewWorkers } from '../replay/use-replay-view';
 
@@ -62,8 +63,7 @@ export function WorkerStrip() {
                   </span>
                 ) : null}{' '}
                 <span data-testid={`strip-${worker.name}-phase`}>
-                  <span aria-hidden="true">{phase.icon} </span>
-                  {phase.words}
+                  <Glyph>{phase.icon}</Glyph> {phase.words}
                   {worker.armed ? ', will freeze before its next write' : ''}
                   {worker.token !== undefined && worker.alive ? ` · token ${worker.token}` : ''}
                 </span>
