@@ -1,5 +1,5 @@
 /**
- * A symbol for the eye beside words that say the same (✓ ✗ ⏳ ▶ ■ ‖): hidden from screen readers, which
+ * A symbol for the eye beside words that say the same (such as ✓ ✗ ⏳ ▶ ■ ‖ ⚠ …): hidden from screen readers, which
  * would read it aloud ("check mark", "hourglass not done"), in a live region at every change. Where the
  * symbol says more than the words beside it, add words for a screen reader (`sr-only`).
  */

@@ -112,6 +112,7 @@ test('replay a real run, export it, open the export again and land on the same t
       deviceScaleFactor,
       mobile: false,
     });
+    await page.waitForFunction((n) => window.devicePixelRatio === n, deviceScaleFactor);
     await page.evaluate(() => {
       // A snapshot: a listener asks a new query, for the new density.
       for (const query of [...(window as unknown as { densityQueries: MediaQueryList[] }).densityQueries])
@@ -126,6 +127,7 @@ test('replay a real run, export it, open the export again and land on the same t
   await density(1);
   await expect.poll(backingPerPixel, { message: 'the canvas back at one' }).toBe(1);
   await cdp.detach();
+  await page.setViewportSize({ width: 1280, height: 720 }); // Playwright's own emulation again, whole
 
   // Exports, of the history up to the replayed moment.
   await expect(replay.exportArea).toContainText('Up to the replay moment');

@@ -21,7 +21,8 @@ function toneOf(run: WallClientRun): string {
 /** How a run went (runParts): its marks for the eye only, its words for everyone; the /replay page's too. */
 export function RunWords({ run }: { run: Pick<WallClientRun, 'state' | 'ended' | 'faults' | 'cleared'> }) {
   return runParts(run).map(({ mark, words }, index) => (
-    <Fragment key={words}>
+    // biome-ignore lint/suspicious/noArrayIndexKey: at most two parts, always in the same order; their words are free text.
+    <Fragment key={index}>
       {index > 0 ? ' · ' : null}
       {mark ? (
         <>

@@ -44,7 +44,9 @@ after(async () => {
 function spawnOn(directory: string, extraEnv: Record<string, string> = {}): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), FENCING_LAB_DATA_DIR: directory, ...extraEnv };
   delete env.DATABASE_URL;
-  return spawnLauncher(env);
+  const child = spawnLauncher(env);
+  launchers.add(child);
+  return child;
 }
 
 /** Every launcher this file started: `after` kills any still running. */
@@ -52,7 +54,6 @@ const launchers = new Set<ChildProcess>();
 
 function startLauncher(): { child: ChildProcess; output: () => string; ready: Promise<void> } {
   const child = spawnOn(dataDir);
-  launchers.add(child);
   return { child, ...watchLauncher(child, READY_TIMEOUT_MS) };
 }
 

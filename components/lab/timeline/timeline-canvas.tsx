@@ -51,7 +51,7 @@ function sameDrawing({ view: a, dark }: Drawn, { view: b, dark: bDark }: Drawn):
 
 /**
  * The timeline's marks on a canvas sized for the screen's pixel density. Any change to what it draws
- * (pan, zoom, resize, new events, the clock, the theme, the focus, scrolling) asks for a frame; the
+ * (pan, zoom, resize, new events, the clock, the theme, the focus, scrolling, the screen's pixel density) asks for a frame; the
  * layout and the paint run once in that frame, however many changes came before it. A render that
  * changes nothing drawn (a moment held still while the lab goes on) asks for none.
  */
