@@ -1,7 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
-import { Glyph } from '@/components/glyph';
+import { Marked } from '@/components/glyph';
 import type { LabSummary } from '@/lib/model/lab/lab-instance';
 import { readHistoryFile } from '../lab/replay/read-history-file';
 import { type CompareSource, labChoiceName } from './compare-source';
@@ -82,11 +82,7 @@ export function SourcePicker({
         </p>
       ) : null}
       <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
-        {error ? (
-          <>
-            <Glyph>✗</Glyph> {error}
-          </>
-        ) : null}
+        {error ? <Marked mark="✗">{error}</Marked> : null}
       </p>
     </fieldset>
   );

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { Glyph } from '@/components/glyph';
+import { Marked } from '@/components/glyph';
 import { exportFileName } from '@/lib/model/history/replay-view';
 import type { HeatmapLayout } from '@/lib/model/sweep/sweep-heatmap';
 import { sweepSvg } from '@/lib/model/sweep/sweep-svg';
@@ -39,11 +39,7 @@ export function SweepExport({
         </button>
       </div>
       <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
-        {saved ? (
-          <>
-            <Glyph>✓</Glyph> Downloaded {saved}
-          </>
-        ) : null}
+        {saved ? <Marked mark="✓">Downloaded {saved}</Marked> : null}
       </p>
     </section>
   );

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useMemo, useState } from 'react';
 import { startSweepAction, stopSweepAction, sweepStatusAction } from '@/app/actions';
-import { Glyph } from '@/components/glyph';
+import { Marked } from '@/components/glyph';
 import { describeRun } from '@/lib/model/sweep/sweep-cell';
 import { readSweepForm, SWEEP_FIELD_LABELS, type SweepFormFields } from '@/lib/model/sweep/sweep-form';
 import { layoutHeatmap } from '@/lib/model/sweep/sweep-heatmap';
@@ -166,11 +166,7 @@ export function SweepPanel({ initial, mayStart }: { initial?: SweepView; mayStar
           </p>
         )}
         <p role="alert" className="text-sm font-semibold text-rose-800 dark:text-rose-300">
-          {error ? (
-            <>
-              <Glyph>✗</Glyph> {error}
-            </>
-          ) : null}
+          {error ? <Marked mark="✗">{error}</Marked> : null}
         </p>
       </form>
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { Glyph } from '@/components/glyph';
+import { Marked } from '@/components/glyph';
 import { useLabStore } from '../lab-store-provider';
 
 /** The result of the last command: a status for success, an alert for an error. */
@@ -9,18 +9,10 @@ export function NoticeArea() {
   return (
     <div className="min-h-8">
       <p role="status" className="text-emerald-800 dark:text-emerald-300">
-        {notice?.tone === 'ok' ? (
-          <>
-            <Glyph>✓</Glyph> {notice.message}
-          </>
-        ) : null}
+        {notice?.tone === 'ok' ? <Marked mark="✓">{notice.message}</Marked> : null}
       </p>
       <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
-        {notice?.tone === 'error' ? (
-          <>
-            <Glyph>✗</Glyph> {notice.message}
-          </>
-        ) : null}
+        {notice?.tone === 'error' ? <Marked mark="✗">{notice.message}</Marked> : null}
       </p>
     </div>
   );

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import { Glyph } from '@/components/glyph';
+import { Marked } from '@/components/glyph';
 import { type ExportKind, exportFileName, momentOffsetLabel } from '@/lib/model/history/replay-view';
 import { isPrivateLabId } from '@/lib/model/lab/lab-instance';
 import { LABS } from '@/lib/model/lab/lab-kinds';
@@ -95,18 +95,10 @@ export function ExportPanel({ title, linkToReplay = true }: { title?: string; li
         ))}
       </div>
       <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
-        {outcome?.ok ? (
-          <>
-            <Glyph>✓</Glyph> Downloaded {outcome.fileName}
-          </>
-        ) : null}
+        {outcome?.ok ? <Marked mark="✓">Downloaded {outcome.fileName}</Marked> : null}
       </p>
       <p role="alert" className="text-sm font-semibold text-rose-800 dark:text-rose-300">
-        {outcome && !outcome.ok ? (
-          <>
-            <Glyph>✗</Glyph> Could not export: {outcome.message}
-          </>
-        ) : null}
+        {outcome && !outcome.ok ? <Marked mark="✗">Could not export: {outcome.message}</Marked> : null}
       </p>
       {linkToReplay ? (
         <p className="text-sm">

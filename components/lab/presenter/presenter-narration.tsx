@@ -1,7 +1,7 @@
 'use client';
 
 import { useRef } from 'react';
-import { Glyph } from '@/components/glyph';
+import { Marked } from '@/components/glyph';
 import type { WalkthroughStatus } from '../walkthrough/use-walkthrough';
 import { useShrinkToFit } from './use-shrink-to-fit';
 
@@ -135,17 +135,11 @@ export function PresenterNarration({ view, drive }: { view: NarrationView; drive
           </button>
           <span data-testid="autoplay-status" className="text-lg font-semibold">
             {drive.autoplay ? (
-              <>
-                <Glyph>▶</Glyph> playing
-              </>
+              <Marked mark="▶">playing</Marked>
             ) : drive.atEnd ? (
-              <>
-                <Glyph>■</Glyph> at the last step
-              </>
+              <Marked mark="■">at the last step</Marked>
             ) : (
-              <>
-                <Glyph>‖</Glyph> paused
-              </>
+              <Marked mark="‖">paused</Marked>
             )}
           </span>
           <button

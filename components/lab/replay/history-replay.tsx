@@ -1,7 +1,7 @@
 'use client';
 
 import { type DragEvent, useId, useMemo, useState } from 'react';
-import { Glyph } from '@/components/glyph';
+import { Marked } from '@/components/glyph';
 import { serversOptionsOfFile } from '@/lib/model/failover/failover-servers-at';
 import type { HistoryFile } from '@/lib/model/history/history-file';
 import { ExportPanel } from '../export/export-panel';
@@ -84,11 +84,7 @@ export function HistoryReplay({ initial }: { initial?: { file: HistoryFile; file
       />
       <span className="ml-2 text-sm text-slate-600 dark:text-slate-400">or drop it here</span>
       <p role="alert" className="font-semibold text-rose-800 dark:text-rose-300">
-        {error ? (
-          <>
-            <Glyph>✗</Glyph> {error}
-          </>
-        ) : null}
+        {error ? <Marked mark="✗">{error}</Marked> : null}
       </p>
     </section>
   );

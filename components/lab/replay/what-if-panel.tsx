@@ -2,7 +2,7 @@
 
 import { useId, useState } from 'react';
 import { forkWhatIfAction } from '@/app/actions';
-import { Glyph } from '@/components/glyph';
+import { Marked } from '@/components/glyph';
 import { isFencedKind, PAUSE_FENCED, PAUSE_UNFENCED } from '@/lib/labs/traits';
 import {
   FENCING_MODES,
@@ -107,11 +107,7 @@ export function WhatIfPanel({ moment }: { moment: number }) {
         </button>
       </div>
       <p role="alert" className="mt-1 font-semibold text-rose-800 dark:text-rose-300">
-        {error ? (
-          <>
-            <Glyph>✗</Glyph> {error}
-          </>
-        ) : null}
+        {error ? <Marked mark="✗">{error}</Marked> : null}
       </p>
     </details>
   );

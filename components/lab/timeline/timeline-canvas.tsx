@@ -51,9 +51,9 @@ function sameDrawing({ view: a, dark }: Drawn, { view: b, dark: bDark }: Drawn):
 
 /**
  * The timeline's marks on a canvas sized for the screen's pixel density. Any change to what it draws
- * (pan, zoom, resize, new events, the clock, the theme, the focus, scrolling, the screen's pixel density) asks for a frame; the
- * layout and the paint run once in that frame, however many changes came before it. A render that
- * changes nothing drawn (a moment held still while the lab goes on) asks for none.
+ * (pan, zoom, resize, new events, the clock, the theme, the focus, scrolling, the pixel density) asks
+ * for a frame; the layout and the paint run once in that frame, however many changes came before it.
+ * A render that changes nothing drawn (a moment held still while the lab goes on) asks for none.
  */
 export function TimelineCanvas({
   view,
@@ -126,14 +126,16 @@ export function TimelineCanvas({
     // would keep a backing store of the old density (blurred, or too fine) until its next change.
     // The query names the density now, so it changes once; then it is asked again for the new one.
     let density: MediaQueryList | undefined;
-    const onDensity = () => {
+    const watchDensity = () => {
       density?.removeEventListener('change', onDensity);
       density = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
       density.addEventListener('change', onDensity);
+    };
+    const onDensity = () => {
+      watchDensity();
       again();
     };
-    density = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
-    density.addEventListener('change', onDensity);
+    watchDensity();
     return () => {
       density?.removeEventListener('change', onDensity);
       window.removeEventListener('scroll', again, { capture: true });
