@@ -9,15 +9,19 @@ test('the fenced walkthrough, step by step: the paused holder wakes up and its s
   test.setTimeout(120_000);
   const fenced = lab('fenced');
 
-  // A session is under way (Z runs in free play); arriving changes nothing: the walkthrough offers to
-  // begin. Its first step, by a click, resets the lab for real.
+  // A session is under way (A, then Z, run in free play); arriving changes nothing: the walkthrough
+  // offers to begin. Its first step, by a click, resets the lab for real. Until then every panel shows
+  // the lab live, as the words say: not the moment of a step it never ran (A's grant would complete
+  // the story's second step, and hold the panels at the first's, before A was there).
   await fenced.gotoFreePlay();
+  await fenced.startWorker('A', 3);
+  await fenced.waitForLeaseHolder('A');
   await fenced.startWorker('Z', 3);
-  await fenced.waitForLeaseHolder('Z');
   await fenced.gotoWalkthrough();
   await expect(fenced.where).toHaveText(/^This lab is not following the walkthrough now \(Z is not one/);
   await expect(fenced.narration).toContainText('Ready when you are');
-  await expect(fenced.leaseHolder()).toHaveText('Z');
+  await expect(fenced.leaseHolder()).toHaveText('A');
+  await expect(fenced.page.getByText(/^(as at|live now,)/)).toHaveCount(0);
   await fenced.runSteps.click();
   await fenced.expectStep('setup', 'The lab has been reset: no workers, no history.');
   await expect(fenced.where).toHaveCount(0);

@@ -48,7 +48,7 @@ function DrivenPresenter({
   const step = walk.steps[walk.shown];
   const offer = offerOf(walk);
   const working = walk.status.kind === 'working';
-  useStepFrame(useStepsReachedBy(lab.kind), walk.steps.length, walk.shown, walk.run);
+  useStepFrame(useStepsReachedBy(lab.kind), walk.steps.length, walk.framed, walk.run);
   const poll = usePresenterPoll({
     steps: walk.steps,
     shown: walk.shown,

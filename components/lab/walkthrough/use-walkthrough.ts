@@ -218,6 +218,11 @@ export function useWalkthrough(lab: LabId, target: number | undefined) {
   return {
     steps,
     shown,
+    /**
+     * The step whose moment the panels beside show (use-step-frame.ts): the shown one, none off script
+     * (the lab runs on as it is until the first step resets it, whatever steps its events would complete).
+     */
+    framed: position?.kind === 'off-script' ? undefined : shown,
     /** The step the lab is at (from 0); -1 off script; undefined until the lab's history is in. */
     reached,
     position,

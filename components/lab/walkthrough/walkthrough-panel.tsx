@@ -29,8 +29,8 @@ export function WalkthroughPanel({
 }) {
   const walk = useWalkthrough(lab, initialStep);
   const row = useLabRow();
-  // Every panel beside the narration shows the shown step's moment, or says it is live.
-  useStepFrame(useStepsReachedBy(lab), walk.steps.length, walk.shown, walk.run);
+  // Every panel beside the narration shows the shown step's moment, or says it is live (off script, live).
+  useStepFrame(useStepsReachedBy(lab), walk.steps.length, walk.framed, walk.run);
   const step = walk.steps[walk.shown];
   const complete = walk.position !== undefined && walk.pending.length === 0;
   const last = walk.shown === walk.steps.length - 1;
