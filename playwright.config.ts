@@ -37,11 +37,13 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
-    // A failed test keeps its trace (every action, the DOM before and after it, the sources) and a
-    // screenshot of the page as it failed. Not the trace's screencast: recording and saving a JPEG of
-    // every frame of every test, kept or not, cost about a third of a short spec's time on the 2 CPUs
-    // (docs/testing.md, "Where the e2e time goes").
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // A failed test keeps its trace (every action and assertion with its call log, the console, the
+    // network, the sources), a screenshot of the page as it failed, and Playwright's error-context.md
+    // (the page's accessibility tree then). Not the trace's screencast nor its DOM snapshots: recording
+    // them for every test, kept or not, cost about a third of a short spec's time (the screencast) and
+    // a tenth of the CPU (the snapshots) on the 2 CPUs (docs/testing.md, "Where the e2e time goes").
+    // For the DOM too, run the spec again with --trace on.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false, sources: true },
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: chromiumPath() },
   },
