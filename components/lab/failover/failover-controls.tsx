@@ -9,7 +9,7 @@ import {
   writeFailoverRowAction,
 } from '@/app/actions';
 import type { ActionResult } from '@/lib/model/core/action-result';
-import { FAILOVER_HOLDERS } from '@/lib/model/failover/failover-inputs';
+import { FAILOVER_HOLDERS } from '@/lib/model/failover/failover-events';
 import { ConfirmResetDialog, useConfirmedReset } from '../controls/confirm-reset';
 import { controlButton } from '../controls/styles';
 

@@ -1,14 +1,17 @@
-import { type HistoryFile, MAX_HISTORY_FILE_CHARS, parseHistoryFile } from '@/lib/model/history/history-file';
+import type { HistoryFile } from '@/lib/model/history/history-file';
 import { isPrivateLabId, type LabSummary } from '@/lib/model/lab/lab-instance';
-
-/** A character takes at most 4 bytes in UTF-8: a larger file cannot be a history, and is not read at all. */
-const MAX_FILE_BYTES = MAX_HISTORY_FILE_CHARS * 4;
 
 export type ReadHistory = { ok: true; file: HistoryFile } | { ok: false; error: string };
 
-/** A history file chosen in this browser, read and checked here (nothing is uploaded); refused in words. */
+/**
+ * A history file chosen in this browser, read and checked here (nothing is uploaded); refused in words.
+ * Its schema (zod) loads when a file is chosen, not with the page (lib/testing/browser-imports.test.ts).
+ */
 export async function readHistoryFile(file: File): Promise<ReadHistory> {
-  if (file.size > MAX_FILE_BYTES) return { ok: false, error: `${file.name} was not opened: the file is too large.` };
+  const { MAX_HISTORY_FILE_CHARS, parseHistoryFile } = await import('@/lib/model/history/history-file');
+  // A character takes at most 4 bytes in UTF-8: a larger file cannot be a history, and is not read at all.
+  if (file.size > MAX_HISTORY_FILE_CHARS * 4)
+    return { ok: false, error: `${file.name} was not opened: the file is too large.` };
   let text: string;
   try {
     text = await file.text();

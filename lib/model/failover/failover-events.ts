@@ -14,6 +14,9 @@ import type { FailoverStep } from './failover-steps';
  */
 
 export const FAILOVER_LAB = kindWhere((t) => t.runner === 'failover-pair');
+/** The failover lab's holders, by letter (its page's buttons read them here, and so load no zod). */
+export const FAILOVER_HOLDERS = ['A', 'B', 'C'] as const;
+export type FailoverHolder = (typeof FAILOVER_HOLDERS)[number];
 /** Who the cluster's own steps are by. */
 export const CLUSTER_ACTOR = 'cluster';
 /** The lock the failover lab's holders take, as its events name it (the checker's grants by resource). */

@@ -1,7 +1,6 @@
 import { isBigintText } from '../core/token';
 import type { WireEvent } from '../core/wire';
-import { FAILOVER_RESOURCE, failoverEvent, failoverStepOf } from './failover-events';
-import { FAILOVER_HOLDERS } from './failover-inputs';
+import { FAILOVER_HOLDERS, FAILOVER_RESOURCE, failoverEvent, failoverStepOf } from './failover-events';
 
 /*
  * The failover pair's servers as they were at a moment, rebuilt from the lab's events alone (issue

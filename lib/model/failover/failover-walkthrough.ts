@@ -2,8 +2,7 @@ import { checkHistory } from '../checker/checker';
 import { verdictLine } from '../checker/checker-report';
 import type { WireEvent } from '../core/wire';
 import { NotRecordedYet, need } from '../walkthrough/narration';
-import { failoverStepOf, OTHER_HOLDERS } from './failover-events';
-import type { FailoverHolder } from './failover-inputs';
+import { type FailoverHolder, failoverStepOf, OTHER_HOLDERS } from './failover-events';
 import type { FailoverStep } from './failover-steps';
 
 /*

@@ -8,8 +8,6 @@ import { WORKER_BOUNDS } from '../core/input-bounds';
 export const MAX_WORKERS_PER_LAB = 8;
 /** Workers this server runs at once, over all labs (remote workers run elsewhere and do not count). */
 export const MAX_WORKERS_PER_SERVER = 40;
-/** Private labs open at once in the room, by default (lib/model/core/room-settings.ts, its one home). */
-export { DEFAULT_MAX_PRIVATE_LABS } from '../core/room-settings';
 /** Private labs one browser may have open at once. */
 export const MAX_PRIVATE_LABS_PER_OWNER = 3;
 /** A pause's longest, in seconds: the database's bound too (lib/model/core/input-bounds.ts). */

@@ -5,7 +5,6 @@ import { WORKER_BOUNDS, WORKER_NAME_MAX_CHARS, WORKER_NAME_PATTERN, WORKER_NAME_
 import { parseInput } from '../core/inputs';
 import {
   CHAOS_LIMITS,
-  DEFAULT_MAX_PRIVATE_LABS,
   DEFAULT_WORKER_SETTINGS,
   MAX_PAUSE_SECONDS,
   MAX_PRIVATE_LABS_PER_OWNER,
@@ -21,7 +20,6 @@ import { LEASE_CLOCKS, MAX_CLOCK_SLOW_PERCENT } from './worker-clock';
 // The limits live in lab-input-limits.ts (the browser's controls read them there, without zod).
 export {
   CHAOS_LIMITS,
-  DEFAULT_MAX_PRIVATE_LABS,
   DEFAULT_WORKER_SETTINGS,
   MAX_PAUSE_SECONDS,
   MAX_PRIVATE_LABS_PER_OWNER,

@@ -2,7 +2,7 @@ import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectFailoverServer, type FailoverSession, grantLease, readLease } from '../../../db/failover-cluster';
 import { FencingError } from '../../model/core/errors';
-import { FAILOVER_HOLDERS, type FailoverHolder } from '../../model/failover/failover-inputs';
+import { FAILOVER_HOLDERS, type FailoverHolder } from '../../model/failover/failover-events';
 import { LOCK_RESOURCE } from './failover-story';
 import type { ReplicaPair } from './replica-pair';
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { FailoverHolder } from '../../model/failover/failover-inputs';
+import type { FailoverHolder } from '../../model/failover/failover-events';
 import { type ServerView, serverView } from './failover-server-view';
 import type { ReplicaPair, ReplicationMode } from './replica-pair';
 

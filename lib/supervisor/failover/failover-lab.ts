@@ -2,7 +2,7 @@ import 'server-only';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { writeFencedRow } from '../../../db/failover-cluster';
 import { FencingError } from '../../model/core/errors';
-import type { FailoverHolder } from '../../model/failover/failover-inputs';
+import type { FailoverHolder } from '../../model/failover/failover-events';
 import type { FailoverStep } from '../../model/failover/failover-steps';
 import { existingSingleton, singleton } from '../../os/process-singletons';
 import { clearFailoverHistory, failoverStoryOpen, recordFailoverStep } from './failover-history';
