@@ -156,17 +156,18 @@ export function tableCells(text: string): Array<{ cell: string; words: number; n
     );
 }
 
-/** The source text of the app, its tools and its tests, for the settings the code reads. */
+/** The source text of the app, its tools, its tests and the reference clients, for the settings the code reads. */
 export function sourceTexts(): Array<{ file: string; text: string }> {
   const out: Array<{ file: string; text: string }> = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(path.join(REPO, dir), { withFileTypes: true })) {
       const rel = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(rel);
-      else if (/\.(ts|tsx|mjs|cjs|js)$/.test(entry.name)) out.push({ file: rel, text: readDoc(rel) });
+      else if (/\.(ts|tsx|mjs|cjs|js|sh|py)$/.test(entry.name)) out.push({ file: rel, text: readDoc(rel) });
     }
   };
-  for (const dir of ['app', 'components', 'lib', 'db', 'bench', 'e2e']) walk(dir);
+  // clients/: the reference clients in bash and Python read settings of their own (FENCING_LAB_TTL_MS…).
+  for (const dir of ['app', 'components', 'lib', 'db', 'bench', 'e2e', 'clients']) walk(dir);
   for (const file of ['instrumentation.ts', 'proxy.ts', 'next.config.mjs', 'playwright.config.ts']) {
     out.push({ file, text: readDoc(file) });
   }
