@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { PROJECT_ROOT } from '../lib/launcher/paths';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { pythonWithPsycopg } from '../lib/testing/python';
 import { waitFor } from '../lib/testing/wait';
 import { expect, test } from './fixtures';
@@ -13,9 +14,10 @@ import { takeBackWorkerLine } from './worker-line';
  * Issue 36's Done-when, end to end: a trainee with nothing but Python on a laptop joins the trainer's
  * fenced lab with a twenty-line client, is frozen by the trainer from the projector, and watches their
  * own late write refused on the room's timeline. The trainee's browser (no trainer key) gets their
- * worker line from the page; the Python form of its command is run as written, as a shell would run
- * it (only "<your name>", and the paths of the runner and the program saved beside it, filled in), so
- * a real clients/python/runner.py lane joins the shared lab. The trainer selects that lane on the
+ * worker line from the page, and saves runner.py and minimal.py from its links into a folder of
+ * their own (no checkout); the Python form of its command is run there as written, as a shell would
+ * run it (only "<your name>" and the program's name filled in), so a real runner.py lane joins the
+ * shared lab. The trainer selects that lane on the
  * presenter by the number the strip shows, W freezes it before its next write, our B takes over and
  * writes, R wakes it, and its write with the old token is refused: on the presenter, on the trainee's
  * own page, and in the database.
@@ -61,9 +63,9 @@ type Shell = { output(): string; stop(): Promise<void> };
  * group to empty, not for the shell. The program runs in a group of the runner's making, which the
  * runner ends (or, the runner killed, its keeper).
  */
-function runInShell(command: string): Shell {
+function runInShell(command: string, cwd: string): Shell {
   const child = spawn('/bin/sh', ['-c', command], {
-    cwd: PROJECT_ROOT,
+    cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -120,6 +122,8 @@ test("a trainee's own Python client joins the trainer's fenced lab, is frozen fr
   const marker = `your-client-shared-${process.pid}-${Date.now()}`;
   let runner: Shell | undefined;
   let line: string | undefined;
+  // The trainee's folder for their client: nothing of the project in it.
+  const laptop = mkdtempSync(path.join(os.tmpdir(), 'fencing-lab-trainee-'));
   try {
     const traineeLab = new LabPage(await trainee.newPage(), 'fenced');
     await traineeLab.gotoFreePlay();
@@ -131,12 +135,23 @@ test("a trainee's own Python client joins the trainer's fenced lab, is frozen fr
       /^python3 runner\.py --db postgres:\/\/fencing_line_\S+ --lab fenced --name <your name> -- python3 my_client\.py$/,
     );
     line = /postgres:\/\/(fencing_line_\w+):/.exec((await shown.textContent()) ?? '')?.[1];
+    // Saved from the page's links, as the trainee's browser saves them: the room serves the files.
+    for (const [testId, file] of [
+      ['save-runner', 'runner.py'],
+      ['save-minimal', 'minimal.py'],
+    ] as const) {
+      const saved = traineeLab.page.waitForEvent('download');
+      await traineeLab.page.getByTestId(testId).click();
+      const download = await saved;
+      expect(download.suggestedFilename()).toBe(file);
+      await download.saveAs(path.join(laptop, file));
+    }
     const python = pythonWithPsycopg() ?? 'python3'; // the python3 that has psycopg, as on the trainee's laptop
     const command = ((await shown.textContent()) ?? '')
-      .replace(/^python3 runner\.py /, `${python} clients/python/runner.py `)
+      .replace(/^python3 runner\.py /, `${python} runner.py `)
       .replace('--name <your name>', `--name ${NAME}`)
-      .replace(/ -- python3 my_client\.py$/, ` -- ${python} clients/python/minimal.py ${marker}`);
-    runner = runInShell(command);
+      .replace(/ -- python3 my_client\.py$/, ` -- ${python} minimal.py ${marker}`);
+    runner = runInShell(command, laptop);
     const run = runner;
 
     // The trainee's lane joins the room's lab, takes the lease and writes: on their own page first.
@@ -222,6 +237,7 @@ test("a trainee's own Python client joins the trainer's fenced lab, is frozen fr
     // the room's lab closes its door again.
     try {
       await runner?.stop();
+      rmSync(laptop, { recursive: true, force: true });
     } finally {
       try {
         await trainee.close();

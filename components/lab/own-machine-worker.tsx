@@ -2,7 +2,9 @@
 
 import { useState } from 'react';
 import { issueWorkerLineAction } from '@/app/actions';
+import { clientFileHref } from '@/lib/model/lab/client-files';
 
+const LINK = 'font-semibold underline';
 const BUTTON =
   'rounded-md border border-slate-300 px-3 py-1.5 font-semibold hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-900';
 
@@ -63,7 +65,13 @@ export function OwnMachineWorker({ labId }: { labId: string }) {
           >
             <code>{issued.command}</code>
           </pre>
-          <p>Or your own program as the lane, in any language (the protocol: docs/protocol.md):</p>
+          <p>
+            Or your own program as the lane, in any language (the protocol:{' '}
+            <a className={LINK} href={clientFileHref('protocol.md')}>
+              protocol.md
+            </a>
+            ):
+          </p>
           <pre
             className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 dark:bg-slate-900"
             data-testid="worker-line-exec-command"
@@ -71,8 +79,15 @@ export function OwnMachineWorker({ labId }: { labId: string }) {
             <code>{issued.execCommand}</code>
           </pre>
           <p>
-            Or with nothing but Python 3 and psycopg (no checkout): save <code>clients/python/runner.py</code> beside
-            your program as <code>runner.py</code>, then run:
+            Or with nothing but Python 3 and psycopg (no checkout): save{' '}
+            <a className={LINK} href={clientFileHref('runner.py')} download="runner.py" data-testid="save-runner">
+              runner.py
+            </a>{' '}
+            beside your program (a client to start from, twenty lines:{' '}
+            <a className={LINK} href={clientFileHref('minimal.py')} download="minimal.py" data-testid="save-minimal">
+              minimal.py
+            </a>
+            ), then run:
           </p>
           <pre
             className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 dark:bg-slate-900"
