@@ -228,7 +228,9 @@ function announce(site: Site): void {
   const base = `http://${displayHost(host)}:${port}`;
   say(`Fencing Lab is ready at ${base} (Ctrl-C stops everything)`);
   say(`trainer key: ${trainerKey}`);
-  say(`trainer link (opens the lab with the controls unlocked): ${base}/unlock?key=${encodeURIComponent(trainerKey)}`);
+  say(
+    `trainer link (unlocks the controls in this browser, then opens the home page): ${base}/unlock?key=${encodeURIComponent(trainerKey)}`,
+  );
   if (!isLoopback(host)) {
     say(
       `listening on ${host}: anyone who can reach this machine can watch; only browsers with the trainer key drive the shared labs`,
