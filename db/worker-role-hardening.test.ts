@@ -147,6 +147,52 @@ describe('what a review found the worker role could do, now refused', () => {
     }
   });
 
+  // Found by a probe (12-08): the lock was taken before the worker was checked, and a session-level
+  // lock outlives the error after it, so a line filled the cluster's shared lock table, 600 a session.
+  test("a line holds no critical-window lock for a lane it is not, and one lane's at most per session", async () => {
+    const db = await asWorker();
+    const advisoryLocks = async () =>
+      Number(
+        (
+          await db.query<{ n: string }>(
+            "SELECT count(*) AS n FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'advisory' AND granted",
+          )
+        ).rows[0]?.n,
+      );
+    for (let i = 0; i < 5; i++) {
+      await refusedWith(
+        'FL008',
+        db.query('SELECT worker_hold_critical_window($1, $2, $3)', ['no-such-lab', 'nobody', `z-${i}`]),
+        'a lane no worker of this session is',
+      );
+    }
+    assert.equal(await advisoryLocks(), 0, 'no lock left behind by the refusals');
+
+    const lab = await createPrivateLab({
+      kind: 'fenced',
+      ownerHash: randomBytes(32).toString('hex'),
+      openedFrom: `window-${randomBytes(4).toString('hex')}`,
+      initialValue: INITIAL_ROW_VALUE,
+      opensPerAddress: 12,
+      opensWindowMs: 1,
+    });
+    opened.push(lab.id);
+    const key = (await labJoinKey(lab.id)) ?? null;
+    const a = await join(db, lab.id, 'A', { name: 'A' }, key);
+    const b = await join(db, lab.id, 'B', { name: 'B' }, key);
+    const hold = (me: Me) => db.query('SELECT worker_hold_critical_window($1, $2, $3)', [me.lab, me.name, me.instance]);
+    await hold(a);
+    await hold(a); // taken once, however often it is asked
+    assert.equal(await advisoryLocks(), 1);
+    await refusedWith(INSUFFICIENT_PRIVILEGE, hold(b), "a second lane's window in the same session");
+    assert.equal(await advisoryLocks(), 1);
+    await db.query('SELECT worker_release_critical_window($1, $2, $3)', [a.lab, a.name, a.instance]);
+    assert.equal(await advisoryLocks(), 0);
+    await hold(b); // once A's is let go, B's may be held
+    assert.equal(await advisoryLocks(), 1);
+    await db.query('SELECT worker_release_critical_window($1, $2, $3)', [b.lab, b.name, b.instance]);
+  });
+
   test('the worker role may not store large objects (disk)', async () => {
     const db = await asWorker();
     await refusedWith(INSUFFICIENT_PRIVILEGE, db.query("SELECT lo_from_bytea(0, '\\x00'::bytea)"), 'lo_from_bytea');

@@ -6,6 +6,7 @@ import { newClient } from '../../db/pool';
 import { ensureLocalWorkerPassword } from '../../db/roles';
 import { PROJECT_ROOT } from '../launcher/paths';
 import { startWorkersFromBundle } from '../os/worker-bundle';
+import { buildIfStale } from './production-build';
 import { startTestCluster, type TestCluster } from './test-cluster';
 import { splitTests } from './test-groups';
 
@@ -307,6 +308,16 @@ async function main(): Promise<number> {
   const split = await splitTests(selected);
   const pure = part === 'database' ? [] : split.pure;
   const database = part === 'pure' ? [] : split.database;
+
+  // Files that start the app (lib/testing/app-process.ts) in two lanes at once would each build a stale
+  // app into the same .next, and one fails: it is built once here first, as npm test does before its suites.
+  const startsTheApp = await Promise.all(
+    database.map(async (file) => /app-process/.test(await readFile(file, 'utf8'))),
+  );
+  if (startsTheApp.some(Boolean) && (await buildIfStale((line) => console.log(`test:node: ${line}`))) !== 0) {
+    console.error('test:node: the production build failed, and some files start the app: nothing was run');
+    return 1;
+  }
 
   const previous = await knownSeconds();
   // Slowest first (when a past run on this checkout says which), so that no lane is left with a long file at the end.
