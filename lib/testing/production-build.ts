@@ -20,6 +20,7 @@ export async function buildIfStale(say: (line: string) => void = console.log): P
     say('build: the production build is fresh');
     return 0;
   }
+  say('build: the sources changed since the last production build; building it once');
   const child = spawn(process.execPath, [NEXT_BIN, 'build'], {
     cwd: PROJECT_ROOT,
     stdio: 'inherit',
