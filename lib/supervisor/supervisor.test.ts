@@ -77,9 +77,14 @@ describe('controls, through the server actions', () => {
   });
 
   test('pause until resumed stays frozen until resume', async () => {
+    // The timed pause before has ended by A's event; its phase reaches the supervisor with A's next
+    // beat (it records pause_ended, then runs again): a pause asked before that is "already paused".
+    await waitFor(async () => (await workers()).find((w) => w.name === 'A')?.phase !== 'paused', 'A running again', {
+      timeoutMs: 5_000,
+    });
     const mark = (await listEvents({ lab: LAB })).at(-1)?.id ?? 0;
     const paused = await pauseWorkerAction({ lab: LAB, worker: 'w1', plan: { mode: 'until-resumed' } });
-    assert.ok(paused.ok);
+    assert.ok(paused.ok, JSON.stringify(paused));
     const started = await waitForEvent((e) => e.actor === 'A' && e.kind === 'pause_started' && e.id > mark, 'pause');
     // 1.5 s of A's run past the freeze, by its own heartbeat (its listener beats while the main thread is
     // frozen): a running A would have renewed every 300 ms and written every 200 ms by then.
