@@ -67,7 +67,11 @@ function resolve(sources: Sources, from: string, specifier: string): string | un
  * the chain of imports that brought it (for the failure's words). The server part is walked only to
  * find those modules.
  */
-export function browserModules(sources: Sources, roots: readonly string[]): Map<string, string[]> {
+export function browserModules(
+  sources: Sources,
+  roots: readonly string[],
+  unresolved: string[] = [],
+): Map<string, string[]> {
   const server = new Set<string>();
   const clientEntries: string[] = [];
   const pending = [...roots];
@@ -93,6 +97,8 @@ export function browserModules(sources: Sources, roots: readonly string[]): Map<
     if (directive(source, 'server')) continue;
     for (const specifier of valueImports(source)) {
       const to = resolve(sources, file, specifier);
+      // A file the walk cannot read would hide what it imports: every one must resolve (a stylesheet aside).
+      if (!to && !specifier.endsWith('.css')) unresolved.push(`${file} imports ${specifier}`);
       if (!to || chains.has(to)) continue;
       chains.set(to, [...(chains.get(file) as string[]), to]);
       if (!to.startsWith('package:')) queue.push(to);
@@ -113,8 +119,9 @@ test("each page's browser code loads no pg, no Node module, and zod only where i
   assert.ok(pages.length >= 10, `pages found: ${pages.join(', ')}`);
   const wrong: string[] = [];
   const withZod: string[] = [];
+  const unresolved: string[] = [];
   for (const page of pages) {
-    const loaded = browserModules(sources, [page, 'app/layout.tsx']);
+    const loaded = browserModules(sources, [page, 'app/layout.tsx'], unresolved);
     if (page === 'app/labs/[lab]/page.tsx')
       assert.ok(loaded.size > 50, `the lab page's browser code: ${loaded.size} modules`);
     for (const [module, chain] of loaded) {
@@ -130,6 +137,11 @@ test("each page's browser code loads no pg, no Node module, and zod only where i
     }
   }
   assert.deepEqual(wrong, [], wrong.join('\n'));
+  assert.deepEqual(
+    [...new Set(unresolved)],
+    [],
+    'browser code importing a file the walk does not read (add its folder)',
+  );
   const stale = Object.keys(ZOD_IN_THE_BROWSER).filter((page) => !withZod.includes(page) || !existsSync(page));
   assert.deepEqual(stale, [], 'pages that no longer load zod: take them out of ZOD_IN_THE_BROWSER');
 });
@@ -159,4 +171,8 @@ test('the walk can fail: a constant beside a schema brings zod to the page, a ty
   sources.set('lib/limits.ts', 'export const LIMIT = 3;');
   assert.equal(browserModules(sources, ['app/labs/page.tsx']).has('package:zod'), false);
   assert.deepEqual(valueImports("import { type A, type B } from './a';\nimport { type C, d } from './d';"), ['./d']);
+  const missing: string[] = [];
+  sources.set('lib/limits.ts', "import { rows } from '../db/rows';\nexport const LIMIT = 3;");
+  browserModules(sources, ['app/labs/page.tsx'], missing);
+  assert.deepEqual(missing, ['lib/limits.ts imports ../db/rows'], 'a file outside the walk is named, not skipped');
 });

@@ -8,7 +8,17 @@ export type ReadHistory = { ok: true; file: HistoryFile } | { ok: false; error: 
  * Its schema (zod) loads when a file is chosen, not with the page (lib/testing/browser-imports.test.ts).
  */
 export async function readHistoryFile(file: File): Promise<ReadHistory> {
-  const { MAX_HISTORY_FILE_CHARS, parseHistoryFile } = await import('@/lib/model/history/history-file');
+  let reader: typeof import('@/lib/model/history/history-file');
+  try {
+    reader = await import('@/lib/model/history/history-file');
+  } catch {
+    // Its script could not be loaded (the room's server stopped or rebuilt since the page opened).
+    return {
+      ok: false,
+      error: `${file.name} was not opened: this page could not load its file reader; reload the page.`,
+    };
+  }
+  const { MAX_HISTORY_FILE_CHARS, parseHistoryFile } = reader;
   // A character takes at most 4 bytes in UTF-8: a larger file cannot be a history, and is not read at all.
   if (file.size > MAX_HISTORY_FILE_CHARS * 4)
     return { ok: false, error: `${file.name} was not opened: the file is too large.` };
