@@ -201,6 +201,22 @@ async function laneDatabase(lane: number): Promise<{ url: string; cluster?: Test
   return { url: cluster.url, cluster };
 }
 
+/**
+ * The files that start the app (lib/testing/app-process.ts), set by main. They take turns across the
+ * lanes: each one's `npm start` runs an embedded PostgreSQL that prefers port 54329, so in two lanes
+ * at once one could take the port while the other's server was down for its restart test, and the
+ * other's app then met the wrong cluster ("password authentication failed", CI on 5790d40).
+ */
+const startsTheApp = new Set<string>();
+let appTurns: Promise<unknown> = Promise.resolve();
+
+/** Runs `work` after every earlier app-starting file has ended, whatever became of them. */
+function inTheAppsTurn<T>(work: () => Promise<T>): Promise<T> {
+  const mine = appTurns.then(work, work);
+  appTurns = mine.catch(() => undefined);
+  return mine;
+}
+
 async function databaseLane(lane: number, queue: string[], fileRuns: FileRun[]): Promise<GroupRun> {
   const started = performance.now();
   const name = `database lane ${lane}`;
@@ -222,7 +238,8 @@ async function databaseLane(lane: number, queue: string[], fileRuns: FileRun[]):
       `${name} uses ${where} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s, cluster ${setup.toFixed(1)} s)`,
     );
     for (let file = queue.shift(); file !== undefined && !stopping; file = queue.shift()) {
-      const run = await runNodeTest([file], [], env, `${name}: ${file}`, FILE_DEADLINE_MS);
+      const runFile = () => runNodeTest([file], [], env, `${name}: ${file}`, FILE_DEADLINE_MS);
+      const run = startsTheApp.has(file) ? await inTheAppsTurn(runFile) : await runFile();
       // Only on a cluster of the run's own: a DATABASE_URL may be a room's, whose lines are people's.
       if (db.cluster) await dropWorkerLines(db.url);
       files += 1;
@@ -311,10 +328,8 @@ async function main(): Promise<number> {
 
   // Files that start the app (lib/testing/app-process.ts) in two lanes at once would each build a stale
   // app into the same .next, and one fails: it is built once here first, as npm test does before its suites.
-  const startsTheApp = await Promise.all(
-    database.map(async (file) => /app-process/.test(await readFile(file, 'utf8'))),
-  );
-  if (startsTheApp.some(Boolean) && (await buildIfStale((line) => console.log(`test:node: ${line}`))) !== 0) {
+  for (const file of database) if (/app-process/.test(await readFile(file, 'utf8'))) startsTheApp.add(file);
+  if (startsTheApp.size > 0 && (await buildIfStale((line) => console.log(`test:node: ${line}`))) !== 0) {
     console.error('test:node: the production build failed, and some files start the app: nothing was run');
     return 1;
   }
