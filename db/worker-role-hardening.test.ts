@@ -76,6 +76,20 @@ async function join(
   return me;
 }
 
+/** A private lab of its own for a test (closed after), and its join key. */
+async function privateLab(kind: 'fenced' | 'no-fencing', tag: string) {
+  const lab = await createPrivateLab({
+    kind,
+    ownerHash: randomBytes(32).toString('hex'),
+    openedFrom: `${tag}-${randomBytes(4).toString('hex')}`,
+    initialValue: INITIAL_ROW_VALUE,
+    opensPerAddress: 12,
+    opensWindowMs: 1,
+  });
+  opened.push(lab.id);
+  return { lab, key: (await labJoinKey(lab.id)) ?? null };
+}
+
 describe('what a review found the worker role could do, now refused', () => {
   test("a private lab's id (which notifications may carry) is no way in: joining it takes its key", async () => {
     const db = await asWorker();
@@ -168,16 +182,7 @@ describe('what a review found the worker role could do, now refused', () => {
     }
     assert.equal(await advisoryLocks(), 0, 'no lock left behind by the refusals');
 
-    const lab = await createPrivateLab({
-      kind: 'fenced',
-      ownerHash: randomBytes(32).toString('hex'),
-      openedFrom: `window-${randomBytes(4).toString('hex')}`,
-      initialValue: INITIAL_ROW_VALUE,
-      opensPerAddress: 12,
-      opensWindowMs: 1,
-    });
-    opened.push(lab.id);
-    const key = (await labJoinKey(lab.id)) ?? null;
+    const { lab, key } = await privateLab('fenced', 'window');
     const a = await join(db, lab.id, 'A', { name: 'A' }, key);
     const b = await join(db, lab.id, 'B', { name: 'B' }, key);
     const hold = (me: Me) => db.query('SELECT worker_hold_critical_window($1, $2, $3)', [me.lab, me.name, me.instance]);
@@ -265,16 +270,7 @@ describe('what a review found the worker role could do, now refused', () => {
   // A shared lab takes fewer remote workers still (db/remote-room-joins.test.ts).
   test('a worker started by hand cannot plant lanes without end: a run of a lab takes at most 16 workers', async () => {
     const db = await asWorker();
-    const lab = await createPrivateLab({
-      kind: 'no-fencing',
-      ownerHash: randomBytes(32).toString('hex'),
-      openedFrom: `lanes-${randomBytes(4).toString('hex')}`,
-      initialValue: INITIAL_ROW_VALUE,
-      opensPerAddress: 12,
-      opensWindowMs: 1,
-    });
-    opened.push(lab.id);
-    const key = (await labJoinKey(lab.id)) ?? null;
+    const { lab, key } = await privateLab('no-fencing', 'lanes');
     // A line joins a lab under at most 8 names: two lines plant the 16, a third is refused for the lab's sake.
     const lines = [db, await asLine('hardening-lanes-2'), await asLine('hardening-lanes-3')];
     for (let n = 0; n < 16; n++) {
